@@ -1,0 +1,117 @@
+"""Emit LaTeX documentation: a fragment per metric and the catalog ``docs/metrics.tex``.
+
+Templates use ``((* *))`` / ``((( )))`` delimiters so LaTeX braces never clash with Jinja2;
+every piece of spec text passes through :func:`~metricc.compiler.text.latex_escape`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import jinja2
+import sympy
+
+from metricc.compiler import ir, symbols
+from metricc.compiler.text import latex, latex_escape
+
+__all__ = ["emit_docs", "averaging_expansions"]
+
+_ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.PackageLoader("metricc.compiler", "templates"),
+    undefined=jinja2.StrictUndefined,
+    block_start_string="((*",
+    block_end_string="*))",
+    variable_start_string="(((",
+    variable_end_string=")))",
+    comment_start_string="((=",
+    comment_end_string="=))",
+    keep_trailing_newline=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    autoescape=False,
+)
+_ENVIRONMENT.filters["esc"] = latex_escape
+
+_K = symbols.index_symbol("k")
+_SUM_LIMITS = (_K, 1, symbols.N_CLASSES)
+
+
+def _per_class(expr: sympy.Expr) -> sympy.Expr:
+    """``TP`` -> ``TP_k``: the formula applied to class k."""
+    return expr.xreplace({s: sympy.IndexedBase(s.name)[_K] for s in symbols.COUNTS})
+
+
+def _pooled(expr: sympy.Expr) -> sympy.Expr:
+    return expr.xreplace({s: sympy.Sum(sympy.IndexedBase(s.name)[_K], _SUM_LIMITS) for s in symbols.COUNTS})
+
+
+def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
+    """(mode, LaTeX) for every averaging mode of a class-level metric, sums written out."""
+    per_class = latex(_per_class(metric.simplified))
+    out = []
+    for mode in metric.averages:
+        if mode == "none":
+            text = rf"m_k = {per_class}, \quad k = 1, \dots, C"
+        elif mode == "binary":
+            text = rf"m_c = {per_class.replace('_{k}', '_{c}')} \quad \text{{for the positive class }} c"
+        elif mode == "micro":
+            text = latex(_pooled(metric.simplified))
+        elif mode == "macro":
+            text = rf"\frac{{1}}{{C}} \sum_{{k=1}}^{{C}} {per_class}"
+        elif mode == "weighted":
+            text = (rf"\frac{{\sum_{{k=1}}^{{C}} w_k \, {per_class}}}{{\sum_{{k=1}}^{{C}} w_k}}, \quad "
+                    r"w_k = \mathit{TP}_k + \mathit{FN}_k \text{ (support) unless weights are given}")
+        else:
+            text = rf"\Bigl(\prod_{{k=1}}^{{C}} {per_class}\Bigr)^{{1/C}}"
+        out.append((mode, text))
+    return out
+
+
+def _undefined(metric: ir.Metric) -> list[str]:
+    cases = [latex(u) + " = 0" for u in metric.undefined]
+    for term in metric.terms:
+        for u in term.undefined:
+            cases.append(latex(_per_class(u)) + rf" = 0 \text{{ for some class }} k \text{{ (in {latex_escape(term.label)})}}")
+    return cases
+
+
+def _bound(value: sympy.Expr) -> str:
+    return {sympy.oo: r"\infty", -sympy.oo: r"-\infty"}.get(value, latex(value))
+
+
+def _equivalences(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> list[str]:
+    lines = []
+    for eq in metric.equivalences:
+        left = _variant(metric.id, eq.mode)
+        right = _variant(eq.other, eq.other_mode)
+        scope = "for every confusion matrix" if eq.scope == "all" else "for two classes (C = 2)"
+        lines.append(rf"$\mathrm{{{left}}} = \mathrm{{{right}}}$ {scope} (proved by {latex_escape(eq.method)})")
+    return lines
+
+
+def _variant(metric_id: str, mode: str | None) -> str:
+    name = metric_id.replace("_", r"\_")
+    return rf"{mode}({name})" if mode else name
+
+
+def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
+    return {
+        "metric": metric,
+        "written": latex(metric.as_written),
+        "simplified": latex(metric.simplified),
+        "expansions": averaging_expansions(metric) if metric.level == "class" else [],
+        "terms": [(t.label, latex(_per_class(t.simplified))) for t in metric.terms],
+        "undefined": _undefined(metric),
+        "low": _bound(metric.range[0]),
+        "high": _bound(metric.range[1]),
+        "params": [(p.name, p.kind, latex(p.default), p.domain_text, p.description) for p in metric.params],
+        "equivalences": _equivalences(metric, metrics),
+    }
+
+
+def emit_docs(metrics: Mapping[str, ir.Metric]) -> dict[str, str]:
+    """``docs/metrics/<id>.tex`` per metric and the ``docs/metrics.tex`` catalog."""
+    fragment = _ENVIRONMENT.get_template("metric.tex.j2")
+    files = {f"docs/metrics/{m.id}.tex": fragment.render(_context(m, metrics)) for m in metrics.values()}
+    files["docs/metrics.tex"] = _ENVIRONMENT.get_template("catalog.tex.j2").render(metrics=list(metrics.values()))
+    return files

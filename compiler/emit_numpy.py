@@ -1,0 +1,184 @@
+"""Emit one numpy module per metric, and the registry module ``generated/__init__.py``.
+
+Kernels are printed from the simplified form after common-subexpression elimination; the
+undefined mask is printed from the derived denominators. The Jinja2 templates lay out the
+files; :mod:`metricc.compiler.numpy_printer` writes the expressions.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+
+import jinja2
+import sympy
+
+from metricc.compiler import ir, symbols
+from metricc.compiler.numpy_printer import NumpyPrinter, Printed
+
+__all__ = ["emit_module", "emit_registry", "python_string", "GENERATED_NAMES"]
+
+# Names generated code binds itself: ids and parameters must not shadow them.
+GENERATED_NAMES = frozenset(
+    {"np", "math", "counts", "matrix", "average", "weights", "pos_label", "zero_division", "value", "undefined",
+     "true_positives", "false_positives", "false_negatives", "true_negatives", "tp", "fp", "fn", "tn",
+     "M", "C", "t", "p", "n", "x", "ID", "AVERAGES", "DEFAULT_AVERAGE", "INFO"}
+) | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
+
+_ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.PackageLoader("metricc.compiler", "templates"),
+    undefined=jinja2.StrictUndefined,
+    keep_trailing_newline=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    autoescape=False,
+)
+
+
+def python_string(text: str) -> str:
+    """A double-quoted Python literal body for ``text``: no spec text can end the string."""
+    out = []
+    for char in text:
+        if char == "\\":
+            out.append("\\\\")
+        elif char == '"':
+            out.append('\\"')
+        elif char == "\n":
+            out.append("\n")
+        elif char.isprintable() and unicodedata.category(char) not in ("Cf", "Zl", "Zp"):
+            out.append(char)
+        else:
+            out.append(f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}")
+    return "".join(out)
+
+
+_ENVIRONMENT.filters["pystr"] = python_string
+_ENVIRONMENT.filters["pyrepr"] = lambda value: '"' + python_string(str(value)).replace("\n", "\\n") + '"'
+
+
+def _number(value: sympy.Expr) -> str:
+    if value == sympy.oo:
+        return "math.inf"
+    if value == -sympy.oo:
+        return "-math.inf"
+    return repr(float(value))
+
+
+def _kernel_body(outputs: Sequence[sympy.Expr], names: dict, indent: str = "    ") -> tuple[list[str], list[Printed]]:
+    """CSE over ``outputs``; returns assignment lines and the printed outputs."""
+    replacements, reduced = sympy.cse(
+        list(outputs), symbols=sympy.numbered_symbols("x"), order="canonical", ignore=(symbols.N_CLASSES,)
+    )
+    names = dict(names)
+    printer = NumpyPrinter(names)
+    lines = []
+    for symbol, expr in replacements:
+        printed = printer.print(expr)
+        lines.append(f"{indent}{symbol} = {printed.code}")
+        names[symbol] = Printed(str(symbol), printed.indices, printed.batched)
+    return lines, [printer.print(expr) for expr in reduced]
+
+
+def _undefined_code(printed: Sequence[Printed]) -> str:
+    parts = []
+    for p in printed:
+        test = f"({p.code} == 0)"
+        if p.indices:
+            axes = ", ".join(str(-i) for i in range(len(p.indices), 0, -1))
+            test = f"np.any({p.code} == 0, axis=({axes},))"
+        parts.append(test)
+    return " | ".join(parts) if parts else "False"
+
+
+_COUNT_NAMES = {symbols.TP: "tp", symbols.FP: "fp", symbols.FN: "fn", symbols.TN: "tn"}
+
+
+def _class_kernel(expr: sympy.Expr, undefined: Sequence[sympy.Expr], params: Sequence[ir.Param]) -> dict:
+    names = {s: Printed(code) for s, code in _COUNT_NAMES.items()}
+    names.update({p.symbol: Printed(p.name) for p in params})
+    used = [p.name for p in params if p.symbol in expr.free_symbols or any(p.symbol in u.free_symbols for u in undefined)]
+    lines, printed = _kernel_body([expr, *undefined], names)
+    return {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:]), "params": used}
+
+
+def _param_info(param: ir.Param) -> dict:
+    check = None
+    if param.domain:
+        printer = NumpyPrinter({param.symbol: Printed(param.name)})
+        tests = []
+        for relation in param.domain:
+            op = {sympy.StrictLessThan: "<", sympy.LessThan: "<=", sympy.StrictGreaterThan: ">", sympy.GreaterThan: ">="}[type(relation)]
+            tests.append(f"({printer.code(relation.lhs)} {op} {printer.code(relation.rhs)})")
+        check = f"lambda {param.name}: " + " & ".join(tests)
+    info = {"name": param.name, "kind": param.kind, "check": check, "domain": param.domain_text or "any real value",
+            "description": param.description, "default": None, "default_kernel": None}
+    if param.kind == "scalar":
+        info["default"] = _number(param.default)
+    else:
+        info["default_kernel"] = _class_kernel(param.default, (), ())
+    return info
+
+
+def _terms(metric: ir.Metric) -> list[dict]:
+    out = []
+    for term in metric.terms:
+        kernel = _class_kernel(term.simplified, term.undefined, metric.params)
+        out.append({"name": str(term.symbol), "label": term.label, "mode": term.mode or "none", "kernel": kernel})
+    return out
+
+
+def _matrix_names(metric: ir.Metric) -> dict:
+    names: dict = {
+        symbols.M: Printed("M"),
+        symbols.ROW_TOTAL: Printed("t"),
+        symbols.COLUMN_TOTAL: Printed("p"),
+        symbols.N_TOTAL: Printed("n"),
+    }
+    for term in metric.terms:
+        names[term.symbol] = Printed(str(term.symbol))
+    for param in metric.params:
+        if param.kind == "scalar":
+            names[param.symbol] = Printed(param.name, batched=False)
+        else:
+            names[sympy.IndexedBase(param.name)] = Printed(param.name)
+    return names
+
+
+def module_context(metric: ir.Metric) -> dict:
+    context = {
+        "metric": metric,
+        "source": metric.source,
+        "digest": metric.digest,
+        "range": [_number(v) for v in metric.range],
+        "params": [_param_info(p) for p in metric.params],
+        "undefined_text": [sympy.sstr(u) + " = 0" for u in metric.undefined],
+        "simplified_text": sympy.sstr(metric.simplified),
+        "terms": _terms(metric),
+    }
+    if metric.level == "class":
+        context["kernel"] = _class_kernel(metric.simplified, metric.undefined, metric.params)
+    else:
+        names = _matrix_names(metric) if metric.level == "matrix" else {t.symbol: Printed(str(t.symbol)) for t in metric.terms}
+        names.update({p.symbol: Printed(p.name, batched=False) for p in metric.params if p.kind == "scalar"})
+        lines, printed = _kernel_body([metric.simplified, *metric.undefined], names)
+        context["kernel"] = {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:])}
+    return context
+
+
+def emit_module(metric: ir.Metric) -> str:
+    """The source of ``generated/<id>.py``, importing only the runtime helpers it uses."""
+    from metricc.runtime import kernel
+
+    template = _ENVIRONMENT.get_template("metric.py.j2")
+    context = module_context(metric)
+    draft = template.render(context, imports=kernel.__all__)
+    body = draft.split("from metricc.runtime.registry", 1)[1]
+    used = [name for name in kernel.__all__ if re.search(rf"\b{name}\b", body)]
+    return template.render(context, imports=used)
+
+
+def emit_registry(metrics: Mapping[str, ir.Metric]) -> str:
+    """The source of ``generated/__init__.py``: every metric and its metadata."""
+    return _ENVIRONMENT.get_template("registry.py.j2").render(metrics=list(metrics.values()))

@@ -1,0 +1,101 @@
+"""The compiler's typed, immutable intermediate representation.
+
+A :class:`Metric` is what a spec means once its formula is built into sympy and every
+reference to another metric is resolved. The analysis stage fills ``simplified``,
+``undefined`` and ``equivalences`` with :func:`dataclasses.replace`; emitters only read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy
+
+from metricc.compiler.errors import Location
+
+__all__ = ["Param", "Term", "Equivalence", "Metric", "LEVELS", "AVERAGES"]
+
+LEVELS = ("class", "aggregate", "matrix")
+AVERAGES = ("none", "binary", "micro", "macro", "weighted", "geometric")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A metric parameter: a scalar (``beta``) or one value per class (``kappa``)."""
+
+    name: str
+    kind: str  # "scalar" | "class_vector"
+    default: sympy.Expr  # a number, or (class_vector) a per-class formula over counts
+    domain: tuple[sympy.Rel, ...]
+    domain_text: str
+    description: str
+    location: Location
+
+    @property
+    def symbol(self) -> sympy.Symbol:
+        return sympy.Symbol(self.name, real=True)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A class-level metric used inside an aggregate or matrix formula.
+
+    ``mode`` is an averaging mode (``macro(precision)``) or ``None`` for the per-class value
+    ``recall[k]`` of matrix formulas. ``expr`` is the metric's per-class formula over
+    TP, FP, FN, TN with the bindings applied; ``symbol`` stands for the term in the formula.
+    """
+
+    symbol: sympy.Expr
+    metric: str
+    mode: str | None
+    bindings: tuple[tuple[str, sympy.Expr], ...]
+    expr: sympy.Expr
+    simplified: sympy.Expr = sympy.S.Zero
+    undefined: tuple[sympy.Expr, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """Human name: ``macro(f_beta(beta=2))``."""
+        inner = self.metric
+        if self.bindings:
+            inner += "(" + ", ".join(f"{k}={v}" for k, v in self.bindings) + ")"
+        return f"{self.mode}({inner})" if self.mode else f"{inner}[k]"
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """A proved statement ``this metric (mode) == other metric (mode)``, and its scope."""
+
+    mode: str | None
+    other: str
+    other_mode: str | None
+    scope: str  # "all" (every class count) or "binary" (C = 2)
+    method: str
+
+
+@dataclass(frozen=True)
+class Metric:
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    description: str
+    references: tuple[str, ...]
+    level: str
+    params: tuple[Param, ...]
+    averages: tuple[str, ...]
+    default_average: str | None
+    range: tuple[sympy.Expr, sympy.Expr]
+    higher_is_better: bool
+    formula: str
+    as_written: sympy.Expr  # the formula with metric references as named symbols, for display
+    written: sympy.Expr  # references resolved: class level over TP, FP, FN, TN and parameters
+    terms: tuple[Term, ...]
+    source: str
+    digest: str
+    location: Location
+    simplified: sympy.Expr = sympy.S.Zero
+    undefined: tuple[sympy.Expr, ...] = ()
+    equivalences: tuple[Equivalence, ...] = field(default=())
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params if p.name == name)

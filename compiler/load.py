@@ -1,0 +1,454 @@
+"""Load stage: read a spec file into plain data, remembering where every value came from.
+
+The file is parsed with :func:`yaml.compose` (never ``yaml.load``), so every node keeps its
+position; the plain Python data (dict/list/str/int/float/bool/None) is then built by hand
+from the nodes. That is also where the YAML features specs forbid are caught: duplicate
+keys (which PyYAML silently accepts), non-string keys, anchors, aliases, merge keys and
+tags beyond the JSON-like core. All problems of a file are raised together as one
+:class:`~metricc.compiler.errors.YamlSyntaxError`.
+
+>>> import pathlib, tempfile
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (d / "f1.yaml").write_text("id: f1\\nformula: '2 * TP'\\n")
+>>> spec = load_spec(d / "f1.yaml")
+>>> spec.data
+{'id': 'f1', 'formula': '2 * TP'}
+>>> spec.locate(("formula",)).line, spec.locate(("formula",)).column
+(2, 10)
+>>> spec.locate_in_value(("formula",), 4).column  # the 'T' of TP: the quote counts
+15
+>>> spec.key_name(("formula",))
+'$.formula'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from metricc.compiler.errors import Diagnostic, Location, YamlSyntaxError
+
+__all__ = ["SourceSpec", "load_spec", "load_catalog"]
+
+# YAML's line breaks (PyYAML counts lines with exactly these), so line numbers agree.
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+_BLANK_LINE = re.compile(r"[ \t]*(?:\r\n|[\n\r\x85\u2028\u2029])")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
+
+
+@dataclass(frozen=True)
+class _Scalar:
+    """Where a scalar's text sits in the source: its style and character span."""
+
+    style: str | None  # None (plain), "'", '"', "|" or ">"
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """One loaded spec: its plain data plus the source location of every value.
+
+    ``locations`` maps a JSON path such as ``("params", "beta", "default")`` or
+    ``("references", 0)`` to the location of that value; ``()`` is the whole document.
+    ``key_locations`` maps the same paths (mapping entries only) to where the *key* is.
+    """
+
+    path: str
+    text: str
+    data: dict
+    locations: Mapping[tuple, Location]
+    key_locations: Mapping[tuple, Location] = field(default_factory=dict, repr=False)
+    _scalars: Mapping[tuple, _Scalar] = field(default_factory=dict, repr=False, compare=False)
+
+    def locate(self, path: tuple) -> Location:
+        """Location of the value at ``path``, or of its nearest existing ancestor."""
+        path = tuple(path)
+        while path not in self.locations and path:
+            path = path[:-1]
+        return self.locations[path]
+
+    def locate_key(self, path: tuple) -> Location:
+        """Location of the key of the entry at ``path``; falls back to :meth:`locate`."""
+        path = tuple(path)
+        if path in self.key_locations:
+            return self.key_locations[path]
+        return self.locate(path)
+
+    @staticmethod
+    def key_name(path: tuple) -> str:
+        """``("params", "beta", "default")`` -> ``$.params.beta.default``; ``[0]`` for items.
+
+        >>> SourceSpec.key_name(("references", 0))
+        '$.references[0]'
+        >>> SourceSpec.key_name(("let", "s[j]"))
+        "$.let['s[j]']"
+        """
+        parts = ["$"]
+        for step in path:
+            if isinstance(step, int):
+                parts.append(f"[{step}]")
+            elif _IDENTIFIER.match(step):
+                parts.append(f".{step}")
+            else:
+                parts.append(f"[{_short_repr(step)}]")
+        return "".join(parts)
+
+    def locate_in_value(self, path: tuple, offset: int) -> Location:
+        """Location of character ``offset`` of the scalar at ``path`` (e.g. in a formula).
+
+        Quoting, escapes, line folding and block scalars (``|``, ``>``) are accounted for;
+        ``offset == len(value)`` points just past the last character, larger offsets are
+        clamped there. For a missing path or a mapping/list, this is :meth:`locate`.
+        """
+        if offset < 0:
+            raise ValueError(f"offset must be >= 0, got {offset}")
+        path = tuple(path)
+        scalar = self._scalars.get(path)
+        if scalar is None:
+            return self.locate(path)
+        value = _value_at(self.data, path)
+        value = value if isinstance(value, str) else self.text[scalar.start : scalar.end]
+        positions = _scalar_positions(self.text, scalar, value)
+        if not positions:
+            return self.locate(path)
+        if offset < len(positions):
+            index = positions[offset]
+        else:  # just past the end: one column after the last character
+            index = positions[-1] + 1
+        return _location_at(self.path, self.text, index)
+
+
+def load_spec(path: str | os.PathLike) -> SourceSpec:
+    """Read and parse one spec file; raise :class:`YamlSyntaxError` listing all problems.
+
+    Locations name the file as ``path`` was given (keep it relative for stable messages).
+    """
+    name = os.fspath(path)
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise YamlSyntaxError(_not_utf8(name, raw, exc)) from None
+    # Drop a byte-order mark so that columns on line 1 are counted from the first character.
+    text = text.removeprefix("\ufeff")
+    return _Builder(name, text).build()
+
+
+def load_catalog(directory: str | os.PathLike) -> list[SourceSpec]:
+    """Load every ``*.yaml`` in ``directory`` (sorted by name), reporting all files' errors."""
+    base = os.fspath(directory)
+    if not os.path.isdir(base):
+        raise NotADirectoryError(f"not a directory: {base}")
+    specs: list[SourceSpec] = []
+    diagnostics: list[Diagnostic] = []
+    for file in sorted(os.listdir(base)):
+        if not file.endswith(".yaml") or not os.path.isfile(os.path.join(base, file)):
+            continue
+        try:
+            specs.append(load_spec(os.path.join(base, file)))
+        except YamlSyntaxError as exc:
+            diagnostics.extend(exc.diagnostics)
+    if diagnostics:
+        raise YamlSyntaxError(diagnostics)
+    return specs
+
+
+# --- building plain data from nodes ----------------------------------------------------
+
+
+class _Loader(yaml.SafeLoader):
+    """A SafeLoader whose composer records anchors and aliases instead of resolving them."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.anchored: dict[int, tuple[str, yaml.Node]] = {}
+        self.aliases: dict[int, tuple[str, yaml.Node]] = {}
+
+    def compose_node(self, parent, index):  # noqa: ANN001 - PyYAML's signature
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            self.get_event()
+            placeholder = yaml.ScalarNode(_TAG + "null", "", event.start_mark, event.end_mark)
+            self.aliases[id(placeholder)] = (event.anchor, placeholder)
+            return placeholder
+        node = super().compose_node(parent, index)
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            self.anchored[id(node)] = (anchor, node)
+        return node
+
+
+class _Builder:
+    """Turns one file's node tree into data, locations and diagnostics."""
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.text = text
+        self.lines = _LINE_BREAK.split(text)
+        self.diagnostics: list[Diagnostic] = []
+        self.locations: dict[tuple, Location] = {}
+        self.key_locations: dict[tuple, Location] = {}
+        self.scalars: dict[tuple, _Scalar] = {}
+
+    def build(self) -> SourceSpec:
+        try:
+            loader = _Loader(self.text)  # checks for unprintable characters
+            root = loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            raise YamlSyntaxError(self._syntax_error(exc)) from None
+        except yaml.reader.ReaderError as exc:
+            message = f"character {chr(exc.character)!r} is not allowed in YAML; remove it"
+            where = _location_at(self.file, self.text, exc.position)
+            raise YamlSyntaxError(Diagnostic(where, "$", message)) from None
+        if root is None:
+            raise YamlSyntaxError(
+                Diagnostic(self._loc_line(0, 0), "$", "file is empty; a spec is a mapping "
+                           "with keys id, name, description, references, formula, ...")
+            )
+        self.loader = loader
+        if not isinstance(root, yaml.MappingNode):
+            what = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
+            raise YamlSyntaxError(
+                Diagnostic(self._loc(root.start_mark), "$",
+                           f"a spec must be a mapping of keys (id: ..., name: ...), not {what}")
+            )
+        data = self._node(root, ())
+        if self.diagnostics:
+            self.diagnostics.sort(key=lambda d: (d.location.line, d.location.column, d.key))
+            raise YamlSyntaxError(self.diagnostics)
+        return SourceSpec(
+            path=self.file,
+            text=self.text,
+            data=data,
+            locations=MappingProxyType(self.locations),
+            key_locations=MappingProxyType(self.key_locations),
+            _scalars=MappingProxyType(self.scalars),
+        )
+
+    def _node(self, node: yaml.Node, path: tuple) -> Any:
+        self.locations[path] = self._loc(node.start_mark)
+        if id(node) in self.loader.aliases:
+            name = self.loader.aliases[id(node)][0]
+            self._error(node.start_mark, path, f"specs do not support YAML aliases (*{name}); "
+                        "write the value out in full")
+            return None
+        if id(node) in self.loader.anchored:
+            name = self.loader.anchored[id(node)][0]
+            self._error(node.start_mark, path, f"specs do not support YAML anchors (&{name}); "
+                        "remove the anchor")
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _TAG + "seq":
+                self._bad_tag(node, path)
+            return [self._node(item, path + (i,)) for i, item in enumerate(node.value)]
+        return self._scalar(node, path)
+
+    def _mapping(self, node: yaml.MappingNode, path: tuple) -> dict:
+        if node.tag != _TAG + "map":
+            self._bad_tag(node, path)
+        result: dict[str, Any] = {}
+        first_line: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge":
+                self._error(key_node.start_mark, path, "specs do not support YAML merge keys "
+                            "('<<'); write the keys out in full")
+                continue
+            key = self._key(key_node, path)
+            if key is None:
+                continue
+            line = key_node.start_mark.line + 1
+            if key in first_line:
+                self._error(key_node.start_mark, path + (key,),
+                            f"duplicate key {_short_repr(key)} on lines {first_line[key]} "
+                            f"and {line}; keep only one")
+                continue
+            first_line[key] = line
+            self.key_locations[path + (key,)] = self._loc(key_node.start_mark)
+            result[key] = self._node(value_node, path + (key,))
+        return result
+
+    def _key(self, node: yaml.Node, path: tuple) -> str | None:
+        """The key as a string, or None (with a diagnostic) if it is not a plain string."""
+        if id(node) in self.loader.aliases or id(node) in self.loader.anchored:
+            self._error(node.start_mark, path, "specs do not support YAML anchors or aliases "
+                        "in keys; write the key out")
+            return None
+        if not isinstance(node, yaml.ScalarNode):
+            self._error(node.start_mark, path, "a key must be a string, not a mapping or list")
+            return None
+        if node.tag != _TAG + "str":
+            source = self.text[node.start_mark.index : node.end_mark.index]
+            self._error(node.start_mark, path, f"key {source} is not a string; quote it "
+                        f"('{source}') or rename it")
+            return None
+        return node.value
+
+    def _scalar(self, node: yaml.ScalarNode, path: tuple) -> Any:
+        style = node.style if node.style in ("'", '"', "|", ">") else None
+        self.scalars[path] = _Scalar(style, node.start_mark.index, node.end_mark.index)
+        if node.tag == _TAG + "timestamp":
+            return node.value  # keep dates as the text written, specs are JSON-like
+        if node.tag not in _SCALAR_TAGS:
+            self._bad_tag(node, path)
+            return None
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            self._error(node.start_mark, path, f"cannot read this value: {exc.problem}")
+            return None
+
+    def _bad_tag(self, node: yaml.Node, path: tuple) -> None:
+        self._error(node.start_mark, path, f"YAML tag {_short_repr(node.tag)} is not supported "
+                    "in specs; remove it")
+
+    def _error(self, mark: yaml.Mark, path: tuple, message: str) -> None:
+        self.diagnostics.append(Diagnostic(self._loc(mark), SourceSpec.key_name(path), message))
+
+    def _syntax_error(self, exc: yaml.MarkedYAMLError) -> Diagnostic:
+        mark = exc.problem_mark or exc.context_mark
+        where = self._loc(mark) if mark is not None else self._loc_line(0, 0)
+        problem = exc.problem or exc.context or "malformed YAML"
+        if isinstance(exc, yaml.composer.ComposerError) and "another document" in problem:
+            message = "a spec file holds one YAML document; remove the '---' separator"
+        elif isinstance(exc, yaml.composer.ComposerError) and "alias" in problem:
+            message = f"specs do not support YAML anchors or aliases ({problem})"
+        elif isinstance(exc, yaml.composer.ComposerError) and "anchor" in (exc.context or ""):
+            message = "specs do not support YAML anchors; remove them"
+        elif "'\\t'" in problem:
+            message = "tab character in indentation; indent with spaces"
+        else:
+            message = f"invalid YAML: {problem}"
+            if exc.problem and exc.context and exc.context_mark is not None:
+                message += f" ({exc.context} on line {exc.context_mark.line + 1})"
+        return Diagnostic(where, "$", message)
+
+    def _loc(self, mark: yaml.Mark) -> Location:
+        return self._loc_line(mark.line, mark.column)
+
+    def _loc_line(self, line: int, column: int) -> Location:
+        text = self.lines[line] if line < len(self.lines) else ""
+        return Location(self.file, line + 1, column + 1, _printable(text))
+
+
+def _not_utf8(file: str, raw: bytes, exc: UnicodeDecodeError) -> Diagnostic:
+    before = raw[: exc.start]
+    line = before.count(b"\n")
+    line_start = before.rfind(b"\n") + 1
+    line_end = raw.find(b"\n", exc.start)
+    line_bytes = raw[line_start : None if line_end < 0 else line_end].rstrip(b"\r")
+    column = len(raw[line_start : exc.start].decode("utf-8", errors="replace")) + 1
+    text = _printable(line_bytes.decode("utf-8", errors="replace"))
+    byte = raw[exc.start]
+    return Diagnostic(
+        Location(file, line + 1, column, text), "$",
+        f"file is not valid UTF-8 (byte 0x{byte:02x}); save it with UTF-8 encoding",
+    )
+
+
+# --- mapping character offsets inside scalars to source positions ----------------------
+
+
+def _location_at(file: str, text: str, index: int) -> Location:
+    """Location of character ``index`` of ``text`` (YAML's notion of lines)."""
+    line = 0
+    line_start = 0
+    for match in _LINE_BREAK.finditer(text, 0, index):
+        if match.end() > index:
+            break
+        line += 1
+        line_start = match.end()
+    end = _LINE_BREAK.search(text, line_start)
+    line_text = text[line_start : end.start() if end else len(text)]
+    return Location(file, line + 1, index - line_start + 1, _printable(line_text))
+
+
+def _scalar_positions(text: str, scalar: _Scalar, value: str) -> list[int]:
+    """Source index of every character of ``value``, aligning value and source in order.
+
+    Characters equal to the source's are matched one to one (so plain and quoted text,
+    ``''`` and escaped quotes map exactly); a line folded into a space maps to the line
+    break; an escape maps to its backslash; block scalars skip their indentation.
+    """
+    pos, end = scalar.start, scalar.end
+    indent = 0
+    if scalar.style in ("'", '"'):
+        pos, end = pos + 1, end - 1
+    elif scalar.style in ("|", ">"):
+        header = _LINE_BREAK.search(text, pos, end)
+        pos = header.end() if header else end
+        probe = pos
+        while probe < end and (blank := _BLANK_LINE.match(text, probe)):
+            probe = blank.end()  # blank lines do not set the indentation
+        indent = len(text[probe:end]) - len(text[probe:end].lstrip(" "))
+        pos = _skip_indent(text, pos, end, indent)
+    positions = []
+    for ch in value:
+        if pos < end and text[pos] == ch:
+            positions.append(pos)
+            pos += 1
+            if indent and _LINE_BREAK.match(ch):
+                pos = _skip_indent(text, pos, end, indent)
+        elif ch.isspace():  # folded line break or escape: stay, then skip the blank source
+            positions.append(min(pos, end))
+            while pos < end and text[pos].isspace():
+                pos += 1
+        else:
+            found = text.find(ch, pos, end)
+            positions.append(found if found >= 0 else min(pos, end))
+            pos = found + 1 if found >= 0 else pos
+    return positions
+
+
+def _skip_indent(text: str, pos: int, end: int, indent: int) -> int:
+    stop = min(pos + indent, end)
+    while pos < stop and text[pos] == " ":
+        pos += 1
+    return pos
+
+
+# --- small helpers -----------------------------------------------------------------------
+
+
+def _value_at(data: Any, path: tuple) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def _printable(line: str) -> str:
+    """A source line safe to echo to a terminal, one character per column.
+
+    Tabs become spaces (so the caret lines up); control and format characters (including
+    bidirectional overrides) become U+FFFD.
+    """
+    out = []
+    for ch in line:
+        if ch == "\t":
+            out.append(" ")
+        elif unicodedata.category(ch) in ("Cc", "Cf"):
+            out.append("\ufffd")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _short_repr(value: Any, limit: int = 40) -> str:
+    """``repr`` of a value, shortened; escapes control characters in strings."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    if isinstance(value, str):
+        return text[: limit - 4] + "..." + text[0]
+    return text[: limit - 3] + "..."

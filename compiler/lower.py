@@ -1,0 +1,251 @@
+"""Validated specs -> :class:`~metricc.compiler.ir.Metric` values (the symbolic IR).
+
+Parses every formula, resolves references between metrics in dependency order (reporting
+unknown metrics and cycles at the referencing column), applies parameter bindings, and
+inlines per-class references so that a class-level formula is a plain expression over
+TP, FP, FN, TN and parameters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+
+import sympy
+
+from metricc.compiler import ir, symbols
+from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError, SpecError
+from metricc.compiler.load import SourceSpec
+from metricc.compiler.parse import MetricCall, Scope, parse_domain, parse_formula
+
+__all__ = ["lower_catalog"]
+
+
+def _diag(spec: SourceSpec, path: tuple, message: str) -> Diagnostic:
+    return Diagnostic(spec.locate(path), spec.key_name(path), message)
+
+
+def _locator(spec: SourceSpec, path: tuple):
+    return lambda offset: spec.locate_in_value(path, offset)
+
+
+def _bound(value) -> sympy.Expr:
+    if value == "inf":
+        return sympy.oo
+    if value == "-inf":
+        return -sympy.oo
+    return sympy.Rational(repr(value)) if isinstance(value, float) else sympy.Integer(value)
+
+
+def _display_symbol(call: MetricCall) -> sympy.Symbol:
+    """``macro(f_beta(beta=2))`` as one symbol, for printing the formula as written."""
+    name = call.metric
+    if call.bindings:
+        name += "(" + ", ".join(f"{k}={v}" for k, v in call.bindings) + ")"
+    return sympy.Symbol(f"{call.mode}({name})" if call.mode else name, real=True)
+
+
+def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
+    """id and alias -> id; duplicates and reserved names are catalog errors."""
+    names: dict[str, str] = {}
+    owner: dict[str, SourceSpec] = {}
+    problems = []
+    for spec in specs:
+        entries = [(("id",), spec.data["id"])]
+        entries += [(("aliases", i), a) for i, a in enumerate(spec.data.get("aliases", []))]
+        for path, name in entries:
+            if name in symbols.RESERVED or name in ("t", "p"):
+                problems.append(_diag(spec, path, f"'{name}' is a reserved name in formulas; choose another"))
+            elif name in names and not (owner[name] is spec and names[name] == name):
+                problems.append(_diag(spec, path, f"'{name}' is already used by {owner[name].path}"))
+            else:
+                names[name] = spec.data["id"]
+                owner[name] = spec
+    if problems:
+        raise CatalogError(problems)
+    return names
+
+
+class _Lowering:
+    def __init__(self, specs: Sequence[SourceSpec]) -> None:
+        self.specs = {spec.data["id"]: spec for spec in specs}
+        self.names = _catalog_names(specs)
+        self.done: dict[str, ir.Metric] = {}
+        self.active: list[str] = []
+
+    def metric(self, metric_id: str, via: tuple[SourceSpec, MetricCall] | None = None) -> ir.Metric:
+        if metric_id in self.done:
+            return self.done[metric_id]
+        if metric_id in self.active:
+            spec, call = via
+            cycle = " -> ".join([*self.active[self.active.index(metric_id):], metric_id])
+            raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)), f"metrics reference each other in a cycle: {cycle}"))
+        self.active.append(metric_id)
+        try:
+            result = self._lower(self.specs[metric_id])
+        finally:
+            self.active.pop()
+        self.done[metric_id] = result
+        return result
+
+    def _lower(self, spec: SourceSpec) -> ir.Metric:
+        data = spec.data
+        level = data.get("level", "class")
+        params = self._params(spec, level)
+        scope = Scope(
+            level=level,
+            scalar_params=frozenset(p.name for p in params if p.kind == "scalar"),
+            vector_params=frozenset(p.name for p in params if p.kind == "class_vector"),
+            metrics={k: v for k, v in self.names.items() if v != data["id"]},
+        )
+        scope = Scope(**{**scope.__dict__, "macros": self._macros(spec, scope)})
+        parsed = parse_formula(data["formula"], scope, _locator(spec, ("formula",)), spec.key_name(("formula",)))
+        written, terms = self._resolve(spec, level, params, parsed.expr, parsed.calls)
+        as_written = parsed.expr.xreplace({c.placeholder: _display_symbol(c) for c in parsed.calls if c.index is None})
+        self._check_params_used(spec, params, written, terms)
+        low, high = (_bound(v) for v in data["range"])
+        return ir.Metric(
+            id=data["id"],
+            name=data["name"],
+            aliases=tuple(data.get("aliases", ())),
+            description=data["description"],
+            references=tuple(data["references"]),
+            level=level,
+            params=params,
+            averages=tuple(a for a in ir.AVERAGES if a in data.get("averages", ())),
+            default_average=data.get("default_average"),
+            range=(low, high),
+            higher_is_better=data["higher_is_better"],
+            formula=" ".join(data["formula"].split()),
+            as_written=as_written,
+            written=written,
+            terms=terms,
+            source=spec.path,
+            digest=hashlib.sha256(spec.text.encode("utf-8")).hexdigest(),
+            location=spec.locate(("id",)),
+        )
+
+    def _params(self, spec: SourceSpec, level: str) -> tuple[ir.Param, ...]:
+        params = []
+        problems = []
+        for name, entry in sorted(spec.data.get("params", {}).items()):
+            path = ("params", name)
+            if name in symbols.RESERVED or name in self.names or (len(name) == 1 and level == "matrix"):
+                problems.append(_diag(spec, path, f"parameter name '{name}' clashes with a reserved name, metric or index; rename it"))
+                continue
+            kind = entry["kind"]
+            domain_text = entry.get("domain", "")
+            domain = ()
+            if domain_text:
+                domain = parse_domain(domain_text, name, _locator(spec, path + ("domain",)), spec.key_name(path + ("domain",)))
+            default = entry["default"]
+            if isinstance(default, str):
+                counts_scope = Scope(level="class", allow_metrics=False)
+                if kind == "scalar":
+                    counts_scope = Scope(level="domain", allow_metrics=False)
+                default_expr = parse_formula(default, counts_scope, _locator(spec, path + ("default",)), spec.key_name(path + ("default",))).expr
+            else:
+                default_expr = _bound(default)
+            if default_expr.is_number:
+                symbol = sympy.Symbol(name, real=True)
+                for relation in domain:
+                    if relation.subs(symbol, default_expr) is not sympy.true:
+                        problems.append(_diag(spec, path + ("default",), f"default {default} is outside the domain '{domain_text}'"))
+                        break
+                if not math.isfinite(float(default_expr)):
+                    problems.append(_diag(spec, path + ("default",), "a default must be finite"))
+            params.append(ir.Param(name, kind, default_expr, domain, domain_text, entry.get("description", ""), spec.locate(path)))
+        if problems:
+            raise FormulaError(problems)
+        return tuple(params)
+
+    def _macros(self, spec: SourceSpec, scope: Scope) -> dict:
+        macros: dict[str, tuple[tuple[str, ...], sympy.Expr]] = {}
+        for key, text in spec.data.get("let", {}).items():
+            name, _, rest = key.partition("[")
+            indices = tuple(i.strip() for i in rest.rstrip("]").split(",")) if rest else ()
+            path = ("let", key)
+            if name in symbols.RESERVED or name in self.names or name in scope.scalar_params or name in scope.vector_params:
+                raise FormulaError(_diag(spec, path, f"definition name '{name}' clashes with a reserved name, metric or parameter"))
+            inner = Scope(**{**scope.__dict__, "macros": dict(macros)})
+            parsed = parse_formula(text, inner, _locator(spec, path), spec.key_name(path), bound=indices)
+            if parsed.calls:
+                raise FormulaError(_diag(spec, path, "let definitions cannot use other metrics yet; write them in the formula"))
+            macros[name] = (indices, parsed.expr)
+        return macros
+
+    def _resolve(self, spec, level, params, expr, calls) -> tuple[sympy.Expr, tuple[ir.Term, ...]]:
+        own = {p.name: p for p in params}
+        replacements: dict[sympy.Expr, sympy.Expr] = {}
+        terms: dict[tuple, ir.Term] = {}
+        for call in calls:
+            if call.metric not in self.specs:
+                raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)), f"unknown metric '{call.metric}'"))
+            target = self.metric(call.metric, via=(spec, call))
+            if target.level != "class":
+                raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
+                                              f"'{target.id}' is one value per matrix (level {target.level}); only class-level metrics can be used per class or averaged"))
+            if call.mode is not None and call.mode not in target.averages:
+                raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
+                                              f"'{target.id}' does not support {call.mode} averaging (it lists {', '.join(target.averages)})"))
+            body = self._bind(spec, call, target, own)
+            if level == "class":
+                replacements[call.placeholder] = body
+                continue
+            key = (call.metric, call.mode, call.bindings)
+            if key not in terms:
+                suffix = "".join(f"__{k}_{v}" for k, v in call.bindings).replace("/", "_").replace("-", "m").replace(".", "p")
+                name = f"{call.mode or 'class'}__{call.metric}{suffix}"
+                symbol = sympy.Symbol(name, real=True) if call.mode else sympy.IndexedBase(name)
+                terms[key] = ir.Term(symbol, call.metric, call.mode, call.bindings, body)
+            symbol = terms[key].symbol
+            replacements[call.placeholder] = symbol if call.mode else symbol[symbols.index_symbol(call.index)]
+            if call.mode is None:
+                replacements[call.placeholder.base] = symbol
+        written = expr.xreplace(replacements)
+        return written, tuple(sorted(terms.values(), key=lambda t: str(t.symbol)))
+
+    def _bind(self, spec, call: MetricCall, target: ir.Metric, own: dict[str, ir.Param]) -> sympy.Expr:
+        bound = dict(call.bindings)
+        mapping = {}
+        for name, value in bound.items():
+            if not any(p.name == name for p in target.params):
+                raise FormulaError(Diagnostic(call.location, spec.key_name(("formula",)), f"'{target.id}' has no parameter '{name}'"))
+            if not value.is_number and not value.free_symbols <= {p.symbol for p in own.values()}:
+                raise FormulaError(Diagnostic(call.location, spec.key_name(("formula",)), f"parameter '{name}' must be bound to a number or a parameter of this spec"))
+            mapping[sympy.Symbol(name, real=True)] = value
+        for param in target.params:
+            if param.name in bound:
+                continue
+            mine = own.get(param.name)
+            if mine is None or mine.kind != param.kind:
+                raise FormulaError(Diagnostic(call.location, spec.key_name(("formula",)),
+                                              f"'{target.id}' needs parameter '{param.name}' ({param.kind}): bind it, e.g. {target.id}({param.name}=1), or declare it in params"))
+        return target.written.xreplace(mapping)
+
+    def _check_params_used(self, spec, params, written, terms) -> None:
+        used = {s.name for s in written.free_symbols}
+        used |= {b.label.name for b in written.atoms(sympy.IndexedBase)} | {str(b) for b in written.atoms(sympy.Indexed)}
+        for term in terms:
+            used |= {s.name for s in term.expr.free_symbols}
+        used_names = used | {str(b.base) for b in written.atoms(sympy.Indexed)}
+        for param in params:
+            if param.name not in used_names:
+                raise FormulaError(_diag(spec, ("params", param.name), f"parameter '{param.name}' is declared but the formula does not use it"))
+
+
+def lower_catalog(specs: Sequence[SourceSpec]) -> dict[str, ir.Metric]:
+    """Lower every validated spec; raises the first :class:`SpecError` found per metric."""
+    lowering = _Lowering(specs)
+    problems: list[Diagnostic] = []
+    kind = None
+    for metric_id in sorted(lowering.specs):
+        try:
+            lowering.metric(metric_id)
+        except SpecError as error:
+            kind = kind or type(error)
+            problems.extend(d for d in error.diagnostics if d not in problems)
+    if problems:
+        raise kind(problems)
+    return dict(sorted(lowering.done.items()))

@@ -1,0 +1,364 @@
+"""Formula text -> sympy, through Python's ``ast`` and a whitelist; never ``eval``.
+
+``sympify`` and ``parse_expr`` evaluate their input with ``eval``; spec text is untrusted, so
+every node is checked against the whitelist below and built into sympy by hand. References
+to other metrics become placeholder symbols recorded as :class:`MetricCall` values; the
+lowering stage replaces them.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import sympy
+
+from metricc.compiler import symbols
+from metricc.compiler.errors import Diagnostic, FormulaError, Location
+
+__all__ = ["MetricCall", "Scope", "ParsedFormula", "parse_formula", "parse_domain"]
+
+Locator = Callable[[int], Location]
+
+
+@dataclass(frozen=True)
+class MetricCall:
+    """A use of another metric: per class (``precision``, ``recall[k]``) or averaged."""
+
+    placeholder: sympy.Expr
+    metric: str
+    mode: str | None
+    bindings: tuple[tuple[str, sympy.Expr], ...]
+    index: str | None
+    location: Location
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What names a formula may use."""
+
+    level: str
+    scalar_params: frozenset[str] = frozenset()
+    vector_params: frozenset[str] = frozenset()
+    metrics: Mapping[str, str] = field(default_factory=dict)  # id or alias -> id
+    macros: Mapping[str, tuple[tuple[str, ...], sympy.Expr]] = field(default_factory=dict)
+    allow_metrics: bool = True
+
+
+@dataclass(frozen=True)
+class ParsedFormula:
+    expr: sympy.Expr
+    calls: tuple[MetricCall, ...]
+
+
+_BINARY = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.Pow: lambda a, b: a**b,
+}
+_FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
+    "sqrt": ((1,), sympy.sqrt),
+    "exp": ((1,), sympy.exp),
+    "abs": ((1,), sympy.Abs),
+    "log": ((1, 2), lambda x, base=None: sympy.log(x) if base is None else sympy.log(x) / sympy.log(base)),
+    "min": ((2, 3, 4), sympy.Min),
+    "max": ((2, 3, 4), sympy.Max),
+}
+_INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}
+_COMPARISONS = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}
+
+
+def _suggest(name: str, candidates) -> str:
+    close = difflib.get_close_matches(name, sorted(candidates), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+class _Builder:
+    """Walks one formula's ``ast``; every rejected node becomes a located diagnostic."""
+
+    def __init__(self, text: str, scope: Scope, locate: Locator, key: str) -> None:
+        self.text = text
+        self.scope = scope
+        self.locate = locate
+        self.key = key
+        self.calls: list[MetricCall] = []
+        self.bound: list[str] = []
+        starts = [0]
+        for line in text.splitlines(keepends=True):
+            starts.append(starts[-1] + len(line))
+        self._line_starts = starts
+
+    def fail(self, node: ast.AST | None, message: str) -> FormulaError:
+        offset = self._offset(node) if node is not None and hasattr(node, "lineno") else 0
+        return FormulaError(Diagnostic(self.locate(offset), self.key, message))
+
+    def _offset(self, node: ast.AST) -> int:
+        """Character offset of ``node`` in the text (``col_offset`` counts UTF-8 bytes)."""
+        start = self._line_starts[node.lineno - 1]
+        line = self.text[start:self._line_starts[node.lineno]] if node.lineno < len(self._line_starts) else self.text[start:]
+        return start + len(line.encode("utf-8")[: node.col_offset].decode("utf-8", errors="ignore"))
+
+    def location(self, node: ast.AST) -> Location:
+        return self.locate(self._offset(node))
+
+    # -- dispatch -------------------------------------------------------------------------
+    def build(self, node: ast.AST) -> sympy.Expr:
+        method = getattr(self, f"_build_{type(node).__name__}", None)
+        if method is None:
+            raise self.fail(node, f"{_describe(node)} is not allowed in a formula")
+        return method(node)
+
+    def _build_Constant(self, node: ast.Constant) -> sympy.Expr:
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(node, f"{value!r} is not a number; formulas take numbers only")
+        if isinstance(value, int):
+            return sympy.Integer(value)
+        return sympy.Rational(repr(value))
+
+    def _build_BinOp(self, node: ast.BinOp) -> sympy.Expr:
+        op = _BINARY.get(type(node.op))
+        if op is None:
+            raise self.fail(node, f"operator {type(node.op).__name__} is not allowed; use + - * / **")
+        return op(self.build(node.left), self.build(node.right))
+
+    def _build_UnaryOp(self, node: ast.UnaryOp) -> sympy.Expr:
+        if isinstance(node.op, ast.USub):
+            return -self.build(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return self.build(node.operand)
+        raise self.fail(node, f"operator {type(node.op).__name__} is not allowed")
+
+    def _build_Name(self, node: ast.Name) -> sympy.Expr:
+        name, scope = node.id, self.scope
+        if name in self.bound:
+            return symbols.index_symbol(name)
+        if name in scope.scalar_params or (scope.level == "class" and name in scope.vector_params):
+            return sympy.Symbol(name, real=True)
+        if name in scope.macros:
+            indices, body = scope.macros[name]
+            if indices:
+                raise self.fail(node, f"'{name}' is indexed by {', '.join(indices)}: write {name}[{', '.join(indices)}]")
+            return body
+        if scope.level == "class":
+            if name in symbols.COUNT_NAMES:
+                return symbols.COUNT_NAMES[name]
+            if name == "n":
+                return symbols.TP + symbols.FP + symbols.FN + symbols.TN
+            if name in scope.metrics and scope.allow_metrics:
+                return self._reference(node, name, (), None, None)
+        elif scope.level == "matrix":
+            if name in ("n", "C"):
+                return symbols.MATRIX_NAMES[name]
+            if name in _INDEXED_MATRIX:
+                raise self.fail(node, f"'{name}' needs an index, e.g. {name}[k]")
+            if name in symbols.COUNT_NAMES:
+                raise self.fail(node, f"'{name}' is a per-class count; matrix formulas use M[i, j], t[k], p[k], n")
+        if name in scope.metrics and scope.allow_metrics:
+            if scope.level == "matrix":
+                raise self.fail(node, f"metric '{name}' is per class: write {name}[k] inside a Sum, or average it, e.g. macro({name})")
+            raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name})")
+        if name in scope.vector_params:
+            raise self.fail(node, f"'{name}' is a per-class vector: write {name}[k]")
+        if name in symbols.COUNT_NAMES and scope.level == "aggregate":
+            raise self.fail(node, f"'{name}' is a per-class count: aggregate formulas use averaged metrics, e.g. macro(recall)")
+        known = set(scope.scalar_params) | set(scope.vector_params) | set(scope.metrics) | set(scope.macros)
+        known |= set(symbols.COUNT_NAMES) | {"n"} if scope.level == "class" else {"n", "C"} if scope.level == "matrix" else set()
+        raise self.fail(node, f"unknown name '{name}'{_suggest(name, known)}")
+
+    def _build_Subscript(self, node: ast.Subscript) -> sympy.Expr:
+        indices = self._indices(node.slice)
+        base = node.value
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id in self.scope.metrics:
+            return self._metric_subscript(base, base.func.id, base.keywords, base.args, indices)
+        if not isinstance(base, ast.Name):
+            raise self.fail(node, "only names can be indexed, e.g. M[i, j], t[k], recall[k]")
+        name = base.id
+        if self.scope.level != "matrix":
+            raise self.fail(node, f"indexing ('{name}[...]') is only allowed in matrix-level formulas")
+        if name in _INDEXED_MATRIX:
+            if len(indices) != _INDEXED_MATRIX[name]:
+                raise self.fail(node, f"'{name}' takes {_INDEXED_MATRIX[name]} index(es), got {len(indices)}")
+            return symbols.MATRIX_NAMES[name][tuple(symbols.index_symbol(i) for i in indices)]
+        if name in self.scope.vector_params:
+            self._one_index(node, name, indices)
+            return sympy.IndexedBase(name)[symbols.index_symbol(indices[0])]
+        if name in self.scope.macros:
+            params, body = self.scope.macros[name]
+            if len(params) != len(indices):
+                raise self.fail(node, f"'{name}' takes {len(params)} index(es), got {len(indices)}")
+            mapping = {symbols.index_symbol(p): symbols.index_symbol(i) for p, i in zip(params, indices)}
+            return body.xreplace(mapping)
+        if name in self.scope.metrics:
+            return self._metric_subscript(base, name, [], [], indices)
+        raise self.fail(node, f"unknown indexed name '{name}'{_suggest(name, set(_INDEXED_MATRIX) | set(self.scope.vector_params) | set(self.scope.macros) | set(self.scope.metrics))}")
+
+    def _metric_subscript(self, node, name, keywords, args, indices) -> sympy.Expr:
+        if args:
+            raise self.fail(node, f"metric '{name}' takes parameter bindings only, e.g. {name}(beta=2)")
+        self._one_index(node, name, indices)
+        if self.scope.level != "matrix":
+            raise self.fail(node, "per-class metric values (recall[k]) are only allowed in matrix-level formulas")
+        return self._reference(node, name, keywords, None, indices[0])
+
+    def _one_index(self, node, name, indices) -> None:
+        if len(indices) != 1:
+            raise self.fail(node, f"'{name}' takes one class index, got {len(indices)}")
+
+    def _indices(self, node: ast.AST) -> tuple[str, ...]:
+        elements = node.elts if isinstance(node, ast.Tuple) else [node]
+        names = []
+        for element in elements:
+            if not isinstance(element, ast.Name) or element.id not in self.bound:
+                raise self.fail(element, "an index must be a class index bound by Sum (e.g. Sum(M[k, k], k)) or by the let definition")
+            names.append(element.id)
+        return tuple(names)
+
+    def _build_Call(self, node: ast.Call) -> sympy.Expr:
+        if not isinstance(node.func, ast.Name):
+            raise self.fail(node, "only named functions can be called")
+        name = node.func.id
+        if name in symbols.AVERAGING_CALLS:
+            return self._averaged(node, name)
+        if name == "Sum":
+            return self._sum(node)
+        if name in _FUNCTIONS:
+            arities, function = _FUNCTIONS[name]
+            if node.keywords or len(node.args) not in arities:
+                raise self.fail(node, f"{name}() takes {' or '.join(map(str, arities))} positional argument(s)")
+            return function(*(self.build(a) for a in node.args))
+        if name in self.scope.metrics and self.scope.allow_metrics:
+            if node.args:
+                raise self.fail(node, f"metric '{name}' takes parameter bindings only, e.g. {name}(beta=2)")
+            if self.scope.level != "class":
+                raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name}(...))")
+            return self._reference(node, name, node.keywords, None, None)
+        raise self.fail(node, f"unknown function '{name}'{_suggest(name, set(_FUNCTIONS) | {'Sum', *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
+
+    def _averaged(self, node: ast.Call, mode: str) -> sympy.Expr:
+        if self.scope.level == "class":
+            raise self.fail(node, f"{mode}() makes one value per matrix: use it in an aggregate or matrix formula (level: aggregate)")
+        if len(node.args) != 1 or node.keywords:
+            raise self.fail(node, f"{mode}() takes one metric, e.g. {mode}(recall)")
+        arg = node.args[0]
+        if isinstance(arg, ast.Name) and arg.id in self.scope.metrics:
+            return self._reference(arg, arg.id, (), mode, None)
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in self.scope.metrics and not arg.args:
+            return self._reference(arg, arg.func.id, arg.keywords, mode, None)
+        if isinstance(arg, ast.Name):
+            raise self.fail(arg, f"unknown metric '{arg.id}'{_suggest(arg.id, self.scope.metrics)}")
+        raise self.fail(arg, f"{mode}() takes a metric id, e.g. {mode}(recall) or {mode}(f_beta(beta=2))")
+
+    def _reference(self, node, name, keywords, mode, index) -> sympy.Expr:
+        bindings = []
+        for keyword in keywords:
+            if keyword.arg is None:
+                raise self.fail(node, "**kwargs is not allowed")
+            bindings.append((keyword.arg, self.build(keyword.value)))
+        metric = self.scope.metrics[name]
+        key = len(self.calls)
+        if index is None:
+            placeholder = sympy.Symbol(f"_ref{key}", real=True)
+        else:
+            placeholder = sympy.IndexedBase(f"_ref{key}")[symbols.index_symbol(index)]
+        self.calls.append(MetricCall(placeholder, metric, mode, tuple(sorted(bindings)), index, self.location(node)))
+        return placeholder
+
+    def _sum(self, node: ast.Call) -> sympy.Expr:
+        if self.scope.level != "matrix":
+            raise self.fail(node, "Sum() over classes is only allowed in matrix-level formulas (level: matrix)")
+        if len(node.args) != 2 or node.keywords:
+            raise self.fail(node, "Sum() takes an expression and its indices: Sum(M[k, k], k), Sum(M[i, j], (i, j)) or Sum(x, k != j)")
+        spec = node.args[1]
+        condition = None
+        if isinstance(spec, ast.Compare):
+            if len(spec.ops) != 1 or not isinstance(spec.ops[0], ast.NotEq) or not all(isinstance(x, ast.Name) for x in (spec.left, *spec.comparators)):
+                raise self.fail(spec, "a Sum condition must read 'k != j' with k the new index and j an enclosing one")
+            other = spec.comparators[0].id
+            if other not in self.bound:
+                raise self.fail(spec.comparators[0], f"'{other}' must be an enclosing Sum's index")
+            condition = other
+            names = [spec.left]
+        else:
+            names = spec.elts if isinstance(spec, ast.Tuple) else [spec]
+        indices = []
+        for element in names:
+            if not isinstance(element, ast.Name) or not _is_index_name(element.id):
+                raise self.fail(element, "a summation index is a single lower-case letter other than n, p, t")
+            if element.id in self.bound or element.id in indices:
+                raise self.fail(element, f"index '{element.id}' is already in use")
+            if element.id in self.scope.scalar_params or element.id in self.scope.vector_params or element.id in self.scope.macros:
+                raise self.fail(element, f"'{element.id}' is a parameter or definition, not an index")
+            indices.append(element.id)
+        self.bound.extend(indices)
+        try:
+            body = self.build(node.args[0])
+        finally:
+            del self.bound[-len(indices):]
+        if condition is not None:
+            body = body * (1 - sympy.KroneckerDelta(symbols.index_symbol(indices[0]), symbols.index_symbol(condition)))
+        for name in reversed(indices):
+            body = sympy.Sum(body, (symbols.index_symbol(name), 0, symbols.N_CLASSES - 1))
+        return body
+
+
+def _is_index_name(name: str) -> bool:
+    return len(name) == 1 and name.islower() and name not in ("n", "p", "t")
+
+
+def _describe(node: ast.AST) -> str:
+    if isinstance(node, ast.Compare):
+        return "a comparison"
+    if isinstance(node, ast.Attribute):
+        return f"attribute access ('.{node.attr}')"
+    if isinstance(node, (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)):
+        return "a lambda or comprehension"
+    return f"'{type(node).__name__}' syntax"
+
+
+def _syntax_tree(text: str, locate: Locator, key: str) -> ast.Expression:
+    try:
+        return ast.parse(text.strip("\n"), mode="eval")
+    except SyntaxError as error:
+        lines = text.strip("\n").splitlines(keepends=True) or [""]
+        lineno = min(max(error.lineno or 1, 1), len(lines))
+        offset = sum(len(line) for line in lines[: lineno - 1]) + max((error.offset or 1) - 1, 0)
+        raise FormulaError(Diagnostic(locate(offset), key, f"invalid formula syntax: {error.msg}")) from None
+
+
+def parse_formula(text: str, scope: Scope, locate: Locator, key: str, bound: tuple[str, ...] = ()) -> ParsedFormula:
+    """Build the sympy expression of ``text``; ``bound`` pre-binds indices (let definitions)."""
+    if "\n" in text.strip("\n"):
+        text = " ".join(text.split("\n"))
+    tree = _syntax_tree(text, locate, key)
+    builder = _Builder(text.strip("\n"), scope, locate, key)
+    builder.bound.extend(bound)
+    expr = builder.build(tree.body)
+    return ParsedFormula(sympy.sympify(expr), tuple(builder.calls))
+
+
+def parse_domain(text: str, name: str, locate: Locator, key: str) -> tuple[sympy.Rel, ...]:
+    """``"0 <= kappa <= 1"`` -> (0 <= kappa, kappa <= 1); only the parameter and numbers."""
+    tree = _syntax_tree(text, locate, key)
+    node = tree.body
+    builder = _Builder(text, Scope(level="domain", scalar_params=frozenset({name}), allow_metrics=False), locate, key)
+    if not isinstance(node, ast.Compare):
+        raise builder.fail(node, f"a domain is a comparison such as '{name} > 0' or '0 <= {name} <= 1'")
+    relations = []
+    left = builder.build(node.left)
+    for op, right_node in zip(node.ops, node.comparators):
+        relation = _COMPARISONS.get(type(op))
+        if relation is None:
+            raise builder.fail(node, "a domain uses <, <=, > or >=")
+        right = builder.build(right_node)
+        relations.append(relation(left, right))
+        left = right
+    symbol = sympy.Symbol(name, real=True)
+    for relation in relations:
+        if relation.free_symbols != {symbol}:
+            raise builder.fail(node, f"each comparison must involve '{name}' and numbers only")
+    return tuple(relations)

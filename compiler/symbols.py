@@ -1,0 +1,52 @@
+"""The sympy symbols formulas are written in, shared by every compiler stage.
+
+Counts are non-negative integers: telling sympy so lets it simplify ``sqrt(TP**2)`` and
+decide which denominators can vanish.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+__all__ = [
+    "TP",
+    "FP",
+    "FN",
+    "TN",
+    "COUNTS",
+    "COUNT_NAMES",
+    "M",
+    "ROW_TOTAL",
+    "COLUMN_TOTAL",
+    "N_TOTAL",
+    "N_CLASSES",
+    "MATRIX_NAMES",
+    "RESERVED",
+    "AVERAGING_CALLS",
+    "index_symbol",
+]
+
+TP = sympy.Symbol("TP", integer=True, nonnegative=True)
+FP = sympy.Symbol("FP", integer=True, nonnegative=True)
+FN = sympy.Symbol("FN", integer=True, nonnegative=True)
+TN = sympy.Symbol("TN", integer=True, nonnegative=True)
+COUNTS = (TP, FP, FN, TN)
+COUNT_NAMES = {"TP": TP, "FP": FP, "FN": FN, "TN": TN}
+
+M = sympy.IndexedBase("M")
+ROW_TOTAL = sympy.IndexedBase("t")
+COLUMN_TOTAL = sympy.IndexedBase("p")
+N_TOTAL = sympy.Symbol("n", integer=True, nonnegative=True)
+N_CLASSES = sympy.Symbol("C", integer=True, positive=True)
+MATRIX_NAMES = {"M": M, "t": ROW_TOTAL, "p": COLUMN_TOTAL, "n": N_TOTAL, "C": N_CLASSES}
+
+AVERAGING_CALLS = ("micro", "macro", "weighted", "geometric")
+FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "Sum")
+RESERVED = frozenset(
+    {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, "binary", "none"}
+)
+
+
+def index_symbol(name: str) -> sympy.Symbol:
+    """A summation index over classes, ``0 .. C-1``."""
+    return sympy.Symbol(name, integer=True, nonnegative=True)

@@ -1,0 +1,33 @@
+"""metricc's public Python API: numpy only, no compiler import.
+
+>>> import metricc.runtime as mc
+>>> round(mc.evaluate("mcc", matrix=[[5, 1], [2, 4]])["mcc"], 4)
+0.5071
+"""
+
+from metricc.runtime.confusion import (
+    ClassCounts,
+    class_labels,
+    confusion_matrix,
+    counts_from_matrix,
+    multilabel_counts,
+    orient,
+    samplewise_counts,
+)
+from metricc.runtime.errors import InputError, MetriccError
+from metricc.runtime.evaluate import catalog, evaluate, metric
+
+__all__ = [
+    "ClassCounts",
+    "InputError",
+    "MetriccError",
+    "catalog",
+    "class_labels",
+    "confusion_matrix",
+    "counts_from_matrix",
+    "evaluate",
+    "metric",
+    "multilabel_counts",
+    "orient",
+    "samplewise_counts",
+]

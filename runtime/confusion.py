@@ -1,0 +1,400 @@
+"""Confusion matrices and per-class counts, the raw material of every metric.
+
+Conventions: ``M[..., i, j]`` counts samples of true class ``i`` predicted as class ``j``
+(rows are true classes); per-class counts keep the class on the last axis. Leading axes
+are batch axes and every function is vectorised over them. Bad input raises
+:class:`~metricc.runtime.errors.InputError` naming the argument; numbers are never guessed.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from metricc.runtime.errors import InputError
+
+__all__ = [
+    "ClassCounts",
+    "check_class_vector",
+    "check_counts",
+    "check_matrix",
+    "class_labels",
+    "confusion_matrix",
+    "counts_from_matrix",
+    "multilabel_counts",
+    "orient",
+    "samplewise_counts",
+]
+
+ORIENTATIONS = ("true-rows", "pred-rows")
+_FAMILY = {"b": "number", "i": "number", "u": "number", "f": "number", "c": "number",
+           "U": "string", "S": "bytes", "M": "datetime", "m": "timedelta"}
+
+
+class ClassCounts(NamedTuple):
+    """Per-class (or per-instance) counts, each of shape ``(..., C)``."""
+
+    true_positives: np.ndarray
+    false_positives: np.ndarray
+    false_negatives: np.ndarray
+    true_negatives: np.ndarray
+
+
+# ---------------------------------------------------------------- reading arrays
+
+def _array(values, argument: str) -> np.ndarray:
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError) as exc:
+        raise InputError(argument, f"cannot be read as an array ({exc}); "
+                                   "pass a rectangular sequence") from None
+
+
+def _at(shape: tuple, flat_index: int) -> str:
+    where = tuple(int(i) for i in np.unravel_index(flat_index, shape))
+    return f"index {where[0]}" if len(where) == 1 else f"index {where}"
+
+
+def _label_array(values, argument: str, *, max_ndim: int = 2) -> np.ndarray:
+    arr = _array(values, argument)
+    if arr.dtype.kind in "US" and not isinstance(values, np.ndarray):
+        # np.asarray([1, "a"]) silently gives ["1", "a"]; keep mixed lists as objects.
+        as_objects = np.asarray(values, dtype=object)
+        text = str if arr.dtype.kind == "U" else bytes
+        if not all(isinstance(v, text) for v in as_objects.ravel().tolist()):
+            arr = as_objects
+    shapes = "(N,)" if max_ndim == 1 else "(N,) or a batch (B, N)"
+    if arr.ndim == 0:
+        raise InputError(argument, f"expected labels of shape {shapes}, got the single value "
+                                   f"{arr.tolist()!r}; pass a sequence of labels")
+    if arr.ndim > max_ndim:
+        raise InputError(argument, f"expected labels of shape {shapes}, got shape {arr.shape}")
+    if arr.size == 0:
+        raise InputError(argument, f"is empty (shape {arr.shape}); pass at least one label")
+    kind = arr.dtype.kind
+    if kind in "fc":
+        nan = np.isnan(arr).ravel()
+        if nan.any():
+            raise InputError(argument, f"NaN at {_at(arr.shape, int(np.argmax(nan)))} is not a "
+                                       "label; drop or fill those samples")
+    elif kind == "O":
+        for k, v in enumerate(arr.ravel().tolist()):
+            if v is None or (isinstance(v, (float, np.floating)) and v != v):
+                raise InputError(argument, f"{v!r} at {_at(arr.shape, k)} is not a label; "
+                                           "drop or fill those samples")
+    elif kind not in _FAMILY:
+        raise InputError(argument, f"labels must be numbers or strings, got dtype {arr.dtype}")
+    return arr
+
+
+def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
+    t = _label_array(y_true, "y_true")
+    p = _label_array(y_pred, "y_pred")
+    if t.shape != p.shape:
+        if t.ndim == p.ndim == 1:
+            msg = f"expected {t.shape[0]} labels like y_true, got {p.shape[0]}"
+        else:
+            msg = f"expected shape {t.shape} like y_true, got {p.shape}; pass both as (N,) or (B, N)"
+        raise InputError("y_pred", msg)
+    ft, fp = _FAMILY.get(t.dtype.kind), _FAMILY.get(p.dtype.kind)
+    if ft and fp and ft != fp:
+        raise InputError("y_pred", f"holds {fp} labels but y_true holds {ft} labels; "
+                                   "use one label type for both")
+    return t, p
+
+
+# ---------------------------------------------------------------- label encoding
+
+def _sorted_objects(arrays) -> np.ndarray:
+    seen = list(dict.fromkeys(v for a in arrays for v in a.ravel().tolist()))
+    try:  # mixed types: group by type name, then by value; else first appearance
+        seen.sort(key=lambda v: (type(v).__name__, v))
+    except TypeError:
+        pass
+    out = np.empty(len(seen), dtype=object)
+    out[:] = seen
+    return out
+
+
+def _numpy_exact(*dtypes: np.dtype) -> bool:
+    """True if numpy can compare these labels exactly (uint64 with int64 goes via float64)."""
+    kinds = {d.kind for d in dtypes}
+    if "O" in kinds or len({_FAMILY[k] for k in kinds}) > 1:
+        return False
+    return not (kinds <= set("biu") and np.result_type(*dtypes).kind == "f")
+
+
+def _unique_objects(*arrays: np.ndarray) -> np.ndarray:
+    """Sorted union compared as Python objects (exact for mixed types and big integers)."""
+    try:
+        return np.unique(np.concatenate([a.ravel().astype(object) for a in arrays]))
+    except TypeError:
+        return _sorted_objects(arrays)
+
+
+def _encode(arr: np.ndarray, classes: np.ndarray, argument: str) -> np.ndarray:
+    """Index of each label of ``arr`` in ``classes``; unknown labels raise."""
+    flat = arr.ravel()
+    if _numpy_exact(arr.dtype, classes.dtype):
+        order = np.argsort(classes, kind="stable")
+        pos = np.minimum(np.searchsorted(classes[order], flat), len(classes) - 1)
+        codes = order[pos]
+        found = classes[codes] == flat
+    else:
+        index = {v: i for i, v in enumerate(classes.tolist())}
+        try:
+            codes = np.fromiter((index.get(v, -1) for v in flat.tolist()), np.int64, flat.size)
+        except TypeError as exc:
+            raise InputError(argument, f"labels must be hashable ({exc})") from None
+        found = codes >= 0
+    if not found.all():
+        k = int(np.argmin(found))
+        raise InputError(argument, f"label {flat[k:k + 1].tolist()[0]!r} at {_at(arr.shape, k)} "
+                                   "is not in labels; add it to labels or drop those samples")
+    return codes.reshape(arr.shape)
+
+
+def _check_labels(labels) -> np.ndarray:
+    arr = _label_array(labels, "labels", max_ndim=1)
+    first = {}
+    try:
+        for v in arr.tolist():
+            if v in first:
+                raise InputError("labels", f"{v!r} appears more than once; list each class once")
+            first[v] = True
+    except TypeError as exc:
+        raise InputError("labels", f"labels must be hashable ({exc})") from None
+    return arr
+
+
+def _classes_and_codes(t: np.ndarray, p: np.ndarray, labels):
+    if labels is not None:
+        classes = _check_labels(labels)
+        return classes, _encode(t, classes, "y_true"), _encode(p, classes, "y_pred")
+    if not _numpy_exact(t.dtype, p.dtype):
+        classes = _unique_objects(t, p)
+        return classes, _encode(t, classes, "y_true"), _encode(p, classes, "y_pred")
+    classes, inverse = np.unique(np.concatenate([t.ravel(), p.ravel()]), return_inverse=True)
+    inverse = inverse.ravel()
+    return classes, inverse[: t.size].reshape(t.shape), inverse[t.size:].reshape(p.shape)
+
+
+def class_labels(y_true, y_pred, labels=None) -> np.ndarray:
+    """The classes, in matrix order: ``labels`` if given, else the sorted union of labels seen.
+
+    >>> class_labels(["b", "a"], ["c", "a"]).tolist()
+    ['a', 'b', 'c']
+    >>> class_labels([2, 0], [0, 2], labels=[2, 1, 0]).tolist()
+    [2, 1, 0]
+    """
+    t, p = _check_pair(y_true, y_pred)
+    return _classes_and_codes(t, p, labels)[0]
+
+
+# ---------------------------------------------------------------- matrices
+
+def _check_weights(sample_weight, shape: tuple) -> np.ndarray:
+    w = _array(sample_weight, "sample_weight")
+    if w.dtype.kind not in "biuf":
+        raise InputError("sample_weight", f"expected numbers, got dtype {w.dtype}")
+    if w.shape != shape and not (len(shape) == 2 and w.shape == shape[1:]):
+        expected = f"{shape[0]} weights" if len(shape) == 1 else f"shape {shape} or {shape[1:]}"
+        raise InputError("sample_weight", f"expected {expected} like y_true, got shape {w.shape}")
+    w = w.astype(np.float64)
+    if not np.isfinite(w).all():
+        raise InputError("sample_weight", "contains NaN or infinity; give finite weights")
+    if (w < 0).any():
+        raise InputError("sample_weight", "contains negative weights; weights must be >= 0")
+    return np.broadcast_to(w, shape)
+
+
+def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None) -> np.ndarray:
+    """Confusion matrix ``(C, C)``, or ``(B, C, C)`` for labels of shape ``(B, N)``.
+
+    Classes are ordered as :func:`class_labels` returns them (shared across a batch).
+    Counts are int64, or float64 weighted sums when ``sample_weight`` is given.
+
+    >>> confusion_matrix([0, 1, 2, 2], [0, 2, 2, 1])
+    array([[1, 0, 0],
+           [0, 0, 1],
+           [0, 1, 1]])
+    >>> confusion_matrix(["cat", "dog"], ["dog", "dog"], labels=["dog", "cat"])
+    array([[1, 0],
+           [1, 0]])
+    """
+    t, p = _check_pair(y_true, y_pred)
+    classes, ct, cp = _classes_and_codes(t, p, labels)
+    c = len(classes)
+    batch = t.shape[0] if t.ndim == 2 else 1
+    offset = (np.arange(batch, dtype=np.int64) * c * c)[:, None] if t.ndim == 2 else 0
+    flat = (offset + ct.astype(np.int64) * c + cp).ravel()
+    weights = None if sample_weight is None else _check_weights(sample_weight, t.shape).ravel()
+    counts = np.bincount(flat, weights=weights, minlength=batch * c * c)
+    counts = counts.astype(np.int64 if weights is None else np.float64)
+    return counts.reshape((batch, c, c) if t.ndim == 2 else (c, c))
+
+
+def check_matrix(matrix, *, argument: str = "matrix", integer: bool = True) -> np.ndarray:
+    """Validate a confusion matrix ``(..., C, C)``; returns int64 (or float64 if not ``integer``).
+
+    >>> check_matrix([[3, 1], [0, 2]]).dtype
+    dtype('int64')
+    >>> check_matrix([[0.5, 0.5], [0.0, 1.0]], integer=False).tolist()
+    [[0.5, 0.5], [0.0, 1.0]]
+    """
+    m = _array(matrix, argument)
+    if m.dtype.kind == "O":
+        try:
+            m = m.astype(np.float64)
+        except (TypeError, ValueError):
+            raise InputError(argument, "expected numbers, got non-numeric entries") from None
+    if m.dtype.kind not in "iuf":
+        raise InputError(argument, f"expected numeric counts, got dtype {m.dtype}")
+    if m.ndim < 2 or m.shape[-1] != m.shape[-2]:
+        raise InputError(argument, f"expected a square matrix (C, C) or a batch (..., C, C), "
+                                   f"got shape {m.shape}")
+    if m.size == 0:
+        raise InputError(argument, f"is empty (shape {m.shape}); need at least one class")
+    if not np.isfinite(m).all():
+        raise InputError(argument, "contains NaN or infinity; counts must be finite")
+    if (m < 0).any():
+        raise InputError(argument, "contains negative entries; counts must be >= 0")
+    if not integer:
+        return m.astype(np.float64)
+    if m.dtype.kind == "f" and (m != np.round(m)).any():
+        raise InputError(argument, "contains non-integer counts; round them, or use "
+                                   "integer=False for a probabilistic confusion matrix")
+    return m.astype(np.int64)
+
+
+def orient(matrix, orientation: str = "true-rows") -> np.ndarray:
+    """Return ``matrix`` with true classes in rows; ``"pred-rows"`` input is transposed.
+
+    >>> orient([[5, 1], [2, 7]], "pred-rows").tolist()
+    [[5, 2], [1, 7]]
+    """
+    if not isinstance(orientation, str) or orientation not in ORIENTATIONS:
+        raise InputError("orientation", f"{orientation!r} is not one of "
+                                        f"{list(ORIENTATIONS)}; say which axis holds true classes")
+    m = _array(matrix, "matrix")
+    if m.ndim < 2:
+        raise InputError("matrix", f"expected shape (..., C, C), got {m.shape}")
+    return m if orientation == "true-rows" else np.swapaxes(m, -1, -2)
+
+
+def counts_from_matrix(matrix) -> ClassCounts:
+    """Per-class TP, FP, FN, TN ``(..., C)`` from a matrix ``(..., C, C)`` with true rows.
+
+    Integer matrices give int64 counts, float (probabilistic) matrices float64 counts.
+
+    >>> counts_from_matrix([[5, 1], [2, 7]])
+    ClassCounts(true_positives=array([5, 7]), false_positives=array([2, 1]), \
+false_negatives=array([1, 2]), true_negatives=array([7, 5]))
+    """
+    raw = _array(matrix, "matrix")
+    m = check_matrix(raw, integer=raw.dtype.kind in "iu")
+    tp = np.diagonal(m, axis1=-2, axis2=-1).copy()
+    fp = m.sum(axis=-2) - tp
+    fn = m.sum(axis=-1) - tp
+    tn = m.sum(axis=(-2, -1))[..., None] - tp - fp - fn
+    return ClassCounts(tp, fp, fn, tn)
+
+
+# ---------------------------------------------------------------- multi-label
+
+def _indicator_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
+    out = []
+    for name, values in (("y_true", y_true), ("y_pred", y_pred)):
+        a = _array(values, name)
+        if a.ndim < 2:
+            raise InputError(name, f"expected an indicator matrix (..., N, C), got shape {a.shape}")
+        if a.size == 0:
+            raise InputError(name, f"is empty (shape {a.shape}); need samples and classes")
+        if a.dtype.kind != "b":
+            if a.dtype.kind not in "iuf" or not ((a == 0) | (a == 1)).all():
+                raise InputError(name, "expected 0/1 (or bool) indicators; threshold "
+                                       "scores before counting")
+        out.append(a.astype(bool))
+    if out[0].shape != out[1].shape:
+        raise InputError("y_pred", f"expected shape {out[0].shape} like y_true, got {out[1].shape}")
+    return out[0], out[1]
+
+
+def _indicator_counts(y_true, y_pred, axis: int) -> ClassCounts:
+    t, p = _indicator_pair(y_true, y_pred)
+    tp = np.count_nonzero(t & p, axis=axis)
+    fp = np.count_nonzero(~t & p, axis=axis)
+    fn = np.count_nonzero(t & ~p, axis=axis)
+    tn = np.count_nonzero(~t & ~p, axis=axis)
+    return ClassCounts(*(np.asarray(x, dtype=np.int64) for x in (tp, fp, fn, tn)))
+
+
+def multilabel_counts(y_true, y_pred) -> ClassCounts:
+    """Per-class counts ``(..., C)`` of indicator matrices ``(..., N, C)``, summed over samples.
+
+    >>> multilabel_counts([[1, 0], [1, 1]], [[1, 1], [0, 1]]).false_positives
+    array([0, 1])
+    """
+    return _indicator_counts(y_true, y_pred, axis=-2)
+
+
+def samplewise_counts(y_true, y_pred) -> ClassCounts:
+    """Per-instance counts ``(..., N)`` of indicator matrices ``(..., N, C)``, summed over classes.
+
+    >>> samplewise_counts([[1, 0], [1, 1]], [[1, 1], [0, 1]]).true_positives
+    array([1, 1])
+    """
+    return _indicator_counts(y_true, y_pred, axis=-1)
+
+
+# ---------------------------------------------------------------- parameters and counts
+
+def check_class_vector(values, n_classes: int, *, argument: str) -> np.ndarray:
+    """Validate a per-class parameter ``(C,)`` or ``(..., C)``; returns float64.
+
+    >>> check_class_vector([1, 2, 1], 3, argument="class_weight")
+    array([1., 2., 1.])
+    """
+    if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
+        raise ValueError(f"n_classes must be a positive int, got {n_classes!r}")
+    v = _array(values, argument)
+    if v.dtype.kind not in "biuf":
+        raise InputError(argument, f"expected numbers, got dtype {v.dtype}")
+    if v.ndim == 0 or v.shape[-1] != n_classes:
+        got = "a scalar" if v.ndim == 0 else f"{v.shape[-1]} (shape {v.shape})"
+        raise InputError(argument, f"expected one value per class (C={n_classes}), got {got}")
+    v = v.astype(np.float64)
+    if not np.isfinite(v).all():
+        raise InputError(argument, "contains NaN or infinity; give finite values")
+    return v
+
+
+def check_counts(counts, *, argument: str = "counts", integer: bool = True) -> ClassCounts:
+    """Validate per-class counts (TP, FP, FN, TN), each ``(..., C)`` of one shape.
+
+    >>> check_counts(([1, 2], [0, 1], [1, 0], [3, 2])).true_negatives
+    array([3, 2])
+    """
+    if isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__") or len(counts) != 4:
+        raise InputError(argument, "expected four arrays (true_positives, false_positives, "
+                                   "false_negatives, true_negatives)")
+    arrays, shape = [], None
+    for field, values in zip(ClassCounts._fields, counts):
+        name = f"{argument}.{field}"
+        a = _array(values, name)
+        if a.dtype.kind not in "iuf":
+            raise InputError(name, f"expected numeric counts, got dtype {a.dtype}")
+        if a.ndim == 0 or a.size == 0:
+            raise InputError(name, f"expected shape (..., C) with C >= 1, got {a.shape}")
+        if shape is not None and a.shape != shape:
+            raise InputError(name, f"expected shape {shape} like true_positives, got {a.shape}")
+        shape = a.shape
+        if not np.isfinite(a).all():
+            raise InputError(name, "contains NaN or infinity; counts must be finite")
+        if (a < 0).any():
+            raise InputError(name, "contains negative entries; counts must be >= 0")
+        if integer and a.dtype.kind == "f" and (a != np.round(a)).any():
+            raise InputError(name, "contains non-integer counts; round them or pass integer=False")
+        arrays.append(a.astype(np.int64 if integer else np.float64))
+    return ClassCounts(*arrays)

@@ -1,0 +1,120 @@
+"""``evaluate``: labels, indicator matrices, confusion matrices or counts in; metric values out.
+
+>>> values = evaluate(["accuracy", "f1"], y_true=[0, 1, 1, 2], y_pred=[0, 1, 2, 2], average="macro")
+>>> round(values["accuracy"], 4), round(values["f1"], 4)
+(0.75, 0.7778)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from metricc.runtime import confusion
+from metricc.runtime.errors import InputError
+from metricc.runtime.registry import Catalog, MetricInfo
+
+__all__ = ["catalog", "metric", "evaluate"]
+
+
+def catalog() -> Catalog:
+    """The compiled catalog (imported on first use: generated modules import the runtime)."""
+    from metricc.generated import CATALOG
+
+    return CATALOG
+
+
+def metric(name: str) -> MetricInfo:
+    """Metadata and function of one metric, by id or alias."""
+    return catalog()[name]
+
+
+def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
+    """-> (matrix or None, per-class counts, class labels or None)."""
+    given = [name for name, value in (("y_true", y_true), ("matrix", matrix), ("counts", counts)) if value is not None]
+    if len(given) != 1:
+        raise InputError("input", "give exactly one of y_true/y_pred, matrix or counts")
+    if y_true is not None:
+        if y_pred is None:
+            raise InputError("y_pred", "y_true needs y_pred")
+        if multilabel:
+            return None, confusion.multilabel_counts(y_true, y_pred), None
+        class_labels = confusion.class_labels(y_true, y_pred, labels)
+        matrix = confusion.confusion_matrix(y_true, y_pred, labels=class_labels)
+        return matrix, confusion.counts_from_matrix(matrix), class_labels
+    if y_pred is not None:
+        raise InputError("y_pred", "y_pred needs y_true")
+    if matrix is not None:
+        matrix = confusion.check_matrix(confusion.orient(matrix, orientation))
+        return matrix, confusion.counts_from_matrix(matrix), labels
+    return None, confusion.check_counts(counts), labels
+
+
+def _pos_index(pos_label, class_labels, n_classes: int) -> int:
+    if pos_label is None:
+        return 1 if n_classes > 1 else 0
+    if class_labels is None:
+        return pos_label
+    matches = np.flatnonzero(np.asarray(class_labels, dtype=object) == pos_label)
+    if matches.size == 0:
+        raise InputError("pos_label", f"{pos_label!r} is not one of the labels {list(class_labels)!r}")
+    return int(matches[0])
+
+
+def evaluate(
+    metrics: str | Sequence[str],
+    *,
+    y_true=None,
+    y_pred=None,
+    labels=None,
+    matrix=None,
+    orientation: str = "true-rows",
+    counts=None,
+    multilabel: bool = False,
+    average: str | None = None,
+    params: Mapping[str, object] | None = None,
+    weights=None,
+    pos_label=None,
+    zero_division=math.nan,
+) -> dict[str, object]:
+    """Evaluate metrics (ids or aliases) on one kind of input; returns ``{name: value}``.
+
+    Input: ``y_true``/``y_pred`` labels (``labels=`` fixes the class order; with
+    ``multilabel=True`` they are indicator matrices), a confusion ``matrix`` (``(..., C, C)``,
+    ``orientation`` "true-rows" or "pred-rows"), or per-class ``counts`` (TP, FP, FN, TN).
+    ``average`` applies to class-level metrics (default: each metric's own default);
+    aggregate and matrix-level metrics have a single value per matrix. ``params`` maps a
+    parameter name to its value for every requested metric that declares it.
+    """
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names:
+        raise InputError("metrics", "name at least one metric")
+    infos = [metric(name) for name in names]
+    params = dict(params or {})
+    declared = {p.name for info in infos for p in info.params}
+    unknown = sorted(set(params) - declared)
+    if unknown:
+        raise InputError("params", f"no requested metric has a parameter '{unknown[0]}'")
+    if average is not None:
+        unsupported = [i.id for i in infos if i.level == "class" and average not in i.averages]
+        if unsupported:
+            raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
+    the_matrix, the_counts, class_labels = _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation)
+    n_classes = the_counts.true_positives.shape[-1]
+    results: dict[str, object] = {}
+    for name, info in zip(names, infos):
+        kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
+        kwargs["zero_division"] = zero_division
+        if info.level == "matrix":
+            if the_matrix is None:
+                raise InputError("input", f"{info.id} needs a confusion matrix; per-class counts (multi-label data) are not enough")
+            results[name] = info.function(the_matrix, **kwargs)
+            continue
+        if info.level == "class":
+            kwargs["average"] = average or info.default_average
+            kwargs["weights"] = weights
+            kwargs["pos_label"] = _pos_index(pos_label, class_labels, n_classes)
+        results[name] = info.function(*the_counts, **kwargs)
+    return results

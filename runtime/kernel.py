@@ -1,0 +1,183 @@
+"""The helpers generated metric modules import: averaging, zero division, index algebra.
+
+Generated code imports only names from ``__all__``. Averaging and the zero-division policy
+live here, once, so every metric behaves the same way.
+
+>>> import numpy as np
+>>> value = np.array([1.0, 0.5]); undefined = np.array([False, True])
+>>> float(finish(value, undefined, 0.0)[1])
+0.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from metricc.runtime.confusion import ClassCounts, check_class_vector, check_counts, check_matrix, counts_from_matrix
+from metricc.runtime.errors import InputError
+
+__all__ = [
+    "AVERAGES",
+    "align",
+    "arange",
+    "average_class_metric",
+    "check_counts",
+    "check_matrix",
+    "class_param",
+    "counts_from_matrix",
+    "diagonal",
+    "eye",
+    "finish",
+    "nonzero",
+    "np",
+    "scalar_param",
+    "transpose",
+    "zero_division_value",
+]
+
+AVERAGES = ("none", "binary", "micro", "macro", "weighted", "geometric")
+
+Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
+
+
+def nonzero(denominator):
+    """The denominator with zeros replaced by 1; the caller masks those entries as undefined."""
+    return np.where(denominator == 0, 1, denominator)
+
+
+def align(values, source: str, target: str):
+    """Insert length-1 axes so trailing class axes named ``source`` line up with ``target``.
+
+    >>> align(np.ones((2, 3)), "k", "jk").shape
+    (2, 1, 3)
+    """
+    values = np.asarray(values)
+    lead = values.ndim - len(source)
+    for position, name in enumerate(target):
+        if name not in source:
+            values = np.expand_dims(values, lead + position)
+    return values
+
+
+def diagonal(matrix):
+    return np.diagonal(matrix, axis1=-2, axis2=-1)
+
+
+def transpose(matrix):
+    return np.swapaxes(matrix, -1, -2)
+
+
+def eye(n_classes: int):
+    return np.eye(n_classes)
+
+
+def arange(n_classes: int):
+    return np.arange(n_classes, dtype=float)
+
+
+def zero_division_value(zero_division) -> float:
+    """The value for undefined cases: a finite number or NaN (``"nan"`` accepted)."""
+    if isinstance(zero_division, str) and zero_division.lower() == "nan":
+        return math.nan
+    if isinstance(zero_division, bool) or not isinstance(zero_division, (int, float, np.integer, np.floating)):
+        raise InputError("zero_division", f"expected a number or NaN, got {zero_division!r}")
+    value = float(zero_division)
+    if math.isinf(value):
+        raise InputError("zero_division", "must be finite or NaN")
+    return value
+
+
+def finish(value, undefined, zero_division):
+    """Replace undefined entries by the zero-division value; scalars come back as floats."""
+    result = np.where(undefined, zero_division_value(zero_division), value).astype(float)
+    return result[()] if result.ndim == 0 else result
+
+
+def scalar_param(name: str, value, check: Callable | None, domain: str):
+    """A scalar parameter: a finite real satisfying its declared domain."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(name, f"expected a number, got {value!r}") from None
+    if not math.isfinite(number):
+        raise InputError(name, f"expected a finite number, got {value!r}")
+    if check is not None and not check(number):
+        raise InputError(name, f"must satisfy {domain}, got {value!r}")
+    return number
+
+
+def class_param(name: str, value, counts: ClassCounts, default: Kernel | None, check: Callable | None, domain: str):
+    """A per-class parameter vector, or its default computed from the counts."""
+    n_classes = counts.true_positives.shape[-1]
+    if value is None:
+        return default(*counts)
+    vector = check_class_vector(value, n_classes, argument=name)
+    if check is not None and not np.all(check(vector)):
+        raise InputError(name, f"every entry must satisfy {domain}, got {np.asarray(value).tolist()!r}")
+    return vector
+
+
+def _per_class(kernel: Kernel, counts, params: Mapping, zero_division: float):
+    value, undefined = kernel(*counts, **params)
+    return np.where(undefined, zero_division, value)
+
+
+def average_class_metric(
+    kernel: Kernel,
+    counts: ClassCounts,
+    *,
+    average: str,
+    averages: tuple[str, ...],
+    params: Mapping[str, object],
+    class_params: tuple[str, ...] = (),
+    weights=None,
+    pos_label: int = 1,
+    zero_division=math.nan,
+):
+    """Apply a per-class kernel to counts ``(..., C)`` and average it over classes.
+
+    ``none``: one value per class; ``binary``: the class at index ``pos_label``; ``micro``:
+    pool the counts, then apply; ``macro``: mean of the per-class values; ``weighted``: mean
+    weighted by support (``TP + FN``) or by ``weights``; ``geometric``: geometric mean.
+    Undefined per-class values become ``zero_division`` before averaging.
+    """
+    if average not in averages:
+        raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
+    zero = zero_division_value(zero_division)
+    n_classes = counts.true_positives.shape[-1]
+    if n_classes == 0:
+        raise InputError("counts", "need at least one class")
+    if weights is not None and average != "weighted":
+        raise InputError("weights", "only used with average='weighted'")
+    if average == "micro":
+        per_class = [p for p in class_params if np.ndim(params[p]) > 0]
+        if per_class:
+            raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
+        pooled = ClassCounts(*(np.sum(c, axis=-1, keepdims=True) for c in counts))
+        return finish(*kernel(*pooled, **params), zero)[..., 0][()]
+    values = _per_class(kernel, counts, params, zero).astype(float)
+    if average == "none":
+        return values
+    if average == "binary":
+        if isinstance(pos_label, bool) or not isinstance(pos_label, (int, np.integer)) or not -n_classes <= pos_label < n_classes:
+            raise InputError("pos_label", f"expected a class index in 0..{n_classes - 1}, got {pos_label!r}")
+        return values[..., pos_label][()]
+    if average == "macro":
+        return np.mean(values, axis=-1)[()]
+    if average == "geometric":
+        if np.any(values < 0):
+            raise InputError("average", "geometric averaging needs non-negative per-class values")
+        with np.errstate(divide="ignore"):
+            return np.exp(np.mean(np.log(values), axis=-1))[()]
+    if weights is None:
+        weights = counts.true_positives + counts.false_negatives
+    else:
+        weights = check_class_vector(weights, n_classes, argument="weights")
+        if np.any(weights < 0):
+            raise InputError("weights", "weights must be non-negative")
+    total = np.sum(weights, axis=-1)
+    weighted = np.sum(values * weights, axis=-1) / nonzero(total)
+    return finish(weighted, total == 0, zero)

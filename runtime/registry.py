@@ -1,0 +1,74 @@
+"""Metadata of compiled metrics, as generated modules declare it (``INFO``).
+
+>>> from metricc.generated import CATALOG
+>>> CATALOG["ppv"].id
+'precision'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from metricc.runtime.errors import InputError
+
+__all__ = ["ParamInfo", "MetricInfo", "Catalog"]
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    name: str
+    kind: str  # "scalar" | "class_vector"
+    default: float | None  # None: computed from the counts
+    domain: str
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    description: str
+    references: tuple[str, ...]
+    level: str  # "class" | "aggregate" | "matrix"
+    averages: tuple[str, ...]
+    default_average: str | None
+    range: tuple[float, float]
+    higher_is_better: bool
+    params: tuple[ParamInfo, ...]
+    formula: str
+    simplified: str
+    undefined: tuple[str, ...]
+    function: Callable
+
+
+class Catalog:
+    """Metrics by id, also reachable by alias."""
+
+    def __init__(self, infos: Iterable[MetricInfo]) -> None:
+        self._by_id = {info.id: info for info in infos}
+        self._names = dict(self._by_id)
+        for info in self._by_id.values():
+            self._names.update({alias: info for alias in info.aliases})
+
+    def __getitem__(self, name: str) -> MetricInfo:
+        try:
+            return self._names[name]
+        except KeyError:
+            import difflib
+
+            close = difflib.get_close_matches(str(name), sorted(self._names), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else "; `metricc list` shows them all"
+            raise InputError("metric", f"unknown metric '{name}'{hint}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def values(self) -> list[MetricInfo]:
+        return list(self._by_id.values())

@@ -1,0 +1,272 @@
+"""Tests for the load stage: plain data, source locations, forbidden YAML features."""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+from pathlib import Path
+
+import pytest
+
+from metricc.compiler import errors, load
+
+REPO = Path(__file__).resolve().parents[1]
+INVALID = REPO / "tests" / "specs_invalid"
+
+# Fixtures in tests/specs_invalid that fail while loading (the others load, then fail
+# validation); their expected diagnostics are checked in test_compiler_validate.py.
+YAML_STAGE = [
+    "anchors",
+    "bad_yaml",
+    "control_character",
+    "duplicate_key",
+    "empty",
+    "multiple_documents",
+    "non_string_key",
+    "not_a_mapping",
+    "not_utf8",
+    "tab_indentation",
+]
+
+PRECISION = """\
+id: precision
+name: Precision
+description: Fraction of predicted positives that are correct.
+references:
+  - "Sokolova and Lapalme 2009, Table 3"
+params:
+  beta:
+    kind: scalar
+    default: 1
+formula: TP / (TP + FP)
+averages: [none, macro]
+default_average: macro
+range: [0, 1]
+higher_is_better: true
+"""
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "precision.yaml") -> Path:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def scalar_spec(tmp_path: Path, body: str) -> load.SourceSpec:
+    """A file whose ``value`` key holds the scalar written as ``body``."""
+    return load.load_spec(write(tmp_path, "value: " + body, "s.yaml"))
+
+
+def char_at(spec: load.SourceSpec, location: errors.Location) -> str:
+    line = spec.text.splitlines()[location.line - 1]
+    return line[location.column - 1 : location.column]
+
+
+def test_plain_data_and_locations(tmp_path):
+    spec = load.load_spec(write(tmp_path, PRECISION))
+    assert spec.data["params"] == {"beta": {"kind": "scalar", "default": 1}}
+    assert spec.data["references"] == ["Sokolova and Lapalme 2009, Table 3"]
+    assert spec.data["higher_is_better"] is True
+    assert spec.data["range"] == [0, 1]
+    default = spec.locate(("params", "beta", "default"))
+    assert (default.line, default.column, default.line_text) == (9, 14, "    default: 1")
+    assert spec.locate(("references", 0)).column == 5
+    assert spec.locate_key(("params", "beta")).column == 3
+    assert spec.locate(()).line == 1
+
+
+def test_locate_falls_back_to_nearest_ancestor(tmp_path):
+    spec = load.load_spec(write(tmp_path, PRECISION))
+    assert spec.locate(("params", "beta", "domain")) == spec.locate(("params", "beta"))
+    assert spec.locate(("nothing", "here")) == spec.locate(())
+
+
+def test_key_name():
+    assert load.SourceSpec.key_name(()) == "$"
+    assert load.SourceSpec.key_name(("params", "beta", "default")) == "$.params.beta.default"
+    assert load.SourceSpec.key_name(("references", 0)) == "$.references[0]"
+    assert load.SourceSpec.key_name(("let", "s[j]")) == "$.let['s[j]']"
+    assert load.SourceSpec.key_name(("x\x1b",)) == "$['x\\x1b']"
+
+
+def test_source_spec_is_frozen(tmp_path):
+    spec = load.load_spec(write(tmp_path, PRECISION))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.path = "other.yaml"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        spec.locations[("id",)] = spec.locate(())  # type: ignore[index]
+
+
+def test_path_is_kept_as_given(tmp_path, monkeypatch):
+    write(tmp_path, PRECISION)
+    monkeypatch.chdir(tmp_path)
+    spec = load.load_spec("precision.yaml")
+    assert spec.path == "precision.yaml"
+    assert str(spec.locate(("formula",))) == "precision.yaml:10:10"
+
+
+def test_scalars_resolve_like_safe_loader(tmp_path):
+    text = "a: 1.5\nb: yes\nc: ~\nd: '1'\ne: 2024-01-02\nf: 0x10\ng: -.inf\n"
+    data = load.load_spec(write(tmp_path, text, "s.yaml")).data
+    assert data["a"] == 1.5 and data["b"] is True and data["c"] is None and data["d"] == "1"
+    assert data["e"] == "2024-01-02"  # dates stay the text written: specs are JSON-like
+    assert data["f"] == 16 and data["g"] == float("-inf")
+
+
+def test_bom_and_crlf(tmp_path):
+    spec = load.load_spec(write(tmp_path, b"\xef\xbb\xbfid: x\r\nname: y\r\n", "s.yaml"))
+    assert spec.data == {"id": "x", "name": "y"}
+    location = spec.locate(("name",))
+    assert (location.line, location.column, location.line_text) == (2, 7, "name: y")
+    assert spec.locate(("id",)).column == 5
+
+
+# --- locate_in_value -----------------------------------------------------------------------
+
+
+def test_locate_in_plain_scalar(tmp_path):
+    spec = scalar_spec(tmp_path, "TP / (TP + FP)\n")
+    location = spec.locate_in_value(("value",), 6)
+    assert (location.line, location.column) == (1, 14)
+    assert char_at(spec, location) == "T"
+    # Just past the end, e.g. for "unexpected end of formula"; larger offsets are clamped.
+    assert spec.locate_in_value(("value",), 14).column == 8 + 14
+    assert spec.locate_in_value(("value",), 99).column == 8 + 14
+
+
+@pytest.mark.parametrize(
+    "body, offset, char",
+    [
+        ("'TP / n'\n", 5, "n"),
+        ("'it''s n'\n", 5, "n"),  # '' is one quote in the value
+        ('"TP / n"\n', 5, "n"),
+        ('"a\\tb + n"\n', 6, "n"),  # \t is one character in the value
+        ('"\\x41 + n"\n', 4, "n"),
+    ],
+)
+def test_locate_in_quoted_scalar(tmp_path, body, offset, char):
+    spec = scalar_spec(tmp_path, body)
+    assert spec.data["value"][offset] == char
+    assert char_at(spec, spec.locate_in_value(("value",), offset)) == char
+
+
+def test_locate_in_literal_block(tmp_path):
+    spec = scalar_spec(tmp_path, "|\n  TP / n\n    + FP\n")
+    assert spec.data["value"] == "TP / n\n  + FP\n"
+    location = spec.locate_in_value(("value",), spec.data["value"].index("FP"))
+    assert (location.line, location.column) == (3, 7)
+    assert spec.locate_in_value(("value",), 0).line == 2
+
+
+def test_locate_in_folded_block(tmp_path):
+    spec = scalar_spec(tmp_path, ">-\n  TP / (TP\n  + FP)\n\n  * n\n")
+    value = spec.data["value"]
+    assert value == "TP / (TP + FP)\n* n"
+    for offset, ch in enumerate(value):
+        location = spec.locate_in_value(("value",), offset)
+        if not ch.isspace():
+            assert char_at(spec, location) == ch, offset
+    assert spec.locate_in_value(("value",), value.index("n")).line == 5
+
+
+def test_locate_in_multiline_flow_scalars(tmp_path):
+    spec = scalar_spec(tmp_path, '"TP /\n  (TP + \\\n  FP)"\n')
+    value = spec.data["value"]
+    assert value == "TP / (TP + FP)"
+    location = spec.locate_in_value(("value",), value.index("FP"))
+    assert (location.line, location.column) == (3, 3)
+    spec = scalar_spec(tmp_path, "TP /\n  n\n")
+    location = spec.locate_in_value(("value",), 5)
+    assert (location.line, location.column, char_at(spec, location)) == (2, 3, "n")
+
+
+def test_locate_in_value_of_number_and_missing_path(tmp_path):
+    spec = load.load_spec(write(tmp_path, PRECISION))
+    assert spec.locate_in_value(("params", "beta", "default"), 0).column == 14
+    assert spec.locate_in_value(("params", "beta"), 3) == spec.locate(("params", "beta"))
+    assert spec.locate_in_value(("nope",), 0) == spec.locate(())
+    with pytest.raises(ValueError):
+        spec.locate_in_value(("formula",), -1)
+
+
+# --- forbidden YAML ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", YAML_STAGE)
+def test_yaml_stage_fixtures_fail_while_loading(name, monkeypatch):
+    monkeypatch.chdir(REPO)
+    with pytest.raises(errors.YamlSyntaxError) as info:
+        load.load_spec(f"tests/specs_invalid/{name}.yaml")
+    assert all(d.location.file == f"tests/specs_invalid/{name}.yaml"
+               for d in info.value.diagnostics)
+
+
+def test_other_fixtures_load(monkeypatch):
+    monkeypatch.chdir(REPO)
+    names = sorted(p.stem for p in INVALID.glob("*.yaml"))
+    assert set(YAML_STAGE) <= set(names)
+    for name in sorted(set(names) - set(YAML_STAGE)):
+        load.load_spec(f"tests/specs_invalid/{name}.yaml")
+
+
+def test_duplicate_key_names_key_and_both_lines(tmp_path):
+    with pytest.raises(errors.YamlSyntaxError) as info:
+        load.load_spec(write(tmp_path, "id: a\nname: b\nid: c\n", "s.yaml"))
+    (diagnostic,) = info.value.diagnostics
+    assert diagnostic.key == "$.id"
+    assert "'id'" in diagnostic.message and "lines 1 and 3" in diagnostic.message
+    assert diagnostic.location.line == 3
+
+
+def test_all_problems_of_a_file_are_collected(tmp_path):
+    text = "a: &x 1\nb: *x\nc: 1\nc: 2\n3: d\n"
+    with pytest.raises(errors.YamlSyntaxError) as info:
+        load.load_spec(write(tmp_path, text, "s.yaml"))
+    lines = [d.location.line for d in info.value.diagnostics]
+    assert lines == [1, 2, 4, 5]
+
+
+def test_empty_file(tmp_path):
+    with pytest.raises(errors.YamlSyntaxError, match="file is empty"):
+        load.load_spec(write(tmp_path, "", "s.yaml"))
+
+
+def test_unknown_tags_are_rejected(tmp_path):
+    with pytest.raises(errors.YamlSyntaxError, match="tag"):
+        load.load_spec(write(tmp_path, "a: !!python/object:os.system x\n", "s.yaml"))
+    with pytest.raises(errors.YamlSyntaxError, match="tag"):
+        load.load_spec(write(tmp_path, "a: !!set {x}\n", "s.yaml"))
+
+
+# --- catalog -------------------------------------------------------------------------------
+
+
+def test_load_catalog_sorted(tmp_path):
+    for name in ("recall", "accuracy", "precision"):
+        write(tmp_path, f"id: {name}\n", f"{name}.yaml")
+    write(tmp_path, "not a spec", "notes.txt")
+    specs = load.load_catalog(tmp_path)
+    assert [s.data["id"] for s in specs] == ["accuracy", "precision", "recall"]
+    assert specs[0].path == str(tmp_path / "accuracy.yaml")
+
+
+def test_load_catalog_collects_errors_of_all_files(tmp_path):
+    write(tmp_path, "id: [\n", "b.yaml")
+    write(tmp_path, "id: ok\n", "c.yaml")
+    write(tmp_path, "- a\n", "a.yaml")
+    with pytest.raises(errors.YamlSyntaxError) as info:
+        load.load_catalog(tmp_path)
+    files = [Path(d.location.file).name for d in info.value.diagnostics]
+    assert files == ["a.yaml", "b.yaml"]
+
+
+def test_load_catalog_of_missing_directory(tmp_path):
+    with pytest.raises(NotADirectoryError):
+        load.load_catalog(tmp_path / "missing")
+
+
+def test_doctests():
+    assert doctest.testmod(load).failed == 0
