@@ -25,6 +25,7 @@ from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
 from metricc.generated.npv import INFO as _npv
 from metricc.generated.precision import INFO as _precision
+from metricc.generated.preference_driven import INFO as _preference_driven
 from metricc.generated.recall import INFO as _recall
 from metricc.generated.specificity import INFO as _specificity
 from metricc.generated.youden_j import INFO as _youden_j
@@ -52,6 +53,7 @@ CATALOG = Catalog((
     _mcc_per_class,
     _npv,
     _precision,
+    _preference_driven,
     _recall,
     _specificity,
     _youden_j,

@@ -1,7 +1,7 @@
 """metricc's public Python API: numpy only, no compiler import.
 
 >>> import metricc.runtime as mc
->>> round(mc.evaluate("mcc", matrix=[[5, 1], [2, 4]])["mcc"], 4)
+>>> print(f'{mc.evaluate("mcc", matrix=[[5, 1], [2, 4]])["mcc"]:.4f}')
 0.5071
 """
 

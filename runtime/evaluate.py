@@ -1,8 +1,8 @@
 """``evaluate``: labels, indicator matrices, confusion matrices or counts in; metric values out.
 
 >>> values = evaluate(["accuracy", "f1"], y_true=[0, 1, 1, 2], y_pred=[0, 1, 2, 2], average="macro")
->>> round(values["accuracy"], 4), round(values["f1"], 4)
-(0.75, 0.7778)
+>>> print(f"{values['accuracy']:.4f} {values['f1']:.4f}")
+0.7500 0.7778
 """
 
 from __future__ import annotations
