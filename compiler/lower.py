@@ -8,18 +8,43 @@ TP, FP, FN, TN and parameters.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import keyword
 import math
+from pathlib import Path
 from collections.abc import Sequence
 
 import sympy
 
 from metricc.compiler import ir, symbols
+from metricc.compiler.emit_numpy import GENERATED_NAMES
 from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError, SpecError
 from metricc.compiler.load import SourceSpec
 from metricc.compiler.parse import MetricCall, Scope, parse_domain, parse_formula
+from metricc.runtime import kernel, registry
 
 __all__ = ["lower_catalog"]
+
+# Ids and parameters become Python names in generated modules (functions, keyword
+# arguments): they must not shadow what those modules bind or import themselves.
+_PYTHON_TAKEN = GENERATED_NAMES | frozenset(kernel.__all__) | frozenset(registry.__all__)
+
+
+def _python_clash(name: str) -> str | None:
+    """Why ``name`` cannot be a generated Python name, or None."""
+    if keyword.iskeyword(name):
+        return "is a Python keyword"
+    if name in _PYTHON_TAKEN:
+        return "is a name the generated code uses itself"
+    if "__" in name:
+        return "contains '__', which generated names of averaged terms use"
+    return None
+
+
+def _did_you_mean(name: str, candidates) -> str:
+    close = difflib.get_close_matches(name, sorted(candidates), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def _diag(spec: SourceSpec, path: tuple, message: str) -> Diagnostic:
@@ -36,6 +61,12 @@ def _bound(value) -> sympy.Expr:
     if value == "-inf":
         return -sympy.oo
     return sympy.Rational(repr(value)) if isinstance(value, float) else sympy.Integer(value)
+
+
+def _source_name(path: str) -> str:
+    """``specs/f1.yaml`` whatever the working directory: generated files name no absolute path."""
+    location = Path(path)
+    return f"{location.parent.name}/{location.name}" if location.parent.name else location.name
 
 
 def _display_symbol(call: MetricCall) -> sympy.Symbol:
@@ -55,8 +86,11 @@ def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
         entries = [(("id",), spec.data["id"])]
         entries += [(("aliases", i), a) for i, a in enumerate(spec.data.get("aliases", []))]
         for path, name in entries:
+            clash = _python_clash(name) if path == ("id",) else ("is a Python keyword" if keyword.iskeyword(name) else None)
             if name in symbols.RESERVED or name in ("t", "p"):
                 problems.append(_diag(spec, path, f"'{name}' is a reserved name in formulas; choose another"))
+            elif clash:
+                problems.append(_diag(spec, path, f"'{name}' {clash}; choose another"))
             elif name in names and not (owner[name] is spec and names[name] == name):
                 problems.append(_diag(spec, path, f"'{name}' is already used by {owner[name].path}"))
             else:
@@ -121,7 +155,7 @@ class _Lowering:
             as_written=as_written,
             written=written,
             terms=terms,
-            source=spec.path,
+            source=_source_name(spec.path),
             digest=hashlib.sha256(spec.text.encode("utf-8")).hexdigest(),
             location=spec.locate(("id",)),
         )
@@ -133,6 +167,9 @@ class _Lowering:
             path = ("params", name)
             if name in symbols.RESERVED or name in self.names or (len(name) == 1 and level == "matrix"):
                 problems.append(_diag(spec, path, f"parameter name '{name}' clashes with a reserved name, metric or index; rename it"))
+                continue
+            if clash := _python_clash(name):
+                problems.append(Diagnostic(spec.locate_key(path), spec.key_name(path), f"parameter name '{name}' {clash}; rename it"))
                 continue
             kind = entry["kind"]
             domain_text = entry.get("domain", "")
@@ -157,7 +194,7 @@ class _Lowering:
                     problems.append(_diag(spec, path + ("default",), "a default must be finite"))
             params.append(ir.Param(name, kind, default_expr, domain, domain_text, entry.get("description", ""), spec.locate(path)))
         if problems:
-            raise FormulaError(problems)
+            raise FormulaError(sorted(problems, key=lambda d: (d.location.line, d.location.column)))
         return tuple(params)
 
     def _macros(self, spec: SourceSpec, scope: Scope) -> dict:
@@ -210,10 +247,11 @@ class _Lowering:
         bound = dict(call.bindings)
         mapping = {}
         for name, value in bound.items():
+            where = call.binding_location(name)
             if not any(p.name == name for p in target.params):
-                raise FormulaError(Diagnostic(call.location, spec.key_name(("formula",)), f"'{target.id}' has no parameter '{name}'"))
+                raise FormulaError(Diagnostic(where, spec.key_name(("formula",)), f"'{target.id}' has no parameter '{name}'{_did_you_mean(name, [p.name for p in target.params])}"))
             if not value.is_number and not value.free_symbols <= {p.symbol for p in own.values()}:
-                raise FormulaError(Diagnostic(call.location, spec.key_name(("formula",)), f"parameter '{name}' must be bound to a number or a parameter of this spec"))
+                raise FormulaError(Diagnostic(where, spec.key_name(("formula",)), f"parameter '{name}' must be bound to a number or a parameter of this spec"))
             mapping[sympy.Symbol(name, real=True)] = value
         for param in target.params:
             if param.name in bound:

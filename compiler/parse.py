@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import difflib
+import math
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -33,6 +35,10 @@ class MetricCall:
     bindings: tuple[tuple[str, sympy.Expr], ...]
     index: str | None
     location: Location
+    binding_locations: tuple[tuple[str, Location], ...] = ()  # where each ``name=`` is written
+
+    def binding_location(self, name: str) -> Location:
+        return dict(self.binding_locations).get(name, self.location)
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,19 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
 }
 _INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}
 _COMPARISONS = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}
+# Spec text is untrusted: these bounds keep hostile formulas from hanging or crashing later
+# stages. Simplification cost grows very fast with powers of sums; generated code uses floats.
+MAX_EXPONENT = 16
+_MAX_BITS = 1030  # just above the largest float, 2**1024
+_TOO_LARGE = "number too large: numbers in formulas stay within the float range (about 1e308)"
+_BIG_EXPONENT = "exponent {} is too large: numeric exponents are limited to " + str(MAX_EXPONENT) + " in absolute value"
+_NOT_FINITE = {
+    sympy.zoo: "divides by zero: it is infinite for every input",
+    sympy.oo: "is infinite for every input",
+    -sympy.oo: "is infinite for every input",
+    sympy.nan: "is undefined (0/0) for every input",
+    sympy.I: "is not a real number (a root or logarithm of a negative number)",
+}
 
 
 def _suggest(name: str, candidates) -> str:
@@ -87,20 +106,15 @@ class _Builder:
         self.key = key
         self.calls: list[MetricCall] = []
         self.bound: list[str] = []
-        starts = [0]
-        for line in text.splitlines(keepends=True):
-            starts.append(starts[-1] + len(line))
-        self._line_starts = starts
 
     def fail(self, node: ast.AST | None, message: str) -> FormulaError:
         offset = self._offset(node) if node is not None and hasattr(node, "lineno") else 0
         return FormulaError(Diagnostic(self.locate(offset), self.key, message))
 
-    def _offset(self, node: ast.AST) -> int:
-        """Character offset of ``node`` in the text (``col_offset`` counts UTF-8 bytes)."""
-        start = self._line_starts[node.lineno - 1]
-        line = self.text[start:self._line_starts[node.lineno]] if node.lineno < len(self._line_starts) else self.text[start:]
-        return start + len(line.encode("utf-8")[: node.col_offset].decode("utf-8", errors="ignore"))
+    def _offset(self, node: ast.AST, end: bool = False) -> int:
+        """Character offset of ``node`` (or its end) in the one-line text; ast counts UTF-8 bytes."""
+        column = node.end_col_offset if end else node.col_offset
+        return len(self.text.encode("utf-8")[:column].decode("utf-8", errors="ignore"))
 
     def location(self, node: ast.AST) -> Location:
         return self.locate(self._offset(node))
@@ -110,7 +124,25 @@ class _Builder:
         method = getattr(self, f"_build_{type(node).__name__}", None)
         if method is None:
             raise self.fail(node, f"{_describe(node)} is not allowed in a formula")
-        return method(node)
+        result = method(node)
+        if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call)):
+            self._check_value(node, result)
+        return result
+
+    def _check_value(self, node: ast.AST, value: sympy.Expr) -> None:
+        """Reject constant parts that are infinite, complex or too big, where they arise."""
+        for atom, problem in _NOT_FINITE.items():
+            if value.has(atom):
+                raise self.fail(node, f"this part of the formula {problem}")
+        if any(max(abs(number.p), number.q).bit_length() > _MAX_BITS for number in value.atoms(sympy.Rational)):
+            raise self.fail(node, _TOO_LARGE)
+        for power in value.atoms(sympy.Pow):  # also powers that Mul merged: x**9 * x**9
+            if power.exp.is_Rational and abs(power.exp) > MAX_EXPONENT:
+                raise self.fail(node, _BIG_EXPONENT.format(power.exp))
+
+    def _build_Attribute(self, node: ast.Attribute) -> sympy.Expr:
+        dot = self._offset(node.value, end=True)
+        raise FormulaError(Diagnostic(self.locate(dot), self.key, f"{_describe(node)} is not allowed in a formula"))
 
     def _build_Constant(self, node: ast.Constant) -> sympy.Expr:
         value = node.value
@@ -118,13 +150,22 @@ class _Builder:
             raise self.fail(node, f"{value!r} is not a number; formulas take numbers only")
         if isinstance(value, int):
             return sympy.Integer(value)
+        if not math.isfinite(value):
+            raise self.fail(node, _TOO_LARGE)
         return sympy.Rational(repr(value))
 
     def _build_BinOp(self, node: ast.BinOp) -> sympy.Expr:
         op = _BINARY.get(type(node.op))
         if op is None:
             raise self.fail(node, f"operator {type(node.op).__name__} is not allowed; use + - * / **")
-        return op(self.build(node.left), self.build(node.right))
+        left, right = self.build(node.left), self.build(node.right)
+        if isinstance(node.op, ast.Pow) and right.is_Rational:
+            # Check before sympy evaluates: 9**9**9 would be computed exactly.
+            if abs(right) > MAX_EXPONENT:
+                raise self.fail(node, _BIG_EXPONENT.format(right))
+            if left.is_Rational and max(abs(left.p), left.q).bit_length() * abs(right) > _MAX_BITS:
+                raise self.fail(node, _TOO_LARGE)
+        return op(left, right)
 
     def _build_UnaryOp(self, node: ast.UnaryOp) -> sympy.Expr:
         if isinstance(node.op, ast.USub):
@@ -171,15 +212,16 @@ class _Builder:
         raise self.fail(node, f"unknown name '{name}'{_suggest(name, known)}")
 
     def _build_Subscript(self, node: ast.Subscript) -> sympy.Expr:
-        indices = self._indices(node.slice)
         base = node.value
+        if self.scope.level != "matrix":  # before the indices: no Sum can bind them here
+            what = f"'{base.id}[...]'" if isinstance(base, ast.Name) else "'[...]'"
+            raise self.fail(node, f"indexing ({what}) is only allowed in matrix-level formulas")
+        indices = self._indices(node.slice)
         if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id in self.scope.metrics:
             return self._metric_subscript(base, base.func.id, base.keywords, base.args, indices)
         if not isinstance(base, ast.Name):
             raise self.fail(node, "only names can be indexed, e.g. M[i, j], t[k], recall[k]")
         name = base.id
-        if self.scope.level != "matrix":
-            raise self.fail(node, f"indexing ('{name}[...]') is only allowed in matrix-level formulas")
         if name in _INDEXED_MATRIX:
             if len(indices) != _INDEXED_MATRIX[name]:
                 raise self.fail(node, f"'{name}' takes {_INDEXED_MATRIX[name]} index(es), got {len(indices)}")
@@ -201,8 +243,6 @@ class _Builder:
         if args:
             raise self.fail(node, f"metric '{name}' takes parameter bindings only, e.g. {name}(beta=2)")
         self._one_index(node, name, indices)
-        if self.scope.level != "matrix":
-            raise self.fail(node, "per-class metric values (recall[k]) are only allowed in matrix-level formulas")
         return self._reference(node, name, keywords, None, indices[0])
 
     def _one_index(self, node, name, indices) -> None:
@@ -220,6 +260,7 @@ class _Builder:
 
     def _build_Call(self, node: ast.Call) -> sympy.Expr:
         if not isinstance(node.func, ast.Name):
+            self.build(node.func)  # attribute access, lambda...: raises at the construct itself
             raise self.fail(node, "only named functions can be called")
         name = node.func.id
         if name in symbols.AVERAGING_CALLS:
@@ -249,23 +290,27 @@ class _Builder:
             return self._reference(arg, arg.id, (), mode, None)
         if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in self.scope.metrics and not arg.args:
             return self._reference(arg, arg.func.id, arg.keywords, mode, None)
+        if isinstance(arg, ast.Name) and arg.id in symbols.COUNT_NAMES:
+            raise self.fail(arg, f"'{arg.id}' is a count, not a metric: {mode}() takes a metric id, e.g. {mode}(recall)")
         if isinstance(arg, ast.Name):
             raise self.fail(arg, f"unknown metric '{arg.id}'{_suggest(arg.id, self.scope.metrics)}")
         raise self.fail(arg, f"{mode}() takes a metric id, e.g. {mode}(recall) or {mode}(f_beta(beta=2))")
 
     def _reference(self, node, name, keywords, mode, index) -> sympy.Expr:
         bindings = []
+        where = []
         for keyword in keywords:
             if keyword.arg is None:
-                raise self.fail(node, "**kwargs is not allowed")
+                raise self.fail(keyword, "**kwargs is not allowed")
             bindings.append((keyword.arg, self.build(keyword.value)))
+            where.append((keyword.arg, self.location(keyword)))
         metric = self.scope.metrics[name]
         key = len(self.calls)
         if index is None:
             placeholder = sympy.Symbol(f"_ref{key}", real=True)
         else:
             placeholder = sympy.IndexedBase(f"_ref{key}")[symbols.index_symbol(index)]
-        self.calls.append(MetricCall(placeholder, metric, mode, tuple(sorted(bindings)), index, self.location(node)))
+        self.calls.append(MetricCall(placeholder, metric, mode, tuple(sorted(bindings)), index, self.location(node), tuple(where)))
         return placeholder
 
     def _sum(self, node: ast.Call) -> sympy.Expr:
@@ -320,41 +365,72 @@ def _describe(node: ast.AST) -> str:
     return f"'{type(node).__name__}' syntax"
 
 
+def _one_line(text: str, locate: Locator, key: str) -> tuple[str, Locator]:
+    """The formula as one line for ``ast``, and a locator for offsets into that line.
+
+    Line breaks become spaces (one character each, so offsets keep their meaning) and the
+    surrounding blanks are dropped (a leading blank is an indentation error in ``eval``
+    mode). Control and format characters are rejected here, whatever the Python version.
+    """
+    flat = text.replace("\r", " ").replace("\n", " ")
+    body = flat.lstrip(" \t")
+    lead = len(flat) - len(body)
+    body = body.rstrip(" \t")
+
+    def shifted(offset: int) -> Location:
+        return locate(offset + lead)
+
+    for index, char in enumerate(body):
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs") and char != "\t":
+            raise FormulaError(Diagnostic(shifted(index), key, f"character U+{ord(char):04X} is not allowed in a formula"))
+    if not body:
+        raise FormulaError(Diagnostic(locate(0), key, "the formula is empty"))
+    return body, shifted
+
+
 def _syntax_tree(text: str, locate: Locator, key: str) -> ast.Expression:
     try:
-        return ast.parse(text.strip("\n"), mode="eval")
+        return ast.parse(text, mode="eval")
     except SyntaxError as error:
-        lines = text.strip("\n").splitlines(keepends=True) or [""]
-        lineno = min(max(error.lineno or 1, 1), len(lines))
-        offset = sum(len(line) for line in lines[: lineno - 1]) + max((error.offset or 1) - 1, 0)
+        # One line, so ``offset`` (1-based, in characters) is the column in ``text``.
+        offset = max((error.offset or 1) - 1, 0) if (error.lineno or 1) == 1 else len(text)
         raise FormulaError(Diagnostic(locate(offset), key, f"invalid formula syntax: {error.msg}")) from None
+    except RecursionError:
+        raise FormulaError(Diagnostic(locate(0), key, "the formula is nested too deeply")) from None
+
+
+def _build(builder: _Builder, node: ast.AST) -> sympy.Expr:
+    try:
+        return builder.build(node)
+    except RecursionError:
+        raise builder.fail(None, "the formula is nested too deeply") from None
 
 
 def parse_formula(text: str, scope: Scope, locate: Locator, key: str, bound: tuple[str, ...] = ()) -> ParsedFormula:
     """Build the sympy expression of ``text``; ``bound`` pre-binds indices (let definitions)."""
-    if "\n" in text.strip("\n"):
-        text = " ".join(text.split("\n"))
+    text, locate = _one_line(text, locate, key)
     tree = _syntax_tree(text, locate, key)
-    builder = _Builder(text.strip("\n"), scope, locate, key)
+    builder = _Builder(text, scope, locate, key)
     builder.bound.extend(bound)
-    expr = builder.build(tree.body)
+    expr = _build(builder, tree.body)
     return ParsedFormula(sympy.sympify(expr), tuple(builder.calls))
 
 
 def parse_domain(text: str, name: str, locate: Locator, key: str) -> tuple[sympy.Rel, ...]:
     """``"0 <= kappa <= 1"`` -> (0 <= kappa, kappa <= 1); only the parameter and numbers."""
+    text, locate = _one_line(text, locate, key)
     tree = _syntax_tree(text, locate, key)
     node = tree.body
     builder = _Builder(text, Scope(level="domain", scalar_params=frozenset({name}), allow_metrics=False), locate, key)
     if not isinstance(node, ast.Compare):
         raise builder.fail(node, f"a domain is a comparison such as '{name} > 0' or '0 <= {name} <= 1'")
     relations = []
-    left = builder.build(node.left)
+    left = _build(builder, node.left)
     for op, right_node in zip(node.ops, node.comparators):
         relation = _COMPARISONS.get(type(op))
         if relation is None:
             raise builder.fail(node, "a domain uses <, <=, > or >=")
-        right = builder.build(right_node)
+        right = _build(builder, right_node)
         relations.append(relation(left, right))
         left = right
     symbol = sympy.Symbol(name, real=True)

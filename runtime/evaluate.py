@@ -48,8 +48,13 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
         raise InputError("y_pred", "y_pred needs y_true")
     if matrix is not None:
         matrix = confusion.check_matrix(confusion.orient(matrix, orientation))
+        if labels is not None and len(labels) != matrix.shape[-1]:
+            raise InputError("labels", f"expected one label per class of the matrix ({matrix.shape[-1]}), got {len(labels)}")
         return matrix, confusion.counts_from_matrix(matrix), labels
-    return None, confusion.check_counts(counts), labels
+    counts = confusion.check_counts(counts)
+    if labels is not None and len(labels) != counts.true_positives.shape[-1]:
+        raise InputError("labels", f"expected one label per class of the counts ({counts.true_positives.shape[-1]}), got {len(labels)}")
+    return None, counts, labels
 
 
 def _pos_index(pos_label, class_labels, n_classes: int) -> int:
@@ -59,7 +64,7 @@ def _pos_index(pos_label, class_labels, n_classes: int) -> int:
         return pos_label
     matches = np.flatnonzero(np.asarray(class_labels, dtype=object) == pos_label)
     if matches.size == 0:
-        raise InputError("pos_label", f"{pos_label!r} is not one of the labels {list(class_labels)!r}")
+        raise InputError("pos_label", f"{pos_label!r} is not one of the labels {np.asarray(class_labels).tolist()!r}")
     return int(matches[0])
 
 
