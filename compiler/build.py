@@ -1,6 +1,8 @@
 """The whole compiler in one function: load -> validate -> lower -> analyze -> emit.
 
 >>> from pathlib import Path
+
+import yaml
 >>> files = compile_catalog(Path(__file__).resolve().parent.parent / "specs")
 >>> "precision.py" in files and "docs/metrics.tex" in files
 True
@@ -9,6 +11,8 @@ True
 from __future__ import annotations
 
 from pathlib import Path
+
+import yaml
 
 from metricc.compiler import analyze, emit_latex, emit_numpy, lower, prove, validate
 from metricc.compiler.errors import SchemaError
@@ -38,10 +42,18 @@ def compile_metrics(spec_dir: Path):
     return prove.prove_equivalences(metrics)
 
 
+def load_errata(spec_dir: Path) -> list[dict]:
+    """``docs/errata.yaml`` beside the specs folder (the project layout), if present."""
+    path = Path(spec_dir).parent / "docs" / "errata.yaml"
+    if not path.is_file():
+        return []
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or []
+
+
 def compile_catalog(spec_dir: Path) -> dict[str, str]:
     """Every file of ``generated/`` (relative path -> text), rendered in memory."""
     metrics = compile_metrics(Path(spec_dir))
     files = {f"{metric_id}.py": emit_numpy.emit_module(metric) for metric_id, metric in metrics.items()}
     files["__init__.py"] = emit_numpy.emit_registry(metrics)
-    files.update(emit_latex.emit_docs(metrics))
+    files.update(emit_latex.emit_docs(metrics, load_errata(spec_dir)))
     return dict(sorted(files.items()))

@@ -6,7 +6,7 @@ every piece of spec text passes through :func:`~metricc.compiler.text.latex_esca
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import jinja2
 import sympy
@@ -109,9 +109,17 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
     }
 
 
-def emit_docs(metrics: Mapping[str, ir.Metric]) -> dict[str, str]:
-    """``docs/metrics/<id>.tex`` per metric and the ``docs/metrics.tex`` catalog."""
+_ERRATA_KEYS = ("id", "paper", "location", "kind", "printed", "correct", "evidence", "resolution")
+
+
+def emit_docs(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping[str, str]] = ()) -> dict[str, str]:
+    """``docs/metrics/<id>.tex`` per metric, ``docs/errata.tex`` and the ``docs/metrics.tex`` catalog."""
     fragment = _ENVIRONMENT.get_template("metric.tex.j2")
     files = {f"docs/metrics/{m.id}.tex": fragment.render(_context(m, metrics)) for m in metrics.values()}
-    files["docs/metrics.tex"] = _ENVIRONMENT.get_template("catalog.tex.j2").render(metrics=list(metrics.values()))
+    entries = [{key: str(entry.get(key, "")) for key in _ERRATA_KEYS} for entry in errata]
+    if entries:
+        files["docs/errata.tex"] = _ENVIRONMENT.get_template("errata.tex.j2").render(entries=entries)
+    files["docs/metrics.tex"] = _ENVIRONMENT.get_template("catalog.tex.j2").render(
+        metrics=list(metrics.values()), errata=bool(entries)
+    )
     return files
