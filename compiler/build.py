@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from metricc.compiler import analyze, emit_latex, emit_numpy, lower, prove, validate
-from metricc.compiler.errors import SchemaError
+from metricc.compiler.errors import Diagnostic, Location, SchemaError, YamlSyntaxError
 from metricc.compiler.load import SourceSpec, load_catalog
 
 __all__ = ["compile_catalog", "compile_metrics"]
@@ -42,12 +42,35 @@ def compile_metrics(spec_dir: Path):
     return prove.prove_equivalences(metrics)
 
 
+_ERRATA_FIELDS = ("id", "paper", "location", "kind", "printed", "correct", "evidence", "resolution")
+
+
 def load_errata(spec_dir: Path) -> list[dict]:
-    """``docs/errata.yaml`` beside the specs folder (the project layout), if present."""
+    """``docs/errata.yaml`` beside the specs folder (the project layout), if present.
+
+    A list of entries, each a mapping with the string fields ``_ERRATA_FIELDS``.
+    """
     path = Path(spec_dir).parent / "docs" / "errata.yaml"
     if not path.is_file():
         return []
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    shown = f"{Path(spec_dir).parent.name}/docs/errata.yaml" if Path(spec_dir).parent.name else "docs/errata.yaml"
+    text = path.read_text(encoding="utf-8")
+    try:
+        entries = yaml.safe_load(text) or []
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise YamlSyntaxError(Diagnostic(Location(shown, line, column), "$", f"not valid YAML: {getattr(error, 'problem', error)}")) from None
+    problems = []
+    if not isinstance(entries, list):
+        entries, problems = [], [Diagnostic(Location(shown, 1, 1), "$", "errata must be a list of entries")]
+    for number, entry in enumerate(entries):
+        missing = [f for f in _ERRATA_FIELDS if not isinstance(entry, dict) or not isinstance(entry.get(f), str)]
+        if missing:
+            problems.append(Diagnostic(Location(shown, 1, 1), f"$[{number}]", f"each erratum needs the text fields {', '.join(missing)}"))
+    if problems:
+        raise SchemaError(problems)
+    return entries
 
 
 def compile_catalog(spec_dir: Path) -> dict[str, str]:

@@ -51,6 +51,11 @@ def _diag(spec: SourceSpec, path: tuple, message: str) -> Diagnostic:
     return Diagnostic(spec.locate(path), spec.key_name(path), message)
 
 
+def _key_diag(spec: SourceSpec, path: tuple, message: str) -> Diagnostic:
+    """A problem with the entry's name: the caret goes under the key."""
+    return Diagnostic(spec.locate_key(path), spec.key_name(path), message)
+
+
 def _locator(spec: SourceSpec, path: tuple):
     return lambda offset: spec.locate_in_value(path, offset)
 
@@ -82,23 +87,27 @@ def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
     names: dict[str, str] = {}
     owner: dict[str, SourceSpec] = {}
     problems = []
-    for spec in specs:
-        entries = [(("id",), spec.data["id"])]
-        entries += [(("aliases", i), a) for i, a in enumerate(spec.data.get("aliases", []))]
-        for path, name in entries:
-            clash = _python_clash(name) if path == ("id",) else ("is a Python keyword" if keyword.iskeyword(name) else None)
-            if name in symbols.RESERVED or name in ("t", "p"):
-                problems.append(_diag(spec, path, f"'{name}' is a reserved name in formulas; choose another"))
-            elif clash:
-                problems.append(_diag(spec, path, f"'{name}' {clash}; choose another"))
-            elif name in names and not (owner[name] is spec and names[name] == name):
-                problems.append(_diag(spec, path, f"'{name}' is already used by {owner[name].path}"))
-            else:
-                names[name] = spec.data["id"]
-                owner[name] = spec
+    # Ids first: an alias that repeats another metric's id is the alias's fault.
+    entries = [(spec, ("id",), spec.data["id"]) for spec in specs]
+    entries += [(spec, ("aliases", i), a) for spec in specs for i, a in enumerate(spec.data.get("aliases", []))]
+    for spec, path, name in entries:
+        clash = _python_clash(name) if path == ("id",) else ("is a Python keyword" if keyword.iskeyword(name) else None)
+        if name in symbols.RESERVED or name in ("t", "p"):
+            problems.append(_diag(spec, path, f"'{name}' is a reserved name in formulas; choose another"))
+        elif clash:
+            problems.append(_diag(spec, path, f"'{name}' {clash}; choose another"))
+        elif name in names and not (owner[name] is spec and names[name] == name):
+            problems.append(_diag(spec, path, f"'{name}' is already used by {owner[name].path}"))
+        else:
+            names[name] = spec.data["id"]
+            owner[name] = spec
     if problems:
-        raise CatalogError(problems)
+        raise CatalogError(_in_file_order(problems))
     return names
+
+
+def _in_file_order(problems: list[Diagnostic]) -> list[Diagnostic]:
+    return sorted(problems, key=lambda d: (d.location.file, d.location.line, d.location.column))
 
 
 class _Lowering:
@@ -166,10 +175,10 @@ class _Lowering:
         for name, entry in sorted(spec.data.get("params", {}).items()):
             path = ("params", name)
             if name in symbols.RESERVED or name in self.names or (len(name) == 1 and level == "matrix"):
-                problems.append(_diag(spec, path, f"parameter name '{name}' clashes with a reserved name, metric or index; rename it"))
+                problems.append(_key_diag(spec, path, f"parameter name '{name}' clashes with a reserved name, metric or index; rename it"))
                 continue
             if clash := _python_clash(name):
-                problems.append(Diagnostic(spec.locate_key(path), spec.key_name(path), f"parameter name '{name}' {clash}; rename it"))
+                problems.append(_key_diag(spec, path, f"parameter name '{name}' {clash}; rename it"))
                 continue
             kind = entry["kind"]
             domain_text = entry.get("domain", "")
@@ -194,7 +203,7 @@ class _Lowering:
                     problems.append(_diag(spec, path + ("default",), "a default must be finite"))
             params.append(ir.Param(name, kind, default_expr, domain, domain_text, entry.get("description", ""), spec.locate(path)))
         if problems:
-            raise FormulaError(sorted(problems, key=lambda d: (d.location.line, d.location.column)))
+            raise FormulaError(_in_file_order(problems))
         return tuple(params)
 
     def _macros(self, spec: SourceSpec, scope: Scope) -> dict:
@@ -270,7 +279,7 @@ class _Lowering:
         used_names = used | {str(b.base) for b in written.atoms(sympy.Indexed)}
         for param in params:
             if param.name not in used_names:
-                raise FormulaError(_diag(spec, ("params", param.name), f"parameter '{param.name}' is declared but the formula does not use it"))
+                raise FormulaError(_key_diag(spec, ("params", param.name), f"parameter '{param.name}' is declared but the formula does not use it"))
 
 
 def lower_catalog(specs: Sequence[SourceSpec]) -> dict[str, ir.Metric]:
@@ -285,5 +294,5 @@ def lower_catalog(specs: Sequence[SourceSpec]) -> dict[str, ir.Metric]:
             kind = kind or type(error)
             problems.extend(d for d in error.diagnostics if d not in problems)
     if problems:
-        raise kind(problems)
+        raise kind(_in_file_order(problems))
     return dict(sorted(lowering.done.items()))

@@ -269,7 +269,9 @@ class _Builder:
             return self._sum(node)
         if name in _FUNCTIONS:
             arities, function = _FUNCTIONS[name]
-            if node.keywords or len(node.args) not in arities:
+            if node.keywords:
+                raise self.fail(node.keywords[0], f"{name}() takes no keyword arguments; write {name}(x)")
+            if len(node.args) not in arities:
                 raise self.fail(node, f"{name}() takes {' or '.join(map(str, arities))} positional argument(s)")
             return function(*(self.build(a) for a in node.args))
         if name in self.scope.metrics and self.scope.allow_metrics:

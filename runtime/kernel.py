@@ -113,11 +113,22 @@ def class_param(name: str, value, counts: ClassCounts, default: Kernel | None, c
     """A per-class parameter vector, or its default computed from the counts."""
     n_classes = counts.true_positives.shape[-1]
     if value is None:
-        return default(*counts)
+        return default(*_floats(counts))
     vector = check_class_vector(value, n_classes, argument=name)
     if check is not None and not np.all(check(vector)):
         raise InputError(name, f"every entry must satisfy {domain}, got {np.asarray(value).tolist()!r}")
     return vector
+
+
+def _floats(counts) -> ClassCounts:
+    """Counts as float64 for the kernels: products of int64 counts overflow silently.
+
+    Degree-2 kernels (Youden's J, G-mean, per-class MCC) multiply counts; with int64 counts
+    of a few billion (pixels of a segmentation data set) the products wrap around and give
+    wrong numbers without a warning. float64 is exact for integers up to 2**53 and loses
+    only relative precision beyond.
+    """
+    return ClassCounts(*(np.asarray(c, dtype=np.float64) for c in counts))
 
 
 def _per_class(kernel: Kernel, counts, params: Mapping, zero_division: float):
@@ -141,8 +152,9 @@ def average_class_metric(
 
     ``none``: one value per class; ``binary``: the class at index ``pos_label``; ``micro``:
     pool the counts, then apply; ``macro``: mean of the per-class values; ``weighted``: mean
-    weighted by support (``TP + FN``) or by ``weights``; ``geometric``: geometric mean.
-    Undefined per-class values become ``zero_division`` before averaging.
+    weighted by support (``TP + FN``) or by ``weights``, classes of weight 0 taking no part;
+    ``geometric``: geometric mean. Undefined per-class values become ``zero_division`` before
+    averaging.
     """
     if average not in averages:
         raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
@@ -150,6 +162,7 @@ def average_class_metric(
     n_classes = counts.true_positives.shape[-1]
     if n_classes == 0:
         raise InputError("counts", "need at least one class")
+    counts = _floats(counts)
     if weights is not None and average != "weighted":
         raise InputError("weights", "only used with average='weighted'")
     if average == "micro":
@@ -179,5 +192,8 @@ def average_class_metric(
         if np.any(weights < 0):
             raise InputError("weights", "weights must be non-negative")
     total = np.sum(weights, axis=-1)
-    weighted = np.sum(values * weights, axis=-1) / nonzero(total)
+    # A class of weight 0 takes no part in the mean, even where its value is undefined
+    # (0 * NaN would be NaN): otherwise weighted recall is NaN whenever a class is predicted
+    # but never true, against the proved weighted(recall) = micro(recall).
+    weighted = np.sum(np.where(weights == 0, 0.0, values * weights), axis=-1) / nonzero(total)
     return finish(weighted, total == 0, zero)

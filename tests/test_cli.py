@@ -59,6 +59,8 @@ def test_build_check_repository_is_in_sync(capsys):
 
 def test_build_into_a_copy_reproduces_the_checked_in_files(capsys, tmp_path, monkeypatch):
     shutil.copytree(REPO / "specs", tmp_path / "specs", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "docs").mkdir()
+    shutil.copy(REPO / "docs" / "errata.yaml", tmp_path / "docs" / "errata.yaml")  # a build input too
     monkeypatch.chdir(REPO / "docs")  # output must not depend on the working directory
     code, out, err = run(capsys, "build", "--specs", tmp_path / "specs", "--out", tmp_path / "out")
     assert (code, err) == (0, "")

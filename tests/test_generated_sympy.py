@@ -1,0 +1,355 @@
+"""Generated numpy code against exact sympy evaluation of each metric's *written* formula.
+
+For every metric of the catalog and every averaging mode it supports, the generated function
+(``CATALOG[id].function``) must agree with the formula as the spec writes it
+(``ir.Metric.written``: references to other metrics inlined, nothing simplified), evaluated
+exactly with sympy on random integer confusion matrices. The averaging is re-implemented
+here, from the definitions in docs/spec-language.md, independently of runtime/kernel.py:
+
+- ``none``: one value per class; ``binary``: the class ``pos_label``;
+- ``micro``: pool TP, FP, FN, TN over classes, then apply the formula;
+- ``macro``: mean of the per-class values; ``weighted``: mean weighted by support
+  ``TP + FN`` (or by a user ``weights`` vector); ``geometric``: geometric mean.
+
+Undefined per-class values become ``zero_division`` before averaging (NaN by default, and
+NaN propagates through every mean); a class of weight 0 takes no part in a weighted mean.
+
+Per-class counts are derived here from the matrix (TP = diagonal, FP = column sum - TP,
+FN = row sum - TP, TN = n - TP - FP - FN), not by the runtime.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from metricc.compiler import symbols
+from metricc.generated import CATALOG
+
+S = sympy.S
+TP, FP, FN, TN = symbols.COUNTS
+RTOL, ATOL = 1e-9, 1e-12
+FAST = settings(max_examples=40, deadline=None)
+ZERO_DIVISIONS = (math.nan, 0.0, 1.0)
+_UNDEFINED = (S.NaN, S.ComplexInfinity, S.Infinity, S.NegativeInfinity)
+
+
+# ---------------------------------------------------------------- exact evaluation
+
+def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
+    """``expr`` at ``values``, exactly; None when any sub-expression is undefined.
+
+    Evaluated bottom-up, so that a division by zero anywhere counts: sympy's own arithmetic
+    would turn ``1 / (1 / 0)`` into ``1 / zoo = 0``.
+    """
+    if expr in values:
+        return values[expr]
+    if not expr.args:
+        if isinstance(expr, sympy.Symbol):
+            raise AssertionError(f"test bug: no value for symbol {expr}")
+        return expr
+    args = []
+    for arg in expr.args:
+        value = exact(arg, values)
+        if value is None:
+            return None
+        args.append(value)
+    value = expr.func(*args)
+    return None if value.has(*_UNDEFINED) else value
+
+
+def written_or_limit(metric_like, values: dict) -> sympy.Expr | None:
+    """The written formula's value; where only the written form is undefined, the simplified one.
+
+    The written form can divide by zero where its simplified form does not: F1 written as
+    2 P R / (P + R) is 0/0 when TP = FP = 0 < FN (precision is 0/0), while the simplified
+    2 TP / (2 TP + FP + FN) is 0 there, which is also the limit of the written form. The
+    compiler derives undefined cases from the simplified form only (docs/spec-language.md,
+    "Undefined cases"), so the generated code returns that value, and so do we.
+    """
+    value = exact(metric_like.written if hasattr(metric_like, "written") else metric_like.expr, values)
+    if value is None:
+        value = exact(metric_like.simplified, values)
+    return value
+
+
+def fill_value(zero_division: float) -> sympy.Expr:
+    return S.NaN if math.isnan(zero_division) else sympy.Rational(zero_division)
+
+
+def to_float(value) -> float:
+    return math.nan if value is S.NaN else float(value)
+
+
+def assert_matches(actual, expected, where: str) -> None:
+    expected = np.array([to_float(v) for v in expected]) if isinstance(expected, list) else to_float(expected)
+    np.testing.assert_allclose(np.asarray(actual, dtype=float), expected, rtol=RTOL, atol=ATOL,
+                               equal_nan=True, err_msg=where)
+
+
+# ---------------------------------------------------------------- counts and parameters
+
+def class_counts(matrix: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """(TP, FP, FN, TN) per class of a matrix with true classes in rows."""
+    n = int(matrix.sum())
+    out = []
+    for k in range(matrix.shape[0]):
+        tp = int(matrix[k, k])
+        fp = int(matrix[:, k].sum()) - tp
+        fn = int(matrix[k, :].sum()) - tp
+        out.append((tp, fp, fn, n - tp - fp - fn))
+    return out
+
+
+def count_values(counts) -> dict:
+    tp, fp, fn, tn = (sympy.Integer(c) for c in counts)
+    return {TP: tp, FP: fp, FN: fn, TN: tn, symbols.N_TOTAL: tp + fp + fn + tn}
+
+
+def param_candidates(param) -> list[sympy.Rational]:
+    """Values satisfying the declared domain (a numeric default always among them)."""
+    pool = [param.default] if param.default.is_number else []
+    pool += [sympy.Rational(v) for v in ("0", "1/4", "1/2", "1", "2", "3", "5/2", "-1")]
+    return sorted({v for v in pool if all(bool(rel.subs(param.symbol, v)) for rel in param.domain)}, key=float)
+
+
+def draw_params(metric, draw, n_classes: int) -> dict:
+    """Exact parameter values: {symbol: Rational} for scalars, {symbol: [Rational] or None}
+    for class vectors (None: the default, computed from the counts)."""
+    out = {}
+    for p in metric.params:
+        pool = st.sampled_from(param_candidates(p))
+        if p.kind == "scalar":
+            out[p.symbol] = draw(pool)
+        else:
+            out[p.symbol] = draw(st.none() | st.lists(pool, min_size=n_classes, max_size=n_classes))
+    return out
+
+
+def default_params(metric) -> dict:
+    return {p.symbol: p.default if p.kind == "scalar" else None for p in metric.params}
+
+
+def as_kwargs(params: dict) -> dict:
+    """The parameters as the generated function takes them (a None vector: left out)."""
+    out = {}
+    for symbol, v in params.items():
+        if isinstance(v, list):
+            out[symbol.name] = [float(x) for x in v]
+        elif v is not None:
+            out[symbol.name] = float(v)
+    return out
+
+
+def param_values(metric, params: dict, counts, k: int | None) -> dict:
+    """Values of the parameter symbols for class ``k`` (None: pooled counts).
+
+    Class vectors take the user's entry ``k``, or their default formula evaluated on this
+    class's counts (an undefined default is NaN, which makes the class undefined).
+    """
+    out = {}
+    for p in metric.params:
+        v = params[p.symbol]
+        if p.kind == "scalar":
+            out[p.symbol] = v
+        elif v is not None and k is not None:
+            out[p.symbol] = v[k]
+        else:
+            default = exact(p.default, count_values(counts))
+            out[p.symbol] = S.NaN if default is None else default
+    return out
+
+
+# ---------------------------------------------------------------- averaging, by definition
+
+class PerClass:
+    """Exact values of one class-level formula on one matrix: per class and pooled."""
+
+    def __init__(self, formula, per_class_counts, params: dict, owner) -> None:
+        self.counts = per_class_counts
+        self.values = [
+            written_or_limit(formula, {**count_values(c), **param_values(owner, params, c, k)})
+            for k, c in enumerate(per_class_counts)
+        ]
+        pooled = tuple(sum(c[i] for c in per_class_counts) for i in range(4))
+        self.pooled = written_or_limit(formula, {**count_values(pooled), **param_values(owner, params, pooled, None)})
+
+    def average(self, mode: str, zero_division: float, pos_label: int = 1, weights=None):
+        fill = fill_value(zero_division)
+        if mode == "micro":
+            return fill if self.pooled is None else self.pooled
+        values = [fill if v is None else v for v in self.values]
+        if mode == "none":
+            return values
+        if mode == "binary":
+            return values[pos_label]
+        if mode == "macro":
+            return sympy.Add(*values) / len(values)
+        if mode == "geometric":
+            return sympy.Mul(*values) ** sympy.Rational(1, len(values))
+        if mode == "weighted":
+            if weights is None:
+                weights = [c[0] + c[2] for c in self.counts]  # support TP + FN
+            total = sum(weights)
+            if total == 0:
+                return fill
+            return sympy.Add(*(sympy.Integer(w) * v for w, v in zip(weights, values) if w != 0)) / total
+        raise AssertionError(f"test bug: unknown mode {mode}")
+
+
+def aggregate_reference(metric, per_class_counts, params: dict, zero_division: float, matrix=None):
+    """Aggregate or matrix-level value: terms averaged per their mode, then the formula."""
+    fill = fill_value(zero_division)
+    values = {s: v for s, v in params.items() if not isinstance(v, list) and v is not None}
+    for term in metric.terms:
+        term_values = PerClass(term, per_class_counts, params, metric)
+        if term.mode is None:  # recall[k] in a matrix formula
+            for k, v in enumerate(term_values.average("none", zero_division)):
+                values[term.symbol[k]] = v
+        else:
+            values[term.symbol] = term_values.average(term.mode, zero_division)
+    if metric.level == "matrix":
+        c = matrix.shape[0]
+        values.update(matrix_values(matrix))
+        for p in metric.params:
+            if p.kind == "class_vector":
+                for k, counts in enumerate(per_class_counts):
+                    values[sympy.IndexedBase(p.name)[k]] = param_values(metric, params, counts, k)[p.symbol]
+        written, simplified = expanded(metric, c)
+    else:
+        written, simplified = metric.written, metric.simplified
+    value = exact(written, values)
+    if value is None:  # see written_or_limit
+        value = exact(simplified, values)
+    return fill if value is None else value
+
+
+_EXPANDED: dict = {}
+
+
+def expanded(metric, c: int):
+    """Written and simplified matrix formulas with C = c and every Sum written out."""
+    key = (metric.id, c)
+    if key not in _EXPANDED:
+        _EXPANDED[key] = tuple(e.xreplace({symbols.N_CLASSES: c}).doit() for e in (metric.written, metric.simplified))
+    return _EXPANDED[key]
+
+
+def matrix_values(matrix: np.ndarray) -> dict:
+    c = matrix.shape[0]
+    values = {symbols.M[i, j]: sympy.Integer(int(matrix[i, j])) for i in range(c) for j in range(c)}
+    values.update({symbols.ROW_TOTAL[k]: sympy.Integer(int(matrix[k, :].sum())) for k in range(c)})
+    values.update({symbols.COLUMN_TOTAL[k]: sympy.Integer(int(matrix[:, k].sum())) for k in range(c)})
+    values[symbols.N_TOTAL] = sympy.Integer(int(matrix.sum()))
+    values[symbols.N_CLASSES] = sympy.Integer(c)
+    return values
+
+
+# ---------------------------------------------------------------- one check per metric
+
+def check_metric(metric, info, matrix: np.ndarray, params: dict, pos_label: int, weights: list[int]) -> None:
+    """Compare every mode and zero_division of one metric with the sympy reference."""
+    per_class_counts = class_counts(matrix)
+    counts = tuple(np.array([c[i] for c in per_class_counts], dtype=np.int64) for i in range(4))
+    kwargs = as_kwargs(params)
+    where = f"{metric.id} on {matrix.tolist()} with {kwargs}"
+    if metric.level == "class":
+        reference = PerClass(metric, per_class_counts, params, metric)
+        for mode in info.averages:
+            by_zero_division = {}
+            for zd in ZERO_DIVISIONS:
+                actual = info.function(*counts, average=mode, pos_label=pos_label, zero_division=zd, **kwargs)
+                expected = reference.average(mode, zd, pos_label=pos_label)
+                assert_matches(actual, expected, f"{where}, average={mode}, zero_division={zd}")
+                by_zero_division[zd] = np.asarray(actual, dtype=float)
+            if mode == "none":
+                # zero_division replaces exactly the undefined (NaN by default) entries.
+                for zd in ZERO_DIVISIONS[1:]:
+                    default = by_zero_division[math.nan]
+                    np.testing.assert_array_equal(by_zero_division[zd], np.where(np.isnan(default), zd, default), err_msg=where)
+        if "binary" in info.averages:
+            assert_matches(info.function(*counts, average="binary", **kwargs), reference.average("binary", math.nan, pos_label=1),
+                           f"{where}, average=binary, default pos_label")
+        if "weighted" in info.averages:
+            for zd in ZERO_DIVISIONS:
+                actual = info.function(*counts, average="weighted", weights=weights, zero_division=zd, **kwargs)
+                expected = reference.average("weighted", zd, weights=weights)
+                assert_matches(actual, expected, f"{where}, average=weighted, weights={weights}, zero_division={zd}")
+        return
+    by_zero_division = {}
+    for zd in ZERO_DIVISIONS:
+        if metric.level == "matrix":
+            actual = info.function(matrix, zero_division=zd, **kwargs)
+        else:
+            actual = info.function(*counts, zero_division=zd, **kwargs)
+        expected = aggregate_reference(metric, per_class_counts, params, zd, matrix)
+        assert_matches(actual, expected, f"{where}, zero_division={zd}")
+        by_zero_division[zd] = float(actual)
+    if metric.level == "matrix" and not metric.terms:
+        # One division, no inner averages: zero_division only replaces an undefined value.
+        default = by_zero_division[math.nan]
+        for zd in ZERO_DIVISIONS[1:]:
+            assert by_zero_division[zd] == (zd if math.isnan(default) else default), where
+
+
+# ---------------------------------------------------------------- the tests
+
+@st.composite
+def confusion_matrices(draw, sizes=st.integers(2, 5)):
+    """C x C integer matrices, C in 2..5, entries 0..30; half of them sparse (empty classes)."""
+    c = draw(sizes)
+    entries = st.integers(0, 30)
+    if draw(st.booleans()):
+        entries = st.one_of(st.just(0), entries)
+    return draw(hnp.arrays(np.int64, (c, c), elements=entries))
+
+
+def test_ir_and_catalog_list_the_same_metrics(compiled_metrics):
+    assert sorted(compiled_metrics) == sorted(CATALOG)
+
+
+@pytest.mark.parametrize("metric_id", sorted(CATALOG))
+@FAST
+@given(data=st.data())
+def test_generated_equals_sympy_of_written_form(compiled_metrics, metric_id, data):
+    metric, info = compiled_metrics[metric_id], CATALOG[metric_id]
+    matrix = data.draw(confusion_matrices(), label="matrix")
+    c = matrix.shape[0]
+    params = draw_params(metric, data.draw, c)
+    pos_label = data.draw(st.integers(0, c - 1), label="pos_label")
+    weights = data.draw(st.lists(st.integers(0, 5), min_size=c, max_size=c), label="weights")
+    check_metric(metric, info, matrix, params, pos_label, weights)
+
+
+EDGE_MATRICES = {
+    "all zero": np.zeros((3, 3), dtype=np.int64),
+    "one class only": np.array([[7, 0], [0, 0]]),
+    "never predicted class": np.array([[3, 2, 0], [1, 4, 0], [0, 5, 0]]),
+    "empty class": np.array([[3, 0, 1], [0, 0, 0], [2, 0, 6]]),
+    "perfect": np.diag([4, 1, 6, 2]),
+    "all wrong": np.array([[0, 5], [3, 0]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_MATRICES))
+@pytest.mark.parametrize("metric_id", sorted(CATALOG))
+def test_generated_equals_sympy_on_edge_cases(compiled_metrics, metric_id, name):
+    metric = compiled_metrics[metric_id]
+    matrix = EDGE_MATRICES[name]
+    params = default_params(metric)
+    check_metric(metric, CATALOG[metric_id], matrix, params, pos_label=0, weights=[1] * matrix.shape[0])
+
+
+def test_simplified_value_where_only_the_written_form_is_undefined(compiled_metrics):
+    """F1 at TP = FP = 0 < FN: precision is 0/0, yet 2 TP / (2 TP + FP + FN) = 0."""
+    f1 = compiled_metrics["f1"]
+    values = count_values((0, 0, 3, 5))
+    assert exact(f1.written, values) is None
+    assert exact(f1.simplified, values) == 0
+    assert CATALOG["f1"].function([0], [0], [3], [5], average="binary", pos_label=0) == 0.0

@@ -1,0 +1,118 @@
+"""Import hygiene: the dependency direction compiler -> generated -> runtime -> numpy.
+
+Using metrics needs numpy only: the runtime and the generated modules never import the
+compiler (nor sympy, jinja2, jsonschema, yaml). Every import names the ``metricc``
+namespace: from the repository root ``import compiler.x`` would also work and yield a
+second, distinct module object.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import metricc
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("compiler", "runtime", "generated")
+BARE = {"compiler", "runtime", "generated", "specs"}
+HEAVY = ("sympy", "jinja2", "jsonschema", "yaml")
+
+
+def _env() -> dict:
+    root = str(Path(list(metricc.__path__)[0]).parent)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+
+
+def _sources(*packages: str) -> list[Path]:
+    return sorted(p for package in packages for p in (REPO / package).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _imported(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every import in the file, including imports inside functions."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.lineno, "." * node.level + (node.module or "")))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, (ast.Name, ast.Attribute))
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.append((node.lineno, node.args[0].value))
+    return found
+
+
+def test_sources_are_found():
+    names = {p.relative_to(REPO).as_posix() for p in _sources(*PACKAGES)}
+    assert {"compiler/parse.py", "runtime/kernel.py", "generated/__init__.py", "generated/f1.py"} <= names
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_bare_package_imports(package):
+    bad = [
+        f"{path.relative_to(REPO)}:{line}: {module}"
+        for path in _sources(package)
+        for line, module in _imported(path)
+        if module.split(".")[0] in BARE
+    ]
+    assert not bad, "import through the metricc namespace (metricc.compiler...):\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("package", ["runtime", "generated"])
+def test_runtime_and_generated_never_import_the_compiler(package):
+    bad = [
+        f"{path.relative_to(REPO)}:{line}: {module}"
+        for path in _sources(package)
+        for line, module in _imported(path)
+        if module.startswith("metricc.compiler") or module.split(".")[0] in HEAVY
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_generated_modules_import_only_the_runtime():
+    for path in _sources("generated"):
+        modules = {module for _, module in _imported(path)}
+        assert modules <= {"math", "metricc.runtime.kernel", "metricc.runtime.registry"} | {
+            f"metricc.generated.{p.stem}" for p in _sources("generated")
+        }, path.name
+
+
+_USE_METRICS = """
+import sys
+import numpy as np
+import metricc.runtime
+from metricc.generated import CATALOG
+f1 = CATALOG["f1"].function
+value = f1(np.array([5.0, 4.0]), np.array([2.0, 1.0]), np.array([1.0, 2.0]), np.array([4.0, 5.0]))
+assert abs(float(value) - (10 / 13 + 8 / 11) / 2) < 1e-12, value  # macro F1 by hand
+assert float(metricc.runtime.evaluate("mcc", matrix=[[5, 1], [2, 4]])["mcc"]) > 0
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY!r} or m.startswith("metricc.compiler"))
+assert not loaded, loaded
+
+import importlib, pkgutil
+import metricc.compiler, metricc.generated
+for package in (metricc.compiler, metricc.runtime, metricc.generated):
+    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+bare = sorted(m for m in sys.modules if m.split(".")[0] in {BARE!r})
+assert not bare, bare
+print("ok")
+""".replace("{HEAVY!r}", repr(set(HEAVY))).replace("{BARE!r}", repr(BARE))
+
+
+def test_using_metrics_imports_numpy_only():
+    result = subprocess.run([sys.executable, "-c", _USE_METRICS], capture_output=True, text=True,
+                            env=_env(), cwd=REPO / "tests", timeout=120)
+    assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr
