@@ -59,7 +59,7 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
 
 def _pos_index(pos_label, class_labels, n_classes: int) -> int:
     if pos_label is None:
-        return 1 if n_classes > 1 else 0
+        return 1  # the second class, as in scikit-learn; single-class data needs labels= or pos_label=
     if class_labels is None:
         return pos_label
     matches = np.flatnonzero(np.asarray(class_labels, dtype=object) == pos_label)

@@ -16,6 +16,9 @@ NaN propagates through every mean); a class of weight 0 takes no part in a weigh
 
 Per-class counts are derived here from the matrix (TP = diagonal, FP = column sum - TP,
 FN = row sum - TP, TN = n - TP - FP - FN), not by the runtime.
+
+Where the written form divides by zero but the simplified form does not (F1 at TP = FP = 0 <
+FN), the expected value is the simplified one: see :func:`written_or_limit`.
 """
 
 from __future__ import annotations
@@ -204,7 +207,11 @@ class PerClass:
 
 
 def aggregate_reference(metric, per_class_counts, params: dict, zero_division: float, matrix=None):
-    """Aggregate or matrix-level value: terms averaged per their mode, then the formula."""
+    """Aggregate or matrix-level value: terms averaged per their mode, then the formula.
+
+    ``zero_division`` fills undefined per-class values inside the averaged terms too (as for
+    a class-level metric under that mode), and then an undefined value of the formula.
+    """
     fill = fill_value(zero_division)
     values = {s: v for s, v in params.items() if not isinstance(v, list) and v is not None}
     for term in metric.terms:

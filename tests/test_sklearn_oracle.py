@@ -152,10 +152,11 @@ def test_specificity_and_npv_are_recall_and_precision_of_the_other_class(data):
         close(ours(metric, y_true, y_pred, labels=[0, 1], average="binary"), expected, metric)
 
 
-def test_binary_average_on_single_class_data_differs():
-    """With one label in the data and no ``labels``, metricc's binary class is that label; scikit-learn's is 1."""
+def test_binary_average_on_single_class_data_needs_labels():
+    """With one label in the data, the positive class (index 1) does not exist: an error, not a guess."""
     y = [0, 0, 0]
-    assert ours("precision", y, y, average="binary") == 1.0
+    with pytest.raises(mc.InputError, match="^pos_label: "):
+        ours("precision", y, y, average="binary")
     assert math.isnan(skm.precision_score(y, y, average="binary", zero_division=np.nan))
     assert math.isnan(ours("precision", y, y, labels=[0, 1], average="binary"))
 
