@@ -1,8 +1,6 @@
 """The whole compiler in one function: load -> validate -> lower -> analyze -> emit.
 
 >>> from pathlib import Path
-
-import yaml
 >>> files = compile_catalog(Path(__file__).resolve().parent.parent / "specs")
 >>> "precision.py" in files and "docs/metrics.tex" in files
 True
@@ -18,7 +16,7 @@ from metricc.compiler import analyze, emit_latex, emit_numpy, lower, prove, vali
 from metricc.compiler.errors import Diagnostic, Location, SchemaError, YamlSyntaxError
 from metricc.compiler.load import SourceSpec, load_catalog
 
-__all__ = ["compile_catalog", "compile_metrics"]
+__all__ = ["analyzed_metrics", "compile_catalog", "compile_metrics", "load_errata"]
 
 
 def _validate_all(sources: list[SourceSpec]) -> list[SourceSpec]:
@@ -34,21 +32,22 @@ def _validate_all(sources: list[SourceSpec]) -> list[SourceSpec]:
     return sources
 
 
-def compile_metrics(spec_dir: Path):
-    """Specs -> analyzed IR, with equivalences proved across the catalog."""
+def analyzed_metrics(spec_dir: Path) -> dict:
+    """Specs -> analyzed IR (load, validate, lower, analyze): everything ``metricc check`` runs."""
     sources = _validate_all(load_catalog(spec_dir))
     metrics = lower.lower_catalog(sources)
-    metrics = {metric_id: analyze.analyze_metric(metric) for metric_id, metric in metrics.items()}
-    return prove.prove_equivalences(metrics)
+    return {metric_id: analyze.analyze_metric(metric) for metric_id, metric in metrics.items()}
 
 
-_ERRATA_FIELDS = ("id", "paper", "location", "kind", "printed", "correct", "evidence", "resolution")
+def compile_metrics(spec_dir: Path) -> dict:
+    """Specs -> analyzed IR, with equivalences proved across the catalog."""
+    return prove.prove_equivalences(analyzed_metrics(spec_dir))
 
 
 def load_errata(spec_dir: Path) -> list[dict]:
     """``docs/errata.yaml`` beside the specs folder (the project layout), if present.
 
-    A list of entries, each a mapping with the string fields ``_ERRATA_FIELDS``.
+    A list of entries, each a mapping with the string fields ``emit_latex.ERRATA_FIELDS``.
     """
     path = Path(spec_dir).parent / "docs" / "errata.yaml"
     if not path.is_file():
@@ -65,7 +64,7 @@ def load_errata(spec_dir: Path) -> list[dict]:
     if not isinstance(entries, list):
         entries, problems = [], [Diagnostic(Location(shown, 1, 1), "$", "errata must be a list of entries")]
     for number, entry in enumerate(entries):
-        missing = [f for f in _ERRATA_FIELDS if not isinstance(entry, dict) or not isinstance(entry.get(f), str)]
+        missing = [f for f in emit_latex.ERRATA_FIELDS if not isinstance(entry, dict) or not isinstance(entry.get(f), str)]
         if missing:
             problems.append(Diagnostic(Location(shown, 1, 1), f"$[{number}]", f"each erratum needs the text fields {', '.join(missing)}"))
     if problems:

@@ -230,20 +230,10 @@ def _cmd_build(args) -> int:
 
 def _check_catalog(directory: Path) -> list:
     """Diagnostics of load -> validate -> lower -> analyze over one spec folder ([] if fine)."""
-    from metricc.compiler import analyze, load, lower, validate
+    from metricc.compiler import build
 
     try:
-        sources = load.load_catalog(directory)
-        problems = []
-        for source in sources:
-            try:
-                validate.validate(source)
-            except SpecError as error:
-                problems.extend(error.diagnostics)
-        if problems:
-            return problems
-        for metric in lower.lower_catalog(sources).values():
-            analyze.analyze_metric(metric)
+        build.analyzed_metrics(directory)
     except SpecError as error:
         return list(error.diagnostics)
     return []

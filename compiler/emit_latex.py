@@ -14,7 +14,7 @@ import sympy
 from metricc.compiler import ir, symbols
 from metricc.compiler.text import latex, latex_escape
 
-__all__ = ["emit_docs", "averaging_expansions"]
+__all__ = ["ERRATA_FIELDS", "emit_docs", "averaging_expansions"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler", "templates"),
@@ -109,14 +109,14 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
     }
 
 
-_ERRATA_KEYS = ("id", "paper", "location", "kind", "printed", "correct", "evidence", "resolution")
+ERRATA_FIELDS = ("id", "paper", "location", "kind", "printed", "correct", "evidence", "resolution")
 
 
 def emit_docs(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping[str, str]] = ()) -> dict[str, str]:
     """``docs/metrics/<id>.tex`` per metric, ``docs/errata.tex`` and the ``docs/metrics.tex`` catalog."""
     fragment = _ENVIRONMENT.get_template("metric.tex.j2")
     files = {f"docs/metrics/{m.id}.tex": fragment.render(_context(m, metrics)) for m in metrics.values()}
-    entries = [{key: str(entry.get(key, "")) for key in _ERRATA_KEYS} for entry in errata]
+    entries = [{key: str(entry.get(key, "")) for key in ERRATA_FIELDS} for entry in errata]
     if entries:
         files["docs/errata.tex"] = _ENVIRONMENT.get_template("errata.tex.j2").render(entries=entries)
     files["docs/metrics.tex"] = _ENVIRONMENT.get_template("catalog.tex.j2").render(
