@@ -1,4 +1,4 @@
-"""The ``metricc`` command: ``build``, ``check``, ``list``, ``explain`` and ``eval``.
+"""The ``metricc`` command: ``build``, ``check``, ``list``, ``explain``, ``eval`` and ``audit``.
 
 Errors are rendered once, here. Exit codes: 0 success; 1 problems in specs (or, with
 ``build --check``, a stale output folder); 2 bad usage or unusable input, printed as
@@ -26,6 +26,7 @@ import sys
 import traceback
 from pathlib import Path
 
+from metricc.compiler import cli_audit
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError, MetriccError
@@ -129,6 +130,8 @@ def _parser() -> _Parser:
     ev.add_argument("--zero-division", default="nan", metavar="VALUE", help="value of undefined cases (default nan)")
     ev.add_argument("--format", choices=("text", "json"), default="text")
     ev.set_defaults(run=_cmd_eval)
+
+    cli_audit.add_command(commands)
     return parser
 
 
@@ -301,6 +304,7 @@ def _info_json(info) -> dict:
         "params": [{"name": p.name, "kind": p.kind, "default": p.default, "domain": p.domain} for p in info.params],
         "range": [_bound(info.range[0]), _bound(info.range[1])],
         "higher_is_better": info.higher_is_better,
+        "references": list(info.references),
     }
 
 
@@ -313,10 +317,10 @@ def _cmd_list(args) -> int:
     if args.format == "json":
         print(json.dumps([_info_json(info) for info in infos], indent=2))
         return 0
-    rows = [(info.id, info.level, _averages_text(info, ","), info.name) for info in infos]
-    widths = [max(len(row[i]) for row in rows) for i in range(3)]
-    for row in [("ID", "LEVEL", "AVERAGES (*default)", "NAME")] + rows:
-        print("  ".join(f"{cell:<{width}}" for cell, width in zip(row, widths)) + "  " + row[3])
+    rows = [(info.id, info.level, _averages_text(info, ","), info.name, "; ".join(info.references)) for info in infos]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in [("ID", "LEVEL", "AVERAGES (*default)", "NAME", "REFERENCES")] + rows:
+        print("  ".join(f"{cell:<{width}}" for cell, width in zip(row, widths)) + "  " + row[4])
     return 0
 
 

@@ -1,0 +1,199 @@
+"""Audit published numbers: recompute every claim of an audit file and compare.
+
+Not part of the numpy-only runtime: it reads YAML; it evaluates through the public API.
+
+An audit file (YAML) is a list of *examples*: the data a paper prints (a confusion
+``matrix``, ``y_true``/``y_pred`` labels, or any other input :func:`evaluate` takes) and the
+*claims* it makes about that data::
+
+    - source: "Wenzel, Figure 5"
+      matrix: [[9, 1], [2, 8]]            # any keyword of evaluate(): y_true, scores, ...
+      claims:
+        - metric: precision
+          average: binary
+          pos_label: 0
+          printed: "0.82"                 # as printed; precision is read from the digits
+          where: "Section 3.1.3"
+        - metric: accuracy
+          printed: "7/10"                 # fractions are exact
+          erratum: wenzel-s323-fig6-accuracy
+          correct: 0.822222222222         # a known erratum: what the data really gives
+
+A claim *agrees* when the recomputed value is within half a unit of the last printed digit
+(or ``tolerance``). A claim with an ``erratum`` is expected to differ from its printed value
+and to agree with ``correct``. Anything else is reported as an unexplained difference.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from metricc.runtime.errors import InputError
+from metricc.runtime.evaluate import evaluate
+
+__all__ = ["ClaimResult", "audit_file", "format_value", "printed_value"]
+
+# Keys of a claim that are not passed to evaluate().
+_CLAIM_KEYS = {"metric", "printed", "tolerance", "erratum", "correct", "where"}
+_EXAMPLE_KEYS = {"source", "description", "claims", "printed_matrix", "printed_orientation", "class_names"}
+_EVALUATE_KEYS = frozenset(inspect.signature(evaluate).parameters) - {"metrics"}
+_NUMBER = re.compile(r"^\s*[~≈]?\s*(-?\d+(?:\.(\d+))?)\s*(%?)\s*$")
+_FRACTION = re.compile(r"^\s*(-?\d+)\s*/\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """One recomputed claim. ``status``: agrees | erratum | differs | stale-erratum."""
+
+    file: str
+    line: int
+    source: str
+    where: str
+    metric: str
+    printed: str
+    recomputed: object
+    status: str
+    erratum: str | None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("agrees", "erratum")
+
+
+def printed_value(text) -> tuple[float, float]:
+    """``"0.82"`` -> (0.82, 0.005); ``"9/10"`` -> (0.9, 1e-9); ``"36.5%"`` -> (0.365, 0.0005).
+
+    A number the YAML parser has already read (``0.82``) counts its digits from ``repr``.
+    """
+    if isinstance(text, bool) or not isinstance(text, (str, int, float)):
+        raise ValueError(f"a printed value is a number or a string such as '0.82' or '9/10', got {text!r}")
+    text = str(text)
+    fraction = _FRACTION.match(text)
+    if fraction:
+        if int(fraction.group(2)) == 0:
+            raise ValueError(f"'{text}' divides by zero")
+        return float(Fraction(int(fraction.group(1)), int(fraction.group(2)))), 1e-9
+    number = _NUMBER.match(text)
+    if not number:
+        raise ValueError(f"cannot read '{text}' as a printed number (e.g. 0.82, ~0.745, 36.5%, 9/10)")
+    decimals = len(number.group(2) or "")
+    scale = 100.0 if number.group(3) else 1.0
+    return float(number.group(1)) / scale, 0.5 * 10.0**-decimals / scale
+
+
+class _LineLoader(yaml.SafeLoader):
+    """Records the line of every mapping, so results and errors point into the file."""
+
+    def construct_mapping(self, node, deep=False):
+        mapping = super().construct_mapping(node, deep=deep)
+        mapping["__line__"] = node.start_mark.line + 1
+        mapping["__lines__"] = {key.value: key.start_mark.line + 1 for key, _ in node.value if isinstance(key, yaml.ScalarNode)}
+        return mapping
+
+
+def _load(path: Path) -> list[dict]:
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+    except OSError as error:
+        raise InputError("audit", f"cannot read {path}: {error.strerror}") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise InputError("audit", f"{where}: not valid YAML: {getattr(error, 'problem', error)}") from None
+    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
+        raise InputError("audit", f"{path}:1: an audit file is a list of examples, each with data and 'claims'")
+    return data
+
+
+def _plain_data(value):
+    """YAML data without the line bookkeeping of :class:`_LineLoader`."""
+    if isinstance(value, dict):
+        return {k: _plain_data(v) for k, v in value.items() if not str(k).startswith("__")}
+    if isinstance(value, list):
+        return [_plain_data(v) for v in value]
+    return value
+
+
+def _matches(value, expected: float, tolerance: float) -> bool:
+    values = np.asarray(value, dtype=float)
+    return values.shape == np.shape(expected) and bool(np.all(np.abs(values - expected) <= tolerance + 1e-12))
+
+
+def _plain(value):
+    array = np.asarray(value, dtype=float)
+    return float(array) if array.ndim == 0 else array.tolist()
+
+
+def _expected(printed, tolerance, where: str):
+    try:
+        if isinstance(printed, list):
+            pairs = [printed_value(p) for p in printed]
+            return [v for v, _ in pairs], tolerance if tolerance is not None else max(t for _, t in pairs)
+        value, tol = printed_value(printed)
+        return value, tolerance if tolerance is not None else tol
+    except ValueError as error:
+        raise InputError("audit", f"{where}: {error}") from None
+
+
+def _claim(path: Path, example: dict, claim: dict) -> ClaimResult:
+    line = claim.get("__line__", example["__line__"])
+    where = f"{path}:{line}"
+    missing = [k for k in ("metric", "printed") if k not in claim]
+    if missing:
+        raise InputError("audit", f"{where}: a claim needs '{missing[0]}'")
+    inputs = {}
+    for mapping, ignored in ((example, _EXAMPLE_KEYS), (claim, _CLAIM_KEYS)):
+        for key, value in mapping.items():
+            if key in ignored or key.startswith("__"):
+                continue
+            if key not in _EVALUATE_KEYS:
+                known = ", ".join(sorted((_EVALUATE_KEYS | ignored) - {"metrics"}))
+                raise InputError("audit", f"{path}:{mapping['__lines__'].get(key, line)}: unknown key '{key}'; known keys: {known}")
+            inputs[key] = _plain_data(value)
+    try:
+        value = evaluate(claim["metric"], **inputs)[claim["metric"]]
+    except InputError as error:
+        raise InputError("audit", f"{where}: {error.argument}: {error.message}") from None
+    printed, tolerance = _expected(claim["printed"], claim.get("tolerance"), where)
+    erratum = claim.get("erratum")
+    if _matches(value, printed, tolerance):
+        status = "stale-erratum" if erratum else "agrees"
+    elif erratum:
+        if "correct" not in claim:
+            raise InputError("audit", f"{where}: a claim with an erratum needs 'correct', the value the data gives")
+        correct, correct_tolerance = _expected(claim["correct"], claim.get("tolerance"), where)
+        status = "erratum" if _matches(value, correct, correct_tolerance) else "differs"
+    else:
+        status = "differs"
+    shown = claim["printed"] if isinstance(claim["printed"], str) else repr(claim["printed"])
+    return ClaimResult(str(path), line, str(example.get("source", "")), str(claim.get("where", "")),
+                       claim["metric"], shown, _plain(value), status, erratum)
+
+
+def audit_file(path: str | Path) -> list[ClaimResult]:
+    """Recompute every claim of one audit file, in file order."""
+    path = Path(path)
+    results = []
+    for example in _load(path):
+        claims = example.get("claims")
+        if not isinstance(claims, list) or not claims:
+            raise InputError("audit", f"{path}:{example['__line__']}: an example needs a non-empty list of 'claims'")
+        for claim in claims:
+            if not isinstance(claim, dict):
+                raise InputError("audit", f"{path}:{example['__line__']}: each claim is a mapping with 'metric' and 'printed'")
+            results.append(_claim(path, example, claim))
+    return results
+
+
+def format_value(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    return "NaN" if isinstance(value, float) and math.isnan(value) else f"{value:.6g}"

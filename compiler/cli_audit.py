@@ -1,0 +1,68 @@
+"""``metricc audit``: recompute the numbers papers print and report which ones hold.
+
+Kept apart from :mod:`metricc.compiler.cli` (which registers it); the audit engine and PyYAML
+are imported when the command runs, so the other commands do not pay for them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from metricc.runtime.errors import InputError
+
+__all__ = ["add_command"]
+
+_STATUS = {"agrees": "agrees", "erratum": "erratum", "differs": "DIFFERS", "stale-erratum": "STALE"}
+
+
+def add_command(commands) -> None:
+    audit = commands.add_parser(
+        "audit",
+        help="recompute the claims of audit files (printed numbers) and report which hold",
+        description="Exit 0 when every claim agrees with its data or is a known erratum; 1 otherwise.",
+    )
+    audit.add_argument("files", nargs="*", metavar="FILE", help="audit files or folders (default: ./audits)")
+    audit.add_argument("--format", choices=("text", "json"), default="text")
+    audit.set_defaults(run=_cmd_audit)
+
+
+def _files(given: list[str]) -> list[Path]:
+    paths = [Path(g) for g in given] or [Path("audits")]
+    files = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(path.glob("*.yaml")))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InputError("files", f"{path} is neither an audit file nor a folder" + ("" if given else " (give FILE)"))
+    if not files:
+        raise InputError("files", f"no .yaml audit files in {', '.join(map(str, paths))}")
+    return files
+
+
+def _line(result) -> str:
+    from metricc.compiler.audit import format_value
+
+    where = f"{Path(result.file).name}:{result.line}"
+    text = f"{where:<18} {_STATUS[result.status]:<8} {result.metric:<24} printed {result.printed:<22} recomputed {format_value(result.recomputed)}"
+    if result.erratum:
+        text += f"  [erratum {result.erratum}]"
+    return text + f"  {result.source}" + (f": {result.where}" if result.where else "")
+
+
+def _cmd_audit(args) -> int:
+    from metricc.compiler.audit import audit_file
+
+    results = [result for path in _files(args.files) for result in audit_file(path)]
+    failed = [r for r in results if not r.ok]
+    if args.format == "json":
+        print(json.dumps([{**r.__dict__, "status": r.status} for r in results], indent=2))
+        return 1 if failed else 0
+    for result in results:
+        print(_line(result))
+    counts = {status: sum(r.status == status for r in results) for status in _STATUS}
+    print(f"{len(results)} claims: {counts['agrees']} agree, {counts['erratum']} are known errata, "
+          f"{counts['differs']} differ, {counts['stale-erratum']} name an erratum but agree")
+    return 1 if failed else 0
