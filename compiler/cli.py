@@ -353,6 +353,9 @@ def _cmd_explain(args) -> int:
         lines.append("params:")
         lines += [f"  {p.name}: {p.kind}, default {'computed from the counts' if p.default is None else p.default}"
                   + (f", {p.domain}" if p.domain else "") for p in info.params]
+    if info.equivalences:
+        lines.append("proved equivalences (where both sides are defined):")
+        lines += [f"  {statement}" for statement in info.equivalences]
     lines.append("references:")
     lines += [f"  {reference}" for reference in info.references]
     print("\n".join(lines))

@@ -82,16 +82,29 @@ def _bound(value: sympy.Expr) -> str:
 def _equivalences(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> list[str]:
     lines = []
     for eq in metric.equivalences:
-        left = _variant(metric.id, eq.mode)
-        right = _variant(eq.other, eq.other_mode)
+        left = _variant(metric.id, eq.mode, eq.bindings)
+        right = _variant(eq.other, eq.other_mode, eq.other_bindings)
         scope = "for every confusion matrix" if eq.scope == "all" else "for two classes (C = 2)"
-        lines.append(rf"$\mathrm{{{left}}} = \mathrm{{{right}}}$ {scope} (proved by {latex_escape(eq.method)})")
+        if eq.mode == "none":
+            scope = "class by class, " + scope
+        notes = [_binding_note(b) for b in (eq.bindings, eq.other_bindings)]
+        note = "".join(f"; {n}" for n in notes if n)
+        lines.append(rf"${left} = {right}$ {scope} (proved by {latex_escape(eq.method)}{note})")
     return lines
 
 
-def _variant(metric_id: str, mode: str | None) -> str:
+def _variant(metric_id: str, mode: str | None, bindings=()) -> str:
     name = metric_id.replace("_", r"\_")
-    return rf"{mode}({name})" if mode else name
+    text = rf"\mathrm{{{mode}({name})}}" if mode else rf"\mathrm{{{name}}}"
+    if bindings:
+        text += r"\big|_{" + ", ".join(f"{latex(sympy.Symbol(k))} = {v}" for k, v, _ in bindings) + "}"
+    return text
+
+
+def _binding_note(bindings) -> str:
+    """Bindings of class-vector parameters set every class: say so."""
+    vectors = [(k, v) for k, v, kind in bindings if kind == "class_vector"]
+    return ", ".join(rf"${latex(sympy.Symbol(k))}_k = {v}$ for every class $k$" for k, v in vectors)
 
 
 def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:

@@ -155,6 +155,7 @@ def module_context(metric: ir.Metric) -> dict:
         "params": [_param_info(p) for p in metric.params],
         "undefined_text": [sympy.sstr(u) + " = 0" for u in metric.undefined],
         "simplified_text": sympy.sstr(metric.simplified),
+        "equivalences_text": [e.text(metric.id) for e in metric.equivalences],
         "terms": _terms(metric),
     }
     if metric.level == "class":

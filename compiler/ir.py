@@ -64,13 +64,31 @@ class Term:
 
 @dataclass(frozen=True)
 class Equivalence:
-    """A proved statement ``this metric (mode) == other metric (mode)``, and its scope."""
+    """A proved statement ``this metric (mode) == other metric (mode)``, and its scope.
+
+    ``bindings`` / ``other_bindings`` fix parameters of either side to a value, as
+    ``(name, value, kind)``; a ``class_vector`` takes that value in every class:
+    ``preference_driven(kappa=1) [macro] = precision [macro]``. Mode ``none`` states the
+    equality class by class.
+    """
 
     mode: str | None
     other: str
     other_mode: str | None
     scope: str  # "all" (every class count) or "binary" (C = 2)
     method: str
+    bindings: tuple[tuple[str, str, str], ...] = ()
+    other_bindings: tuple[tuple[str, str, str], ...] = ()
+
+    def text(self, metric_id: str) -> str:
+        """The statement in words: ``preference_driven(kappa=1) [macro] = precision [macro] ...``."""
+        scope = "for every confusion matrix" if self.scope == "all" else "for two classes (C = 2)"
+        return f"{_variant_text(metric_id, self.mode, self.bindings)} = {_variant_text(self.other, self.other_mode, self.other_bindings)} {scope}"
+
+
+def _variant_text(metric_id: str, mode: str | None, bindings: tuple[tuple[str, str, str], ...]) -> str:
+    name = metric_id + ("(" + ", ".join(f"{k}={v}" for k, v, _ in bindings) + ")" if bindings else "")
+    return f"{name} [{mode}]" if mode else name
 
 
 @dataclass(frozen=True)

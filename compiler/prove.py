@@ -12,6 +12,12 @@ matrix metric) gets two exact forms:
 Pairs whose values agree at random points are then proved by exact cancellation of their
 difference: in general (``scope="all"``) or, failing that, for two classes (``"binary"``).
 Statements hold wherever both sides are defined.
+
+**Parameter endpoints.** Every parameter whose domain has a finite, attained endpoint
+(``0 <= kappa <= 1``: 0 and 1) is also bound to each endpoint (a class vector to that value
+in every class) and the bound variant is compared with the unbound catalog variants of the
+same mode (also ``none``, class by class) and with the one-per-matrix metrics, e.g.
+``preference_driven(kappa=1) [macro] = precision [macro]``.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import sympy
 
 from metricc.compiler import ir, symbols
 
-__all__ = ["prove_equivalences", "general_form", "binary_form"]
+__all__ = ["prove_equivalences", "general_form", "binary_form", "domain_endpoints", "bind"]
 
 TRACE = sympy.Symbol("T", nonnegative=True)
 N = symbols.N_TOTAL
@@ -45,7 +51,9 @@ def _scalar_defaults(metric: ir.Metric, expr: sympy.Expr) -> sympy.Expr | None:
 
 
 def _opaque(mode: str, per_class: sympy.Expr) -> sympy.Symbol:
-    digest = hashlib.sha256(sympy.srepr(per_class).encode()).hexdigest()[:12]
+    # Canonical (cancelled) form, so that a bound formula such as kappa*precision +
+    # (1 - kappa)*recall at kappa = 1 gets the same symbol as precision.
+    digest = hashlib.sha256(sympy.srepr(sympy.cancel(per_class)).encode()).hexdigest()[:12]
     return sympy.Symbol(f"avg_{mode}_{digest}", real=True)
 
 
@@ -154,18 +162,67 @@ def _equal(left: sympy.Expr, right: sympy.Expr) -> bool:
     return False
 
 
-def _variants(metrics: Mapping[str, ir.Metric]) -> list[tuple[str, str | None]]:
+def domain_endpoints(param: ir.Param) -> tuple[sympy.Expr, ...]:
+    """Finite endpoints the domain attains: the bounds of ``<=`` / ``>=`` that satisfy it all.
+
+    >>> kappa = sympy.Symbol("kappa", real=True)
+    >>> p = ir.Param("kappa", "class_vector", sympy.S.Zero, (sympy.Le(0, kappa), sympy.Le(kappa, 1)), "", "", None)
+    >>> domain_endpoints(p)
+    (0, 1)
+    """
+    found = set()
+    for relation in param.domain:
+        if isinstance(relation, (sympy.LessThan, sympy.GreaterThan)):
+            bound = relation.rhs if relation.lhs == param.symbol else relation.lhs
+            inside = all(r.xreplace({param.symbol: bound}) == sympy.true for r in param.domain)
+            if bound.is_number and bound.is_finite and inside:
+                found.add(bound)
+    return tuple(sorted(found))
+
+
+def bind(metric: ir.Metric, bindings: Mapping[str, sympy.Expr]) -> ir.Metric:
+    """The metric with parameters fixed (a class vector to the same value in every class)."""
+    values = {metric.param(name).symbol: value for name, value in bindings.items()}
+    terms = tuple(dataclasses.replace(t, simplified=t.simplified.xreplace(values)) for t in metric.terms)
+    return dataclasses.replace(metric, simplified=metric.simplified.xreplace(values), terms=terms,
+                               params=tuple(p for p in metric.params if p.name not in bindings))
+
+
+def _variants(metrics: Mapping[str, ir.Metric]) -> list[tuple]:
+    """(id, mode, bindings): every averaged variant, and every variant at a parameter endpoint."""
     out = []
     for metric in metrics.values():
+        modes = [m for m in metric.averages if m != "none"] if metric.level == "class" else [None]
+        out.extend((metric.id, mode, ()) for mode in modes)
         if metric.level == "class":
-            out.extend((metric.id, mode) for mode in metric.averages if mode != "none")
-        else:
-            out.append((metric.id, None))
+            out.append((metric.id, "none", ()))
+        for param in metric.params:
+            # Micro averaging refuses per-class vectors (it pools the classes).
+            bound_modes = [m for m in metric.averages if m != "micro" or param.kind == "scalar"] or [None]
+            for value in domain_endpoints(param):
+                out.extend((metric.id, mode, ((param.name, value),)) for mode in bound_modes)
     return out
 
 
+def _form(metrics, variant, form):
+    metric_id, mode, bindings = variant
+    metric = bind(metrics[metric_id], dict(bindings)) if bindings else metrics[metric_id]
+    if mode == "none":  # class by class: the per-class formula itself, in general only
+        per_class = _scalar_defaults(metric, metric.simplified)
+        return None if per_class is None or form is binary_form else sympy.cancel(per_class)
+    return form(metric, mode)
+
+
+def _comparable(left, right) -> bool:
+    """Plain pairs as before (no ``none``); a bound variant against unbound ones of its mode."""
+    if bool(left[2]) == bool(right[2]):
+        return not left[2] and "none" not in (left[1], right[1])
+    bound, other = (left, right) if left[2] else (right, left)
+    return other[1] == bound[1] or (other[1] is None and bound[1] != "none")
+
+
 def _proved_pairs(metrics, variants, form, scope, method, skip=frozenset()):
-    forms = {v: form(metrics[v[0]], v[1]) for v in variants}
+    forms = {v: _form(metrics, v, form) for v in variants}
     forms = {v: f for v, f in forms.items() if f is not None}
     free = set().union(*(f.free_symbols for f in forms.values())) if forms else set()
     points = _points(free, 4, seed=2022)
@@ -178,9 +235,13 @@ def _proved_pairs(metrics, variants, form, scope, method, skip=frozenset()):
     for members in groups.values():
         for i, left in enumerate(members):
             for right in members[i + 1:]:
-                if (left, right) not in skip and _equal(forms[left], forms[right]):
-                    proved.append((left, right, scope, method))
+                if (left, right) not in skip and _comparable(left, right) and _equal(forms[left], forms[right]):
+                    proved.append((left, right, scope, "cancellation of the per-class formulas" if left[1] == "none" else method))
     return proved
+
+
+def _text(metrics, metric_id, bindings) -> tuple[tuple[str, str, str], ...]:
+    return tuple((name, str(value), metrics[metric_id].param(name).kind) for name, value in bindings)
 
 
 def prove_equivalences(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
@@ -196,7 +257,7 @@ def prove_equivalences(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]
     binary = [(l, r, s, m) for l, r, s, m in binary if {l[1], r[1]} & {"binary", None}]
     found: dict[str, list[ir.Equivalence]] = {m: [] for m in metrics}
     for (left, right, scope, method) in general + binary:
-        found[left[0]].append(ir.Equivalence(left[1], right[0], right[1], scope, method))
-        found[right[0]].append(ir.Equivalence(right[1], left[0], left[1], scope, method))
-    order = lambda e: (e.scope != "all", e.mode or "", e.other, e.other_mode or "")
+        found[left[0]].append(ir.Equivalence(left[1], right[0], right[1], scope, method, _text(metrics, left[0], left[2]), _text(metrics, right[0], right[2])))
+        found[right[0]].append(ir.Equivalence(right[1], left[0], left[1], scope, method, _text(metrics, right[0], right[2]), _text(metrics, left[0], left[2])))
+    order = lambda e: (e.scope != "all", e.bindings, e.other_bindings, e.mode or "", e.other, e.other_mode or "")
     return {m: dataclasses.replace(metric, equivalences=tuple(sorted(found[m], key=order))) for m, metric in metrics.items()}

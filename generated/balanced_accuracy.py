@@ -75,4 +75,9 @@ INFO = MetricInfo(
     simplified="macro__recall",
     undefined=(),
     function=balanced_accuracy,
+    equivalences=(
+        "balanced_accuracy = recall [macro] for every confusion matrix",
+        "balanced_accuracy = preference_driven(kappa=0) [macro] for every confusion matrix",
+        "balanced_accuracy = specificity [macro] for two classes (C = 2)",
+    ),
 )

@@ -63,4 +63,15 @@ INFO = MetricInfo(
     simplified="(n - Sum(M[k, k], (k, 0, C - 1)))/n",
     undefined=("n = 0", ),
     function=error_rate,
+    equivalences=(
+        "error_rate = fdr [micro] for every confusion matrix",
+        "error_rate = fnr [micro] for every confusion matrix",
+        "error_rate = fnr [weighted] for every confusion matrix",
+        "error_rate = class_error_rate [binary] for two classes (C = 2)",
+        "error_rate = class_error_rate [macro] for two classes (C = 2)",
+        "error_rate = class_error_rate [micro] for two classes (C = 2)",
+        "error_rate = class_error_rate [weighted] for two classes (C = 2)",
+        "error_rate = false_omission_rate [micro] for two classes (C = 2)",
+        "error_rate = fpr [micro] for two classes (C = 2)",
+    ),
 )

@@ -80,4 +80,15 @@ INFO = MetricInfo(
     simplified="2*TP/(FN + FP + 2*TP)",
     undefined=("FN + FP + 2*TP = 0", ),
     function=f1,
+    equivalences=(
+        "f1 [binary] = f_beta [binary] for every confusion matrix",
+        "f1 [macro] = f_beta [macro] for every confusion matrix",
+        "f1 [micro] = accuracy for every confusion matrix",
+        "f1 [micro] = f_beta [micro] for every confusion matrix",
+        "f1 [micro] = precision [micro] for every confusion matrix",
+        "f1 [micro] = recall [micro] for every confusion matrix",
+        "f1 [micro] = recall [weighted] for every confusion matrix",
+        "f1 [weighted] = f_beta [weighted] for every confusion matrix",
+        "f1 [micro] = class_accuracy [binary] for two classes (C = 2)",
+    ),
 )

@@ -89,4 +89,7 @@ INFO = MetricInfo(
     simplified="2*macro__precision*macro__recall/(macro__precision + macro__recall)",
     undefined=("macro__precision + macro__recall = 0", ),
     function=f1_of_macro_averages,
+    equivalences=(
+        "f1_of_macro_averages = f_beta_of_macro_averages for every confusion matrix",
+    ),
 )

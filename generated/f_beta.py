@@ -86,4 +86,15 @@ INFO = MetricInfo(
     simplified="TP*(beta**2 + 1)/(FN*beta**2 + FP + TP*beta**2 + TP)",
     undefined=("FN*beta**2 + FP + TP*beta**2 + TP = 0", ),
     function=f_beta,
+    equivalences=(
+        "f_beta [binary] = f1 [binary] for every confusion matrix",
+        "f_beta [macro] = f1 [macro] for every confusion matrix",
+        "f_beta [micro] = accuracy for every confusion matrix",
+        "f_beta [micro] = f1 [micro] for every confusion matrix",
+        "f_beta [micro] = precision [micro] for every confusion matrix",
+        "f_beta [micro] = recall [micro] for every confusion matrix",
+        "f_beta [micro] = recall [weighted] for every confusion matrix",
+        "f_beta [weighted] = f1 [weighted] for every confusion matrix",
+        "f_beta [micro] = class_accuracy [binary] for two classes (C = 2)",
+    ),
 )

@@ -95,4 +95,7 @@ INFO = MetricInfo(
     simplified="macro__precision*macro__recall*(beta**2 + 1)/(beta**2*macro__precision + macro__recall)",
     undefined=("beta**2*macro__precision + macro__recall = 0", ),
     function=f_beta_of_macro_averages,
+    equivalences=(
+        "f_beta_of_macro_averages = f1_of_macro_averages for every confusion matrix",
+    ),
 )

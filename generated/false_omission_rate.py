@@ -78,4 +78,9 @@ INFO = MetricInfo(
     simplified="FN/(FN + TN)",
     undefined=("FN + TN = 0", ),
     function=false_omission_rate,
+    equivalences=(
+        "false_omission_rate [micro] = fpr [micro] for every confusion matrix",
+        "false_omission_rate [micro] = class_error_rate [binary] for two classes (C = 2)",
+        "false_omission_rate [micro] = error_rate for two classes (C = 2)",
+    ),
 )

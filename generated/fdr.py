@@ -78,4 +78,10 @@ INFO = MetricInfo(
     simplified="FP/(FP + TP)",
     undefined=("FP + TP = 0", ),
     function=fdr,
+    equivalences=(
+        "fdr [micro] = error_rate for every confusion matrix",
+        "fdr [micro] = fnr [micro] for every confusion matrix",
+        "fdr [micro] = fnr [weighted] for every confusion matrix",
+        "fdr [micro] = class_error_rate [binary] for two classes (C = 2)",
+    ),
 )

@@ -78,4 +78,14 @@ INFO = MetricInfo(
     simplified="FN/(FN + TP)",
     undefined=("FN + TP = 0", ),
     function=fnr,
+    equivalences=(
+        "fnr [micro] = error_rate for every confusion matrix",
+        "fnr [micro] = fdr [micro] for every confusion matrix",
+        "fnr [micro] = fnr [weighted] for every confusion matrix",
+        "fnr [weighted] = error_rate for every confusion matrix",
+        "fnr [weighted] = fdr [micro] for every confusion matrix",
+        "fnr [weighted] = fnr [micro] for every confusion matrix",
+        "fnr [micro] = class_error_rate [binary] for two classes (C = 2)",
+        "fnr [weighted] = class_error_rate [binary] for two classes (C = 2)",
+    ),
 )

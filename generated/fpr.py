@@ -78,4 +78,9 @@ INFO = MetricInfo(
     simplified="FP/(FP + TN)",
     undefined=("FP + TN = 0", ),
     function=fpr,
+    equivalences=(
+        "fpr [micro] = false_omission_rate [micro] for every confusion matrix",
+        "fpr [micro] = class_error_rate [binary] for two classes (C = 2)",
+        "fpr [micro] = error_rate for two classes (C = 2)",
+    ),
 )

@@ -79,4 +79,14 @@ INFO = MetricInfo(
     simplified="sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP)",
     undefined=("FN + TP = 0", "FP + TN = 0", ),
     function=g_mean,
+    equivalences=(
+        "g_mean [binary] = g_mean [macro] for two classes (C = 2)",
+        "g_mean [binary] = g_mean [weighted] for two classes (C = 2)",
+        "g_mean [binary] = recall [geometric] for two classes (C = 2)",
+        "g_mean [binary] = specificity [geometric] for two classes (C = 2)",
+        "g_mean [macro] = g_mean [binary] for two classes (C = 2)",
+        "g_mean [micro] = accuracy for two classes (C = 2)",
+        "g_mean [micro] = class_accuracy [binary] for two classes (C = 2)",
+        "g_mean [weighted] = g_mean [binary] for two classes (C = 2)",
+    ),
 )

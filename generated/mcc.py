@@ -68,4 +68,9 @@ INFO = MetricInfo(
     simplified="(n*Sum(M[k, k], (k, 0, C - 1)) - Sum(p[k]*t[k], (k, 0, C - 1)))/sqrt((n**2 - Sum(p[k]**2, (k, 0, C - 1)))*(n**2 - Sum(t[k]**2, (k, 0, C - 1))))",
     undefined=("n**2 - Sum(p[k]**2, (k, 0, C - 1)) = 0", "n**2 - Sum(t[k]**2, (k, 0, C - 1)) = 0", ),
     function=mcc,
+    equivalences=(
+        "mcc = mcc_per_class [binary] for two classes (C = 2)",
+        "mcc = mcc_per_class [macro] for two classes (C = 2)",
+        "mcc = mcc_per_class [weighted] for two classes (C = 2)",
+    ),
 )

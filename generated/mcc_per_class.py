@@ -83,4 +83,13 @@ INFO = MetricInfo(
     simplified="(-FN*FP + TN*TP)/(sqrt(FN + TN)*sqrt(FN + TP)*sqrt(FP + TN)*sqrt(FP + TP))",
     undefined=("FN + TN = 0", "FN + TP = 0", "FP + TN = 0", "FP + TP = 0", ),
     function=mcc_per_class,
+    equivalences=(
+        "mcc_per_class [binary] = mcc for two classes (C = 2)",
+        "mcc_per_class [binary] = mcc_per_class [macro] for two classes (C = 2)",
+        "mcc_per_class [binary] = mcc_per_class [weighted] for two classes (C = 2)",
+        "mcc_per_class [macro] = mcc for two classes (C = 2)",
+        "mcc_per_class [macro] = mcc_per_class [binary] for two classes (C = 2)",
+        "mcc_per_class [weighted] = mcc for two classes (C = 2)",
+        "mcc_per_class [weighted] = mcc_per_class [binary] for two classes (C = 2)",
+    ),
 )

@@ -78,4 +78,9 @@ INFO = MetricInfo(
     simplified="TN/(FN + TN)",
     undefined=("FN + TN = 0", ),
     function=npv,
+    equivalences=(
+        "npv [micro] = specificity [micro] for every confusion matrix",
+        "npv [micro] = accuracy for two classes (C = 2)",
+        "npv [micro] = class_accuracy [binary] for two classes (C = 2)",
+    ),
 )

@@ -80,4 +80,16 @@ INFO = MetricInfo(
     simplified="TP/(FP + TP)",
     undefined=("FP + TP = 0", ),
     function=precision,
+    equivalences=(
+        "precision [micro] = accuracy for every confusion matrix",
+        "precision [micro] = f1 [micro] for every confusion matrix",
+        "precision [micro] = f_beta [micro] for every confusion matrix",
+        "precision [micro] = recall [micro] for every confusion matrix",
+        "precision [micro] = recall [weighted] for every confusion matrix",
+        "precision [binary] = preference_driven(kappa=1) [binary] for every confusion matrix",
+        "precision [macro] = preference_driven(kappa=1) [macro] for every confusion matrix",
+        "precision [none] = preference_driven(kappa=1) [none] for every confusion matrix",
+        "precision [weighted] = preference_driven(kappa=1) [weighted] for every confusion matrix",
+        "precision [micro] = class_accuracy [binary] for two classes (C = 2)",
+    ),
 )

@@ -90,4 +90,16 @@ INFO = MetricInfo(
     simplified="TP*(FN*kappa - FP*kappa + FP + TP)/(FN*FP + FN*TP + FP*TP + TP**2)",
     undefined=("FN + TP = 0", "FP + TP = 0", ),
     function=preference_driven,
+    equivalences=(
+        "preference_driven(kappa=0) [binary] = recall [binary] for every confusion matrix",
+        "preference_driven(kappa=0) [macro] = balanced_accuracy for every confusion matrix",
+        "preference_driven(kappa=0) [macro] = recall [macro] for every confusion matrix",
+        "preference_driven(kappa=0) [none] = recall [none] for every confusion matrix",
+        "preference_driven(kappa=0) [weighted] = accuracy for every confusion matrix",
+        "preference_driven(kappa=0) [weighted] = recall [weighted] for every confusion matrix",
+        "preference_driven(kappa=1) [binary] = precision [binary] for every confusion matrix",
+        "preference_driven(kappa=1) [macro] = precision [macro] for every confusion matrix",
+        "preference_driven(kappa=1) [none] = precision [none] for every confusion matrix",
+        "preference_driven(kappa=1) [weighted] = precision [weighted] for every confusion matrix",
+    ),
 )

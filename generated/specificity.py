@@ -79,4 +79,11 @@ INFO = MetricInfo(
     simplified="TN/(FP + TN)",
     undefined=("FP + TN = 0", ),
     function=specificity,
+    equivalences=(
+        "specificity [micro] = npv [micro] for every confusion matrix",
+        "specificity [geometric] = g_mean [binary] for two classes (C = 2)",
+        "specificity [macro] = balanced_accuracy for two classes (C = 2)",
+        "specificity [micro] = accuracy for two classes (C = 2)",
+        "specificity [micro] = class_accuracy [binary] for two classes (C = 2)",
+    ),
 )

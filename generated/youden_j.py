@@ -79,4 +79,10 @@ INFO = MetricInfo(
     simplified="(-FN*FP + TN*TP)/(FN*FP + FN*TN + FP*TP + TN*TP)",
     undefined=("FN + TP = 0", "FP + TN = 0", ),
     function=youden_j,
+    equivalences=(
+        "youden_j [binary] = youden_j [macro] for two classes (C = 2)",
+        "youden_j [binary] = youden_j [weighted] for two classes (C = 2)",
+        "youden_j [macro] = youden_j [binary] for two classes (C = 2)",
+        "youden_j [weighted] = youden_j [binary] for two classes (C = 2)",
+    ),
 )

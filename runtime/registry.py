@@ -40,6 +40,7 @@ class MetricInfo:
     simplified: str
     undefined: tuple[str, ...]
     function: Callable
+    equivalences: tuple[str, ...] = ()  # statements the compiler proved, in words
 
 
 class Catalog:

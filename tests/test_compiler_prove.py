@@ -62,3 +62,73 @@ def test_different_metrics_are_not_claimed_equal_in_general(metrics, left, right
 def test_general_form_of_micro_precision_is_trace_over_n(metrics):
     form = prove.general_form(metrics["precision"], "micro")
     assert sympy.simplify(form - prove.TRACE / prove.N) == 0
+
+
+def _bound_statements(metrics):
+    return {
+        (metric_id, eq.bindings, eq.mode, eq.other, eq.other_bindings, eq.other_mode, eq.scope)
+        for metric_id, metric in metrics.items()
+        for eq in metric.equivalences
+    }
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # Kozak et al. 2022, Section 4.2 and Table 3 footnotes: kappa = 1 is precision, 0 recall.
+        ("preference_driven", (("kappa", "1", "class_vector"),), "macro", "precision", (), "macro", "all"),
+        ("preference_driven", (("kappa", "0", "class_vector"),), "macro", "recall", (), "macro", "all"),
+        ("preference_driven", (("kappa", "1", "class_vector"),), "none", "precision", (), "none", "all"),
+        ("preference_driven", (("kappa", "0", "class_vector"),), "none", "recall", (), "none", "all"),
+        ("preference_driven", (("kappa", "1", "class_vector"),), "weighted", "precision", (), "weighted", "all"),
+        ("preference_driven", (("kappa", "0", "class_vector"),), "weighted", "recall", (), "weighted", "all"),
+        ("preference_driven", (("kappa", "1", "class_vector"),), "binary", "precision", (), "binary", "all"),
+        ("preference_driven", (("kappa", "0", "class_vector"),), "binary", "recall", (), "binary", "all"),
+        ("preference_driven", (("kappa", "0", "class_vector"),), "weighted", "accuracy", (), None, "all"),
+        ("preference_driven", (("kappa", "0", "class_vector"),), "macro", "balanced_accuracy", (), None, "all"),
+        ("precision", (), "macro", "preference_driven", (("kappa", "1", "class_vector"),), "macro", "all"),
+    ],
+)
+def test_parameter_endpoint_equivalence_is_proved(metrics, statement):
+    assert statement in _bound_statements(metrics)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # The endpoints are not swapped (Kozak Section 4.2's Table 3 paragraph has them swapped).
+        ("preference_driven", (("kappa", "0", "class_vector"),), "macro", "precision", (), "macro", "all"),
+        ("preference_driven", (("kappa", "1", "class_vector"),), "macro", "recall", (), "macro", "all"),
+        # Weighted precision is not accuracy (only weighted recall is).
+        ("preference_driven", (("kappa", "1", "class_vector"),), "weighted", "accuracy", (), None, "all"),
+        # A bound variant is compared with its own mode only, not across modes.
+        ("preference_driven", (("kappa", "1", "class_vector"),), "macro", "precision", (), "weighted", "all"),
+    ],
+)
+def test_false_endpoint_statements_are_not_claimed(metrics, statement):
+    assert statement not in _bound_statements(metrics)
+
+
+def test_endpoints_only_where_the_domain_attains_them(metrics):
+    assert prove.domain_endpoints(metrics["preference_driven"].param("kappa")) == (0, 1)
+    assert prove.domain_endpoints(metrics["f_beta"].param("beta")) == ()  # beta > 0: open
+    assert not any(eq.bindings for eq in metrics["f_beta"].equivalences)
+
+
+def test_equivalence_text_names_the_binding(metrics):
+    texts = {eq.text("preference_driven") for eq in metrics["preference_driven"].equivalences}
+    assert "preference_driven(kappa=1) [macro] = precision [macro] for every confusion matrix" in texts
+
+
+def test_endpoint_without_a_catalog_counterpart_states_nothing(tmp_path):
+    """kappa = 1 gives precision (stated); kappa = 0 gives recall squared, in no spec (silent)."""
+    for name in ("precision", "recall"):
+        (tmp_path / f"{name}.yaml").write_text((SPECS / f"{name}.yaml").read_text())
+    (tmp_path / "mix.yaml").write_text(
+        "id: mix\nname: Mix\ndescription: Test.\nreferences: [test]\n"
+        "params:\n  kappa:\n    kind: class_vector\n    default: 0.5\n    domain: 0 <= kappa <= 1\n"
+        "formula: kappa * precision + (1 - kappa) * recall**2\n"
+        "averages: [none, macro]\ndefault_average: macro\nrange: [0, 1]\nhigher_is_better: true\n"
+    )
+    statements = {(eq.bindings, eq.mode, eq.other, eq.other_mode) for eq in build.compile_metrics(tmp_path)["mix"].equivalences}
+    assert statements == {((("kappa", "1", "class_vector"),), "macro", "precision", "macro"), ((("kappa", "1", "class_vector"),), "none", "precision", "none")}

@@ -195,6 +195,11 @@ def _equivalences(compiled_metrics):
     return [(metric_id, e) for metric_id, metric in sorted(compiled_metrics.items()) for e in metric.equivalences]
 
 
+def _bound(metric_id, bindings, n_classes):
+    """Parameter bindings of a statement as keyword arguments (class vectors: every class)."""
+    return {name: np.full(n_classes, float(v)) if kind == "class_vector" else float(v) for name, v, kind in bindings}
+
+
 def test_every_proved_equivalence_holds_numerically(compiled_metrics):
     """Scope "all" on C = 2..5, scope "binary" on C = 2; compared wherever both sides are defined."""
     rng = np.random.default_rng(2022)
@@ -204,8 +209,8 @@ def test_every_proved_equivalence_holds_numerically(compiled_metrics):
     for metric_id, e in equivalences:
         sizes = (2, 3, 4, 5) if e.scope == "all" else (2,)
         for c in sizes:
-            left = np.asarray(value(CATALOG[metric_id], e.mode, batches[c]), dtype=float)
-            right = np.asarray(value(CATALOG[e.other], e.other_mode, batches[c]), dtype=float)
+            left = np.asarray(value(CATALOG[metric_id], e.mode, batches[c], **_bound(metric_id, e.bindings, c)), dtype=float)
+            right = np.asarray(value(CATALOG[e.other], e.other_mode, batches[c], **_bound(e.other, e.other_bindings, c)), dtype=float)
             both = ~np.isnan(left) & ~np.isnan(right)
             label = f"{metric_id}({e.mode}) == {e.other}({e.other_mode}) [{e.scope}], C={c}"
             assert both.sum() >= 10, f"{label}: too few matrices where both sides are defined"
