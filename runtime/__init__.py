@@ -16,6 +16,7 @@ from metricc.runtime.confusion import (
 )
 from metricc.runtime.errors import InputError, MetriccError
 from metricc.runtime.evaluate import catalog, evaluate, metric
+from metricc.runtime.sweep import product_grid, sweep
 
 __all__ = [
     "ClassCounts",
@@ -29,5 +30,7 @@ __all__ = [
     "metric",
     "multilabel_counts",
     "orient",
+    "product_grid",
     "samplewise_counts",
+    "sweep",
 ]

@@ -8,11 +8,13 @@ import pytest
 MODULES = [
     "metricc.compiler.build",
     "metricc.compiler.load",
+    "metricc.compiler.prove",
     "metricc.runtime",
     "metricc.runtime.confusion",
     "metricc.runtime.evaluate",
     "metricc.runtime.kernel",
     "metricc.runtime.registry",
+    "metricc.runtime.sweep",
 ]
 
 

@@ -1,0 +1,222 @@
+"""Evaluate a metric for a whole grid of parameter values in one call.
+
+Kozak et al. 2022 rate each classifier for every preference vector with entries from a value
+set: 11**4 = 14,641 vectors for 4 classes, 2**18 = 262,144 for 18. :func:`sweep` evaluates
+one or many confusion matrices (or per-class counts) for such a grid at once and keeps the
+grid's shape; :func:`product_grid` builds the paper's grids.
+
+The generated functions already broadcast a class-vector parameter of shape ``(..., C)``
+against counts ``(..., C)``, so the sweep gives the data one length-1 axis and hands the
+grid over in chunks: memory stays at a few arrays of ``batch x chunk x C`` floats, and the
+counts are never copied per grid vector.
+
+>>> import numpy as np
+>>> grid = product_grid([0.0, 1.0], 3)                   # 2**3 vectors, shape (2, 2, 2, 3)
+>>> values = sweep("preference_driven", matrix=[[40, 7, 3], [8, 10, 2], [9, 1, 20]], grid=grid)
+>>> values.shape
+(2, 2, 2)
+>>> print(f"{values[1, 1, 1]:.4f} {values[0, 0, 0]:.4f}")  # kappa = 1: precision; 0: recall
+0.6858 0.6556
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from metricc.runtime import confusion
+from metricc.runtime.errors import InputError
+from metricc.runtime.evaluate import metric as _metric
+
+__all__ = ["product_grid", "sweep"]
+
+CHUNK_ELEMENTS = 1 << 21  # floats per intermediate array (16 MiB): batch x chunk x C
+MAX_GRID_ELEMENTS = 1 << 27  # product_grid refuses grids above 1 GiB of float64
+
+
+def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False) -> np.ndarray:
+    """Every vector of ``n_classes`` entries taken from ``values`` (the paper's grids).
+
+    Shape ``(V,) * n_classes + (n_classes,)``: entry ``[i_1, ..., i_C]`` is the vector
+    ``(values[i_1], ..., values[i_C])``. ``flat=True`` gives ``(V ** n_classes, n_classes)``
+    in the same (row-major) order, the last class varying fastest.
+
+    >>> product_grid(np.linspace(0, 1, 11), 4, flat=True).shape   # Kozak, car data set
+    (14641, 4)
+    >>> product_grid([0.33, 0.66], 18).shape[-1]                    # krkopt, 2**18 vectors
+    18
+    """
+    if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
+        raise InputError("n_classes", f"expected a positive number of classes, got {n_classes!r}")
+    try:
+        axis = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("values", f"expected numbers, got {values!r}") from None
+    if axis.ndim != 1 or axis.size == 0:
+        raise InputError("values", f"expected a non-empty 1-d list of values, got shape {axis.shape}")
+    if not np.isfinite(axis).all():
+        raise InputError("values", "contains NaN or infinity")
+    size = float(axis.size) ** n_classes * n_classes
+    if size > MAX_GRID_ELEMENTS:
+        raise InputError("n_classes", f"{axis.size}**{n_classes} vectors of {n_classes} entries would take "
+                                      f"{size * 8 / 2**30:.1f} GiB; use fewer values or sample the grid")
+    grid = np.stack(np.meshgrid(*([axis] * n_classes), indexing="ij"), axis=-1)
+    return grid.reshape(-1, n_classes) if flat else grid
+
+
+def _data(info, data, counts, matrix, orientation):
+    """-> (matrix or None, counts) with batch axes ``B``; ``data`` is counts or a matrix."""
+    given = [v is not None for v in (data, counts, matrix)]
+    if sum(given) != 1:
+        raise InputError("input", "give exactly one of data (positional), counts= or matrix=")
+    if data is not None:
+        counts, matrix = (data, None) if isinstance(data, confusion.ClassCounts) else (None, data)
+    if matrix is not None:
+        matrix = confusion.check_matrix(confusion.orient(matrix, orientation))
+        return matrix, confusion.counts_from_matrix(matrix)
+    if info.level == "matrix":
+        raise InputError("input", f"{info.id} needs a confusion matrix; per-class counts are not enough")
+    return None, confusion.check_counts(counts)
+
+
+def _grid(grid, kind: str, n_classes: int) -> np.ndarray:
+    try:
+        array = np.asarray(grid)
+    except ValueError:
+        raise InputError("grid", "ragged: every grid vector needs the same length") from None
+    if array.dtype.kind not in "biuf":
+        raise InputError("grid", f"expected numbers, got dtype {array.dtype}")
+    array = array.astype(float)
+    if not np.isfinite(array).all():
+        raise InputError("grid", "contains NaN or infinity")
+    if kind == "class_vector" and (array.ndim == 0 or array.shape[-1] != n_classes):
+        got = "a scalar" if array.ndim == 0 else f"shape {array.shape}"
+        raise InputError("grid", f"the last axis holds one value per class (C={n_classes}), got {got}")
+    return array
+
+
+def sweep(
+    metric: str,
+    data=None,
+    *,
+    counts=None,
+    matrix=None,
+    grid,
+    param: str | None = None,
+    orientation: str = "true-rows",
+    average: str | None = None,
+    params: Mapping[str, object] | None = None,
+    weights=None,
+    pos_label: int = 1,
+    zero_division=math.nan,
+) -> np.ndarray:
+    """``metric`` for every parameter value in ``grid``; shape ``batch + grid``.
+
+    Data: a confusion ``matrix`` ``(B..., C, C)`` or per-class ``counts`` (four arrays
+    ``(B..., C)``), or either as ``data`` (a :class:`~metricc.runtime.ClassCounts` is counts,
+    anything else a matrix). ``param`` names the swept parameter (default: the metric's only
+    class-vector parameter). For a class vector, ``grid`` has shape ``(G..., C)`` and the
+    result ``(B..., G...)``: batch axes first, then grid axes; ``average="none"`` appends the
+    class axis. For a scalar parameter ``grid`` has shape ``(G...)`` and each value is one
+    call (vectorized over the batch). Other arguments are those of the generated function;
+    ``params`` fixes the metric's other parameters.
+    """
+    info = _metric(metric)
+    by_name = {p.name: p for p in info.params}
+    vectors = [p.name for p in info.params if p.kind == "class_vector"]
+    if param is None:
+        if len(vectors) != 1:
+            raise InputError("param", f"{info.id} has {len(vectors)} class-vector parameters; name the one to sweep")
+        param = vectors[0]
+    if param not in by_name:
+        declared = ", ".join(by_name) or "none"
+        raise InputError("param", f"{info.id} has no parameter '{param}' (its parameters: {declared})")
+    kind = by_name[param].kind
+    fixed = dict(params or {})
+    if param in fixed:
+        raise InputError("params", f"'{param}' is the swept parameter; give its values in grid")
+    unknown = sorted(set(fixed) - set(by_name))
+    if unknown:
+        raise InputError("params", f"{info.id} has no parameter '{unknown[0]}'")
+    the_matrix, the_counts = _data(info, data, counts, matrix, orientation)
+    n_classes = the_counts.true_positives.shape[-1]
+    values = _grid(grid, kind, n_classes)
+    kwargs = {**fixed, "zero_division": zero_division}
+    if info.level == "class":
+        average = average or info.default_average
+        if average == "micro" and kind == "class_vector":
+            raise InputError("average", f"micro averaging pools the classes, so the per-class '{param}' cannot apply")
+        kwargs.update(average=average, weights=weights, pos_label=pos_label)
+    elif average is not None:
+        raise InputError("average", f"{info.id} is a {info.level}-level metric: one value per matrix, no averaging")
+
+    def call(value, batch_axis: bool):
+        if the_matrix is not None and info.level == "matrix":
+            return info.function(the_matrix[..., None, :, :] if batch_axis else the_matrix, **{param: value}, **kwargs)
+        chosen = confusion.ClassCounts(*(c[..., None, :] for c in the_counts)) if batch_axis else the_counts
+        return info.function(*chosen, **{param: value}, **kwargs)
+
+    batch = the_counts.true_positives.shape[:-1]
+    if kind == "scalar":
+        return _scalar_sweep(call, values, param, info.params, batch)
+    return _vector_sweep(call, values, param, info.params, n_classes, batch)
+
+
+def _scalar_sweep(call, values, param, declared, batch):
+    """One call per value (scalar parameters are plain floats in the generated code)."""
+    results = []
+    for index, value in enumerate(values.reshape(-1)):
+        try:
+            results.append(np.asarray(call(value, False), dtype=float))
+        except InputError as error:
+            if error.argument != param:
+                raise
+            domain = next(p.domain for p in declared if p.name == param)
+            where = f"grid[{', '.join(str(int(i)) for i in np.unravel_index(index, values.shape))}]" if values.ndim else "grid"
+            raise InputError("grid", f"{where} = {float(value):.6g} is outside the domain of '{param}' ({domain})") from None
+    if not results:
+        return np.empty(batch + values.shape)
+    stacked = np.stack(results, axis=len(batch))  # batch + (G,) + per-class tail
+    return stacked.reshape(batch + values.shape + stacked.shape[len(batch) + 1:])
+
+
+def _vector_sweep(call, values, param, declared, n_classes, batch):
+    grid_shape, flat = values.shape[:-1], values.reshape(-1, n_classes)
+    rows = max(1, CHUNK_ELEMENTS // max(1, math.prod(batch) * n_classes))
+    out = None
+    for start in range(0, max(flat.shape[0], 1), rows):
+        chunk = flat[start:start + rows]
+        try:
+            part = np.asarray(call(chunk, True), dtype=float)
+        except InputError as error:
+            if error.argument != param:
+                raise
+            raise _outside(call, chunk, start, grid_shape, param, declared, error) from None
+        if out is None:  # part: batch + (rows,) + (C,) under average="none"
+            out = np.empty(batch + (flat.shape[0],) + part.shape[len(batch) + 1:])
+        out[(slice(None),) * len(batch) + (slice(start, start + chunk.shape[0]),)] = part
+    return out.reshape(batch + grid_shape + out.shape[len(batch) + 1:])
+
+
+def _outside(call, chunk, start, grid_shape, param, declared, error) -> InputError:
+    """The first grid vector the generated domain check rejects, found by bisection."""
+    def fails(part):
+        try:
+            call(part, True)
+        except InputError as again:
+            return again.argument == param
+        return False
+
+    lo, hi = 0, chunk.shape[0]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if fails(chunk[lo:mid]) else (mid, hi)
+    if not fails(chunk[lo:lo + 1]):
+        return InputError("grid", error.message)
+    domain = next(p.domain for p in declared if p.name == param)
+    index = np.unravel_index(start + lo, grid_shape) if grid_shape else ()
+    where = f"grid[{', '.join(str(int(i)) for i in index)}]" if index else "the grid vector"
+    vector = "[" + ", ".join(f"{x:.6g}" for x in chunk[lo]) + "]"
+    return InputError("grid", f"{where} = {vector} is outside the domain of '{param}' ({domain})")
