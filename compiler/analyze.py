@@ -13,7 +13,10 @@ import sympy
 
 from metricc.compiler import ir, symbols
 
-__all__ = ["SIMPLIFICATIONS", "simplify", "denominators", "undefined_cases", "analyze_metric", "depends_on_data"]
+__all__ = [
+    "SIMPLIFICATIONS", "simplify", "denominators", "excused_denominators", "excuses", "undefined_cases",
+    "analyze_metric", "depends_on_data",
+]
 
 
 def _combine(expr: sympy.Expr) -> sympy.Expr:
@@ -59,18 +62,91 @@ def _strip(factor: sympy.Expr) -> sympy.Expr:
     return rest
 
 
-def denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
-    """Data-dependent denominators of ``expr``, as distinct factors, sorted."""
-    found: dict[str, sympy.Expr] = {}
-    for node in sympy.preorder_traversal(expr):
-        if isinstance(node, sympy.Pow) and node.exp.is_number and node.exp.is_negative and depends_on_data(node.base):
-            base = node.base
-            parts = sympy.factor(base).as_ordered_factors() if not base.has(sympy.Sum) else sympy.Mul.make_args(base)
-            for part in parts:
-                part = _strip(part)
-                if depends_on_data(part) and not part.is_positive:
-                    found.setdefault(sympy.srepr(part), part)
+def _parts(base: sympy.Expr) -> list[sympy.Expr]:
+    """The factors of a denominator that can vanish with the data."""
+    parts = sympy.factor(base).as_ordered_factors() if not base.has(sympy.Sum) else sympy.Mul.make_args(base)
+    return [p for p in map(_strip, parts) if depends_on_data(p) and not p.is_positive]
+
+
+_DATA_BASES = {symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL}
+
+
+def _data_atom(expr: sympy.Expr) -> sympy.Expr | None:
+    """``expr`` as a non-negative data atom (a count, n, M[a, b], t[a], p[a]), powers dropped."""
+    if isinstance(expr, sympy.Pow) and expr.exp.is_positive:
+        expr = expr.base
+    if expr in symbols.COUNTS or expr == symbols.N_TOTAL:
+        return expr
+    if isinstance(expr, sympy.Indexed) and expr.base in _DATA_BASES:
+        return expr
+    return None
+
+
+def _bounded(small: sympy.Expr, large: sympy.Expr) -> bool:
+    """``0 <= small <= large`` for every confusion matrix (a cell is at most its row total...)."""
+    if small == large or large == symbols.N_TOTAL and isinstance(small, sympy.Indexed):
+        return True
+    if isinstance(small, sympy.Indexed) and small.base == symbols.M and isinstance(large, sympy.Indexed):
+        row, column = small.indices
+        return large == symbols.ROW_TOTAL[row] or large == symbols.COLUMN_TOTAL[column]
+    return False
+
+
+def excuses(weight: sympy.Expr, denominator: sympy.Expr) -> bool:
+    """Whether ``weight`` vanishes wherever ``denominator`` does, for non-negative data.
+
+    Sufficient test: the denominator is a sum of non-negative single atoms (so it is 0 only
+    where each of them is), and one of them bounds a factor of the weight: ``t[j] + p[j] = 0``
+    forces ``M[j, k] = 0``, ``p[j] = 0`` forces ``M[i, j] = 0``, ``n = 0`` forces ``t[i] = 0``.
+    """
+    atoms = []
+    for term in sympy.Add.make_args(sympy.expand(denominator)):
+        coefficient, rest = term.as_coeff_Mul()
+        atom = _data_atom(rest)
+        if not coefficient.is_positive or atom is None:
+            return False
+        atoms.append(atom)
+    factors = [_data_atom(f) for f in sympy.Mul.make_args(weight)]
+    return any(f is not None and _bounded(f, a) for f in factors for a in atoms)
+
+
+def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:
+    if isinstance(expr, symbols.xlogy):
+        weight, argument = expr.args
+        _walk(weight, found, excused)
+        inner: dict = {}
+        _walk(argument, inner, excused)
+        for key, part in inner.items():
+            (excused if excuses(weight, part) else found).setdefault(key, part)
+        return
+    if isinstance(expr, sympy.Pow) and expr.exp.is_number and expr.exp.is_negative and depends_on_data(expr.base):
+        for part in _parts(expr.base):
+            found.setdefault(sympy.srepr(part), part)
+    for arg in expr.args:
+        _walk(arg, found, excused)
+
+
+def _sorted(found: dict) -> tuple[sympy.Expr, ...]:
     return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)))
+
+
+def denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    """Data-dependent denominators of ``expr``, as distinct factors, sorted.
+
+    A denominator inside the argument ``y`` of ``xlogy(x, y)`` that forces ``x = 0`` where it
+    vanishes is excused: that term is 0 there (see :func:`excused_denominators`).
+    """
+    found: dict = {}
+    _walk(expr, found, {})
+    return _sorted(found)
+
+
+def excused_denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    """Denominators whose vanishing only zeroes an ``xlogy`` term, not the whole value."""
+    found: dict = {}
+    excused: dict = {}
+    _walk(expr, found, excused)
+    return _sorted({k: v for k, v in excused.items() if k not in found})
 
 
 def undefined_cases(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:

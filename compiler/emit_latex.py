@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import jinja2
 import sympy
 
-from metricc.compiler import ir, symbols
+from metricc.compiler import analyze, ir, symbols
 from metricc.compiler.text import latex, latex_escape
 
 __all__ = ["ERRATA_FIELDS", "emit_docs", "averaging_expansions"]
@@ -75,6 +75,13 @@ def _undefined(metric: ir.Metric) -> list[str]:
     return cases
 
 
+def _zero_weight(expr: sympy.Expr) -> dict | None:
+    """The 0 log 0 = 0 convention, and the denominators it excuses, where ``xlogy`` is used."""
+    if not expr.has(symbols.xlogy):
+        return None
+    return {"excused": [latex(d) + " = 0" for d in analyze.excused_denominators(expr)]}
+
+
 def _bound(value: sympy.Expr) -> str:
     return {sympy.oo: r"\infty", -sympy.oo: r"-\infty"}.get(value, latex(value))
 
@@ -115,6 +122,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "expansions": averaging_expansions(metric) if metric.level == "class" else [],
         "terms": [(t.label, latex(_per_class(t.simplified))) for t in metric.terms],
         "undefined": _undefined(metric),
+        "zero_weight": _zero_weight(metric.simplified),
         "low": _bound(metric.range[0]),
         "high": _bound(metric.range[1]),
         "params": [(p.name, p.kind, latex(p.default), p.domain_text, p.description) for p in metric.params],

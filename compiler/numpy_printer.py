@@ -164,6 +164,10 @@ class NumpyPrinter:
         inner = self.print(expr.args[0])
         return Printed(f"{name}({inner.code})", inner.indices, inner.batched)
 
+    def _print_xlogy(self, expr) -> Printed:
+        codes, target, batched = self._operands(expr.args)
+        return Printed(f"xlogy({codes[0]}, {codes[1]})", target, batched)
+
     def _print_MinMaxBase(self, expr) -> Printed:
         function = "np.minimum" if isinstance(expr, sympy.Min) else "np.maximum"
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))

@@ -73,6 +73,7 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
     "log": ((1, 2), lambda x, base=None: sympy.log(x) if base is None else sympy.log(x) / sympy.log(base)),
     "min": ((2, 3, 4), sympy.Min),
     "max": ((2, 3, 4), sympy.Max),
+    "xlogy": ((2,), symbols.xlogy),
 }
 _INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}
 _COMPARISONS = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}

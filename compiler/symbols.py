@@ -24,6 +24,7 @@ __all__ = [
     "RESERVED",
     "AVERAGING_CALLS",
     "index_symbol",
+    "xlogy",
 ]
 
 TP = sympy.Symbol("TP", integer=True, nonnegative=True)
@@ -41,7 +42,7 @@ N_CLASSES = sympy.Symbol("C", integer=True, positive=True)
 MATRIX_NAMES = {"M": M, "t": ROW_TOTAL, "p": COLUMN_TOTAL, "n": N_TOTAL, "C": N_CLASSES}
 
 AVERAGING_CALLS = ("micro", "macro", "weighted", "geometric")
-FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "Sum")
+FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum")
 RESERVED = frozenset(
     {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, "binary", "none"}
 )
@@ -50,3 +51,26 @@ RESERVED = frozenset(
 def index_symbol(name: str) -> sympy.Symbol:
     """A summation index over classes, ``0 .. C-1``."""
     return sympy.Symbol(name, integer=True, nonnegative=True)
+
+
+class xlogy(sympy.Function):
+    """``x * log(y)``, and 0 wherever ``x = 0``, even where ``y`` is undefined there.
+
+    The convention ``0 log 0 = 0`` of entropies: a cell (or class) with no mass contributes
+    nothing, and its share ``y = x / total`` may be ``0 / 0``. Numbers evaluate at once, so
+    exact evaluation and the runtime helper of the same name agree.
+
+    >>> x = sympy.Symbol("x")
+    >>> xlogy(0, x), xlogy(2, 1), xlogy(x, 3)
+    (0, 0, xlogy(x, 3))
+    """
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, x, y):
+        if x.is_zero:
+            return sympy.S.Zero
+        if x.is_number and y.is_number or y.is_number and y == 1:
+            return x * sympy.log(y)
+        return None

@@ -86,6 +86,12 @@ class _Latex(LatexPrinter):
     def _print_KroneckerDelta(self, expr, exp=None):
         return rf"[{self._print(expr.args[0])} = {self._print(expr.args[1])}]"
 
+    def _print_xlogy(self, expr, exp=None):
+        """``x \\log y``; the catalog states the convention 0 log y = 0 beside the formula."""
+        weight, argument = expr.args
+        text = rf"{self.parenthesize(weight, 50)} \log\left({self._print(argument)}\right)"
+        return rf"\left({text}\right)^{{{exp}}}" if exp is not None else text
+
 
 def _tex_identifier(text: str) -> str:
     return text.replace("_", r"\_")

@@ -7,6 +7,7 @@ from metricc.runtime.registry import Catalog
 
 from metricc.generated.accuracy import INFO as _accuracy
 from metricc.generated.balanced_accuracy import INFO as _balanced_accuracy
+from metricc.generated.cen import INFO as _cen
 from metricc.generated.class_accuracy import INFO as _class_accuracy
 from metricc.generated.class_error_rate import INFO as _class_error_rate
 from metricc.generated.cohen_kappa import INFO as _cohen_kappa
@@ -26,6 +27,7 @@ from metricc.generated.mcc_per_class import INFO as _mcc_per_class
 from metricc.generated.npv import INFO as _npv
 from metricc.generated.precision import INFO as _precision
 from metricc.generated.preference_driven import INFO as _preference_driven
+from metricc.generated.rci import INFO as _rci
 from metricc.generated.recall import INFO as _recall
 from metricc.generated.specificity import INFO as _specificity
 from metricc.generated.youden_j import INFO as _youden_j
@@ -35,6 +37,7 @@ __all__ = ["CATALOG"]
 CATALOG = Catalog((
     _accuracy,
     _balanced_accuracy,
+    _cen,
     _class_accuracy,
     _class_error_rate,
     _cohen_kappa,
@@ -54,6 +57,7 @@ CATALOG = Catalog((
     _npv,
     _precision,
     _preference_driven,
+    _rci,
     _recall,
     _specificity,
     _youden_j,

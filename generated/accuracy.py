@@ -36,7 +36,7 @@ def accuracy(
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Kozak et al. 2022, Eq. 14-16
     """
-    M = check_matrix(matrix).astype(float)
+    M = check_matrix(matrix, integer=False)
     C = M.shape[-1]
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)

@@ -37,7 +37,7 @@ def cohen_kappa(
     Reference: Cohen 1960
     Reference: Puertolas Molina 2022, Eq. 2.9
     """
-    M = check_matrix(matrix).astype(float)
+    M = check_matrix(matrix, integer=False)
     C = M.shape[-1]
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)

@@ -36,7 +36,7 @@ def error_rate(
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Kozak et al. 2022, Eq. 16 (complement)
     """
-    M = check_matrix(matrix).astype(float)
+    M = check_matrix(matrix, integer=False)
     C = M.shape[-1]
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)

@@ -38,7 +38,7 @@ def mcc(
     Reference: Gorodkin 2004
     Reference: Branco et al., Table 1
     """
-    M = check_matrix(matrix).astype(float)
+    M = check_matrix(matrix, integer=False)
     C = M.shape[-1]
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)

@@ -35,6 +35,7 @@ __all__ = [
     "np",
     "scalar_param",
     "transpose",
+    "xlogy",
     "zero_division_value",
 ]
 
@@ -46,6 +47,17 @@ Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
 def nonzero(denominator):
     """The denominator with zeros replaced by 1; the caller masks those entries as undefined."""
     return np.where(denominator == 0, 1, denominator)
+
+
+def xlogy(x, y):
+    """``x * log(y)``, and 0 wherever ``x = 0`` whatever ``y`` is (the entropy convention 0 log 0 = 0).
+
+    >>> xlogy(np.array([0.0, 2.0]), np.array([0.0, 1.0])).tolist()
+    [0.0, 0.0]
+    """
+    x, y = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+    empty = x == 0
+    return np.where(empty, 0.0, x * np.log(np.where(empty, 1.0, y)))
 
 
 def align(values, source: str, target: str):
