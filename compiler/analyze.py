@@ -2,7 +2,8 @@
 
 ``SIMPLIFICATIONS`` are pure ``Expr -> Expr`` passes applied in order. Undefined cases are
 derived, never declared: every denominator of the simplified form that depends on the data
-and can vanish for non-negative counts.
+and can vanish for non-negative counts, except those inside ``xlogy(x, y)`` that force
+``x = 0`` where they vanish (the term is 0 there: 0 log 0 = 0; see :func:`excuses`).
 """
 
 from __future__ import annotations

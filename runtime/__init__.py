@@ -16,6 +16,7 @@ from metricc.runtime.confusion import (
 )
 from metricc.runtime.errors import InputError, MetriccError
 from metricc.runtime.evaluate import catalog, evaluate, metric
+from metricc.runtime.probabilistic import probabilistic_confusion_matrix
 from metricc.runtime.sweep import product_grid, sweep
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "metric",
     "multilabel_counts",
     "orient",
+    "probabilistic_confusion_matrix",
     "product_grid",
     "samplewise_counts",
     "sweep",

@@ -49,10 +49,15 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
     """``expr`` at ``values``, exactly; None when any sub-expression is undefined.
 
     Evaluated bottom-up, so that a division by zero anywhere counts: sympy's own arithmetic
-    would turn ``1 / (1 / 0)`` into ``1 / zoo = 0``.
+    would turn ``1 / (1 / 0)`` into ``1 / zoo = 0``. The one exception is the documented
+    convention of ``xlogy(x, y)``: 0 where ``x = 0``, even where ``y`` is undefined.
     """
     if expr in values:
         return values[expr]
+    if isinstance(expr, symbols.xlogy):
+        weight = exact(expr.args[0], values)
+        if weight is None or weight == 0:
+            return weight
     if not expr.args:
         if isinstance(expr, sympy.Symbol):
             raise AssertionError(f"test bug: no value for symbol {expr}")

@@ -1,0 +1,100 @@
+"""Probabilistic confusion matrices: class probabilities of each sample in, a C x C matrix out.
+
+Wang et al. 2013 (Eq. 5 and 12) replace the crisp count of "true class i predicted as j" by
+the probabilities ``p(s, j)`` the classifier gives the samples ``s`` of class i:
+
+- ``absolute`` (Eq. 12): ``p'_{i,j} = sum_{s in S_i} p(s, j)``; its row totals are the class
+  sizes and its total is the number of samples, as for a crisp confusion matrix;
+- ``relative`` (Eq. 5): ``p_{i,j} = p'_{i,j} / n_i``, the mean over the samples of class i;
+  every row sums to 1 (Eq. 6), so its total is C.
+
+Any matrix-level metric takes them like a count matrix: CEN of the relative matrix is
+rpCEN, of the absolute one pCEN (Eq. 7-11 read the totals off the matrix they are given).
+
+>>> y_true = [0, 0, 1]
+>>> scores = [[0.75, 0.25], [0.25, 0.75], [0.5, 0.5]]
+>>> probabilistic_confusion_matrix(y_true, scores).tolist()
+[[0.5, 0.5], [0.5, 0.5]]
+>>> probabilistic_confusion_matrix(y_true, scores, kind="absolute").tolist()
+[[1.0, 1.0], [0.5, 0.5]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metricc.runtime.errors import InputError
+
+__all__ = ["KINDS", "probabilistic_confusion_matrix"]
+
+KINDS = ("relative", "absolute")
+
+
+def _scores(scores, tolerance: float) -> np.ndarray:
+    """Scores ``(..., N, C)`` as probabilities: finite, in [0, 1], each row summing to 1."""
+    try:
+        values = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("scores", "expected numbers (rows = samples, columns = class probabilities)") from None
+    if values.ndim < 2 or values.shape[-1] == 0 or values.shape[-2] == 0:
+        raise InputError("scores", f"expected shape (n_samples, n_classes) or a batch (..., n_samples, n_classes), got {values.shape}")
+    if not np.isfinite(values).all():
+        raise InputError("scores", "contains NaN or infinity")
+    if (values < 0).any() or (values > 1).any():
+        raise InputError("scores", "probabilities must lie in [0, 1]")
+    sums = values.sum(axis=-1)
+    off = np.abs(sums - 1)
+    if (off > tolerance).any():
+        where = np.unravel_index(int(np.argmax(off)), sums.shape)
+        raise InputError("scores", f"each row must sum to 1 (within {tolerance:g}); row {where[-1]} sums to {sums[where]:.6g}")
+    return values
+
+
+def _classes(y_true, labels, n_samples_shape: tuple[int, ...], n_classes: int) -> np.ndarray:
+    """True labels -> column indices ``(..., N)``; ``labels`` lists the classes in column order."""
+    y = np.asarray(y_true)
+    if y.shape != n_samples_shape:
+        raise InputError("y_true", f"expected one label per score row, shape {n_samples_shape}, got {y.shape}")
+    if labels is None:
+        if y.dtype.kind not in "iu" and not (y.dtype.kind == "f" and np.all(y == np.round(y))):
+            raise InputError("labels", "y_true is not class indices 0..C-1: give labels= (one per score column, in column order)")
+        index = y.astype(np.int64)
+        if y.size and (index.min() < 0 or index.max() >= n_classes):
+            raise InputError("y_true", f"class indices must lie in 0..{n_classes - 1} (one per score column), or give labels=")
+        return index
+    order = list(labels)
+    if len(order) != n_classes or len(set(order)) != len(order):
+        raise InputError("labels", f"expected {n_classes} distinct labels, one per score column, got {order!r}")
+    position = {label: k for k, label in enumerate(order)}
+    flat = [position.get(v, -1) for v in y.ravel().tolist()]
+    if -1 in flat:
+        raise InputError("y_true", f"label {y.ravel().tolist()[flat.index(-1)]!r} is not one of the labels {order!r}")
+    return np.array(flat, dtype=np.int64).reshape(y.shape)
+
+
+def probabilistic_confusion_matrix(y_true, scores, *, kind: str = "relative", labels=None, tolerance: float = 1e-6) -> np.ndarray:
+    """The ``(..., C, C)`` probabilistic confusion matrix (rows = true classes) of Wang et al.
+
+    ``scores`` ``(..., N, C)``: the probability of each sample (row) for each class (column),
+    rows summing to 1 within ``tolerance``; ``y_true`` ``(..., N)``: the true classes, column
+    indices 0..C-1 or, with ``labels`` (one per column, in column order), labels. ``kind``:
+    ``"relative"`` (Eq. 5, needs a sample of every class) or ``"absolute"`` (Eq. 12).
+    """
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise InputError("kind", f"{kind!r} is not one of {', '.join(KINDS)}")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 <= tolerance < 1:
+        raise InputError("tolerance", f"expected a number in [0, 1), got {tolerance!r}")
+    values = _scores(scores, float(tolerance))
+    n_classes = values.shape[-1]
+    index = _classes(y_true, labels, values.shape[:-1], n_classes)
+    truth = (index[..., None] == np.arange(n_classes)).astype(np.float64)
+    absolute = np.swapaxes(truth, -1, -2) @ values
+    if kind == "absolute":
+        return absolute
+    sizes = truth.sum(axis=-2)
+    if (sizes == 0).any():
+        missing = int(np.flatnonzero((sizes == 0).reshape(-1, n_classes).any(axis=0))[0])
+        name = repr(list(labels)[missing]) if labels is not None else str(missing)
+        raise InputError("y_true", f"class {name} has no samples: the relative matrix (Eq. 5) averages over them; "
+                                   "use kind='absolute' or leave the class out")
+    return absolute / sizes[..., None]
