@@ -26,7 +26,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from metricc.compiler import cli_audit
+from metricc.compiler import cli_audit, cli_sweep
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError, MetriccError
@@ -128,6 +128,8 @@ def _parser() -> _Parser:
     ev.add_argument("--weights", metavar="JSON", help="class weights for --average weighted")
     ev.add_argument("--pos-label", metavar="LABEL", help="positive class for --average binary")
     ev.add_argument("--zero-division", default="nan", metavar="VALUE", help="value of undefined cases (default nan)")
+    ev.add_argument("--sweep", metavar="NAME=START:STOP:NUM", help="evaluate for every value of a parameter grid "
+                    "(a class vector: every vector with entries from the values); also NAME=V1,V2,...")
     ev.add_argument("--format", choices=("text", "json"), default="text")
     ev.set_defaults(run=_cmd_eval)
 
@@ -528,6 +530,8 @@ def _cmd_eval(args) -> int:
     weights = None if args.weights is None else _json("--weights", args.weights, "")
     zero_division = _zero_division(args.zero_division)
     data = _inputs(args)
+    if args.sweep is not None:
+        return cli_sweep.run(args, data, params, weights, zero_division, _OPTIONS)
     try:
         values = evaluate(args.metric, average=args.average, params=params, weights=weights,
                           zero_division=zero_division, **data)

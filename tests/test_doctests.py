@@ -7,6 +7,7 @@ import pytest
 
 MODULES = [
     "metricc.compiler.build",
+    "metricc.compiler.cli_sweep",
     "metricc.compiler.load",
     "metricc.compiler.prove",
     "metricc.runtime",

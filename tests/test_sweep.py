@@ -7,6 +7,7 @@ confusion matrix is given in the text, and the endpoint identities the compiler 
 from __future__ import annotations
 
 import importlib
+import json
 
 import numpy as np
 import pytest
@@ -289,3 +290,44 @@ def test_section42_cm4_solution_space_with_the_errata_reconstruction():
     for (i, j), printed in {(1, 3): 0.8083, (1, 8): 0.9333, (4, 4): 0.7833, (9, 1): 0.6250, (9, 8): 0.8000,
                             (3, 6): 0.8500, (9, 4): 0.7000, (5, 5): 0.7917}.items():
         assert values[i, j] == pytest.approx(printed, abs=5e-5)
+
+
+# ---------------------------------------------------------------- metricc eval --sweep
+
+def _cli(capsys, *args):
+    from metricc.compiler import cli
+
+    code = cli.main(["eval", "--matrix", json.dumps(TABLE4.tolist()), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_sweep_json_equals_the_runtime_sweep(capsys):
+    code, out, _ = _cli(capsys, "--metric", "preference_driven", "--sweep", "kappa=0:1:3", "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    grid = product_grid([0.0, 0.5, 1.0], 3, flat=True)
+    assert result["param"] == "kappa" and np.allclose(result["grid"], grid)
+    np.testing.assert_allclose(result["values"]["preference_driven"], sweep("preference_driven", TABLE4, grid=grid), rtol=1e-15)
+
+
+def test_cli_sweep_text_and_scalar_parameter(capsys):
+    code, out, _ = _cli(capsys, "--metric", "f_beta", "--sweep", "beta=1,2", "--average", "macro")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "beta\tf_beta" and len(lines) == 3
+    assert float(lines[2].split("\t")[1]) == pytest.approx(CATALOG["f_beta"].function(*counts_from_matrix(TABLE4), beta=2.0))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--sweep", "kappa=0:1"), "--sweep: '0:1': expected START:STOP:NUM"),
+        (("--sweep", "kappa"), "--sweep: expected NAME=START:STOP:NUM"),
+        (("--sweep", "kappa=0:2:3"), "--sweep: grid[2] = [0, 0, 2] is outside the domain of 'kappa'"),
+        (("--sweep", "beta=1,2"), "--sweep: preference_driven has no parameter 'beta'"),
+        (("--sweep", "kappa=0,1", "--average", "micro"), "--average: micro averaging pools the classes"),
+    ],
+)
+def test_cli_sweep_errors_name_the_option(capsys, args, message):
+    code, _, err = _cli(capsys, "--metric", "preference_driven", *args)
+    assert code == 2 and f"metricc: error: {message}" in err
