@@ -33,12 +33,13 @@ _ENVIRONMENT = jinja2.Environment(
 _ENVIRONMENT.filters["esc"] = latex_escape
 
 _K = symbols.index_symbol("k")
+_S = symbols.index_symbol("s")  # an instance (sample) of multi-label data
 _SUM_LIMITS = (_K, 1, symbols.N_CLASSES)
 
 
-def _per_class(expr: sympy.Expr) -> sympy.Expr:
-    """``TP`` -> ``TP_k``: the formula applied to class k."""
-    return expr.xreplace({s: sympy.IndexedBase(s.name)[_K] for s in symbols.COUNTS})
+def _per_class(expr: sympy.Expr, index: sympy.Symbol = _K) -> sympy.Expr:
+    """``TP`` -> ``TP_k``: the formula applied to class k (or, with ``_S``, to instance s)."""
+    return expr.xreplace({s: sympy.IndexedBase(s.name)[index] for s in symbols.COUNTS})
 
 
 def _pooled(expr: sympy.Expr) -> sympy.Expr:
@@ -61,6 +62,9 @@ def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
         elif mode == "weighted":
             text = (rf"\frac{{\sum_{{k=1}}^{{C}} w_k \, {per_class}}}{{\sum_{{k=1}}^{{C}} w_k}}, \quad "
                     r"w_k = \mathit{TP}_k + \mathit{FN}_k \text{ (support) unless weights are given}")
+        elif mode == "samples":
+            text = (rf"\frac{{1}}{{N}} \sum_{{s=1}}^{{N}} {latex(_per_class(metric.simplified, _S))}, \quad "
+                    r"\text{counts of instance } s \text{ over its labels, } N \text{ instances}")
         else:
             text = rf"\Bigl(\prod_{{k=1}}^{{C}} {per_class}\Bigr)^{{1/C}}"
         out.append((mode, text))
@@ -70,8 +74,9 @@ def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
 def _undefined(metric: ir.Metric) -> list[str]:
     cases = [latex(u) + " = 0" for u in metric.undefined]
     for term in metric.terms:
+        index, unit = (_S, "instance") if term.mode == "samples" else (_K, "class")
         for u in term.undefined:
-            cases.append(latex(_per_class(u)) + rf" = 0 \text{{ for some class }} k \text{{ (in {latex_escape(term.label)})}}")
+            cases.append(latex(_per_class(u, index)) + rf" = 0 \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}")
     return cases
 
 
@@ -120,7 +125,8 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "written": latex(metric.as_written),
         "simplified": latex(metric.simplified),
         "expansions": averaging_expansions(metric) if metric.level == "class" else [],
-        "terms": [(t.label, latex(_per_class(t.simplified))) for t in metric.terms],
+        "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
+                   latex(_per_class(t.simplified, _S if t.mode == "samples" else _K))) for t in metric.terms],
         "undefined": _undefined(metric),
         "zero_weight": _zero_weight(metric.simplified),
         "low": _bound(metric.range[0]),

@@ -157,6 +157,7 @@ def module_context(metric: ir.Metric) -> dict:
         "simplified_text": sympy.sstr(metric.simplified),
         "equivalences_text": [e.text(metric.id) for e in metric.equivalences],
         "terms": _terms(metric),
+        "per_instance": any(t.mode == "samples" for t in metric.terms),
     }
     if metric.level == "class":
         context["kernel"] = _class_kernel(metric.simplified, metric.undefined, metric.params)

@@ -16,7 +16,7 @@ from metricc.compiler.errors import Location
 __all__ = ["Param", "Term", "Equivalence", "Metric", "LEVELS", "AVERAGES"]
 
 LEVELS = ("class", "aggregate", "matrix")
-AVERAGES = ("none", "binary", "micro", "macro", "weighted", "geometric")
+AVERAGES = ("none", "binary", "micro", "macro", "weighted", "geometric", "samples")
 
 
 @dataclass(frozen=True)

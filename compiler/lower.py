@@ -235,6 +235,7 @@ class _Lowering:
             if call.mode is not None and call.mode not in target.averages:
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
                                               f"'{target.id}' does not support {call.mode} averaging (it lists {', '.join(target.averages)})"))
+            self._check_count_axis(spec, level, call, calls)
             body = self._bind(spec, call, target, own)
             if level == "class":
                 replacements[call.placeholder] = body
@@ -251,6 +252,24 @@ class _Lowering:
                 replacements[call.placeholder.base] = symbol
         written = expr.xreplace(replacements)
         return written, tuple(sorted(terms.values(), key=lambda t: str(t.symbol)))
+
+    @staticmethod
+    def _check_count_axis(spec, level: str, call: MetricCall, calls) -> None:
+        """``samples(...)`` averages over instances: the formula then takes per-instance counts.
+
+        Per-class terms (``macro``, ``weighted``, ``geometric``, ``binary``, ``recall[k]``)
+        need per-class counts, so they cannot share a formula with ``samples``; ``micro``
+        pools every count and gives the same value over either axis.
+        """
+        if call.mode != "samples":
+            return
+        where = spec.key_name(("formula",))
+        if level == "matrix":
+            raise FormulaError(Diagnostic(call.location, where, "samples() averages per-instance counts of multi-label data; a matrix formula takes a confusion matrix (use level: aggregate)"))
+        other = next((c for c in calls if c.mode not in ("samples", "micro")), None)
+        if other is not None:
+            shown = f"{other.mode}({other.metric})" if other.mode else f"{other.metric}[{other.index}]"
+            raise FormulaError(Diagnostic(call.location, where, f"samples() needs per-instance counts, {shown} per-class counts: one formula takes one kind (micro() fits either)"))
 
     def _bind(self, spec, call: MetricCall, target: ir.Metric, own: dict[str, ir.Param]) -> sympy.Expr:
         bound = dict(call.bindings)

@@ -103,8 +103,11 @@ class NumpyPrinter:
         return Printed(f"transpose({base.code})", second + first, base.batched)
 
     def _print_KroneckerDelta(self, expr) -> Printed:
-        i, j = sorted(str(a) for a in expr.args)
-        return Printed("eye(C)", i + j, batched=False)
+        if all(isinstance(a, sympy.Symbol) and a != symbols.N_CLASSES and len(a.name) == 1 for a in expr.args):
+            i, j = sorted(str(a) for a in expr.args)
+            return Printed("eye(C)", i + j, batched=False)
+        codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
+        return Printed(f"np.where({codes[0]} == {codes[1]}, 1.0, 0.0)", target, batched)
 
     # -- arithmetic -----------------------------------------------------------------------
     def _print_Add(self, expr) -> Printed:

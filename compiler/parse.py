@@ -268,6 +268,8 @@ class _Builder:
             return self._averaged(node, name)
         if name == "Sum":
             return self._sum(node)
+        if name == "indicator":
+            return self._indicator(node)
         if name in _FUNCTIONS:
             arities, function = _FUNCTIONS[name]
             if node.keywords:
@@ -281,7 +283,22 @@ class _Builder:
             if self.scope.level != "class":
                 raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name}(...))")
             return self._reference(node, name, node.keywords, None, None)
-        raise self.fail(node, f"unknown function '{name}'{_suggest(name, set(_FUNCTIONS) | {'Sum', *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
+        raise self.fail(node, f"unknown function '{name}'{_suggest(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
+
+    def _indicator(self, node: ast.Call) -> sympy.Expr:
+        """``indicator(a == b)``: the Iverson bracket [a = b], 1 where it holds, else 0.
+
+        Built as a Kronecker delta, which sympy simplifies and evaluates exactly; ``!=`` is
+        its complement. Order comparisons are left out: nothing in the catalog needs them.
+        """
+        usage = "indicator() takes one equality, e.g. indicator(FP + FN == 0) or indicator(i != j)"
+        if len(node.args) != 1 or node.keywords:
+            raise self.fail(node, usage)
+        test = node.args[0]
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+            raise self.fail(test, usage)
+        delta = sympy.KroneckerDelta(self.build(test.left), self.build(test.comparators[0]))
+        return delta if isinstance(test.ops[0], ast.Eq) else 1 - delta
 
     def _averaged(self, node: ast.Call, mode: str) -> sympy.Expr:
         if self.scope.level == "class":

@@ -9,6 +9,10 @@ matrix metric) gets two exact forms:
   (mode, canonical per-class formula);
 - a **binary** form over the four entries of a 2 x 2 confusion matrix.
 
+``samples`` variants average per-instance counts; single-label data read as indicator rows
+has two kinds of instance, ``T`` correct ones (TP, FP, FN, TN) = (1, 0, 0, C - 1) and
+``n - T`` wrong ones (0, 1, 1, C - 2), so the same two forms apply to them.
+
 Pairs whose values agree at random points are then proved by exact cancellation of their
 difference: in general (``scope="all"``) or, failing that, for two classes (``"binary"``).
 Statements hold wherever both sides are defined.
@@ -57,7 +61,22 @@ def _opaque(mode: str, per_class: sympy.Expr) -> sympy.Symbol:
     return sympy.Symbol(f"avg_{mode}_{digest}", real=True)
 
 
+_CORRECT_INSTANCE = {TP: 1, FP: 0, FN: 0}
+_WRONG_INSTANCE = {TP: 0, FP: 1, FN: 1}
+
+
+def _instance_mean(per_class: sympy.Expr, n_classes: sympy.Expr, correct: sympy.Expr, wrong: sympy.Expr) -> sympy.Expr | None:
+    """Mean over one-hot instances of single-label data; None if an instance value is undefined."""
+    values = (per_class.xreplace({**_CORRECT_INSTANCE, TN: n_classes - 1}), per_class.xreplace({**_WRONG_INSTANCE, TN: n_classes - 2}))
+    if any(v.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) for v in values):
+        return None
+    return (correct * values[0] + wrong * values[1]) / (correct + wrong)
+
+
 def _averaged_general(mode: str, per_class: sympy.Expr) -> sympy.Expr:
+    if mode == "samples":
+        mean = _instance_mean(per_class, C, TRACE, N - TRACE)
+        return _opaque(mode, per_class) if mean is None else sympy.cancel(mean)
     if mode == "micro":
         return sympy.cancel(per_class.xreplace(_POOLED))
     if mode == "weighted":
@@ -99,6 +118,9 @@ def _averaged_binary(mode: str, per_class: sympy.Expr) -> sympy.Expr:
         return per_class.xreplace({TP: A + D, FP: B + Cc, FN: B + Cc, TN: A + D})
     if mode == "macro":
         return (values[0] + values[1]) / 2
+    if mode == "samples":
+        mean = _instance_mean(per_class, 2, A + D, B + Cc)
+        return _opaque(mode, per_class) if mean is None else mean
     if mode == "weighted":
         return ((A + B) * values[0] + (Cc + D) * values[1]) / (A + B + Cc + D)
     return sympy.sqrt(values[0] * values[1])
@@ -221,6 +243,13 @@ def _comparable(left, right) -> bool:
     return other[1] == bound[1] or (other[1] is None and bound[1] != "none")
 
 
+_SAMPLES_NOTE = ", samples over the labels read as one-hot indicator rows"
+
+
+def _term_modes(metrics, *variants) -> list[str | None]:
+    return [t.mode for variant in variants for t in metrics[variant[0]].terms]
+
+
 def _proved_pairs(metrics, variants, form, scope, method, skip=frozenset()):
     forms = {v: _form(metrics, v, form) for v in variants}
     forms = {v: f for v, f in forms.items() if f is not None}
@@ -257,6 +286,8 @@ def prove_equivalences(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]
     binary = [(l, r, s, m) for l, r, s, m in binary if {l[1], r[1]} & {"binary", None}]
     found: dict[str, list[ir.Equivalence]] = {m: [] for m in metrics}
     for (left, right, scope, method) in general + binary:
+        if "samples" in (left[1], right[1], *_term_modes(metrics, left, right)):
+            method += _SAMPLES_NOTE
         found[left[0]].append(ir.Equivalence(left[1], right[0], right[1], scope, method, _text(metrics, left[0], left[2]), _text(metrics, right[0], right[2])))
         found[right[0]].append(ir.Equivalence(right[1], left[0], left[1], scope, method, _text(metrics, right[0], right[2]), _text(metrics, left[0], left[2])))
     order = lambda e: (e.scope != "all", e.bindings, e.other_bindings, e.mode or "", e.other, e.other_mode or "")

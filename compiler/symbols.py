@@ -41,8 +41,8 @@ N_TOTAL = sympy.Symbol("n", integer=True, nonnegative=True)
 N_CLASSES = sympy.Symbol("C", integer=True, positive=True)
 MATRIX_NAMES = {"M": M, "t": ROW_TOTAL, "p": COLUMN_TOTAL, "n": N_TOTAL, "C": N_CLASSES}
 
-AVERAGING_CALLS = ("micro", "macro", "weighted", "geometric")
-FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum")
+AVERAGING_CALLS = ("micro", "macro", "weighted", "geometric", "samples")
+FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum", "indicator")
 RESERVED = frozenset(
     {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, "binary", "none"}
 )

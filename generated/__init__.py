@@ -12,8 +12,10 @@ from metricc.generated.class_accuracy import INFO as _class_accuracy
 from metricc.generated.class_error_rate import INFO as _class_error_rate
 from metricc.generated.cohen_kappa import INFO as _cohen_kappa
 from metricc.generated.error_rate import INFO as _error_rate
+from metricc.generated.exact_match_ratio import INFO as _exact_match_ratio
 from metricc.generated.f1 import INFO as _f1
 from metricc.generated.f1_of_macro_averages import INFO as _f1_of_macro_averages
+from metricc.generated.f1_of_sample_averages import INFO as _f1_of_sample_averages
 from metricc.generated.f_beta import INFO as _f_beta
 from metricc.generated.f_beta_of_macro_averages import INFO as _f_beta_of_macro_averages
 from metricc.generated.false_omission_rate import INFO as _false_omission_rate
@@ -21,6 +23,7 @@ from metricc.generated.fdr import INFO as _fdr
 from metricc.generated.fnr import INFO as _fnr
 from metricc.generated.fpr import INFO as _fpr
 from metricc.generated.g_mean import INFO as _g_mean
+from metricc.generated.hamming_loss import INFO as _hamming_loss
 from metricc.generated.jaccard import INFO as _jaccard
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
@@ -42,8 +45,10 @@ CATALOG = Catalog((
     _class_error_rate,
     _cohen_kappa,
     _error_rate,
+    _exact_match_ratio,
     _f1,
     _f1_of_macro_averages,
+    _f1_of_sample_averages,
     _f_beta,
     _f_beta_of_macro_averages,
     _false_omission_rate,
@@ -51,6 +56,7 @@ CATALOG = Catalog((
     _fnr,
     _fpr,
     _g_mean,
+    _hamming_loss,
     _jaccard,
     _mcc,
     _mcc_per_class,

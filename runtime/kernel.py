@@ -39,7 +39,7 @@ __all__ = [
     "zero_division_value",
 ]
 
-AVERAGES = ("none", "binary", "micro", "macro", "weighted", "geometric")
+AVERAGES = ("none", "binary", "micro", "macro", "weighted", "geometric", "samples")
 
 Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
 
@@ -167,6 +167,11 @@ def average_class_metric(
     weighted by support (``TP + FN``) or by ``weights``, classes of weight 0 taking no part;
     ``geometric``: geometric mean. Undefined per-class values become ``zero_division`` before
     averaging.
+
+    ``samples``: the counts are per-instance counts ``(..., N)`` of multi-label data (TP, FP,
+    FN, TN over the labels of each sample, :func:`~metricc.runtime.confusion.samplewise_counts`);
+    the kernel is applied per instance, then the mean is taken over instances. Arithmetically
+    a macro average, over another axis: which axis the counts have is the caller's contract.
     """
     if average not in averages:
         raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
@@ -190,7 +195,7 @@ def average_class_metric(
         if isinstance(pos_label, bool) or not isinstance(pos_label, (int, np.integer)) or not -n_classes <= pos_label < n_classes:
             raise InputError("pos_label", f"expected a class index in 0..{n_classes - 1}, got {pos_label!r}")
         return values[..., pos_label][()]
-    if average == "macro":
+    if average in ("macro", "samples"):
         return np.mean(values, axis=-1)[()]
     if average == "geometric":
         if np.any(values < 0):

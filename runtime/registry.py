@@ -41,6 +41,7 @@ class MetricInfo:
     undefined: tuple[str, ...]
     function: Callable
     equivalences: tuple[str, ...] = ()  # statements the compiler proved, in words
+    per_instance: bool = False  # aggregate over samples(...) terms: takes per-instance counts (..., N)
 
 
 class Catalog:
