@@ -40,6 +40,7 @@ _OPTIONS = {
     "pos_label": "--pos-label", "average": "--average", "weights": "--weights",
     "zero_division": "--zero-division", "orientation": "--orientation",
     "metric": "--metric", "metrics": "--metric", "params": "--param", "input": "--metric",
+    "multilabel": "--multilabel",
 }
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")  # canonical only: "007" stays a string label
 

@@ -57,6 +57,19 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
     return None, counts, labels
 
 
+def _instance_counts(infos, average, y_true, y_pred, multilabel):
+    """Per-instance counts when a requested metric averages over instances (samples), else None."""
+    per_instance = [i.id for i in infos
+                    if i.per_instance or (i.level == "class" and (average or i.default_average) == "samples")]
+    if not per_instance:
+        return None
+    if y_true is None or not multilabel:
+        raise InputError("average" if average == "samples" else "multilabel",
+                         f"{per_instance[0]} averages over instances (samples): pass indicator matrices "
+                         "y_true and y_pred with multilabel=True")
+    return confusion.samplewise_counts(y_true, y_pred)
+
+
 def _pos_index(pos_label, class_labels, n_classes: int) -> int:
     if pos_label is None:
         return 1  # the second class, as in scikit-learn; single-class data needs labels= or pos_label=
@@ -90,7 +103,9 @@ def evaluate(
     ``multilabel=True`` they are indicator matrices), a confusion ``matrix`` (``(..., C, C)``,
     ``orientation`` "true-rows" or "pred-rows"), or per-class ``counts`` (TP, FP, FN, TN).
     ``average`` applies to class-level metrics (default: each metric's own default);
-    aggregate and matrix-level metrics have a single value per matrix. ``params`` maps a
+    aggregate and matrix-level metrics have a single value per matrix. ``samples`` averages
+    over the instances of multi-label data (``multilabel=True``): each metric is applied to
+    the counts of one instance over its labels, then the mean is taken. ``params`` maps a
     parameter name to its value for every requested metric that declares it.
     """
     names = [metrics] if isinstance(metrics, str) else list(metrics)
@@ -107,6 +122,7 @@ def evaluate(
         if unsupported:
             raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
     the_matrix, the_counts, class_labels = _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation)
+    instance_counts = _instance_counts(infos, average, y_true, y_pred, multilabel)
     n_classes = the_counts.true_positives.shape[-1]
     results: dict[str, object] = {}
     for name, info in zip(names, infos):
@@ -121,5 +137,6 @@ def evaluate(
             kwargs["average"] = average or info.default_average
             kwargs["weights"] = weights
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, n_classes)
-        results[name] = info.function(*the_counts, **kwargs)
+        per_instance = info.per_instance or kwargs.get("average") == "samples"
+        results[name] = info.function(*(instance_counts if per_instance else the_counts), **kwargs)
     return results

@@ -34,12 +34,33 @@ def counts_of(matrix):
     return tp, fp, fn, tn
 
 
-def value(info, mode, matrix, **kwargs):
-    """The metric (under ``mode`` when class level) on confusion matrices ``(..., C, C)``."""
+def one_hot_instance_counts(matrix):
+    """Per-instance (TP, FP, FN, TN), each (n,), of the samples of one matrix read as one-hot
+    indicator rows: a correct sample is (1, 0, 0, C - 1), a wrong one (0, 1, 1, C - 2)."""
+    c = matrix.shape[-1]
+    true, predicted = np.divmod(np.repeat(np.arange(c * c), np.asarray(matrix).ravel()), c)
+    tp = (true == predicted).astype(np.int64)
+    return tp, 1 - tp, 1 - tp, c - 2 + tp
+
+
+def value(info, mode, matrix, raw=False, **kwargs):
+    """The metric (under ``mode`` when class level) on confusion matrices ``(..., C, C)``.
+
+    Variants that average over instances (``samples``) see the matrix's samples as one-hot
+    indicator rows, one matrix at a time (NaN for a matrix without samples); with ``raw``
+    they take the per-class counts as if they were per-instance counts, which any
+    non-negative counts may be.
+    """
     if info.level == "matrix":
         return info.function(matrix, **kwargs)
     if info.level == "class":
         kwargs["average"] = mode
+    if not raw and (info.per_instance or mode == "samples"):
+        matrix = np.asarray(matrix)
+        if matrix.ndim > 2:
+            return np.array([value(info, mode, m, **kwargs) for m in matrix])
+        counts = one_hot_instance_counts(matrix)
+        return info.function(*counts, **kwargs) if counts[0].size else math.nan
     return info.function(*counts_of(matrix), **kwargs)
 
 
@@ -103,8 +124,8 @@ def test_batch_equals_loop(compiled_metrics, metric_id, data):
     for mode in info.averages or (None,):
         for zero_division in (math.nan, 0.0):
             kwargs = dict(params, zero_division=zero_division)
-            batched = np.asarray(value(info, mode, matrices, **kwargs), dtype=float)
-            looped = np.array([value(info, mode, m, **kwargs) for m in matrices], dtype=float)
+            batched = np.asarray(value(info, mode, matrices, raw=True, **kwargs), dtype=float)
+            looped = np.array([value(info, mode, m, raw=True, **kwargs) for m in matrices], dtype=float)
             assert batched.shape == looped.shape, mode
             np.testing.assert_allclose(batched, looped, rtol=1e-12, atol=0, equal_nan=True, err_msg=str(mode))
 
@@ -116,10 +137,10 @@ def test_counts_of_billions_do_not_overflow(metric_id):
     info = CATALOG[metric_id]
     matrices = random_matrices(np.random.default_rng(5), 20, 3) + 1
     for mode in info.averages or (None,):
-        small = np.asarray(value(info, mode, matrices), dtype=float)
-        doubled = np.asarray(value(info, mode, 2 * matrices), dtype=float)
+        small = np.asarray(value(info, mode, matrices, raw=True), dtype=float)
+        doubled = np.asarray(value(info, mode, 2 * matrices, raw=True), dtype=float)
         invariant = np.isclose(small, doubled, rtol=1e-12, atol=0) | (np.isnan(small) & np.isnan(doubled))
-        huge = np.asarray(value(info, mode, 10**9 * matrices), dtype=float)
+        huge = np.asarray(value(info, mode, 10**9 * matrices, raw=True), dtype=float)
         np.testing.assert_allclose(huge[invariant], small[invariant], rtol=1e-9, err_msg=str(mode))
 
 

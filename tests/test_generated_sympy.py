@@ -9,7 +9,9 @@ here, from the definitions in docs/spec-language.md, independently of runtime/ke
 - ``none``: one value per class; ``binary``: the class ``pos_label``;
 - ``micro``: pool TP, FP, FN, TN over classes, then apply the formula;
 - ``macro``: mean of the per-class values; ``weighted``: mean weighted by support
-  ``TP + FN`` (or by a user ``weights`` vector); ``geometric``: geometric mean.
+  ``TP + FN`` (or by a user ``weights`` vector); ``geometric``: geometric mean;
+- ``samples``: the counts are per-instance counts (any non-negative counts may be: here the
+  rows of the matrix's per-class counts stand for instances); mean of the per-instance values.
 
 Undefined per-class values become ``zero_division`` before averaging (NaN by default, and
 NaN propagates through every mean); a class of weight 0 takes no part in a weighted mean.
@@ -197,7 +199,7 @@ class PerClass:
             return values
         if mode == "binary":
             return values[pos_label]
-        if mode == "macro":
+        if mode in ("macro", "samples"):
             return sympy.Add(*values) / len(values)
         if mode == "geometric":
             return sympy.Mul(*values) ** sympy.Rational(1, len(values))

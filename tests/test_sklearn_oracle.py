@@ -270,7 +270,7 @@ def indicator_pairs(draw):
 @given(data=indicator_pairs())
 def test_multilabel_and_samples_average(case, data):
     """Per-class averages of multi-label data, and scikit-learn's 'samples' average as
-    metricc's macro average over per-instance counts (``samplewise_counts``)."""
+    metricc's samples average over per-instance counts (``samplewise_counts``)."""
     metric, params, sk_function, _ = SET_WISE[case]
     y_true, y_pred = data
     function = mc.metric(metric).function
@@ -279,7 +279,7 @@ def test_multilabel_and_samples_average(case, data):
         actual = function(*mc.multilabel_counts(y_true, y_pred), average=mode, zero_division=0.0, **params)
         close(actual, expected, mode)
     expected = sk_function(y_true, y_pred, average="samples", zero_division=0.0)
-    actual = function(*mc.samplewise_counts(y_true, y_pred), average="macro", zero_division=0.0, **params)
+    actual = function(*mc.samplewise_counts(y_true, y_pred), average="samples", zero_division=0.0, **params)
     close(actual, expected, "samples")
 
 
