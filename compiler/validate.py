@@ -3,7 +3,7 @@
 Every problem of the file is collected, sorted by position and raised as one
 :class:`~metricc.compiler.errors.SchemaError`. jsonschema's own messages are rewritten
 into short ones that say how to fix the spec, e.g.
-``$.averages[1]: 'macroo' is not one of none, binary, micro, macro, weighted, geometric``
+``$.averages[1]: 'macroo' is not one of none, binary, micro, macro, weighted, geometric, samples``
 or ``$.formla: unknown key; did you mean 'formula'?``. Rules the schema cannot express:
 the id equals the file stem, ``default_average`` is one of ``averages``, ``range`` is
 increasing, and no YAML infinities or NaNs.
