@@ -83,11 +83,18 @@ INFO = MetricInfo(
     equivalences=(
         "fnr [micro] = error_rate for every confusion matrix",
         "fnr [micro] = fdr [micro] for every confusion matrix",
+        "fnr [micro] = fnr [samples] for every confusion matrix",
         "fnr [micro] = fnr [weighted] for every confusion matrix",
+        "fnr [samples] = error_rate for every confusion matrix",
+        "fnr [samples] = fdr [micro] for every confusion matrix",
+        "fnr [samples] = fnr [micro] for every confusion matrix",
+        "fnr [samples] = fnr [weighted] for every confusion matrix",
         "fnr [weighted] = error_rate for every confusion matrix",
         "fnr [weighted] = fdr [micro] for every confusion matrix",
         "fnr [weighted] = fnr [micro] for every confusion matrix",
+        "fnr [weighted] = fnr [samples] for every confusion matrix",
         "fnr [micro] = class_error_rate [binary] for two classes (C = 2)",
+        "fnr [samples] = class_error_rate [binary] for two classes (C = 2)",
         "fnr [weighted] = class_error_rate [binary] for two classes (C = 2)",
     ),
 )

@@ -82,4 +82,17 @@ INFO = MetricInfo(
     simplified="(FN + FP)/(FN + FP + TN + TP)",
     undefined=("FN + FP + TN + TP = 0", ),
     function=hamming_loss,
+    equivalences=(
+        "hamming_loss [macro] = class_error_rate [macro] for every confusion matrix",
+        "hamming_loss [micro] = class_error_rate [micro] for every confusion matrix",
+        "hamming_loss [micro] = hamming_loss [samples] for every confusion matrix",
+        "hamming_loss [samples] = class_error_rate [micro] for every confusion matrix",
+        "hamming_loss [samples] = hamming_loss [micro] for every confusion matrix",
+        "hamming_loss [macro] = class_error_rate [binary] for two classes (C = 2)",
+        "hamming_loss [macro] = error_rate for two classes (C = 2)",
+        "hamming_loss [micro] = class_error_rate [binary] for two classes (C = 2)",
+        "hamming_loss [micro] = error_rate for two classes (C = 2)",
+        "hamming_loss [samples] = class_error_rate [binary] for two classes (C = 2)",
+        "hamming_loss [samples] = error_rate for two classes (C = 2)",
+    ),
 )

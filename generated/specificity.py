@@ -83,9 +83,16 @@ INFO = MetricInfo(
     function=specificity,
     equivalences=(
         "specificity [micro] = npv [micro] for every confusion matrix",
+        "specificity [micro] = specificity [samples] for every confusion matrix",
+        "specificity [samples] = npv [micro] for every confusion matrix",
+        "specificity [samples] = specificity [micro] for every confusion matrix",
         "specificity [geometric] = g_mean [binary] for two classes (C = 2)",
         "specificity [macro] = balanced_accuracy for two classes (C = 2)",
         "specificity [micro] = accuracy for two classes (C = 2)",
         "specificity [micro] = class_accuracy [binary] for two classes (C = 2)",
+        "specificity [micro] = f1_of_sample_averages for two classes (C = 2)",
+        "specificity [samples] = accuracy for two classes (C = 2)",
+        "specificity [samples] = class_accuracy [binary] for two classes (C = 2)",
+        "specificity [samples] = f1_of_sample_averages for two classes (C = 2)",
     ),
 )
