@@ -239,6 +239,8 @@ SK_ZERO_DIVISIONS = (0.0, 1.0)
 def test_precision_recall_fscore_support_on_indicator_matrices(data, zero_division):
     y_true, y_pred = data
     for average in ("samples", "micro", "macro", "weighted"):
+        if average == "weighted" and not y_true.any():
+            continue  # no true label at all: test_weighted_average_without_any_true_label
         expected = skm.precision_recall_fscore_support(y_true, y_pred, average=average, zero_division=zero_division)[:3]
         values = mc.evaluate(["precision", "recall", "f1"], y_true=y_true, y_pred=y_pred, multilabel=True,
                              average=average, zero_division=zero_division)
@@ -257,6 +259,15 @@ def test_jaccard_hamming_and_subset_accuracy(data, zero_division):
     for average in ("samples", "micro", "macro"):
         assert ours("hamming_loss", y_true, y_pred, average=average) == pytest.approx(skm.hamming_loss(y_true, y_pred), abs=1e-12)
     assert ours("exact_match_ratio", y_true, y_pred) == pytest.approx(skm.accuracy_score(y_true, y_pred), abs=1e-12)
+
+
+def test_weighted_average_without_any_true_label():
+    """Total support 0: metricc's weighted mean is undefined (``zero_division``);
+    scikit-learn falls back to the unweighted mean of the per-class values."""
+    y_true, y_pred = np.array([[0, 0]]), np.array([[0, 1]])
+    assert ours("precision", y_true, y_pred, average="weighted", zero_division=1.0) == 1.0
+    assert skm.precision_score(y_true, y_pred, average="weighted", zero_division=1.0) == 0.5
+    assert math.isnan(ours("precision", y_true, y_pred, average="weighted"))
 
 
 def test_empty_label_sets_follow_zero_division():
