@@ -144,6 +144,14 @@ def test_scalar_parameter_sweep_equals_loop():
 
 # ---------------------------------------------------------------- proved identities, numerically
 
+def _one_hot_instances(matrix):
+    """Per-instance counts of a matrix's samples read as one-hot indicator rows (samples averaging)."""
+    c = matrix.shape[-1]
+    true, predicted = np.divmod(np.repeat(np.arange(c * c), matrix.ravel()), c)
+    tp = (true == predicted).astype(np.int64)
+    return tp, 1 - tp, 1 - tp, c - 2 + tp
+
+
 def test_every_proved_class_vector_binding_holds_on_the_sweep(compiled_metrics):
     """Each statement ``m(param=v) [mode] = other [mode]`` checked on a one-vector sweep."""
     rng = np.random.default_rng(2022)
@@ -157,8 +165,12 @@ def test_every_proved_class_vector_binding_holds_on_the_sweep(compiled_metrics):
                 matrices = _matrices(rng, (40,), c)
                 left = sweep(metric_id, matrix=matrices, param=name, grid=np.full((1, c), float(value)), average=e.mode)[:, 0]
                 other = CATALOG[e.other]
-                data = (matrices,) if other.level == "matrix" else counts_from_matrix(matrices)
-                right = other.function(*data, **({"average": e.other_mode} if e.other_mode else {}))
+                kwargs = {"average": e.other_mode} if e.other_mode else {}
+                if other.per_instance or e.other_mode == "samples":  # samples: one-hot rows, a matrix at a time
+                    right = np.array([other.function(*_one_hot_instances(m), **kwargs) for m in matrices])
+                else:
+                    data = (matrices,) if other.level == "matrix" else counts_from_matrix(matrices)
+                    right = other.function(*data, **kwargs)
                 both = ~np.isnan(left) & ~np.isnan(right)
                 assert both.sum() > 20
                 np.testing.assert_allclose(left[both], np.asarray(right)[both], rtol=1e-12, err_msg=e.text(metric_id))
