@@ -125,7 +125,8 @@ def _terms(metric: ir.Metric) -> list[dict]:
     out = []
     for term in metric.terms:
         kernel = _class_kernel(term.simplified, term.undefined, metric.params)
-        out.append({"name": str(term.symbol), "label": term.label, "mode": term.mode or "none", "kernel": kernel})
+        out.append({"name": str(term.symbol), "label": term.label, "mode": term.mode or "none", "kernel": kernel,
+                    "weights": term.weights})
     return out
 
 

@@ -41,7 +41,8 @@ class Term:
     """A class-level metric used inside an aggregate or matrix formula.
 
     ``mode`` is an averaging mode (``macro(precision)``) or ``None`` for the per-class value
-    ``recall[k]`` of matrix formulas. ``expr`` is the metric's per-class formula over
+    ``recall[k]`` of matrix formulas; ``weights`` names the class_vector parameter of
+    ``weighted(recall, relevance)`` (None: support weights). ``expr`` is the metric's per-class formula over
     TP, FP, FN, TN with the bindings applied; ``symbol`` stands for the term in the formula.
     """
 
@@ -52,13 +53,16 @@ class Term:
     expr: sympy.Expr
     simplified: sympy.Expr = sympy.S.Zero
     undefined: tuple[sympy.Expr, ...] = ()
+    weights: str | None = None
 
     @property
     def label(self) -> str:
-        """Human name: ``macro(f_beta(beta=2))``."""
+        """Human name: ``macro(f_beta(beta=2))``, ``weighted(recall, relevance)``."""
         inner = self.metric
         if self.bindings:
             inner += "(" + ", ".join(f"{k}={v}" for k, v in self.bindings) + ")"
+        if self.weights:
+            inner += f", {self.weights}"
         return f"{self.mode}({inner})" if self.mode else f"{inner}[k]"
 
 

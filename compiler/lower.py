@@ -79,6 +79,8 @@ def _display_symbol(call: MetricCall) -> sympy.Symbol:
     name = call.metric
     if call.bindings:
         name += "(" + ", ".join(f"{k}={v}" for k, v in call.bindings) + ")"
+    if call.weights:
+        name += f", {call.weights}"
     return sympy.Symbol(f"{call.mode}({name})" if call.mode else name, real=True)
 
 
@@ -240,12 +242,13 @@ class _Lowering:
             if level == "class":
                 replacements[call.placeholder] = body
                 continue
-            key = (call.metric, call.mode, call.bindings)
+            key = (call.metric, call.mode, call.bindings, call.weights)
             if key not in terms:
                 suffix = "".join(f"__{k}_{v}" for k, v in call.bindings).replace("/", "_").replace("-", "m").replace(".", "p")
-                name = f"{call.mode or 'class'}__{call.metric}{suffix}"
+                mode = f"{call.mode}_by_{call.weights}" if call.weights else call.mode or "class"
+                name = f"{mode}__{call.metric}{suffix}"
                 symbol = sympy.Symbol(name, real=True) if call.mode else sympy.IndexedBase(name)
-                terms[key] = ir.Term(symbol, call.metric, call.mode, call.bindings, body)
+                terms[key] = ir.Term(symbol, call.metric, call.mode, call.bindings, body, weights=call.weights)
             symbol = terms[key].symbol
             replacements[call.placeholder] = symbol if call.mode else symbol[symbols.index_symbol(call.index)]
             if call.mode is None:
@@ -294,7 +297,7 @@ class _Lowering:
         used = {s.name for s in written.free_symbols}
         used |= {b.label.name for b in written.atoms(sympy.IndexedBase)} | {str(b) for b in written.atoms(sympy.Indexed)}
         for term in terms:
-            used |= {s.name for s in term.expr.free_symbols}
+            used |= {s.name for s in term.expr.free_symbols} | ({term.weights} if term.weights else set())
         used_names = used | {str(b.base) for b in written.atoms(sympy.Indexed)}
         for param in params:
             if param.name not in used_names:

@@ -36,6 +36,7 @@ class MetricCall:
     index: str | None
     location: Location
     binding_locations: tuple[tuple[str, Location], ...] = ()  # where each ``name=`` is written
+    weights: str | None = None  # ``weighted(recall, relevance)``: a class_vector parameter
 
     def binding_location(self, name: str) -> Location:
         return dict(self.binding_locations).get(name, self.location)
@@ -303,20 +304,27 @@ class _Builder:
     def _averaged(self, node: ast.Call, mode: str) -> sympy.Expr:
         if self.scope.level == "class":
             raise self.fail(node, f"{mode}() makes one value per matrix: use it in an aggregate or matrix formula (level: aggregate)")
-        if len(node.args) != 1 or node.keywords:
-            raise self.fail(node, f"{mode}() takes one metric, e.g. {mode}(recall)")
+        weights = None
+        if mode == "weighted" and len(node.args) == 2 and not node.keywords:
+            weights = node.args[1]
+            if not isinstance(weights, ast.Name) or weights.id not in self.scope.vector_params:
+                raise self.fail(weights, "the weights of weighted() are a class_vector parameter, e.g. weighted(recall, relevance)")
+            weights = weights.id
+        elif len(node.args) != 1 or node.keywords:
+            hint = " or weighted(recall, w) with w a class_vector parameter" if mode == "weighted" else ""
+            raise self.fail(node, f"{mode}() takes one metric, e.g. {mode}(recall){hint}")
         arg = node.args[0]
         if isinstance(arg, ast.Name) and arg.id in self.scope.metrics:
-            return self._reference(arg, arg.id, (), mode, None)
+            return self._reference(arg, arg.id, (), mode, None, weights)
         if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in self.scope.metrics and not arg.args:
-            return self._reference(arg, arg.func.id, arg.keywords, mode, None)
+            return self._reference(arg, arg.func.id, arg.keywords, mode, None, weights)
         if isinstance(arg, ast.Name) and arg.id in symbols.COUNT_NAMES:
             raise self.fail(arg, f"'{arg.id}' is a count, not a metric: {mode}() takes a metric id, e.g. {mode}(recall)")
         if isinstance(arg, ast.Name):
             raise self.fail(arg, f"unknown metric '{arg.id}'{_suggest(arg.id, self.scope.metrics)}")
         raise self.fail(arg, f"{mode}() takes a metric id, e.g. {mode}(recall) or {mode}(f_beta(beta=2))")
 
-    def _reference(self, node, name, keywords, mode, index) -> sympy.Expr:
+    def _reference(self, node, name, keywords, mode, index, weights=None) -> sympy.Expr:
         bindings = []
         where = []
         for keyword in keywords:
@@ -330,7 +338,7 @@ class _Builder:
             placeholder = sympy.Symbol(f"_ref{key}", real=True)
         else:
             placeholder = sympy.IndexedBase(f"_ref{key}")[symbols.index_symbol(index)]
-        self.calls.append(MetricCall(placeholder, metric, mode, tuple(sorted(bindings)), index, self.location(node), tuple(where)))
+        self.calls.append(MetricCall(placeholder, metric, mode, tuple(sorted(bindings)), index, self.location(node), tuple(where), weights))
         return placeholder
 
     def _sum(self, node: ast.Call) -> sympy.Expr:

@@ -14,11 +14,15 @@ __all__ = ["plain", "latex", "latex_escape", "term_label"]
 
 
 def term_label(name: str) -> tuple[str | None, str]:
-    """``macro__f_beta__beta_2`` -> ("macro", "f_beta(beta=2)"); ``class__recall`` -> (None, "recall")."""
+    """``macro__f_beta__beta_2`` -> ("macro", "f_beta(beta=2)"); ``class__recall`` -> (None, "recall");
+    ``weighted_by_relevance__recall`` -> ("weighted", "recall, relevance")."""
     mode, _, rest = name.partition("__")
     metric, *bindings = rest.split("__")
     if bindings:
         metric += "(" + ", ".join(b.replace("_", "=", 1) if "_" in b else b for b in bindings) + ")"
+    mode, by, weights = mode.partition("_by_")
+    if by:
+        metric += f", {weights}"
     return (None if mode == "class" else mode), metric
 
 

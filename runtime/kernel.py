@@ -90,12 +90,21 @@ def arange(n_classes: int):
     return np.arange(n_classes, dtype=float)
 
 
+def skips(zero_division) -> bool:
+    """True for ``zero_division="skip"``: means over classes leave undefined classes out."""
+    return isinstance(zero_division, str) and zero_division.lower() == "skip"
+
+
 def zero_division_value(zero_division) -> float:
-    """The value for undefined cases: a finite number or NaN (``"nan"`` accepted)."""
-    if isinstance(zero_division, str) and zero_division.lower() == "nan":
+    """The value for undefined cases: a finite number or NaN (``"nan"`` accepted).
+
+    ``"skip"`` is NaN here: it changes which classes a mean takes (see
+    :func:`average_class_metric`); a value that is not a mean over classes stays undefined.
+    """
+    if isinstance(zero_division, str) and zero_division.lower() in ("nan", "skip"):
         return math.nan
     if isinstance(zero_division, bool) or not isinstance(zero_division, (int, float, np.integer, np.floating)):
-        raise InputError("zero_division", f"expected a number or NaN, got {zero_division!r}")
+        raise InputError("zero_division", f"expected a number, NaN or 'skip', got {zero_division!r}")
     value = float(zero_division)
     if math.isinf(value):
         raise InputError("zero_division", "must be finite or NaN")
@@ -124,8 +133,8 @@ def scalar_param(name: str, value, check: Callable | None, domain: str):
 def class_param(name: str, value, counts: ClassCounts, default: Kernel | None, check: Callable | None, domain: str):
     """A per-class parameter vector, or its default computed from the counts."""
     n_classes = counts.true_positives.shape[-1]
-    if value is None:
-        return default(*_floats(counts))
+    if value is None:  # a constant default comes back as a scalar: one value per class
+        return np.broadcast_to(np.asarray(default(*_floats(counts)), dtype=float), np.shape(counts.true_positives))
     vector = check_class_vector(value, n_classes, argument=name)
     if check is not None and not np.all(check(vector)):
         raise InputError(name, f"every entry must satisfy {domain}, got {np.asarray(value).tolist()!r}")
@@ -144,8 +153,10 @@ def _floats(counts) -> ClassCounts:
 
 
 def _per_class(kernel: Kernel, counts, params: Mapping, zero_division: float):
+    """Per-class values with undefined entries replaced, and the undefined mask."""
     value, undefined = kernel(*counts, **params)
-    return np.where(undefined, zero_division, value)
+    undefined = np.broadcast_to(undefined, np.shape(value))
+    return np.where(undefined, zero_division, value), undefined
 
 
 def average_class_metric(
@@ -166,7 +177,9 @@ def average_class_metric(
     pool the counts, then apply; ``macro``: mean of the per-class values; ``weighted``: mean
     weighted by support (``TP + FN``) or by ``weights``, classes of weight 0 taking no part;
     ``geometric``: geometric mean. Undefined per-class values become ``zero_division`` before
-    averaging.
+    averaging; with ``zero_division="skip"`` the means (macro, weighted, geometric, samples)
+    leave the undefined classes out instead, and are undefined (NaN) only when no class is left
+    (Branco et al. 2017, Section 4.3).
 
     ``samples``: the counts are per-instance counts ``(..., N)`` of multi-label data (TP, FP,
     FN, TN over the labels of each sample, :func:`~metricc.runtime.confusion.samplewise_counts`);
@@ -188,7 +201,20 @@ def average_class_metric(
             raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
         pooled = ClassCounts(*(np.sum(c, axis=-1, keepdims=True) for c in counts))
         return finish(*kernel(*pooled, **params), zero)[..., 0][()]
-    values = _per_class(kernel, counts, params, zero).astype(float)
+    values, undefined = _per_class(kernel, counts, params, zero)
+    values = values.astype(float)
+    if skips(zero_division) and average in ("macro", "samples", "geometric"):
+        # A mean over the defined classes only: the weighted mean with weights 1 or 0.
+        kept = np.where(undefined, 0.0, 1.0)
+        if average == "geometric":
+            if np.any(np.where(undefined, 0.0, values) < 0):
+                raise InputError("average", "geometric averaging needs non-negative per-class values")
+            with np.errstate(divide="ignore"):
+                logs = np.where(undefined, 0.0, np.log(np.where(undefined, 1.0, values)))
+            total = np.sum(kept, axis=-1)
+            return finish(np.exp(np.sum(logs, axis=-1) / nonzero(total)), total == 0, zero)
+        total = np.sum(kept, axis=-1)
+        return finish(np.sum(np.where(undefined, 0.0, values), axis=-1) / nonzero(total), total == 0, zero)
     if average == "none":
         return values
     if average == "binary":
@@ -208,6 +234,8 @@ def average_class_metric(
         weights = check_class_vector(weights, n_classes, argument="weights")
         if np.any(weights < 0):
             raise InputError("weights", "weights must be non-negative")
+    if skips(zero_division):
+        weights = np.where(undefined, 0.0, weights)
     total = np.sum(weights, axis=-1)
     # A class of weight 0 takes no part in the mean, even where its value is undefined
     # (0 * NaN would be NaN): otherwise weighted recall is NaN whenever a class is predicted
