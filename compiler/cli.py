@@ -26,7 +26,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from metricc.compiler import cli_audit, cli_sweep
+from metricc.compiler import cli_audit, cli_relevance, cli_sweep
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError, MetriccError
@@ -41,6 +41,7 @@ _OPTIONS = {
     "zero_division": "--zero-division", "orientation": "--orientation",
     "metric": "--metric", "metrics": "--metric", "params": "--param", "input": "--metric",
     "multilabel": "--multilabel",
+    **cli_relevance.OPTIONS,
 }
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")  # canonical only: "007" stays a string label
 
@@ -128,9 +129,11 @@ def _parser() -> _Parser:
     ev.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="parameter, value in JSON")
     ev.add_argument("--weights", metavar="JSON", help="class weights for --average weighted")
     ev.add_argument("--pos-label", metavar="LABEL", help="positive class for --average binary")
-    ev.add_argument("--zero-division", default="nan", metavar="VALUE", help="value of undefined cases (default nan)")
+    ev.add_argument("--zero-division", default="nan", metavar="VALUE",
+                    help="value of undefined cases (default nan), or 'skip': leave undefined classes out of means")
     ev.add_argument("--sweep", metavar="NAME=START:STOP:NUM", help="evaluate for every value of a parameter grid "
                     "(a class vector: every vector with entries from the values); also NAME=V1,V2,...")
+    cli_relevance.add_options(ev)
     ev.add_argument("--format", choices=("text", "json"), default="text")
     ev.set_defaults(run=_cmd_eval)
 
@@ -479,13 +482,15 @@ def _params(items: list[str]) -> dict:
     return params
 
 
-def _zero_division(text: str) -> float:
+def _zero_division(text: str) -> float | str:
     if text.strip().lower() == "nan":
         return math.nan
+    if text.strip().lower() == "skip":
+        return "skip"
     try:
         return float(text)
     except ValueError:
-        raise InputError("--zero-division", f"expected a number or nan, got {text!r}") from None
+        raise InputError("--zero-division", f"expected a number, nan or skip, got {text!r}") from None
 
 
 def _inputs(args) -> dict:
@@ -532,14 +537,17 @@ def _cmd_eval(args) -> int:
     zero_division = _zero_division(args.zero_division)
     data = _inputs(args)
     if args.sweep is not None:
+        cli_relevance.refuse_with("--sweep", args)
         return cli_sweep.run(args, data, params, weights, zero_division, _OPTIONS)
     try:
         values = evaluate(args.metric, average=args.average, params=params, weights=weights,
-                          zero_division=zero_division, **data)
+                          zero_division=zero_division, **data, **cli_relevance.evaluate_kwargs(args))
+        values = {name: _plain(value) for name, value in values.items()}
+        if args.normalized:
+            values = cli_relevance.with_normalized(values)
     except InputError as error:
         option = f"--param {error.argument}" if error.argument in params else _OPTIONS.get(error.argument, error.argument)
         raise InputError(option, error.message) from None
-    values = {name: _plain(value) for name, value in values.items()}
     if args.format == "json":
         print(json.dumps(values))
     else:

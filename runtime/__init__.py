@@ -18,6 +18,8 @@ from metricc.runtime.errors import InputError, MetriccError
 from metricc.runtime.evaluate import catalog, evaluate, metric
 from metricc.runtime.probabilistic import probabilistic_confusion_matrix
 from metricc.runtime.sweep import product_grid, sweep
+from metricc.runtime.normalize import normalized
+from metricc.runtime.relevance import relevance_from_order, relevance_from_prevalence
 
 __all__ = [
     "ClassCounts",
@@ -30,9 +32,12 @@ __all__ = [
     "evaluate",
     "metric",
     "multilabel_counts",
+    "normalized",
     "orient",
     "probabilistic_confusion_matrix",
     "product_grid",
+    "relevance_from_order",
+    "relevance_from_prevalence",
     "samplewise_counts",
     "sweep",
 ]

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from metricc.runtime import confusion
+from metricc.runtime import confusion, relevance as relevance_estimates
 from metricc.runtime.errors import InputError
 from metricc.runtime.registry import Catalog, MetricInfo
 
@@ -81,6 +81,34 @@ def _pos_index(pos_label, class_labels, n_classes: int) -> int:
     return int(matches[0])
 
 
+def _relevance(relevance, order, params, infos, counts, class_labels):
+    """The relevance vector from ``relevance=`` or ``relevance_order=``, or None."""
+    given = [name for name, value in (("relevance", relevance), ("relevance_order", order)) if value is not None]
+    if not given:
+        return None
+    if len(given) > 1 or "relevance" in params:
+        raise InputError(given[-1], "give the relevance once: relevance=, relevance_order= or params['relevance']")
+    if not any(p.name == "relevance" for info in infos for p in info.params):
+        raise InputError(given[0], "no requested metric takes a relevance; e.g. relevance_recall, relevance_f_beta")
+    n_classes = counts.true_positives.shape[-1]
+    names = list(range(n_classes)) if class_labels is None else list(class_labels)
+    if order is not None:
+        return relevance_estimates.relevance_from_order(order, names, argument="relevance_order")
+    if isinstance(relevance, str):
+        if relevance != "prevalence":
+            raise InputError("relevance", f"expected per-class values, a {{label: value}} mapping or 'prevalence', got {relevance!r}")
+        return relevance_estimates.relevance_from_prevalence(counts.true_positives + counts.false_negatives, argument="relevance")
+    if isinstance(relevance, Mapping):
+        vector = [None] * n_classes
+        for label, value in relevance.items():
+            vector[relevance_estimates.class_index(label, names, "relevance")] = value
+        missing = [str(names[k]) for k, value in enumerate(vector) if value is None]
+        if missing:
+            raise InputError("relevance", f"no relevance for class {missing[0]}; give one value per class")
+        return vector
+    return relevance
+
+
 def evaluate(
     metrics: str | Sequence[str],
     *,
@@ -96,6 +124,8 @@ def evaluate(
     weights=None,
     pos_label=None,
     zero_division=math.nan,
+    relevance=None,
+    relevance_order=None,
 ) -> dict[str, object]:
     """Evaluate metrics (ids or aliases) on one kind of input; returns ``{name: value}``.
 
@@ -107,6 +137,12 @@ def evaluate(
     over the instances of multi-label data (``multilabel=True``): each metric is applied to
     the counts of one instance over its labels, then the mean is taken. ``params`` maps a
     parameter name to its value for every requested metric that declares it.
+    ``zero_division``: a number or NaN replaces undefined values; ``"skip"`` leaves undefined
+    classes out of means over classes (Branco et al. 2017, Section 4.3).
+
+    ``relevance`` (one value per class, a ``{label: value}`` mapping, or ``"prevalence"``
+    for Eq. 9) or ``relevance_order`` (e.g. ``"c3 < c1, c3 < c2"``, Eq. 10) supply the
+    ``relevance`` parameter of the relevance-based metrics; see :mod:`metricc.runtime.relevance`.
     """
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
@@ -124,6 +160,9 @@ def evaluate(
     the_matrix, the_counts, class_labels = _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation)
     instance_counts = _instance_counts(infos, average, y_true, y_pred, multilabel)
     n_classes = the_counts.true_positives.shape[-1]
+    phi = _relevance(relevance, relevance_order, params, infos, the_counts, class_labels)
+    if phi is not None:
+        params["relevance"] = phi
     results: dict[str, object] = {}
     for name, info in zip(names, infos):
         kwargs = {p.name: params[p.name] for p in info.params if p.name in params}

@@ -15,6 +15,9 @@ here, from the definitions in docs/spec-language.md, independently of runtime/ke
 
 Undefined per-class values become ``zero_division`` before averaging (NaN by default, and
 NaN propagates through every mean); a class of weight 0 takes no part in a weighted mean.
+``zero_division="skip"`` leaves undefined classes out of the means (macro, weighted,
+geometric) and is NaN elsewhere. ``weighted(recall, relevance)`` in an aggregate formula is
+the mean weighted by the class-vector parameter ``relevance``.
 
 Per-class counts are derived here from the matrix (TP = diagonal, FP = column sum - TP,
 FN = row sum - TP, TN = n - TP - FP - FN), not by the runtime.
@@ -41,7 +44,7 @@ S = sympy.S
 TP, FP, FN, TN = symbols.COUNTS
 RTOL, ATOL = 1e-9, 1e-12
 FAST = settings(max_examples=40, deadline=None)
-ZERO_DIVISIONS = (math.nan, 0.0, 1.0)
+ZERO_DIVISIONS = (math.nan, 0.0, 1.0, "skip")
 _UNDEFINED = (S.NaN, S.ComplexInfinity, S.Infinity, S.NegativeInfinity)
 
 
@@ -89,8 +92,10 @@ def written_or_limit(metric_like, values: dict) -> sympy.Expr | None:
     return value
 
 
-def fill_value(zero_division: float) -> sympy.Expr:
-    return S.NaN if math.isnan(zero_division) else sympy.Rational(zero_division)
+def fill_value(zero_division) -> sympy.Expr:
+    if zero_division == "skip" or math.isnan(zero_division):
+        return S.NaN
+    return sympy.Rational(zero_division)
 
 
 def to_float(value) -> float:
@@ -195,6 +200,8 @@ class PerClass:
         if mode == "micro":
             return fill if self.pooled is None else self.pooled
         values = [fill if v is None else v for v in self.values]
+        if zero_division == "skip" and mode in ("macro", "geometric", "weighted"):
+            return self._skipping(mode, weights)
         if mode == "none":
             return values
         if mode == "binary":
@@ -209,8 +216,20 @@ class PerClass:
             total = sum(weights)
             if total == 0:
                 return fill
-            return sympy.Add(*(sympy.Integer(w) * v for w, v in zip(weights, values) if w != 0)) / total
+            return sympy.Add(*(sympy.Rational(w) * v for w, v in zip(weights, values) if w != 0)) / total
         raise AssertionError(f"test bug: unknown mode {mode}")
+
+    def _skipping(self, mode: str, weights):
+        """The mean over the classes whose value is defined (NaN when there is none)."""
+        if weights is None:
+            weights = [c[0] + c[2] for c in self.counts] if mode == "weighted" else [1] * len(self.values)
+        kept = [(sympy.Rational(w), v) for w, v in zip(weights, self.values) if v is not None and w != 0]
+        total = sum(w for w, _ in kept)
+        if total == 0:
+            return S.NaN
+        if mode == "geometric":
+            return sympy.Mul(*(v for _, v in kept)) ** sympy.Rational(1, len(kept))
+        return sympy.Add(*(w * v for w, v in kept)) / total
 
 
 def aggregate_reference(metric, per_class_counts, params: dict, zero_division: float, matrix=None):
@@ -227,7 +246,11 @@ def aggregate_reference(metric, per_class_counts, params: dict, zero_division: f
             for k, v in enumerate(term_values.average("none", zero_division)):
                 values[term.symbol[k]] = v
         else:
-            values[term.symbol] = term_values.average(term.mode, zero_division)
+            weights = None
+            if term.weights:  # weighted(metric, vector parameter): the parameter's values per class
+                param = sympy.Symbol(term.weights, real=True)
+                weights = [param_values(metric, params, c, k)[param] for k, c in enumerate(per_class_counts)]
+            values[term.symbol] = term_values.average(term.mode, zero_division, weights=weights)
     if metric.level == "matrix":
         c = matrix.shape[0]
         values.update(matrix_values(matrix))
@@ -284,7 +307,7 @@ def check_metric(metric, info, matrix: np.ndarray, params: dict, pos_label: int,
                 by_zero_division[zd] = np.asarray(actual, dtype=float)
             if mode == "none":
                 # zero_division replaces exactly the undefined (NaN by default) entries.
-                for zd in ZERO_DIVISIONS[1:]:
+                for zd in ZERO_DIVISIONS[1:-1]:
                     default = by_zero_division[math.nan]
                     np.testing.assert_array_equal(by_zero_division[zd], np.where(np.isnan(default), zd, default), err_msg=where)
         if "binary" in info.averages:
@@ -308,8 +331,9 @@ def check_metric(metric, info, matrix: np.ndarray, params: dict, pos_label: int,
     if metric.level == "matrix" and not metric.terms:
         # One division, no inner averages: zero_division only replaces an undefined value.
         default = by_zero_division[math.nan]
-        for zd in ZERO_DIVISIONS[1:]:
+        for zd in ZERO_DIVISIONS[1:-1]:
             assert by_zero_division[zd] == (zd if math.isnan(default) else default), where
+        assert by_zero_division["skip"] == default or math.isnan(default) and math.isnan(by_zero_division["skip"]), where
 
 
 # ---------------------------------------------------------------- the tests
