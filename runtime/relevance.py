@@ -27,7 +27,7 @@ import numpy as np
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["relevance_from_prevalence", "relevance_from_order", "order_pairs", "class_index"]
+__all__ = ["relevance_from_prevalence", "relevance_from_order", "average_ranks", "order_pairs", "class_index"]
 
 _RELATION = re.compile(r"\s*([<>])\s*")
 
@@ -106,6 +106,20 @@ def relevance_from_order(order, labels, *, argument: str = "order") -> np.ndarra
     >>> relevance_from_order("c4 < c3 < c2 < c1", ["c1", "c2", "c3", "c4"]).tolist()
     [1.0, 0.75, 0.5, 0.25]
     """
+    rank = average_ranks(order, labels, argument=argument)
+    return rank / np.max(rank)
+
+
+def average_ranks(order, labels, *, argument: str = "order") -> np.ndarray:
+    """The US-model's average rank of each class: ``|below| + 1 + |incomparable| / 2``.
+
+    The mean of the lowest rank a class can take in a linear extension of the order
+    (``|below| + 1``) and the highest (``|below| + 1 + |incomparable|``); rank 1 is the
+    least relevant. Branco et al.'s Figure 1: E with 2 classes below, 3 incomparable: 4.5.
+
+    >>> average_ranks("A < E, C < E, E < D", list("ABCDEFG"))[4]
+    np.float64(4.5)
+    """
     if isinstance(labels, (int, np.integer)) and not isinstance(labels, bool):
         labels = list(range(int(labels)))
     labels = list(labels)
@@ -123,5 +137,4 @@ def relevance_from_order(order, labels, *, argument: str = "order") -> np.ndarra
         raise InputError(argument, f"the order is cyclic: it puts {names} below themselves")
     below = np.sum(less, axis=0)
     incomparable = n_classes - 1 - np.sum(less | less.T, axis=1)
-    rank = below + 1 + incomparable / 2
-    return rank / np.max(rank)
+    return below + 1 + incomparable / 2

@@ -108,9 +108,10 @@ def test_value_within_declared_range_or_nan(compiled_metrics, metric_id, data):
     params = draw_params(compiled_metrics[metric_id], data.draw, matrix.shape[-1])
     low, high = info.range
     for mode in info.averages or (None,):
-        result = np.atleast_1d(np.asarray(value(info, mode, matrix, **params), dtype=float))
-        defined = result[~np.isnan(result)]
-        assert np.all(defined >= low - 1e-12) and np.all(defined <= high + 1e-12), (mode, result)
+        for zero_division in (math.nan, "skip"):  # skip: means over the defined classes only
+            result = np.atleast_1d(np.asarray(value(info, mode, matrix, zero_division=zero_division, **params), dtype=float))
+            defined = result[~np.isnan(result)]
+            assert np.all(defined >= low - 1e-12) and np.all(defined <= high + 1e-12), (mode, zero_division, result)
 
 
 @pytest.mark.parametrize("metric_id", sorted(CATALOG))
@@ -122,7 +123,7 @@ def test_batch_equals_loop(compiled_metrics, metric_id, data):
     matrices = data.draw(confusion_matrices(batch=(7,)), label="matrices")
     params = draw_params(compiled_metrics[metric_id], data.draw, matrices.shape[-1])
     for mode in info.averages or (None,):
-        for zero_division in (math.nan, 0.0):
+        for zero_division in (math.nan, 0.0, "skip"):
             kwargs = dict(params, zero_division=zero_division)
             batched = np.asarray(value(info, mode, matrices, raw=True, **kwargs), dtype=float)
             looped = np.array([value(info, mode, m, raw=True, **kwargs) for m in matrices], dtype=float)
