@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -397,3 +398,25 @@ def table1_value_of(name: str, matrix):
     metric_id, mode = TABLE1[name]
     kwargs = {"average": mode} if mode else {}
     return mc.evaluate(metric_id, matrix=matrix, **kwargs)[metric_id]
+
+
+# ---------------------------------------------------------------- scikit-learn oracle for skip
+
+@FAST
+@given(data=st.data())
+def test_skip_equals_sklearn_nan_zero_division_means(data):
+    """scikit-learn >= 1.3 leaves NaN classes out of macro/weighted means (``_nanaverage``)."""
+    metrics = pytest.importorskip("sklearn.metrics")
+    c = data.draw(st.integers(2, 4), label="C")
+    y_true = data.draw(st.lists(st.integers(0, c - 1), min_size=1, max_size=12), label="y_true")
+    y_pred = data.draw(st.lists(st.integers(0, c - 1), min_size=len(y_true), max_size=len(y_true)), label="y_pred")
+    labels = list(range(c))
+    for function, metric_id in ((metrics.precision_score, "precision"), (metrics.recall_score, "recall"),
+                                (metrics.f1_score, "f1")):
+        for average in ("macro", "weighted"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                expected = function(y_true, y_pred, labels=labels, average=average, zero_division=np.nan)
+            got = mc.evaluate(metric_id, y_true=y_true, y_pred=y_pred, labels=labels, average=average,
+                              zero_division="skip")[metric_id]
+            np.testing.assert_allclose(got, expected, rtol=1e-12, equal_nan=True, err_msg=f"{metric_id} {average}")
