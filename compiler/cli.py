@@ -490,7 +490,7 @@ def _zero_division(text: str) -> float | str:
     try:
         return float(text)
     except ValueError:
-        raise InputError("--zero-division", f"expected a number, nan or skip, got {text!r}") from None
+        raise InputError("--zero-division", f"expected a number or nan, or skip, got {text!r}") from None
 
 
 def _inputs(args) -> dict:
