@@ -8,12 +8,15 @@ from metricc.runtime.registry import Catalog
 from metricc.generated.accuracy import INFO as _accuracy
 from metricc.generated.balanced_accuracy import INFO as _balanced_accuracy
 from metricc.generated.cba import INFO as _cba
+from metricc.generated.cen import INFO as _cen
 from metricc.generated.class_accuracy import INFO as _class_accuracy
 from metricc.generated.class_error_rate import INFO as _class_error_rate
 from metricc.generated.cohen_kappa import INFO as _cohen_kappa
 from metricc.generated.error_rate import INFO as _error_rate
+from metricc.generated.exact_match_ratio import INFO as _exact_match_ratio
 from metricc.generated.f1 import INFO as _f1
 from metricc.generated.f1_of_macro_averages import INFO as _f1_of_macro_averages
+from metricc.generated.f1_of_sample_averages import INFO as _f1_of_sample_averages
 from metricc.generated.f_beta import INFO as _f_beta
 from metricc.generated.f_beta_of_macro_averages import INFO as _f_beta_of_macro_averages
 from metricc.generated.f_beta_of_micro_averages import INFO as _f_beta_of_micro_averages
@@ -22,12 +25,14 @@ from metricc.generated.fdr import INFO as _fdr
 from metricc.generated.fnr import INFO as _fnr
 from metricc.generated.fpr import INFO as _fpr
 from metricc.generated.g_mean import INFO as _g_mean
+from metricc.generated.hamming_loss import INFO as _hamming_loss
 from metricc.generated.jaccard import INFO as _jaccard
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
 from metricc.generated.npv import INFO as _npv
 from metricc.generated.precision import INFO as _precision
 from metricc.generated.preference_driven import INFO as _preference_driven
+from metricc.generated.rci import INFO as _rci
 from metricc.generated.recall import INFO as _recall
 from metricc.generated.relevance_av_f_beta import INFO as _relevance_av_f_beta
 from metricc.generated.relevance_cba import INFO as _relevance_cba
@@ -43,12 +48,15 @@ CATALOG = Catalog((
     _accuracy,
     _balanced_accuracy,
     _cba,
+    _cen,
     _class_accuracy,
     _class_error_rate,
     _cohen_kappa,
     _error_rate,
+    _exact_match_ratio,
     _f1,
     _f1_of_macro_averages,
+    _f1_of_sample_averages,
     _f_beta,
     _f_beta_of_macro_averages,
     _f_beta_of_micro_averages,
@@ -57,12 +65,14 @@ CATALOG = Catalog((
     _fnr,
     _fpr,
     _g_mean,
+    _hamming_loss,
     _jaccard,
     _mcc,
     _mcc_per_class,
     _npv,
     _precision,
     _preference_driven,
+    _rci,
     _recall,
     _relevance_av_f_beta,
     _relevance_cba,

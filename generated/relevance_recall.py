@@ -84,4 +84,12 @@ INFO = MetricInfo(
     simplified="weighted_by_relevance__recall",
     undefined=(),
     function=relevance_recall,
+    equivalences=(
+        "relevance_recall(relevance=0) = accuracy for every confusion matrix",
+        "relevance_recall(relevance=0) = f1_of_sample_averages for every confusion matrix",
+        "relevance_recall(relevance=0) = f_beta_of_micro_averages for every confusion matrix",
+        "relevance_recall(relevance=1) = accuracy for every confusion matrix",
+        "relevance_recall(relevance=1) = f1_of_sample_averages for every confusion matrix",
+        "relevance_recall(relevance=1) = f_beta_of_micro_averages for every confusion matrix",
+    ),
 )
