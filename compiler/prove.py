@@ -96,7 +96,7 @@ def general_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
         return None
     replacements = {}
     for term in metric.terms:
-        if term.mode is None:
+        if term.mode is None or term.weights:
             return None
         per_class = _scalar_defaults(metric, term.simplified)
         if per_class is None:
@@ -136,7 +136,7 @@ def binary_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
         return None
     for term in metric.terms:
         per_class = _scalar_defaults(metric, term.simplified)
-        if per_class is None:
+        if per_class is None or term.weights:
             return None
         if term.mode is None:
             values = [per_class.xreplace(c) for c in _CLASS_COUNTS]
@@ -205,9 +205,20 @@ def domain_endpoints(param: ir.Param) -> tuple[sympy.Expr, ...]:
 def bind(metric: ir.Metric, bindings: Mapping[str, sympy.Expr]) -> ir.Metric:
     """The metric with parameters fixed (a class vector to the same value in every class)."""
     values = {metric.param(name).symbol: value for name, value in bindings.items()}
-    terms = tuple(dataclasses.replace(t, simplified=t.simplified.xreplace(values)) for t in metric.terms)
+    terms = tuple(_bound_term(dataclasses.replace(t, simplified=t.simplified.xreplace(values)), bindings)
+                  for t in metric.terms)
     return dataclasses.replace(metric, simplified=metric.simplified.xreplace(values), terms=terms,
                                params=tuple(p for p in metric.params if p.name not in bindings))
+
+
+def _bound_term(term: ir.Term, bindings: Mapping[str, sympy.Expr]) -> ir.Term:
+    """``weighted(m, w)`` with ``w`` the same positive value in every class is ``macro(m)``.
+
+    With ``w = 0`` no class has weight: the term keeps its weights and has no closed form.
+    """
+    if term.weights in bindings and bindings[term.weights] != 0:
+        return dataclasses.replace(term, mode="macro", weights=None)
+    return term
 
 
 def _variants(metrics: Mapping[str, ir.Metric]) -> list[tuple]:

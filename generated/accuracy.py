@@ -78,8 +78,6 @@ INFO = MetricInfo(
         "accuracy = recall [samples] for every confusion matrix",
         "accuracy = recall [weighted] for every confusion matrix",
         "accuracy = preference_driven(kappa=0) [weighted] for every confusion matrix",
-        "accuracy = relevance_recall(relevance=0) for every confusion matrix",
-        "accuracy = relevance_recall(relevance=1) for every confusion matrix",
         "accuracy = class_accuracy [binary] for two classes (C = 2)",
         "accuracy = class_accuracy [macro] for two classes (C = 2)",
         "accuracy = class_accuracy [micro] for two classes (C = 2)",

@@ -78,6 +78,7 @@ INFO = MetricInfo(
     equivalences=(
         "balanced_accuracy = recall [macro] for every confusion matrix",
         "balanced_accuracy = preference_driven(kappa=0) [macro] for every confusion matrix",
+        "balanced_accuracy = relevance_recall(relevance=1) for every confusion matrix",
         "balanced_accuracy = specificity [macro] for two classes (C = 2)",
     ),
 )

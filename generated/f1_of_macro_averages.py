@@ -91,5 +91,6 @@ INFO = MetricInfo(
     function=f1_of_macro_averages,
     equivalences=(
         "f1_of_macro_averages = f_beta_of_macro_averages for every confusion matrix",
+        "f1_of_macro_averages = relevance_f_beta(relevance=1) for every confusion matrix",
     ),
 )

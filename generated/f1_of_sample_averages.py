@@ -105,8 +105,6 @@ INFO = MetricInfo(
         "f1_of_sample_averages = recall [samples] for every confusion matrix",
         "f1_of_sample_averages = recall [weighted] for every confusion matrix",
         "f1_of_sample_averages = preference_driven(kappa=0) [weighted] for every confusion matrix",
-        "f1_of_sample_averages = relevance_recall(relevance=0) for every confusion matrix",
-        "f1_of_sample_averages = relevance_recall(relevance=1) for every confusion matrix",
         "f1_of_sample_averages = class_accuracy [binary] for two classes (C = 2)",
         "f1_of_sample_averages = class_accuracy [macro] for two classes (C = 2)",
         "f1_of_sample_averages = class_accuracy [micro] for two classes (C = 2)",

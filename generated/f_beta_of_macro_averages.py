@@ -97,5 +97,6 @@ INFO = MetricInfo(
     function=f_beta_of_macro_averages,
     equivalences=(
         "f_beta_of_macro_averages = f1_of_macro_averages for every confusion matrix",
+        "f_beta_of_macro_averages = relevance_f_beta(relevance=1) for every confusion matrix",
     ),
 )

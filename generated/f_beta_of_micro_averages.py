@@ -110,8 +110,6 @@ INFO = MetricInfo(
         "f_beta_of_micro_averages = recall [samples] for every confusion matrix",
         "f_beta_of_micro_averages = recall [weighted] for every confusion matrix",
         "f_beta_of_micro_averages = preference_driven(kappa=0) [weighted] for every confusion matrix",
-        "f_beta_of_micro_averages = relevance_recall(relevance=0) for every confusion matrix",
-        "f_beta_of_micro_averages = relevance_recall(relevance=1) for every confusion matrix",
         "f_beta_of_micro_averages = class_accuracy [binary] for two classes (C = 2)",
         "f_beta_of_micro_averages = class_accuracy [macro] for two classes (C = 2)",
         "f_beta_of_micro_averages = class_accuracy [micro] for two classes (C = 2)",

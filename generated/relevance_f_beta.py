@@ -106,4 +106,8 @@ INFO = MetricInfo(
     simplified="weighted_by_relevance__precision*weighted_by_relevance__recall*(beta**2 + 1)/(beta**2*weighted_by_relevance__precision + weighted_by_relevance__recall)",
     undefined=("beta**2*weighted_by_relevance__precision + weighted_by_relevance__recall = 0", ),
     function=relevance_f_beta,
+    equivalences=(
+        "relevance_f_beta(relevance=1) = f1_of_macro_averages for every confusion matrix",
+        "relevance_f_beta(relevance=1) = f_beta_of_macro_averages for every confusion matrix",
+    ),
 )

@@ -85,11 +85,6 @@ INFO = MetricInfo(
     undefined=(),
     function=relevance_recall,
     equivalences=(
-        "relevance_recall(relevance=0) = accuracy for every confusion matrix",
-        "relevance_recall(relevance=0) = f1_of_sample_averages for every confusion matrix",
-        "relevance_recall(relevance=0) = f_beta_of_micro_averages for every confusion matrix",
-        "relevance_recall(relevance=1) = accuracy for every confusion matrix",
-        "relevance_recall(relevance=1) = f1_of_sample_averages for every confusion matrix",
-        "relevance_recall(relevance=1) = f_beta_of_micro_averages for every confusion matrix",
+        "relevance_recall(relevance=1) = balanced_accuracy for every confusion matrix",
     ),
 )

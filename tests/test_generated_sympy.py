@@ -200,7 +200,7 @@ class PerClass:
         if mode == "micro":
             return fill if self.pooled is None else self.pooled
         values = [fill if v is None else v for v in self.values]
-        if zero_division == "skip" and mode in ("macro", "geometric", "weighted"):
+        if zero_division == "skip" and mode in ("macro", "samples", "geometric", "weighted"):
             return self._skipping(mode, weights)
         if mode == "none":
             return values
