@@ -96,7 +96,7 @@ def _equivalences(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> list[s
     for eq in metric.equivalences:
         left = _variant(metric.id, eq.mode, eq.bindings)
         right = _variant(eq.other, eq.other_mode, eq.other_bindings)
-        scope = "for every confusion matrix" if eq.scope == "all" else "for two classes (C = 2)"
+        scope = eq.scope_text
         if eq.mode == "none":
             scope = "class by class, " + scope
         notes = [_binding_note(b) for b in (eq.bindings, eq.other_bindings)]

@@ -73,7 +73,8 @@ class Equivalence:
     ``bindings`` / ``other_bindings`` fix parameters of either side to a value, as
     ``(name, value, kind)``; a ``class_vector`` takes that value in every class:
     ``preference_driven(kappa=1) [macro] = precision [macro]``. Mode ``none`` states the
-    equality class by class.
+    equality class by class. ``one_hot``: a side averages over instances (``samples``), so
+    the statement is about single-label data read as one-hot indicator rows.
     """
 
     mode: str | None
@@ -83,10 +84,16 @@ class Equivalence:
     method: str
     bindings: tuple[tuple[str, str, str], ...] = ()
     other_bindings: tuple[tuple[str, str, str], ...] = ()
+    one_hot: bool = False
+
+    @property
+    def scope_text(self) -> str:
+        scope = "for every confusion matrix" if self.scope == "all" else "for two classes (C = 2)"
+        return scope + (" of single-label data read as one-hot indicator rows" if self.one_hot else "")
 
     def text(self, metric_id: str) -> str:
         """The statement in words: ``preference_driven(kappa=1) [macro] = precision [macro] ...``."""
-        scope = "for every confusion matrix" if self.scope == "all" else "for two classes (C = 2)"
+        scope = self.scope_text
         return f"{_variant_text(metric_id, self.mode, self.bindings)} = {_variant_text(self.other, self.other_mode, self.other_bindings)} {scope}"
 
 

@@ -254,9 +254,6 @@ def _comparable(left, right) -> bool:
     return other[1] == bound[1] or (other[1] is None and bound[1] != "none")
 
 
-_SAMPLES_NOTE = ", samples over the labels read as one-hot indicator rows"
-
-
 def _term_modes(metrics, *variants) -> list[str | None]:
     return [t.mode for variant in variants for t in metrics[variant[0]].terms]
 
@@ -297,9 +294,8 @@ def prove_equivalences(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]
     binary = [(l, r, s, m) for l, r, s, m in binary if {l[1], r[1]} & {"binary", None}]
     found: dict[str, list[ir.Equivalence]] = {m: [] for m in metrics}
     for (left, right, scope, method) in general + binary:
-        if "samples" in (left[1], right[1], *_term_modes(metrics, left, right)):
-            method += _SAMPLES_NOTE
-        found[left[0]].append(ir.Equivalence(left[1], right[0], right[1], scope, method, _text(metrics, left[0], left[2]), _text(metrics, right[0], right[2])))
-        found[right[0]].append(ir.Equivalence(right[1], left[0], left[1], scope, method, _text(metrics, right[0], right[2]), _text(metrics, left[0], left[2])))
+        one_hot = "samples" in (left[1], right[1], *_term_modes(metrics, left, right))
+        found[left[0]].append(ir.Equivalence(left[1], right[0], right[1], scope, method, _text(metrics, left[0], left[2]), _text(metrics, right[0], right[2]), one_hot))
+        found[right[0]].append(ir.Equivalence(right[1], left[0], left[1], scope, method, _text(metrics, right[0], right[2]), _text(metrics, left[0], left[2]), one_hot))
     order = lambda e: (e.scope != "all", e.bindings, e.other_bindings, e.mode or "", e.other, e.other_mode or "")
     return {m: dataclasses.replace(metric, equivalences=tuple(sorted(found[m], key=order))) for m, metric in metrics.items()}

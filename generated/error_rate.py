@@ -66,7 +66,7 @@ INFO = MetricInfo(
     equivalences=(
         "error_rate = fdr [micro] for every confusion matrix",
         "error_rate = fnr [micro] for every confusion matrix",
-        "error_rate = fnr [samples] for every confusion matrix",
+        "error_rate = fnr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "error_rate = fnr [weighted] for every confusion matrix",
         "error_rate = class_error_rate [binary] for two classes (C = 2)",
         "error_rate = class_error_rate [macro] for two classes (C = 2)",
@@ -74,9 +74,9 @@ INFO = MetricInfo(
         "error_rate = class_error_rate [weighted] for two classes (C = 2)",
         "error_rate = false_omission_rate [micro] for two classes (C = 2)",
         "error_rate = fpr [micro] for two classes (C = 2)",
-        "error_rate = fpr [samples] for two classes (C = 2)",
+        "error_rate = fpr [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "error_rate = hamming_loss [macro] for two classes (C = 2)",
         "error_rate = hamming_loss [micro] for two classes (C = 2)",
-        "error_rate = hamming_loss [samples] for two classes (C = 2)",
+        "error_rate = hamming_loss [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
     ),
 )

@@ -80,7 +80,7 @@ INFO = MetricInfo(
     function=false_omission_rate,
     equivalences=(
         "false_omission_rate [micro] = fpr [micro] for every confusion matrix",
-        "false_omission_rate [micro] = fpr [samples] for every confusion matrix",
+        "false_omission_rate [micro] = fpr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "false_omission_rate [micro] = class_error_rate [binary] for two classes (C = 2)",
         "false_omission_rate [micro] = error_rate for two classes (C = 2)",
     ),

@@ -81,7 +81,7 @@ INFO = MetricInfo(
     equivalences=(
         "fdr [micro] = error_rate for every confusion matrix",
         "fdr [micro] = fnr [micro] for every confusion matrix",
-        "fdr [micro] = fnr [samples] for every confusion matrix",
+        "fdr [micro] = fnr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "fdr [micro] = fnr [weighted] for every confusion matrix",
         "fdr [micro] = class_error_rate [binary] for two classes (C = 2)",
     ),

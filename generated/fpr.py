@@ -82,12 +82,12 @@ INFO = MetricInfo(
     function=fpr,
     equivalences=(
         "fpr [micro] = false_omission_rate [micro] for every confusion matrix",
-        "fpr [micro] = fpr [samples] for every confusion matrix",
-        "fpr [samples] = false_omission_rate [micro] for every confusion matrix",
-        "fpr [samples] = fpr [micro] for every confusion matrix",
+        "fpr [micro] = fpr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        "fpr [samples] = false_omission_rate [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
+        "fpr [samples] = fpr [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
         "fpr [micro] = class_error_rate [binary] for two classes (C = 2)",
         "fpr [micro] = error_rate for two classes (C = 2)",
-        "fpr [samples] = class_error_rate [binary] for two classes (C = 2)",
-        "fpr [samples] = error_rate for two classes (C = 2)",
+        "fpr [samples] = class_error_rate [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "fpr [samples] = error_rate for two classes (C = 2) of single-label data read as one-hot indicator rows",
     ),
 )
