@@ -70,6 +70,7 @@ INFO = MetricInfo(
         "accuracy = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
         "accuracy = f_beta [micro] for every confusion matrix",
         "accuracy = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        "accuracy = f_beta_of_micro_averages for every confusion matrix",
         "accuracy = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "accuracy = precision [micro] for every confusion matrix",
         "accuracy = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",

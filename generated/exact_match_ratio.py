@@ -85,6 +85,7 @@ INFO = MetricInfo(
         "exact_match_ratio [samples] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
         "exact_match_ratio [samples] = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
         "exact_match_ratio [samples] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        "exact_match_ratio [samples] = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
         "exact_match_ratio [samples] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "exact_match_ratio [samples] = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
         "exact_match_ratio [samples] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",

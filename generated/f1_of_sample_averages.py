@@ -97,6 +97,7 @@ INFO = MetricInfo(
         "f1_of_sample_averages = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        "f1_of_sample_averages = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",

@@ -88,6 +88,7 @@ INFO = MetricInfo(
         "g_mean [micro] = accuracy for two classes (C = 2)",
         "g_mean [micro] = class_accuracy [binary] for two classes (C = 2)",
         "g_mean [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "g_mean [micro] = f_beta_of_micro_averages for two classes (C = 2)",
         "g_mean [weighted] = g_mean [binary] for two classes (C = 2)",
     ),
 )

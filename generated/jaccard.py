@@ -90,6 +90,7 @@ INFO = MetricInfo(
         "jaccard [samples] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
         "jaccard [samples] = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
         "jaccard [samples] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        "jaccard [samples] = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
         "jaccard [samples] = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
         "jaccard [samples] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "jaccard [samples] = recall [micro] for every confusion matrix of single-label data read as one-hot indicator rows",

@@ -84,5 +84,6 @@ INFO = MetricInfo(
         "npv [micro] = accuracy for two classes (C = 2)",
         "npv [micro] = class_accuracy [binary] for two classes (C = 2)",
         "npv [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "npv [micro] = f_beta_of_micro_averages for two classes (C = 2)",
     ),
 )

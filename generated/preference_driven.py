@@ -97,6 +97,7 @@ INFO = MetricInfo(
         "preference_driven(kappa=0) [none] = recall [none] for every confusion matrix",
         "preference_driven(kappa=0) [weighted] = accuracy for every confusion matrix",
         "preference_driven(kappa=0) [weighted] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
+        "preference_driven(kappa=0) [weighted] = f_beta_of_micro_averages for every confusion matrix",
         "preference_driven(kappa=0) [weighted] = recall [weighted] for every confusion matrix",
         "preference_driven(kappa=1) [binary] = precision [binary] for every confusion matrix",
         "preference_driven(kappa=1) [macro] = precision [macro] for every confusion matrix",

@@ -91,8 +91,10 @@ INFO = MetricInfo(
         "specificity [micro] = accuracy for two classes (C = 2)",
         "specificity [micro] = class_accuracy [binary] for two classes (C = 2)",
         "specificity [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "specificity [micro] = f_beta_of_micro_averages for two classes (C = 2)",
         "specificity [samples] = accuracy for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "specificity [samples] = class_accuracy [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "specificity [samples] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "specificity [samples] = f_beta_of_micro_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
     ),
 )
