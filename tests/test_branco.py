@@ -81,8 +81,22 @@ def test_every_table1_metric_has_a_spec_citing_branco(name):
     metric_id, mode = TABLE1[name]
     info = CATALOG[metric_id]
     assert mode is None or mode in info.averages
-    if name not in ("Rec_M", "Prec_M", "Rec_mu", "Prec_mu", "MAvG", "AvF1"):  # plain recall/precision/F1
-        assert any("Branco" in r for r in info.references), info.references
+    cited = [r for r in info.references if r.startswith("Branco et al., Table 1")]
+    assert cited, info.references
+    if mode is not None and info.id != "cba":  # the reference names the (metric, mode) pair
+        assert any(f"{name.replace('1', '_1')}: {mode}" in r or f"{name}: {mode}" in r for r in cited), cited
+
+
+def test_table1_mcc_as_printed_takes_the_root_twice():
+    """Table 1's X / sqrt(Y Z), with Y and Z already roots, leaves [-1, 1]; X / (Y Z) is R_K."""
+    for case in CASES:
+        m = MATRICES[case].astype(float)
+        c = len(m)
+        x = sum(m[k, k] * m[q, l] - m[l, k] * m[k, q] for k in range(c) for l in range(c) for q in range(c))
+        y = math.sqrt(sum(m[:, k].sum() * (m.sum() - m[:, k].sum()) for k in range(c)))
+        z = math.sqrt(sum(m[k, :].sum() * (m.sum() - m[k, :].sum()) for k in range(c)))
+        assert x / math.sqrt(y * z) > 1
+        assert x / (y * z) == pytest.approx(float(mc.evaluate("mcc", matrix=m)["mcc"]), rel=1e-12)
 
 
 @pytest.mark.parametrize("metric_id", sorted(RELEVANCE.values()))
