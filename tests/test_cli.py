@@ -188,7 +188,8 @@ def test_list_json(capsys):
         "id": "precision", "name": "Precision", "aliases": ["ppv", "positive_predictive_value"],
         "level": "class", "averages": ["none", "binary", "micro", "macro", "weighted", "geometric", "samples"],
         "default_average": "macro", "params": [], "range": [0.0, 1.0], "higher_is_better": True,
-        "references": ["Kozak et al. 2022, Eq. 6", "Kozak et al. 2022, Eq. 17", "Wenzel, Eq. 5", "Wenzel, Eq. 24"],
+        "references": ["Kozak et al. 2022, Eq. 6", "Kozak et al. 2022, Eq. 17", "Wenzel, Eq. 5", "Wenzel, Eq. 24",
+                       "Branco et al., Table 1 (Prec_M: macro, Prec_mu: micro)"],
     }
     assert entries["f_beta"]["params"] == [{"name": "beta", "kind": "scalar", "default": 1.0, "domain": "beta > 0"}]
     assert entries["mcc"]["level"] == "matrix" and entries["mcc"]["averages"] == []
@@ -197,7 +198,7 @@ def test_list_json(capsys):
 def test_list_text(capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0
-    assert re.search(r"^precision +class +none,binary,micro,macro\*,weighted,geometric,samples +Precision +Kozak et al. 2022, Eq. 6; .*Wenzel, Eq. 24$", out, re.M)
+    assert re.search(r"^precision +class +none,binary,micro,macro\*,weighted,geometric,samples +Precision +Kozak et al. 2022, Eq. 6; .*Wenzel, Eq. 24; Branco et al., Table 1 \(Prec_M: macro, Prec_mu: micro\)$", out, re.M)
 
 
 def test_explain_text_by_alias(capsys):
