@@ -460,3 +460,17 @@ def _support_of_defined_classes(metric_id, y_true, y_pred, labels) -> int:
     per_class = mc.evaluate(metric_id, y_true=y_true, y_pred=y_pred, labels=labels, average="none")[metric_id]
     support = np.array([list(y_true).count(label) for label in labels])
     return int(support[~np.isnan(per_class)].sum())
+
+
+@FAST
+@given(matrix=matrices(), data=st.data())
+def test_relevance_metrics_are_weighted_means_with_phi_as_weights(matrix, data):
+    """Rec^phi, Prec^phi, AvF^phi, CBA^phi = the class-level metric with average="weighted", weights=phi."""
+    c = matrix.shape[0]
+    phi = data.draw(st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=c, max_size=c), label="phi")
+    for zd in (math.nan, 0.0, "skip"):
+        for metric_id, class_level in (("relevance_recall", "recall"), ("relevance_precision", "precision"),
+                                       ("relevance_av_f_beta", "f_beta"), ("relevance_cba", "cba")):
+            got = mc.evaluate(metric_id, matrix=matrix, relevance=phi, zero_division=zd)[metric_id]
+            want = mc.evaluate(class_level, matrix=matrix, average="weighted", weights=phi, zero_division=zd)[class_level]
+            np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True, err_msg=f"{metric_id} {zd}")
