@@ -46,11 +46,11 @@ def simplify(expr: sympy.Expr) -> sympy.Expr:
 
 def depends_on_data(expr: sympy.Expr) -> bool:
     """Whether ``expr`` varies with the counts (so it may vanish for some data)."""
-    data = set(symbols.COUNTS) | {symbols.N_TOTAL}
+    data = set(symbols.COUNTS) | {symbols.N_TOTAL} | set(symbols.CURVE_TOTALS.values())
     if expr.free_symbols & data:
         return True
     bases = {i.base.label.name for i in expr.atoms(sympy.Indexed)}
-    if bases & {"M", "t", "p"} or any("__" in name for name in bases):
+    if bases & {"M", "t", "p", "S", "Y", *symbols.CURVE_NAMES} or any("__" in name for name in bases):
         return True
     return any("__" in s.name for s in expr.free_symbols)
 
@@ -63,10 +63,24 @@ def _strip(factor: sympy.Expr) -> sympy.Expr:
     return rest
 
 
+def _predicted_positive(factor: sympy.Expr) -> bool:
+    """A curve fact: at each threshold (not the origin ``i - 1``) some sample scores at or above it.
+
+    So ``TP[i] + FP[i] >= 1``; a factor that is that sum plus non-negative terms never vanishes.
+    """
+    tp, fp = symbols.CURVE_NAMES["TP"], symbols.CURVE_NAMES["FP"]
+    predicted = sympy.Dummy("predicted", positive=True)
+    at_threshold = [e for e in factor.atoms(sympy.Indexed) if e.base == fp and e.indices[0].is_Symbol]
+    if not at_threshold:
+        return False
+    replaced = sympy.expand(factor.xreplace({e: predicted - tp[e.indices[0]] for e in at_threshold}))
+    return bool(replaced.is_positive)
+
+
 def _parts(base: sympy.Expr) -> list[sympy.Expr]:
     """The factors of a denominator that can vanish with the data."""
     parts = sympy.factor(base).as_ordered_factors() if not base.has(sympy.Sum) else sympy.Mul.make_args(base)
-    return [p for p in map(_strip, parts) if depends_on_data(p) and not p.is_positive]
+    return [p for p in map(_strip, parts) if depends_on_data(p) and not p.is_positive and not _predicted_positive(p)]
 
 
 _DATA_BASES = {symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL}

@@ -26,7 +26,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from metricc.compiler import cli_audit, cli_relevance, cli_sweep
+from metricc.compiler import cli_audit, cli_relevance, cli_scores, cli_sweep
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError, MetriccError
@@ -36,7 +36,7 @@ __all__ = ["main"]
 
 # Runtime argument names -> the options that supply them (parameters map to --param NAME).
 _OPTIONS = {
-    "matrix": "--matrix", "y_true": "--y-true", "y_pred": "--y-pred", "labels": "--labels",
+    "matrix": "--matrix", "scores": "--scores", "y_true": "--y-true", "y_pred": "--y-pred", "labels": "--labels",
     "pos_label": "--pos-label", "average": "--average", "weights": "--weights",
     "zero_division": "--zero-division", "orientation": "--orientation",
     "metric": "--metric", "metrics": "--metric", "params": "--param", "input": "--metric",
@@ -135,6 +135,7 @@ def _parser() -> _Parser:
                     "(a class vector: every vector with entries from the values); also NAME=V1,V2,...")
     cli_relevance.add_options(ev)
     ev.add_argument("--format", choices=("text", "json"), default="text")
+    cli_scores.add_arguments(ev)
     ev.set_defaults(run=_cmd_eval)
 
     cli_audit.add_command(commands)
@@ -495,6 +496,8 @@ def _zero_division(text: str) -> float | str:
 
 def _inputs(args) -> dict:
     """The data keyword arguments of ``evaluate`` from the input options."""
+    if args.scores is not None:
+        return cli_scores.score_inputs(args)
     if (args.matrix is None) == (args.y_true is None and args.y_pred is None):
         raise InputError("--matrix", "give either --matrix, or --y-true with --y-pred")
     if args.matrix is not None:

@@ -71,6 +71,21 @@ def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
     return out
 
 
+_CURVE_AVERAGES = {
+    "none": r"m_k \text{ on the curve of class } k \text{ against the rest}, \quad k = 1, \dots, C",
+    "binary": r"m_c \text{ on the curve of the positive class } c",
+    "micro": r"m \text{ on one curve over all } n C \text{ (sample, class) pairs}",
+    "macro": r"\frac{1}{C} \sum_{k=1}^{C} m_k",
+    "weighted": r"\frac{\sum_{k=1}^{C} w_k \, m_k}{\sum_{k=1}^{C} w_k}, \quad w_k = P_k \text{ (support) unless weights are given}",
+}
+
+
+def _expansions(metric: ir.Metric) -> list[tuple[str, str]]:
+    if metric.level == "curve":
+        return [(mode, _CURVE_AVERAGES[mode]) for mode in metric.averages]
+    return averaging_expansions(metric) if metric.level == "class" else []
+
+
 def _undefined(metric: ir.Metric) -> list[str]:
     cases = [latex(u) + " = 0" for u in metric.undefined]
     for term in metric.terms:
@@ -124,7 +139,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "metric": metric,
         "written": latex(metric.as_written),
         "simplified": latex(metric.simplified),
-        "expansions": averaging_expansions(metric) if metric.level == "class" else [],
+        "expansions": _expansions(metric),
         "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
                    latex(_per_class(t.simplified, _S if t.mode == "samples" else _K))) for t in metric.terms],
         "undefined": _undefined(metric),

@@ -24,7 +24,9 @@ __all__ = ["emit_module", "emit_registry", "python_string", "GENERATED_NAMES"]
 GENERATED_NAMES = frozenset(
     {"np", "math", "counts", "matrix", "average", "weights", "pos_label", "zero_division", "value", "undefined",
      "true_positives", "false_positives", "false_negatives", "true_negatives", "tp", "fp", "fn", "tn",
-     "M", "C", "t", "p", "n", "x", "ID", "AVERAGES", "DEFAULT_AVERAGE", "INFO"}
+     "M", "C", "t", "p", "n", "x", "ID", "AVERAGES", "DEFAULT_AVERAGE", "INFO",
+     "y_true", "scores", "labels", "curves", "valid", "positives", "negatives", "S", "Y",
+     "tp_prev", "fp_prev", "fn_prev", "tn_prev"}
 ) | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
 
 _ENVIRONMENT = jinja2.Environment(
@@ -66,10 +68,15 @@ def _number(value: sympy.Expr) -> str:
     return repr(float(value))
 
 
-def _kernel_body(outputs: Sequence[sympy.Expr], names: dict, indent: str = "    ") -> tuple[list[str], list[Printed]]:
-    """CSE over ``outputs``; returns assignment lines and the printed outputs."""
+def _kernel_body(outputs: Sequence[sympy.Expr], names: dict, indent: str = "    ",
+                 ranges: tuple[sympy.Symbol, ...] = ()) -> tuple[list[str], list[Printed]]:
+    """CSE over ``outputs``; returns assignment lines and the printed outputs.
+
+    Sum limits must stay intact for the printer: ``ranges`` are further index bounds
+    (samples, thresholds) that CSE must not pull out of them.
+    """
     replacements, reduced = sympy.cse(
-        list(outputs), symbols=sympy.numbered_symbols("x"), order="canonical", ignore=(symbols.N_CLASSES,)
+        list(outputs), symbols=sympy.numbered_symbols("x"), order="canonical", ignore=(symbols.N_CLASSES, *ranges)
     )
     names = dict(names)
     printer = NumpyPrinter(names)
@@ -101,6 +108,24 @@ def _class_kernel(expr: sympy.Expr, undefined: Sequence[sympy.Expr], params: Seq
     used = [p.name for p in params if p.symbol in expr.free_symbols or any(p.symbol in u.free_symbols for u in undefined)]
     lines, printed = _kernel_body([expr, *undefined], names)
     return {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:]), "params": used}
+
+
+def _previous_points(expr: sympy.Expr) -> sympy.Expr:
+    """``TP[i - 1]`` -> ``TP_prev[i]``: the kernel gets the previous points as their own arrays."""
+    previous = {e: sympy.IndexedBase(f"{e.base.label}_prev")[e.indices[0] + 1]
+                for e in expr.atoms(sympy.Indexed)
+                if str(e.base.label) in symbols.CURVE_NAMES and not e.indices[0].is_Symbol}
+    return expr.xreplace(previous)
+
+
+def _curve_kernel(metric: ir.Metric) -> dict:
+    names = {symbols.CURVE_TOTALS["P"]: Printed("positives"), symbols.CURVE_TOTALS["N"]: Printed("negatives")}
+    for name, base in symbols.CURVE_NAMES.items():
+        names[base] = Printed(name.lower())
+        names[sympy.IndexedBase(f"{name}_prev")] = Printed(f"{name.lower()}_prev")
+    outputs = [_previous_points(e) for e in (metric.simplified, *metric.undefined)]
+    lines, printed = _kernel_body(outputs, names, ranges=(symbols.THRESHOLDS,))
+    return {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:]), "params": []}
 
 
 def _param_info(param: ir.Param) -> dict:
@@ -162,6 +187,12 @@ def module_context(metric: ir.Metric) -> dict:
     }
     if metric.level == "class":
         context["kernel"] = _class_kernel(metric.simplified, metric.undefined, metric.params)
+    elif metric.level == "curve":
+        context["kernel"] = _curve_kernel(metric)
+    elif metric.level == "score":
+        names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n")}
+        lines, printed = _kernel_body([metric.simplified, *metric.undefined], names, ranges=(symbols.N_TOTAL,))
+        context["kernel"] = {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:])}
     else:
         names = _matrix_names(metric) if metric.level == "matrix" else {t.symbol: Printed(str(t.symbol)) for t in metric.terms}
         names.update({p.symbol: Printed(p.name, batched=False) for p in metric.params if p.kind == "scalar"})

@@ -15,7 +15,7 @@ from metricc.compiler.errors import Location
 
 __all__ = ["Param", "Term", "Equivalence", "Metric", "LEVELS", "AVERAGES"]
 
-LEVELS = ("class", "aggregate", "matrix")
+LEVELS = ("class", "aggregate", "matrix", "curve", "score")
 AVERAGES = ("none", "binary", "micro", "macro", "weighted", "geometric", "samples")
 
 
@@ -125,6 +125,7 @@ class Metric:
     simplified: sympy.Expr = sympy.S.Zero
     undefined: tuple[sympy.Expr, ...] = ()
     equivalences: tuple[Equivalence, ...] = field(default=())
+    scores: str = "any"  # curve and score levels: "probabilities" when rows must be distributions
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)

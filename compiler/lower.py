@@ -169,6 +169,7 @@ class _Lowering:
             source=_source_name(spec.path),
             digest=hashlib.sha256(spec.text.encode("utf-8")).hexdigest(),
             location=spec.locate(("id",)),
+            scores=data.get("scores", "any"),
         )
 
     def _params(self, spec: SourceSpec, level: str) -> tuple[ir.Param, ...]:
@@ -231,7 +232,10 @@ class _Lowering:
             if call.metric not in self.specs:
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)), f"unknown metric '{call.metric}'"))
             target = self.metric(call.metric, via=(spec, call))
-            if target.level != "class":
+            if level == "curve" and target.level != "curve":
+                raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
+                                              f"'{target.id}' is level {target.level}; curve formulas can use only curve-level metrics"))
+            if target.level != "class" and level != "curve":
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
                                               f"'{target.id}' is one value per matrix (level {target.level}); only class-level metrics can be used per class or averaged"))
             if call.mode is not None and call.mode not in target.averages:
@@ -239,7 +243,7 @@ class _Lowering:
                                               f"'{target.id}' does not support {call.mode} averaging (it lists {', '.join(target.averages)})"))
             self._check_count_axis(spec, level, call, calls)
             body = self._bind(spec, call, target, own)
-            if level == "class":
+            if level in ("class", "curve"):
                 replacements[call.placeholder] = body
                 continue
             key = (call.metric, call.mode, call.bindings, call.weights)

@@ -29,6 +29,7 @@ class Printed:
 
 ADD, MUL, POW, ATOM = 0, 1, 2, 3
 _FUNCTIONS = {sympy.exp: "np.exp", sympy.Abs: "np.abs", sympy.log: "np.log"}
+_SIZES = {symbols.N_CLASSES: "C", symbols.N_TOTAL: "n", symbols.THRESHOLDS: "thresholds"}  # index ranges by upper end + 1
 
 
 class NumpyPrinter:
@@ -171,6 +172,12 @@ class NumpyPrinter:
         codes, target, batched = self._operands(expr.args)
         return Printed(f"xlogy({codes[0]}, {codes[1]})", target, batched)
 
+    def _print_Heaviside(self, expr) -> Printed:
+        if expr.args[1:] != (sympy.S.Half,):
+            raise InternalError("numpy printer: step() is 1/2 at 0 (ties count half)")
+        inner = self.print(expr.args[0])
+        return Printed(f"np.heaviside({inner.code}, 0.5)", inner.indices, inner.batched)
+
     def _print_MinMaxBase(self, expr) -> Printed:
         function = "np.minimum" if isinstance(expr, sympy.Min) else "np.maximum"
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
@@ -181,10 +188,18 @@ class NumpyPrinter:
 
     def _print_Sum(self, expr) -> Printed:
         body = expr.function
+        sizes = {}
         for index, low, high in reversed(expr.limits):
-            if low != 0 or sympy.simplify(high - (symbols.N_CLASSES - 1)) != 0:
-                raise InternalError("numpy printer: sums run over classes 0..C-1 only")
+            size = _SIZES.get(high + 1) if low == 0 else None
+            if size is None:
+                raise InternalError("numpy printer: sums run over classes 0..C-1, samples 0..n-1 or thresholds")
+            sizes[str(index)] = size
         printed = self.print(body)
+        if list(sizes.values()) == ["thresholds"]:  # padded past a curve's end: sum the real thresholds only
+            name = next(iter(sizes))
+            if printed.indices != name:
+                raise InternalError("numpy printer: a threshold sum's body must depend on the threshold index alone")
+            return Printed(f"np.sum(np.where(valid, {printed.code}, 0.0), axis=-1)", "", True)
         code, indices, precedence = printed.code, printed.indices, printed.precedence
         for index, _, _ in reversed(expr.limits):
             name = str(index)
@@ -192,7 +207,9 @@ class NumpyPrinter:
                 axis = indices.index(name) - len(indices)
                 code = f"np.sum({code}, axis={axis})"
                 indices = indices.replace(name, "")
+            elif sizes[name] == "thresholds":
+                raise InternalError("numpy printer: a threshold sum must use its index")
             else:
-                code = f"C * {self._wrap(Printed(code, precedence=precedence), MUL)}"
+                code = f"{sizes[name]} * {self._wrap(Printed(code, precedence=precedence), MUL)}"
             precedence = ATOM if name in printed.indices else MUL
         return Printed(code, indices, printed.batched, precedence)

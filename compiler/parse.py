@@ -75,6 +75,7 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
     "min": ((2, 3, 4), sympy.Min),
     "max": ((2, 3, 4), sympy.Max),
     "xlogy": ((2,), symbols.xlogy),
+    "step": ((1,), lambda x: sympy.Heaviside(x, sympy.S.Half)),  # 1 above 0, 1/2 at 0 (ties)
 }
 _INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}
 _COMPARISONS = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}
@@ -194,6 +195,18 @@ class _Builder:
                 return symbols.TP + symbols.FP + symbols.FN + symbols.TN
             if name in scope.metrics and scope.allow_metrics:
                 return self._reference(node, name, (), None, None)
+        elif scope.level == "curve":
+            if name in symbols.CURVE_TOTALS:
+                return symbols.CURVE_TOTALS[name]
+            if name in symbols.CURVE_NAMES:
+                raise self.fail(node, f"'{name}' is a count at each threshold: write {name}[i] (or {name}[i - 1]) inside Sum(..., i)")
+            if name in scope.metrics and scope.allow_metrics:
+                return self._reference(node, name, (), None, None)
+        elif scope.level == "score":
+            if name in ("n", "C"):
+                return symbols.SCORE_NAMES[name]
+            if name in ("S", "Y"):
+                raise self.fail(node, f"'{name}' needs a sample and a class index, e.g. {name}[s, k]")
         elif scope.level == "matrix":
             if name in ("n", "C"):
                 return symbols.MATRIX_NAMES[name]
@@ -210,15 +223,20 @@ class _Builder:
         if name in symbols.COUNT_NAMES and scope.level == "aggregate":
             raise self.fail(node, f"'{name}' is a per-class count: aggregate formulas use averaged metrics, e.g. macro(recall)")
         known = set(scope.scalar_params) | set(scope.vector_params) | set(scope.metrics) | set(scope.macros)
-        known |= set(symbols.COUNT_NAMES) | {"n"} if scope.level == "class" else {"n", "C"} if scope.level == "matrix" else set()
+        known |= set(symbols.COUNT_NAMES) | {"n"} if scope.level == "class" else {"n", "C"} if scope.level in ("matrix", "score") else set()
+        known |= set(symbols.CURVE_TOTALS) if scope.level == "curve" else set()
         raise self.fail(node, f"unknown name '{name}'{_suggest(name, known)}")
 
     def _build_Subscript(self, node: ast.Subscript) -> sympy.Expr:
         base = node.value
-        if self.scope.level != "matrix":  # before the indices: no Sum can bind them here
+        if self.scope.level not in ("matrix", "curve", "score"):  # before the indices: no Sum can bind them here
             what = f"'{base.id}[...]'" if isinstance(base, ast.Name) else "'[...]'"
-            raise self.fail(node, f"indexing ({what}) is only allowed in matrix-level formulas")
+            raise self.fail(node, f"indexing ({what}) is only allowed in matrix-, curve- and score-level formulas")
+        if self.scope.level == "curve":
+            return self._curve_subscript(node)
         indices = self._indices(node.slice)
+        if self.scope.level == "score" and isinstance(base, ast.Name) and base.id in ("S", "Y"):
+            return self._score_subscript(node, base.id, indices)
         if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id in self.scope.metrics:
             return self._metric_subscript(base, base.func.id, base.keywords, base.args, indices)
         if not isinstance(base, ast.Name):
@@ -240,6 +258,24 @@ class _Builder:
         if name in self.scope.metrics:
             return self._metric_subscript(base, name, [], [], indices)
         raise self.fail(node, f"unknown indexed name '{name}'{_suggest(name, set(_INDEXED_MATRIX) | set(self.scope.vector_params) | set(self.scope.macros) | set(self.scope.metrics))}")
+
+    def _curve_subscript(self, node: ast.Subscript) -> sympy.Expr:
+        """``TP[i]`` (at threshold i) or ``TP[i - 1]`` (the point before: the origin for i = 0)."""
+        base, index = node.value, node.slice
+        if not isinstance(base, ast.Name) or base.id not in symbols.CURVE_NAMES:
+            raise self.fail(node, "curve formulas index only the counts TP, FP, FN, TN, e.g. TP[i]")
+        shift = 0
+        if isinstance(index, ast.BinOp) and isinstance(index.op, ast.Sub) and isinstance(index.right, ast.Constant) and index.right.value == 1:
+            index, shift = index.left, 1
+        if not isinstance(index, ast.Name) or index.id not in self.bound:
+            raise self.fail(node.slice, "a threshold index is the index of the enclosing Sum, e.g. TP[i], or the previous point, TP[i - 1]")
+        return symbols.CURVE_NAMES[base.id][symbols.index_symbol(index.id) - shift]
+
+    def _score_subscript(self, node, name, indices) -> sympy.Expr:
+        """``S[s, k]``: a sample index (s, u, v) first, then a class index."""
+        if len(indices) != 2 or indices[0] not in symbols.SAMPLE_INDICES or indices[1] in symbols.SAMPLE_INDICES:
+            raise self.fail(node, f"'{name}' takes a sample index ({', '.join(symbols.SAMPLE_INDICES)}) and a class index, e.g. {name}[s, k]")
+        return symbols.SCORE_NAMES[name][tuple(symbols.index_symbol(i) for i in indices)]
 
     def _metric_subscript(self, node, name, keywords, args, indices) -> sympy.Expr:
         if args:
@@ -281,7 +317,7 @@ class _Builder:
         if name in self.scope.metrics and self.scope.allow_metrics:
             if node.args:
                 raise self.fail(node, f"metric '{name}' takes parameter bindings only, e.g. {name}(beta=2)")
-            if self.scope.level != "class":
+            if self.scope.level not in ("class", "curve"):
                 raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name}(...))")
             return self._reference(node, name, node.keywords, None, None)
         raise self.fail(node, f"unknown function '{name}'{_suggest(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
@@ -342,8 +378,8 @@ class _Builder:
         return placeholder
 
     def _sum(self, node: ast.Call) -> sympy.Expr:
-        if self.scope.level != "matrix":
-            raise self.fail(node, "Sum() over classes is only allowed in matrix-level formulas (level: matrix)")
+        if self.scope.level not in ("matrix", "curve", "score"):
+            raise self.fail(node, "Sum() is only allowed in matrix-, curve- and score-level formulas")
         if len(node.args) != 2 or node.keywords:
             raise self.fail(node, "Sum() takes an expression and its indices: Sum(M[k, k], k), Sum(M[i, j], (i, j)) or Sum(x, k != j)")
         spec = node.args[1]
@@ -374,9 +410,22 @@ class _Builder:
             del self.bound[-len(indices):]
         if condition is not None:
             body = body * (1 - sympy.KroneckerDelta(symbols.index_symbol(indices[0]), symbols.index_symbol(condition)))
+        if self.scope.level == "curve":
+            if len(indices) != 1 or self.bound or body.has(sympy.Sum):
+                raise self.fail(node, "a curve formula sums once over the thresholds: Sum(expr, i), not nested")
+            if symbols.index_symbol(indices[0]) not in body.free_symbols:
+                raise self.fail(node, f"the summed expression must use the threshold index '{indices[0]}', e.g. TP[{indices[0]}]")
         for name in reversed(indices):
-            body = sympy.Sum(body, (symbols.index_symbol(name), 0, symbols.N_CLASSES - 1))
+            body = sympy.Sum(body, (symbols.index_symbol(name), 0, self._upper(name)))
         return body
+
+    def _upper(self, name: str) -> sympy.Expr:
+        """Last value of an index: thresholds, samples (s, u, v in score formulas) or classes."""
+        if self.scope.level == "curve":
+            return symbols.THRESHOLDS - 1
+        if self.scope.level == "score" and name in symbols.SAMPLE_INDICES:
+            return symbols.N_TOTAL - 1
+        return symbols.N_CLASSES - 1
 
 
 def _is_index_name(name: str) -> bool:

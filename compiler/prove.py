@@ -88,6 +88,8 @@ def _averaged_general(mode: str, per_class: sympy.Expr) -> sympy.Expr:
 
 def general_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
     """The variant for any C, or None when it cannot be written without the matrix."""
+    if metric.level in ("curve", "score"):  # not functions of a confusion matrix
+        return None
     if metric.level == "class":
         per_class = _scalar_defaults(metric, metric.simplified)
         return None if per_class is None else _averaged_general(mode, per_class)
@@ -128,6 +130,8 @@ def _averaged_binary(mode: str, per_class: sympy.Expr) -> sympy.Expr:
 
 def binary_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
     """The variant on a 2 x 2 matrix ``[[m00, m01], [m10, m11]]``, or None."""
+    if metric.level in ("curve", "score"):
+        return None
     if metric.level == "class":
         per_class = _scalar_defaults(metric, metric.simplified)
         return None if per_class is None else _averaged_binary(mode, per_class)

@@ -25,6 +25,13 @@ __all__ = [
     "AVERAGING_CALLS",
     "index_symbol",
     "xlogy",
+    "CURVE_NAMES",
+    "CURVE_TOTALS",
+    "THRESHOLDS",
+    "SCORE",
+    "TRUTH",
+    "SAMPLE_INDICES",
+    "SCORE_NAMES",
 ]
 
 TP = sympy.Symbol("TP", integer=True, nonnegative=True)
@@ -41,10 +48,22 @@ N_TOTAL = sympy.Symbol("n", integer=True, nonnegative=True)
 N_CLASSES = sympy.Symbol("C", integer=True, positive=True)
 MATRIX_NAMES = {"M": M, "t": ROW_TOTAL, "p": COLUMN_TOTAL, "n": N_TOTAL, "C": N_CLASSES}
 
+# Curve level: counts at every distinct score threshold, TP[i] (and TP[i - 1], the point
+# before), and the totals of positives P and negatives N of the one-vs-rest curve.
+CURVE_NAMES = {name: sympy.IndexedBase(name) for name in ("TP", "FP", "FN", "TN")}
+CURVE_TOTALS = {name: sympy.Symbol(name, integer=True, nonnegative=True) for name in ("P", "N")}
+THRESHOLDS = sympy.Symbol("L", integer=True, positive=True)  # number of distinct thresholds
+
+# Score level: S[s, k] the score of sample s for class k, Y[s, k] = 1 if s is of class k.
+SCORE = sympy.IndexedBase("S")
+TRUTH = sympy.IndexedBase("Y")
+SAMPLE_INDICES = ("s", "u", "v")
+SCORE_NAMES = {"S": SCORE, "Y": TRUTH, "n": N_TOTAL, "C": N_CLASSES}
+
 AVERAGING_CALLS = ("micro", "macro", "weighted", "geometric", "samples")
-FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum", "indicator")
+FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum", "indicator", "step")
 RESERVED = frozenset(
-    {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, "binary", "none"}
+    {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, *CURVE_TOTALS, *SCORE_NAMES, "binary", "none"}
 )
 
 

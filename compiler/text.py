@@ -51,6 +51,9 @@ class _Plain(StrPrinter):
     def _print_KroneckerDelta(self, expr):
         return f"[{self._print(expr.args[0])} == {self._print(expr.args[1])}]"
 
+    def _print_Heaviside(self, expr):
+        return f"step({self._print(expr.args[0])})"
+
 
 _NAMES = {"TP": r"\mathit{TP}", "FP": r"\mathit{FP}", "FN": r"\mathit{FN}", "TN": r"\mathit{TN}"}
 
@@ -95,6 +98,9 @@ class _Latex(LatexPrinter):
         weight, argument = expr.args
         text = rf"{self.parenthesize(weight, 50)} \log\left({self._print(argument)}\right)"
         return rf"\left({text}\right)^{{{exp}}}" if exp is not None else text
+
+    def _print_Heaviside(self, expr, exp=None):
+        return rf"\operatorname{{step}}\left({self._print(expr.args[0])}\right)"
 
 
 def _tex_identifier(text: str) -> str:

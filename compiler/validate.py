@@ -123,8 +123,9 @@ def _from_schema_error(spec: SourceSpec, error: ValidationError) -> Iterator[Dia
         level = container.get("level")
         for key, rule in _at_schema_path(schema_path).items():
             if rule is False and key in container:
-                message = (f"{key} is not allowed for level {level!r} (it is one value per "
-                           "matrix); remove it")
+                why = ("only curve and score formulas read scores" if key == "scores"
+                       else "it is one value per data set" if level == "score" else "it is one value per matrix")
+                message = f"{key} is not allowed for level {level or 'class'!r} ({why}); remove it"
                 yield _diag(spec, path + ("level",), message)
     elif kind == "enum":
         yield _diag(spec, path, f"{_show(instance)} is not one of {', '.join(map(str, value))}")

@@ -118,6 +118,7 @@ def evaluate(
     matrix=None,
     orientation: str = "true-rows",
     counts=None,
+    scores=None,
     multilabel: bool = False,
     average: str | None = None,
     params: Mapping[str, object] | None = None,
@@ -143,6 +144,10 @@ def evaluate(
     ``relevance`` (one value per class, a ``{label: value}`` mapping, or ``"prevalence"``
     for Eq. 9) or ``relevance_order`` (e.g. ``"c3 < c1, c3 < c2"``, Eq. 10) supply the
     ``relevance`` parameter of the relevance-based metrics; see :mod:`metricc.runtime.relevance`.
+
+    ``scores`` (``(n, C)``, columns in ``labels`` order, or ``(n,)`` for two classes) with
+    ``y_true`` feeds curve- and score-level metrics (ROC AUC, log loss...); with ``y_pred``
+    too, the other metrics are computed from the labels.
     """
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
@@ -157,14 +162,21 @@ def evaluate(
         unsupported = [i.id for i in infos if i.level == "class" and average not in i.averages]
         if unsupported:
             raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
+    results: dict[str, object] = {}
+    on_scores = [(name, info) for name, info in zip(names, infos) if info.level in SCORE_LEVELS]
+    if on_scores or scores is not None:
+        results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, average, weights, pos_label, zero_division))
+        if len(on_scores) == len(names):
+            return {name: results[name] for name in names}
     the_matrix, the_counts, class_labels = _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation)
     instance_counts = _instance_counts(infos, average, y_true, y_pred, multilabel)
     n_classes = the_counts.true_positives.shape[-1]
     phi = _relevance(relevance, relevance_order, params, infos, the_counts, class_labels)
     if phi is not None:
         params["relevance"] = phi
-    results: dict[str, object] = {}
     for name, info in zip(names, infos):
+        if info.level in SCORE_LEVELS:
+            continue
         kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
         kwargs["zero_division"] = zero_division
         if info.level == "matrix":
@@ -178,4 +190,28 @@ def evaluate(
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, n_classes)
         per_instance = info.per_instance or kwargs.get("average") == "samples"
         results[name] = info.function(*(instance_counts if per_instance else the_counts), **kwargs)
+    return {name: results[name] for name in names}
+
+
+SCORE_LEVELS = ("curve", "score")
+
+
+def _evaluate_scores(requested, y_true, scores, labels, multilabel, average, weights, pos_label, zero_division) -> dict:
+    """Curve- and score-level metrics: true labels and a score matrix in."""
+    if scores is None:
+        raise InputError("scores", f"{requested[0][1].id} needs scores (rows = samples, columns = classes) and y_true")
+    if y_true is None:
+        raise InputError("y_true", "scores need y_true")
+    if multilabel:
+        raise InputError("multilabel", "scores are single-label: one true class per sample")
+    results = {}
+    for name, info in requested:
+        kwargs = {"labels": labels, "zero_division": zero_division}
+        if info.level == "curve":
+            kwargs["average"] = average or info.default_average
+            kwargs["weights"] = weights
+            named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
+            class_labels = sorted(set(np.asarray(y_true, dtype=object).tolist())) if labels is None and named else labels
+            kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
+        results[name] = info.function(y_true, scores, **kwargs)
     return results

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from metricc.runtime.confusion import ClassCounts, check_class_vector, check_counts, check_matrix, counts_from_matrix
+from metricc.runtime.curves import average_curve_metric, check_scores, score_curves
 from metricc.runtime.errors import InputError
 
 __all__ = [
@@ -24,8 +25,10 @@ __all__ = [
     "align",
     "arange",
     "average_class_metric",
+    "average_curve_metric",
     "check_counts",
     "check_matrix",
+    "check_scores",
     "class_param",
     "counts_from_matrix",
     "diagonal",
@@ -34,6 +37,7 @@ __all__ = [
     "nonzero",
     "np",
     "scalar_param",
+    "score_curves",
     "transpose",
     "xlogy",
     "zero_division_value",

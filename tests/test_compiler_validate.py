@@ -135,7 +135,7 @@ def test_messages_never_dump_big_objects(tmp_path):
     messages = problems(tmp_path, text)
     assert messages == [
         "$.name: expected a string, got a list",
-        "$.level: a mapping is not one of class, aggregate, matrix",
+        "$.level: a mapping is not one of class, aggregate, matrix, curve, score",
     ]
 
 

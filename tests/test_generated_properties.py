@@ -22,6 +22,8 @@ from metricc.runtime.errors import InputError
 FAST = settings(max_examples=40, deadline=None)
 INFOS = sorted(CATALOG.values(), key=lambda info: info.id)
 CLASS_LEVEL = [info for info in INFOS if info.level == "class"]
+ON_COUNTS = [info.id for info in INFOS if info.level in ("class", "aggregate", "matrix")]  # confusion matrix input
+ON_SCORES = [info.id for info in INFOS if info.level in ("curve", "score")]  # labels and score matrix input
 
 
 def counts_of(matrix):
@@ -99,7 +101,7 @@ def draw_params(metric, draw, n_classes: int) -> dict:
     return out
 
 
-@pytest.mark.parametrize("metric_id", sorted(CATALOG))
+@pytest.mark.parametrize("metric_id", ON_COUNTS)
 @FAST
 @given(data=st.data())
 def test_value_within_declared_range_or_nan(compiled_metrics, metric_id, data):
@@ -114,7 +116,7 @@ def test_value_within_declared_range_or_nan(compiled_metrics, metric_id, data):
             assert np.all(defined >= low - 1e-12) and np.all(defined <= high + 1e-12), (mode, zero_division, result)
 
 
-@pytest.mark.parametrize("metric_id", sorted(CATALOG))
+@pytest.mark.parametrize("metric_id", ON_COUNTS)
 @FAST
 @given(data=st.data())
 def test_batch_equals_loop(compiled_metrics, metric_id, data):
@@ -131,7 +133,7 @@ def test_batch_equals_loop(compiled_metrics, metric_id, data):
             np.testing.assert_allclose(batched, looped, rtol=1e-12, atol=0, equal_nan=True, err_msg=str(mode))
 
 
-@pytest.mark.parametrize("metric_id", sorted(CATALOG))
+@pytest.mark.parametrize("metric_id", ON_COUNTS)
 def test_counts_of_billions_do_not_overflow(metric_id):
     """Where doubling the counts leaves a value unchanged, so does multiplying them by 1e9
     (products of int64 counts of a few billion, e.g. pixels, must not wrap around)."""
@@ -274,7 +276,7 @@ def test_class_vector_parameter_of_wrong_length():
             value(info, mode, MATRIX, **{param.name: [1.0, 2.0]})
 
 
-@pytest.mark.parametrize("metric_id", [i.id for i in INFOS if i.level != "matrix"])
+@pytest.mark.parametrize("metric_id", [i.id for i in INFOS if i.level in ("class", "aggregate")])
 @pytest.mark.parametrize("field", ["true_positives", "false_positives", "false_negatives", "true_negatives"])
 def test_negative_or_nan_counts(metric_id, field):
     info = CATALOG[metric_id]
@@ -293,3 +295,48 @@ def test_bad_matrices(metric_id):
     for bad in (np.ones((2, 3)), np.ones(3), [[1, -1], [0, 2]], [[1.0, math.nan], [0.0, 2.0]]):
         with raises_input_error("matrix"):
             info.function(bad)
+
+
+# ---------------------------------------------------------------- curve and score levels
+
+@st.composite
+def labelled_scores(draw):
+    """Labels 0..C-1 with at least two classes present; probability rows with many ties."""
+    c = draw(st.integers(2, 4))
+    n = draw(st.integers(2, 12))
+    y = draw(st.lists(st.integers(0, c - 1), min_size=n, max_size=n).filter(lambda v: len(set(v)) >= 2))
+    weights = np.array(draw(st.lists(st.lists(st.integers(0, 3), min_size=c, max_size=c), min_size=n, max_size=n)), dtype=float)
+    weights[weights.sum(axis=1) == 0, -1] = 1.0
+    return np.array(y), weights / weights.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("metric_id", ON_SCORES)
+@FAST
+@given(data=labelled_scores(), seed=st.integers(0, 2**16))
+def test_score_metrics_in_range_and_invariant_to_sample_and_class_order(metric_id, data, seed):
+    """Range; the same value for shuffled samples; classes renamed consistently permute the values."""
+    info = CATALOG[metric_id]
+    y, scores = data
+    rng = np.random.default_rng(seed)
+    order, columns = rng.permutation(y.size), rng.permutation(scores.shape[1])
+    renamed = np.argsort(columns)[y]  # the class in column q is the old class columns[q]
+    low, high = info.range
+    for mode in [m for m in info.averages if m != "binary"] or [None]:
+        kwargs = {"average": mode} if mode else {}
+        result = np.atleast_1d(np.asarray(info.function(y, scores, **kwargs), dtype=float))
+        defined = result[~np.isnan(result)]
+        assert np.all(defined >= low - 1e-12) and np.all(defined <= high + 1e-12), (mode, result)
+        shuffled = np.atleast_1d(info.function(y[order], scores[order], **kwargs))
+        np.testing.assert_allclose(shuffled, result, rtol=1e-12, atol=1e-15, equal_nan=True, err_msg=str(mode))
+        relabelled = np.atleast_1d(info.function(renamed, scores[:, columns], labels=list(range(scores.shape[1])), **kwargs))
+        expected = result[columns] if mode == "none" else result
+        np.testing.assert_allclose(relabelled, expected, rtol=1e-12, atol=1e-15, equal_nan=True, err_msg=str(mode))
+
+
+@pytest.mark.parametrize("metric_id", ON_SCORES)
+def test_score_metrics_reject_nan_scores_and_misaligned_labels(metric_id):
+    function = CATALOG[metric_id].function
+    with raises_input_error("scores"):
+        function([0, 1, 1], [[0.5, 0.5], [math.nan, 1.0], [0.2, 0.8]])
+    with raises_input_error("y_true"):
+        function([0, 1], [[0.5, 0.5], [0.0, 1.0], [0.2, 0.8]])

@@ -43,6 +43,7 @@ from metricc.generated import CATALOG
 S = sympy.S
 TP, FP, FN, TN = symbols.COUNTS
 RTOL, ATOL = 1e-9, 1e-12
+ON_COUNTS = sorted(i for i in CATALOG if CATALOG[i].level in ("class", "aggregate", "matrix"))
 FAST = settings(max_examples=40, deadline=None)
 ZERO_DIVISIONS = (math.nan, 0.0, 1.0, "skip")
 _UNDEFINED = (S.NaN, S.ComplexInfinity, S.Infinity, S.NegativeInfinity)
@@ -352,7 +353,7 @@ def test_ir_and_catalog_list_the_same_metrics(compiled_metrics):
     assert sorted(compiled_metrics) == sorted(CATALOG)
 
 
-@pytest.mark.parametrize("metric_id", sorted(CATALOG))
+@pytest.mark.parametrize("metric_id", ON_COUNTS)
 @FAST
 @given(data=st.data())
 def test_generated_equals_sympy_of_written_form(compiled_metrics, metric_id, data):
@@ -376,7 +377,7 @@ EDGE_MATRICES = {
 
 
 @pytest.mark.parametrize("name", sorted(EDGE_MATRICES))
-@pytest.mark.parametrize("metric_id", sorted(CATALOG))
+@pytest.mark.parametrize("metric_id", ON_COUNTS)
 def test_generated_equals_sympy_on_edge_cases(compiled_metrics, metric_id, name):
     metric = compiled_metrics[metric_id]
     matrix = EDGE_MATRICES[name]
@@ -391,3 +392,92 @@ def test_simplified_value_where_only_the_written_form_is_undefined(compiled_metr
     assert exact(f1.written, values) is None
     assert exact(f1.simplified, values) == 0
     assert CATALOG["f1"].function([0], [0], [3], [5], average="binary", pos_label=0) == 0.0
+
+
+# ---------------------------------------------------------------- curve and score levels
+#
+# Score level: the written formula with n, C numbers, every Sum written out, S[s, k] and
+# Y[s, k] exact rationals. Curve level: the written formula on counts computed here by a
+# loop over the distinct thresholds of each class (origin at i - 1 = -1), independently of
+# runtime/curves.py; then the averaging of the docs: none, binary, micro (one curve over all
+# (sample, class) pairs), macro, weighted by positives.
+
+ON_SCORES = sorted(i for i in CATALOG if CATALOG[i].level in ("curve", "score"))
+TRUTH, SCORE = symbols.TRUTH, symbols.SCORE
+
+
+@st.composite
+def small_scored(draw):
+    c = draw(st.integers(2, 3))
+    n = draw(st.integers(2, 7))
+    y = draw(st.lists(st.integers(0, c - 1), min_size=n, max_size=n).filter(lambda v: len(set(v)) >= 2))
+    weights = draw(st.lists(st.lists(st.integers(0, 3), min_size=c, max_size=c).filter(any), min_size=n, max_size=n))
+    return y, [[sympy.Rational(w, sum(row)) for w in row] for row in weights]
+
+
+def score_reference(metric, y, scores) -> sympy.Expr:
+    n, c = len(scores), len(scores[0])
+    values = {TRUTH[s, k]: S(int(y[s] == k)) for s in range(n) for k in range(c)}
+    values.update({SCORE[s, k]: scores[s][k] for s in range(n) for k in range(c)})
+    expr = metric.written.xreplace({symbols.N_TOTAL: n, symbols.N_CLASSES: c}).doit()
+    value = exact(expr, values)
+    if value is None:
+        value = exact(metric.simplified.xreplace({symbols.N_TOTAL: n, symbols.N_CLASSES: c}).doit(), values)
+    if value is None and with_log_of_zero(expr, values) == S.Infinity:  # log loss of a zero probability
+        return S.Infinity
+    return S.NaN if value is None else value
+
+
+def with_log_of_zero(expr: sympy.Expr, values: dict) -> sympy.Expr:
+    """Bottom-up like :func:`exact`, but ``log(0) = -oo`` (the extended reals of the docs)."""
+    if expr in values:
+        return values[expr]
+    if not expr.args:
+        return expr
+    args = [with_log_of_zero(arg, values) for arg in expr.args]
+    if expr.func == sympy.log and args[0] == 0:
+        return -S.Infinity
+    return expr.func(*args)
+
+
+def loop_curve(truth, score) -> list[tuple[int, int, int, int]]:
+    points = []
+    for threshold in sorted(set(score), reverse=True):
+        predicted = [v >= threshold for v in score]
+        points.append(tuple(sum(1 for p, t in zip(predicted, truth) if p == a and t == b)
+                            for a, b in ((True, True), (True, False), (False, True), (False, False))))
+    return points
+
+
+def curve_reference(metric, truth, score) -> sympy.Expr:
+    points = loop_curve(truth, score)
+    positives, negatives = sum(truth), len(truth) - sum(truth)
+    values = {symbols.CURVE_TOTALS["P"]: S(positives), symbols.CURVE_TOTALS["N"]: S(negatives)}
+    for name, origin, position in (("TP", 0, 0), ("FP", 0, 1), ("FN", positives, 2), ("TN", negatives, 3)):
+        base = symbols.CURVE_NAMES[name]
+        values[base[-1]] = S(origin)
+        values.update({base[i]: S(point[position]) for i, point in enumerate(points)})
+    value = exact(metric.written.xreplace({symbols.THRESHOLDS: len(points)}).doit(), values)
+    return S.NaN if value is None else value
+
+
+@pytest.mark.parametrize("metric_id", ON_SCORES)
+@settings(max_examples=15, deadline=None)
+@given(data=small_scored(), pos_label=st.integers(0, 1))
+def test_generated_equals_sympy_on_scores(compiled_metrics, metric_id, data, pos_label):
+    metric, info = compiled_metrics[metric_id], CATALOG[metric_id]
+    y, scores = data
+    floats = np.array(scores, dtype=float)
+    if metric.level == "score":
+        assert_matches(info.function(y, floats), score_reference(metric, y, scores), f"{metric_id} on {y}, {scores}")
+        return
+    c = len(scores[0])
+    per_class = [curve_reference(metric, [int(v == k) for v in y], [row[k] for row in scores]) for k in range(c)]
+    pooled = curve_reference(metric, [int(v == k) for v in y for k in range(c)], [x for row in scores for x in row])
+    support = [sum(1 for v in y if v == k) for k in range(c)]
+    weighted = sum((w * v for w, v in zip(support, per_class) if w), S.Zero) / sum(support)  # weight 0 takes no part
+    expected = {"none": per_class, "binary": per_class[pos_label], "micro": pooled,
+                "macro": sum(per_class, S.Zero) / c, "weighted": weighted}
+    for mode in info.averages:
+        actual = info.function(y, floats, average=mode, pos_label=pos_label)
+        assert_matches(actual, expected[mode], f"{metric_id} ({mode}) on {y}, {scores}")

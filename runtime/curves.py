@@ -1,0 +1,177 @@
+"""Score matrices in, threshold count curves out: the data of curve- and score-level metrics.
+
+A *curve* is the sequence of one-vs-rest counts (TP, FP, FN, TN) obtained by predicting
+"positive" for every sample scoring at or above a threshold, for every distinct score taken
+as threshold, from the highest down. Index 0 is the origin (no sample predicted positive),
+so a generated kernel reads ``tp[..., 1:]`` as ``TP[i]`` and ``tp[..., :-1]`` as
+``TP[i - 1]``. One sort per curve: O(n log n).
+
+>>> curve = threshold_curve([1, 0, 1, 0], [0.9, 0.8, 0.8, 0.1])
+>>> curve.tp.tolist(), curve.fp.tolist()
+([0.0, 1.0, 2.0, 2.0], [0.0, 0.0, 1.0, 2.0])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from metricc.runtime.errors import InputError
+
+__all__ = ["Curves", "check_scores", "threshold_curve", "score_curves", "average_curve_metric"]
+
+PROBABILITY_TOLERANCE = 1e-6
+
+
+class Curves(NamedTuple):
+    """Count curves ``(K, L + 1)`` (origin first), padded past each curve's end by its last
+    point; ``valid`` ``(K, L)`` marks the real thresholds; ``positives``/``negatives`` ``(K,)``."""
+
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    valid: np.ndarray
+
+    @property
+    def positives(self) -> np.ndarray:
+        return self.tp[..., -1] + self.fn[..., -1]
+
+    @property
+    def negatives(self) -> np.ndarray:
+        return self.fp[..., -1] + self.tn[..., -1]
+
+
+def _column_index(y_true, n_classes: int, labels) -> np.ndarray:
+    """Class labels -> score columns: ``labels`` order, else the sorted distinct labels, else 0..C-1."""
+    y = np.asarray(y_true, dtype=object)
+    if labels is not None:
+        order = list(labels)
+        if len(order) != n_classes:
+            raise InputError("labels", f"expected one label per score column ({n_classes}), got {len(order)}")
+        position = {label: k for k, label in enumerate(order)}
+        missing = [v for v in y.tolist() if v not in position]
+        if missing:
+            raise InputError("y_true", f"label {missing[0]!r} is not one of the labels {order!r}")
+        return np.array([position[v] for v in y.tolist()], dtype=int)
+    try:
+        distinct = sorted(set(y.tolist()))
+    except TypeError:
+        raise InputError("y_true", "labels of mixed types cannot be ordered; give labels=") from None
+    if len(distinct) == n_classes:
+        position = {label: k for k, label in enumerate(distinct)}
+        return np.array([position[v] for v in y.tolist()], dtype=int)
+    integral = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in distinct)
+    if integral and min(distinct) >= 0 and max(distinct) < n_classes:
+        return np.array(y.tolist(), dtype=int)
+    raise InputError("labels", f"y_true has {len(distinct)} distinct labels for {n_classes} score columns: "
+                     "give labels= (one per column, in column order)")
+
+
+def check_scores(y_true, scores, labels=None, probabilities: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """-> (one-hot truth ``Y``, scores ``S``), both ``(n, C)`` floats.
+
+    1-D scores are the scores of the second of two classes; the first gets ``1 - s`` (a
+    decreasing transform, so rankings are kept and probabilities stay probabilities).
+    """
+    try:
+        values = np.asarray(scores, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("scores", "expected a numeric array (rows = samples, columns = classes)") from None
+    if values.ndim == 1:
+        values = np.stack([1.0 - values, values], axis=-1)
+    if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] < 2:
+        raise InputError("scores", f"expected shape (n_samples, n_classes >= 2) or (n_samples,), got {np.shape(scores)}")
+    if not np.all(np.isfinite(values)):
+        raise InputError("scores", "contains NaN or infinite values")
+    y = np.asarray(y_true, dtype=object)
+    if y.ndim != 1 or y.shape[0] != values.shape[0]:
+        raise InputError("y_true", f"expected one label per score row ({values.shape[0]}), got shape {y.shape}")
+    if probabilities:
+        outside = np.any((values < 0) | (values > 1))
+        sums = np.sum(values, axis=-1)
+        worst = int(np.argmax(np.abs(sums - 1)))
+        if outside or abs(sums[worst] - 1) > PROBABILITY_TOLERANCE:
+            raise InputError("scores", f"this metric needs probabilities: each row in [0, 1] summing to 1 (row {worst} sums to {sums[worst]:.6g})")
+    columns = _column_index(y, values.shape[1], labels)
+    truth = np.zeros_like(values)
+    truth[np.arange(values.shape[0]), columns] = 1.0
+    return truth, values
+
+
+def threshold_curve(truth, score) -> Curves:
+    """Counts at every distinct threshold of one binary problem (``truth`` 1 = positive)."""
+    truth = np.asarray(truth, dtype=float)
+    score = np.asarray(score, dtype=float)
+    order = np.argsort(-score, kind="mergesort")
+    ranked, hits = score[order], truth[order]
+    ends = np.r_[np.flatnonzero(np.diff(ranked)), ranked.size - 1]  # last sample of each tie group
+    tp = np.r_[0.0, np.cumsum(hits)[ends]]
+    fp = np.r_[0.0, ends + 1.0] - tp
+    positives, negatives = tp[-1], fp[-1]
+    return Curves(tp, fp, positives - tp, negatives - fp, np.ones(ends.size, dtype=bool))
+
+
+def _stack(curves: list[Curves]) -> Curves:
+    """Pad each curve with its last point up to the longest one; mark the padding invalid."""
+    length = max(c.valid.size for c in curves)
+
+    def padded(values, fill):
+        return np.stack([np.r_[v, np.full(length + 1 - v.size, fill(v))] for v in values])
+
+    last = lambda v: v[-1]  # noqa: E731 - the curve stays where it ended
+    return Curves(*(padded([getattr(c, f) for c in curves], last) for f in ("tp", "fp", "fn", "tn")),
+                  np.stack([np.r_[c.valid, np.zeros(length - c.valid.size, dtype=bool)] for c in curves]))
+
+
+def score_curves(y_true, scores, labels=None) -> tuple[Curves, Curves]:
+    """One-vs-rest curves per class ``(C, L + 1)`` and the pooled (micro) curve ``(1, L + 1)``."""
+    truth, values = check_scores(y_true, scores, labels)
+    if np.count_nonzero(truth.sum(axis=0)) < 2:
+        raise InputError("y_true", "only one class is present: a threshold curve needs positive and negative samples")
+    per_class = _stack([threshold_curve(truth[:, k], values[:, k]) for k in range(values.shape[1])])
+    pooled = _stack([threshold_curve(truth.ravel(), values.ravel())])
+    return per_class, pooled
+
+
+def _apply(kernel, curves: Curves):
+    def at(values):
+        return values[..., 1:]
+
+    def before(values):
+        return values[..., :-1]
+
+    counts = (curves.tp, curves.fp, curves.fn, curves.tn)
+    return kernel(*(at(c) for c in counts), *(before(c) for c in counts), curves.positives, curves.negatives, curves.valid)
+
+
+def average_curve_metric(kernel, curves: tuple[Curves, Curves], *, average: str, averages: tuple[str, ...],
+                         weights=None, pos_label: int = 1, zero_division=math.nan):
+    """Apply a per-curve kernel and average over classes, as class-level metrics are averaged.
+
+    ``micro`` applies the kernel to the pooled curve of every (sample, class) pair; ``weighted``
+    weighs each class by its positives (support) unless ``weights`` are given.
+    """
+    from metricc.runtime.kernel import average_class_metric, finish, zero_division_value
+
+    if average not in averages:
+        raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
+    per_class, pooled = curves
+    zero = zero_division_value(zero_division)
+    if average == "micro":
+        return finish(*_apply(kernel, pooled), zero)[0][()]
+    value, undefined = _apply(kernel, per_class)
+    values = np.where(undefined, zero, value).astype(float)
+    # The per-class values are final here: averaging them reuses the class-level rules.
+    return average_class_metric(lambda *_: (values, np.zeros(values.shape, dtype=bool)),
+                                _support_counts(per_class), average=average, averages=averages, params={},
+                                weights=weights, pos_label=pos_label, zero_division=zero)
+
+
+def _support_counts(curves: Curves):
+    from metricc.runtime.confusion import ClassCounts
+
+    positives, negatives = curves.positives, curves.negatives
+    return ClassCounts(positives, np.zeros_like(positives), np.zeros_like(positives), negatives)

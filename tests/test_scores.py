@@ -1,0 +1,248 @@
+"""Curve- and score-level metrics: Wang et al. 2013 Section 3, scikit-learn, brute force, errors."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn import metrics as skm
+
+from metricc.generated import CATALOG
+from metricc.runtime import curves, evaluate
+from metricc.runtime.errors import InputError
+
+WANG = yaml.safe_load((Path(__file__).parent / "data" / "wang2013.yaml").read_text(encoding="utf-8"))
+CLASSIFIERS = ("M1", "M2", "M3")
+FAST = settings(max_examples=40, deadline=None)
+
+
+def wang(metric_id: str, classifier: str, **kwargs) -> float:
+    data = WANG["classifiers"][classifier]
+    return float(evaluate(metric_id, y_true=data["y_true"], scores=data["scores"], **kwargs)[metric_id])
+
+
+# ---------------------------------------------------------------- Wang et al. 2013, Section 3
+
+@pytest.mark.parametrize("metric_id, printed", [("au1u", WANG["au1u"]), ("aunu", WANG["aunu"])])
+def test_wang_section_3_auc_values_at_printed_precision(metric_id, printed):
+    assert [round(wang(metric_id, c), 2) for c in CLASSIFIERS] == printed
+
+
+def test_aunu_is_macro_roc_auc_and_aunp_weighted_roc_auc():
+    for c in CLASSIFIERS:
+        assert wang("aunu", c) == pytest.approx(wang("roc_auc", c, average="macro"), rel=1e-12)
+        assert wang("aunp", c) == pytest.approx(wang("roc_auc", c, average="weighted"), rel=1e-12)
+
+
+def test_wang_section_3_mse_ranks_m2_ahead_of_m3():
+    assert wang("mean_squared_error", "M2") < wang("mean_squared_error", "M3")
+
+
+@pytest.mark.parametrize("metric_id", ["mean_absolute_error", "log_loss"])
+def test_wang_section_3_mae_and_log_loss_cannot_differentiate_m2_and_m3(metric_id):
+    assert wang(metric_id, "M2") == pytest.approx(wang(metric_id, "M3"), rel=1e-12)
+    assert wang(metric_id, "M1") != pytest.approx(wang(metric_id, "M2"), rel=1e-3)
+
+
+def test_au1p_of_a_perfect_ranking_is_one_not_one_over_m():
+    """Eq. 17 as printed divides by m(m - 1): a perfect ranking would score 1/m (errata)."""
+    y = [0, 0, 1, 1, 2, 2, 2]
+    scores = np.eye(3)[y] * 0.8 + 0.2 / 3
+    assert float(evaluate("au1p", y_true=y, scores=scores)["au1p"]) == pytest.approx(1.0)
+    assert float(evaluate("au1u", y_true=y, scores=scores)["au1u"]) == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------- scikit-learn
+
+@st.composite
+def scored(draw, classes=st.integers(2, 4), probabilities=True):
+    """Labels 0..C-1 (at least two classes present) and scores with many ties."""
+    c = draw(classes)
+    n = draw(st.integers(4, 14))
+    y = draw(st.lists(st.integers(0, c - 1), min_size=n, max_size=n).filter(lambda v: len(set(v)) >= 2))
+    weights = np.array(draw(st.lists(st.lists(st.integers(0, 4), min_size=c, max_size=c), min_size=n, max_size=n)), dtype=float)
+    weights[weights.sum(axis=1) == 0, 0] = 1.0
+    if not probabilities:
+        return np.array(y), weights
+    return np.array(y), weights / weights.sum(axis=1, keepdims=True)
+
+
+def value(metric_id, y, scores, **kwargs):
+    return float(CATALOG[metric_id].function(y, scores, **kwargs))
+
+
+@FAST
+@given(data=scored(classes=st.just(2), probabilities=False))
+def test_binary_roc_auc_and_average_precision_equal_sklearn(data):
+    y, scores = data
+    assert value("roc_auc", y, scores[:, 1], average="binary") == pytest.approx(skm.roc_auc_score(y, scores[:, 1]), rel=1e-12)
+    assert value("average_precision", y, scores[:, 1], average="binary") == pytest.approx(
+        skm.average_precision_score(y, scores[:, 1]), rel=1e-12)
+
+
+@FAST
+@given(data=scored(classes=st.integers(3, 4)))
+def test_one_vs_rest_and_one_vs_one_auc_equal_sklearn(data):
+    y, scores = data
+    if len(set(y.tolist())) < scores.shape[1]:  # an absent class: its AUC is undefined (P = 0)
+        assert math.isnan(value("roc_auc", y, scores, average="macro"))
+        assert math.isnan(value("au1u", y, scores))
+        return
+    for average in ("macro", "weighted"):
+        expected = skm.roc_auc_score(y, scores, multi_class="ovr", average=average)
+        assert value("roc_auc", y, scores, average=average) == pytest.approx(expected, rel=1e-12)
+    assert value("au1u", y, scores) == pytest.approx(skm.roc_auc_score(y, scores, multi_class="ovo"), rel=1e-12)
+
+
+@FAST
+@given(data=scored(classes=st.integers(2, 4), probabilities=False))
+def test_average_precision_and_micro_auc_equal_sklearn_on_indicators(data):
+    y, scores = data
+    truth = np.eye(scores.shape[1])[y]
+    present = truth.sum(axis=0) > 0
+    per_class = CATALOG["average_precision"].function(y, scores, average="none")
+    expected = skm.average_precision_score(truth[:, present], scores[:, present], average=None)
+    np.testing.assert_allclose(per_class[present], expected, rtol=1e-12)
+    assert value("average_precision", y, scores, average="micro") == pytest.approx(
+        skm.average_precision_score(truth, scores, average="micro"), rel=1e-12)
+    assert value("roc_auc", y, scores, average="micro") == pytest.approx(skm.roc_auc_score(truth, scores, average="micro"), rel=1e-12)
+
+
+@FAST
+@given(data=scored())
+def test_log_loss_and_brier_equal_sklearn(data):
+    y, scores = data
+    labels = list(range(scores.shape[1]))
+    true_probability = scores[np.arange(y.size), y]
+    if np.all(true_probability > 0):
+        assert value("log_loss", y, scores) == pytest.approx(skm.log_loss(y, scores, labels=labels), rel=1e-9)
+    else:  # no clipping: a zero probability of the true class costs +inf (sklearn clips to eps)
+        assert value("log_loss", y, scores) == math.inf
+    if scores.shape[1] > 2:  # for two columns sklearn returns the binary score (see differences.md)
+        assert value("brier_score", y, scores) == pytest.approx(skm.brier_score_loss(y, scores, labels=labels), rel=1e-12)
+    else:
+        binary = skm.brier_score_loss(y, scores[:, 1])
+        assert value("mean_squared_error", y, scores) == pytest.approx(binary, rel=1e-12, abs=1e-15)
+        assert value("brier_score", y, scores) == pytest.approx(2 * binary, rel=1e-12, abs=1e-15)
+
+
+# ---------------------------------------------------------------- curves against brute force
+
+def brute_force_curve(truth, score):
+    """(TP, FP, FN, TN) at the origin and at each distinct threshold, highest first, by a loop."""
+    truth = np.asarray(truth, dtype=bool)
+    points = [(0, 0, int(truth.sum()), int((~truth).sum()))]
+    for threshold in sorted(set(np.asarray(score).tolist()), reverse=True):
+        predicted = np.asarray(score) >= threshold
+        points.append((int(np.sum(predicted & truth)), int(np.sum(predicted & ~truth)),
+                       int(np.sum(~predicted & truth)), int(np.sum(~predicted & ~truth))))
+    return np.array(points, dtype=float).T
+
+
+@FAST
+@given(truth=st.lists(st.integers(0, 1), min_size=1, max_size=30), data=st.data())
+def test_threshold_curve_equals_brute_force(truth, data):
+    score = data.draw(st.lists(st.sampled_from([-1.5, 0.0, 0.25, 0.5, 2.0]), min_size=len(truth), max_size=len(truth)))
+    curve = curves.threshold_curve(truth, score)
+    np.testing.assert_array_equal(np.array(curve[:4]), brute_force_curve(truth, score))
+    assert curve.valid.all() and curve.valid.size == len(set(score))
+
+
+def test_padded_curves_only_sum_real_thresholds():
+    y = [0, 0, 0, 1, 1, 2]
+    scores = [[0.5, 0.5, 0.0], [0.4, 0.3, 0.3], [0.2, 0.5, 0.3], [0.1, 0.8, 0.1], [0.5, 0.5, 0.0], [0.3, 0.3, 0.4]]
+    per_class, pooled = curves.score_curves(y, scores)
+    assert per_class.valid.sum(axis=1).tolist() == [len(set(np.array(scores)[:, k])) for k in range(3)]
+    assert pooled.tp.shape[0] == 1 and pooled.positives.tolist() == [6.0]
+    np.testing.assert_allclose(CATALOG["roc_auc"].function(y, scores, average="none"),
+                               [skm.roc_auc_score(np.array(y) == k, np.array(scores)[:, k]) for k in range(3)], rtol=1e-12)
+
+
+# ---------------------------------------------------------------- input errors
+
+def raises(argument):
+    return pytest.raises(InputError, match=rf"^{argument}: ")
+
+
+def test_scores_must_be_probabilities_where_required():
+    with raises("scores"):
+        evaluate("log_loss", y_true=[0, 1], scores=[[0.5, 0.6], [0.2, 0.8]])
+    with raises("scores"):
+        evaluate("brier_score", y_true=[0, 1], scores=[1.2, -0.2])
+    assert float(evaluate("roc_auc", y_true=[0, 1], scores=[-3.0, 7.5])["roc_auc"]) == 1.0  # rankings need no probabilities
+
+
+def test_shape_nan_and_single_class_errors():
+    with raises("y_true"):
+        evaluate("roc_auc", y_true=[0, 1, 1], scores=[[0.5, 0.5], [0.2, 0.8]])
+    with raises("scores"):
+        evaluate("roc_auc", y_true=[0, 1], scores=[[[0.5, 0.5]], [[0.2, 0.8]]])
+    with raises("scores"):
+        evaluate("au1u", y_true=[0, 1], scores=[[math.nan, 0.5], [0.2, 0.8]])
+    with raises("y_true"):
+        evaluate("roc_auc", y_true=[1, 1], scores=[0.3, 0.8])
+    with raises("labels"):
+        evaluate("log_loss", y_true=["a", "b"], scores=[[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
+
+
+def test_evaluate_needs_scores_for_score_metrics_and_labels_for_the_rest():
+    with raises("scores"):
+        evaluate("roc_auc", y_true=[0, 1], y_pred=[0, 1])
+    with raises("y_pred"):
+        evaluate(["roc_auc", "accuracy"], y_true=[0, 1], scores=[0.2, 0.9])
+    both = evaluate(["accuracy", "log_loss"], y_true=["no", "yes", "yes"], y_pred=["no", "yes", "no"], scores=[0.1, 0.9, 0.4])
+    assert list(both) == ["accuracy", "log_loss"]
+    assert both["log_loss"] == pytest.approx(skm.log_loss(["no", "yes", "yes"], [0.1, 0.9, 0.4]), rel=1e-12)
+
+
+def test_labels_order_the_score_columns_and_pos_label_names_the_class():
+    y = ["cat", "dog", "dog", "cat", "dog"]
+    s = [0.2, 0.7, 0.4, 0.5, 0.9]
+    binary = evaluate("roc_auc", y_true=y, scores=s, average="binary", pos_label="dog")["roc_auc"]
+    assert binary == pytest.approx(skm.roc_auc_score(y, s), rel=1e-12)
+    swapped = evaluate("roc_auc", y_true=y, scores=np.c_[s, 1 - np.array(s)], labels=["dog", "cat"], average="binary", pos_label="cat")
+    assert swapped["roc_auc"] == pytest.approx(binary, rel=1e-12)
+
+
+# ---------------------------------------------------------------- the language and the command
+
+def parse_error(text: str, level: str) -> str:
+    from metricc.compiler import errors, parse
+    from metricc.compiler.errors import Location
+
+    with pytest.raises(errors.FormulaError) as caught:
+        parse.parse_formula(text, parse.Scope(level=level), lambda offset: Location("spec.yaml", 1, offset + 1), "$.formula")
+    return caught.value.diagnostics[0].message
+
+
+@pytest.mark.parametrize("text, level, message", [
+    ("TP / P", "curve", "'TP' is a count at each threshold: write TP[i] (or TP[i - 1]) inside Sum(..., i)"),
+    ("Sum(TP[i - 2], i)", "curve", "a threshold index is the index of the enclosing Sum, e.g. TP[i], or the previous point, TP[i - 1]"),
+    ("Sum(Sum(TP[i], j), i)", "curve", "a curve formula sums once over the thresholds: Sum(expr, i), not nested"),
+    ("Sum(P, i)", "curve", "the summed expression must use the threshold index 'i', e.g. TP[i]"),
+    ("Sum(Sum(S[k, s], k), s)", "score", "'S' takes a sample index (s, u, v) and a class index, e.g. S[s, k]"),
+    ("Y / n", "score", "'Y' needs a sample and a class index, e.g. Y[s, k]"),
+    ("Sum(Sum(S[s, k], k), s)", "matrix", "unknown indexed name 'S'"),
+])
+def test_curve_and_score_formula_errors(text, level, message):
+    assert parse_error(text, level).startswith(message)
+
+
+def test_eval_command_with_a_score_file(capsys, tmp_path):
+    from metricc.compiler import cli
+
+    (tmp_path / "y.txt").write_text("cat\ndog\nbird\ncat\n", encoding="utf-8")
+    (tmp_path / "s.csv").write_text("0.2,0.7,0.1\n0.1,0.1,0.8\n0.6,0.2,0.2\n0.3,0.4,0.3\n", encoding="utf-8")
+    assert cli.main(["eval", "--y-true", str(tmp_path / "y.txt"), "--scores", str(tmp_path / "s.csv"),
+                     "--metric", "au1u", "--metric", "log_loss", "--format", "json"]) == 0
+    values = yaml.safe_load(capsys.readouterr().out)
+    y, s = ["cat", "dog", "bird", "cat"], np.loadtxt(tmp_path / "s.csv", delimiter=",")
+    assert values["au1u"] == pytest.approx(skm.roc_auc_score(y, s, multi_class="ovo"), rel=1e-12)
+    assert values["log_loss"] == pytest.approx(skm.log_loss(y, s), rel=1e-12)
+    assert cli.main(["eval", "--scores", str(tmp_path / "s.csv"), "--metric", "roc_auc"]) == 2
+    assert "--y-true" in capsys.readouterr().err
