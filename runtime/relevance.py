@@ -85,6 +85,8 @@ def order_pairs(order, labels: Sequence, *, argument: str = "order") -> list[tup
                 pairs.append((class_index(low.strip(), labels, argument), class_index(high.strip(), labels, argument)))
         return pairs
     try:
+        if any(isinstance(pair, str) for pair in order):  # "ab" would silently read as ("a", "b")
+            raise TypeError
         relations = [tuple(pair) for pair in order]
     except TypeError:
         raise InputError(argument, "expected text like 'c3 < c1' or a list of (less, more) pairs") from None
@@ -117,8 +119,8 @@ def average_ranks(order, labels, *, argument: str = "order") -> np.ndarray:
     (``|below| + 1``) and the highest (``|below| + 1 + |incomparable|``); rank 1 is the
     least relevant. Branco et al.'s Figure 1: E with 2 classes below, 3 incomparable: 4.5.
 
-    >>> average_ranks("A < E, C < E, E < D", list("ABCDEFG"))[4]
-    np.float64(4.5)
+    >>> float(average_ranks("A < E, C < E, E < D", list("ABCDEFG"))[4])
+    4.5
     """
     if isinstance(labels, (int, np.integer)) and not isinstance(labels, bool):
         labels = list(range(int(labels)))

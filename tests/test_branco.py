@@ -358,6 +358,8 @@ def test_normalized_refuses_an_unbounded_range():
     ({"relevance_order": "c3 < c1 < c3"}, "relevance_order", "cyclic"),
     ({"relevance_order": "c3 < c9"}, "relevance_order", "unknown class 'c9'"),
     ({"relevance_order": "c3 <"}, "relevance_order", "not a relation"),
+    ({"relevance_order": ["c3c1"]}, "relevance_order", "pairs"),
+    ({"relevance_order": [("c3", "c1", "c2")]}, "relevance_order", "pairs"),
     ({"relevance": "often"}, "relevance", "prevalence"),
     ({"relevance": {"c1": 1}}, "relevance", "no relevance for class c2"),
     ({"relevance": [1, 2, 1]}, "relevance", "0 <= relevance <= 1"),

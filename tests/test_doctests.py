@@ -14,7 +14,9 @@ MODULES = [
     "metricc.runtime.confusion",
     "metricc.runtime.evaluate",
     "metricc.runtime.kernel",
+    "metricc.runtime.normalize",
     "metricc.runtime.registry",
+    "metricc.runtime.relevance",
     "metricc.runtime.sweep",
 ]
 
