@@ -15,7 +15,7 @@ import sympy
 from metricc.compiler import ir, symbols
 
 __all__ = [
-    "SIMPLIFICATIONS", "simplify", "denominators", "excused_denominators", "excuses", "undefined_cases",
+    "SIMPLIFICATIONS", "simplify", "denominators", "excused_denominators", "excuses", "log_zeros", "undefined_cases",
     "analyze_metric", "depends_on_data",
 ]
 
@@ -164,9 +164,27 @@ def excused_denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
     return _sorted({k: v for k, v in excused.items() if k not in found})
 
 
+def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    """Data-dependent factors of logarithm arguments that can vanish (log(0) is undefined).
+
+    Arguments inside class sums (``Sum(M[i, j] * log(M[i, j]), ...)``) are left alone: a
+    sum's terms follow their own conventions, and one zero cell must not undefine the sum.
+    """
+    found: dict[str, sympy.Expr] = {}
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.log) and depends_on_data(node.args[0]) and not node.args[0].atoms(sympy.Indexed):
+            numerator, _ = sympy.fraction(sympy.together(node.args[0]))
+            for part in sympy.factor(numerator).as_ordered_factors():
+                part = _strip(part)
+                if depends_on_data(part) and not part.is_positive:
+                    found.setdefault(sympy.srepr(part), part)
+    return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)))
+
+
 def undefined_cases(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
-    """Expressions whose vanishing makes ``expr`` undefined."""
-    return denominators(expr)
+    """Expressions whose vanishing makes ``expr`` undefined: denominators and log arguments."""
+    cases = {sympy.srepr(c): c for c in (*denominators(expr), *log_zeros(expr))}
+    return tuple(cases[k] for k in sorted(cases, key=lambda k: (len(k), k)))
 
 
 def _analyze_term(term: ir.Term) -> ir.Term:

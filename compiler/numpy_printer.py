@@ -79,6 +79,9 @@ class NumpyPrinter:
     def _print_Infinity(self, expr) -> Printed:
         return Printed("np.inf", batched=False)
 
+    def _print_Pi(self, expr) -> Printed:
+        return Printed("np.pi", batched=False)
+
     def _print_NegativeInfinity(self, expr) -> Printed:
         return Printed("-np.inf", batched=False, precedence=MUL)
 
@@ -166,6 +169,9 @@ class NumpyPrinter:
         if name is None or len(expr.args) != 1:
             raise InternalError(f"numpy printer: unsupported function {type(expr).__name__}")
         inner = self.print(expr.args[0])
+        if isinstance(expr, sympy.log) and inner.batched and not inner.indices:
+            # log(0) is an undefined case (analyze.log_zeros), masked by the caller: no warning.
+            return Printed(f"{name}(nonzero({inner.code}))", inner.indices, inner.batched)
         return Printed(f"{name}({inner.code})", inner.indices, inner.batched)
 
     def _print_xlogy(self, expr) -> Printed:

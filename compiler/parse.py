@@ -77,6 +77,7 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
     "xlogy": ((2,), symbols.xlogy),
     "step": ((1,), lambda x: sympy.Heaviside(x, sympy.S.Half)),  # 1 above 0, 1/2 at 0 (ties)
 }
+_CONSTANTS = {"pi": sympy.pi}
 _INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}
 _COMPARISONS = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}
 # Spec text is untrusted: these bounds keep hostile formulas from hanging or crashing later
@@ -181,6 +182,8 @@ class _Builder:
         name, scope = node.id, self.scope
         if name in self.bound:
             return symbols.index_symbol(name)
+        if name in _CONSTANTS:
+            return _CONSTANTS[name]
         if name in scope.scalar_params or (scope.level == "class" and name in scope.vector_params):
             return sympy.Symbol(name, real=True)
         if name in scope.macros:
