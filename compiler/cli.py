@@ -1,4 +1,4 @@
-"""The ``metricc`` command: ``build``, ``check``, ``list``, ``explain``, ``eval`` and ``audit``.
+"""The ``metricc`` command: ``build``, ``check``, ``list``, ``explain``, ``eval``, ``audit`` and ``suggest``.
 
 Errors are rendered once, here. Exit codes: 0 success; 1 problems in specs (or, with
 ``build --check``, a stale output folder); 2 bad usage or unusable input, printed as
@@ -26,7 +26,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from metricc.compiler import cli_audit, cli_relevance, cli_scores, cli_sweep
+from metricc.compiler import cli_audit, cli_relevance, cli_scores, cli_suggest, cli_sweep
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError, MetriccError
@@ -139,6 +139,7 @@ def _parser() -> _Parser:
     ev.set_defaults(run=_cmd_eval)
 
     cli_audit.add_command(commands)
+    cli_suggest.add_command(commands)
     return parser
 
 

@@ -20,6 +20,7 @@ from metricc.runtime.probabilistic import probabilistic_confusion_matrix
 from metricc.runtime.sweep import product_grid, sweep
 from metricc.runtime.normalize import normalized
 from metricc.runtime.relevance import relevance_from_order, relevance_from_prevalence
+from metricc.runtime.suggest import Suggestion, suggest
 
 __all__ = [
     "ClassCounts",
@@ -40,4 +41,6 @@ __all__ = [
     "relevance_from_prevalence",
     "samplewise_counts",
     "sweep",
+    "Suggestion",
+    "suggest",
 ]

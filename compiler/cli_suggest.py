@@ -1,0 +1,71 @@
+"""``metricc suggest``: the metrics the thesis' rule selects for a task (numpy only).
+
+Kept out of :mod:`metricc.compiler.cli` so the command module stays small; ``cli`` adds
+it (``add_command``). The rule itself is :func:`metricc.runtime.suggest.suggest`.
+
+>>> from metricc.compiler.cli import main
+>>> main(["suggest", "--class-counts", "1669,1527", "--format", "json"]) == 0  # doctest: +ELLIPSIS
+[{"metric": "accuracy", ...}]
+True
+"""
+
+from __future__ import annotations
+
+import json
+
+from metricc.runtime.errors import InputError
+
+__all__ = ["add_command"]
+
+# suggest() argument names -> the options that supply them.
+_OPTIONS = {"classes": "--classes", "class_counts": "--class-counts", "y_true": "--labels-file",
+            "imbalance_ratio": "--imbalance-ratio", "threshold": "--threshold"}
+
+
+def add_command(commands) -> None:
+    """Add the ``suggest`` sub-command to ``commands`` (an argparse sub-parser group)."""
+    command = commands.add_parser("suggest", help="suggest metrics for a task (binary/multi-class, imbalance, ordinal)")
+    command.add_argument("--classes", type=int, metavar="C", help="number of classes (with --imbalance-ratio)")
+    balance = command.add_mutually_exclusive_group(required=True)
+    balance.add_argument("--class-counts", metavar="N,N,...", help="instances per class, comma-separated")
+    balance.add_argument("--labels-file", metavar="FILE", help="true labels: one per line, or one comma-separated line")
+    balance.add_argument("--imbalance-ratio", type=float, metavar="R", help="majority / minority class size (>= 1)")
+    command.add_argument("--ordinal", action="store_true", help="the classes are ordered (multi-class only)")
+    command.add_argument("--threshold", type=float, metavar="T",
+                         help="imbalanced when minority < T * majority (default 0.70, the thesis' isBalanced)")
+    command.add_argument("--format", choices=("text", "json"), default="text")
+    command.set_defaults(run=_run)
+
+
+def _class_counts(text: str) -> list[float]:
+    counts = []
+    for token in (t.strip() for t in text.split(",")):
+        try:
+            counts.append(float(token))
+        except ValueError:
+            raise InputError("--class-counts", f"{token!r} is not a number") from None
+    return counts
+
+
+def _run(args) -> int:
+    from metricc.compiler.cli import _load_labels  # the eval command's label-file reader
+    from metricc.runtime.suggest import suggest
+
+    kwargs = {"classes": args.classes, "ordinal": args.ordinal, "threshold": args.threshold,
+              "imbalance_ratio": args.imbalance_ratio}
+    if args.class_counts is not None:
+        kwargs["class_counts"] = _class_counts(args.class_counts)
+    if args.labels_file is not None:
+        kwargs["y_true"] = _load_labels("--labels-file", args.labels_file)
+    try:
+        found = suggest(**kwargs)
+    except InputError as error:
+        raise InputError(_OPTIONS.get(error.argument, error.argument), error.message) from None
+    if args.format == "json":
+        print(json.dumps([{"metric": s.metric, "average": s.average, "rule": s.rule, "reason": s.reason} for s in found]))
+        return 0
+    width = max(len(s.metric + (f" ({s.average})" if s.average else "")) for s in found)
+    for s in found:
+        name = s.metric + (f" ({s.average})" if s.average else "")
+        print(f"{name:<{width}}  [{s.rule}] {s.reason}")
+    return 0
