@@ -83,4 +83,11 @@ INFO = MetricInfo(
     simplified="5*sqrt(TN)*sqrt(TP)/sqrt(16*FN**2 + 8*FN*FP + 20*FN*TN + 20*FN*TP + FP**2 + 5*FP*TN + 5*FP*TP + 25*TN*TP)",
     undefined=("4*FN + FP + 5*TN = 0", "4*FN + FP + 5*TP = 0", ),
     function=adjusted_f_measure,
+    equivalences=(
+        "adjusted_f_measure [micro] = g_mean [micro] for every confusion matrix",
+        "adjusted_f_measure [micro] = accuracy for two classes (C = 2)",
+        "adjusted_f_measure [micro] = class_accuracy [binary] for two classes (C = 2)",
+        "adjusted_f_measure [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "adjusted_f_measure [micro] = f_beta_of_micro_averages for two classes (C = 2)",
+    ),
 )

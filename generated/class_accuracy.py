@@ -83,6 +83,7 @@ INFO = MetricInfo(
     function=class_accuracy,
     equivalences=(
         "class_accuracy [binary] = accuracy for two classes (C = 2)",
+        "class_accuracy [binary] = adjusted_f_measure [micro] for two classes (C = 2)",
         "class_accuracy [binary] = class_accuracy [macro] for two classes (C = 2)",
         "class_accuracy [binary] = class_accuracy [micro] for two classes (C = 2)",
         "class_accuracy [binary] = class_accuracy [weighted] for two classes (C = 2)",
@@ -96,6 +97,7 @@ INFO = MetricInfo(
         "class_accuracy [binary] = g_mean [micro] for two classes (C = 2)",
         "class_accuracy [binary] = jaccard [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "class_accuracy [binary] = npv [micro] for two classes (C = 2)",
+        "class_accuracy [binary] = optimized_precision [micro] for two classes (C = 2)",
         "class_accuracy [binary] = precision [micro] for two classes (C = 2)",
         "class_accuracy [binary] = precision [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "class_accuracy [binary] = recall [micro] for two classes (C = 2)",

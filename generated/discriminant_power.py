@@ -80,4 +80,10 @@ INFO = MetricInfo(
     simplified="sqrt(3)*log(TN*TP/(FN*FP))/(pi*log(10))",
     undefined=("FN = 0", "FP = 0", "TN = 0", "TP = 0", ),
     function=discriminant_power,
+    equivalences=(
+        "discriminant_power [binary] = discriminant_power [macro] for two classes (C = 2)",
+        "discriminant_power [binary] = discriminant_power [weighted] for two classes (C = 2)",
+        "discriminant_power [macro] = discriminant_power [binary] for two classes (C = 2)",
+        "discriminant_power [weighted] = discriminant_power [binary] for two classes (C = 2)",
+    ),
 )

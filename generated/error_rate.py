@@ -78,5 +78,7 @@ INFO = MetricInfo(
         "error_rate = hamming_loss [macro] for two classes (C = 2)",
         "error_rate = hamming_loss [micro] for two classes (C = 2)",
         "error_rate = hamming_loss [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "error_rate = ordinal_mae for two classes (C = 2)",
+        "error_rate = ordinal_mse for two classes (C = 2)",
     ),
 )

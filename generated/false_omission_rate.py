@@ -83,5 +83,7 @@ INFO = MetricInfo(
         "false_omission_rate [micro] = fpr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "false_omission_rate [micro] = class_error_rate [binary] for two classes (C = 2)",
         "false_omission_rate [micro] = error_rate for two classes (C = 2)",
+        "false_omission_rate [micro] = ordinal_mae for two classes (C = 2)",
+        "false_omission_rate [micro] = ordinal_mse for two classes (C = 2)",
     ),
 )

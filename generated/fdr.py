@@ -84,5 +84,7 @@ INFO = MetricInfo(
         "fdr [micro] = fnr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "fdr [micro] = fnr [weighted] for every confusion matrix",
         "fdr [micro] = class_error_rate [binary] for two classes (C = 2)",
+        "fdr [micro] = ordinal_mae for two classes (C = 2)",
+        "fdr [micro] = ordinal_mse for two classes (C = 2)",
     ),
 )

@@ -94,7 +94,13 @@ INFO = MetricInfo(
         "fnr [weighted] = fnr [micro] for every confusion matrix",
         "fnr [weighted] = fnr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "fnr [micro] = class_error_rate [binary] for two classes (C = 2)",
+        "fnr [micro] = ordinal_mae for two classes (C = 2)",
+        "fnr [micro] = ordinal_mse for two classes (C = 2)",
         "fnr [samples] = class_error_rate [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "fnr [samples] = ordinal_mae for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "fnr [samples] = ordinal_mse for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "fnr [weighted] = class_error_rate [binary] for two classes (C = 2)",
+        "fnr [weighted] = ordinal_mae for two classes (C = 2)",
+        "fnr [weighted] = ordinal_mse for two classes (C = 2)",
     ),
 )

@@ -87,7 +87,11 @@ INFO = MetricInfo(
         "fpr [samples] = fpr [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
         "fpr [micro] = class_error_rate [binary] for two classes (C = 2)",
         "fpr [micro] = error_rate for two classes (C = 2)",
+        "fpr [micro] = ordinal_mae for two classes (C = 2)",
+        "fpr [micro] = ordinal_mse for two classes (C = 2)",
         "fpr [samples] = class_error_rate [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "fpr [samples] = error_rate for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "fpr [samples] = ordinal_mae for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "fpr [samples] = ordinal_mse for two classes (C = 2) of single-label data read as one-hot indicator rows",
     ),
 )

@@ -80,6 +80,7 @@ INFO = MetricInfo(
     undefined=("FN + TP = 0", "FP + TN = 0", ),
     function=g_mean,
     equivalences=(
+        "g_mean [micro] = adjusted_f_measure [micro] for every confusion matrix",
         "g_mean [binary] = g_mean [macro] for two classes (C = 2)",
         "g_mean [binary] = g_mean [weighted] for two classes (C = 2)",
         "g_mean [binary] = recall [geometric] for two classes (C = 2)",

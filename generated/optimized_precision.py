@@ -99,4 +99,14 @@ INFO = MetricInfo(
     simplified="(-FN**2*FP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN**2*TN*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN*FP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FN*FP*TN*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FN*FP*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN*TN**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + FN*TN**2 - 2*FN*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + FN*TN*TP - FP**2*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FP*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + FP*TN*TP - FP*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + FP*TP**2 - TN**2*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + 2*TN**2*TP - TN*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + 2*TN*TP**2)/(FN**2*TN + FN*FP*TN + FN*FP*TP + FN*TN**2 + 3*FN*TN*TP + FP**2*TP + 3*FP*TN*TP + FP*TP**2 + 2*TN**2*TP + 2*TN*TP**2)",
     undefined=("FN + TP = 0", "FP + TN = 0", "FN + FP + TN + TP = 0", "FN*TN + FP*TP + 2*TN*TP = 0", ),
     function=optimized_precision,
+    equivalences=(
+        "optimized_precision [binary] = optimized_precision [macro] for two classes (C = 2)",
+        "optimized_precision [binary] = optimized_precision [weighted] for two classes (C = 2)",
+        "optimized_precision [macro] = optimized_precision [binary] for two classes (C = 2)",
+        "optimized_precision [micro] = accuracy for two classes (C = 2)",
+        "optimized_precision [micro] = class_accuracy [binary] for two classes (C = 2)",
+        "optimized_precision [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "optimized_precision [micro] = f_beta_of_micro_averages for two classes (C = 2)",
+        "optimized_precision [weighted] = optimized_precision [binary] for two classes (C = 2)",
+    ),
 )

@@ -38,7 +38,7 @@ def ordinal_mae(
     Reference: Puertolas Molina 2022, Sec. 3.1.4
     Reference: Willmott and Matsuura 2005
     """
-    M = check_matrix(matrix).astype(float)
+    M = check_matrix(matrix, integer=False)
     C = M.shape[-1]
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
@@ -65,4 +65,22 @@ INFO = MetricInfo(
     simplified="Sum(Abs(i - j)*M[i, j], (j, 0, C - 1), (i, 0, C - 1))/n",
     undefined=("n = 0", ),
     function=ordinal_mae,
+    equivalences=(
+        "ordinal_mae = class_error_rate [binary] for two classes (C = 2)",
+        "ordinal_mae = class_error_rate [macro] for two classes (C = 2)",
+        "ordinal_mae = class_error_rate [micro] for two classes (C = 2)",
+        "ordinal_mae = class_error_rate [weighted] for two classes (C = 2)",
+        "ordinal_mae = error_rate for two classes (C = 2)",
+        "ordinal_mae = false_omission_rate [micro] for two classes (C = 2)",
+        "ordinal_mae = fdr [micro] for two classes (C = 2)",
+        "ordinal_mae = fnr [micro] for two classes (C = 2)",
+        "ordinal_mae = fnr [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "ordinal_mae = fnr [weighted] for two classes (C = 2)",
+        "ordinal_mae = fpr [micro] for two classes (C = 2)",
+        "ordinal_mae = fpr [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "ordinal_mae = hamming_loss [macro] for two classes (C = 2)",
+        "ordinal_mae = hamming_loss [micro] for two classes (C = 2)",
+        "ordinal_mae = hamming_loss [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "ordinal_mae = ordinal_mse for two classes (C = 2)",
+    ),
 )

@@ -38,7 +38,7 @@ def ordinal_rmse(
     Reference: Puertolas Molina 2022, Sec. 3.1.4
     Reference: Chai and Draxler 2014
     """
-    M = check_matrix(matrix).astype(float)
+    M = check_matrix(matrix, integer=False)
     C = M.shape[-1]
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)

@@ -50,7 +50,7 @@ def weighted_accuracy(
     Reference: Puertolas Molina 2022, Sec. 3.1.2
     Reference: Gupta et al. 2020
     """
-    M = check_matrix(matrix).astype(float)
+    M = check_matrix(matrix, integer=False)
     C = M.shape[-1]
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
