@@ -48,6 +48,17 @@ def _loop(info, param, mode, matrices, grid, **kwargs):
     return result
 
 
+def _accepts_zero(info, param) -> bool:
+    """Whether the parameter's domain admits 0 (``weighted_accuracy``'s class weights are > 0)."""
+    matrix = np.eye(2)
+    data = (matrix,) if info.level == "matrix" else counts_from_matrix(matrix)
+    try:
+        info.function(*data, **{param: [0.0, 1.0]})
+    except InputError:
+        return False
+    return True
+
+
 def test_the_catalog_has_a_class_vector_parameter():
     assert ("preference_driven", "kappa") in [(info.id, name) for info, name in VECTOR_PARAMS]
 
@@ -57,7 +68,7 @@ def test_sweep_equals_loop_of_single_evaluations(metric_id, param, mode):
     info = CATALOG[metric_id]
     rng = np.random.default_rng(7)
     matrices = _matrices(rng, (3,), 4)
-    grid = rng.choice([0.0, 0.25, 0.5, 1.0], size=(2, 3, 4))
+    grid = rng.choice([0.0 if _accepts_zero(info, param) else 0.75, 0.25, 0.5, 1.0], size=(2, 3, 4))
     kwargs = {"average": mode} if mode else {}
     expected = _loop(info, param, mode, matrices, grid)
     np.testing.assert_allclose(sweep(metric_id, matrix=matrices, param=param, grid=grid, **kwargs), expected, rtol=1e-12)
@@ -78,7 +89,7 @@ def test_sweep_equals_loop_property(data, c, batch, grid_shape):
     case = data.draw(st.sampled_from(VECTOR_CASES))
     info = CATALOG[case[0]]
     matrices = data.draw(hnp.arrays(np.int64, (*batch, c, c), elements=st.integers(0, 20)))
-    grid = data.draw(hnp.arrays(np.float64, (*grid_shape, c), elements=st.floats(0, 1)))
+    grid = data.draw(hnp.arrays(np.float64, (*grid_shape, c), elements=st.floats(0, 1, exclude_min=not _accepts_zero(info, case[1]))))
     kwargs = {"average": case[2]} if case[2] else {}
     np.testing.assert_allclose(sweep(case[0], matrix=matrices, param=case[1], grid=grid, **kwargs),
                                _loop(info, case[1], case[2], matrices, grid), rtol=1e-12, equal_nan=True)
