@@ -8,7 +8,13 @@ from metricc.runtime.registry import Catalog
 from metricc.generated.accuracy import INFO as _accuracy
 from metricc.generated.adjusted_f_measure import INFO as _adjusted_f_measure
 from metricc.generated.adjusted_g_mean import INFO as _adjusted_g_mean
+from metricc.generated.au1p import INFO as _au1p
+from metricc.generated.au1u import INFO as _au1u
+from metricc.generated.aunp import INFO as _aunp
+from metricc.generated.aunu import INFO as _aunu
+from metricc.generated.average_precision import INFO as _average_precision
 from metricc.generated.balanced_accuracy import INFO as _balanced_accuracy
+from metricc.generated.brier_score import INFO as _brier_score
 from metricc.generated.cba import INFO as _cba
 from metricc.generated.cen import INFO as _cen
 from metricc.generated.class_accuracy import INFO as _class_accuracy
@@ -30,8 +36,11 @@ from metricc.generated.fpr import INFO as _fpr
 from metricc.generated.g_mean import INFO as _g_mean
 from metricc.generated.hamming_loss import INFO as _hamming_loss
 from metricc.generated.jaccard import INFO as _jaccard
+from metricc.generated.log_loss import INFO as _log_loss
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
+from metricc.generated.mean_absolute_error import INFO as _mean_absolute_error
+from metricc.generated.mean_squared_error import INFO as _mean_squared_error
 from metricc.generated.npv import INFO as _npv
 from metricc.generated.optimized_precision import INFO as _optimized_precision
 from metricc.generated.ordinal_mae import INFO as _ordinal_mae
@@ -46,6 +55,7 @@ from metricc.generated.relevance_cba import INFO as _relevance_cba
 from metricc.generated.relevance_f_beta import INFO as _relevance_f_beta
 from metricc.generated.relevance_precision import INFO as _relevance_precision
 from metricc.generated.relevance_recall import INFO as _relevance_recall
+from metricc.generated.roc_auc import INFO as _roc_auc
 from metricc.generated.specificity import INFO as _specificity
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
 from metricc.generated.youden_j import INFO as _youden_j
@@ -56,7 +66,13 @@ CATALOG = Catalog((
     _accuracy,
     _adjusted_f_measure,
     _adjusted_g_mean,
+    _au1p,
+    _au1u,
+    _aunp,
+    _aunu,
+    _average_precision,
     _balanced_accuracy,
+    _brier_score,
     _cba,
     _cen,
     _class_accuracy,
@@ -78,8 +94,11 @@ CATALOG = Catalog((
     _g_mean,
     _hamming_loss,
     _jaccard,
+    _log_loss,
     _mcc,
     _mcc_per_class,
+    _mean_absolute_error,
+    _mean_squared_error,
     _npv,
     _optimized_precision,
     _ordinal_mae,
@@ -94,6 +113,7 @@ CATALOG = Catalog((
     _relevance_f_beta,
     _relevance_precision,
     _relevance_recall,
+    _roc_auc,
     _specificity,
     _weighted_accuracy,
     _youden_j,
