@@ -178,9 +178,7 @@ class NumpyPrinter:
         codes, target, batched = self._operands(expr.args)
         return Printed(f"xlogy({codes[0]}, {codes[1]})", target, batched)
 
-    def _print_Heaviside(self, expr) -> Printed:
-        if expr.args[1:] != (sympy.S.Half,):
-            raise InternalError("numpy printer: step() is 1/2 at 0 (ties count half)")
+    def _print_step(self, expr) -> Printed:
         inner = self.print(expr.args[0])
         return Printed(f"np.heaviside({inner.code}, 0.5)", inner.indices, inner.batched)
 

@@ -75,7 +75,7 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
     "min": ((2, 3, 4), sympy.Min),
     "max": ((2, 3, 4), sympy.Max),
     "xlogy": ((2,), symbols.xlogy),
-    "step": ((1,), lambda x: sympy.Heaviside(x, sympy.S.Half)),  # 1 above 0, 1/2 at 0 (ties)
+    "step": ((1,), symbols.step),
 }
 _CONSTANTS = {"pi": sympy.pi}
 _INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}

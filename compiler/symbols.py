@@ -94,3 +94,26 @@ class xlogy(sympy.Function):
         if x.is_number and y.is_number or y.is_number and y == 1:
             return x * sympy.log(y)
         return None
+
+
+class step(sympy.Function):
+    """The step of rank statistics: 1 above 0, 1/2 at 0 (a tie counts half), 0 below.
+
+    ``I(p(s, j), p(t, j))`` of Wang et al. 2013, Eq. 13; numbers evaluate at once.
+
+    >>> x = sympy.Symbol("x")
+    >>> step(2), step(0), step(-sympy.Rational(1, 3)), step(x)
+    (1, 1/2, 0, step(x))
+    """
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_zero:
+            return sympy.S.Half
+        if x.is_positive:
+            return sympy.S.One
+        if x.is_negative:
+            return sympy.S.Zero
+        return None

@@ -51,7 +51,7 @@ class _Plain(StrPrinter):
     def _print_KroneckerDelta(self, expr):
         return f"[{self._print(expr.args[0])} == {self._print(expr.args[1])}]"
 
-    def _print_Heaviside(self, expr):
+    def _print_step(self, expr):
         return f"step({self._print(expr.args[0])})"
 
 
@@ -99,7 +99,7 @@ class _Latex(LatexPrinter):
         text = rf"{self.parenthesize(weight, 50)} \log\left({self._print(argument)}\right)"
         return rf"\left({text}\right)^{{{exp}}}" if exp is not None else text
 
-    def _print_Heaviside(self, expr, exp=None):
+    def _print_step(self, expr, exp=None):
         return rf"\operatorname{{step}}\left({self._print(expr.args[0])}\right)"
 
 

@@ -35,7 +35,7 @@ def au1p(
     AUC(j, k) over ordered pairs of distinct classes, weighted by the prevalence P(j) of the first class and normalised so that a perfect ranking scores 1 (Eq. 17 as printed divides by m(m - 1) and tops out at 1/m; see the errata).
 
     Formula as written: Sum(size[j] / n * Sum(pair_auc[j, k], k != j), j) / (C - 1)
-    Simplified: Sum((1 - KroneckerDelta(j, k))*Sum(Heaviside(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/Sum(Y[s, k], (s, 0, n - 1)), (k, 0, C - 1), (j, 0, C - 1))/(n*(C - 1))
+    Simplified: Sum((1 - KroneckerDelta(j, k))*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/Sum(Y[s, k], (s, 0, n - 1)), (k, 0, C - 1), (j, 0, C - 1))/(n*(C - 1))
     Undefined when n = 0 or Sum(Y[s, k], (s, 0, n - 1)) = 0: returns `zero_division` there (default NaN).
 
     Takes true labels (n,) and scores (n, C) (or (n,) for two classes).
@@ -63,7 +63,7 @@ INFO = MetricInfo(
     params=(
     ),
     formula="Sum(size[j] / n * Sum(pair_auc[j, k], k != j), j) / (C - 1)",
-    simplified="Sum((1 - KroneckerDelta(j, k))*Sum(Heaviside(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/Sum(Y[s, k], (s, 0, n - 1)), (k, 0, C - 1), (j, 0, C - 1))/(n*(C - 1))",
+    simplified="Sum((1 - KroneckerDelta(j, k))*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/Sum(Y[s, k], (s, 0, n - 1)), (k, 0, C - 1), (j, 0, C - 1))/(n*(C - 1))",
     undefined=("n = 0", "Sum(Y[s, k], (s, 0, n - 1)) = 0", ),
     function=au1p,
 )

@@ -35,7 +35,7 @@ def au1u(
     Mean over ordered pairs of distinct classes (j, k) of AUC(j, k), the probability that a sample of class j gets a higher score for class j than a sample of class k (ties 1/2); equal to Hand and Till's M, the mean over unordered pairs of (A(j|k) + A(k|j)) / 2.
 
     Formula as written: Sum(Sum(pair_auc[j, k], k != j), j) / (C * (C - 1))
-    Simplified: Sum((1 - KroneckerDelta(j, k))*Sum(Heaviside(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/(Sum(Y[s, j], (s, 0, n - 1))*Sum(Y[s, k], (s, 0, n - 1))), (k, 0, C - 1), (j, 0, C - 1))/(C*(C - 1))
+    Simplified: Sum((1 - KroneckerDelta(j, k))*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/(Sum(Y[s, j], (s, 0, n - 1))*Sum(Y[s, k], (s, 0, n - 1))), (k, 0, C - 1), (j, 0, C - 1))/(C*(C - 1))
     Undefined when Sum(Y[s, j], (s, 0, n - 1)) = 0 or Sum(Y[s, k], (s, 0, n - 1)) = 0: returns `zero_division` there (default NaN).
 
     Takes true labels (n,) and scores (n, C) (or (n,) for two classes).
@@ -64,7 +64,7 @@ INFO = MetricInfo(
     params=(
     ),
     formula="Sum(Sum(pair_auc[j, k], k != j), j) / (C * (C - 1))",
-    simplified="Sum((1 - KroneckerDelta(j, k))*Sum(Heaviside(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/(Sum(Y[s, j], (s, 0, n - 1))*Sum(Y[s, k], (s, 0, n - 1))), (k, 0, C - 1), (j, 0, C - 1))/(C*(C - 1))",
+    simplified="Sum((1 - KroneckerDelta(j, k))*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/(Sum(Y[s, j], (s, 0, n - 1))*Sum(Y[s, k], (s, 0, n - 1))), (k, 0, C - 1), (j, 0, C - 1))/(C*(C - 1))",
     undefined=("Sum(Y[s, j], (s, 0, n - 1)) = 0", "Sum(Y[s, k], (s, 0, n - 1)) = 0", ),
     function=au1u,
 )
