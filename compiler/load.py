@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,24 +34,13 @@ from typing import Any
 import yaml
 
 from metricc.compiler.errors import Diagnostic, Location, YamlSyntaxError
+from metricc.compiler.positions import LINE_BREAK, Scalar, location_at, printable, scalar_positions
 
 __all__ = ["SourceSpec", "load_spec", "load_catalog"]
 
-# YAML's line breaks (PyYAML counts lines with exactly these), so line numbers agree.
-_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
-_BLANK_LINE = re.compile(r"[ \t]*(?:\r\n|[\n\r\x85\u2028\u2029])")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
-
-
-@dataclass(frozen=True)
-class _Scalar:
-    """Where a scalar's text sits in the source: its style and character span."""
-
-    style: str | None  # None (plain), "'", '"', "|" or ">"
-    start: int
-    end: int
 
 
 @dataclass(frozen=True)
@@ -69,7 +57,7 @@ class SourceSpec:
     data: dict
     locations: Mapping[tuple, Location]
     key_locations: Mapping[tuple, Location] = field(default_factory=dict, repr=False)
-    _scalars: Mapping[tuple, _Scalar] = field(default_factory=dict, repr=False, compare=False)
+    _scalars: Mapping[tuple, Scalar] = field(default_factory=dict, repr=False, compare=False)
 
     def locate(self, path: tuple) -> Location:
         """Location of the value at ``path``, or of its nearest existing ancestor."""
@@ -119,14 +107,14 @@ class SourceSpec:
             return self.locate(path)
         value = _value_at(self.data, path)
         value = value if isinstance(value, str) else self.text[scalar.start : scalar.end]
-        positions = _scalar_positions(self.text, scalar, value)
+        positions = scalar_positions(self.text, scalar, value)
         if not positions:
             return self.locate(path)
         if offset < len(positions):
             index = positions[offset]
         else:  # just past the end: one column after the last character
             index = positions[-1] + 1
-        return _location_at(self.path, self.text, index)
+        return location_at(self.path, self.text, index)
 
 
 def load_spec(path: str | os.PathLike) -> SourceSpec:
@@ -195,11 +183,11 @@ class _Builder:
     def __init__(self, file: str, text: str) -> None:
         self.file = file
         self.text = text
-        self.lines = _LINE_BREAK.split(text)
+        self.lines = LINE_BREAK.split(text)
         self.diagnostics: list[Diagnostic] = []
         self.locations: dict[tuple, Location] = {}
         self.key_locations: dict[tuple, Location] = {}
-        self.scalars: dict[tuple, _Scalar] = {}
+        self.scalars: dict[tuple, Scalar] = {}
 
     def build(self) -> SourceSpec:
         try:
@@ -209,7 +197,7 @@ class _Builder:
             raise YamlSyntaxError(self._syntax_error(exc)) from None
         except yaml.reader.ReaderError as exc:
             message = f"character {chr(exc.character)!r} is not allowed in YAML; remove it"
-            where = _location_at(self.file, self.text, exc.position)
+            where = location_at(self.file, self.text, exc.position)
             raise YamlSyntaxError(Diagnostic(where, "$", message)) from None
         if root is None:
             raise YamlSyntaxError(
@@ -297,7 +285,7 @@ class _Builder:
 
     def _scalar(self, node: yaml.ScalarNode, path: tuple) -> Any:
         style = node.style if node.style in ("'", '"', "|", ">") else None
-        self.scalars[path] = _Scalar(style, node.start_mark.index, node.end_mark.index)
+        self.scalars[path] = Scalar(style, node.start_mark.index, node.end_mark.index)
         if node.tag == _TAG + "timestamp":
             return node.value  # keep dates as the text written, specs are JSON-like
         if node.tag not in _SCALAR_TAGS:
@@ -339,7 +327,7 @@ class _Builder:
 
     def _loc_line(self, line: int, column: int) -> Location:
         text = self.lines[line] if line < len(self.lines) else ""
-        return Location(self.file, line + 1, column + 1, _printable(text))
+        return Location(self.file, line + 1, column + 1, printable(text))
 
 
 def _not_utf8(file: str, raw: bytes, exc: UnicodeDecodeError) -> Diagnostic:
@@ -349,73 +337,12 @@ def _not_utf8(file: str, raw: bytes, exc: UnicodeDecodeError) -> Diagnostic:
     line_end = raw.find(b"\n", exc.start)
     line_bytes = raw[line_start : None if line_end < 0 else line_end].rstrip(b"\r")
     column = len(raw[line_start : exc.start].decode("utf-8", errors="replace")) + 1
-    text = _printable(line_bytes.decode("utf-8", errors="replace"))
+    text = printable(line_bytes.decode("utf-8", errors="replace"))
     byte = raw[exc.start]
     return Diagnostic(
         Location(file, line + 1, column, text), "$",
         f"file is not valid UTF-8 (byte 0x{byte:02x}); save it with UTF-8 encoding",
     )
-
-
-# --- mapping character offsets inside scalars to source positions ----------------------
-
-
-def _location_at(file: str, text: str, index: int) -> Location:
-    """Location of character ``index`` of ``text`` (YAML's notion of lines)."""
-    line = 0
-    line_start = 0
-    for match in _LINE_BREAK.finditer(text, 0, index):
-        if match.end() > index:
-            break
-        line += 1
-        line_start = match.end()
-    end = _LINE_BREAK.search(text, line_start)
-    line_text = text[line_start : end.start() if end else len(text)]
-    return Location(file, line + 1, index - line_start + 1, _printable(line_text))
-
-
-def _scalar_positions(text: str, scalar: _Scalar, value: str) -> list[int]:
-    """Source index of every character of ``value``, aligning value and source in order.
-
-    Characters equal to the source's are matched one to one (so plain and quoted text,
-    ``''`` and escaped quotes map exactly); a line folded into a space maps to the line
-    break; an escape maps to its backslash; block scalars skip their indentation.
-    """
-    pos, end = scalar.start, scalar.end
-    indent = 0
-    if scalar.style in ("'", '"'):
-        pos, end = pos + 1, end - 1
-    elif scalar.style in ("|", ">"):
-        header = _LINE_BREAK.search(text, pos, end)
-        pos = header.end() if header else end
-        probe = pos
-        while probe < end and (blank := _BLANK_LINE.match(text, probe)):
-            probe = blank.end()  # blank lines do not set the indentation
-        indent = len(text[probe:end]) - len(text[probe:end].lstrip(" "))
-        pos = _skip_indent(text, pos, end, indent)
-    positions = []
-    for ch in value:
-        if pos < end and text[pos] == ch:
-            positions.append(pos)
-            pos += 1
-            if indent and _LINE_BREAK.match(ch):
-                pos = _skip_indent(text, pos, end, indent)
-        elif ch.isspace():  # folded line break or escape: stay, then skip the blank source
-            positions.append(min(pos, end))
-            while pos < end and text[pos].isspace():
-                pos += 1
-        else:
-            found = text.find(ch, pos, end)
-            positions.append(found if found >= 0 else min(pos, end))
-            pos = found + 1 if found >= 0 else pos
-    return positions
-
-
-def _skip_indent(text: str, pos: int, end: int, indent: int) -> int:
-    stop = min(pos + indent, end)
-    while pos < stop and text[pos] == " ":
-        pos += 1
-    return pos
 
 
 # --- small helpers -----------------------------------------------------------------------
@@ -425,23 +352,6 @@ def _value_at(data: Any, path: tuple) -> Any:
     for step in path:
         data = data[step]
     return data
-
-
-def _printable(line: str) -> str:
-    """A source line safe to echo to a terminal, one character per column.
-
-    Tabs become spaces (so the caret lines up); control and format characters (including
-    bidirectional overrides) become U+FFFD.
-    """
-    out = []
-    for ch in line:
-        if ch == "\t":
-            out.append(" ")
-        elif unicodedata.category(ch) in ("Cc", "Cf"):
-            out.append("\ufffd")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def _short_repr(value: Any, limit: int = 40) -> str:
