@@ -103,6 +103,8 @@ def _zero_weight(expr: sympy.Expr) -> dict | None:
 
 
 def _bound(value: sympy.Expr) -> str:
+    if value.is_Rational and not value.is_Integer:  # as the spec writes it: 1.0615, not 2123/2000
+        return repr(float(value))
     return {sympy.oo: r"\infty", -sympy.oo: r"-\infty"}.get(value, latex(value))
 
 
