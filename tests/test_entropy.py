@@ -248,3 +248,16 @@ def test_absolute_kind_allows_a_class_without_samples_and_cen_takes_it():
     matrix = probabilistic_confusion_matrix([0, 0, 2], [[0.8, 0.1, 0.1], [0.6, 0.4, 0.0], [0.0, 0.2, 0.8]], kind="absolute")
     assert matrix[1].tolist() == [0, 0, 0]
     assert 0 <= float(cen(matrix)) <= 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(y=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=30))
+def test_one_hot_scores_give_the_crisp_matrix(y):
+    """Section 3: a crisp result is a probabilistic one with probability 1 on the predicted
+    class; its absolute matrix is the confusion matrix, so pCEN = CEN."""
+    y_true, y_pred = (np.array(v) for v in zip(*y))
+    scores = np.eye(4)[y_pred]
+    crisp = confusion_matrix(y_true, y_pred, labels=[0, 1, 2, 3])
+    absolute = probabilistic_confusion_matrix(y_true, scores, kind="absolute")
+    np.testing.assert_array_equal(absolute, crisp)
+    np.testing.assert_allclose(cen(absolute), cen(crisp), rtol=1e-12, equal_nan=True)
