@@ -37,7 +37,7 @@ __all__ = ["main"]
 # Runtime argument names -> the options that supply them (parameters map to --param NAME).
 _OPTIONS = {
     "matrix": "--matrix", "scores": "--scores", "y_true": "--y-true", "y_pred": "--y-pred", "labels": "--labels",
-    "pos_label": "--pos-label", "average": "--average", "weights": "--weights",
+    "pos_label": "--pos-label", "probabilistic": "--probabilistic", "average": "--average", "weights": "--weights",
     "zero_division": "--zero-division", "orientation": "--orientation",
     "metric": "--metric", "metrics": "--metric", "params": "--param", "input": "--metric",
     "multilabel": "--multilabel",
@@ -499,6 +499,8 @@ def _inputs(args) -> dict:
     """The data keyword arguments of ``evaluate`` from the input options."""
     if args.scores is not None:
         return cli_scores.score_inputs(args)
+    if args.probabilistic is not None:
+        raise InputError("--probabilistic", "needs --scores (class probabilities) and --y-true")
     if (args.matrix is None) == (args.y_true is None and args.y_pred is None):
         raise InputError("--matrix", "give either --matrix, or --y-true with --y-pred")
     if args.matrix is not None:

@@ -16,6 +16,9 @@ __all__ = ["add_arguments", "score_inputs"]
 def add_arguments(parser) -> None:
     parser.add_argument("--scores", metavar="FILE_OR_JSON",
                         help="class scores, one row per sample (CSV, whitespace or JSON; one column = two classes); with --y-true")
+    parser.add_argument("--probabilistic", choices=("relative", "absolute"),
+                        help="with --scores (probabilities): matrix-level metrics read the probabilistic confusion "
+                             "matrix of Wang et al. 2013, Eq. 5 (relative) or 12 (absolute); cen gives rpCEN / pCEN")
 
 
 def _load_scores(value: str) -> list:
@@ -45,4 +48,4 @@ def score_inputs(args) -> dict:
     y_pred = None if args.y_pred is None else cli._load_labels("--y-pred", args.y_pred)
     (y_true, y_pred, labels), integers = cli._as_labels(y_true, y_pred, args.labels)
     return {"y_true": y_true, "y_pred": y_pred, "scores": _load_scores(args.scores), "labels": labels,
-            "pos_label": cli._pos_label(args.pos_label, integers)}
+            "pos_label": cli._pos_label(args.pos_label, integers), "probabilistic": args.probabilistic}

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from metricc.runtime import confusion, relevance as relevance_estimates
+from metricc.runtime import confusion, probabilistic as probabilistic_matrices, relevance as relevance_estimates
 from metricc.runtime.errors import InputError
 from metricc.runtime.registry import Catalog, MetricInfo
 
@@ -127,6 +127,7 @@ def evaluate(
     zero_division=math.nan,
     relevance=None,
     relevance_order=None,
+    probabilistic: str | None = None,
 ) -> dict[str, object]:
     """Evaluate metrics (ids or aliases) on one kind of input; returns ``{name: value}``.
 
@@ -148,6 +149,10 @@ def evaluate(
     ``scores`` (``(n, C)``, columns in ``labels`` order, or ``(n,)`` for two classes) with
     ``y_true`` feeds curve- and score-level metrics (ROC AUC, log loss...); with ``y_pred``
     too, the other metrics are computed from the labels.
+
+    ``probabilistic`` ("relative", Eq. 5, or "absolute", Eq. 12 of Wang et al. 2013) with
+    ``scores`` (class probabilities) and ``y_true``: matrix-level metrics read the
+    probabilistic confusion matrix instead of a count matrix (``cen`` gives rpCEN or pCEN).
     """
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
@@ -168,6 +173,12 @@ def evaluate(
         results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, average, weights, pos_label, zero_division))
         if len(on_scores) == len(names):
             return {name: results[name] for name in names}
+    if probabilistic is not None:
+        on_matrix = [(name, info) for name, info in zip(names, infos) if info.level == "matrix"]
+        results.update(probabilistic_matrices.evaluate_matrix_metrics(
+            on_matrix, y_true, scores, probabilistic, labels, params, zero_division))
+        if len(results) == len(set(names)):
+            return {name: results[name] for name in names}
     the_matrix, the_counts, class_labels = _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation)
     instance_counts = _instance_counts(infos, average, y_true, y_pred, multilabel)
     n_classes = the_counts.true_positives.shape[-1]
@@ -175,7 +186,7 @@ def evaluate(
     if phi is not None:
         params["relevance"] = phi
     for name, info in zip(names, infos):
-        if info.level in SCORE_LEVELS:
+        if name in results:  # score-level, or read off a probabilistic matrix
             continue
         kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
         kwargs["zero_division"] = zero_division

@@ -25,7 +25,7 @@ import numpy as np
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["KINDS", "probabilistic_confusion_matrix"]
+__all__ = ["KINDS", "probabilistic_confusion_matrix", "evaluate_matrix_metrics"]
 
 KINDS = ("relative", "absolute")
 
@@ -51,13 +51,23 @@ def _scores(scores, tolerance: float) -> np.ndarray:
 
 
 def _classes(y_true, labels, n_samples_shape: tuple[int, ...], n_classes: int) -> np.ndarray:
-    """True labels -> column indices ``(..., N)``; ``labels`` lists the classes in column order."""
+    """True labels -> column indices ``(..., N)``; ``labels`` lists the classes in column order.
+
+    Without ``labels``: integers are column indices; other labels (strings) name the columns
+    in sorted order when there are as many as columns (as for ``evaluate(scores=...)``).
+    """
     y = np.asarray(y_true)
     if y.shape != n_samples_shape:
         raise InputError("y_true", f"expected one label per score row, shape {n_samples_shape}, got {y.shape}")
+    if labels is None and y.dtype.kind not in "iuf":
+        distinct = sorted(set(y.ravel().tolist()), key=str)
+        if len(distinct) != n_classes:
+            raise InputError("labels", f"y_true has {len(distinct)} distinct labels for {n_classes} score columns: "
+                                       "give labels= (one per column, in column order)")
+        labels = distinct
     if labels is None:
-        if y.dtype.kind not in "iu" and not (y.dtype.kind == "f" and np.all(y == np.round(y))):
-            raise InputError("labels", "y_true is not class indices 0..C-1: give labels= (one per score column, in column order)")
+        if y.dtype.kind == "f" and not np.all(y == np.round(y)):
+            raise InputError("y_true", "expected class indices 0..C-1, or labels with labels= (one per score column)")
         index = y.astype(np.int64)
         if y.size and (index.min() < 0 or index.max() >= n_classes):
             raise InputError("y_true", f"class indices must lie in 0..{n_classes - 1} (one per score column), or give labels=")
@@ -98,3 +108,21 @@ def probabilistic_confusion_matrix(y_true, scores, *, kind: str = "relative", la
         raise InputError("y_true", f"class {name} has no samples: the relative matrix (Eq. 5) averages over them; "
                                    "use kind='absolute' or leave the class out")
     return absolute / sizes[..., None]
+
+
+def evaluate_matrix_metrics(requested, y_true, scores, kind, labels, params, zero_division) -> dict:
+    """``evaluate(..., scores=, probabilistic=kind)``: matrix-level metrics on the probabilistic matrix.
+
+    ``requested``: ``(name, MetricInfo)`` pairs of matrix-level metrics; class-level metrics
+    count crisp decisions and keep reading ``y_pred``.
+    """
+    if scores is None or y_true is None:
+        raise InputError("scores", "probabilistic= needs scores (class probabilities) and y_true")
+    if not requested:
+        raise InputError("probabilistic", "applies to matrix-level metrics (e.g. cen); none was requested")
+    matrix = probabilistic_confusion_matrix(y_true, scores, kind=kind, labels=labels)
+    results = {}
+    for name, info in requested:
+        kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
+        results[name] = info.function(matrix, zero_division=zero_division, **kwargs)
+    return results

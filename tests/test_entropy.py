@@ -232,7 +232,7 @@ def test_batch_equals_loop_and_labels():
     ([0, 1, 1], [[0.5, 0.5], [0.5, 0.5]], {}, "y_true", "one label per score row"),
     ([0, 0], [[0.5, 0.5], [0.5, 0.5]], {}, "y_true", "class 1 has no samples"),
     ([0, 2], [[0.5, 0.5], [0.5, 0.5]], {}, "y_true", r"0\.\.1"),
-    (["a", "b"], [[0.5, 0.5], [0.5, 0.5]], {}, "labels", "give labels="),
+    (["a", "a"], [[0.5, 0.5], [0.5, 0.5]], {}, "labels", "1 distinct labels for 2 score columns"),
     (["a", "c"], [[0.5, 0.5], [0.5, 0.5]], {"labels": ["a", "b"]}, "y_true", "'c' is not one of"),
     ([0, 1], [[0.5, 0.5], [0.5, 0.5]], {"labels": ["a"]}, "labels", "2 distinct labels"),
     ([0, 1], [[0.5, 0.5], [0.5, 0.5]], {"kind": "mean"}, "kind", "relative, absolute"),
@@ -261,3 +261,42 @@ def test_one_hot_scores_give_the_crisp_matrix(y):
     absolute = probabilistic_confusion_matrix(y_true, scores, kind="absolute")
     np.testing.assert_array_equal(absolute, crisp)
     np.testing.assert_allclose(cen(absolute), cen(crisp), rtol=1e-12, equal_nan=True)
+
+
+# ---------------------------------------------------------------- evaluate and the CLI
+
+def test_evaluate_with_probabilistic_matrices():
+    data = WANG["classifiers"]["M2"]
+    values = evaluate(["cen", "f1"], y_true=data["y_true"], y_pred=data["y_pred"], scores=data["scores"],
+                      probabilistic="relative", average="macro")
+    assert values["cen"] == pytest.approx(0.6662, abs=5e-5)
+    assert values["f1"] == pytest.approx(evaluate("f1", y_true=data["y_true"], y_pred=data["y_pred"], average="macro")["f1"])
+    absolute = evaluate("cen", y_true=data["y_true"], scores=data["scores"], probabilistic="absolute")["cen"]
+    assert absolute == pytest.approx(float(cen(probabilistic_confusion_matrix(data["y_true"], data["scores"], kind="absolute"))))
+    named = evaluate("cen", y_true=np.array(["c1", "c2", "c3"])[data["y_true"]], scores=data["scores"], probabilistic="relative")
+    assert named["cen"] == pytest.approx(values["cen"])
+
+
+@pytest.mark.parametrize("kwargs, argument", [
+    ({"metrics": "cen", "y_true": [0, 1], "probabilistic": "relative"}, "scores"),
+    ({"metrics": "f1", "y_true": [0, 1], "scores": [[1, 0], [0, 1]], "probabilistic": "relative"}, "probabilistic"),
+    ({"metrics": "cen", "y_true": [0, 1], "scores": [[1, 0], [0, 1]], "probabilistic": "mean"}, "kind"),
+])
+def test_evaluate_probabilistic_errors(kwargs, argument):
+    with pytest.raises(InputError) as info:
+        evaluate(**kwargs)
+    assert info.value.argument == argument
+
+
+def test_cli_eval_probabilistic(tmp_path, capsys):
+    from metricc.compiler import cli
+
+    data = WANG["classifiers"]["M3"]
+    (tmp_path / "y.txt").write_text("\n".join(str(y) for y in data["y_true"]))
+    (tmp_path / "s.csv").write_text("\n".join(",".join(str(v) for v in row) for row in data["scores"]))
+    code = cli.main(["eval", "--metric", "cen", "--y-true", str(tmp_path / "y.txt"), "--scores", str(tmp_path / "s.csv"),
+                     "--probabilistic", "relative", "--format", "json"])
+    out = capsys.readouterr().out
+    assert code == 0 and yaml.safe_load(out)["cen"] == pytest.approx(0.5604, abs=5e-5)
+    assert cli.main(["eval", "--metric", "cen", "--matrix", "[[1, 2], [3, 4]]", "--probabilistic", "absolute"]) == 2
+    assert "--probabilistic: needs --scores" in capsys.readouterr().err
