@@ -148,7 +148,8 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "zero_weight": _zero_weight(metric.simplified),
         "low": _bound(metric.range[0]),
         "high": _bound(metric.range[1]),
-        "params": [(p.name, p.kind, latex(p.default), p.domain_text, p.description) for p in metric.params],
+        "params": [(p.name, p.kind, r"\texttt{" + latex_escape(p.reference) + "}" if p.kind == "metric" else latex(p.default),
+                    p.domain_text, p.description) for p in metric.params],
         "equivalences": _equivalences(metric, metrics),
     }
 

@@ -104,10 +104,14 @@ _COUNT_NAMES = {symbols.TP: "tp", symbols.FP: "fp", symbols.FN: "fn", symbols.TN
 
 def _class_kernel(expr: sympy.Expr, undefined: Sequence[sympy.Expr], params: Sequence[ir.Param]) -> dict:
     names = {s: Printed(code) for s, code in _COUNT_NAMES.items()}
-    names.update({p.symbol: Printed(p.name) for p in params})
-    used = [p.name for p in params if p.symbol in expr.free_symbols or any(p.symbol in u.free_symbols for u in undefined)]
+    names.update({p.symbol: Printed(f"{p.name}_value" if p.kind == "metric" else p.name) for p in params})
+    used = [p.name for p in params if expr.has(p.symbol) or any(u.has(p.symbol) for u in undefined)]
     lines, printed = _kernel_body([expr, *undefined], names)
-    return {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:]), "params": used}
+    # A metric parameter is a kernel of the bound metric: its values, and where it is undefined.
+    bound = [p.name for p in params if p.kind == "metric" and p.name in used]
+    lines = [f"    {name}_value, {name}_undefined = {name}(tp, fp, fn, tn)" for name in bound] + lines
+    undefined_code = " | ".join(([_undefined_code(printed[1:])] if len(printed) > 1 else []) + [f"{name}_undefined" for name in bound])
+    return {"lines": lines, "value": printed[0].code, "undefined": undefined_code or "False", "params": used}
 
 
 def _previous_points(expr: sympy.Expr) -> sympy.Expr:
@@ -141,6 +145,9 @@ def _param_info(param: ir.Param) -> dict:
             "description": param.description, "default": None, "default_kernel": None}
     if param.kind == "scalar":
         info["default"] = _number(param.default)
+    elif param.kind == "metric":
+        info["default"] = '"' + python_string(param.reference) + '"'
+        info["domain"] = "a class-level metric id"
     else:
         info["default_kernel"] = _class_kernel(param.default, (), ())
     return info

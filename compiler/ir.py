@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
+from metricc.compiler import symbols
 from metricc.compiler.errors import Location
 
 __all__ = ["Param", "Term", "Equivalence", "Metric", "LEVELS", "AVERAGES"]
@@ -24,15 +25,19 @@ class Param:
     """A metric parameter: a scalar (``beta``) or one value per class (``kappa``)."""
 
     name: str
-    kind: str  # "scalar" | "class_vector"
-    default: sympy.Expr  # a number, or (class_vector) a per-class formula over counts
+    kind: str  # "scalar" | "class_vector" | "metric"
+    default: sympy.Expr  # a number, (class_vector) a per-class formula over counts, (metric) the default metric's formula
     domain: tuple[sympy.Rel, ...]
     domain_text: str
     description: str
     location: Location
+    reference: str = ""  # metric kind: the default as written, e.g. "g_mean"
 
     @property
-    def symbol(self) -> sympy.Symbol:
+    def symbol(self) -> sympy.Expr:
+        """The parameter in formulas; a metric parameter stands for its per-class value."""
+        if self.kind == "metric":
+            return symbols.metric_value(self.name)
         return sympy.Symbol(self.name, real=True)
 
 

@@ -12,10 +12,12 @@ import difflib
 import hashlib
 import keyword
 import math
+import re
 from pathlib import Path
 from collections.abc import Sequence
 
 import sympy
+from sympy.core.function import AppliedUndef
 
 from metricc.compiler import ir, symbols
 from metricc.compiler.emit_numpy import GENERATED_NAMES
@@ -143,6 +145,7 @@ class _Lowering:
             scalar_params=frozenset(p.name for p in params if p.kind == "scalar"),
             vector_params=frozenset(p.name for p in params if p.kind == "class_vector"),
             metrics={k: v for k, v in self.names.items() if v != data["id"]},
+            metric_params=frozenset(p.name for p in params if p.kind == "metric"),
         )
         scope = Scope(**{**scope.__dict__, "macros": self._macros(spec, scope)})
         parsed = parse_formula(data["formula"], scope, _locator(spec, ("formula",)), spec.key_name(("formula",)))
@@ -184,6 +187,13 @@ class _Lowering:
                 problems.append(_key_diag(spec, path, f"parameter name '{name}' {clash}; rename it"))
                 continue
             kind = entry["kind"]
+            if kind == "metric":
+                problem = self._metric_param_problem(spec, path, level, entry)
+                if problem:
+                    problems.append(problem)
+                else:
+                    params.append(self._metric_param(spec, name, entry))
+                continue
             domain_text = entry.get("domain", "")
             domain = ()
             if domain_text:
@@ -209,6 +219,35 @@ class _Lowering:
             raise FormulaError(_in_file_order(problems))
         return tuple(params)
 
+    @staticmethod
+    def _metric_param_problem(spec, path, level: str, entry) -> Diagnostic | None:
+        if level != "class":
+            return _key_diag(spec, path, "metric parameters are for class-level specs: the bound metric is used per class")
+        if "domain" in entry:
+            return _diag(spec, path + ("domain",), "a metric parameter has no domain: it takes any class-level metric")
+        if not isinstance(entry["default"], str):
+            return _diag(spec, path + ("default",), "the default of a metric parameter is a metric id, e.g. g_mean")
+        return None
+
+    def _metric_param(self, spec, name: str, entry) -> ir.Param:
+        """A metric parameter; its default is the default metric's per-class formula."""
+        path = ("params", name, "default")
+        scope = Scope(level="class", metrics={k: v for k, v in self.names.items() if v != spec.data["id"]})
+        parsed = parse_formula(entry["default"], scope, _locator(spec, path), spec.key_name(path))
+        top = [c for c in parsed.calls if not c.argument]
+        if len(top) != 1 or parsed.expr != top[0].placeholder:
+            raise FormulaError(_diag(spec, path, "the default of a metric parameter is one metric id, e.g. g_mean or f_beta(beta=2)"))
+        call = top[0]
+        arguments = {c.placeholder: c for c in parsed.calls if c.argument}
+        if call.metric not in self.specs:
+            raise CatalogError(Diagnostic(call.location, spec.key_name(path), f"unknown metric '{call.metric}'"))
+        target = self.metric(call.metric, via=(spec, call))
+        if target.level != "class":
+            raise CatalogError(Diagnostic(call.location, spec.key_name(path), f"'{target.id}' is one value per matrix (level {target.level}); a metric parameter takes a class-level metric"))
+        default = self._bind(spec, call, target, {}, arguments)
+        reference = " ".join(entry["default"].split())
+        return ir.Param(name, "metric", default, (), "", entry.get("description", ""), spec.locate(("params", name)), reference)
+
     def _macros(self, spec: SourceSpec, scope: Scope) -> dict:
         macros: dict[str, tuple[tuple[str, ...], sympy.Expr]] = {}
         for key, text in spec.data.get("let", {}).items():
@@ -228,7 +267,10 @@ class _Lowering:
         own = {p.name: p for p in params}
         replacements: dict[sympy.Expr, sympy.Expr] = {}
         terms: dict[tuple, ir.Term] = {}
+        arguments = {c.placeholder: c for c in calls if c.argument}
         for call in calls:
+            if call.argument:
+                continue  # resolved where it is bound, in _bind
             if call.metric not in self.specs:
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)), f"unknown metric '{call.metric}'"))
             target = self.metric(call.metric, via=(spec, call))
@@ -242,13 +284,14 @@ class _Lowering:
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
                                               f"'{target.id}' does not support {call.mode} averaging (it lists {', '.join(target.averages)})"))
             self._check_count_axis(spec, level, call, calls)
-            body = self._bind(spec, call, target, own)
+            body = self._bind(spec, call, target, own, arguments)
             if level in ("class", "curve"):
                 replacements[call.placeholder] = body
                 continue
             key = (call.metric, call.mode, call.bindings, call.weights)
             if key not in terms:
                 suffix = "".join(f"__{k}_{v}" for k, v in call.bindings).replace("/", "_").replace("-", "m").replace(".", "p")
+                suffix = re.sub(r"\W", "_", suffix)  # bound metrics: f_beta(beta=2)
                 mode = f"{call.mode}_by_{call.weights}" if call.weights else call.mode or "class"
                 name = f"{mode}__{call.metric}{suffix}"
                 symbol = sympy.Symbol(name, real=True) if call.mode else sympy.IndexedBase(name)
@@ -278,13 +321,16 @@ class _Lowering:
             shown = f"{other.mode}({other.metric})" if other.mode else f"{other.metric}[{other.index}]"
             raise FormulaError(Diagnostic(call.location, where, f"samples() needs per-instance counts, {shown} per-class counts: one formula takes one kind (micro() fits either)"))
 
-    def _bind(self, spec, call: MetricCall, target: ir.Metric, own: dict[str, ir.Param]) -> sympy.Expr:
+    def _bind(self, spec, call: MetricCall, target: ir.Metric, own: dict[str, ir.Param], arguments: dict) -> sympy.Expr:
         bound = dict(call.bindings)
         mapping = {}
         for name, value in bound.items():
             where = call.binding_location(name)
             if not any(p.name == name for p in target.params):
                 raise FormulaError(Diagnostic(where, spec.key_name(("formula",)), f"'{target.id}' has no parameter '{name}'{_did_you_mean(name, [p.name for p in target.params])}"))
+            if target.param(name).kind == "metric" or value in arguments:
+                mapping[symbols.metric_value(name)] = self._bind_metric(spec, target.param(name), value, where, own, arguments)
+                continue
             if not value.is_number and not value.free_symbols <= {p.symbol for p in own.values()}:
                 raise FormulaError(Diagnostic(where, spec.key_name(("formula",)), f"parameter '{name}' must be bound to a number or a parameter of this spec"))
             mapping[sympy.Symbol(name, real=True)] = value
@@ -293,15 +339,35 @@ class _Lowering:
                 continue
             mine = own.get(param.name)
             if mine is None or mine.kind != param.kind:
+                example = param.reference or "1"
                 raise FormulaError(Diagnostic(call.location, spec.key_name(("formula",)),
-                                              f"'{target.id}' needs parameter '{param.name}' ({param.kind}): bind it, e.g. {target.id}({param.name}=1), or declare it in params"))
+                                              f"'{target.id}' needs parameter '{param.name}' ({param.kind}): bind it, e.g. {target.id}({param.name}={example}), or declare it in params"))
         return target.written.xreplace(mapping)
 
+    def _bind_metric(self, spec, param: ir.Param, value, where, own, arguments) -> sympy.Expr:
+        """The per-class formula of the metric bound to a metric parameter (``base=g_mean``)."""
+        key = spec.key_name(("formula",))
+        if param.kind != "metric":
+            raise FormulaError(Diagnostic(where, key, f"parameter '{param.name}' takes a number, not a metric"))
+        mine = own.get(type(value).__name__) if isinstance(value, AppliedUndef) else None
+        if mine is not None and mine.kind == "metric":
+            return value  # passed through: this spec's own metric parameter
+        if value not in arguments:
+            raise FormulaError(Diagnostic(where, key, f"parameter '{param.name}' takes a class-level metric id, e.g. {param.name}={param.reference}"))
+        argument = arguments[value]
+        if argument.metric not in self.specs:
+            raise CatalogError(Diagnostic(argument.location, key, f"unknown metric '{argument.metric}'"))
+        bound = self.metric(argument.metric, via=(spec, argument))
+        if bound.level != "class":
+            raise CatalogError(Diagnostic(argument.location, key, f"'{bound.id}' is one value per matrix (level {bound.level}); parameter '{param.name}' takes a class-level metric"))
+        return self._bind(spec, argument, bound, own, arguments)
+
     def _check_params_used(self, spec, params, written, terms) -> None:
-        used = {s.name for s in written.free_symbols}
+        used = {s.name for s in written.free_symbols} | {type(f).__name__ for f in written.atoms(AppliedUndef)}
         used |= {b.label.name for b in written.atoms(sympy.IndexedBase)} | {str(b) for b in written.atoms(sympy.Indexed)}
         for term in terms:
             used |= {s.name for s in term.expr.free_symbols} | ({term.weights} if term.weights else set())
+            used |= {type(f).__name__ for f in term.expr.atoms(AppliedUndef)}
         used_names = used | {str(b.base) for b in written.atoms(sympy.Indexed)}
         for param in params:
             if param.name not in used_names:

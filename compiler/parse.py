@@ -37,6 +37,7 @@ class MetricCall:
     location: Location
     binding_locations: tuple[tuple[str, Location], ...] = ()  # where each ``name=`` is written
     weights: str | None = None  # ``weighted(recall, relevance)``: a class_vector parameter
+    argument: bool = False  # bound to a metric parameter (``iba(base=g_mean)``), not a value
 
     def binding_location(self, name: str) -> Location:
         return dict(self.binding_locations).get(name, self.location)
@@ -52,6 +53,7 @@ class Scope:
     metrics: Mapping[str, str] = field(default_factory=dict)  # id or alias -> id
     macros: Mapping[str, tuple[tuple[str, ...], sympy.Expr]] = field(default_factory=dict)
     allow_metrics: bool = True
+    metric_params: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,10 @@ class _Builder:
             return _CONSTANTS[name]
         if name in scope.scalar_params or (scope.level == "class" and name in scope.vector_params):
             return sympy.Symbol(name, real=True)
+        if name in scope.metric_params:
+            if scope.level != "class":
+                raise self.fail(node, f"'{name}' is a metric parameter: only class-level formulas use it")
+            return symbols.metric_value(name)
         if name in scope.macros:
             indices, body = scope.macros[name]
             if indices:
@@ -369,7 +375,7 @@ class _Builder:
         for keyword in keywords:
             if keyword.arg is None:
                 raise self.fail(keyword, "**kwargs is not allowed")
-            bindings.append((keyword.arg, self.build(keyword.value)))
+            bindings.append((keyword.arg, self._binding(keyword.value)))
             where.append((keyword.arg, self.location(keyword)))
         metric = self.scope.metrics[name]
         key = len(self.calls)
@@ -378,6 +384,27 @@ class _Builder:
         else:
             placeholder = sympy.IndexedBase(f"_ref{key}")[symbols.index_symbol(index)]
         self.calls.append(MetricCall(placeholder, metric, mode, tuple(sorted(bindings)), index, self.location(node), tuple(where), weights))
+        return placeholder
+
+    def _binding(self, node: ast.AST) -> sympy.Expr:
+        """A binding's value; a metric (``base=g_mean``, ``base=f_beta(beta=2)``) becomes an
+        argument call, a symbol named like the metric, resolved by lowering."""
+        call = node.func if isinstance(node, ast.Call) and not node.args else None
+        name = node.id if isinstance(node, ast.Name) else call.id if isinstance(call, ast.Name) else None
+        if name not in self.scope.metrics or not self.scope.allow_metrics:
+            return self.build(node)
+        keywords = node.keywords if call is not None else []
+        bindings = []
+        for keyword in keywords:
+            if keyword.arg is None:
+                raise self.fail(keyword, "**kwargs is not allowed")
+            bindings.append((keyword.arg, self._binding(keyword.value)))
+        bindings.sort()
+        metric = self.scope.metrics[name]
+        label = metric + ("(" + ", ".join(f"{k}={v}" for k, v in bindings) + ")" if bindings else "")
+        placeholder = sympy.Symbol(label, real=True)
+        where = tuple((k.arg, self.location(k)) for k in keywords)
+        self.calls.append(MetricCall(placeholder, metric, None, tuple(bindings), None, self.location(node), where, argument=True))
         return placeholder
 
     def _sum(self, node: ast.Call) -> sympy.Expr:

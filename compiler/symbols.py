@@ -32,6 +32,7 @@ __all__ = [
     "TRUTH",
     "SAMPLE_INDICES",
     "SCORE_NAMES",
+    "metric_value",
 ]
 
 TP = sympy.Symbol("TP", integer=True, nonnegative=True)
@@ -66,6 +67,15 @@ CONSTANTS = ("pi",)
 RESERVED = frozenset(
     {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, *CONSTANTS, *CURVE_TOTALS, *SCORE_NAMES, "binary", "none"}
 )
+
+
+def metric_value(name: str) -> sympy.Expr:
+    """The per-class value of the metric bound to parameter ``name``: ``name(TP, FP, FN, TN)``.
+
+    An undefined function of the counts: opaque to simplification, replaced by the bound
+    metric's formula when a spec binds it, computed by the bound metric's kernel at run time.
+    """
+    return sympy.Function(name, real=True)(TP, FP, FN, TN)
 
 
 def index_symbol(name: str) -> sympy.Symbol:

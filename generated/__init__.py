@@ -35,6 +35,7 @@ from metricc.generated.fnr import INFO as _fnr
 from metricc.generated.fpr import INFO as _fpr
 from metricc.generated.g_mean import INFO as _g_mean
 from metricc.generated.hamming_loss import INFO as _hamming_loss
+from metricc.generated.iba import INFO as _iba
 from metricc.generated.jaccard import INFO as _jaccard
 from metricc.generated.log_loss import INFO as _log_loss
 from metricc.generated.mcc import INFO as _mcc
@@ -93,6 +94,7 @@ CATALOG = Catalog((
     _fpr,
     _g_mean,
     _hamming_loss,
+    _iba,
     _jaccard,
     _log_loss,
     _mcc,

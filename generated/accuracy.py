@@ -84,9 +84,12 @@ INFO = MetricInfo(
         "accuracy = class_accuracy [micro] for two classes (C = 2)",
         "accuracy = class_accuracy [weighted] for two classes (C = 2)",
         "accuracy = g_mean [micro] for two classes (C = 2)",
+        "accuracy = iba [micro] for two classes (C = 2)",
         "accuracy = npv [micro] for two classes (C = 2)",
         "accuracy = optimized_precision [micro] for two classes (C = 2)",
         "accuracy = specificity [micro] for two classes (C = 2)",
         "accuracy = specificity [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "accuracy = iba(alpha=0) [micro] for two classes (C = 2)",
+        "accuracy = iba(alpha=1) [micro] for two classes (C = 2)",
     ),
 )

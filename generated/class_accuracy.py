@@ -95,6 +95,7 @@ INFO = MetricInfo(
         "class_accuracy [binary] = f_beta [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "class_accuracy [binary] = f_beta_of_micro_averages for two classes (C = 2)",
         "class_accuracy [binary] = g_mean [micro] for two classes (C = 2)",
+        "class_accuracy [binary] = iba [micro] for two classes (C = 2)",
         "class_accuracy [binary] = jaccard [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "class_accuracy [binary] = npv [micro] for two classes (C = 2)",
         "class_accuracy [binary] = optimized_precision [micro] for two classes (C = 2)",

@@ -111,10 +111,13 @@ INFO = MetricInfo(
         "f1_of_sample_averages = class_accuracy [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = class_accuracy [weighted] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = g_mean [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "f1_of_sample_averages = iba [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = npv [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = optimized_precision [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = specificity [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "f1_of_sample_averages = specificity [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "f1_of_sample_averages = iba(alpha=0) [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "f1_of_sample_averages = iba(alpha=1) [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
     ),
     per_instance=True,
 )

@@ -116,9 +116,12 @@ INFO = MetricInfo(
         "f_beta_of_micro_averages = class_accuracy [micro] for two classes (C = 2)",
         "f_beta_of_micro_averages = class_accuracy [weighted] for two classes (C = 2)",
         "f_beta_of_micro_averages = g_mean [micro] for two classes (C = 2)",
+        "f_beta_of_micro_averages = iba [micro] for two classes (C = 2)",
         "f_beta_of_micro_averages = npv [micro] for two classes (C = 2)",
         "f_beta_of_micro_averages = optimized_precision [micro] for two classes (C = 2)",
         "f_beta_of_micro_averages = specificity [micro] for two classes (C = 2)",
         "f_beta_of_micro_averages = specificity [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        "f_beta_of_micro_averages = iba(alpha=0) [micro] for two classes (C = 2)",
+        "f_beta_of_micro_averages = iba(alpha=1) [micro] for two classes (C = 2)",
     ),
 )

@@ -81,8 +81,13 @@ INFO = MetricInfo(
     function=g_mean,
     equivalences=(
         "g_mean [micro] = adjusted_f_measure [micro] for every confusion matrix",
+        "g_mean [binary] = iba(alpha=0) [binary] for every confusion matrix",
+        "g_mean [macro] = iba(alpha=0) [macro] for every confusion matrix",
+        "g_mean [none] = iba(alpha=0) [none] for every confusion matrix",
+        "g_mean [weighted] = iba(alpha=0) [weighted] for every confusion matrix",
         "g_mean [binary] = g_mean [macro] for two classes (C = 2)",
         "g_mean [binary] = g_mean [weighted] for two classes (C = 2)",
+        "g_mean [binary] = iba [macro] for two classes (C = 2)",
         "g_mean [binary] = recall [geometric] for two classes (C = 2)",
         "g_mean [binary] = specificity [geometric] for two classes (C = 2)",
         "g_mean [macro] = g_mean [binary] for two classes (C = 2)",

@@ -34,6 +34,7 @@ __all__ = [
     "diagonal",
     "eye",
     "finish",
+    "metric_param",
     "nonzero",
     "np",
     "scalar_param",
@@ -143,6 +144,40 @@ def class_param(name: str, value, counts: ClassCounts, default: Kernel | None, c
     if check is not None and not np.all(check(vector)):
         raise InputError(name, f"every entry must satisfy {domain}, got {np.asarray(value).tolist()!r}")
     return vector
+
+
+def metric_param(name: str, value) -> Kernel:
+    """A metric parameter: a class-level metric id or alias, or ``(id, {parameter: value})``.
+
+    Returns a per-class kernel ``(tp, fp, fn, tn) -> (values, undefined)`` evaluating the
+    metric's generated function on whatever counts the caller's averaging applies it to.
+    """
+    from metricc.runtime.evaluate import metric  # on first use: the registry imports this module
+
+    if isinstance(value, str):
+        metric_id, bound = value, {}
+    elif isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], Mapping):
+        metric_id, bound = value[0], dict(value[1])
+    else:
+        raise InputError(name, f"expected a metric id, or (id, {{parameter: value}}), got {value!r}")
+    try:
+        info = metric(metric_id)
+    except InputError as error:
+        raise InputError(name, error.message) from None
+    if info.level != "class":
+        raise InputError(name, f"'{info.id}' is one value per matrix (level {info.level}); '{name}' takes a class-level metric")
+    unknown = sorted(set(bound) - {p.name for p in info.params})
+    if unknown:
+        raise InputError(name, f"'{info.id}' has no parameter '{unknown[0]}'")
+
+    def per_class(tp, fp, fn, tn):
+        try:
+            values = np.asarray(info.function(tp, fp, fn, tn, average="none", zero_division=math.nan, **bound), dtype=float)
+        except InputError as error:
+            raise InputError(f"{name}: {error.argument}", error.message) from None
+        return values, np.isnan(values)
+
+    return per_class
 
 
 def _floats(counts) -> ClassCounts:

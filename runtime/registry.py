@@ -18,8 +18,8 @@ __all__ = ["ParamInfo", "MetricInfo", "Catalog"]
 @dataclass(frozen=True)
 class ParamInfo:
     name: str
-    kind: str  # "scalar" | "class_vector"
-    default: float | None  # None: computed from the counts
+    kind: str  # "scalar" | "class_vector" | "metric"
+    default: float | str | None  # None: computed from the counts; metric: a metric id
     domain: str
 
 
