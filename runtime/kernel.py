@@ -164,8 +164,9 @@ def metric_param(name: str, value) -> Kernel:
         info = metric(metric_id)
     except InputError as error:
         raise InputError(name, error.message) from None
-    if info.level != "class":
-        raise InputError(name, f"'{info.id}' is one value per matrix (level {info.level}); '{name}' takes a class-level metric")
+    if info.level != "class" or "none" not in info.averages:
+        why = f"level {info.level}" if info.level != "class" else f"averages {', '.join(info.averages)}"
+        raise InputError(name, f"'{info.id}' has no per-class values ({why}); '{name}' takes a class-level metric")
     unknown = sorted(set(bound) - {p.name for p in info.params})
     if unknown:
         raise InputError(name, f"'{info.id}' has no parameter '{unknown[0]}'")

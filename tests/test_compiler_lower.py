@@ -37,6 +37,7 @@ CATALOG_CASES = {
     "duplicate_aliases",
     "generated_name_ids",
     "metric_cycle",
+    "metric_param_matrix_level_base",
     "python_keyword_id",
     "reserved_id",
 }

@@ -91,6 +91,9 @@ def draw_params(metric, draw, n_classes: int) -> dict:
     """Parameter values inside their declared domains: scalars, and class vectors (or None)."""
     out = {}
     for p in metric.params:
+        if p.kind == "metric":  # any class-level metric of the catalog, by id
+            out[p.name] = draw(st.sampled_from([info.id for info in CLASS_LEVEL if "none" in info.averages]))
+            continue
         pool = [p.default] if p.default.is_number else []
         pool += [sympy.Rational(v) for v in ("0", "1/4", "1/2", "1", "2", "3")]
         pool = sorted({v for v in pool if all(bool(rel.subs(p.symbol, v)) for rel in p.domain)}, key=float)

@@ -29,6 +29,7 @@ FN), the expected value is the simplified one: see :func:`written_or_limit`.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -135,11 +136,27 @@ def param_candidates(param) -> list[sympy.Rational]:
     return sorted({v for v in pool if all(bool(rel.subs(param.symbol, v)) for rel in param.domain)}, key=float)
 
 
-def draw_params(metric, draw, n_classes: int) -> dict:
+# Metrics bound to metric parameters (``iba(base=...)``): parameter-free class-level metrics.
+BASES = ("g_mean", "f1", "recall", "jaccard")
+
+
+@dataclass(frozen=True)
+class BoundMetric:
+    """The value of a metric parameter: the id the generated function takes, and its IR."""
+
+    id: str
+    metric: object
+
+
+def draw_params(metric, draw, n_classes: int, catalog: dict) -> dict:
     """Exact parameter values: {symbol: Rational} for scalars, {symbol: [Rational] or None}
-    for class vectors (None: the default, computed from the counts)."""
+    for class vectors (None: the default, computed from the counts), {symbol: BoundMetric}
+    for metric parameters."""
     out = {}
     for p in metric.params:
+        if p.kind == "metric":
+            out[p.symbol] = BoundMetric(metric_id := draw(st.sampled_from(BASES)), catalog[metric_id])
+            continue
         pool = st.sampled_from(param_candidates(p))
         if p.kind == "scalar":
             out[p.symbol] = draw(pool)
@@ -148,15 +165,19 @@ def draw_params(metric, draw, n_classes: int) -> dict:
     return out
 
 
-def default_params(metric) -> dict:
-    return {p.symbol: p.default if p.kind == "scalar" else None for p in metric.params}
+def default_params(metric, catalog: dict) -> dict:
+    defaults = {p.symbol: p.default if p.kind == "scalar" else None for p in metric.params}
+    defaults.update({p.symbol: BoundMetric(p.reference, catalog[p.reference]) for p in metric.params if p.kind == "metric"})
+    return defaults
 
 
 def as_kwargs(params: dict) -> dict:
     """The parameters as the generated function takes them (a None vector: left out)."""
     out = {}
     for symbol, v in params.items():
-        if isinstance(v, list):
+        if isinstance(v, BoundMetric):
+            out[symbol.name] = v.id
+        elif isinstance(v, list):
             out[symbol.name] = [float(x) for x in v]
         elif v is not None:
             out[symbol.name] = float(v)
@@ -174,6 +195,9 @@ def param_values(metric, params: dict, counts, k: int | None) -> dict:
         v = params[p.symbol]
         if p.kind == "scalar":
             out[p.symbol] = v
+        elif p.kind == "metric":  # the bound metric's own value on these counts (undefined: NaN)
+            value = written_or_limit(v.metric, count_values(counts))
+            out[p.symbol] = S.NaN if value is None else value
         elif v is not None and k is not None:
             out[p.symbol] = v[k]
         else:
@@ -360,7 +384,7 @@ def test_generated_equals_sympy_of_written_form(compiled_metrics, metric_id, dat
     metric, info = compiled_metrics[metric_id], CATALOG[metric_id]
     matrix = data.draw(confusion_matrices(), label="matrix")
     c = matrix.shape[0]
-    params = draw_params(metric, data.draw, c)
+    params = draw_params(metric, data.draw, c, compiled_metrics)
     pos_label = data.draw(st.integers(0, c - 1), label="pos_label")
     weights = data.draw(st.lists(st.integers(0, 5), min_size=c, max_size=c), label="weights")
     check_metric(metric, info, matrix, params, pos_label, weights)
@@ -381,7 +405,7 @@ EDGE_MATRICES = {
 def test_generated_equals_sympy_on_edge_cases(compiled_metrics, metric_id, name):
     metric = compiled_metrics[metric_id]
     matrix = EDGE_MATRICES[name]
-    params = default_params(metric)
+    params = default_params(metric, compiled_metrics)
     check_metric(metric, CATALOG[metric_id], matrix, params, pos_label=0, weights=[1] * matrix.shape[0])
 
 
