@@ -15,6 +15,7 @@ indices). Differences are pinned in tests here and listed in docs/differences.md
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -206,3 +207,69 @@ def test_sklearn_sample_weight_is_not_class_weight():
     as_samples = skm.accuracy_score(y_true, y_pred, sample_weight=(class_weights / support)[y_true])
     assert ours == pytest.approx(as_samples)
     assert ours != pytest.approx(skm.balanced_accuracy_score(y_true, y_pred, sample_weight=class_weights[y_true]))
+
+
+# ---------------------------------------------------------------- IBA, a metric transformer
+
+@pytest.mark.parametrize("alpha", [0.0, 0.1, 0.5, 1.0])
+def test_iba_matches_imblearn_make_index_balanced_accuracy(alpha):
+    """imbalanced-learn's decorator with squared=False is (1 + alpha * Dom) * M; pass
+    average='binary' so that Dom is the positive class's (its 'macro' Dom of two classes is 0)."""
+    for matrix in random_matrices(25, seed=11, max_classes=2):
+        if matrix.sum(axis=1).min() == 0 or matrix.sum(axis=0).min() == 0:
+            continue
+        y_true, y_pred = labels_of(matrix)
+        for base, scorer in (("g_mean", imm.geometric_mean_score), ("f1", skm.f1_score), ("precision", skm.precision_score)):
+            theirs = imm.make_index_balanced_accuracy(alpha=alpha, squared=False)(scorer)(y_true, y_pred, average="binary")
+            ours = value("iba", matrix, average="binary", params={"base": base, "alpha": alpha})
+            assert ours == pytest.approx(theirs, rel=1e-12), (base, matrix.tolist())
+        squared = imm.make_index_balanced_accuracy(alpha=alpha, squared=True)(imm.geometric_mean_score)(y_true, y_pred, average="binary")
+        dominance = value("recall", matrix, average="binary") - value("specificity", matrix, average="binary")
+        assert (1 + alpha * dominance) * value("g_mean", matrix, average="binary") ** 2 == pytest.approx(squared, rel=1e-12)
+
+
+def test_iba_with_a_bound_base_parameter_and_in_every_mode():
+    matrix = np.array([[5, 2, 1], [1, 6, 0], [2, 1, 3]])
+    as_tuple = mc.evaluate("iba", matrix=matrix, average="macro", params={"base": ("f_beta", {"beta": 2}), "alpha": 0.5})["iba"]
+    recall = np.asarray(mc.evaluate("recall", matrix=matrix, average="none")["recall"])
+    specificity = np.asarray(mc.evaluate("specificity", matrix=matrix, average="none")["specificity"])
+    f2 = np.asarray(mc.evaluate("f_beta", matrix=matrix, average="none", params={"beta": 2})["f_beta"])
+    per_class = (1 + 0.5 * (recall - specificity)) * f2
+    assert as_tuple == pytest.approx(per_class.mean())
+    tp, fp, fn, tn = (np.sum(c) for c in mc.counts_from_matrix(matrix))  # micro: the formula on pooled counts
+    pooled = (1 + 0.1 * (tp / (tp + fn) - tn / (tn + fp))) * 2 * tp / (2 * tp + fp + fn)
+    assert value("iba", matrix, average="micro", params={"base": "f1"}) == pytest.approx(pooled)
+
+
+def test_iba_base_errors_name_the_argument():
+    for base, message in (("nosuch", "unknown metric"), ("mcc", "no per-class values"), (("f1", {"beta": 2}), "no parameter 'beta'"), (3, "expected a metric id")):
+        with pytest.raises(mc.InputError, match=message) as error:
+            value("iba", [[3, 1], [2, 4]], params={"base": base})
+        assert error.value.argument == "base"
+
+
+def test_a_spec_binding_iba_inlines_the_bound_metric(tmp_path):
+    """``macro(iba(base=f_beta(beta=2), alpha=0.5))`` in a spec: the compiler inlines F2 into
+    IBA's formula; its per-class value equals the run-time binding base=("f_beta", {"beta": 2})."""
+    import shutil
+
+    import sympy
+
+    from metricc.compiler import build, symbols
+
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    for name in ("iba", "g_mean", "recall", "specificity", "precision", "f_beta"):
+        shutil.copy(Path(build.__file__).resolve().parents[1] / "specs" / f"{name}.yaml", folder)
+    (folder / "iba_f2.yaml").write_text(
+        "id: iba_f2\nname: IBA of F2\ndescription: Test.\nreferences: [Test]\nlevel: aggregate\n"
+        "formula: macro(iba(base=f_beta(beta=2), alpha=0.5))\nrange: [-inf, inf]\nhigher_is_better: true\n", encoding="utf-8")
+    term = build.compile_metrics(folder)["iba_f2"].terms[0]
+    assert term.label == "macro(iba(alpha=1/2, base=f_beta(beta=2)))"
+    matrix = np.array([[5, 2, 1], [1, 6, 0], [2, 1, 3]])
+    counts = mc.counts_from_matrix(matrix)
+    inlined = [float(term.expr.subs(dict(zip(symbols.COUNTS, (int(c[k]) for c in counts))))) for k in range(3)]
+    runtime = mc.evaluate("iba", matrix=matrix, average="none", params={"base": ("f_beta", {"beta": 2}), "alpha": 0.5})["iba"]
+    np.testing.assert_allclose(inlined, runtime, rtol=1e-12)
+    assert not term.expr.atoms(sympy.core.function.AppliedUndef)
+
