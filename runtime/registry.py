@@ -30,7 +30,7 @@ class MetricInfo:
     aliases: tuple[str, ...]
     description: str
     references: tuple[str, ...]
-    level: str  # "class" | "aggregate" | "matrix"
+    level: str  # "class" | "aggregate" | "matrix" | "curve" | "score"
     averages: tuple[str, ...]
     default_average: str | None
     range: tuple[float, float]
