@@ -12,9 +12,11 @@ from pathlib import Path
 
 import yaml
 
-from metricc.compiler import analyze, emit_latex, emit_numpy, lower, prove, validate
+from metricc.compiler.analysis import analyze, prove
+from metricc.compiler.emit import latex, numpy_module
+from metricc.compiler.language import lower, validate
 from metricc.compiler.errors import Diagnostic, Location, SchemaError, YamlSyntaxError
-from metricc.compiler.load import SourceSpec, load_catalog
+from metricc.compiler.language.load import SourceSpec, load_catalog
 
 __all__ = ["analyzed_metrics", "compile_catalog", "compile_metrics", "load_errata"]
 
@@ -47,7 +49,7 @@ def compile_metrics(spec_dir: Path) -> dict:
 def load_errata(spec_dir: Path) -> list[dict]:
     """``docs/errata.yaml`` beside the specs folder (the project layout), if present.
 
-    A list of entries, each a mapping with the string fields ``emit_latex.ERRATA_FIELDS``.
+    A list of entries, each a mapping with the string fields ``latex.ERRATA_FIELDS``.
     """
     path = Path(spec_dir).parent / "docs" / "errata.yaml"
     if not path.is_file():
@@ -64,7 +66,7 @@ def load_errata(spec_dir: Path) -> list[dict]:
     if not isinstance(entries, list):
         entries, problems = [], [Diagnostic(Location(shown, 1, 1), "$", "errata must be a list of entries")]
     for number, entry in enumerate(entries):
-        missing = [f for f in emit_latex.ERRATA_FIELDS if not isinstance(entry, dict) or not isinstance(entry.get(f), str)]
+        missing = [f for f in latex.ERRATA_FIELDS if not isinstance(entry, dict) or not isinstance(entry.get(f), str)]
         if missing:
             problems.append(Diagnostic(Location(shown, 1, 1), f"$[{number}]", f"each erratum needs the text fields {', '.join(missing)}"))
     if problems:
@@ -75,7 +77,7 @@ def load_errata(spec_dir: Path) -> list[dict]:
 def compile_catalog(spec_dir: Path) -> dict[str, str]:
     """Every file of ``generated/`` (relative path -> text), rendered in memory."""
     metrics = compile_metrics(Path(spec_dir))
-    files = {f"{metric_id}.py": emit_numpy.emit_module(metric) for metric_id, metric in metrics.items()}
-    files["__init__.py"] = emit_numpy.emit_registry(metrics)
-    files.update(emit_latex.emit_docs(metrics, load_errata(spec_dir)))
+    files = {f"{metric_id}.py": numpy_module.emit_module(metric) for metric_id, metric in metrics.items()}
+    files["__init__.py"] = numpy_module.emit_registry(metrics)
+    files.update(latex.emit_docs(metrics, load_errata(spec_dir)))
     return dict(sorted(files.items()))

@@ -7,9 +7,9 @@ import pytest
 
 MODULES = [
     "metricc.compiler.build",
-    "metricc.compiler.cli_sweep",
-    "metricc.compiler.load",
-    "metricc.compiler.prove",
+    "metricc.compiler.cli.sweep",
+    "metricc.compiler.language.load",
+    "metricc.compiler.analysis.prove",
     "metricc.runtime",
     "metricc.runtime.confusion",
     "metricc.runtime.evaluate",

@@ -55,7 +55,7 @@ def _imported(path: Path) -> list[tuple[int, str]]:
 
 def test_sources_are_found():
     names = {p.relative_to(REPO).as_posix() for p in _sources(*PACKAGES)}
-    assert {"compiler/parse.py", "runtime/kernel.py", "generated/__init__.py", "generated/f1.py"} <= names
+    assert {"compiler/language/parse.py", "runtime/kernel.py", "generated/__init__.py", "generated/f1.py"} <= names
 
 
 @pytest.mark.parametrize("package", PACKAGES)

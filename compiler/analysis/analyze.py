@@ -12,7 +12,7 @@ import dataclasses
 
 import sympy
 
-from metricc.compiler import ir, symbols
+from metricc.compiler.language import ir, symbols
 
 __all__ = [
     "SIMPLIFICATIONS", "simplify", "denominators", "excused_denominators", "excuses", "log_zeros", "undefined_cases",

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 
 import sympy
 
-from metricc.compiler import ir, symbols
+from metricc.compiler.language import ir, symbols
 
 __all__ = ["prove_equivalences", "general_form", "binary_form", "domain_endpoints", "bind"]
 

@@ -26,7 +26,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from metricc.compiler import cli_audit, cli_relevance, cli_scores, cli_suggest, cli_sweep
+from metricc.compiler.cli import audit, relevance, scores, suggest, sweep
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError, MetriccError
@@ -41,7 +41,7 @@ _OPTIONS = {
     "zero_division": "--zero-division", "orientation": "--orientation",
     "metric": "--metric", "metrics": "--metric", "params": "--param", "input": "--metric",
     "multilabel": "--multilabel",
-    **cli_relevance.OPTIONS,
+    **relevance.OPTIONS,
 }
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")  # canonical only: "007" stays a string label
 
@@ -133,13 +133,13 @@ def _parser() -> _Parser:
                     help="value of undefined cases (default nan), or 'skip': leave undefined classes out of means")
     ev.add_argument("--sweep", metavar="NAME=START:STOP:NUM", help="evaluate for every value of a parameter grid "
                     "(a class vector: every vector with entries from the values); also NAME=V1,V2,...")
-    cli_relevance.add_options(ev)
+    relevance.add_options(ev)
     ev.add_argument("--format", choices=("text", "json"), default="text")
-    cli_scores.add_arguments(ev)
+    scores.add_arguments(ev)
     ev.set_defaults(run=_cmd_eval)
 
-    cli_audit.add_command(commands)
-    cli_suggest.add_command(commands)
+    audit.add_command(commands)
+    suggest.add_command(commands)
     return parser
 
 
@@ -214,7 +214,7 @@ def _refuse_foreign(out_dir: Path) -> None:
 
 
 def _cmd_build(args) -> int:
-    from metricc.compiler import write
+    from metricc.compiler.emit import write
 
     spec_dir, out_dir = _spec_dir(args.specs), _out_dir(args.out)
     files = _compile_catalog(spec_dir)
@@ -498,7 +498,7 @@ def _zero_division(text: str) -> float | str:
 def _inputs(args) -> dict:
     """The data keyword arguments of ``evaluate`` from the input options."""
     if args.scores is not None:
-        return cli_scores.score_inputs(args)
+        return scores.score_inputs(args)
     if args.probabilistic is not None:
         raise InputError("--probabilistic", "needs --scores (class probabilities) and --y-true")
     if (args.matrix is None) == (args.y_true is None and args.y_pred is None):
@@ -543,14 +543,14 @@ def _cmd_eval(args) -> int:
     zero_division = _zero_division(args.zero_division)
     data = _inputs(args)
     if args.sweep is not None:
-        cli_relevance.refuse_with("--sweep", args)
-        return cli_sweep.run(args, data, params, weights, zero_division, _OPTIONS)
+        relevance.refuse_with("--sweep", args)
+        return sweep.run(args, data, params, weights, zero_division, _OPTIONS)
     try:
         values = evaluate(args.metric, average=args.average, params=params, weights=weights,
-                          zero_division=zero_division, **data, **cli_relevance.evaluate_kwargs(args))
+                          zero_division=zero_division, **data, **relevance.evaluate_kwargs(args))
         values = {name: _plain(value) for name, value in values.items()}
         if args.normalized:
-            values = cli_relevance.with_normalized(values)
+            values = relevance.with_normalized(values)
     except InputError as error:
         option = f"--param {error.argument}" if error.argument in params else _OPTIONS.get(error.argument, error.argument)
         raise InputError(option, error.message) from None

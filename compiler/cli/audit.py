@@ -43,7 +43,7 @@ def _files(given: list[str]) -> list[Path]:
 
 
 def _line(result) -> str:
-    from metricc.compiler.audit import format_value
+    from metricc.compiler.audit.claims import format_value
 
     where = f"{Path(result.file).name}:{result.line}"
     text = f"{where:<18} {_STATUS[result.status]:<8} {result.metric:<24} printed {result.printed:<22} recomputed {format_value(result.recomputed)}"
@@ -53,7 +53,7 @@ def _line(result) -> str:
 
 
 def _cmd_audit(args) -> int:
-    from metricc.compiler.audit import audit_file
+    from metricc.compiler.audit.claims import audit_file
 
     results = [result for path in _files(args.files) for result in audit_file(path)]
     failed = [r for r in results if not r.ok]

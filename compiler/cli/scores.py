@@ -22,7 +22,7 @@ def add_arguments(parser) -> None:
 
 
 def _load_scores(value: str) -> list:
-    from metricc.compiler import cli
+    from metricc.compiler.cli import app as cli
 
     if value.lstrip().startswith("["):
         scores = cli._json("--scores", value, "")
@@ -37,7 +37,7 @@ def _load_scores(value: str) -> list:
 
 def score_inputs(args) -> dict:
     """``evaluate`` keyword arguments for ``--scores`` with ``--y-true`` (and optionally ``--y-pred``)."""
-    from metricc.compiler import cli
+    from metricc.compiler.cli import app as cli
 
     if args.y_true is None:
         raise InputError("--y-true", "--scores needs the true labels (--y-true)")

@@ -48,7 +48,7 @@ def _class_counts(text: str) -> list[float]:
 
 
 def _run(args) -> int:
-    from metricc.compiler.cli import _load_labels  # the eval command's label-file reader
+    from metricc.compiler.cli.app import _load_labels  # the eval command's label-file reader
     from metricc.runtime.suggest import suggest
 
     kwargs = {"classes": args.classes, "ordinal": args.ordinal, "threshold": args.threshold,

@@ -11,13 +11,14 @@ from collections.abc import Mapping, Sequence
 import jinja2
 import sympy
 
-from metricc.compiler import analyze, ir, symbols
-from metricc.compiler.text import latex, latex_escape
+from metricc.compiler.analysis import analyze
+from metricc.compiler.language import ir, symbols
+from metricc.compiler.emit.text import latex, latex_escape
 
 __all__ = ["ERRATA_FIELDS", "emit_docs", "averaging_expansions"]
 
 _ENVIRONMENT = jinja2.Environment(
-    loader=jinja2.PackageLoader("metricc.compiler", "templates"),
+    loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),
     undefined=jinja2.StrictUndefined,
     block_start_string="((*",
     block_end_string="*))",

@@ -2,7 +2,7 @@
 
 Kernels are printed from the simplified form after common-subexpression elimination; the
 undefined mask is printed from the derived denominators. The Jinja2 templates lay out the
-files; :mod:`metricc.compiler.numpy_printer` writes the expressions.
+files; :mod:`metricc.compiler.emit.numpy_printer` writes the expressions.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 import jinja2
 import sympy
 
-from metricc.compiler import ir, symbols
-from metricc.compiler.numpy_printer import NumpyPrinter, Printed
+from metricc.compiler.language import ir, symbols
+from metricc.compiler.emit.numpy_printer import NumpyPrinter, Printed
 
 __all__ = ["emit_module", "emit_registry", "python_string", "GENERATED_NAMES"]
 
@@ -30,7 +30,7 @@ GENERATED_NAMES = frozenset(
 ) | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
 
 _ENVIRONMENT = jinja2.Environment(
-    loader=jinja2.PackageLoader("metricc.compiler", "templates"),
+    loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),
     undefined=jinja2.StrictUndefined,
     keep_trailing_newline=True,
     trim_blocks=True,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from metricc.compiler import symbols
+from metricc.compiler.language import symbols
 from metricc.compiler.errors import InternalError
 
 __all__ = ["Printed", "NumpyPrinter"]

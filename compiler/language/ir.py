@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from metricc.compiler import symbols
+from metricc.compiler.language import symbols
 from metricc.compiler.errors import Location
 
 __all__ = ["Param", "Term", "Equivalence", "Metric", "LEVELS", "AVERAGES"]

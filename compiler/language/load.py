@@ -34,7 +34,7 @@ from typing import Any
 import yaml
 
 from metricc.compiler.errors import Diagnostic, Location, YamlSyntaxError
-from metricc.compiler.positions import LINE_BREAK, Scalar, location_at, printable, scalar_positions
+from metricc.compiler.language.positions import LINE_BREAK, Scalar, location_at, printable, scalar_positions
 
 __all__ = ["SourceSpec", "load_spec", "load_catalog"]
 

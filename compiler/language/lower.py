@@ -19,11 +19,11 @@ from collections.abc import Sequence
 import sympy
 from sympy.core.function import AppliedUndef
 
-from metricc.compiler import ir, symbols
-from metricc.compiler.emit_numpy import GENERATED_NAMES
+from metricc.compiler.language import ir, symbols
+from metricc.compiler.emit.numpy_module import GENERATED_NAMES
 from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError, SpecError
-from metricc.compiler.load import SourceSpec
-from metricc.compiler.parse import MetricCall, Scope, parse_domain, parse_formula
+from metricc.compiler.language.load import SourceSpec
+from metricc.compiler.language.parse import MetricCall, Scope, parse_domain, parse_formula
 from metricc.runtime import kernel, registry
 
 __all__ = ["lower_catalog"]

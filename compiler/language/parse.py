@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from metricc.compiler import symbols
+from metricc.compiler.language import symbols
 from metricc.compiler.errors import Diagnostic, FormulaError, Location
 
 __all__ = ["MetricCall", "Scope", "ParsedFormula", "parse_formula", "parse_domain"]

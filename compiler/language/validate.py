@@ -23,7 +23,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from metricc.compiler.errors import Diagnostic, SchemaError
-from metricc.compiler.load import SourceSpec
+from metricc.compiler.language.load import SourceSpec
 
 __all__ = ["validate", "schema"]
 
@@ -44,7 +44,7 @@ def validate(spec: SourceSpec) -> SourceSpec:
     """Return ``spec`` unchanged if it is valid, else raise :class:`SchemaError` (all problems).
 
     >>> import pathlib, tempfile
-    >>> from metricc.compiler.load import load_spec
+    >>> from metricc.compiler.language.load import load_spec
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (d / "g.yaml").write_text("id: g\\nlevel: matrix\\nformla: n\\n")
     >>> try:

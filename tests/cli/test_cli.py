@@ -22,7 +22,7 @@ import metricc
 from metricc.compiler import build, cli
 from metricc.compiler.errors import InternalError
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 M2 = "[[5, 1], [2, 4]]"  # true rows: class 0 -> 5 right, 1 wrong; class 1 -> 2 wrong, 4 right
 
 
@@ -384,12 +384,12 @@ def test_internal_errors_ask_for_a_report(capsys, monkeypatch):
     def broken():
         raise InternalError("emitter lost a symbol")
 
-    monkeypatch.setattr(cli, "_catalog", broken)
+    monkeypatch.setattr(cli.app, "_catalog", broken)
     code, out, err = run(capsys, "list")
     assert code == 3 and out == ""
     assert "emitter lost a symbol" in err and "bug" in err and "Traceback" not in err
 
-    monkeypatch.setattr(cli, "_catalog", lambda: 1 / 0)
+    monkeypatch.setattr(cli.app, "_catalog", lambda: 1 / 0)
     code, _, err = run(capsys, "list")
     assert code == 3 and "ZeroDivisionError" in err and "bug" in err
 

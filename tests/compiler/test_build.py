@@ -19,11 +19,12 @@ from pathlib import Path
 import pytest
 
 import metricc
-from metricc.compiler import build, emit_latex, emit_numpy, write
+from metricc.compiler import build
+from metricc.compiler.emit import latex, numpy_module, write
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 GENERATED = REPO / "generated"
-GOLDEN = REPO / "tests" / "golden"
+GOLDEN = REPO / "tests" / "compiler" / "golden"
 GOLDEN_IDS = ("f_beta", "mcc", "precision")  # a parameter, matrix level, the simplest
 UPDATE = os.environ.get("METRICC_UPDATE_GOLDEN") == "1"
 
@@ -191,7 +192,7 @@ def test_failing_render_writes_nothing(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("emitter bug")
 
-    monkeypatch.setattr(emit_latex, "emit_docs", broken)
+    monkeypatch.setattr(latex, "emit_docs", broken)
     small = tmp_path / "specs"
     small.mkdir()
     (small / "precision.yaml").write_bytes((REPO / "specs" / "precision.yaml").read_bytes())
@@ -210,8 +211,8 @@ def test_golden_emitter_output(metric_id, compiled_metrics):
     # The session fixture compiles specs/ by absolute path; banners name it as `metricc build` does.
     metric = dataclasses.replace(compiled_metrics[metric_id], source=f"specs/{metric_id}.yaml")
     outputs = {
-        f"{metric_id}.py.txt": emit_numpy.emit_module(metric),
-        f"{metric_id}.tex": emit_latex.emit_docs({metric_id: metric})[f"docs/metrics/{metric_id}.tex"],
+        f"{metric_id}.py.txt": numpy_module.emit_module(metric),
+        f"{metric_id}.tex": latex.emit_docs({metric_id: metric})[f"docs/metrics/{metric_id}.tex"],
     }
     for name, text in outputs.items():
         path = GOLDEN / name

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler import build, cli, errors, write
+from metricc.compiler import build, cli, errors
+from metricc.compiler.emit import write
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SPECS = REPO / "specs"
 BASE = ("precision",)
 
@@ -124,7 +125,7 @@ def outputs(tmp_path_factory):
 
 
 def test_yaml_carries_the_text_unchanged(tmp_path):
-    from metricc.compiler import load
+    from metricc.compiler.language import load
 
     path = tmp_path / "hostile.yaml"
     path.write_text(spec_text("hostile", **HOSTILE_SPEC), encoding="utf-8")
@@ -226,7 +227,7 @@ def test_latex_has_no_control_characters_or_blank_lines_from_text(outputs):
 
 
 def test_latex_escape_examples():
-    from metricc.compiler.text import latex_escape
+    from metricc.compiler.emit.text import latex_escape
 
     assert latex_escape("\\input{x}") == r"\textbackslash{}input\{x\}"
     assert latex_escape("^^5c") == r"\textasciicircum{}\textasciicircum{}5c"

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler import errors, load
+from metricc.compiler import errors
+from metricc.compiler.language import load
 
-REPO = Path(__file__).resolve().parents[1]
-INVALID = REPO / "tests" / "specs_invalid"
+REPO = Path(__file__).resolve().parents[2]
+INVALID = REPO / "tests" / "compiler" / "specs_invalid"
 
 # Fixtures in tests/specs_invalid that fail while loading (the others load, then fail
 # validation); their expected diagnostics are checked in test_compiler_validate.py.
@@ -199,8 +200,8 @@ def test_locate_in_value_of_number_and_missing_path(tmp_path):
 def test_yaml_stage_fixtures_fail_while_loading(name, monkeypatch):
     monkeypatch.chdir(REPO)
     with pytest.raises(errors.YamlSyntaxError) as info:
-        load.load_spec(f"tests/specs_invalid/{name}.yaml")
-    assert all(d.location.file == f"tests/specs_invalid/{name}.yaml"
+        load.load_spec(f"tests/compiler/specs_invalid/{name}.yaml")
+    assert all(d.location.file == f"tests/compiler/specs_invalid/{name}.yaml"
                for d in info.value.diagnostics)
 
 
@@ -209,7 +210,7 @@ def test_other_fixtures_load(monkeypatch):
     names = sorted(p.stem for p in INVALID.glob("*.yaml"))
     assert set(YAML_STAGE) <= set(names)
     for name in sorted(set(names) - set(YAML_STAGE)):
-        load.load_spec(f"tests/specs_invalid/{name}.yaml")
+        load.load_spec(f"tests/compiler/specs_invalid/{name}.yaml")
 
 
 def test_duplicate_key_names_key_and_both_lines(tmp_path):

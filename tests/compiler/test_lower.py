@@ -1,6 +1,6 @@
 """Tests for the lower stage: formula and catalog errors as golden fixtures, and the IR.
 
-Each ``tests/specs_formula_invalid/CASE/`` folder holds one or more broken specs; the test
+Each ``tests/compiler/specs_formula_invalid/CASE/`` folder holds one or more broken specs; the test
 copies them into a temporary ``specs/`` folder together with a few valid specs of the real
 catalog (``BASE``), compiles that folder with :func:`build.compile_metrics` from its parent
 (so locations read ``specs/<id>.yaml``) and compares the rendered diagnostics with
@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 import sympy
 
-from metricc.compiler import build, errors, ir, load, lower, symbols, validate
+from metricc.compiler import build, errors
+from metricc.compiler.language import ir, load, lower, symbols, validate
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SPECS = REPO / "specs"
-CASES_DIR = REPO / "tests" / "specs_formula_invalid"
+CASES_DIR = REPO / "tests" / "compiler" / "specs_formula_invalid"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir())
 UPDATE = os.environ.get("METRICC_UPDATE_GOLDEN") == "1"
 

@@ -12,7 +12,8 @@ import builtins
 import pytest
 import sympy
 
-from metricc.compiler import errors, parse, symbols
+from metricc.compiler import errors
+from metricc.compiler.language import parse, symbols
 
 TP, FP, FN, TN = symbols.COUNTS
 METRICS = {"precision": "precision", "ppv": "precision", "recall": "recall", "f_beta": "f_beta"}

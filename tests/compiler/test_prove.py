@@ -5,9 +5,10 @@ from pathlib import Path
 import pytest
 import sympy
 
-from metricc.compiler import build, prove
+from metricc.compiler import build
+from metricc.compiler.analysis import prove
 
-SPECS = Path(__file__).resolve().parent.parent / "specs"
+SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
 @pytest.fixture(scope="module")

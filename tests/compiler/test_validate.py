@@ -1,6 +1,6 @@
 """Tests for the validate stage, with golden invalid specs and their exact diagnostics.
 
-Each ``tests/specs_invalid/NAME.yaml`` has a sibling ``NAME.expected`` holding the rendered
+Each ``tests/compiler/specs_invalid/NAME.yaml`` has a sibling ``NAME.expected`` holding the rendered
 diagnostics (``Diagnostic.render()`` joined by newlines) of loading and validating it from
 the repository root, whichever stage rejects it.
 """
@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from metricc.compiler import errors, load, validate
+from metricc.compiler import errors
+from metricc.compiler.language import load, validate
 
-REPO = Path(__file__).resolve().parents[1]
-INVALID = REPO / "tests" / "specs_invalid"
+REPO = Path(__file__).resolve().parents[2]
+INVALID = REPO / "tests" / "compiler" / "specs_invalid"
 FIXTURES = sorted(p.stem for p in INVALID.glob("*.yaml"))
 
 F_BETA = """\
@@ -70,7 +71,7 @@ def test_invalid_fixture(name, monkeypatch):
     monkeypatch.chdir(REPO)
     expected = (INVALID / f"{name}.expected").read_text(encoding="utf-8").rstrip("\n")
     with pytest.raises(errors.SpecError) as info:
-        validate.validate(load.load_spec(f"tests/specs_invalid/{name}.yaml"))
+        validate.validate(load.load_spec(f"tests/compiler/specs_invalid/{name}.yaml"))
     assert "\n".join(d.render() for d in info.value.diagnostics) == expected
 
 
@@ -149,7 +150,7 @@ def test_class_level_requires_averages(tmp_path):
 def test_diagnostics_sorted_by_location(tmp_path, monkeypatch):
     monkeypatch.chdir(REPO)
     with pytest.raises(errors.SchemaError) as info:
-        validate.validate(load.load_spec("tests/specs_invalid/multiple_errors.yaml"))
+        validate.validate(load.load_spec("tests/compiler/specs_invalid/multiple_errors.yaml"))
     positions = [(d.location.line, d.location.column) for d in info.value.diagnostics]
     assert positions == sorted(positions)
     assert len(positions) > 10

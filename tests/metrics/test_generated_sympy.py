@@ -38,7 +38,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from metricc.compiler import symbols
+from metricc.compiler.language import symbols
 from metricc.generated import CATALOG
 
 S = sympy.S

@@ -1,7 +1,7 @@
 """Branco, Torgo, Ribeiro (2017), "Relevance-based Evaluation Metrics for Multi-class
 Imbalanced Domains": every number of Tables 2-5 that the paper's own data determines.
 
-Data: ``tests/data/branco2017.yaml`` (Cases 1-3 of Table 2 and the printed Tables 3-5).
+Data: ``tests/papers/data/branco2017.yaml`` (Cases 1-3 of Table 2 and the printed Tables 3-5).
 Each printed number is checked at its printed precision: half a unit of its last digit.
 Where the paper contradicts itself the test checks the consistent value and says which
 printed number is wrong (``docs/errata.yaml``, Branco family).

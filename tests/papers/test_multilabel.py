@@ -1,6 +1,6 @@
 """Multi-label metrics: Wenzel's Figure 9 and Figure 10, ``samples`` averaging, scikit-learn.
 
-- Figure 9 (``tests/data/wenzel_figure9.yaml``): the per-instance counts and every number
+- Figure 9 (``tests/papers/data/wenzel_figure9.yaml``): the per-instance counts and every number
   Section 3.3 computes, recomputed from the printed label sets at the printed precision.
 - Figure 10: its statements as a table of identities, each checked on random data of the
   kind it is about; the statements that are false are errata (docs/errata.yaml) and are
@@ -345,7 +345,7 @@ def test_per_class_and_per_instance_metrics_in_one_call():
 
 
 def test_indicator_prints_as_an_iverson_bracket(compiled_metrics):
-    from metricc.compiler import text
+    from metricc.compiler.emit import text
 
     metric = compiled_metrics["exact_match_ratio"]
     assert text.plain(metric.simplified) in ("[0 == FN + FP]", "[FN + FP == 0]")

@@ -13,11 +13,11 @@ import pytest
 import yaml
 
 import metricc.runtime as mc
-from metricc.compiler.audit import audit_file, printed_value
+from metricc.compiler.audit.claims import audit_file, printed_value
 from metricc.runtime.errors import InputError
 
-AUDITS = sorted((Path(__file__).parent.parent / "audits").glob("*.yaml"))
-ERRATA = Path(__file__).parent.parent / "docs" / "errata.yaml"
+AUDITS = sorted((Path(__file__).parents[2] / "audits").glob("*.yaml"))
+ERRATA = Path(__file__).parents[2] / "docs" / "errata.yaml"
 ERRATA_IDS = {entry["id"] for entry in yaml.safe_load(ERRATA.read_text(encoding="utf-8"))}
 RESULTS = [result for path in AUDITS for result in audit_file(path)]
 
@@ -116,7 +116,7 @@ def test_bad_audit_files_name_the_line(tmp_path, text, message):
 def test_audit_command_reports_and_fails_on_differences(tmp_path, capsys):
     from metricc.compiler.cli import main
 
-    assert main(["audit", str(Path(__file__).parent.parent / "audits")]) == 0
+    assert main(["audit", str(Path(__file__).parents[2] / "audits")]) == 0
     out = capsys.readouterr().out
     assert "erratum  f1" in out and " 0 differ" in out
     path = _write(tmp_path, "- matrix: [[9, 1], [2, 8]]\n  claims:\n    - {metric: accuracy, printed: '0.80'}\n")

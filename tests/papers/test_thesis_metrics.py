@@ -255,7 +255,8 @@ def test_a_spec_binding_iba_inlines_the_bound_metric(tmp_path):
 
     import sympy
 
-    from metricc.compiler import build, symbols
+    from metricc.compiler import build
+    from metricc.compiler.language import symbols
 
     folder = tmp_path / "specs"
     folder.mkdir()

@@ -16,7 +16,7 @@ from metricc.generated import CATALOG
 from metricc.runtime import curves, evaluate
 from metricc.runtime.errors import InputError
 
-WANG = yaml.safe_load((Path(__file__).parent / "data" / "wang2013.yaml").read_text(encoding="utf-8"))
+WANG = yaml.safe_load((Path(__file__).parents[1] / "papers" / "data" / "wang2013.yaml").read_text(encoding="utf-8"))
 CLASSIFIERS = ("M1", "M2", "M3")
 FAST = settings(max_examples=40, deadline=None)
 
@@ -212,7 +212,8 @@ def test_labels_order_the_score_columns_and_pos_label_names_the_class():
 # ---------------------------------------------------------------- the language and the command
 
 def parse_error(text: str, level: str) -> str:
-    from metricc.compiler import errors, parse
+    from metricc.compiler import errors
+    from metricc.compiler.language import parse
     from metricc.compiler.errors import Location
 
     with pytest.raises(errors.FormulaError) as caught:

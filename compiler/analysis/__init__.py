@@ -1,0 +1,1 @@
+"""What the compiler derives from the IR: simplified forms, undefined cases, equivalences."""

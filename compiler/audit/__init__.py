@@ -1,0 +1,1 @@
+"""Auditing published work against the catalog: recomputing printed numbers (claims files)."""
