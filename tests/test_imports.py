@@ -116,3 +116,11 @@ def test_using_metrics_imports_numpy_only():
     result = subprocess.run([sys.executable, "-c", _USE_METRICS], capture_output=True, text=True,
                             env=_env(), cwd=REPO / "tests", timeout=120)
     assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr
+
+
+def test_the_compiler_names_table_lists_what_generated_code_imports():
+    """The compiler keeps its own copy so that it never imports the runtime."""
+    from metricc.compiler import names
+    from metricc.runtime import kernel, registry
+
+    assert names.RUNTIME_NAMES == frozenset(kernel.__all__) | frozenset(registry.__all__)

@@ -7,7 +7,6 @@ files; :mod:`metricc.compiler.emit.numpy_printer` writes the expressions.
 
 from __future__ import annotations
 
-import keyword
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -18,16 +17,7 @@ import sympy
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.emit.numpy_printer import NumpyPrinter, Printed
 
-__all__ = ["emit_module", "emit_registry", "python_string", "GENERATED_NAMES"]
-
-# Names generated code binds itself: ids and parameters must not shadow them.
-GENERATED_NAMES = frozenset(
-    {"np", "math", "counts", "matrix", "average", "weights", "pos_label", "zero_division", "value", "undefined",
-     "true_positives", "false_positives", "false_negatives", "true_negatives", "tp", "fp", "fn", "tn",
-     "M", "C", "t", "p", "n", "x", "ID", "AVERAGES", "DEFAULT_AVERAGE", "INFO",
-     "y_true", "scores", "labels", "curves", "valid", "positives", "negatives", "S", "Y",
-     "tp_prev", "fp_prev", "fn_prev", "tn_prev"}
-) | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
+__all__ = ["emit_module", "emit_registry", "python_string"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),

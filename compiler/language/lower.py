@@ -20,29 +20,12 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from metricc.compiler.language import ir, symbols
-from metricc.compiler.emit.numpy_module import GENERATED_NAMES
+from metricc.compiler.names import python_clash
 from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError, SpecError
 from metricc.compiler.language.load import SourceSpec
 from metricc.compiler.language.parse import MetricCall, Scope, parse_domain, parse_formula
-from metricc.runtime import kernel, registry
 
 __all__ = ["lower_catalog"]
-
-# Ids and parameters become Python names in generated modules (functions, keyword
-# arguments): they must not shadow what those modules bind or import themselves.
-_PYTHON_TAKEN = GENERATED_NAMES | frozenset(kernel.__all__) | frozenset(registry.__all__)
-
-
-def _python_clash(name: str) -> str | None:
-    """Why ``name`` cannot be a generated Python name, or None."""
-    if keyword.iskeyword(name):
-        return "is a Python keyword"
-    if name in _PYTHON_TAKEN:
-        return "is a name the generated code uses itself"
-    if "__" in name:
-        return "contains '__', which generated names of averaged terms use"
-    return None
-
 
 def _did_you_mean(name: str, candidates) -> str:
     close = difflib.get_close_matches(name, sorted(candidates), n=1)
@@ -95,7 +78,7 @@ def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
     entries = [(spec, ("id",), spec.data["id"]) for spec in specs]
     entries += [(spec, ("aliases", i), a) for spec in specs for i, a in enumerate(spec.data.get("aliases", []))]
     for spec, path, name in entries:
-        clash = _python_clash(name) if path == ("id",) else ("is a Python keyword" if keyword.iskeyword(name) else None)
+        clash = python_clash(name) if path == ("id",) else ("is a Python keyword" if keyword.iskeyword(name) else None)
         if name in symbols.RESERVED or name in ("t", "p"):
             problems.append(_diag(spec, path, f"'{name}' is a reserved name in formulas; choose another"))
         elif clash:
@@ -183,7 +166,7 @@ class _Lowering:
             if name in symbols.RESERVED or name in self.names or (len(name) == 1 and level == "matrix"):
                 problems.append(_key_diag(spec, path, f"parameter name '{name}' clashes with a reserved name, metric or index; rename it"))
                 continue
-            if clash := _python_clash(name):
+            if clash := python_clash(name):
                 problems.append(_key_diag(spec, path, f"parameter name '{name}' {clash}; rename it"))
                 continue
             kind = entry["kind"]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import sympy
 
-from metricc.compiler import build, errors
+from metricc.compiler import build, errors, names
 from metricc.compiler.language import ir, load, lower, symbols, validate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -205,8 +205,8 @@ def test_lower_reports_every_failing_metric(tmp_path, monkeypatch):
 
 
 def test_python_clash_reasons():
-    assert lower._python_clash("lambda") == "is a Python keyword"
-    assert lower._python_clash("average") == "is a name the generated code uses itself"
-    assert lower._python_clash("finish") == "is a name the generated code uses itself"  # a runtime helper
-    assert lower._python_clash("a__b") is not None
-    assert lower._python_clash("beta") is None
+    assert names.python_clash("lambda") == "is a Python keyword"
+    assert names.python_clash("average") == "is a name the generated code uses itself"
+    assert names.python_clash("finish") == "is a name the generated code uses itself"  # a runtime helper
+    assert names.python_clash("a__b") is not None
+    assert names.python_clash("beta") is None
