@@ -1,4 +1,4 @@
-"""Shared fixtures: the analyzed IR of the catalog, compiled once per test session.
+"""Shared fixtures: the catalog compiled once per test session (IR and emitted files).
 
 Compiling the specs takes a few seconds (sympy simplification and the equivalence proofs),
 so tests that compare generated code with the IR share one compilation.
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler import build
+from metricc.compiler import build, emit
+from metricc.compiler.language import load
 
 SPEC_DIR = Path(__file__).resolve().parent.parent / "specs"
 
@@ -19,3 +20,9 @@ SPEC_DIR = Path(__file__).resolve().parent.parent / "specs"
 def compiled_metrics():
     """``{metric id: analyzed ir.Metric}`` for ``specs/``, equivalences proved."""
     return build.compile_metrics(SPEC_DIR)
+
+
+@pytest.fixture(scope="session")
+def compiled_catalog(compiled_metrics):
+    """``{relative path: text}``: the files a build of ``specs/`` writes into ``generated/``."""
+    return emit.emit_catalog(compiled_metrics, load.load_errata(SPEC_DIR))

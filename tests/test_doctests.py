@@ -6,7 +6,6 @@ import importlib
 import pytest
 
 MODULES = [
-    "metricc.compiler.build",
     "metricc.compiler.cli.sweep",
     "metricc.compiler.language.load",
     "metricc.compiler.analysis.prove",

@@ -9,12 +9,14 @@ and can vanish for non-negative counts, except those inside ``xlogy(x, y)`` that
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import sympy
 
 from metricc.compiler.language import ir, symbols
 
 __all__ = [
+    "analyze_catalog",
     "SIMPLIFICATIONS", "simplify", "denominators", "excused_denominators", "excuses", "log_zeros", "undefined_cases",
     "analyze_metric", "depends_on_data",
 ]
@@ -197,3 +199,8 @@ def analyze_metric(metric: ir.Metric) -> ir.Metric:
     simplified = simplify(metric.written)
     terms = tuple(_analyze_term(t) for t in metric.terms)
     return dataclasses.replace(metric, simplified=simplified, undefined=undefined_cases(simplified), terms=terms)
+
+
+def analyze_catalog(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
+    """:func:`analyze_metric` for every metric of the catalog."""
+    return {metric_id: analyze_metric(metric) for metric_id, metric in metrics.items()}

@@ -13,9 +13,10 @@ import sympy
 
 from metricc.compiler.analysis import analyze
 from metricc.compiler.language import ir, symbols
+from metricc.compiler.language.load import ERRATA_FIELDS
 from metricc.compiler.emit.text import latex, latex_escape
 
-__all__ = ["ERRATA_FIELDS", "emit_docs", "averaging_expansions"]
+__all__ = ["emit_docs", "averaging_expansions"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),
@@ -155,7 +156,6 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
     }
 
 
-ERRATA_FIELDS = ("id", "paper", "location", "kind", "printed", "correct", "evidence", "resolution")
 
 
 def emit_docs(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping[str, str]] = ()) -> dict[str, str]:

@@ -33,10 +33,10 @@ from typing import Any
 
 import yaml
 
-from metricc.compiler.errors import Diagnostic, Location, YamlSyntaxError
+from metricc.compiler.errors import Diagnostic, Location, SchemaError, YamlSyntaxError
 from metricc.compiler.language.positions import LINE_BREAK, Scalar, location_at, printable, scalar_positions
 
-__all__ = ["SourceSpec", "load_spec", "load_catalog"]
+__all__ = ["ERRATA_FIELDS", "SourceSpec", "load_catalog", "load_errata", "load_spec"]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _TAG = "tag:yaml.org,2002:"
@@ -150,6 +150,38 @@ def load_catalog(directory: str | os.PathLike) -> list[SourceSpec]:
     if diagnostics:
         raise YamlSyntaxError(diagnostics)
     return specs
+
+
+# Every erratum of ``docs/errata.yaml`` is a mapping with these text fields.
+ERRATA_FIELDS = ("id", "paper", "location", "kind", "printed", "correct", "evidence", "resolution")
+
+
+def load_errata(spec_dir: Path) -> list[dict]:
+    """``docs/errata.yaml`` beside the specs folder (the project layout), if present.
+
+    A list of entries, each a mapping with the string fields ``ERRATA_FIELDS``.
+    """
+    path = Path(spec_dir).parent / "docs" / "errata.yaml"
+    if not path.is_file():
+        return []
+    shown = f"{Path(spec_dir).parent.name}/docs/errata.yaml" if Path(spec_dir).parent.name else "docs/errata.yaml"
+    text = path.read_text(encoding="utf-8")
+    try:
+        entries = yaml.safe_load(text) or []
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise YamlSyntaxError(Diagnostic(Location(shown, line, column), "$", f"not valid YAML: {getattr(error, 'problem', error)}")) from None
+    problems = []
+    if not isinstance(entries, list):
+        entries, problems = [], [Diagnostic(Location(shown, 1, 1), "$", "errata must be a list of entries")]
+    for number, entry in enumerate(entries):
+        missing = [f for f in ERRATA_FIELDS if not isinstance(entry, dict) or not isinstance(entry.get(f), str)]
+        if missing:
+            problems.append(Diagnostic(Location(shown, 1, 1), f"$[{number}]", f"each erratum needs the text fields {', '.join(missing)}"))
+    if problems:
+        raise SchemaError(problems)
+    return entries
 
 
 # --- building plain data from nodes ----------------------------------------------------

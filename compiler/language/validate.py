@@ -25,7 +25,7 @@ from jsonschema.exceptions import ValidationError
 from metricc.compiler.errors import Diagnostic, SchemaError
 from metricc.compiler.language.load import SourceSpec
 
-__all__ = ["validate", "schema"]
+__all__ = ["schema", "validate", "validate_catalog"]
 
 _SNAKE = "^[a-z][a-z0-9_]*$"
 # How each schema pattern reads in a message.
@@ -262,3 +262,16 @@ def _describe(value: Any) -> str:
     if isinstance(value, str):
         return f"a string ({_show(value)})"
     return _show(value)
+
+
+def validate_catalog(sources: list[SourceSpec]) -> list[SourceSpec]:
+    """Validate every file, reporting the problems of all files together."""
+    problems = []
+    for source in sources:
+        try:
+            validate(source)
+        except SchemaError as error:
+            problems.extend(error.diagnostics)
+    if problems:
+        raise SchemaError(problems)
+    return sources

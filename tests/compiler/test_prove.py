@@ -11,9 +11,9 @@ from metricc.compiler.analysis import prove
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
-@pytest.fixture(scope="module")
-def metrics():
-    return build.compile_metrics(SPECS)
+@pytest.fixture
+def metrics(compiled_metrics):
+    return compiled_metrics
 
 
 def _statements(metrics):
