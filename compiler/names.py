@@ -9,9 +9,10 @@ other, and the compiler does not import the runtime: a test checks ``RUNTIME_NAM
 
 from __future__ import annotations
 
+import difflib
 import keyword
 
-__all__ = ["GENERATED_NAMES", "RUNTIME_NAMES", "TERM_SEPARATOR", "python_clash"]
+__all__ = ["GENERATED_NAMES", "RUNTIME_NAMES", "TERM_SEPARATOR", "did_you_mean", "python_clash"]
 
 # Names generated code binds itself.
 GENERATED_NAMES = frozenset(
@@ -44,3 +45,9 @@ def python_clash(name: str) -> str | None:
     if TERM_SEPARATOR in name:
         return f"contains '{TERM_SEPARATOR}', which generated names of averaged terms use"
     return None
+
+
+def did_you_mean(name: str, candidates) -> str:
+    """``"; did you mean 'recall'?"`` for the closest of ``candidates``, or an empty string."""
+    close = difflib.get_close_matches(name, sorted(candidates), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""

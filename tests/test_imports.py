@@ -124,3 +124,10 @@ def test_the_compiler_names_table_lists_what_generated_code_imports():
     from metricc.runtime import kernel, registry
 
     assert names.RUNTIME_NAMES == frozenset(kernel.__all__) | frozenset(registry.__all__)
+
+
+def test_the_runtime_lists_the_averaging_modes_of_the_language():
+    from metricc.compiler.language.levels import Average
+    from metricc.runtime.kernel import AVERAGES
+
+    assert tuple(a.value for a in Average) == AVERAGES

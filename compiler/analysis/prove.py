@@ -34,6 +34,7 @@ from collections.abc import Mapping
 import sympy
 
 from metricc.compiler.language import ir, symbols
+from metricc.compiler.language.levels import rules
 
 __all__ = ["prove_equivalences", "general_form", "binary_form", "domain_endpoints", "bind"]
 
@@ -88,9 +89,9 @@ def _averaged_general(mode: str, per_class: sympy.Expr) -> sympy.Expr:
 
 def general_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
     """The variant for any C, or None when it cannot be written without the matrix."""
-    if metric.level in ("curve", "score"):  # not functions of a confusion matrix
+    if not rules(metric.level).of_confusion_matrix:  # not functions of a confusion matrix
         return None
-    if metric.level == "class":
+    if rules(metric.level).per_class:
         per_class = _scalar_defaults(metric, metric.simplified)
         return None if per_class is None else _averaged_general(mode, per_class)
     expr = _scalar_defaults(metric, metric.simplified)
@@ -130,9 +131,9 @@ def _averaged_binary(mode: str, per_class: sympy.Expr) -> sympy.Expr:
 
 def binary_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
     """The variant on a 2 x 2 matrix ``[[m00, m01], [m10, m11]]``, or None."""
-    if metric.level in ("curve", "score"):
+    if not rules(metric.level).of_confusion_matrix:
         return None
-    if metric.level == "class":
+    if rules(metric.level).per_class:
         per_class = _scalar_defaults(metric, metric.simplified)
         return None if per_class is None else _averaged_binary(mode, per_class)
     expr = _scalar_defaults(metric, metric.simplified)
@@ -229,9 +230,9 @@ def _variants(metrics: Mapping[str, ir.Metric]) -> list[tuple]:
     """(id, mode, bindings): every averaged variant, and every variant at a parameter endpoint."""
     out = []
     for metric in metrics.values():
-        modes = [m for m in metric.averages if m != "none"] if metric.level == "class" else [None]
+        modes = [m for m in metric.averages if m != "none"] if rules(metric.level).per_class else [None]
         out.extend((metric.id, mode, ()) for mode in modes)
-        if metric.level == "class":
+        if rules(metric.level).per_class:
             out.append((metric.id, "none", ()))
         for param in metric.params:
             # Micro averaging refuses per-class vectors (it pools the classes).

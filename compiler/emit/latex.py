@@ -13,6 +13,7 @@ import sympy
 
 from metricc.compiler.analysis import analyze
 from metricc.compiler.language import ir, symbols
+from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 from metricc.compiler.emit.text import latex, latex_escape
 
@@ -83,9 +84,9 @@ _CURVE_AVERAGES = {
 
 
 def _expansions(metric: ir.Metric) -> list[tuple[str, str]]:
-    if metric.level == "curve":
+    if metric.level is Level.CURVE:
         return [(mode, _CURVE_AVERAGES[mode]) for mode in metric.averages]
-    return averaging_expansions(metric) if metric.level == "class" else []
+    return averaging_expansions(metric) if rules(metric.level).per_class else []
 
 
 def _undefined(metric: ir.Metric) -> list[str]:

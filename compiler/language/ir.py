@@ -12,12 +12,10 @@ from dataclasses import dataclass, field
 import sympy
 
 from metricc.compiler.language import symbols
+from metricc.compiler.language.levels import Level
 from metricc.compiler.errors import Location
 
-__all__ = ["Param", "Term", "Equivalence", "Metric", "LEVELS", "AVERAGES"]
-
-LEVELS = ("class", "aggregate", "matrix", "curve", "score")
-AVERAGES = ("none", "binary", "micro", "macro", "weighted", "geometric", "samples")
+__all__ = ["Param", "Term", "Equivalence", "Metric"]
 
 
 @dataclass(frozen=True)
@@ -114,7 +112,7 @@ class Metric:
     aliases: tuple[str, ...]
     description: str
     references: tuple[str, ...]
-    level: str
+    level: Level
     params: tuple[Param, ...]
     averages: tuple[str, ...]
     default_average: str | None

@@ -8,7 +8,6 @@ TP, FP, FN, TN and parameters.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import keyword
 import math
@@ -20,17 +19,13 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from metricc.compiler.language import ir, symbols
-from metricc.compiler.names import python_clash
+from metricc.compiler.names import did_you_mean, python_clash
 from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError, SpecError
+from metricc.compiler.language.levels import Average, Level, rules
 from metricc.compiler.language.load import SourceSpec
 from metricc.compiler.language.parse import MetricCall, Scope, parse_domain, parse_formula
 
 __all__ = ["lower_catalog"]
-
-def _did_you_mean(name: str, candidates) -> str:
-    close = difflib.get_close_matches(name, sorted(candidates), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
-
 
 def _diag(spec: SourceSpec, path: tuple, message: str) -> Diagnostic:
     return Diagnostic(spec.locate(path), spec.key_name(path), message)
@@ -121,7 +116,7 @@ class _Lowering:
 
     def _lower(self, spec: SourceSpec) -> ir.Metric:
         data = spec.data
-        level = data.get("level", "class")
+        level = Level(data.get("level", "class"))
         params = self._params(spec, level)
         scope = Scope(
             level=level,
@@ -144,7 +139,7 @@ class _Lowering:
             references=tuple(data["references"]),
             level=level,
             params=params,
-            averages=tuple(a for a in ir.AVERAGES if a in data.get("averages", ())),
+            averages=tuple(a.value for a in Average if a in data.get("averages", ())),
             default_average=data.get("default_average"),
             range=(low, high),
             higher_is_better=data["higher_is_better"],
@@ -158,12 +153,12 @@ class _Lowering:
             scores=data.get("scores", "any"),
         )
 
-    def _params(self, spec: SourceSpec, level: str) -> tuple[ir.Param, ...]:
+    def _params(self, spec: SourceSpec, level: Level) -> tuple[ir.Param, ...]:
         params = []
         problems = []
         for name, entry in sorted(spec.data.get("params", {}).items()):
             path = ("params", name)
-            if name in symbols.RESERVED or name in self.names or (len(name) == 1 and level == "matrix"):
+            if name in symbols.RESERVED or name in self.names or (len(name) == 1 and rules(level).indexed):
                 problems.append(_key_diag(spec, path, f"parameter name '{name}' clashes with a reserved name, metric or index; rename it"))
                 continue
             if clash := python_clash(name):
@@ -183,9 +178,9 @@ class _Lowering:
                 domain = parse_domain(domain_text, name, _locator(spec, path + ("domain",)), spec.key_name(path + ("domain",)))
             default = entry["default"]
             if isinstance(default, str):
-                counts_scope = Scope(level="class", allow_metrics=False)
+                counts_scope = Scope(level=Level.CLASS, allow_metrics=False)
                 if kind == "scalar":
-                    counts_scope = Scope(level="domain", allow_metrics=False)
+                    counts_scope = Scope(level=None, allow_metrics=False)
                 default_expr = parse_formula(default, counts_scope, _locator(spec, path + ("default",)), spec.key_name(path + ("default",))).expr
             else:
                 default_expr = _bound(default)
@@ -203,8 +198,8 @@ class _Lowering:
         return tuple(params)
 
     @staticmethod
-    def _metric_param_problem(spec, path, level: str, entry) -> Diagnostic | None:
-        if level != "class":
+    def _metric_param_problem(spec, path, level: Level, entry) -> Diagnostic | None:
+        if not rules(level).per_class:
             return _key_diag(spec, path, "metric parameters are for class-level specs: the bound metric is used per class")
         if "domain" in entry:
             return _diag(spec, path + ("domain",), "a metric parameter has no domain: it takes any class-level metric")
@@ -215,7 +210,7 @@ class _Lowering:
     def _metric_param(self, spec, name: str, entry) -> ir.Param:
         """A metric parameter; its default is the default metric's per-class formula."""
         path = ("params", name, "default")
-        scope = Scope(level="class", metrics={k: v for k, v in self.names.items() if v != spec.data["id"]})
+        scope = Scope(level=Level.CLASS, metrics={k: v for k, v in self.names.items() if v != spec.data["id"]})
         parsed = parse_formula(entry["default"], scope, _locator(spec, path), spec.key_name(path))
         top = [c for c in parsed.calls if not c.argument]
         if len(top) != 1 or parsed.expr != top[0].placeholder:
@@ -225,7 +220,7 @@ class _Lowering:
         if call.metric not in self.specs:
             raise CatalogError(Diagnostic(call.location, spec.key_name(path), f"unknown metric '{call.metric}'"))
         target = self.metric(call.metric, via=(spec, call))
-        if target.level != "class":
+        if not rules(target.level).per_class:
             raise CatalogError(Diagnostic(call.location, spec.key_name(path), f"'{target.id}' is one value per matrix (level {target.level}); a metric parameter takes a class-level metric"))
         default = self._bind(spec, call, target, {}, arguments)
         reference = " ".join(entry["default"].split())
@@ -257,10 +252,11 @@ class _Lowering:
             if call.metric not in self.specs:
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)), f"unknown metric '{call.metric}'"))
             target = self.metric(call.metric, via=(spec, call))
-            if level == "curve" and target.level != "curve":
+            allowed = rules(level).references
+            if target.level not in allowed and Level.CURVE in allowed:
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
                                               f"'{target.id}' is level {target.level}; curve formulas can use only curve-level metrics"))
-            if target.level != "class" and level != "curve":
+            if target.level not in allowed:
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
                                               f"'{target.id}' is one value per matrix (level {target.level}); only class-level metrics can be used per class or averaged"))
             if call.mode is not None and call.mode not in target.averages:
@@ -268,7 +264,7 @@ class _Lowering:
                                               f"'{target.id}' does not support {call.mode} averaging (it lists {', '.join(target.averages)})"))
             self._check_count_axis(spec, level, call, calls)
             body = self._bind(spec, call, target, own, arguments)
-            if level in ("class", "curve"):
+            if rules(level).inlines_references:
                 replacements[call.placeholder] = body
                 continue
             key = (call.metric, call.mode, call.bindings, call.weights)
@@ -287,7 +283,7 @@ class _Lowering:
         return written, tuple(sorted(terms.values(), key=lambda t: str(t.symbol)))
 
     @staticmethod
-    def _check_count_axis(spec, level: str, call: MetricCall, calls) -> None:
+    def _check_count_axis(spec, level: Level, call: MetricCall, calls) -> None:
         """``samples(...)`` averages over instances: the formula then takes per-instance counts.
 
         Per-class terms (``macro``, ``weighted``, ``geometric``, ``binary``, ``recall[k]``)
@@ -297,7 +293,7 @@ class _Lowering:
         if call.mode != "samples":
             return
         where = spec.key_name(("formula",))
-        if level == "matrix":
+        if level is Level.MATRIX:
             raise FormulaError(Diagnostic(call.location, where, "samples() averages per-instance counts of multi-label data; a matrix formula takes a confusion matrix (use level: aggregate)"))
         other = next((c for c in calls if c.mode not in ("samples", "micro")), None)
         if other is not None:
@@ -310,7 +306,7 @@ class _Lowering:
         for name, value in bound.items():
             where = call.binding_location(name)
             if not any(p.name == name for p in target.params):
-                raise FormulaError(Diagnostic(where, spec.key_name(("formula",)), f"'{target.id}' has no parameter '{name}'{_did_you_mean(name, [p.name for p in target.params])}"))
+                raise FormulaError(Diagnostic(where, spec.key_name(("formula",)), f"'{target.id}' has no parameter '{name}'{did_you_mean(name, [p.name for p in target.params])}"))
             if target.param(name).kind == "metric" or value in arguments:
                 mapping[symbols.metric_value(name)] = self._bind_metric(spec, target.param(name), value, where, own, arguments)
                 continue
@@ -341,7 +337,7 @@ class _Lowering:
         if argument.metric not in self.specs:
             raise CatalogError(Diagnostic(argument.location, key, f"unknown metric '{argument.metric}'"))
         bound = self.metric(argument.metric, via=(spec, argument))
-        if bound.level != "class":
+        if not rules(bound.level).per_class:
             raise CatalogError(Diagnostic(argument.location, key, f"'{bound.id}' is one value per matrix (level {bound.level}); parameter '{param.name}' takes a class-level metric"))
         return self._bind(spec, argument, bound, own, arguments)
 

@@ -9,7 +9,6 @@ lowering stage replaces them.
 from __future__ import annotations
 
 import ast
-import difflib
 import math
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -17,8 +16,11 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from metricc.compiler.language import symbols
 from metricc.compiler.errors import Diagnostic, FormulaError, Location
+from metricc.compiler.names import did_you_mean
+from metricc.compiler.language import symbols
+from metricc.compiler.language.levels import Level, LevelRules, rules
+from metricc.compiler.language.parse_indexed import IndexedForms
 
 __all__ = ["MetricCall", "Scope", "ParsedFormula", "parse_formula", "parse_domain"]
 
@@ -45,15 +47,24 @@ class MetricCall:
 
 @dataclass(frozen=True)
 class Scope:
-    """What names a formula may use."""
+    """What names a formula may use; ``level`` None is a parameter domain (numbers only)."""
 
-    level: str
+    level: Level | None
     scalar_params: frozenset[str] = frozenset()
     vector_params: frozenset[str] = frozenset()
     metrics: Mapping[str, str] = field(default_factory=dict)  # id or alias -> id
     macros: Mapping[str, tuple[tuple[str, ...], sympy.Expr]] = field(default_factory=dict)
     allow_metrics: bool = True
     metric_params: frozenset[str] = frozenset()
+
+    @property
+    def rules(self) -> LevelRules:
+        return _DOMAIN if self.level is None else rules(self.level)
+
+
+# A parameter domain (``0 <= kappa <= 1``) names the parameter and numbers, nothing else.
+_DOMAIN = LevelRules(None, names={}, needs_index={}, indexed=False, averages_metrics=False, inlines_references=False,
+                     references=frozenset(), per_class=False, of_confusion_matrix=False, value_unit="")
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,6 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
     "step": ((1,), symbols.step),
 }
 _CONSTANTS = {"pi": sympy.pi}
-_INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}
 _COMPARISONS = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}
 # Spec text is untrusted: these bounds keep hostile formulas from hanging or crashing later
 # stages. Simplification cost grows very fast with powers of sums; generated code uses floats.
@@ -97,17 +107,18 @@ _NOT_FINITE = {
 }
 
 
-def _suggest(name: str, candidates) -> str:
-    close = difflib.get_close_matches(name, sorted(candidates), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
+class _Builder(IndexedForms):
+    """Walks one formula's ``ast``; every rejected node becomes a located diagnostic.
 
+    Nodes dispatch to ``_build_<Node>`` methods; what differs between levels is read from
+    the scope's :class:`~.levels.LevelRules`, and the indexed forms live in :mod:`.parse_indexed`.
+    """
 
-class _Builder:
-    """Walks one formula's ``ast``; every rejected node becomes a located diagnostic."""
 
     def __init__(self, text: str, scope: Scope, locate: Locator, key: str) -> None:
         self.text = text
         self.scope = scope
+        self.rules = scope.rules
         self.locate = locate
         self.key = key
         self.calls: list[MetricCall] = []
@@ -181,15 +192,15 @@ class _Builder:
         raise self.fail(node, f"operator {type(node.op).__name__} is not allowed")
 
     def _build_Name(self, node: ast.Name) -> sympy.Expr:
-        name, scope = node.id, self.scope
+        name, scope, level = node.id, self.scope, self.rules
         if name in self.bound:
             return symbols.index_symbol(name)
         if name in _CONSTANTS:
             return _CONSTANTS[name]
-        if name in scope.scalar_params or (scope.level == "class" and name in scope.vector_params):
+        if name in scope.scalar_params or (level.per_class and name in scope.vector_params):
             return sympy.Symbol(name, real=True)
         if name in scope.metric_params:
-            if scope.level != "class":
+            if not level.per_class:
                 raise self.fail(node, f"'{name}' is a metric parameter: only class-level formulas use it")
             return symbols.metric_value(name)
         if name in scope.macros:
@@ -197,113 +208,20 @@ class _Builder:
             if indices:
                 raise self.fail(node, f"'{name}' is indexed by {', '.join(indices)}: write {name}[{', '.join(indices)}]")
             return body
-        if scope.level == "class":
-            if name in symbols.COUNT_NAMES:
-                return symbols.COUNT_NAMES[name]
-            if name == "n":
-                return symbols.TP + symbols.FP + symbols.FN + symbols.TN
-            if name in scope.metrics and scope.allow_metrics:
-                return self._reference(node, name, (), None, None)
-        elif scope.level == "curve":
-            if name in symbols.CURVE_TOTALS:
-                return symbols.CURVE_TOTALS[name]
-            if name in symbols.CURVE_NAMES:
-                raise self.fail(node, f"'{name}' is a count at each threshold: write {name}[i] (or {name}[i - 1]) inside Sum(..., i)")
-            if name in scope.metrics and scope.allow_metrics:
-                return self._reference(node, name, (), None, None)
-        elif scope.level == "score":
-            if name in ("n", "C"):
-                return symbols.SCORE_NAMES[name]
-            if name in ("S", "Y"):
-                raise self.fail(node, f"'{name}' needs a sample and a class index, e.g. {name}[s, k]")
-        elif scope.level == "matrix":
-            if name in ("n", "C"):
-                return symbols.MATRIX_NAMES[name]
-            if name in _INDEXED_MATRIX:
-                raise self.fail(node, f"'{name}' needs an index, e.g. {name}[k]")
-            if name in symbols.COUNT_NAMES:
-                raise self.fail(node, f"'{name}' is a per-class count; matrix formulas use M[i, j], t[k], p[k], n")
+        if name in level.names:
+            return level.names[name]
+        if name in level.needs_index:
+            raise self.fail(node, level.needs_index[name].format(name=name))
         if name in scope.metrics and scope.allow_metrics:
-            if scope.level == "matrix":
+            if level.inlines_references:
+                return self._reference(node, name, (), None, None)
+            if level.indexed and Level.CLASS in level.references:
                 raise self.fail(node, f"metric '{name}' is per class: write {name}[k] inside a Sum, or average it, e.g. macro({name})")
             raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name})")
         if name in scope.vector_params:
             raise self.fail(node, f"'{name}' is a per-class vector: write {name}[k]")
-        if name in symbols.COUNT_NAMES and scope.level == "aggregate":
-            raise self.fail(node, f"'{name}' is a per-class count: aggregate formulas use averaged metrics, e.g. macro(recall)")
-        known = set(scope.scalar_params) | set(scope.vector_params) | set(scope.metrics) | set(scope.macros)
-        known |= set(symbols.COUNT_NAMES) | {"n"} if scope.level == "class" else {"n", "C"} if scope.level in ("matrix", "score") else set()
-        known |= set(symbols.CURVE_TOTALS) if scope.level == "curve" else set()
-        raise self.fail(node, f"unknown name '{name}'{_suggest(name, known)}")
-
-    def _build_Subscript(self, node: ast.Subscript) -> sympy.Expr:
-        base = node.value
-        if self.scope.level not in ("matrix", "curve", "score"):  # before the indices: no Sum can bind them here
-            what = f"'{base.id}[...]'" if isinstance(base, ast.Name) else "'[...]'"
-            raise self.fail(node, f"indexing ({what}) is only allowed in matrix-, curve- and score-level formulas")
-        if self.scope.level == "curve":
-            return self._curve_subscript(node)
-        indices = self._indices(node.slice)
-        if self.scope.level == "score" and isinstance(base, ast.Name) and base.id in ("S", "Y"):
-            return self._score_subscript(node, base.id, indices)
-        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id in self.scope.metrics:
-            return self._metric_subscript(base, base.func.id, base.keywords, base.args, indices)
-        if not isinstance(base, ast.Name):
-            raise self.fail(node, "only names can be indexed, e.g. M[i, j], t[k], recall[k]")
-        name = base.id
-        if name in _INDEXED_MATRIX:
-            if len(indices) != _INDEXED_MATRIX[name]:
-                raise self.fail(node, f"'{name}' takes {_INDEXED_MATRIX[name]} index(es), got {len(indices)}")
-            return symbols.MATRIX_NAMES[name][tuple(symbols.index_symbol(i) for i in indices)]
-        if name in self.scope.vector_params:
-            self._one_index(node, name, indices)
-            return sympy.IndexedBase(name)[symbols.index_symbol(indices[0])]
-        if name in self.scope.macros:
-            params, body = self.scope.macros[name]
-            if len(params) != len(indices):
-                raise self.fail(node, f"'{name}' takes {len(params)} index(es), got {len(indices)}")
-            mapping = {symbols.index_symbol(p): symbols.index_symbol(i) for p, i in zip(params, indices)}
-            return body.xreplace(mapping)
-        if name in self.scope.metrics:
-            return self._metric_subscript(base, name, [], [], indices)
-        raise self.fail(node, f"unknown indexed name '{name}'{_suggest(name, set(_INDEXED_MATRIX) | set(self.scope.vector_params) | set(self.scope.macros) | set(self.scope.metrics))}")
-
-    def _curve_subscript(self, node: ast.Subscript) -> sympy.Expr:
-        """``TP[i]`` (at threshold i) or ``TP[i - 1]`` (the point before: the origin for i = 0)."""
-        base, index = node.value, node.slice
-        if not isinstance(base, ast.Name) or base.id not in symbols.CURVE_NAMES:
-            raise self.fail(node, "curve formulas index only the counts TP, FP, FN, TN, e.g. TP[i]")
-        shift = 0
-        if isinstance(index, ast.BinOp) and isinstance(index.op, ast.Sub) and isinstance(index.right, ast.Constant) and index.right.value == 1:
-            index, shift = index.left, 1
-        if not isinstance(index, ast.Name) or index.id not in self.bound:
-            raise self.fail(node.slice, "a threshold index is the index of the enclosing Sum, e.g. TP[i], or the previous point, TP[i - 1]")
-        return symbols.CURVE_NAMES[base.id][symbols.index_symbol(index.id) - shift]
-
-    def _score_subscript(self, node, name, indices) -> sympy.Expr:
-        """``S[s, k]``: a sample index (s, u, v) first, then a class index."""
-        if len(indices) != 2 or indices[0] not in symbols.SAMPLE_INDICES or indices[1] in symbols.SAMPLE_INDICES:
-            raise self.fail(node, f"'{name}' takes a sample index ({', '.join(symbols.SAMPLE_INDICES)}) and a class index, e.g. {name}[s, k]")
-        return symbols.SCORE_NAMES[name][tuple(symbols.index_symbol(i) for i in indices)]
-
-    def _metric_subscript(self, node, name, keywords, args, indices) -> sympy.Expr:
-        if args:
-            raise self.fail(node, f"metric '{name}' takes parameter bindings only, e.g. {name}(beta=2)")
-        self._one_index(node, name, indices)
-        return self._reference(node, name, keywords, None, indices[0])
-
-    def _one_index(self, node, name, indices) -> None:
-        if len(indices) != 1:
-            raise self.fail(node, f"'{name}' takes one class index, got {len(indices)}")
-
-    def _indices(self, node: ast.AST) -> tuple[str, ...]:
-        elements = node.elts if isinstance(node, ast.Tuple) else [node]
-        names = []
-        for element in elements:
-            if not isinstance(element, ast.Name) or element.id not in self.bound:
-                raise self.fail(element, "an index must be a class index bound by Sum (e.g. Sum(M[k, k], k)) or by the let definition")
-            names.append(element.id)
-        return tuple(names)
+        known = set(scope.scalar_params) | set(scope.vector_params) | set(scope.metrics) | set(scope.macros) | set(level.names)
+        raise self.fail(node, f"unknown name '{name}'{did_you_mean(name, known)}")
 
     def _build_Call(self, node: ast.Call) -> sympy.Expr:
         if not isinstance(node.func, ast.Name):
@@ -326,10 +244,10 @@ class _Builder:
         if name in self.scope.metrics and self.scope.allow_metrics:
             if node.args:
                 raise self.fail(node, f"metric '{name}' takes parameter bindings only, e.g. {name}(beta=2)")
-            if self.scope.level not in ("class", "curve"):
+            if not self.rules.inlines_references:
                 raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name}(...))")
             return self._reference(node, name, node.keywords, None, None)
-        raise self.fail(node, f"unknown function '{name}'{_suggest(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
+        raise self.fail(node, f"unknown function '{name}'{did_you_mean(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
 
     def _indicator(self, node: ast.Call) -> sympy.Expr:
         """``indicator(a == b)``: the Iverson bracket [a = b], 1 where it holds, else 0.
@@ -347,7 +265,7 @@ class _Builder:
         return delta if isinstance(test.ops[0], ast.Eq) else 1 - delta
 
     def _averaged(self, node: ast.Call, mode: str) -> sympy.Expr:
-        if self.scope.level == "class":
+        if not self.rules.averages_metrics:
             raise self.fail(node, f"{mode}() makes one value per matrix: use it in an aggregate or matrix formula (level: aggregate)")
         weights = None
         if mode == "weighted" and len(node.args) == 2 and not node.keywords:
@@ -366,7 +284,7 @@ class _Builder:
         if isinstance(arg, ast.Name) and arg.id in symbols.COUNT_NAMES:
             raise self.fail(arg, f"'{arg.id}' is a count, not a metric: {mode}() takes a metric id, e.g. {mode}(recall)")
         if isinstance(arg, ast.Name):
-            raise self.fail(arg, f"unknown metric '{arg.id}'{_suggest(arg.id, self.scope.metrics)}")
+            raise self.fail(arg, f"unknown metric '{arg.id}'{did_you_mean(arg.id, self.scope.metrics)}")
         raise self.fail(arg, f"{mode}() takes a metric id, e.g. {mode}(recall) or {mode}(f_beta(beta=2))")
 
     def _reference(self, node, name, keywords, mode, index, weights=None) -> sympy.Expr:
@@ -406,61 +324,6 @@ class _Builder:
         where = tuple((k.arg, self.location(k)) for k in keywords)
         self.calls.append(MetricCall(placeholder, metric, None, tuple(bindings), None, self.location(node), where, argument=True))
         return placeholder
-
-    def _sum(self, node: ast.Call) -> sympy.Expr:
-        if self.scope.level not in ("matrix", "curve", "score"):
-            raise self.fail(node, "Sum() is only allowed in matrix-, curve- and score-level formulas")
-        if len(node.args) != 2 or node.keywords:
-            raise self.fail(node, "Sum() takes an expression and its indices: Sum(M[k, k], k), Sum(M[i, j], (i, j)) or Sum(x, k != j)")
-        spec = node.args[1]
-        condition = None
-        if isinstance(spec, ast.Compare):
-            if len(spec.ops) != 1 or not isinstance(spec.ops[0], ast.NotEq) or not all(isinstance(x, ast.Name) for x in (spec.left, *spec.comparators)):
-                raise self.fail(spec, "a Sum condition must read 'k != j' with k the new index and j an enclosing one")
-            other = spec.comparators[0].id
-            if other not in self.bound:
-                raise self.fail(spec.comparators[0], f"'{other}' must be an enclosing Sum's index")
-            condition = other
-            names = [spec.left]
-        else:
-            names = spec.elts if isinstance(spec, ast.Tuple) else [spec]
-        indices = []
-        for element in names:
-            if not isinstance(element, ast.Name) or not _is_index_name(element.id):
-                raise self.fail(element, "a summation index is a single lower-case letter other than n, p, t")
-            if element.id in self.bound or element.id in indices:
-                raise self.fail(element, f"index '{element.id}' is already in use")
-            if element.id in self.scope.scalar_params or element.id in self.scope.vector_params or element.id in self.scope.macros:
-                raise self.fail(element, f"'{element.id}' is a parameter or definition, not an index")
-            indices.append(element.id)
-        self.bound.extend(indices)
-        try:
-            body = self.build(node.args[0])
-        finally:
-            del self.bound[-len(indices):]
-        if condition is not None:
-            body = body * (1 - sympy.KroneckerDelta(symbols.index_symbol(indices[0]), symbols.index_symbol(condition)))
-        if self.scope.level == "curve":
-            if len(indices) != 1 or self.bound or body.has(sympy.Sum):
-                raise self.fail(node, "a curve formula sums once over the thresholds: Sum(expr, i), not nested")
-            if symbols.index_symbol(indices[0]) not in body.free_symbols:
-                raise self.fail(node, f"the summed expression must use the threshold index '{indices[0]}', e.g. TP[{indices[0]}]")
-        for name in reversed(indices):
-            body = sympy.Sum(body, (symbols.index_symbol(name), 0, self._upper(name)))
-        return body
-
-    def _upper(self, name: str) -> sympy.Expr:
-        """Last value of an index: thresholds, samples (s, u, v in score formulas) or classes."""
-        if self.scope.level == "curve":
-            return symbols.THRESHOLDS - 1
-        if self.scope.level == "score" and name in symbols.SAMPLE_INDICES:
-            return symbols.N_TOTAL - 1
-        return symbols.N_CLASSES - 1
-
-
-def _is_index_name(name: str) -> bool:
-    return len(name) == 1 and name.islower() and name not in ("n", "p", "t")
-
 
 def _describe(node: ast.AST) -> str:
     if isinstance(node, ast.Compare):
@@ -528,7 +391,7 @@ def parse_domain(text: str, name: str, locate: Locator, key: str) -> tuple[sympy
     text, locate = _one_line(text, locate, key)
     tree = _syntax_tree(text, locate, key)
     node = tree.body
-    builder = _Builder(text, Scope(level="domain", scalar_params=frozenset({name}), allow_metrics=False), locate, key)
+    builder = _Builder(text, Scope(level=None, scalar_params=frozenset({name}), allow_metrics=False), locate, key)
     if not isinstance(node, ast.Compare):
         raise builder.fail(node, f"a domain is a comparison such as '{name} > 0' or '0 <= {name} <= 1'")
     relations = []

@@ -23,6 +23,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from metricc.compiler.errors import Diagnostic, SchemaError
+from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import SourceSpec
 
 __all__ = ["schema", "validate", "validate_catalog"]
@@ -124,7 +125,7 @@ def _from_schema_error(spec: SourceSpec, error: ValidationError) -> Iterator[Dia
         for key, rule in _at_schema_path(schema_path).items():
             if rule is False and key in container:
                 why = ("only curve and score formulas read scores" if key == "scores"
-                       else "it is one value per data set" if level == "score" else "it is one value per matrix")
+                       else f"it is {rules(level or Level.CLASS).value_unit}")
                 message = f"{key} is not allowed for level {level or 'class'!r} ({why}); remove it"
                 yield _diag(spec, path + ("level",), message)
     elif kind == "enum":
@@ -178,7 +179,7 @@ def _beyond_schema(spec: SourceSpec) -> Iterator[Diagnostic]:
                     f"{_show(file_name)}")
 
     averages, default = data.get("averages"), data.get("default_average")
-    if (data.get("level", "class") == "class" and isinstance(default, str)
+    if (data.get("level", Level.CLASS) == Level.CLASS and isinstance(default, str)
             and isinstance(averages, list) and all(isinstance(a, str) for a in averages)
             and default not in averages):
         yield _diag(spec, ("default_average",), f"{_show(default)} is not in averages "

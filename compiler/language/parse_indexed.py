@@ -1,0 +1,155 @@
+"""The indexed forms of the matrix, curve and score levels: ``Sum()`` and ``x[...]``.
+
+A mixin of the formula builder in :mod:`.parse`: class and aggregate formulas never reach it
+(their :class:`~.levels.LevelRules` say ``indexed=False``). What an index may name differs by
+level, so subscripts are dispatched on the level: matrix formulas index ``M``, ``t``, ``p``,
+vector parameters, let definitions and per-class metrics; curve formulas index the counts at
+each threshold; score formulas index the score and truth matrices ``S[s, k]`` and ``Y[s, k]``.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import sympy
+
+from metricc.compiler.language import symbols
+from metricc.compiler.names import did_you_mean
+from metricc.compiler.language.levels import Level
+
+__all__ = ["IndexedForms", "is_index_name"]
+
+_INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}
+_SUM_USAGE = "Sum() takes an expression and its indices: Sum(M[k, k], k), Sum(M[i, j], (i, j)) or Sum(x, k != j)"
+
+
+def is_index_name(name: str) -> bool:
+    """A summation index is one lower-case letter other than the matrix totals n, p, t."""
+    return len(name) == 1 and name.islower() and name not in ("n", "p", "t")
+
+
+class IndexedForms:
+    """``_build_Subscript`` and ``_sum`` of the formula builder (uses its ``fail``/``build``)."""
+
+    def _build_Subscript(self, node: ast.Subscript) -> sympy.Expr:
+        base = node.value
+        if not self.rules.indexed:  # before the indices: no Sum can bind them here
+            what = f"'{base.id}[...]'" if isinstance(base, ast.Name) else "'[...]'"
+            raise self.fail(node, f"indexing ({what}) is only allowed in matrix-, curve- and score-level formulas")
+        if self.rules.level is Level.CURVE:
+            return self._curve_subscript(node)
+        indices = self._indices(node.slice)
+        if self.rules.level is Level.SCORE and isinstance(base, ast.Name) and base.id in ("S", "Y"):
+            return self._score_subscript(node, base.id, indices)
+        return self._matrix_subscript(node, indices)
+
+    def _matrix_subscript(self, node: ast.Subscript, indices: tuple[str, ...]) -> sympy.Expr:
+        """``M[i, j]``, ``t[k]``, ``p[k]``, ``kappa[k]``, ``d[i, j]`` (let), ``recall[k]``."""
+        base, scope = node.value, self.scope
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id in scope.metrics:
+            return self._metric_subscript(base, base.func.id, base.keywords, base.args, indices)
+        if not isinstance(base, ast.Name):
+            raise self.fail(node, "only names can be indexed, e.g. M[i, j], t[k], recall[k]")
+        name = base.id
+        if name in _INDEXED_MATRIX:
+            if len(indices) != _INDEXED_MATRIX[name]:
+                raise self.fail(node, f"'{name}' takes {_INDEXED_MATRIX[name]} index(es), got {len(indices)}")
+            return symbols.MATRIX_NAMES[name][tuple(symbols.index_symbol(i) for i in indices)]
+        if name in scope.vector_params:
+            self._one_index(node, name, indices)
+            return sympy.IndexedBase(name)[symbols.index_symbol(indices[0])]
+        if name in scope.macros:
+            params, body = scope.macros[name]
+            if len(params) != len(indices):
+                raise self.fail(node, f"'{name}' takes {len(params)} index(es), got {len(indices)}")
+            mapping = {symbols.index_symbol(p): symbols.index_symbol(i) for p, i in zip(params, indices)}
+            return body.xreplace(mapping)
+        if name in scope.metrics:
+            return self._metric_subscript(base, name, [], [], indices)
+        known = set(_INDEXED_MATRIX) | set(scope.vector_params) | set(scope.macros) | set(scope.metrics)
+        raise self.fail(node, f"unknown indexed name '{name}'{did_you_mean(name, known)}")
+
+    def _curve_subscript(self, node: ast.Subscript) -> sympy.Expr:
+        """``TP[i]`` (at threshold i) or ``TP[i - 1]`` (the point before: the origin for i = 0)."""
+        base, index = node.value, node.slice
+        if not isinstance(base, ast.Name) or base.id not in symbols.CURVE_NAMES:
+            raise self.fail(node, "curve formulas index only the counts TP, FP, FN, TN, e.g. TP[i]")
+        shift = 0
+        if (isinstance(index, ast.BinOp) and isinstance(index.op, ast.Sub)
+                and isinstance(index.right, ast.Constant) and index.right.value == 1):
+            index, shift = index.left, 1
+        if not isinstance(index, ast.Name) or index.id not in self.bound:
+            raise self.fail(node.slice, "a threshold index is the index of the enclosing Sum, e.g. TP[i], or the previous point, TP[i - 1]")
+        return symbols.CURVE_NAMES[base.id][symbols.index_symbol(index.id) - shift]
+
+    def _score_subscript(self, node, name, indices) -> sympy.Expr:
+        """``S[s, k]``: a sample index (s, u, v) first, then a class index."""
+        if len(indices) != 2 or indices[0] not in symbols.SAMPLE_INDICES or indices[1] in symbols.SAMPLE_INDICES:
+            raise self.fail(node, f"'{name}' takes a sample index ({', '.join(symbols.SAMPLE_INDICES)}) and a class index, e.g. {name}[s, k]")
+        return symbols.SCORE_NAMES[name][tuple(symbols.index_symbol(i) for i in indices)]
+
+    def _metric_subscript(self, node, name, keywords, args, indices) -> sympy.Expr:
+        if args:
+            raise self.fail(node, f"metric '{name}' takes parameter bindings only, e.g. {name}(beta=2)")
+        self._one_index(node, name, indices)
+        return self._reference(node, name, keywords, None, indices[0])
+
+    def _one_index(self, node, name, indices) -> None:
+        if len(indices) != 1:
+            raise self.fail(node, f"'{name}' takes one class index, got {len(indices)}")
+
+    def _indices(self, node: ast.AST) -> tuple[str, ...]:
+        elements = node.elts if isinstance(node, ast.Tuple) else [node]
+        names = []
+        for element in elements:
+            if not isinstance(element, ast.Name) or element.id not in self.bound:
+                raise self.fail(element, "an index must be a class index bound by Sum (e.g. Sum(M[k, k], k)) or by the let definition")
+            names.append(element.id)
+        return tuple(names)
+
+    def _sum(self, node: ast.Call) -> sympy.Expr:
+        if not self.rules.indexed:
+            raise self.fail(node, "Sum() is only allowed in matrix-, curve- and score-level formulas")
+        if len(node.args) != 2 or node.keywords:
+            raise self.fail(node, _SUM_USAGE)
+        indices, condition = self._sum_indices(node.args[1])
+        self.bound.extend(indices)
+        try:
+            body = self.build(node.args[0])
+        finally:
+            del self.bound[-len(indices):]
+        if condition is not None:
+            body = body * (1 - sympy.KroneckerDelta(symbols.index_symbol(indices[0]), symbols.index_symbol(condition)))
+        if self.rules.level is Level.CURVE:
+            if len(indices) != 1 or self.bound or body.has(sympy.Sum):
+                raise self.fail(node, "a curve formula sums once over the thresholds: Sum(expr, i), not nested")
+            if symbols.index_symbol(indices[0]) not in body.free_symbols:
+                raise self.fail(node, f"the summed expression must use the threshold index '{indices[0]}', e.g. TP[{indices[0]}]")
+        for name in reversed(indices):
+            body = sympy.Sum(body, (symbols.index_symbol(name), 0, self.rules.sum_upper(name)))
+        return body
+
+    def _sum_indices(self, spec: ast.AST) -> tuple[list[str], str | None]:
+        """The new indices of ``Sum(x, k)``, ``Sum(x, (i, j))`` or ``Sum(x, k != j)`` (and ``j``)."""
+        condition = None
+        if isinstance(spec, ast.Compare):
+            if (len(spec.ops) != 1 or not isinstance(spec.ops[0], ast.NotEq)
+                    or not all(isinstance(x, ast.Name) for x in (spec.left, *spec.comparators))):
+                raise self.fail(spec, "a Sum condition must read 'k != j' with k the new index and j an enclosing one")
+            condition = spec.comparators[0].id
+            if condition not in self.bound:
+                raise self.fail(spec.comparators[0], f"'{condition}' must be an enclosing Sum's index")
+            names = [spec.left]
+        else:
+            names = spec.elts if isinstance(spec, ast.Tuple) else [spec]
+        indices: list[str] = []
+        scope = self.scope
+        for element in names:
+            if not isinstance(element, ast.Name) or not is_index_name(element.id):
+                raise self.fail(element, "a summation index is a single lower-case letter other than n, p, t")
+            if element.id in self.bound or element.id in indices:
+                raise self.fail(element, f"index '{element.id}' is already in use")
+            if element.id in scope.scalar_params or element.id in scope.vector_params or element.id in scope.macros:
+                raise self.fail(element, f"'{element.id}' is a parameter or definition, not an index")
+            indices.append(element.id)
+        return indices, condition
