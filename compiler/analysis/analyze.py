@@ -195,10 +195,11 @@ def _analyze_term(term: ir.Term) -> ir.Term:
 
 
 def analyze_metric(metric: ir.Metric) -> ir.Metric:
-    """Fill ``simplified`` and ``undefined`` (equivalences are proved catalog-wide)."""
+    """Fill ``simplified``, ``undefined`` and ``excused`` (equivalences are proved catalog-wide)."""
     simplified = simplify(metric.written)
     terms = tuple(_analyze_term(t) for t in metric.terms)
-    return dataclasses.replace(metric, simplified=simplified, undefined=undefined_cases(simplified), terms=terms)
+    return dataclasses.replace(metric, simplified=simplified, undefined=undefined_cases(simplified),
+                               excused=excused_denominators(simplified), terms=terms)
 
 
 def analyze_catalog(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:

@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 import jinja2
 import sympy
 
-from metricc.compiler.analysis import analyze
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
@@ -98,11 +97,11 @@ def _undefined(metric: ir.Metric) -> list[str]:
     return cases
 
 
-def _zero_weight(expr: sympy.Expr) -> dict | None:
+def _zero_weight(metric: ir.Metric) -> dict | None:
     """The 0 log 0 = 0 convention, and the denominators it excuses, where ``xlogy`` is used."""
-    if not expr.has(symbols.xlogy):
+    if not metric.simplified.has(symbols.xlogy):
         return None
-    return {"excused": [latex(d) + " = 0" for d in analyze.excused_denominators(expr)]}
+    return {"excused": [latex(d) + " = 0" for d in metric.excused]}
 
 
 def _bound(value: sympy.Expr) -> str:
@@ -148,7 +147,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
                    latex(_per_class(t.simplified, _S if t.mode == "samples" else _K))) for t in metric.terms],
         "undefined": _undefined(metric),
-        "zero_weight": _zero_weight(metric.simplified),
+        "zero_weight": _zero_weight(metric),
         "low": _bound(metric.range[0]),
         "high": _bound(metric.range[1]),
         "params": [(p.name, p.kind, r"\texttt{" + latex_escape(p.reference) + "}" if p.kind == "metric" else latex(p.default),

@@ -2,7 +2,8 @@
 
 A :class:`Metric` is what a spec means once its formula is built into sympy and every
 reference to another metric is resolved. The analysis stage fills ``simplified``,
-``undefined`` and ``equivalences`` with :func:`dataclasses.replace`; emitters only read.
+``undefined``, ``excused`` and ``equivalences`` with :func:`dataclasses.replace`; emitters
+only read them and never run an analysis again.
 """
 
 from __future__ import annotations
@@ -127,6 +128,7 @@ class Metric:
     location: Location
     simplified: sympy.Expr = sympy.S.Zero
     undefined: tuple[sympy.Expr, ...] = ()
+    excused: tuple[sympy.Expr, ...] = ()  # denominators whose vanishing only zeroes an xlogy term (0 log 0 = 0)
     equivalences: tuple[Equivalence, ...] = field(default=())
     scores: str = "any"  # curve and score levels: "probabilities" when rows must be distributions
 
