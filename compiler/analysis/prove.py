@@ -22,6 +22,15 @@ Statements hold wherever both sides are defined.
 in every class) and the bound variant is compared with the unbound catalog variants of the
 same mode (also ``none``, class by class) and with the one-per-matrix metrics, e.g.
 ``preference_driven(kappa=1) [macro] = precision [macro]``.
+
+**Parameter values.** Scalar parameters stay symbols, so a statement about an unbound
+variant holds for every value (``f_beta [micro] = accuracy``); the variant with every scalar
+parameter at its default is bound like an endpoint and says so: ``f_beta(beta=1) [macro] =
+f1 [macro]``, never ``f_beta [macro] = f1 [macro]``.
+
+**What is stated.** Every proved pair is kept in the IR; documents list, for each variant,
+its equality with the best-ranked variant it equals (:func:`_stated`), not every pair of an
+equivalence class.
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ from collections.abc import Mapping
 import sympy
 
 from metricc.compiler.language import ir, symbols
-from metricc.compiler.language.levels import rules
+from metricc.compiler.language.levels import Average, rules
 
 __all__ = ["prove_equivalences", "general_form", "binary_form", "domain_endpoints", "bind"]
 
@@ -48,11 +57,15 @@ _CLASS_COUNTS = ({TP: A, FP: Cc, FN: B, TN: D}, {TP: D, FP: B, FN: Cc, TN: A})
 _BINARY_MATRIX = {(0, 0): A, (0, 1): B, (1, 0): Cc, (1, 1): D}
 
 
-def _scalar_defaults(metric: ir.Metric, expr: sympy.Expr) -> sympy.Expr | None:
-    """Scalar parameters at their defaults; None when a class vector is involved."""
+def _fixed(metric: ir.Metric, expr: sympy.Expr) -> sympy.Expr | None:
+    """``expr`` with its scalar parameters free; None when a class vector is involved.
+
+    A statement proved with a parameter free holds for every value of it; a statement that
+    needs a value is proved on a variant that binds it and says so (``f_beta(beta=1)``).
+    """
     if any(p.kind == "class_vector" for p in metric.params):
         return None
-    return expr.xreplace({p.symbol: p.default for p in metric.params})
+    return expr
 
 
 def _opaque(mode: str, per_class: sympy.Expr) -> sympy.Symbol:
@@ -92,16 +105,16 @@ def general_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
     if not rules(metric.level).of_confusion_matrix:  # not functions of a confusion matrix
         return None
     if rules(metric.level).per_class:
-        per_class = _scalar_defaults(metric, metric.simplified)
+        per_class = _fixed(metric, metric.simplified)
         return None if per_class is None else _averaged_general(mode, per_class)
-    expr = _scalar_defaults(metric, metric.simplified)
+    expr = _fixed(metric, metric.simplified)
     if expr is None:
         return None
     replacements = {}
     for term in metric.terms:
         if term.mode is None or term.weights:
             return None
-        per_class = _scalar_defaults(metric, term.simplified)
+        per_class = _fixed(metric, term.simplified)
         if per_class is None:
             return None
         replacements[term.symbol] = _averaged_general(term.mode, per_class)
@@ -134,13 +147,13 @@ def binary_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
     if not rules(metric.level).of_confusion_matrix:
         return None
     if rules(metric.level).per_class:
-        per_class = _scalar_defaults(metric, metric.simplified)
+        per_class = _fixed(metric, metric.simplified)
         return None if per_class is None else _averaged_binary(mode, per_class)
-    expr = _scalar_defaults(metric, metric.simplified)
+    expr = _fixed(metric, metric.simplified)
     if expr is None:
         return None
     for term in metric.terms:
-        per_class = _scalar_defaults(metric, term.simplified)
+        per_class = _fixed(metric, term.simplified)
         if per_class is None or term.weights:
             return None
         if term.mode is None:
@@ -227,26 +240,30 @@ def _bound_term(term: ir.Term, bindings: Mapping[str, sympy.Expr]) -> ir.Term:
 
 
 def _variants(metrics: Mapping[str, ir.Metric]) -> list[tuple]:
-    """(id, mode, bindings): every averaged variant, and every variant at a parameter endpoint."""
+    """(id, mode, bindings): every averaged variant, every variant with its scalar parameters at
+    their defaults, and every variant at a parameter endpoint."""
     out = []
     for metric in metrics.values():
         modes = [m for m in metric.averages if m != "none"] if rules(metric.level).per_class else [None]
         out.extend((metric.id, mode, ()) for mode in modes)
         if rules(metric.level).per_class:
             out.append((metric.id, "none", ()))
+        defaults = tuple((p.name, p.default) for p in metric.params if p.kind == "scalar")
+        if defaults and all(p.kind == "scalar" for p in metric.params):
+            out.extend((metric.id, mode, defaults) for mode in modes + (["none"] if rules(metric.level).per_class else []))
         for param in metric.params:
             # Micro averaging refuses per-class vectors (it pools the classes).
             bound_modes = [m for m in metric.averages if m != "micro" or param.kind == "scalar"] or [None]
             for value in domain_endpoints(param):
                 out.extend((metric.id, mode, ((param.name, value),)) for mode in bound_modes)
-    return out
+    return list(dict.fromkeys(out))
 
 
 def _form(metrics, variant, form):
     metric_id, mode, bindings = variant
     metric = bind(metrics[metric_id], dict(bindings)) if bindings else metrics[metric_id]
     if mode == "none":  # class by class: the per-class formula itself, in general only
-        per_class = _scalar_defaults(metric, metric.simplified)
+        per_class = _fixed(metric, metric.simplified)
         return None if per_class is None or form is binary_form else sympy.cancel(per_class)
     return form(metric, mode)
 
@@ -282,12 +299,37 @@ def _proved_pairs(metrics, variants, form, scope, method, skip=frozenset()):
     return proved
 
 
+def _rank(variant: tuple) -> tuple:
+    """Which equal variant a statement names: unbound before bound, one value per matrix
+    (``accuracy``) before averaged class metrics, then the averaging modes in their order."""
+    metric_id, mode, bindings = variant
+    modes = [a.value for a in Average]
+    return bool(bindings), mode is not None, modes.index(mode) if mode in modes else -1, metric_id, str(bindings)
+
+
+def _stated(pairs: list[tuple]) -> set[frozenset]:
+    """The statements a reader learns from: each variant equated with the best-ranked variant
+    it is proved equal to (preferring statements for every matrix over one-hot ones), once per
+    scope. A new spec then adds statements to its own file and its partners', not to every
+    file of its equivalence class."""
+    best: dict[tuple, tuple] = {}
+    for left, right, scope, _, one_hot in pairs:
+        for this, other in ((left, right), (right, left)):
+            key, choice = (this, scope), (one_hot, _rank(other), other)
+            if key not in best or choice < best[key]:
+                best[key] = choice
+    # f_beta(beta=1) [micro] = accuracy says nothing once f_beta [micro] = accuracy (every beta).
+    implied = {key for key, (_, _, other) in best.items()
+               if key[0][2] and best.get(((key[0][0], key[0][1], ()), key[1]), (None, None, None))[2] == other}
+    return {frozenset((this, other)) for (this, scope), (_, _, other) in best.items() if (this, scope) not in implied}
+
+
 def _text(metrics, metric_id, bindings) -> tuple[tuple[str, str, str], ...]:
     return tuple((name, str(value), metrics[metric_id].param(name).kind) for name, value in bindings)
 
 
 def prove_equivalences(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
-    """Attach every proved equivalence to both metrics it relates."""
+    """Attach every proved equivalence to both metrics it relates, marking those to state."""
     variants = _variants(metrics)
     general = _proved_pairs(metrics, variants, general_form, "all",
                             "cancellation under the single-label count identities")
@@ -297,10 +339,14 @@ def prove_equivalences(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]
     # Two-class coincidences between averaged variants are many and rarely informative; keep
     # those that say what a binary value or a one-per-matrix metric equals.
     binary = [(l, r, s, m) for l, r, s, m in binary if {l[1], r[1]} & {"binary", None}]
+    pairs = [(left, right, scope, method, "samples" in (left[1], right[1], *_term_modes(metrics, left, right)))
+             for left, right, scope, method in general + binary]
+    stated = _stated(pairs)
     found: dict[str, list[ir.Equivalence]] = {m: [] for m in metrics}
-    for (left, right, scope, method) in general + binary:
-        one_hot = "samples" in (left[1], right[1], *_term_modes(metrics, left, right))
-        found[left[0]].append(ir.Equivalence(left[1], right[0], right[1], scope, method, _text(metrics, left[0], left[2]), _text(metrics, right[0], right[2]), one_hot))
-        found[right[0]].append(ir.Equivalence(right[1], left[0], left[1], scope, method, _text(metrics, right[0], right[2]), _text(metrics, left[0], left[2]), one_hot))
+    for left, right, scope, method, one_hot in pairs:
+        shown = frozenset((left, right)) in stated
+        for this, other in ((left, right), (right, left)):
+            found[this[0]].append(ir.Equivalence(this[1], other[0], other[1], scope, method, _text(metrics, this[0], this[2]),
+                                                 _text(metrics, other[0], other[2]), one_hot, shown))
     order = lambda e: (e.scope != "all", e.bindings, e.other_bindings, e.mode or "", e.other, e.other_mode or "")
     return {m: dataclasses.replace(metric, equivalences=tuple(sorted(found[m], key=order))) for m, metric in metrics.items()}

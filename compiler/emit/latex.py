@@ -112,7 +112,7 @@ def _bound(value: sympy.Expr) -> str:
 
 def _equivalences(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> list[str]:
     lines = []
-    for eq in metric.equivalences:
+    for eq in (e for e in metric.equivalences if e.stated):
         left = _variant(metric.id, eq.mode, eq.bindings)
         right = _variant(eq.other, eq.other_mode, eq.other_bindings)
         scope = eq.scope_text

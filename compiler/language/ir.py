@@ -78,7 +78,8 @@ class Equivalence:
     ``(name, value, kind)``; a ``class_vector`` takes that value in every class:
     ``preference_driven(kappa=1) [macro] = precision [macro]``. Mode ``none`` states the
     equality class by class. ``one_hot``: a side averages over instances (``samples``), so
-    the statement is about single-label data read as one-hot indicator rows.
+    the statement is about single-label data read as one-hot indicator rows. Every proved
+    pair is kept; ``stated`` marks the few that documents list (see ``prove._stated``).
     """
 
     mode: str | None
@@ -89,6 +90,7 @@ class Equivalence:
     bindings: tuple[tuple[str, str, str], ...] = ()
     other_bindings: tuple[tuple[str, str, str], ...] = ()
     one_hot: bool = False
+    stated: bool = True  # documentation states it; the others follow from the stated ones
 
     @property
     def scope_text(self) -> str:

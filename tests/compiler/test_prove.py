@@ -113,7 +113,8 @@ def test_false_endpoint_statements_are_not_claimed(metrics, statement):
 def test_endpoints_only_where_the_domain_attains_them(metrics):
     assert prove.domain_endpoints(metrics["preference_driven"].param("kappa")) == (0, 1)
     assert prove.domain_endpoints(metrics["f_beta"].param("beta")) == ()  # beta > 0: open
-    assert not any(eq.bindings for eq in metrics["f_beta"].equivalences)
+    defaults = (("beta", "1", "scalar"),)
+    assert {eq.bindings for eq in metrics["f_beta"].equivalences} <= {(), defaults}
 
 
 def test_equivalence_text_names_the_binding(metrics):
@@ -133,3 +134,35 @@ def test_endpoint_without_a_catalog_counterpart_states_nothing(tmp_path):
     )
     statements = {(eq.bindings, eq.mode, eq.other, eq.other_mode) for eq in build.compile_metrics(tmp_path)["mix"].equivalences}
     assert statements == {((("kappa", "1", "class_vector"),), "macro", "precision", "macro"), ((("kappa", "1", "class_vector"),), "none", "precision", "none")}
+
+
+def test_a_statement_at_the_parameter_default_states_the_binding(metrics):
+    """Proved at beta = 1 only, so it must not read as if it held for every beta."""
+    texts = {eq.text("f_beta") for eq in metrics["f_beta"].equivalences}
+    assert "f_beta(beta=1) [macro] = f1 [macro] for every confusion matrix" in texts
+    assert not any(text.startswith("f_beta [macro] = f1 [macro]") for text in texts)
+    assert "f_beta [micro] = accuracy for every confusion matrix" in texts  # for every beta
+
+
+def test_documents_state_one_statement_per_variant_and_scope(metrics):
+    """Not every transitive pair: each variant names the best-ranked variant it equals."""
+    stated = [(eq.mode, eq.bindings, eq.scope) for eq in metrics["f_beta"].equivalences if eq.stated
+              if eq.other != "f_beta"]
+    assert 0 < len(stated) < len([eq for eq in metrics["f_beta"].equivalences if eq.other != "f_beta"])
+    micro = [eq for eq in metrics["f_beta"].equivalences if eq.stated and eq.mode == "micro" and eq.scope == "all"
+             and not eq.bindings]
+    assert [(eq.other, eq.other_mode) for eq in micro] == [("accuracy", None)]
+
+
+def test_adding_an_equal_spec_changes_only_its_partners(tmp_path):
+    """A new metric equal to accuracy adds statements to its own file and accuracy's only."""
+    for name in ("accuracy", "precision", "recall", "f_beta", "f1"):
+        (tmp_path / f"{name}.yaml").write_text((SPECS / f"{name}.yaml").read_text())
+    before = build.compile_metrics(tmp_path)
+    (tmp_path / "hit_rate.yaml").write_text(
+        "id: hit_rate\nname: Hit rate\ndescription: Test.\nreferences: [test]\nlevel: matrix\n"
+        "formula: Sum(M[k, k], k) / n\nrange: [0, 1]\nhigher_is_better: true\n"
+    )
+    after = build.compile_metrics(tmp_path)
+    changed = {m for m in before if [e for e in before[m].equivalences if e.stated] != [e for e in after[m].equivalences if e.stated]}
+    assert changed <= {"accuracy"}
