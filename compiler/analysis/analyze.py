@@ -51,10 +51,10 @@ def depends_on_data(expr: sympy.Expr) -> bool:
     data = set(symbols.COUNTS) | {symbols.N_TOTAL} | set(symbols.CURVE_TOTALS.values())
     if expr.free_symbols & data:
         return True
-    bases = {i.base.label.name for i in expr.atoms(sympy.Indexed)}
-    if bases & {"M", "t", "p", "S", "Y", *symbols.CURVE_NAMES} or any("__" in name for name in bases):
+    labels = {i.base.label for i in expr.atoms(sympy.Indexed)}
+    if {label.name for label in labels} & {"M", "t", "p", "S", "Y", *symbols.CURVE_NAMES}:
         return True
-    return any("__" in s.name for s in expr.free_symbols)
+    return any(isinstance(s, symbols.TermSymbol) for s in labels | expr.free_symbols)
 
 
 def _strip(factor: sympy.Expr) -> sympy.Expr:

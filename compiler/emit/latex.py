@@ -89,7 +89,7 @@ def _expansions(metric: ir.Metric) -> list[tuple[str, str]]:
 
 
 def _undefined(metric: ir.Metric) -> list[str]:
-    cases = [latex(u) + " = 0" for u in metric.undefined]
+    cases = [latex(u, metric.terms) + " = 0" for u in metric.undefined]
     for term in metric.terms:
         index, unit = (_S, "instance") if term.mode == "samples" else (_K, "class")
         for u in term.undefined:
@@ -101,7 +101,7 @@ def _zero_weight(metric: ir.Metric) -> dict | None:
     """The 0 log 0 = 0 convention, and the denominators it excuses, where ``xlogy`` is used."""
     if not metric.simplified.has(symbols.xlogy):
         return None
-    return {"excused": [latex(d) + " = 0" for d in metric.excused]}
+    return {"excused": [latex(d, metric.terms) + " = 0" for d in metric.excused]}
 
 
 def _bound(value: sympy.Expr) -> str:
@@ -142,7 +142,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
     return {
         "metric": metric,
         "written": latex(metric.as_written),
-        "simplified": latex(metric.simplified),
+        "simplified": latex(metric.simplified, metric.terms),
         "expansions": _expansions(metric),
         "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
                    latex(_per_class(t.simplified, _S if t.mode == "samples" else _K))) for t in metric.terms],

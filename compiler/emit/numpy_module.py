@@ -15,6 +15,7 @@ import jinja2
 import sympy
 
 from metricc.compiler.language import ir, symbols
+from metricc.compiler.names import TERM_SEPARATOR
 from metricc.compiler.emit.numpy_printer import NumpyPrinter, Printed
 
 __all__ = ["emit_module", "emit_registry", "python_string"]
@@ -143,11 +144,21 @@ def _param_info(param: ir.Param) -> dict:
     return info
 
 
+def _python_name(term: ir.Term) -> str:
+    """The term's variable in generated code, from its IR fields: ``macro__f_beta__beta_2``,
+    ``weighted_by_relevance__recall``, ``class__recall``. Spec names cannot contain the
+    separator (``names.python_clash``), so these never clash with ids or parameters."""
+    suffix = "".join(f"{TERM_SEPARATOR}{k}_{v}" for k, v in term.bindings)
+    suffix = re.sub(r"\W", "_", suffix.replace("/", "_").replace("-", "m").replace(".", "p"))
+    mode = f"{term.mode}_by_{term.weights}" if term.weights else term.mode or "class"
+    return f"{mode}{TERM_SEPARATOR}{term.metric}{suffix}"
+
+
 def _terms(metric: ir.Metric) -> list[dict]:
     out = []
     for term in metric.terms:
         kernel = _class_kernel(term.simplified, term.undefined, metric.params)
-        out.append({"name": str(term.symbol), "label": term.label, "mode": term.mode or "none", "kernel": kernel,
+        out.append({"name": _python_name(term), "label": term.label, "mode": term.mode or "none", "kernel": kernel,
                     "weights": term.weights})
     return out
 
@@ -160,7 +171,7 @@ def _matrix_names(metric: ir.Metric) -> dict:
         symbols.N_TOTAL: Printed("n"),
     }
     for term in metric.terms:
-        names[term.symbol] = Printed(str(term.symbol))
+        names[term.symbol] = Printed(_python_name(term))
     for param in metric.params:
         if param.kind == "scalar":
             names[param.symbol] = Printed(param.name, batched=False)
@@ -191,7 +202,7 @@ def module_context(metric: ir.Metric) -> dict:
         lines, printed = _kernel_body([metric.simplified, *metric.undefined], names, ranges=(symbols.N_TOTAL,))
         context["kernel"] = {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:])}
     else:
-        names = _matrix_names(metric) if metric.level == "matrix" else {t.symbol: Printed(str(t.symbol)) for t in metric.terms}
+        names = _matrix_names(metric) if metric.level == "matrix" else {t.symbol: Printed(_python_name(t)) for t in metric.terms}
         names.update({p.symbol: Printed(p.name, batched=False) for p in metric.params if p.kind == "scalar"})
         lines, printed = _kernel_body([metric.simplified, *metric.undefined], names)
         context["kernel"] = {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:])}

@@ -1,47 +1,28 @@
 """Printers for people: compact plain text and LaTeX of metric formulas.
 
 Both print class sums as ``Sum(x, k)`` / ``\\sum_{k}``, averaged terms as ``macro(precision)``
-and per-class terms as ``recall[k]``, so documentation reads like the specs.
+and per-class terms as ``recall[k]``, so documentation reads like the specs. Term symbols are
+named by their labels; the LaTeX printer takes the terms (:class:`~..language.ir.Term`) to
+set the averaging mode apart from the metric.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import sympy
 from sympy.printing.latex import LatexPrinter, greek_letters_set
 from sympy.printing.str import StrPrinter
 
-__all__ = ["plain", "latex", "latex_escape", "term_label"]
-
-
-def term_label(name: str) -> tuple[str | None, str]:
-    """``macro__f_beta__beta_2`` -> ("macro", "f_beta(beta=2)"); ``class__recall`` -> (None, "recall");
-    ``weighted_by_relevance__recall`` -> ("weighted", "recall, relevance")."""
-    mode, _, rest = name.partition("__")
-    metric, *bindings = rest.split("__")
-    if bindings:
-        metric += "(" + ", ".join(b.replace("_", "=", 1) if "_" in b else b for b in bindings) + ")"
-    mode, by, weights = mode.partition("_by_")
-    if by:
-        metric += f", {weights}"
-    return (None if mode == "class" else mode), metric
-
-
-def _is_term(name: str) -> bool:
-    return "__" in name
+__all__ = ["plain", "latex", "latex_escape"]
 
 
 class _Plain(StrPrinter):
     def _print_Symbol(self, expr):
-        if _is_term(expr.name):
-            mode, metric = term_label(expr.name)
-            return f"{mode}({metric})"
         return expr.name
 
     def _print_Indexed(self, expr):
-        base = str(expr.base.label)
-        if _is_term(base):
-            base = term_label(base)[1]
-        return f"{base}[{', '.join(self._print(i) for i in expr.indices)}]"
+        return f"{expr.base.label}[{', '.join(self._print(i) for i in expr.indices)}]"
 
     def _print_Sum(self, expr):
         indices = [str(limit[0]) for limit in expr.limits]
@@ -59,16 +40,17 @@ _NAMES = {"TP": r"\mathit{TP}", "FP": r"\mathit{FP}", "FN": r"\mathit{FN}", "TN"
 
 
 class _Latex(LatexPrinter):
-    def __init__(self) -> None:
+    def __init__(self, terms: Sequence = ()) -> None:
         super().__init__({"mul_symbol": "dot", "fold_short_frac": False})
+        self._terms = {t.symbol.label if isinstance(t.symbol, sympy.IndexedBase) else t.symbol: t for t in terms}
 
     def _print_Symbol(self, expr, style="plain"):
         name = expr.name
         if name in _NAMES:
             return _NAMES[name]
-        if _is_term(name):
-            mode, metric = term_label(name)
-            return rf"\operatorname{{{mode}}}(\mathrm{{{_tex_identifier(metric)}}})"
+        if expr in self._terms:
+            term = self._terms[expr]
+            return rf"\operatorname{{{term.mode}}}(\mathrm{{{_tex_identifier(term.inner)}}})"
         if name == "C":
             return "C"
         if "(" in name or (len(name) > 1 and name.islower() and name not in greek_letters_set):
@@ -79,10 +61,12 @@ class _Latex(LatexPrinter):
 
     def _print_Indexed(self, expr):
         base = str(expr.base.label)
-        if _is_term(base):
-            base = rf"\mathrm{{{_tex_identifier(term_label(base)[1])}}}"
+        if expr.base.label in self._terms:
+            base = rf"\mathrm{{{_tex_identifier(self._terms[expr.base.label].inner)}}}"
         elif base in _NAMES:
             base = _NAMES[base]
+        elif len(base) > 1:  # a vector parameter: class_weights_k, not class subscript w...
+            base = rf"\mathrm{{{_tex_identifier(base)}}}"
         indices = "".join(self._print(i) for i in expr.indices)
         return f"{base}_{{{indices}}}"
 
@@ -111,8 +95,9 @@ def plain(expr: sympy.Basic) -> str:
     return _Plain().doprint(expr)
 
 
-def latex(expr: sympy.Basic) -> str:
-    return _Latex().doprint(expr)
+def latex(expr: sympy.Basic, terms: Sequence = ()) -> str:
+    """LaTeX of ``expr``; ``terms`` are the metric's IR terms that may occur in it."""
+    return _Latex(terms).doprint(expr)
 
 
 _LATEX_SPECIALS = {

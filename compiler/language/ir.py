@@ -60,14 +60,22 @@ class Term:
     weights: str | None = None
 
     @property
+    def inner(self) -> str:
+        """What the mode applies to: ``f_beta(beta=2)``, ``recall, relevance``."""
+        return term_inner(self.metric, self.bindings, self.weights)
+
+    @property
     def label(self) -> str:
-        """Human name: ``macro(f_beta(beta=2))``, ``weighted(recall, relevance)``."""
-        inner = self.metric
-        if self.bindings:
-            inner += "(" + ", ".join(f"{k}={v}" for k, v in self.bindings) + ")"
-        if self.weights:
-            inner += f", {self.weights}"
-        return f"{self.mode}({inner})" if self.mode else f"{inner}[k]"
+        """Human name: ``macro(f_beta(beta=2))``, ``weighted(recall, relevance)``, ``recall[k]``."""
+        return f"{self.mode}({self.inner})" if self.mode else f"{self.inner}[k]"
+
+
+def term_inner(metric: str, bindings: tuple[tuple[str, sympy.Expr], ...], weights: str | None) -> str:
+    """``f_beta(beta=2)``; with the weights of ``weighted(recall, relevance)``: ``recall, relevance``."""
+    inner = metric
+    if bindings:
+        inner += "(" + ", ".join(f"{k}={v}" for k, v in bindings) + ")"
+    return inner + (f", {weights}" if weights else "")
 
 
 @dataclass(frozen=True)

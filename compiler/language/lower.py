@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import keyword
 import math
-import re
 from pathlib import Path
 from collections.abc import Sequence
 
@@ -269,11 +268,12 @@ class _Lowering:
                 continue
             key = (call.metric, call.mode, call.bindings, call.weights)
             if key not in terms:
-                suffix = "".join(f"__{k}_{v}" for k, v in call.bindings).replace("/", "_").replace("-", "m").replace(".", "p")
-                suffix = re.sub(r"\W", "_", suffix)  # bound metrics: f_beta(beta=2)
-                mode = f"{call.mode}_by_{call.weights}" if call.weights else call.mode or "class"
-                name = f"{mode}__{call.metric}{suffix}"
-                symbol = sympy.Symbol(name, real=True) if call.mode else sympy.IndexedBase(name)
+                # Named by its label, for people; what the term is lives in the ir.Term.
+                inner = ir.term_inner(call.metric, call.bindings, call.weights)
+                if call.mode:
+                    symbol = symbols.TermSymbol(f"{call.mode}({inner})", real=True)
+                else:
+                    symbol = sympy.IndexedBase(symbols.TermSymbol(inner))
                 terms[key] = ir.Term(symbol, call.metric, call.mode, call.bindings, body, weights=call.weights)
             symbol = terms[key].symbol
             replacements[call.placeholder] = symbol if call.mode else symbol[symbols.index_symbol(call.index)]

@@ -33,6 +33,7 @@ __all__ = [
     "SAMPLE_INDICES",
     "SCORE_NAMES",
     "metric_value",
+    "TermSymbol",
 ]
 
 TP = sympy.Symbol("TP", integer=True, nonnegative=True)
@@ -67,6 +68,16 @@ CONSTANTS = ("pi",)
 RESERVED = frozenset(
     {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, *CONSTANTS, *CURVE_TOTALS, *SCORE_NAMES, "binary", "none"}
 )
+
+
+class TermSymbol(sympy.Symbol):
+    """A term of an aggregate or matrix formula: an averaged class metric (``macro(recall)``)
+    or, as an ``IndexedBase`` label, a per-class one (``recall[k]``).
+
+    The :class:`~metricc.compiler.language.ir.Term` holding this symbol says what the term is
+    (metric, mode, bindings, weights); the type alone tells the analysis that it varies with
+    the data. Its name is only a unique key: nothing reads meaning out of it.
+    """
 
 
 def metric_value(name: str) -> sympy.Expr:

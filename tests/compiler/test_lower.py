@@ -171,7 +171,7 @@ def test_class_references_are_inlined(lowered):
 def test_aggregate_terms(lowered):
     metric = lowered["f1_of_macro_averages"]
     assert [(t.metric, t.mode, t.bindings) for t in metric.terms] == [("precision", "macro", ()), ("recall", "macro", ())]
-    assert {str(s) for s in metric.written.free_symbols} == {"macro__precision", "macro__recall"}
+    assert {str(s) for s in metric.written.free_symbols} == {"macro(precision)", "macro(recall)"}
     assert [t.label for t in metric.terms] == ["macro(precision)", "macro(recall)"]
 
 
