@@ -189,7 +189,7 @@ def module_context(metric: ir.Metric) -> dict:
         "params": [_param_info(p) for p in metric.params],
         "undefined_text": [sympy.sstr(u) + " = 0" for u in metric.undefined],
         "simplified_text": sympy.sstr(metric.simplified),
-        "equivalences_text": [e.text(metric.id) for e in metric.equivalences],
+        "equivalences_text": [e.text(metric.id) for e in metric.equivalences if e.stated],
         "terms": _terms(metric),
         "per_instance": any(t.mode == "samples" for t in metric.terms),
     }
