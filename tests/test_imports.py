@@ -103,7 +103,7 @@ assert not loaded, loaded
 import importlib, pkgutil
 import metricc.compiler, metricc.generated
 for package in (metricc.compiler, metricc.runtime, metricc.generated):
-    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
         if not info.name.endswith("__main__"):
             importlib.import_module(info.name)
 bare = sorted(m for m in sys.modules if m.split(".")[0] in {BARE!r})
@@ -131,3 +131,96 @@ def test_the_runtime_lists_the_averaging_modes_of_the_language():
     from metricc.runtime.kernel import AVERAGES
 
     assert tuple(a.value for a in Average) == AVERAGES
+
+
+
+# --- the module graph: no cycles, stages in pipeline order ------------------------------------
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(("metricc", *(parts[:-1] if parts[-1] == "__init__" else parts)))
+
+
+def _graph() -> dict[str, set[str]]:
+    """metricc module -> the metricc modules it imports (module-level or inside functions).
+
+    ``from package import name`` depends on the submodule ``package.name`` when there is one,
+    else on the package itself.
+    """
+    paths = _sources(*PACKAGES)
+    modules = {_module_name(p) for p in paths}
+    graph: dict[str, set[str]] = {}
+    for path in paths:
+        name = _module_name(path)
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                found |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in modules else node.module
+                          for alias in node.names}
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# The compiler's parts in pipeline order: a part may import its own modules and earlier parts.
+STAGES = (
+    ("metricc.compiler.errors", "metricc.compiler.names"),
+    ("metricc.compiler.language",),
+    ("metricc.compiler.analysis",),
+    ("metricc.compiler.emit",),
+    ("metricc.compiler.build",),
+    ("metricc.compiler.audit", "metricc.compiler.cli", "metricc.compiler.__main__", "metricc.compiler"),
+)
+
+
+def _stage(module: str) -> int | None:
+    matches = [(len(prefix), rank) for rank, prefixes in enumerate(STAGES) for prefix in prefixes
+               if module == prefix or module.startswith(prefix + ".")]
+    return max(matches)[1] if matches else None
+
+
+def test_no_stage_imports_a_later_one():
+    later = [f"{module} -> {other}" for module, imports in sorted(_graph().items()) for other in sorted(imports)
+             if _stage(module) is not None and _stage(other) is not None and _stage(other) > _stage(module)]
+    assert not later, "\n".join(later)
+
+
+def test_every_compiler_module_has_a_stage():
+    assert [m for m in _graph() if m.startswith("metricc.compiler") and _stage(m) is None] == []
