@@ -252,6 +252,9 @@ class _Lowering:
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)), f"unknown metric '{call.metric}'"))
             target = self.metric(call.metric, via=(spec, call))
             allowed = rules(level).references
+            if not allowed:
+                raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
+                                              f"'{target.id}' is a metric: {level}-level formulas cannot use other metrics; write them over S[s, k] and Y[s, k]"))
             if target.level not in allowed and Level.CURVE in allowed:
                 raise CatalogError(Diagnostic(call.location, spec.key_name(("formula",)),
                                               f"'{target.id}' is level {target.level}; curve formulas can use only curve-level metrics"))

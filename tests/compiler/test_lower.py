@@ -38,6 +38,7 @@ CATALOG_CASES = {
     "duplicate_aliases",
     "generated_name_ids",
     "metric_cycle",
+    "score_uses_a_class_metric",
     "metric_param_matrix_level_base",
     "python_keyword_id",
     "reserved_id",
