@@ -139,7 +139,7 @@ RULES: Mapping[Level, LevelRules] = _frozen({
         names=_frozen(dict(symbols.CURVE_TOTALS)),
         needs_index=_frozen({name: _THRESHOLD_COUNT for name in symbols.CURVE_NAMES}),
         indexed=True,
-        averages_metrics=True,
+        averages_metrics=False,  # curve metrics are averaged by the caller (average=...)
         inlines_references=True,
         references=frozenset({Level.CURVE}),
         per_class=False,

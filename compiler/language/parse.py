@@ -266,6 +266,8 @@ class _Builder(IndexedForms):
 
     def _averaged(self, node: ast.Call, mode: str) -> sympy.Expr:
         if not self.rules.averages_metrics:
+            if self.rules.level is Level.CURVE:
+                raise self.fail(node, f"{mode}() is not allowed in a curve formula: a curve metric is one value per class, averaged when called (average=...); use the metric itself")
             raise self.fail(node, f"{mode}() makes one value per matrix: use it in an aggregate or matrix formula (level: aggregate)")
         weights = None
         if mode == "weighted" and len(node.args) == 2 and not node.keywords:
