@@ -1,0 +1,468 @@
+"""Check what a spec declares about its formula: ``range``, ``higher_is_better``, realness.
+
+The checks sample, they do not prove: a spec is refused only on a concrete counterexample,
+so a claim that holds survives whatever sympy can or cannot show. Each level draws data
+of its own shape, deterministically (fixed seed), with zeros and extreme imbalances:
+
+- class: every count vector of a small grid, then random counts from 0 to 10**6;
+- matrix: random confusion matrices of 2 to 4 classes; class terms (``recall[k]``) are
+  computed from their class formula;
+- aggregate: averaged terms are computed from their class formula over the per-class counts
+  of random confusion matrices (single-label) and of random indicator matrices (multi-label,
+  which also give the per-instance counts of ``samples``);
+- curve: random count curves (each threshold adds at least one sample, origin first);
+- score: random score matrices (rows are distributions: valid for ``scores: probabilities``
+  as well as ``any``) with one-hot truth.
+
+A point is skipped where the metric is undefined (one of its ``undefined`` cases, or one of
+a term's, vanishes). Parameters take their defaults and, one at a time, a few values inside
+their domain; a metric parameter keeps its default metric.
+
+- range: refused when a defined value lies outside the declared bounds by more than a
+  relative 1e-9; the message names the smallest offending data.
+- realness: refused when no defined point gives a real number (``sqrt(-1 - TP)``).
+- direction: correcting one error (FN -> TP or FP -> TN; an off-diagonal cell onto the
+  diagonal; a wrong indicator bit; the highest-ranked negative moved to the bottom; scores
+  moved a quarter of the way toward the truth) must not move the value the wrong way at a
+  clear majority of the points where it moves (see :data:`WRONG_SHARE`): metrics that are
+  not monotone (CEN, optimized precision) pass, a flipped claim does not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Callable, Iterator, Mapping
+
+import numpy as np
+import sympy
+from sympy.core.function import AppliedUndef
+
+from metricc.compiler.errors import Diagnostic, FormulaError
+from metricc.compiler.language import ir, symbols
+from metricc.compiler.language.levels import Level
+
+__all__ = ["check_declared", "check_metric", "WRONG_SHARE", "TOLERANCE"]
+
+SEED = 11
+TOLERANCE = 1e-9  # relative slack for rounding in the range check
+WRONG_SHARE = 0.9  # share of moved values going the wrong way that contradicts the declared direction
+MIN_MOVED = 20  # fewer moved values than this decide nothing
+_CANDIDATES = (-10, -2, -1, -0.5, 0, 0.1, 0.5, 1, 2, 10)  # parameter values tried inside a domain
+_COUNTS = ("TP", "FP", "FN", "TN")
+
+
+def _delta(a, b):
+    return np.equal(a, b) * 1.0
+
+
+def _xlogy(x, y):
+    with np.errstate(all="ignore"):
+        return np.where(np.equal(x, 0), 0.0, x * np.log(np.where(np.equal(x, 0), 1.0, y)))
+
+
+def _step(x):
+    return np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))
+
+
+_DELTA = sympy.Function("kronecker_delta")
+_NAMESPACE = {"kronecker_delta": _delta, "xlogy": _xlogy, "step": _step}
+
+
+class _Function:
+    """``expr`` as a numpy function of an environment: symbol and array names -> values.
+
+    A class index left free (an undefined case ``Sum(Y[s, j], s)`` of class ``j``) is a
+    name the environment lacks: :meth:`vanishes` tries it at every class.
+    """
+
+    def __init__(self, expr: sympy.Expr) -> None:
+        expr = expr.replace(sympy.KroneckerDelta, lambda a, b: _DELTA(a, b))
+        names = {s.name for s in expr.free_symbols if isinstance(s, sympy.Symbol)}
+        self.names = sorted(names | {b.label.name for b in expr.atoms(sympy.IndexedBase)})
+        self.function = sympy.lambdify([sympy.Symbol(n) for n in self.names], expr, modules=[_NAMESPACE, "numpy"])
+
+    def __call__(self, env: Mapping[str, object]) -> np.ndarray:
+        return self.function(*(env[n] for n in self.names))
+
+    def real(self, env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
+        """The values as floats, NaN where they are not real (sympy writes ``sqrt(-x)`` as ``I*sqrt(x)``)."""
+        values = np.broadcast_to(np.asarray(self(env)), shape)
+        if np.iscomplexobj(values):
+            real = np.abs(values.imag) <= TOLERANCE * np.maximum(1.0, np.abs(values.real))
+            values = np.where(real, values.real, np.nan)
+        return values.astype(float)
+
+    def vanishes(self, env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
+        """Where the value is 0 (for some class, if a class index is free)."""
+        free = [n for n in self.names if n not in env]
+        found = np.zeros(shape, dtype=bool)
+        for classes in itertools.product(range(env.get("C", 1)), repeat=len(free)):
+            found |= np.broadcast_to(self({**env, **dict(zip(free, classes))}), shape) == 0
+        return found
+
+
+@dataclasses.dataclass(frozen=True)
+class _Batch:
+    """Data points of one shape, the batch on the last axis, and how to name one point.
+
+    ``classes`` / ``instances``: per-class / per-instance counts ``(TP, FP, FN, TN)``, each
+    of shape ``(rows, size)``, for the terms of aggregate and matrix formulas.
+    """
+
+    env: Mapping[str, object]
+    size: int
+    describe: Callable[[int], str]
+    weight: np.ndarray  # what "smallest" means when naming a counterexample
+    classes: tuple[np.ndarray, ...] = ()
+    instances: tuple[np.ndarray, ...] = ()
+
+
+def _class_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
+    grid = np.array(list(itertools.product((0, 1, 2, 3, 7), repeat=4)), dtype=float).T
+    scale = 10.0 ** rng.uniform(0, 6, size=(4, 1500))
+    drawn = np.floor(scale * rng.random((4, 1500))) * (rng.random((4, 1500)) > 0.25)
+    counts = np.concatenate([grid, drawn], axis=1)
+    batch = _counts_batch(counts)
+    yield batch, None
+    for source, target in (("FN", "TP"), ("FP", "TN")):
+        i, j = _COUNTS.index(source), _COUNTS.index(target)
+        movable = counts[:, counts[i] >= 1]
+        moved = movable.copy()
+        moved[i] -= 1
+        moved[j] += 1
+        yield _counts_batch(movable), _counts_batch(moved)
+
+
+def _counts_batch(counts: np.ndarray) -> _Batch:
+    def describe(index: int) -> str:
+        return ", ".join(f"{name}={int(counts[k, index])}" for k, name in enumerate(_COUNTS))
+    return _Batch(dict(zip(_COUNTS, counts)), counts.shape[1], describe, counts.sum(axis=0))
+
+
+def _per_class(matrix: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``(TP, FP, FN, TN)`` of every class, shape ``(C, B)``, from matrices ``(C, C, B)``."""
+    tp = np.einsum("kkb->kb", matrix)
+    rows, columns, total = matrix.sum(axis=1), matrix.sum(axis=0), matrix.sum(axis=(0, 1))
+    return tp, columns - tp, rows - tp, total - rows - columns + tp
+
+
+def _matrix_batch(matrix: np.ndarray) -> _Batch:
+    classes = matrix.shape[0]
+    env = {"M": matrix, "t": matrix.sum(axis=1), "p": matrix.sum(axis=0), "n": matrix.sum(axis=(0, 1)), "C": classes}
+
+    def describe(index: int) -> str:
+        return "M=" + str(matrix[:, :, index].astype(int).tolist())
+    return _Batch(env, matrix.shape[2], describe, env["n"], classes=_per_class(matrix))
+
+
+def _matrices(rng: np.random.Generator, classes: int, size: int) -> np.ndarray:
+    high = 10 ** rng.integers(0, 4, size=size)
+    matrix = rng.integers(0, high + 1, size=(classes, classes, size)).astype(float)
+    return matrix * (rng.random(matrix.shape) > 0.3)
+
+
+def _matrix_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
+    for classes in (2, 3, 4):
+        matrix = _matrices(rng, classes, 300)
+        yield _matrix_batch(matrix), None
+        wrong = ~np.eye(classes, dtype=bool)[:, :, None] & (matrix >= 1)
+        fixable = wrong.any(axis=(0, 1))
+        matrix = matrix[:, :, fixable]
+        # Correct one instance per matrix: a random non-empty off-diagonal cell onto the diagonal.
+        keys = np.where(wrong[:, :, fixable], rng.random(matrix.shape), -1.0)
+        flat = keys.reshape(classes * classes, -1).argmax(axis=0)
+        row, column, index = flat // classes, flat % classes, np.arange(matrix.shape[2])
+        corrected = matrix.copy()
+        corrected[row, column, index] -= 1
+        corrected[row, row, index] += 1
+        yield _matrix_batch(matrix), _matrix_batch(corrected)
+
+
+def _indicator_batch(truth: np.ndarray, predicted: np.ndarray) -> _Batch:
+    """Multi-label data ``(n, C, B)`` as per-class and per-instance counts."""
+    counts = [truth * predicted, (1 - truth) * predicted, truth * (1 - predicted), (1 - truth) * (1 - predicted)]
+
+    def describe(index: int) -> str:
+        return f"Y={truth[:, :, index].astype(int).tolist()}, predicted {predicted[:, :, index].astype(int).tolist()}"
+    classes = tuple(c.sum(axis=0) for c in counts)
+    return _Batch({}, truth.shape[2], describe, np.full(truth.shape[2], float(truth.shape[0])),
+                  classes=classes, instances=tuple(c.sum(axis=1) for c in counts))
+
+
+def _aggregate_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
+    for (batch, corrected) in _matrix_batches(rng):
+        yield dataclasses.replace(batch, env={}), corrected and dataclasses.replace(corrected, env={})
+    for classes in (2, 3, 5):
+        density = rng.random((1, 1, 300))
+        truth = (rng.random((6, classes, 300)) < density).astype(float)
+        predicted = np.where(rng.random(truth.shape) < 0.6, truth, 1 - truth)
+        yield _indicator_batch(truth, predicted), None
+        wrong = truth != predicted
+        fixable = wrong.any(axis=(0, 1))
+        truth, predicted = truth[:, :, fixable], predicted[:, :, fixable]
+        keys = np.where(wrong[:, :, fixable], rng.random(truth.shape), -1.0).reshape(-1, truth.shape[2]).argmax(axis=0)
+        corrected = predicted.copy()
+        corrected[keys // classes, keys % classes, np.arange(truth.shape[2])] = truth[keys // classes, keys % classes, np.arange(truth.shape[2])]
+        yield _indicator_batch(truth, predicted), _indicator_batch(truth, corrected)
+
+
+class _Curve:
+    """Counts at thresholds ``(L + 1, B)`` with the origin first: ``TP[i - 1]`` at ``i = 0`` is 0."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+
+    def __getitem__(self, index: int) -> np.ndarray:
+        return self.values[index + 1]
+
+
+def _curve_batch(tp: np.ndarray, fp: np.ndarray) -> _Batch:
+    origin = np.zeros((1, tp.shape[1]))
+    tp, fp = np.concatenate([origin, tp]), np.concatenate([origin, fp])
+    positives, negatives = tp[-1], fp[-1]
+    env = {"TP": _Curve(tp), "FP": _Curve(fp), "FN": _Curve(positives - tp), "TN": _Curve(negatives - fp),
+           "P": positives, "N": negatives, "L": tp.shape[0] - 1}
+
+    def describe(index: int) -> str:
+        return f"TP={tp[1:, index].astype(int).tolist()}, FP={fp[1:, index].astype(int).tolist()}"
+    return _Batch(env, tp.shape[1], describe, positives + negatives)
+
+
+def _curve_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
+    for thresholds in (1, 3, 6):
+        added = rng.integers(0, 4, size=(2, thresholds, 400)) * (rng.random((2, thresholds, 400)) > 0.3)
+        added[0] += (added.sum(axis=0) == 0)  # every threshold adds at least one sample
+        tp, fp = np.cumsum(added, axis=1).astype(float)
+        yield _curve_batch(tp, fp), None
+        # Move one negative from the top threshold to the bottom one (it stays non-empty).
+        movable = (added[1, 0] >= 1) & (added[:, 0].sum(axis=0) >= 2) & (thresholds > 1)
+        moved = fp[:, movable].copy()
+        moved[:-1] -= 1
+        yield _curve_batch(tp[:, movable], fp[:, movable]), _curve_batch(tp[:, movable], moved)
+
+
+def _score_batch(scores: np.ndarray, truth: np.ndarray) -> _Batch:
+    env = {"S": scores, "Y": truth, "n": scores.shape[0], "C": scores.shape[1]}
+
+    def describe(index: int) -> str:
+        return f"S={np.round(scores[:, :, index], 3).tolist()}, Y={truth[:, :, index].astype(int).tolist()}"
+    return _Batch(env, scores.shape[2], describe, np.zeros(scores.shape[2]))
+
+
+def _score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
+    for samples, classes in ((4, 2), (6, 3)):
+        labels = rng.integers(0, classes, size=(samples, 200))
+        truth = (labels[:, None, :] == np.arange(classes)[None, :, None]).astype(float)
+        scores = rng.gamma(rng.choice([0.2, 1.0, 5.0], size=(1, 1, 200)), size=(samples, classes, 200))
+        scores = scores / scores.sum(axis=1, keepdims=True)
+        yield _score_batch(scores, truth), None
+        yield _score_batch(scores, truth), _score_batch(0.75 * scores + 0.25 * truth, truth)
+
+
+_BATCHES = {Level.CLASS: _class_batches, Level.MATRIX: _matrix_batches, Level.AGGREGATE: _aggregate_batches,
+            Level.CURVE: _curve_batches, Level.SCORE: _score_batches}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Compiled:
+    """A metric's numpy functions: its value, its undefined cases, its terms' and defaults'."""
+
+    value: _Function
+    undefined: tuple[_Function, ...]
+    terms: tuple[tuple[ir.Term, _Function, tuple[_Function, ...]], ...]
+    defaults: Mapping[str, _Function]
+
+
+def _compiled(metric: ir.Metric, cache: dict) -> _Compiled:
+    def get(expr: sympy.Expr) -> _Function:
+        if expr not in cache:
+            cache[expr] = _Function(expr)
+        return cache[expr]
+    bound = {p.symbol: p.default for p in metric.params if p.kind == "metric"}
+    bound.update({t.symbol: _term_name(i, t) for i, t in enumerate(metric.terms)})  # labels are no identifiers
+    terms = tuple((t, get(t.simplified.xreplace(bound)), tuple(get(u) for u in t.undefined)) for t in metric.terms)
+    defaults = {p.name: get(p.default) for p in metric.params if p.kind == "class_vector" and not p.default.is_number}
+    return _Compiled(get(metric.simplified.xreplace(bound)), tuple(get(u.xreplace(bound)) for u in metric.undefined),
+                     terms, defaults)
+
+
+def _term_name(index: int, term: ir.Term) -> sympy.Expr:
+    name = f"term_{index}"
+    return sympy.IndexedBase(name) if isinstance(term.symbol, sympy.IndexedBase) else sympy.Symbol(name, real=True)
+
+
+def _domain_values(param: ir.Param) -> list[float]:
+    """A few values inside the parameter's domain, spread from its lowest to its highest."""
+    symbol = sympy.Symbol(param.name, real=True)
+    inside = [v for v in _CANDIDATES if all(r.subs(symbol, v) is sympy.true for r in param.domain)]
+    if len(inside) <= 4:
+        return inside
+    return [inside[round(i * (len(inside) - 1) / 3)] for i in range(4)]
+
+
+def _settings(metric: ir.Metric) -> list[tuple[str, dict[str, object]]]:
+    """``(label, values)``: every parameter at its default, then each in turn at other values."""
+    numbers = [p for p in metric.params if p.kind != "metric"]
+    defaults: dict[str, object] = {p.name: p.default for p in numbers}
+    settings = [("", defaults)]
+    for param in numbers:
+        for value in _domain_values(param):
+            if param.default.is_number and float(param.default) == value:
+                continue
+            where = " in every other class" if param.kind == "class_vector" and metric.level is not Level.CLASS else ""
+            settings.append((f" (at {param.name}={value:g}{where})", {**defaults, param.name: value}))
+    return settings
+
+
+def _bind(metric: ir.Metric, compiled: _Compiled, setting: Mapping[str, object], batch: _Batch) -> dict[str, object]:
+    """Parameter values for ``batch``: a number, one per point, or one per class ``(C, B)``.
+
+    A class vector of a matrix or aggregate formula takes a non-default value in every other
+    class (the others keep a numeric default), so that the classes differ.
+    """
+    env: dict[str, object] = {}
+    for param in metric.params:
+        if param.kind == "metric":
+            continue
+        value = setting[param.name]
+        vector = param.kind == "class_vector" and metric.level is not Level.CLASS and bool(batch.classes)
+        if value is param.default and param.name in compiled.defaults:
+            value = compiled.defaults[param.name](dict(zip(_COUNTS, batch.classes)) if vector else batch.env)
+        elif vector and value is not param.default and param.default.is_number:
+            value = np.where(np.arange(batch.classes[0].shape[0])[:, None] % 2 == 0, value, float(param.default))
+        value = np.asarray(value, dtype=float)
+        env[param.name] = np.broadcast_to(value, batch.classes[0].shape) if vector else value if value.ndim else float(value)
+    return env
+
+
+def _term_value(term: ir.Term, value: _Function, undefined: tuple[_Function, ...], batch: _Batch,
+                params: Mapping[str, object]) -> tuple[np.ndarray, np.ndarray]:
+    """An averaged (or per-class) term from its class formula; ``ok`` where it is defined."""
+    rows = batch.instances if term.mode == "samples" else batch.classes
+    if term.mode == "micro":
+        rows = tuple(r.sum(axis=0, keepdims=True) for r in rows)
+    per_class = term.mode not in ("micro", "samples")
+    env = {**{k: v for k, v in params.items() if np.ndim(v) == 0 or per_class}, **dict(zip(_COUNTS, rows))}
+    if any(name not in env for name in value.names):  # a class vector inside a pooled term: not sampled
+        return np.full(batch.size, np.nan), np.zeros(batch.size, dtype=bool)
+    per_row = value.real(env, rows[0].shape)
+    ok = np.ones(rows[0].shape, dtype=bool)
+    for case in undefined:
+        ok &= ~case.vanishes(env, rows[0].shape)
+    ok = ok.all(axis=0)
+    if term.mode is None:
+        return per_row, ok
+    if term.mode == "weighted":
+        weights = params[term.weights] if term.weights else rows[0] + rows[2]
+        total = np.sum(weights, axis=0)
+        return np.sum(weights * per_row, axis=0) / np.where(total == 0, 1, total), ok & (total > 0)
+    if term.mode == "geometric":
+        return np.prod(per_row, axis=0) ** (1 / per_row.shape[0]), ok
+    if term.mode == "binary":
+        return per_row[min(1, per_row.shape[0] - 1)], ok
+    return per_row.mean(axis=0), ok
+
+
+def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch) -> tuple[np.ndarray, np.ndarray]:
+    """The metric's values on ``batch`` and where it is defined."""
+    defined = np.ones(batch.size, dtype=bool)
+    if not batch.instances and any(t.mode == "samples" for t in metric.terms):
+        return np.full(batch.size, np.nan), ~defined  # samples() needs multi-label data
+    params = _bind(metric, compiled, setting, batch)
+    env = {**batch.env, **params}
+    for index, (term, value, undefined) in enumerate(compiled.terms):
+        env[f"term_{index}"], ok = _term_value(term, value, undefined, batch, params)
+        defined &= ok
+    for case in compiled.undefined:
+        defined &= ~case.vanishes(env, (batch.size,))
+    values = compiled.value.real(env, (batch.size,))
+    return values, defined
+
+
+def _number(bound: sympy.Expr) -> str:
+    return "inf" if bound == sympy.oo else "-inf" if bound == -sympy.oo else f"{float(bound):g}"
+
+
+def _smallest(batch: _Batch, points: np.ndarray, order: np.ndarray) -> int:
+    """The point of ``points`` with the least data (ties: largest ``order``)."""
+    candidates = np.flatnonzero(points)
+    return int(candidates[np.lexsort((-order[candidates], batch.weight[candidates]))[0]])
+
+
+def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, batches) -> dict[str, str]:
+    """Problems under one parameter setting, by key."""
+    low, high = (float(b) for b in metric.range)
+    sign = 1.0 if metric.higher_is_better else -1.0
+    problems: dict[str, str] = {}
+    worst = None  # (weight, excess, text) of the smallest out-of-range point
+    defined_count = real_count = moved = wrong = 0
+    example = None
+    first_defined = None
+    for batch, corrected in batches:
+        values, defined = _evaluate(metric, compiled, setting, batch)
+        real = defined & ~np.isnan(values)
+        defined_count += int(defined.sum())
+        real_count += int(real.sum())
+        if first_defined is None and defined.any():
+            index = int(np.flatnonzero(defined)[0])
+            first_defined = batch.describe(index)
+        excess = np.maximum(low - values, values - high)
+        outside = real & (excess > TOLERANCE * np.maximum(1.0, np.abs(values)))
+        if outside.any():
+            index = _smallest(batch, outside, excess)
+            candidate = (float(batch.weight[index]), -float(excess[index]), f"{batch.describe(index)} gives {values[index]:.6g}")
+            worst = candidate if worst is None or candidate[:2] < worst[:2] else worst
+        if corrected is None:
+            continue
+        after, after_defined = _evaluate(metric, compiled, setting, corrected)
+        change = sign * (after - values)
+        both = real & after_defined & ~np.isnan(after)
+        changed = both & (np.abs(change) > TOLERANCE * np.maximum(1.0, np.abs(values)))
+        worse = changed & (change < 0)
+        moved += int(changed.sum())
+        wrong += int(worse.sum())
+        if worse.any() and example is None:
+            index = _smallest(batch, worse, -change)
+            example = (f"{batch.describe(index)} gives {values[index]:.6g} but {corrected.describe(index)} "
+                       f"gives {after[index]:.6g}")
+    if defined_count and not real_count:
+        problems["$.formula"] = (f"the formula is never real{label}: it gives no real number at any "
+                                 f"sampled point where it is defined, e.g. {first_defined} (a square root or logarithm "
+                                 f"of a negative value?); fix the formula")
+    if worst is not None:
+        problems["$.range"] = (f"range [{_number(metric.range[0])}, {_number(metric.range[1])}] but {worst[2]}{label}; "
+                               f"fix the formula or declare the range it has")
+    if moved >= MIN_MOVED and wrong >= WRONG_SHARE * moved:
+        declared = "true" if metric.higher_is_better else "false"
+        way = "lowers" if metric.higher_is_better else "raises"
+        problems["$.higher_is_better"] = (f"higher_is_better: {declared} but correcting one error {way} the value at {wrong} "
+                                          f"of {moved} sampled points where it changes{label}, e.g. {example}; "
+                                          f"declare higher_is_better: {'false' if metric.higher_is_better else 'true'} or fix the formula")
+    return problems
+
+
+def check_metric(metric: ir.Metric, batches: list, cache: dict | None = None) -> list[Diagnostic]:
+    """Diagnostics for one analyzed metric, over the sampled ``batches`` of its level."""
+    compiled = _compiled(metric, {} if cache is None else cache)
+    found: dict[str, str] = {}
+    with np.errstate(all="ignore"):
+        for label, setting in _settings(metric):
+            for key, message in _check_setting(metric, compiled, label, setting, batches).items():
+                found.setdefault(key, message)
+    order = ("$.formula", "$.range", "$.higher_is_better")
+    return [Diagnostic(metric.location, key, found[key]) for key in order if key in found]
+
+
+def check_declared(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
+    """The analyzed catalog unchanged, or a :class:`FormulaError` naming every refused claim."""
+    batches: dict[Level, list] = {}
+    cache: dict = {}
+    problems: list[Diagnostic] = []
+    for metric in metrics.values():
+        if metric.level not in batches:
+            batches[metric.level] = list(_BATCHES[metric.level](np.random.default_rng(SEED)))
+        problems.extend(check_metric(metric, batches[metric.level], cache))
+    if problems:
+        raise FormulaError(sorted(problems, key=lambda d: (d.location.file, d.location.line, d.location.column)))
+    return dict(metrics)
