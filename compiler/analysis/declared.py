@@ -36,13 +36,12 @@ from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 import sympy
-from sympy.core.function import AppliedUndef
 
 from metricc.compiler.errors import Diagnostic, FormulaError
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import ir
 from metricc.compiler.language.levels import Level
 
-__all__ = ["check_declared", "check_metric", "WRONG_SHARE", "TOLERANCE"]
+__all__ = ["check_declared", "TOLERANCE", "WRONG_SHARE"]
 
 SEED = 11
 TOLERANCE = 1e-9  # relative slack for rounding in the range check
@@ -52,21 +51,14 @@ _CANDIDATES = (-10, -2, -1, -0.5, 0, 0.1, 0.5, 1, 2, 10)  # parameter values tri
 _COUNTS = ("TP", "FP", "FN", "TN")
 
 
-def _delta(a, b):
-    return np.equal(a, b) * 1.0
-
-
 def _xlogy(x, y):
-    with np.errstate(all="ignore"):
-        return np.where(np.equal(x, 0), 0.0, x * np.log(np.where(np.equal(x, 0), 1.0, y)))
+    """``x * log(y)``, 0 where ``x = 0`` (the runtime's convention, see ``symbols.xlogy``)."""
+    return np.where(np.equal(x, 0), 0.0, x * np.log(np.where(np.equal(x, 0), 1.0, y)))
 
 
-def _step(x):
-    return np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))
-
-
-_DELTA = sympy.Function("kronecker_delta")
-_NAMESPACE = {"kronecker_delta": _delta, "xlogy": _xlogy, "step": _step}
+_DELTA = sympy.Function("kronecker_delta")  # sympy prints KroneckerDelta for Python numbers only
+_NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy,
+              "step": lambda x: np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))}
 
 
 class _Function:
@@ -112,8 +104,8 @@ class _Batch:
 
     env: Mapping[str, object]
     size: int
-    describe: Callable[[int], str]
     weight: np.ndarray  # what "smallest" means when naming a counterexample
+    describe: Callable[[int], str]
     classes: tuple[np.ndarray, ...] = ()
     instances: tuple[np.ndarray, ...] = ()
 
@@ -123,57 +115,44 @@ def _class_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | 
     scale = 10.0 ** rng.uniform(0, 6, size=(4, 1500))
     drawn = np.floor(scale * rng.random((4, 1500))) * (rng.random((4, 1500)) > 0.25)
     counts = np.concatenate([grid, drawn], axis=1)
-    batch = _counts_batch(counts)
-    yield batch, None
-    for source, target in (("FN", "TP"), ("FP", "TN")):
-        i, j = _COUNTS.index(source), _COUNTS.index(target)
-        movable = counts[:, counts[i] >= 1]
+    yield _counts_batch(counts), None
+    for source, target in ((2, 0), (1, 3)):  # FN -> TP, FP -> TN
+        movable = counts[:, counts[source] >= 1]
         moved = movable.copy()
-        moved[i] -= 1
-        moved[j] += 1
+        moved[source] -= 1
+        moved[target] += 1
         yield _counts_batch(movable), _counts_batch(moved)
 
 
 def _counts_batch(counts: np.ndarray) -> _Batch:
-    def describe(index: int) -> str:
-        return ", ".join(f"{name}={int(counts[k, index])}" for k, name in enumerate(_COUNTS))
-    return _Batch(dict(zip(_COUNTS, counts)), counts.shape[1], describe, counts.sum(axis=0))
+    return _Batch(dict(zip(_COUNTS, counts)), counts.shape[1], counts.sum(axis=0),
+                  lambda i: ", ".join(f"{name}={int(counts[k, i])}" for k, name in enumerate(_COUNTS)))
 
 
-def _per_class(matrix: np.ndarray) -> tuple[np.ndarray, ...]:
-    """``(TP, FP, FN, TN)`` of every class, shape ``(C, B)``, from matrices ``(C, C, B)``."""
-    tp = np.einsum("kkb->kb", matrix)
-    rows, columns, total = matrix.sum(axis=1), matrix.sum(axis=0), matrix.sum(axis=(0, 1))
-    return tp, columns - tp, rows - tp, total - rows - columns + tp
+def _pick(mask: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """One random marked cell of every batch column of ``mask`` ``(a, b, B)``: its ``(a, b, column)``."""
+    flat = np.where(mask, rng.random(mask.shape), -1.0).reshape(-1, mask.shape[2]).argmax(axis=0)
+    return flat // mask.shape[1], flat % mask.shape[1], np.arange(mask.shape[2])
 
 
 def _matrix_batch(matrix: np.ndarray) -> _Batch:
-    classes = matrix.shape[0]
-    env = {"M": matrix, "t": matrix.sum(axis=1), "p": matrix.sum(axis=0), "n": matrix.sum(axis=(0, 1)), "C": classes}
-
-    def describe(index: int) -> str:
-        return "M=" + str(matrix[:, :, index].astype(int).tolist())
-    return _Batch(env, matrix.shape[2], describe, env["n"], classes=_per_class(matrix))
-
-
-def _matrices(rng: np.random.Generator, classes: int, size: int) -> np.ndarray:
-    high = 10 ** rng.integers(0, 4, size=size)
-    matrix = rng.integers(0, high + 1, size=(classes, classes, size)).astype(float)
-    return matrix * (rng.random(matrix.shape) > 0.3)
+    rows, columns, total = matrix.sum(axis=1), matrix.sum(axis=0), matrix.sum(axis=(0, 1))
+    tp = np.einsum("kkb->kb", matrix)
+    env = {"M": matrix, "t": rows, "p": columns, "n": total, "C": matrix.shape[0]}
+    return _Batch(env, matrix.shape[2], total, lambda i: "M=" + str(matrix[:, :, i].astype(int).tolist()),
+                  classes=(tp, columns - tp, rows - tp, total - rows - columns + tp))
 
 
 def _matrix_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
     for classes in (2, 3, 4):
-        matrix = _matrices(rng, classes, 300)
+        high = 10 ** rng.integers(0, 4, size=300)
+        matrix = rng.integers(0, high + 1, size=(classes, classes, 300)).astype(float)
+        matrix *= rng.random(matrix.shape) > 0.3
         yield _matrix_batch(matrix), None
         wrong = ~np.eye(classes, dtype=bool)[:, :, None] & (matrix >= 1)
-        fixable = wrong.any(axis=(0, 1))
-        matrix = matrix[:, :, fixable]
-        # Correct one instance per matrix: a random non-empty off-diagonal cell onto the diagonal.
-        keys = np.where(wrong[:, :, fixable], rng.random(matrix.shape), -1.0)
-        flat = keys.reshape(classes * classes, -1).argmax(axis=0)
-        row, column, index = flat // classes, flat % classes, np.arange(matrix.shape[2])
-        corrected = matrix.copy()
+        matrix = matrix[:, :, wrong.any(axis=(0, 1))]
+        row, column, index = _pick(wrong[:, :, wrong.any(axis=(0, 1))], rng)
+        corrected = matrix.copy()  # one misclassified instance moved onto the diagonal
         corrected[row, column, index] -= 1
         corrected[row, row, index] += 1
         yield _matrix_batch(matrix), _matrix_batch(corrected)
@@ -182,60 +161,44 @@ def _matrix_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch |
 def _indicator_batch(truth: np.ndarray, predicted: np.ndarray) -> _Batch:
     """Multi-label data ``(n, C, B)`` as per-class and per-instance counts."""
     counts = [truth * predicted, (1 - truth) * predicted, truth * (1 - predicted), (1 - truth) * (1 - predicted)]
-
-    def describe(index: int) -> str:
-        return f"Y={truth[:, :, index].astype(int).tolist()}, predicted {predicted[:, :, index].astype(int).tolist()}"
-    classes = tuple(c.sum(axis=0) for c in counts)
-    return _Batch({}, truth.shape[2], describe, np.full(truth.shape[2], float(truth.shape[0])),
-                  classes=classes, instances=tuple(c.sum(axis=1) for c in counts))
+    return _Batch({}, truth.shape[2], np.full(truth.shape[2], float(truth.shape[0])),
+                  lambda i: f"Y={truth[:, :, i].astype(int).tolist()}, predicted {predicted[:, :, i].astype(int).tolist()}",
+                  classes=tuple(c.sum(axis=0) for c in counts), instances=tuple(c.sum(axis=1) for c in counts))
 
 
 def _aggregate_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
     for (batch, corrected) in _matrix_batches(rng):
         yield dataclasses.replace(batch, env={}), corrected and dataclasses.replace(corrected, env={})
     for classes in (2, 3, 5):
-        density = rng.random((1, 1, 300))
-        truth = (rng.random((6, classes, 300)) < density).astype(float)
+        truth = (rng.random((6, classes, 300)) < rng.random((1, 1, 300))).astype(float)
         predicted = np.where(rng.random(truth.shape) < 0.6, truth, 1 - truth)
         yield _indicator_batch(truth, predicted), None
-        wrong = truth != predicted
-        fixable = wrong.any(axis=(0, 1))
+        fixable = (truth != predicted).any(axis=(0, 1))
         truth, predicted = truth[:, :, fixable], predicted[:, :, fixable]
-        keys = np.where(wrong[:, :, fixable], rng.random(truth.shape), -1.0).reshape(-1, truth.shape[2]).argmax(axis=0)
-        corrected = predicted.copy()
-        corrected[keys // classes, keys % classes, np.arange(truth.shape[2])] = truth[keys // classes, keys % classes, np.arange(truth.shape[2])]
+        cell = _pick(truth != predicted, rng)
+        corrected = predicted.copy()  # one wrong indicator set right
+        corrected[cell] = truth[cell]
         yield _indicator_batch(truth, predicted), _indicator_batch(truth, corrected)
 
 
-class _Curve:
-    """Counts at thresholds ``(L + 1, B)`` with the origin first: ``TP[i - 1]`` at ``i = 0`` is 0."""
-
-    def __init__(self, values: np.ndarray) -> None:
-        self.values = values
-
-    def __getitem__(self, index: int) -> np.ndarray:
-        return self.values[index + 1]
-
-
 def _curve_batch(tp: np.ndarray, fp: np.ndarray) -> _Batch:
+    # The origin (no sample predicted positive) goes last, where TP[i - 1] at i = 0 reads it.
     origin = np.zeros((1, tp.shape[1]))
-    tp, fp = np.concatenate([origin, tp]), np.concatenate([origin, fp])
     positives, negatives = tp[-1], fp[-1]
-    env = {"TP": _Curve(tp), "FP": _Curve(fp), "FN": _Curve(positives - tp), "TN": _Curve(negatives - fp),
-           "P": positives, "N": negatives, "L": tp.shape[0] - 1}
-
-    def describe(index: int) -> str:
-        return f"TP={tp[1:, index].astype(int).tolist()}, FP={fp[1:, index].astype(int).tolist()}"
-    return _Batch(env, tp.shape[1], describe, positives + negatives)
+    tp, fp = np.concatenate([tp, origin]), np.concatenate([fp, origin])
+    env = {"TP": tp, "FP": fp, "FN": positives - tp, "TN": negatives - fp, "P": positives, "N": negatives,
+           "L": tp.shape[0] - 1}
+    return _Batch(env, tp.shape[1], positives + negatives,
+                  lambda i: f"TP={tp[:-1, i].astype(int).tolist()}, FP={fp[:-1, i].astype(int).tolist()}")
 
 
 def _curve_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
     for thresholds in (1, 3, 6):
         added = rng.integers(0, 4, size=(2, thresholds, 400)) * (rng.random((2, thresholds, 400)) > 0.3)
-        added[0] += (added.sum(axis=0) == 0)  # every threshold adds at least one sample
+        added[0] += added.sum(axis=0) == 0  # every threshold adds at least one sample
         tp, fp = np.cumsum(added, axis=1).astype(float)
         yield _curve_batch(tp, fp), None
-        # Move one negative from the top threshold to the bottom one (it stays non-empty).
+        # The top-ranked negative moved to the bottom threshold (the top one stays non-empty).
         movable = (added[1, 0] >= 1) & (added[:, 0].sum(axis=0) >= 2) & (thresholds > 1)
         moved = fp[:, movable].copy()
         moved[:-1] -= 1
@@ -244,10 +207,8 @@ def _curve_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | 
 
 def _score_batch(scores: np.ndarray, truth: np.ndarray) -> _Batch:
     env = {"S": scores, "Y": truth, "n": scores.shape[0], "C": scores.shape[1]}
-
-    def describe(index: int) -> str:
-        return f"S={np.round(scores[:, :, index], 3).tolist()}, Y={truth[:, :, index].astype(int).tolist()}"
-    return _Batch(env, scores.shape[2], describe, np.zeros(scores.shape[2]))
+    return _Batch(env, scores.shape[2], np.zeros(scores.shape[2]),
+                  lambda i: f"S={np.round(scores[:, :, i], 3).tolist()}, Y={truth[:, :, i].astype(int).tolist()}")
 
 
 def _score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
@@ -255,7 +216,7 @@ def _score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | 
         labels = rng.integers(0, classes, size=(samples, 200))
         truth = (labels[:, None, :] == np.arange(classes)[None, :, None]).astype(float)
         scores = rng.gamma(rng.choice([0.2, 1.0, 5.0], size=(1, 1, 200)), size=(samples, classes, 200))
-        scores = scores / scores.sum(axis=1, keepdims=True)
+        scores /= scores.sum(axis=1, keepdims=True)
         yield _score_batch(scores, truth), None
         yield _score_batch(scores, truth), _score_batch(0.75 * scores + 0.25 * truth, truth)
 
@@ -280,16 +241,13 @@ def _compiled(metric: ir.Metric, cache: dict) -> _Compiled:
             cache[expr] = _Function(expr)
         return cache[expr]
     bound = {p.symbol: p.default for p in metric.params if p.kind == "metric"}
-    bound.update({t.symbol: _term_name(i, t) for i, t in enumerate(metric.terms)})  # labels are no identifiers
+    # Term symbols are named by labels (``macro(recall)``), which are no Python names.
+    bound.update({t.symbol: (sympy.IndexedBase if isinstance(t.symbol, sympy.IndexedBase) else sympy.Symbol)(f"term_{i}")
+                  for i, t in enumerate(metric.terms)})
     terms = tuple((t, get(t.simplified.xreplace(bound)), tuple(get(u) for u in t.undefined)) for t in metric.terms)
     defaults = {p.name: get(p.default) for p in metric.params if p.kind == "class_vector" and not p.default.is_number}
     return _Compiled(get(metric.simplified.xreplace(bound)), tuple(get(u.xreplace(bound)) for u in metric.undefined),
                      terms, defaults)
-
-
-def _term_name(index: int, term: ir.Term) -> sympy.Expr:
-    name = f"term_{index}"
-    return sympy.IndexedBase(name) if isinstance(term.symbol, sympy.IndexedBase) else sympy.Symbol(name, real=True)
 
 
 def _domain_values(param: ir.Param) -> list[float]:
@@ -384,85 +342,76 @@ def _number(bound: sympy.Expr) -> str:
     return "inf" if bound == sympy.oo else "-inf" if bound == -sympy.oo else f"{float(bound):g}"
 
 
-def _smallest(batch: _Batch, points: np.ndarray, order: np.ndarray) -> int:
-    """The point of ``points`` with the least data (ties: largest ``order``)."""
-    candidates = np.flatnonzero(points)
-    return int(candidates[np.lexsort((-order[candidates], batch.weight[candidates]))[0]])
+def _smallest(batch: _Batch, points: np.ndarray, order: np.ndarray) -> tuple[float, float, int]:
+    """``(data size, -order, index)`` of the point of ``points`` with the least data (ties: largest ``order``)."""
+    found = np.flatnonzero(points)
+    index = int(found[np.lexsort((-order[found], batch.weight[found]))[0]])
+    return float(batch.weight[index]), -float(order[index]), index
 
 
 def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, batches) -> dict[str, str]:
     """Problems under one parameter setting, by key."""
     low, high = (float(b) for b in metric.range)
     sign = 1.0 if metric.higher_is_better else -1.0
-    problems: dict[str, str] = {}
-    worst = None  # (weight, excess, text) of the smallest out-of-range point
     defined_count = real_count = moved = wrong = 0
-    example = None
-    first_defined = None
+    first = outside_example = wrong_example = None
     for batch, corrected in batches:
         values, defined = _evaluate(metric, compiled, setting, batch)
         real = defined & ~np.isnan(values)
-        defined_count += int(defined.sum())
-        real_count += int(real.sum())
-        if first_defined is None and defined.any():
-            index = int(np.flatnonzero(defined)[0])
-            first_defined = batch.describe(index)
+        defined_count, real_count = defined_count + int(defined.sum()), real_count + int(real.sum())
+        first = first or (defined.any() and batch.describe(int(np.flatnonzero(defined)[0])))
         excess = np.maximum(low - values, values - high)
         outside = real & (excess > TOLERANCE * np.maximum(1.0, np.abs(values)))
         if outside.any():
-            index = _smallest(batch, outside, excess)
-            candidate = (float(batch.weight[index]), -float(excess[index]), f"{batch.describe(index)} gives {values[index]:.6g}")
-            worst = candidate if worst is None or candidate[:2] < worst[:2] else worst
+            *key, index = _smallest(batch, outside, excess)
+            example = (*key, f"{batch.describe(index)} gives {values[index]:.6g}")
+            outside_example = min(outside_example or example, example)
         if corrected is None:
             continue
         after, after_defined = _evaluate(metric, compiled, setting, corrected)
         change = sign * (after - values)
-        both = real & after_defined & ~np.isnan(after)
-        changed = both & (np.abs(change) > TOLERANCE * np.maximum(1.0, np.abs(values)))
-        worse = changed & (change < 0)
-        moved += int(changed.sum())
-        wrong += int(worse.sum())
-        if worse.any() and example is None:
-            index = _smallest(batch, worse, -change)
-            example = (f"{batch.describe(index)} gives {values[index]:.6g} but {corrected.describe(index)} "
-                       f"gives {after[index]:.6g}")
+        changed = real & after_defined & ~np.isnan(after) & (np.abs(change) > TOLERANCE * np.maximum(1.0, np.abs(values)))
+        moved, wrong = moved + int(changed.sum()), wrong + int((changed & (change < 0)).sum())
+        if (changed & (change < 0)).any() and wrong_example is None:
+            *_, index = _smallest(batch, changed & (change < 0), -change)
+            wrong_example = f"{batch.describe(index)} gives {values[index]:.6g} but {corrected.describe(index)} gives {after[index]:.6g}"
+    problems = {}
     if defined_count and not real_count:
-        problems["$.formula"] = (f"the formula is never real{label}: it gives no real number at any "
-                                 f"sampled point where it is defined, e.g. {first_defined} (a square root or logarithm "
-                                 f"of a negative value?); fix the formula")
-    if worst is not None:
-        problems["$.range"] = (f"range [{_number(metric.range[0])}, {_number(metric.range[1])}] but {worst[2]}{label}; "
-                               f"fix the formula or declare the range it has")
+        problems["$.formula"] = (f"the formula is never real{label}: it gives no real number at any sampled point where it "
+                                 f"is defined, e.g. {first} (a square root or logarithm of a negative value?); fix the formula")
+    if outside_example:
+        problems["$.range"] = (f"range [{_number(metric.range[0])}, {_number(metric.range[1])}] but {outside_example[2]}"
+                               f"{label}; fix the formula or declare the range it has")
     if moved >= MIN_MOVED and wrong >= WRONG_SHARE * moved:
-        declared = "true" if metric.higher_is_better else "false"
-        way = "lowers" if metric.higher_is_better else "raises"
-        problems["$.higher_is_better"] = (f"higher_is_better: {declared} but correcting one error {way} the value at {wrong} "
-                                          f"of {moved} sampled points where it changes{label}, e.g. {example}; "
-                                          f"declare higher_is_better: {'false' if metric.higher_is_better else 'true'} or fix the formula")
+        declared, other = ("true", "false") if metric.higher_is_better else ("false", "true")
+        problems["$.higher_is_better"] = (
+            f"higher_is_better: {declared} but correcting one error {'lowers' if sign > 0 else 'raises'} the value at "
+            f"{wrong} of {moved} sampled points where it changes{label}, e.g. {wrong_example}; "
+            f"declare higher_is_better: {other} or fix the formula")
     return problems
 
 
-def check_metric(metric: ir.Metric, batches: list, cache: dict | None = None) -> list[Diagnostic]:
+def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnostic]:
     """Diagnostics for one analyzed metric, over the sampled ``batches`` of its level."""
-    compiled = _compiled(metric, {} if cache is None else cache)
+    compiled = _compiled(metric, cache)
     found: dict[str, str] = {}
     with np.errstate(all="ignore"):
         for label, setting in _settings(metric):
             for key, message in _check_setting(metric, compiled, label, setting, batches).items():
                 found.setdefault(key, message)
-    order = ("$.formula", "$.range", "$.higher_is_better")
-    return [Diagnostic(metric.location, key, found[key]) for key in order if key in found]
+    # The IR keeps the location of the spec's id only: the key names what to fix.
+    return [Diagnostic(metric.location, key, found[key]) for key in ("$.formula", "$.range", "$.higher_is_better") if key in found]
 
 
 def check_declared(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
     """The analyzed catalog unchanged, or a :class:`FormulaError` naming every refused claim."""
     batches: dict[Level, list] = {}
-    cache: dict = {}
+    cache: dict = {}  # one numpy function per expression, shared by the metrics that use it
     problems: list[Diagnostic] = []
     for metric in metrics.values():
         if metric.level not in batches:
             batches[metric.level] = list(_BATCHES[metric.level](np.random.default_rng(SEED)))
-        problems.extend(check_metric(metric, batches[metric.level], cache))
+        problems.extend(_check_metric(metric, batches[metric.level], cache))
     if problems:
         raise FormulaError(sorted(problems, key=lambda d: (d.location.file, d.location.line, d.location.column)))
     return dict(metrics)
