@@ -37,14 +37,14 @@ cen, rci = CATALOG["cen"].function, CATALOG["rci"].function
 
 # ---------------------------------------------------------------- paper numbers
 
-@pytest.mark.parametrize("index, case", enumerate(("case1", "case2", "case3")))
+@pytest.mark.parametrize("index, case", list(enumerate(("case1", "case2", "case3"))))
 def test_branco_table3_cen_and_rci(index, case):
     matrix = BRANCO["cases"][case]["matrix"]
     assert round(float(cen(matrix)), 3) == BRANCO["table3"]["CEN"][index][1]
     assert round(float(rci(matrix)), 3) == BRANCO["table3"]["RCI"][index][1]
 
 
-@pytest.mark.parametrize("index, name", enumerate(CLASSIFIERS))
+@pytest.mark.parametrize("index, name", list(enumerate(CLASSIFIERS)))
 def test_wang_tables_1_to_3_give_tables_5_to_7(index, name):
     """Printed at 3 decimals and rounded so that each row sums to 1 (M1's first row is
     0.7134, 0.1992, 0.0874, printed 0.714, 0.199, 0.087): one unit of the third decimal."""
