@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator, Mapping
 import numpy as np
 import sympy
 
-from metricc.compiler.errors import Diagnostic, FormulaError
+from metricc.compiler.errors import Diagnostic, FormulaError, InternalError
 from metricc.compiler.language import ir
 from metricc.compiler.language.levels import Level
 
@@ -136,9 +136,10 @@ def _pick(mask: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
 
 
 def _matrix_batch(matrix: np.ndarray) -> _Batch:
+    # Sizes are numpy integers (here and below): 1 / (C - 2) at C = 2 is inf, not an exception.
     rows, columns, total = matrix.sum(axis=1), matrix.sum(axis=0), matrix.sum(axis=(0, 1))
     tp = np.einsum("kkb->kb", matrix)
-    env = {"M": matrix, "t": rows, "p": columns, "n": total, "C": matrix.shape[0]}
+    env = {"M": matrix, "t": rows, "p": columns, "n": total, "C": np.int64(matrix.shape[0])}
     return _Batch(env, matrix.shape[2], total, lambda i: "M=" + str(matrix[:, :, i].astype(int).tolist()),
                   classes=(tp, columns - tp, rows - tp, total - rows - columns + tp))
 
@@ -187,7 +188,7 @@ def _curve_batch(tp: np.ndarray, fp: np.ndarray) -> _Batch:
     positives, negatives = tp[-1], fp[-1]
     tp, fp = np.concatenate([tp, origin]), np.concatenate([fp, origin])
     env = {"TP": tp, "FP": fp, "FN": positives - tp, "TN": negatives - fp, "P": positives, "N": negatives,
-           "L": tp.shape[0] - 1}
+           "L": np.int64(tp.shape[0] - 1)}
     return _Batch(env, tp.shape[1], positives + negatives,
                   lambda i: f"TP={tp[:-1, i].astype(int).tolist()}, FP={fp[:-1, i].astype(int).tolist()}")
 
@@ -206,7 +207,7 @@ def _curve_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | 
 
 
 def _score_batch(scores: np.ndarray, truth: np.ndarray) -> _Batch:
-    env = {"S": scores, "Y": truth, "n": scores.shape[0], "C": scores.shape[1]}
+    env = {"S": scores, "Y": truth, "n": np.int64(scores.shape[0]), "C": np.int64(scores.shape[1])}
     return _Batch(env, scores.shape[2], np.zeros(scores.shape[2]),
                   lambda i: f"S={np.round(scores[:, :, i], 3).tolist()}, Y={truth[:, :, i].astype(int).tolist()}")
 
@@ -360,17 +361,18 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
         real = defined & ~np.isnan(values)
         defined_count, real_count = defined_count + int(defined.sum()), real_count + int(real.sum())
         first = first or (defined.any() and batch.describe(int(np.flatnonzero(defined)[0])))
+        slack = TOLERANCE * np.maximum(1.0, np.abs(np.where(np.isfinite(values), values, 0.0)))
         excess = np.maximum(low - values, values - high)
-        outside = real & (excess > TOLERANCE * np.maximum(1.0, np.abs(values)))
+        outside = real & (excess > slack)
         if outside.any():
             *key, index = _smallest(batch, outside, excess)
-            example = (*key, f"{batch.describe(index)} gives {values[index]:.6g}")
-            outside_example = min(outside_example or example, example)
+            if outside_example is None or tuple(key) < outside_example[:2]:  # ties: the first batch, fewest classes
+                outside_example = (*key, f"{batch.describe(index)} gives {values[index]:.6g}")
         if corrected is None:
             continue
         after, after_defined = _evaluate(metric, compiled, setting, corrected)
         change = sign * (after - values)
-        changed = real & after_defined & ~np.isnan(after) & (np.abs(change) > TOLERANCE * np.maximum(1.0, np.abs(values)))
+        changed = real & after_defined & ~np.isnan(after) & (np.abs(change) > slack)
         moved, wrong = moved + int(changed.sum()), wrong + int((changed & (change < 0)).sum())
         if (changed & (change < 0)).any() and wrong_example is None:
             *_, index = _smallest(batch, changed & (change < 0), -change)
@@ -393,12 +395,15 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
 
 def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnostic]:
     """Diagnostics for one analyzed metric, over the sampled ``batches`` of its level."""
-    compiled = _compiled(metric, cache)
     found: dict[str, str] = {}
-    with np.errstate(all="ignore"):
-        for label, setting in _settings(metric):
-            for key, message in _check_setting(metric, compiled, label, setting, batches).items():
-                found.setdefault(key, message)
+    try:
+        compiled = _compiled(metric, cache)
+        with np.errstate(all="ignore"):
+            for label, setting in _settings(metric):
+                for key, message in _check_setting(metric, compiled, label, setting, batches).items():
+                    found.setdefault(key, message)
+    except (ArithmeticError, LookupError, NameError, TypeError, ValueError) as error:
+        raise InternalError(f"cannot sample '{metric.id}' to check its declared claims: {error!r}") from error
     # The IR keeps the location of the spec's id only: the key names what to fix.
     return [Diagnostic(metric.location, key, found[key]) for key in ("$.formula", "$.range", "$.higher_is_better") if key in found]
 
