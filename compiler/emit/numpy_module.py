@@ -2,23 +2,30 @@
 
 Kernels are printed from the simplified form after common-subexpression elimination; the
 undefined mask is printed from the derived denominators. The Jinja2 templates lay out the
-files; :mod:`metricc.compiler.emit.numpy_printer` writes the expressions.
+files, one template per level (:data:`SHAPES`); :mod:`metricc.compiler.emit.numpy_printer`
+writes the expressions and records the runtime helpers they use, so a module imports
+exactly the helpers its printed code and its template call.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 
 import jinja2
 import sympy
 
+from metricc.compiler.emit.numpy_printer import WIDTH, NumpyPrinter, Printed, layout
+from metricc.compiler.emit.text import plain
+from metricc.compiler.errors import InternalError
 from metricc.compiler.language import ir, symbols
-from metricc.compiler.names import TERM_SEPARATOR
-from metricc.compiler.emit.numpy_printer import NumpyPrinter, Printed
+from metricc.compiler.names import RUNTIME_NAMES, TERM_SEPARATOR
 
-__all__ = ["emit_module", "emit_registry", "python_string"]
+__all__ = ["SHAPES", "Shape", "emit_module", "emit_registry", "module_context", "python_string"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),
@@ -47,8 +54,34 @@ def python_string(text: str) -> str:
     return "".join(out)
 
 
-_ENVIRONMENT.filters["pystr"] = python_string
-_ENVIRONMENT.filters["pyrepr"] = lambda value: '"' + python_string(str(value)).replace("\n", "\\n") + '"'
+def _literal(value) -> str:
+    """A one-line Python string literal of ``value``."""
+    return '"' + python_string(str(value)).replace("\n", "\\n") + '"'
+
+
+def _tuple(items: Sequence) -> str:
+    """A literal tuple of strings: ``()``, ``("f_measure",)``, ``("a", "b")``."""
+    codes = [_literal(item) for item in items]
+    return "(" + ", ".join(codes) + ("," if len(codes) == 1 else "") + ")"
+
+
+def _prose(text: str, indent: str, hanging: str | None = None) -> str:
+    """Docstring text at ``indent``, each line filled to the module width."""
+    lines = []
+    for line in text.split("\n"):
+        wrapped = textwrap.wrap(line, WIDTH, initial_indent=indent, subsequent_indent=hanging or indent,
+                                break_long_words=False, break_on_hyphens=False)
+        lines += wrapped or [""]
+    return "\n".join(lines)
+
+
+_ENVIRONMENT.filters.update(
+    pystr=python_string,
+    pyrepr=_literal,
+    pytuple=_tuple,
+    prose=_prose,
+    layout=lambda code, head, tail="": "\n".join(layout(head, code, tail)),
+)
 
 
 def _number(value: sympy.Expr) -> str:
@@ -59,50 +92,62 @@ def _number(value: sympy.Expr) -> str:
     return repr(float(value))
 
 
-def _kernel_body(outputs: Sequence[sympy.Expr], names: dict, indent: str = "    ",
-                 ranges: tuple[sympy.Symbol, ...] = ()) -> tuple[list[str], list[Printed]]:
-    """CSE over ``outputs``; returns assignment lines and the printed outputs.
+@dataclass(frozen=True)
+class Kernel:
+    """Printed code of one kernel: assignment lines, the value and undefined-mask expressions,
+    the parameters it takes and the runtime helpers its code calls."""
+
+    lines: tuple[str, ...]
+    value: str
+    undefined: str
+    params: tuple[str, ...] = ()
+    helpers: frozenset[str] = frozenset()
+
+    @property
+    def params_dict(self) -> str:
+        return "{" + ", ".join(f'"{p}": {p}' for p in self.params) + "}"
+
+
+def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symbol, ...] = (),
+            params: Sequence[str] = (), bound: Sequence[str] = ()) -> Kernel:
+    """CSE over ``[value, *undefined]`` and print the result.
 
     Sum limits must stay intact for the printer: ``ranges`` are further index bounds
-    (samples, thresholds) that CSE must not pull out of them.
+    (samples, thresholds) that CSE must not pull out of them. ``bound``: metric parameters,
+    whose kernels give their values and where they are undefined.
     """
     replacements, reduced = sympy.cse(
         list(outputs), symbols=sympy.numbered_symbols("x"), order="canonical", ignore=(symbols.N_CLASSES, *ranges)
     )
     names = dict(names)
     printer = NumpyPrinter(names)
-    lines = []
+    lines = [f"    {name}_value, {name}_undefined = {name}(tp, fp, fn, tn)" for name in bound]
     for symbol, expr in replacements:
         printed = printer.print(expr)
-        lines.append(f"{indent}{symbol} = {printed.code}")
+        lines += layout(f"    {symbol} = ", printed.code)
         names[symbol] = Printed(str(symbol), printed.indices, printed.batched)
-    return lines, [printer.print(expr) for expr in reduced]
+    value, *undefined = [printer.print(expr) for expr in reduced]
+    tests = [_zero_test(p, printer) for p in undefined] + [f"{name}_undefined" for name in bound]
+    return Kernel(tuple(lines), value.code, " | ".join(tests) or "False", tuple(params), frozenset(printer.helpers))
 
 
-def _undefined_code(printed: Sequence[Printed]) -> str:
-    parts = []
-    for p in printed:
-        test = f"({p.code} == 0)"
-        if p.indices:
-            axes = ", ".join(str(-i) for i in range(len(p.indices), 0, -1))
-            test = f"np.any({p.code} == 0, axis=({axes},))"
-        parts.append(test)
-    return " | ".join(parts) if parts else "False"
+def _zero_test(printed: Printed, printer: NumpyPrinter) -> str:
+    if not printed.indices:
+        return f"({printed.code} == 0)"
+    axes = [str(-i) for i in range(len(printed.indices), 0, -1)]
+    axis = "(" + ", ".join(axes) + ("," if len(axes) == 1 else "") + ")"
+    return f"{printer.use('np')}.any({printed.code} == 0, axis={axis})"
 
 
 _COUNT_NAMES = {symbols.TP: "tp", symbols.FP: "fp", symbols.FN: "fn", symbols.TN: "tn"}
 
 
-def _class_kernel(expr: sympy.Expr, undefined: Sequence[sympy.Expr], params: Sequence[ir.Param]) -> dict:
+def _class_kernel(expr: sympy.Expr, undefined: Sequence[sympy.Expr], params: Sequence[ir.Param]) -> Kernel:
     names = {s: Printed(code) for s, code in _COUNT_NAMES.items()}
     names.update({p.symbol: Printed(f"{p.name}_value" if p.kind == "metric" else p.name) for p in params})
     used = [p.name for p in params if expr.has(p.symbol) or any(u.has(p.symbol) for u in undefined)]
-    lines, printed = _kernel_body([expr, *undefined], names)
-    # A metric parameter is a kernel of the bound metric: its values, and where it is undefined.
     bound = [p.name for p in params if p.kind == "metric" and p.name in used]
-    lines = [f"    {name}_value, {name}_undefined = {name}(tp, fp, fn, tn)" for name in bound] + lines
-    undefined_code = " | ".join(([_undefined_code(printed[1:])] if len(printed) > 1 else []) + [f"{name}_undefined" for name in bound])
-    return {"lines": lines, "value": printed[0].code, "undefined": undefined_code or "False", "params": used}
+    return _kernel([expr, *undefined], names, params=used, bound=bound)
 
 
 def _previous_points(expr: sympy.Expr) -> sympy.Expr:
@@ -113,112 +158,161 @@ def _previous_points(expr: sympy.Expr) -> sympy.Expr:
     return expr.xreplace(previous)
 
 
-def _curve_kernel(metric: ir.Metric) -> dict:
-    names = {symbols.CURVE_TOTALS["P"]: Printed("positives"), symbols.CURVE_TOTALS["N"]: Printed("negatives")}
-    for name, base in symbols.CURVE_NAMES.items():
-        names[base] = Printed(name.lower())
-        names[sympy.IndexedBase(f"{name}_prev")] = Printed(f"{name.lower()}_prev")
-    outputs = [_previous_points(e) for e in (metric.simplified, *metric.undefined)]
-    lines, printed = _kernel_body(outputs, names, ranges=(symbols.THRESHOLDS,))
-    return {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:]), "params": []}
-
-
-def _param_info(param: ir.Param) -> dict:
-    check = None
-    if param.domain:
-        printer = NumpyPrinter({param.symbol: Printed(param.name)})
-        tests = []
-        for relation in param.domain:
-            op = {sympy.StrictLessThan: "<", sympy.LessThan: "<=", sympy.StrictGreaterThan: ">", sympy.GreaterThan: ">="}[type(relation)]
-            tests.append(f"({printer.code(relation.lhs)} {op} {printer.code(relation.rhs)})")
-        check = f"lambda {param.name}: " + " & ".join(tests)
-    info = {"name": param.name, "kind": param.kind, "check": check, "domain": param.domain_text or "any real value",
-            "description": param.description, "default": None, "default_kernel": None}
-    if param.kind == "scalar":
-        info["default"] = _number(param.default)
-    elif param.kind == "metric":
-        info["default"] = '"' + python_string(param.reference) + '"'
-        info["domain"] = "a class-level metric id"
-    else:
-        info["default_kernel"] = _class_kernel(param.default, (), ())
-    return info
-
-
 def _python_name(term: ir.Term) -> str:
-    """The term's variable in generated code, from its IR fields: ``macro__f_beta__beta_2``,
-    ``weighted_by_relevance__recall``, ``class__recall``. Spec names cannot contain the
-    separator (``names.python_clash``), so these never clash with ids or parameters."""
+    """The term's variable in generated code, from its IR fields (never from its symbol's
+    name): ``macro__f_beta__beta_2``, ``weighted_by_relevance__recall``, ``class__recall``.
+    Spec names cannot contain the separator (``names.python_clash``), so these never clash
+    with ids or parameters."""
     suffix = "".join(f"{TERM_SEPARATOR}{k}_{v}" for k, v in term.bindings)
     suffix = re.sub(r"\W", "_", suffix.replace("/", "_").replace("-", "m").replace(".", "p"))
     mode = f"{term.mode}_by_{term.weights}" if term.weights else term.mode or "class"
     return f"{mode}{TERM_SEPARATOR}{term.metric}{suffix}"
 
 
-def _terms(metric: ir.Metric) -> list[dict]:
-    out = []
-    for term in metric.terms:
-        kernel = _class_kernel(term.simplified, term.undefined, metric.params)
-        out.append({"name": _python_name(term), "label": term.label, "mode": term.mode or "none", "kernel": kernel,
-                    "weights": term.weights})
-    return out
+def term_names(metric: ir.Metric) -> dict[sympy.Basic, str]:
+    """``{term symbol: Python variable}`` for the terms of an aggregate or matrix formula."""
+    return {term.symbol: _python_name(term) for term in metric.terms}
 
 
-def _matrix_names(metric: ir.Metric) -> dict:
+# -- one kernel builder per level: (metric, {term symbol: variable}) -> Kernel ----------------
+def _class_level(metric: ir.Metric, terms: Mapping) -> Kernel:
+    return _class_kernel(metric.simplified, metric.undefined, metric.params)
+
+
+def _curve_level(metric: ir.Metric, terms: Mapping) -> Kernel:
+    names = {symbols.CURVE_TOTALS["P"]: Printed("positives"), symbols.CURVE_TOTALS["N"]: Printed("negatives")}
+    for name, base in symbols.CURVE_NAMES.items():
+        names[base] = Printed(name.lower())
+        names[sympy.IndexedBase(f"{name}_prev")] = Printed(f"{name.lower()}_prev")
+    outputs = [_previous_points(e) for e in (metric.simplified, *metric.undefined)]
+    return _kernel(outputs, names, ranges=(symbols.THRESHOLDS,))
+
+
+def _score_level(metric: ir.Metric, terms: Mapping) -> Kernel:
+    names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n")}
+    return _kernel([metric.simplified, *metric.undefined], names, ranges=(symbols.N_TOTAL,))
+
+
+def _scalar_names(metric: ir.Metric) -> dict:
+    return {p.symbol: Printed(p.name, batched=False) for p in metric.params if p.kind == "scalar"}
+
+
+def _aggregate_level(metric: ir.Metric, terms: Mapping) -> Kernel:
+    names = {symbol: Printed(name) for symbol, name in terms.items()} | _scalar_names(metric)
+    return _kernel([metric.simplified, *metric.undefined], names)
+
+
+def _matrix_level(metric: ir.Metric, terms: Mapping) -> Kernel:
     names: dict = {
         symbols.M: Printed("M"),
         symbols.ROW_TOTAL: Printed("t"),
         symbols.COLUMN_TOTAL: Printed("p"),
         symbols.N_TOTAL: Printed("n"),
     }
-    for term in metric.terms:
-        names[term.symbol] = Printed(_python_name(term))
-    for param in metric.params:
-        if param.kind == "scalar":
-            names[param.symbol] = Printed(param.name, batched=False)
-        else:
-            names[sympy.IndexedBase(param.name)] = Printed(param.name)
-    return names
+    names.update({symbol: Printed(name) for symbol, name in terms.items()})
+    names.update({sympy.IndexedBase(p.name): Printed(p.name) for p in metric.params if p.kind != "scalar"})
+    names.update(_scalar_names(metric))
+    return _kernel([metric.simplified, *metric.undefined], names)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What differs between the modules of one level: the template that lays the module out,
+    the builder of its kernel, and the runtime helpers the template's own code calls."""
+
+    template: str
+    kernel: Callable[[ir.Metric, Mapping], Kernel]
+    helpers: frozenset[str]
+
+
+# Keyed by the level's value, so that a str-valued Level enum and a plain string both find their row.
+SHAPES: Mapping[str, Shape] = MappingProxyType({
+    "class": Shape("class.py.j2", _class_level, frozenset({"average_class_metric", "check_counts"})),
+    "aggregate": Shape("aggregate.py.j2", _aggregate_level, frozenset({"check_counts", "finish"})),
+    "matrix": Shape("matrix.py.j2", _matrix_level, frozenset({"check_matrix", "finish", "np"})),
+    "curve": Shape("curve.py.j2", _curve_level, frozenset({"average_curve_metric", "score_curves"})),
+    "score": Shape("score.py.j2", _score_level, frozenset({"check_scores", "finish", "np"})),
+})
+# Runtime helper that checks a parameter of each kind on entry.
+_PARAM_HELPERS = MappingProxyType({"scalar": "scalar_param", "class_vector": "class_param", "metric": "metric_param"})
+_COMPARISONS = {sympy.StrictLessThan: "<", sympy.LessThan: "<=", sympy.StrictGreaterThan: ">", sympy.GreaterThan: ">="}
+
+
+def _number(value: sympy.Expr) -> str:
+    if value == sympy.oo:
+        return "math.inf"
+    if value == -sympy.oo:
+        return "-math.inf"
+    return repr(float(value))
+
+
+def _param_info(param: ir.Param) -> dict:
+    """A parameter's default, its entry check and its ``ParamInfo``, as code."""
+    printer = NumpyPrinter({param.symbol: Printed(param.name)})
+    tests = [f"({printer.code(r.lhs)} {_COMPARISONS[type(r)]} {printer.code(r.rhs)})" for r in param.domain]
+    check = f"lambda {param.name}: " + " & ".join(tests) if tests else "None"
+    domain = param.domain_text or "any real value"
+    default_kernel = None
+    if param.kind == "scalar":
+        default = _number(param.default)
+        call = f"scalar_param({_literal(param.name)}, {param.name}, {check}, {_literal(domain)})"
+    elif param.kind == "metric":
+        default, domain = _literal(param.reference), "a class-level metric id"
+        call = f"metric_param({_literal(param.name)}, {param.name})"
+    else:
+        default, default_kernel = "None", _class_kernel(param.default, (), ())
+        call = (f"class_param({_literal(param.name)}, {param.name}, counts, _default_{param.name}, {check}, "
+                f"{_literal(domain)})")
+    description = f": {param.description}" if param.description else ""
+    return {
+        "name": param.name, "kind": param.kind, "default": default, "default_kernel": default_kernel, "call": call,
+        "doc": f"Parameter `{param.name}` ({param.kind}, {domain}){description}",
+        "info": f"ParamInfo({_literal(param.name)}, {_literal(param.kind)}, {default}, {_literal(domain)})",
+        "helpers": printer.helpers | {_PARAM_HELPERS[param.kind]} | (default_kernel.helpers if default_kernel else set()),
+    }
 
 
 def module_context(metric: ir.Metric) -> dict:
-    context = {
+    """What the level's template needs: the metric, its printed kernels and the imports."""
+    level = getattr(metric.level, "value", metric.level)
+    shape = SHAPES[level]
+    names = term_names(metric)
+    terms = [{"name": names[t.symbol], "mode": t.mode or "none", "weights": t.weights,
+              "kernel": _class_kernel(t.simplified, t.undefined, metric.params)} for t in metric.terms]
+    params = [_param_info(p) for p in metric.params]
+    kernel = shape.kernel(metric, names)
+    counts = bool(terms) or any(p.kind == "class_vector" for p in metric.params)
+    helpers = set(shape.helpers | kernel.helpers).union(*(p["helpers"] for p in params), *(t["kernel"].helpers for t in terms))
+    if terms:
+        helpers.add("average_class_metric")
+    if level == "matrix" and counts:
+        helpers.add("counts_from_matrix")
+    if not helpers <= RUNTIME_NAMES:
+        raise InternalError(f"numpy emitter: {sorted(helpers - RUNTIME_NAMES)} are not runtime helpers")
+    return {
         "metric": metric,
+        "level": level,
         "source": metric.source,
         "digest": metric.digest,
         "range": [_number(v) for v in metric.range],
-        "params": [_param_info(p) for p in metric.params],
-        "undefined_text": [sympy.sstr(u) + " = 0" for u in metric.undefined],
-        "simplified_text": sympy.sstr(metric.simplified),
+        "params": params,
+        "undefined_text": [plain(u) + " = 0" for u in metric.undefined],
+        "simplified_text": plain(metric.simplified),
         "equivalences_text": [e.text(metric.id) for e in metric.equivalences if e.stated],
-        "terms": _terms(metric),
+        "terms": terms,
         "per_instance": any(t.mode == "samples" for t in metric.terms),
+        "counts": counts,
+        "class_params": _tuple(p.name for p in metric.params if p.kind == "class_vector"),
+        "kernel": kernel,
+        "imports": sorted(helpers),
+        "registry_imports": ["MetricInfo", "ParamInfo"] if params else ["MetricInfo"],
     }
-    if metric.level == "class":
-        context["kernel"] = _class_kernel(metric.simplified, metric.undefined, metric.params)
-    elif metric.level == "curve":
-        context["kernel"] = _curve_kernel(metric)
-    elif metric.level == "score":
-        names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n")}
-        lines, printed = _kernel_body([metric.simplified, *metric.undefined], names, ranges=(symbols.N_TOTAL,))
-        context["kernel"] = {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:])}
-    else:
-        names = _matrix_names(metric) if metric.level == "matrix" else {t.symbol: Printed(_python_name(t)) for t in metric.terms}
-        names.update({p.symbol: Printed(p.name, batched=False) for p in metric.params if p.kind == "scalar"})
-        lines, printed = _kernel_body([metric.simplified, *metric.undefined], names)
-        context["kernel"] = {"lines": lines, "value": printed[0].code, "undefined": _undefined_code(printed[1:])}
-    return context
 
 
 def emit_module(metric: ir.Metric) -> str:
     """The source of ``generated/<id>.py``, importing only the runtime helpers it uses."""
-    from metricc.runtime import kernel
-
-    template = _ENVIRONMENT.get_template("metric.py.j2")
     context = module_context(metric)
-    draft = template.render(context, imports=kernel.__all__)
-    body = draft.split("from metricc.runtime.registry", 1)[1]
-    used = [name for name in kernel.__all__ if re.search(rf"\b{name}\b", body)]
-    return template.render(context, imports=used)
+    return _ENVIRONMENT.get_template(SHAPES[context["level"]].template).render(context)
 
 
 def emit_registry(metrics: Mapping[str, ir.Metric]) -> str:

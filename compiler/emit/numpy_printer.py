@@ -5,6 +5,8 @@ order (``M[i, j]`` -> axes ``ij``); leading axes are batch axes. Operands are al
 the runtime's ``align`` helper before they meet, ``Sum`` reduces one named axis, and every
 division by data goes through ``nonzero`` (the undefined mask is computed separately).
 Unsupported nodes raise :class:`~metricc.compiler.errors.InternalError`; nothing is guessed.
+The printer records the runtime helpers it wrote (``helpers``), so the module emitter
+imports exactly those. :func:`layout` breaks a long statement over lines as black would.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import sympy
 from metricc.compiler.language import symbols
 from metricc.compiler.errors import InternalError
 
-__all__ = ["Printed", "NumpyPrinter"]
+__all__ = ["Printed", "NumpyPrinter", "layout", "WIDTH"]
 
 
 @dataclass(frozen=True)
@@ -33,10 +35,18 @@ _SIZES = {symbols.N_CLASSES: "C", symbols.N_TOTAL: "n", symbols.THRESHOLDS: "thr
 
 
 class NumpyPrinter:
-    """``names`` maps sympy atoms (symbols, ``Indexed`` bases) to printed variables."""
+    """``names`` maps sympy atoms (symbols, ``Indexed`` bases) to printed variables.
+
+    ``helpers`` collects the runtime names (``nonzero``, ``np``...) the printed code uses.
+    """
 
     def __init__(self, names: dict[sympy.Basic, Printed]) -> None:
         self.names = names
+        self.helpers: set[str] = set()
+
+    def use(self, helper: str) -> str:
+        self.helpers.add(helper)
+        return helper
 
     def print(self, expr: sympy.Basic) -> Printed:
         if expr in self.names:
@@ -55,11 +65,10 @@ class NumpyPrinter:
     def _wrap(p: Printed, level: int = ATOM) -> str:
         return p.code if p.precedence >= level else f"({p.code})"
 
-    @staticmethod
-    def _aligned(p: Printed, target: str, level: int = ATOM) -> str:
+    def _aligned(self, p: Printed, target: str, level: int = ATOM) -> str:
         if p.indices == target or not p.batched and not p.indices:
-            return NumpyPrinter._wrap(p, level)
-        return f'align({p.code}, "{p.indices}", "{target}")'
+            return self._wrap(p, level)
+        return f'{self.use("align")}({p.code}, "{p.indices}", "{target}")'
 
     def _operands(self, args) -> tuple[list[str], str, bool]:
         printed = [self.print(a) for a in args]
@@ -77,19 +86,19 @@ class NumpyPrinter:
         return Printed(repr(float(expr)), batched=False, precedence=ATOM if expr >= 0 else MUL)
 
     def _print_Infinity(self, expr) -> Printed:
-        return Printed("np.inf", batched=False)
+        return Printed(f"{self.use('np')}.inf", batched=False)
 
     def _print_Pi(self, expr) -> Printed:
-        return Printed("np.pi", batched=False)
+        return Printed(f"{self.use('np')}.pi", batched=False)
 
     def _print_NegativeInfinity(self, expr) -> Printed:
-        return Printed("-np.inf", batched=False, precedence=MUL)
+        return Printed(f"-{self.use('np')}.inf", batched=False, precedence=MUL)
 
     def _print_Symbol(self, expr) -> Printed:
         if expr == symbols.N_CLASSES:
             return Printed("C", batched=False)
         if expr.name.isalpha() and len(expr.name) == 1:
-            return Printed("arange(C)", expr.name, batched=False)
+            return Printed(f"{self.use('arange')}(C)", expr.name, batched=False)
         raise InternalError(f"numpy printer: no variable for symbol {expr}")
 
     def _print_Indexed(self, expr) -> Printed:
@@ -101,17 +110,17 @@ class NumpyPrinter:
             return Printed(base.code, names[0], base.batched)
         first, second = names
         if first == second:
-            return Printed(f"diagonal({base.code})", first, base.batched)
+            return Printed(f"{self.use('diagonal')}({base.code})", first, base.batched)
         if first < second:
             return Printed(base.code, first + second, base.batched)
-        return Printed(f"transpose({base.code})", second + first, base.batched)
+        return Printed(f"{self.use('transpose')}({base.code})", second + first, base.batched)
 
     def _print_KroneckerDelta(self, expr) -> Printed:
         if all(isinstance(a, sympy.Symbol) and a != symbols.N_CLASSES and len(a.name) == 1 for a in expr.args):
             i, j = sorted(str(a) for a in expr.args)
-            return Printed("eye(C)", i + j, batched=False)
+            return Printed(f"{self.use('eye')}(C)", i + j, batched=False)
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
-        return Printed(f"np.where({codes[0]} == {codes[1]}, 1.0, 0.0)", target, batched)
+        return Printed(f"{self.use('np')}.where({codes[0]} == {codes[1]}, 1.0, 0.0)", target, batched)
 
     # -- arithmetic -----------------------------------------------------------------------
     def _print_Add(self, expr) -> Printed:
@@ -125,32 +134,44 @@ class NumpyPrinter:
         return Printed(text, target, any(p.batched for _, p in signed), ADD)
 
     def _print_Mul(self, expr) -> Printed:
-        coefficient, rest = expr.as_coeff_Mul()
-        if coefficient == -1:
-            inner = self.print(rest)
-            return Printed(f"-{self._wrap(inner, MUL)}", inner.indices, inner.batched, MUL)
-        numerator, denominator = [], []
+        """``a * b / nonzero(c * d)``: rational factors split into numerator and denominator.
+
+        Signs of the factors become one leading ``-`` and factors equal to 1 are dropped
+        (``-1 * 1 * x`` is ``-x``); numbers are not multiplied out, so the floating-point
+        operations stay those of the factors.
+        """
+        negative, numerator, denominator = False, [], []
         for factor in expr.as_ordered_factors():
             if isinstance(factor, sympy.Pow) and factor.exp.is_number and factor.exp.is_negative:
                 denominator.append(sympy.Pow(factor.base, -factor.exp, evaluate=False) if factor.exp != -1 else factor.base)
-            elif isinstance(factor, sympy.Rational) and not isinstance(factor, sympy.Integer):
-                numerator.append(sympy.Integer(factor.p))
+            elif isinstance(factor, sympy.Rational):
+                negative ^= factor.p < 0
+                numerator.append(sympy.Integer(abs(factor.p)))
                 denominator.append(sympy.Integer(factor.q))
             else:
                 numerator.append(factor)
+        numerator = [f for f in numerator if f != 1]
+        denominator = [f for f in denominator if f != 1]
+        if not numerator and not denominator:
+            return Printed("-1" if negative else "1", batched=False, precedence=MUL if negative else ATOM)
         printed = [self.print(f) for f in numerator + denominator]
         target = "".join(sorted(set("".join(p.indices for p in printed))))
         batched = any(p.batched for p in printed)
-        top = " * ".join(self._aligned(p, target, MUL) for p in printed[: len(numerator)]) or "1"
-        if not denominator:
-            return Printed(top, target, batched, MUL)
-        bottom_printed = printed[len(numerator):]
-        bottom = " * ".join(self._aligned(p, target, MUL) for p in bottom_printed)
+        top_printed, bottom_printed = printed[: len(numerator)], printed[len(numerator):]
+        if len(top_printed) == 1 and not bottom_printed and not negative:
+            return top_printed[0]
+        top = " * ".join(self._aligned(p, target, MUL) for p in top_printed) or "1"
+        sign = "-" if negative else ""
+        if not bottom_printed:
+            return Printed(f"{sign}{top}", target, batched, MUL)
         if any(p.batched for p in bottom_printed):
-            bottom = f"nonzero({bottom})"
-        elif len(bottom_printed) > 1 or bottom_printed[0].precedence < ATOM:
-            bottom = f"({bottom})"
-        return Printed(f"{top} / {bottom}", target, batched, MUL)
+            inner = self._aligned(bottom_printed[0], target, ADD) if len(bottom_printed) == 1 else None
+            bottom = f"{self.use('nonzero')}({inner or ' * '.join(self._aligned(p, target, MUL) for p in bottom_printed)})"
+        else:
+            bottom = " * ".join(self._aligned(p, target, MUL) for p in bottom_printed)
+            if len(bottom_printed) > 1 or bottom_printed[0].precedence < ATOM:
+                bottom = f"({bottom})"
+        return Printed(f"{sign}{top} / {bottom}", target, batched, MUL)
 
     def _print_Pow(self, expr) -> Printed:
         base, exponent = expr.base, expr.exp
@@ -158,7 +179,7 @@ class NumpyPrinter:
             return self._print_Mul(sympy.Mul(1, expr, evaluate=False))
         inner = self.print(base)
         if exponent == sympy.Rational(1, 2):
-            return Printed(f"np.sqrt({inner.code})", inner.indices, inner.batched)
+            return Printed(f"{self.use('np')}.sqrt({inner.code})", inner.indices, inner.batched)
         power = self.print(exponent)
         if power.indices:
             raise InternalError("numpy printer: indexed exponents are not supported")
@@ -169,21 +190,22 @@ class NumpyPrinter:
         if name is None or len(expr.args) != 1:
             raise InternalError(f"numpy printer: unsupported function {type(expr).__name__}")
         inner = self.print(expr.args[0])
+        self.use("np")
         if isinstance(expr, sympy.log) and inner.batched and not inner.indices:
             # log(0) is an undefined case (analyze.log_zeros), masked by the caller: no warning.
-            return Printed(f"{name}(nonzero({inner.code}))", inner.indices, inner.batched)
+            return Printed(f"{name}({self.use('nonzero')}({inner.code}))", inner.indices, inner.batched)
         return Printed(f"{name}({inner.code})", inner.indices, inner.batched)
 
     def _print_xlogy(self, expr) -> Printed:
         codes, target, batched = self._operands(expr.args)
-        return Printed(f"xlogy({codes[0]}, {codes[1]})", target, batched)
+        return Printed(f"{self.use('xlogy')}({codes[0]}, {codes[1]})", target, batched)
 
     def _print_step(self, expr) -> Printed:
         inner = self.print(expr.args[0])
-        return Printed(f"np.heaviside({inner.code}, 0.5)", inner.indices, inner.batched)
+        return Printed(f"{self.use('np')}.heaviside({inner.code}, 0.5)", inner.indices, inner.batched)
 
     def _print_MinMaxBase(self, expr) -> Printed:
-        function = "np.minimum" if isinstance(expr, sympy.Min) else "np.maximum"
+        function = f"{self.use('np')}.minimum" if isinstance(expr, sympy.Min) else f"{self.use('np')}.maximum"
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
         text = codes[0]
         for code in codes[1:]:
@@ -203,13 +225,13 @@ class NumpyPrinter:
             name = next(iter(sizes))
             if printed.indices != name:
                 raise InternalError("numpy printer: a threshold sum's body must depend on the threshold index alone")
-            return Printed(f"np.sum(np.where(valid, {printed.code}, 0.0), axis=-1)", "", True)
+            return Printed(f"{self.use('np')}.sum(np.where(valid, {printed.code}, 0.0), axis=-1)", "", True)
         code, indices, precedence = printed.code, printed.indices, printed.precedence
         for index, _, _ in reversed(expr.limits):
             name = str(index)
             if name in indices:
                 axis = indices.index(name) - len(indices)
-                code = f"np.sum({code}, axis={axis})"
+                code = f"{self.use('np')}.sum({code}, axis={axis})"
                 indices = indices.replace(name, "")
             elif sizes[name] == "thresholds":
                 raise InternalError("numpy printer: a threshold sum must use its index")
@@ -217,3 +239,138 @@ class NumpyPrinter:
                 code = f"{sizes[name]} * {self._wrap(Printed(code, precedence=precedence), MUL)}"
             precedence = ATOM if name in printed.indices else MUL
         return Printed(code, indices, printed.batched, precedence)
+
+
+# -- layout of long statements ----------------------------------------------------------------
+WIDTH = 100  # columns of generated code
+_OPENING, _CLOSING = "([{", ")]}"
+# Binary operators by priority, lowest first: a long expression breaks at its lowest one.
+_OPERATORS = (("==", "!=", "<=", ">=", "<", ">"), ("|",), ("&",), ("+", "-"), ("*", "/", "//", "%"), ("**",))
+
+
+def layout(head: str, code: str, tail: str = "") -> list[str]:
+    """The lines of ``head + code + tail`` within :data:`WIDTH` columns, broken as black would.
+
+    ``head`` starts with the indentation (``"    value = "``, ``"    return "``); ``code`` is
+    an expression or a comma-separated list. A long expression is parenthesized and broken
+    before its lowest-priority operators; a call or literal breaks inside its brackets, one
+    item a line with a trailing comma. What cannot break (a long string) stays as it is.
+    """
+    indent = head[: len(head) - len(head.lstrip())]
+    return _fit(code, indent, head[len(indent):], tail, bracketed=False)
+
+
+def _fit(code: str, indent: str, head: str, tail: str, bracketed: bool) -> list[str]:
+    """``bracketed``: the line is inside brackets already, so it breaks without new ones."""
+    line = f"{indent}{head}{code}{tail}"
+    if len(line) <= WIDTH:
+        return [line]
+    parts = _split(code)
+    if len(parts) > 1 and bracketed:
+        return _delimited(parts, indent, head, tail)
+    inner = indent + "    "
+    if len(parts) > 1:
+        body = [inner + code] if len(inner) + len(code) <= WIDTH else _delimited(parts, inner, "", "")
+        return [f"{indent}{head}(", *body, f"{indent}){tail}"]
+    if _is_string(code):
+        return [f"{indent}{head}(", *_string_lines(code, inner), f"{indent}){tail}"]
+    opening = _opening_of_last(code)
+    if opening is None:
+        return [line]
+    return [f"{indent}{head}{code[: opening + 1]}", *_body(code[opening + 1 : -1], inner), f"{indent}{code[-1]}{tail}"]
+
+
+def _is_string(code: str) -> bool:
+    """``code`` is one string literal: its opening quote is all that lies outside strings."""
+    return code.startswith('"') and [position for position, _, _ in _scan(code)] == [0]
+
+
+def _string_lines(code: str, indent: str) -> list[str]:
+    """A long string literal as adjacent literals cut after spaces, each line within the width."""
+    words = code[1:-1].split(" ")
+    room = WIDTH - len(indent) - 2
+    lines, chunk = [], ""
+    for word in words:
+        piece = word if not chunk else f"{chunk} {word}"
+        if chunk and len(piece) + 1 > room:
+            lines.append(f'{indent}"{chunk} "')
+            chunk = word
+        else:
+            chunk = piece
+    return lines + [f'{indent}"{chunk}"']
+
+
+def _body(code: str, indent: str) -> list[str]:
+    """The content of a bracket, broken over lines at ``indent``."""
+    if len(indent) + len(code) <= WIDTH:
+        return [indent + code]
+    return _delimited(_split(code), indent, "", "")
+
+
+def _delimited(parts: list[tuple[str, str]], indent: str, head: str, tail: str) -> list[str]:
+    """One line (or more) per part; comma-separated items each end with a comma."""
+    if parts[0][0] == ",":
+        return [line for _, part in parts for line in _fit(part, indent, "", ",", bracketed=True)]
+    lines = []
+    for number, (operator, part) in enumerate(parts):
+        first, last = number == 0, number == len(parts) - 1
+        lines += _fit(part, indent, head if first else f"{operator} ", tail if last else "", bracketed=True)
+    return lines
+
+
+def _scan(code: str):
+    """``(position, depth, char)`` of every character outside string literals."""
+    depth, quote, escaped = 0, "", False
+    for position, char in enumerate(code):
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+            continue
+        if char in "\"'":
+            quote = char
+        elif char in _OPENING:
+            depth += 1
+        elif char in _CLOSING:
+            depth -= 1
+        yield position, depth, char
+
+
+def _split(code: str) -> list[tuple[str, str]]:
+    """``code`` cut at its top-level commas, else before its lowest-priority binary operators:
+    ``[(delimiter, part), ...]`` (the first part's delimiter is that of the cut). Printed
+    code spaces every binary operator and no unary one."""
+    top = [position for position, depth, char in _scan(code) if depth == 0 and char in ", "]
+    commas = [position for position in top if code[position] == ","]
+    if commas:
+        bounds = [-1, *commas, len(code)]
+        parts = [code[a + 1 : b].strip() for a, b in zip(bounds, bounds[1:])]
+        return [(",", part) for part in parts if part]
+    spaces = [position for position in top if code[position] == " "]
+    for group in _OPERATORS:
+        cuts = [(a, b) for a, b in zip(spaces, spaces[1:]) if code[a + 1 : b] in group]
+        if cuts:
+            parts, start, operator = [], 0, code[cuts[0][0] + 1 : cuts[0][1]]
+            for a, b in cuts:
+                parts.append((operator, code[start:a]))
+                start, operator = b + 1, code[a + 1 : b]
+            return parts + [(operator, code[start:])]
+    return [("", code)]
+
+
+def _opening_of_last(code: str) -> int | None:
+    """Where the bracket that ends ``code`` opens, if ``code`` ends with a closing bracket."""
+    if not code or code[-1] not in _CLOSING:
+        return None
+    stack = []
+    for position, _, char in _scan(code):
+        if char in _OPENING:
+            stack.append(position)
+        elif char in _CLOSING and stack:
+            opening = stack.pop()
+            if position == len(code) - 1:
+                return opening
+    return None
