@@ -1,31 +1,24 @@
 """Check what a spec declares about its formula: ``range``, ``higher_is_better``, realness.
 
-The checks sample, they do not prove: a spec is refused only on a concrete counterexample,
-so a claim that holds survives whatever sympy can or cannot show. Each level draws data
-of its own shape, deterministically (fixed seed), with zeros and extreme imbalances:
+The checks sample, they do not prove (no sympy bounds): a spec is refused only on a concrete
+counterexample. Each level draws its own data, deterministically (fixed seed), with zeros
+and extreme imbalances. class: a grid of small counts, then random counts up to 10**6.
+matrix: confusion matrices of 2 to 4 classes. aggregate: terms computed from their class
+formulas over the per-class counts of such matrices and of multi-label indicator data (which
+also gives the per-instance counts of ``samples``). curve: count curves from the origin, each
+threshold adding a sample or more. score: score rows that are distributions (valid for
+``scores: any`` too), one-hot truth. Points where the metric or a term is undefined are
+skipped. Parameters take their defaults and, one at a time, a few values of their domain;
+a metric parameter keeps its default metric.
 
-- class: every count vector of a small grid, then random counts from 0 to 10**6;
-- matrix: random confusion matrices of 2 to 4 classes; class terms (``recall[k]``) are
-  computed from their class formula;
-- aggregate: averaged terms are computed from their class formula over the per-class counts
-  of random confusion matrices (single-label) and of random indicator matrices (multi-label,
-  which also give the per-instance counts of ``samples``);
-- curve: random count curves (each threshold adds at least one sample, origin first);
-- score: random score matrices (rows are distributions: valid for ``scores: probabilities``
-  as well as ``any``) with one-hot truth.
-
-A point is skipped where the metric is undefined (one of its ``undefined`` cases, or one of
-a term's, vanishes). Parameters take their defaults and, one at a time, a few values inside
-their domain; a metric parameter keeps its default metric.
-
-- range: refused when a defined value lies outside the declared bounds by more than a
-  relative 1e-9; the message names the smallest offending data.
+- range: a defined value outside the bounds (beyond a relative 1e-9) refuses; the message
+  names the smallest such data.
 - realness: refused when no defined point gives a real number (``sqrt(-1 - TP)``).
-- direction: correcting one error (FN -> TP or FP -> TN; an off-diagonal cell onto the
-  diagonal; a wrong indicator bit; the highest-ranked negative moved to the bottom; scores
-  moved a quarter of the way toward the truth) must not move the value the wrong way at a
-  clear majority of the points where it moves (see :data:`WRONG_SHARE`): metrics that are
-  not monotone (CEN, optimized precision) pass, a flipped claim does not.
+- direction: correcting one error (FN -> TP, FP -> TN; an off-diagonal instance onto the
+  diagonal; a wrong indicator bit; the top-ranked negative moved to the bottom; scores a
+  quarter of the way toward the truth) refuses when it moves the value the wrong way at
+  :data:`WRONG_SHARE` of the points where it moves it. Metrics that are not monotone pass:
+  RCI goes the wrong way at about half of them, CEN at a fifth.
 """
 
 from __future__ import annotations
