@@ -397,8 +397,8 @@ def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnos
                     found.setdefault(key, message)
     except (ArithmeticError, LookupError, NameError, TypeError, ValueError) as error:
         raise InternalError(f"cannot sample '{metric.id}' to check its declared claims: {error!r}") from error
-    # The IR keeps the location of the spec's id only: the key names what to fix.
-    return [Diagnostic(metric.location, key, found[key]) for key in ("$.formula", "$.range", "$.higher_is_better") if key in found]
+    return [Diagnostic(metric.key_location(key[2:]), key, found[key])
+            for key in ("$.formula", "$.range", "$.higher_is_better") if key in found]
 
 
 def check_declared(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:

@@ -141,6 +141,11 @@ class Metric:
     excused: tuple[sympy.Expr, ...] = ()  # denominators whose vanishing only zeroes an xlogy term (0 log 0 = 0)
     equivalences: tuple[Equivalence, ...] = field(default=())
     scores: str = "any"  # curve and score levels: "probabilities" when rows must be distributions
+    key_locations: tuple[tuple[str, Location], ...] = ()  # where the spec writes formula, range, ...
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
+
+    def key_location(self, key: str) -> Location:
+        """Where the spec writes the value of top-level ``key`` (else where it writes its id)."""
+        return dict(self.key_locations).get(key, self.location)

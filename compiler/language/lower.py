@@ -149,6 +149,7 @@ class _Lowering:
             source=_source_name(spec.path),
             digest=hashlib.sha256(spec.text.encode("utf-8")).hexdigest(),
             location=spec.locate(("id",)),
+            key_locations=tuple((key, spec.locate((key,))) for key in ("formula", "range", "higher_is_better")),
             scores=data.get("scores", "any"),
         )
 

@@ -57,8 +57,8 @@ def test_range_refused_with_the_smallest_counterexample(tmp_path, monkeypatch):
     assert diagnostic.key == "$.range"
     assert diagnostic.message == ("range [0, 1] but TP=0, FP=1, FN=0, TN=0 gives -1; "
                                   "fix the formula or declare the range it has")
-    assert str(diagnostic.location) == "specs/claimed.yaml:1:5"
-    assert diagnostic.location.line_text == "id: claimed"
+    assert str(diagnostic.location) == "specs/claimed.yaml:8:8"  # the range's value
+    assert diagnostic.location.line_text == "range: [0, 1]"
 
 
 def test_flipped_direction_refused(tmp_path, monkeypatch):
