@@ -25,7 +25,7 @@ from metricc.compiler.errors import InternalError
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.names import RUNTIME_NAMES, TERM_SEPARATOR
 
-__all__ = ["SHAPES", "Shape", "emit_module", "emit_registry", "module_context", "python_string"]
+__all__ = ["SHAPES", "Shape", "emit_module", "emit_registry", "module_context", "python_string", "term_names"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),
@@ -223,13 +223,14 @@ class Shape:
     template: str
     kernel: Callable[[ir.Metric, Mapping], Kernel]
     helpers: frozenset[str]
+    counts: str | None = None  # helper deriving per-class counts, when terms or class parameters need them
 
 
 # Keyed by the level's value, so that a str-valued Level enum and a plain string both find their row.
 SHAPES: Mapping[str, Shape] = MappingProxyType({
     "class": Shape("class.py.j2", _class_level, frozenset({"average_class_metric", "check_counts"})),
     "aggregate": Shape("aggregate.py.j2", _aggregate_level, frozenset({"check_counts", "finish"})),
-    "matrix": Shape("matrix.py.j2", _matrix_level, frozenset({"check_matrix", "finish", "np"})),
+    "matrix": Shape("matrix.py.j2", _matrix_level, frozenset({"check_matrix", "finish", "np"}), "counts_from_matrix"),
     "curve": Shape("curve.py.j2", _curve_level, frozenset({"average_curve_metric", "score_curves"})),
     "score": Shape("score.py.j2", _score_level, frozenset({"check_scores", "finish", "np"})),
 })
@@ -285,8 +286,8 @@ def module_context(metric: ir.Metric) -> dict:
     helpers = set(shape.helpers | kernel.helpers).union(*(p["helpers"] for p in params), *(t["kernel"].helpers for t in terms))
     if terms:
         helpers.add("average_class_metric")
-    if level == "matrix" and counts:
-        helpers.add("counts_from_matrix")
+    if counts and shape.counts:
+        helpers.add(shape.counts)
     if not helpers <= RUNTIME_NAMES:
         raise InternalError(f"numpy emitter: {sorted(helpers - RUNTIME_NAMES)} are not runtime helpers")
     return {

@@ -45,6 +45,7 @@ class NumpyPrinter:
         self.helpers: set[str] = set()
 
     def use(self, helper: str) -> str:
+        """``helper``'s name for printed code, recorded as used."""
         self.helpers.add(helper)
         return helper
 
