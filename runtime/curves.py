@@ -13,16 +13,14 @@ so a generated kernel reads ``tp[..., 1:]`` as ``TP[i]`` and ``tp[..., :-1]`` as
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 
 from metricc.runtime.errors import InputError
+from metricc.runtime.scores import check_probabilities, score_array
 
-__all__ = ["Curves", "check_scores", "threshold_curve", "score_curves", "average_curve_metric"]
-
-PROBABILITY_TOLERANCE = 1e-6
+__all__ = ["Curves", "check_scores", "threshold_curve", "score_curves"]
 
 
 class Curves(NamedTuple):
@@ -76,25 +74,16 @@ def check_scores(y_true, scores, labels=None, probabilities: bool = False) -> tu
     1-D scores are the scores of the second of two classes; the first gets ``1 - s`` (a
     decreasing transform, so rankings are kept and probabilities stay probabilities).
     """
-    try:
-        values = np.asarray(scores, dtype=float)
-    except (TypeError, ValueError):
-        raise InputError("scores", "expected a numeric array (rows = samples, columns = classes)") from None
+    values = score_array(scores)
     if values.ndim == 1:
         values = np.stack([1.0 - values, values], axis=-1)
     if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] < 2:
         raise InputError("scores", f"expected shape (n_samples, n_classes >= 2) or (n_samples,), got {np.shape(scores)}")
-    if not np.all(np.isfinite(values)):
-        raise InputError("scores", "contains NaN or infinite values")
     y = np.asarray(y_true, dtype=object)
     if y.ndim != 1 or y.shape[0] != values.shape[0]:
         raise InputError("y_true", f"expected one label per score row ({values.shape[0]}), got shape {y.shape}")
     if probabilities:
-        outside = np.any((values < 0) | (values > 1))
-        sums = np.sum(values, axis=-1)
-        worst = int(np.argmax(np.abs(sums - 1)))
-        if outside or abs(sums[worst] - 1) > PROBABILITY_TOLERANCE:
-            raise InputError("scores", f"this metric needs probabilities: each row in [0, 1] summing to 1 (row {worst} sums to {sums[worst]:.6g})")
+        check_probabilities(values)
     columns = _column_index(y, values.shape[1], labels)
     truth = np.zeros_like(values)
     truth[np.arange(values.shape[0]), columns] = 1.0
@@ -134,44 +123,3 @@ def score_curves(y_true, scores, labels=None) -> tuple[Curves, Curves]:
     per_class = _stack([threshold_curve(truth[:, k], values[:, k]) for k in range(values.shape[1])])
     pooled = _stack([threshold_curve(truth.ravel(), values.ravel())])
     return per_class, pooled
-
-
-def _apply(kernel, curves: Curves):
-    def at(values):
-        return values[..., 1:]
-
-    def before(values):
-        return values[..., :-1]
-
-    counts = (curves.tp, curves.fp, curves.fn, curves.tn)
-    return kernel(*(at(c) for c in counts), *(before(c) for c in counts), curves.positives, curves.negatives, curves.valid)
-
-
-def average_curve_metric(kernel, curves: tuple[Curves, Curves], *, average: str, averages: tuple[str, ...],
-                         weights=None, pos_label: int = 1, zero_division=math.nan):
-    """Apply a per-curve kernel and average over classes, as class-level metrics are averaged.
-
-    ``micro`` applies the kernel to the pooled curve of every (sample, class) pair; ``weighted``
-    weighs each class by its positives (support) unless ``weights`` are given.
-    """
-    from metricc.runtime.kernel import average_class_metric, finish, zero_division_value
-
-    if average not in averages:
-        raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
-    per_class, pooled = curves
-    zero = zero_division_value(zero_division)
-    if average == "micro":
-        return finish(*_apply(kernel, pooled), zero)[0][()]
-    value, undefined = _apply(kernel, per_class)
-    values = np.where(undefined, zero, value).astype(float)
-    # The per-class values are final here: averaging them reuses the class-level rules.
-    return average_class_metric(lambda *_: (values, np.zeros(values.shape, dtype=bool)),
-                                _support_counts(per_class), average=average, averages=averages, params={},
-                                weights=weights, pos_label=pos_label, zero_division=zero)
-
-
-def _support_counts(curves: Curves):
-    from metricc.runtime.confusion import ClassCounts
-
-    positives, negatives = curves.positives, curves.negatives
-    return ClassCounts(positives, np.zeros_like(positives), np.zeros_like(positives), negatives)

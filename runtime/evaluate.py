@@ -14,7 +14,7 @@ import numpy as np
 
 from metricc.runtime import confusion, probabilistic as probabilistic_matrices, relevance as relevance_estimates
 from metricc.runtime.errors import InputError
-from metricc.runtime.registry import Catalog, MetricInfo
+from metricc.runtime.registry import Catalog, MetricInfo, install_lookup
 
 __all__ = ["catalog", "metric", "evaluate"]
 
@@ -29,6 +29,9 @@ def catalog() -> Catalog:
 def metric(name: str) -> MetricInfo:
     """Metadata and function of one metric, by id or alias."""
     return catalog()[name]
+
+
+install_lookup(metric)  # metric parameters of generated functions resolve their ids here
 
 
 def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):

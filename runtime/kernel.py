@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from metricc.runtime import registry
 from metricc.runtime.confusion import ClassCounts, check_class_vector, check_counts, check_matrix, counts_from_matrix
-from metricc.runtime.curves import average_curve_metric, check_scores, score_curves
+from metricc.runtime.curves import Curves, check_scores, score_curves
 from metricc.runtime.errors import InputError
 
 __all__ = [
@@ -152,8 +153,6 @@ def metric_param(name: str, value) -> Kernel:
     Returns a per-class kernel ``(tp, fp, fn, tn) -> (values, undefined)`` evaluating the
     metric's generated function on whatever counts the caller's averaging applies it to.
     """
-    from metricc.runtime.evaluate import metric  # on first use: the registry imports this module
-
     if isinstance(value, str):
         metric_id, bound = value, {}
     elif isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], Mapping):
@@ -161,7 +160,7 @@ def metric_param(name: str, value) -> Kernel:
     else:
         raise InputError(name, f"expected a metric id, or (id, {{parameter: value}}), got {value!r}")
     try:
-        info = metric(metric_id)
+        info = registry.find_metric(metric_id)
     except InputError as error:
         raise InputError(name, error.message) from None
     if info.level != "class" or "none" not in info.averages:
@@ -282,3 +281,35 @@ def average_class_metric(
     # but never true, against the proved weighted(recall) = micro(recall).
     weighted = np.sum(np.where(weights == 0, 0.0, values * weights), axis=-1) / nonzero(total)
     return finish(weighted, total == 0, zero)
+
+
+def average_curve_metric(kernel, curves: tuple[Curves, Curves], *, average: str, averages: tuple[str, ...],
+                         weights=None, pos_label: int = 1, zero_division=math.nan):
+    """Apply a per-curve kernel and average over classes, as class-level metrics are averaged.
+
+    ``curves``: the per-class and pooled curves of :func:`~metricc.runtime.curves.score_curves`.
+    ``micro`` applies the kernel to the pooled curve of every (sample, class) pair; ``weighted``
+    weighs each class by its positives (support) unless ``weights`` are given.
+    """
+    if average not in averages:
+        raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
+    per_class, pooled = curves
+    zero = zero_division_value(zero_division)
+    if average == "micro":
+        return finish(*_apply_to_curves(kernel, pooled), zero)[0][()]
+    value, undefined = _apply_to_curves(kernel, per_class)
+    values = np.where(undefined, zero, value).astype(float)
+    # The per-class values are final here: averaging them reuses the class-level rules, with
+    # the positives of each class as its support (TP + FN).
+    positives, negatives = per_class.positives, per_class.negatives
+    support = ClassCounts(positives, np.zeros_like(positives), np.zeros_like(positives), negatives)
+    return average_class_metric(lambda *_: (values, np.zeros(values.shape, dtype=bool)), support,
+                                average=average, averages=averages, params={}, weights=weights,
+                                pos_label=pos_label, zero_division=zero)
+
+
+def _apply_to_curves(kernel, curves: Curves):
+    """The kernel on counts at each threshold (``[..., 1:]``) and at the one before (``[..., :-1]``)."""
+    counts = (curves.tp, curves.fp, curves.fn, curves.tn)
+    return kernel(*(c[..., 1:] for c in counts), *(c[..., :-1] for c in counts),
+                  curves.positives, curves.negatives, curves.valid)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from metricc.runtime.errors import InputError
+from metricc.runtime.scores import PROBABILITY_TOLERANCE, check_probabilities, score_array
 
 __all__ = ["KINDS", "probabilistic_confusion_matrix", "evaluate_matrix_metrics"]
 
@@ -32,22 +33,10 @@ KINDS = ("relative", "absolute")
 
 def _scores(scores, tolerance: float) -> np.ndarray:
     """Scores ``(..., N, C)`` as probabilities: finite, in [0, 1], each row summing to 1."""
-    try:
-        values = np.asarray(scores, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError("scores", "expected numbers (rows = samples, columns = class probabilities)") from None
+    values = score_array(scores)
     if values.ndim < 2 or values.shape[-1] == 0 or values.shape[-2] == 0:
         raise InputError("scores", f"expected shape (n_samples, n_classes) or a batch (..., n_samples, n_classes), got {values.shape}")
-    if not np.isfinite(values).all():
-        raise InputError("scores", "contains NaN or infinity")
-    if (values < 0).any() or (values > 1).any():
-        raise InputError("scores", "probabilities must lie in [0, 1]")
-    sums = values.sum(axis=-1)
-    off = np.abs(sums - 1)
-    if (off > tolerance).any():
-        where = np.unravel_index(int(np.argmax(off)), sums.shape)
-        raise InputError("scores", f"each row must sum to 1 (within {tolerance:g}); row {where[-1]} sums to {sums[where]:.6g}")
-    return values
+    return check_probabilities(values, tolerance)
 
 
 def _classes(y_true, labels, n_samples_shape: tuple[int, ...], n_classes: int) -> np.ndarray:
@@ -82,7 +71,8 @@ def _classes(y_true, labels, n_samples_shape: tuple[int, ...], n_classes: int) -
     return np.array(flat, dtype=np.int64).reshape(y.shape)
 
 
-def probabilistic_confusion_matrix(y_true, scores, *, kind: str = "relative", labels=None, tolerance: float = 1e-6) -> np.ndarray:
+def probabilistic_confusion_matrix(y_true, scores, *, kind: str = "relative", labels=None,
+                                   tolerance: float = PROBABILITY_TOLERANCE) -> np.ndarray:
     """The ``(..., C, C)`` probabilistic confusion matrix (rows = true classes) of Wang et al.
 
     ``scores`` ``(..., N, C)``: the probability of each sample (row) for each class (column),

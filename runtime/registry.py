@@ -1,7 +1,15 @@
-"""Metadata of compiled metrics, as generated modules declare it (``INFO``).
+"""Metadata of compiled metrics, as generated modules declare it (``INFO``), and id lookup.
+
+``__all__`` lists what generated modules import. :func:`find_metric` resolves metric ids for
+the runtime's own helpers (a metric parameter such as ``iba``'s ``base`` names another
+metric) through the lookup that :mod:`metricc.runtime.evaluate` installs: the catalog is
+built from the generated modules, which import the runtime, so the runtime's lower modules
+cannot import it themselves.
 
 >>> from metricc.generated import CATALOG
 >>> CATALOG["ppv"].id
+'precision'
+>>> find_metric("ppv").id
 'precision'
 """
 
@@ -74,3 +82,19 @@ class Catalog:
 
     def values(self) -> list[MetricInfo]:
         return list(self._by_id.values())
+
+
+_lookup: Callable[[str], MetricInfo] | None = None
+
+
+def install_lookup(lookup: Callable[[str], MetricInfo]) -> None:
+    """Resolve metric ids with ``lookup`` from now on (``evaluate.metric``, on import)."""
+    global _lookup
+    _lookup = lookup
+
+
+def find_metric(name: str) -> MetricInfo:
+    """The metric with id or alias ``name``, from the installed catalog lookup."""
+    if _lookup is None:  # metricc.runtime's __init__ imports evaluate, which installs it
+        raise RuntimeError("no metric catalog is installed: import metricc.runtime")
+    return _lookup(name)

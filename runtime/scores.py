@@ -1,0 +1,60 @@
+"""Score matrices: the one check of numeric, finite scores and of class probabilities.
+
+Curve and score metrics (:mod:`~metricc.runtime.curves`) and probabilistic confusion
+matrices (:mod:`~metricc.runtime.probabilistic`) accept different shapes, but read the
+numbers in a score matrix the same way: rows are samples, the last axis holds one score per
+class, and where probabilities are needed each row lies in [0, 1] and sums to 1 within
+``PROBABILITY_TOLERANCE``.
+
+>>> check_probabilities(score_array([[0.25, 0.75], [0.5, 0.5]])).tolist()
+[[0.25, 0.75], [0.5, 0.5]]
+>>> check_probabilities(score_array([[0.5, 0.6]]))
+Traceback (most recent call last):
+...
+metricc.runtime.errors.InputError: scores: each row must sum to 1 (within 1e-06); row 0 sums to 1.1
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metricc.runtime.errors import InputError
+
+__all__ = ["PROBABILITY_TOLERANCE", "check_probabilities", "score_array"]
+
+# Probabilities printed with six decimals, or summed in float32, miss 1 by up to ~1e-6.
+PROBABILITY_TOLERANCE = 1e-6
+
+
+def score_array(scores, *, argument: str = "scores") -> np.ndarray:
+    """``scores`` as a float64 array with only finite entries; the caller checks the shape."""
+    try:
+        values = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(argument, "expected numbers (rows = samples, columns = classes)") from None
+    if not np.isfinite(values).all():
+        raise InputError(argument, "contains NaN or infinity")
+    return values
+
+
+def check_probabilities(values: np.ndarray, tolerance: float = PROBABILITY_TOLERANCE, *,
+                        argument: str = "scores") -> np.ndarray:
+    """``values`` ``(..., N, C)`` unchanged if every row is in [0, 1] and sums to 1 within ``tolerance``."""
+    outside = (values < 0) | (values > 1)
+    if outside.any():
+        where = np.unravel_index(int(np.argmax(outside)), values.shape)
+        raise InputError(argument, f"probabilities must lie in [0, 1]; {_row(where[:-1])} holds "
+                                   f"{values[where]:.6g}")
+    sums = values.sum(axis=-1)
+    off = np.abs(sums - 1)
+    if (off > tolerance).any():
+        where = np.unravel_index(int(np.argmax(off)), sums.shape)
+        raise InputError(argument, f"each row must sum to 1 (within {tolerance:g}); {_row(where)} sums to "
+                                   f"{sums[where]:.6g}")
+    return values
+
+
+def _row(index: tuple) -> str:
+    """``row 3``, or ``row 3 of batch (1,)`` for a batch of score matrices."""
+    row = f"row {int(index[-1])}"
+    return row if len(index) == 1 else f"{row} of batch {tuple(int(i) for i in index[:-1])}"
