@@ -1,5 +1,11 @@
 """metricc's public Python API: numpy only, no compiler import.
 
+Evaluate metrics (:func:`evaluate`, :func:`sweep`, :func:`normalized`), look them up
+(:func:`catalog`, :func:`metric` and the types they return), build their inputs (confusion
+matrices, per-class counts, probabilistic matrices, relevance vectors) and choose them
+(:func:`suggest`). The helpers generated modules import live in
+:mod:`metricc.runtime.kernel` and are not part of this surface.
+
 >>> import metricc.runtime as mc
 >>> print(f'{mc.evaluate("mcc", matrix=[[5, 1], [2, 4]])["mcc"]:.4f}')
 0.5071
@@ -16,16 +22,21 @@ from metricc.runtime.confusion import (
 )
 from metricc.runtime.errors import InputError, MetriccError
 from metricc.runtime.evaluate import catalog, evaluate, metric
-from metricc.runtime.probabilistic import probabilistic_confusion_matrix
-from metricc.runtime.sweep import product_grid, sweep
 from metricc.runtime.normalize import normalized
+from metricc.runtime.probabilistic import probabilistic_confusion_matrix
+from metricc.runtime.registry import Catalog, MetricInfo, ParamInfo
 from metricc.runtime.relevance import relevance_from_order, relevance_from_prevalence
 from metricc.runtime.suggest import Suggestion, suggest
+from metricc.runtime.sweep import product_grid, sweep
 
 __all__ = [
+    "Catalog",
     "ClassCounts",
     "InputError",
+    "MetricInfo",
     "MetriccError",
+    "ParamInfo",
+    "Suggestion",
     "catalog",
     "class_labels",
     "confusion_matrix",
@@ -40,7 +51,6 @@ __all__ = [
     "relevance_from_order",
     "relevance_from_prevalence",
     "samplewise_counts",
-    "sweep",
-    "Suggestion",
     "suggest",
+    "sweep",
 ]

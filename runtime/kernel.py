@@ -118,8 +118,15 @@ def zero_division_value(zero_division) -> float:
 
 
 def finish(value, undefined, zero_division):
-    """Replace undefined entries by the zero-division value; scalars come back as floats."""
-    result = np.where(undefined, zero_division_value(zero_division), value).astype(float)
+    """Replace undefined entries by the zero-division value; scalars come back as floats.
+
+    A zero comes back as +0.0: a negated empty sum (CEN of a single class) is -0.0, which
+    equals 0 but prints as ``-0.0``.
+
+    >>> float(finish(-np.sum(np.zeros(0)), False, math.nan))
+    0.0
+    """
+    result = np.where(undefined, zero_division_value(zero_division), value).astype(float) + 0.0
     return result[()] if result.ndim == 0 else result
 
 
