@@ -1,0 +1,155 @@
+"""``evaluate``, ``catalog`` and ``metric``: every kind of input, averaging, parameters, errors.
+
+Data: ``y_true = [0, 1, 1, 2]``, ``y_pred = [0, 1, 2, 2]``, so the matrix is
+``[[1, 0, 0], [0, 1, 1], [0, 0, 1]]``: recall per class 1, 1/2, 1; precision 1, 1, 1/2;
+F1 1, 2/3, 2/3. Expected values are worked by hand from it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from metricc.runtime.confusion import ClassCounts
+from metricc.runtime.errors import InputError
+from metricc.runtime.evaluate import catalog, evaluate, metric
+from metricc.runtime.registry import Catalog, MetricInfo, find_metric
+
+Y_TRUE, Y_PRED = [0, 1, 1, 2], [0, 1, 2, 2]
+MATRIX = [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
+COUNTS = ClassCounts([1, 1, 1], [0, 0, 1], [0, 1, 0], [3, 2, 2])
+
+
+def raises(argument: str, message: str = ""):
+    return pytest.raises(InputError, match=rf"^{argument}: .*{message}")
+
+
+def test_catalog_and_metric_resolve_ids_and_aliases():
+    assert isinstance(catalog(), Catalog) and "precision" in catalog()
+    info = metric("ppv")
+    assert isinstance(info, MetricInfo) and info.id == "precision"
+    assert find_metric("ppv") is info  # the lookup evaluate installs for the kernel
+    with raises("metric", "unknown metric 'precison'; did you mean 'precision'"):
+        metric("precison")
+
+
+@pytest.mark.parametrize("inputs", [
+    {"y_true": Y_TRUE, "y_pred": Y_PRED},
+    {"matrix": MATRIX},
+    {"matrix": np.transpose(MATRIX), "orientation": "pred-rows"},
+    {"counts": COUNTS},
+])
+def test_every_input_kind_gives_the_same_values(inputs):
+    values = evaluate(["recall", "precision", "f1"], average="macro", **inputs)
+    assert values["recall"] == pytest.approx(2.5 / 3)
+    assert values["precision"] == pytest.approx(2.5 / 3)
+    assert values["f1"] == pytest.approx(7 / 9)
+
+
+def test_names_are_kept_as_given_and_each_metric_uses_its_default_average():
+    values = evaluate(["ppv", "accuracy", "recall"], y_true=Y_TRUE, y_pred=Y_PRED)
+    assert list(values) == ["ppv", "accuracy", "recall"]
+    assert values["accuracy"] == 0.75
+    assert evaluate("recall", matrix=MATRIX, average="none")["recall"].tolist() == [1.0, 0.5, 1.0]
+    assert evaluate("recall", matrix=MATRIX, average="weighted")["recall"] == 0.75  # = micro recall
+    assert evaluate("mcc", matrix=[[5, 1], [2, 4]])["mcc"] == pytest.approx(18 / math.sqrt(6 * 6 * 7 * 5))
+
+
+def test_pos_label_is_a_label_or_an_index():
+    y_true, y_pred = ["cat", "dog", "dog"], ["cat", "cat", "dog"]
+    assert evaluate("recall", y_true=y_true, y_pred=y_pred, average="binary")["recall"] == 0.5  # second class
+    assert evaluate("recall", y_true=y_true, y_pred=y_pred, average="binary", pos_label="cat")["recall"] == 1.0
+    assert evaluate("recall", matrix=MATRIX, average="binary", pos_label=2)["recall"] == 1.0
+    with raises("pos_label", "'bird' is not one of the labels"):
+        evaluate("recall", y_true=y_true, y_pred=y_pred, average="binary", pos_label="bird")
+
+
+@pytest.mark.parametrize("zero_division, expected", [(0, 0.25), (1, 0.75), ("skip", 0.5)])
+def test_zero_division_reaches_the_metric(zero_division, expected):
+    """Class 1 is never predicted: its precision is undefined."""
+    values = evaluate("precision", y_true=[0, 1], y_pred=[0, 0], average="macro", zero_division=zero_division)
+    assert values["precision"] == expected
+
+
+def test_zero_division_default_is_nan():
+    assert math.isnan(evaluate("precision", y_true=[0, 1], y_pred=[0, 0], average="macro")["precision"])
+
+
+def test_batches_of_matrices_give_one_value_per_matrix():
+    values = evaluate(["accuracy", "recall"], matrix=[MATRIX, np.eye(3, dtype=int) * 2], average="macro")
+    assert values["accuracy"].tolist() == [0.75, 1.0]
+    assert values["recall"].tolist() == pytest.approx([2.5 / 3, 1.0])
+
+
+def test_multilabel_counts_and_samples_averaging():
+    y_true, y_pred = [[1, 0], [1, 1]], [[1, 1], [0, 1]]
+    # per class: precision 1/1 (class 0), 1/2 (class 1); per instance: 1/2, 1/1
+    per_class = evaluate("precision", y_true=y_true, y_pred=y_pred, multilabel=True, average="none")["precision"]
+    assert per_class.tolist() == [1.0, 0.5]
+    assert evaluate("recall", y_true=y_true, y_pred=y_pred, multilabel=True, average="samples")["recall"] == 0.75
+    with raises("average", "pass indicator matrices"):
+        evaluate("recall", y_true=Y_TRUE, y_pred=Y_PRED, average="samples")
+
+
+def test_params_reach_every_metric_that_declares_them():
+    values = evaluate(["f_beta", "recall"], matrix=[[5, 1], [2, 4]], average="binary", params={"beta": 2})
+    # class 1: precision 4/5, recall 4/6; F2 = 5 P R / (4 P + R)
+    assert values["f_beta"] == pytest.approx(5 * 0.8 * (2 / 3) / (4 * 0.8 + 2 / 3))
+    # IBA with recall as its base: (1 + 0.1 (recall - specificity)) recall = (1 - 1/60) 2/3
+    iba = evaluate("iba", matrix=[[5, 1], [2, 4]], average="binary", params={"base": "recall"})["iba"]
+    assert iba == pytest.approx(118 / 180)
+
+
+def test_relevance_as_vector_mapping_or_order():
+    labels = {"y_true": ["a", "b", "b", "c"], "y_pred": ["a", "b", "c", "c"]}  # the matrix MATRIX
+    assert evaluate("relevance_recall", **labels, relevance=[1, 1, 0])["relevance_recall"] == 0.75
+    assert evaluate("relevance_recall", **labels, relevance={"a": 0, "b": 1, "c": 0})["relevance_recall"] == 0.5
+    # "a < b, a < c": phi = 0.4, 1, 1 (Eq. 10); (0.4 * 1 + 1 * 0.5 + 1 * 1) / 2.4
+    ordered = evaluate("relevance_recall", **labels, relevance_order="a < b, a < c")["relevance_recall"]
+    assert ordered == pytest.approx(1.9 / 2.4)
+
+
+@pytest.mark.parametrize("kwargs, argument, message", [
+    ({"relevance": [1, 1, 0], "relevance_order": "a < b"}, "relevance_order", "give the relevance once"),
+    ({"relevance": {"a": 1, "b": 1}}, "relevance", "no relevance for class c"),
+    ({"relevance": "uniform"}, "relevance", "'prevalence'"),
+])
+def test_relevance_errors(kwargs, argument, message):
+    with raises(argument, message):
+        evaluate("relevance_recall", y_true=["a", "b", "b", "c"], y_pred=["a", "b", "c", "c"], **kwargs)
+
+
+def test_scores_feed_curve_and_score_metrics():
+    values = evaluate(["roc_auc", "accuracy"], y_true=[0, 0, 1, 1], y_pred=[0, 1, 0, 1], scores=[0.1, 0.4, 0.35, 0.8])
+    assert values == {"roc_auc": 0.75, "accuracy": 0.5}
+
+
+def test_probabilistic_matrices_feed_matrix_metrics():
+    one_hot = [[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]
+    assert evaluate("cen", y_true=[0, 1, 1], scores=one_hot, probabilistic="absolute")["cen"] == 0.0
+    with raises("probabilistic", "none was requested"):
+        evaluate("recall", y_true=[0, 1, 1], scores=one_hot, probabilistic="relative")
+
+
+@pytest.mark.parametrize("call, argument, message", [
+    (lambda: evaluate([], matrix=MATRIX), "metrics", "at least one metric"),
+    (lambda: evaluate("recall", matrix=MATRIX, counts=COUNTS), "input", "exactly one"),
+    (lambda: evaluate("recall"), "input", "exactly one"),
+    (lambda: evaluate("recall", y_true=Y_TRUE), "y_pred", "y_true needs y_pred"),
+    (lambda: evaluate("recall", y_pred=Y_PRED, matrix=MATRIX), "y_pred", "y_pred needs y_true"),
+    (lambda: evaluate("recall", matrix=MATRIX, params={"beta": 2}), "params", "no requested metric has a parameter"),
+    (lambda: evaluate("f_beta", matrix=MATRIX, average="geometric"), "average", "f_beta does not support 'geometric'"),
+    (lambda: evaluate("mcc", counts=COUNTS), "input", "mcc needs a confusion matrix"),
+    (lambda: evaluate("recall", matrix=MATRIX, labels=["a", "b"]), "labels", "one label per class of the matrix"),
+    (lambda: evaluate("recall", counts=COUNTS, labels=["a"]), "labels", "one label per class of the counts"),
+    (lambda: evaluate("recall", matrix=MATRIX, relevance=[1, 1, 1]), "relevance", "no requested metric takes"),
+    (lambda: evaluate("roc_auc", y_true=[0, 1], y_pred=[0, 1]), "scores", "needs scores"),
+    (lambda: evaluate("roc_auc", scores=[0.2, 0.9]), "y_true", "scores need y_true"),
+    (lambda: evaluate("recall", matrix=MATRIX, orientation="columns"), "orientation", "not one of"),
+    (lambda: evaluate("recall", matrix=MATRIX, zero_division=math.inf), "zero_division", "finite"),
+])
+def test_errors_name_the_argument(call, argument, message):
+    with raises(argument, message):
+        call()
