@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 from metricc.generated import CATALOG
-from metricc.runtime import curves, evaluate
+from metricc.runtime import curves, evaluate, probabilistic_confusion_matrix
 from metricc.runtime.errors import InputError
 
 WANG = yaml.safe_load((Path(__file__).parents[1] / "papers" / "data" / "wang2013.yaml").read_text(encoding="utf-8"))
@@ -175,6 +175,38 @@ def test_scores_must_be_probabilities_where_required():
     with raises("scores"):
         evaluate("brier_score", y_true=[0, 1], scores=[1.2, -0.2])
     assert float(evaluate("roc_auc", y_true=[0, 1], scores=[-3.0, 7.5])["roc_auc"]) == 1.0  # rankings need no probabilities
+
+
+@pytest.mark.parametrize("scores, message", [
+    ([[0.5, 0.6], [0.2, 0.8]], "scores: each row must sum to 1 (within 1e-06); row 0 sums to 1.1"),
+    ([[0.5, 0.5], [1.5, -0.5]], "scores: probabilities must lie in [0, 1]; row 1 holds 1.5"),
+    ([[0.5, 0.5], [math.inf, 0.5]], "scores: contains NaN or infinity"),
+])
+def test_one_probability_check_for_score_metrics_and_probabilistic_matrices(scores, message):
+    """log_loss (via curves.check_scores) and probabilistic_confusion_matrix say the same."""
+    for call in (lambda: evaluate("log_loss", y_true=[0, 1], scores=scores),
+                 lambda: probabilistic_confusion_matrix([0, 1], scores)):
+        with pytest.raises(InputError) as info:
+            call()
+        assert str(info.value) == message
+
+
+def test_probability_rows_may_miss_1_by_the_tolerance_only():
+    close, far = [[0.5, 0.5 + 5e-7], [0.2, 0.8]], [[0.5, 0.5 + 2e-6], [0.2, 0.8]]
+    assert float(evaluate("log_loss", y_true=[0, 1], scores=close)["log_loss"]) > 0
+    assert probabilistic_confusion_matrix([0, 1], close)[0, 1] == pytest.approx(0.5 + 5e-7)
+    with raises("scores"):
+        evaluate("log_loss", y_true=[0, 1], scores=far)
+    with raises("scores"):
+        probabilistic_confusion_matrix([0, 1], far)
+    assert probabilistic_confusion_matrix([0, 1], far, tolerance=1e-5)[0, 1] == pytest.approx(0.5 + 2e-6)
+
+
+def test_probability_errors_locate_the_row_within_a_batch():
+    batch = np.full((2, 3, 2), 0.5)
+    batch[1, 2] = [0.7, 0.7]
+    with pytest.raises(InputError, match=r"row 2 of batch \(1,\) sums to 1\.4"):
+        probabilistic_confusion_matrix(np.zeros((2, 3), dtype=int), batch, kind="absolute")
 
 
 def test_shape_nan_and_single_class_errors():
