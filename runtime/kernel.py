@@ -1,7 +1,10 @@
 """The helpers generated metric modules import: averaging, zero division, index algebra.
 
 Generated code imports only names from ``__all__``. Averaging and the zero-division policy
-live here, once, so every metric behaves the same way.
+live here, once, so every metric behaves the same way, class- and curve-level alike.
+Dependencies point down: the kernel reads counts (:mod:`.confusion`), curves (:mod:`.curves`)
+and metadata (:mod:`.registry`), and nothing below imports it; metric ids are resolved through
+:func:`.registry.find_metric`, never by importing the generated catalog or ``evaluate``.
 
 >>> import numpy as np
 >>> value = np.array([1.0, 0.5]); undefined = np.array([False, True])
