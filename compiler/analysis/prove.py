@@ -152,16 +152,22 @@ def binary_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
     expr = _fixed(metric, metric.simplified)
     if expr is None:
         return None
+    per_class_values = {}
     for term in metric.terms:
         per_class = _fixed(metric, term.simplified)
         if per_class is None or term.weights:
             return None
         if term.mode is None:
-            values = [per_class.xreplace(c) for c in _CLASS_COUNTS]
-            expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == term.symbol, lambda e: values[int(e.indices[0])])
+            per_class_values[term.symbol] = [per_class.xreplace(c) for c in _CLASS_COUNTS]
         else:
             expr = expr.xreplace({term.symbol: _averaged_binary(term.mode, per_class)})
+    # Two classes: sums over classes expand to the indices 0 and 1, so terms like recall[k]
+    # and cells like M[k, k] take integer indices (any symbolic index left: no binary form).
     expr = expr.xreplace({C: 2}).doit()
+    if any(not all(i.is_Integer for i in e.indices) for e in expr.atoms(sympy.Indexed)):
+        return None
+    expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in per_class_values,
+                        lambda e: per_class_values[e.base][int(e.indices[0])])
     rows = {k: _BINARY_MATRIX[(k, 0)] + _BINARY_MATRIX[(k, 1)] for k in (0, 1)}
     columns = {k: _BINARY_MATRIX[(0, k)] + _BINARY_MATRIX[(1, k)] for k in (0, 1)}
 

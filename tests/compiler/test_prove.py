@@ -166,3 +166,15 @@ def test_adding_an_equal_spec_changes_only_its_partners(tmp_path):
     after = build.compile_metrics(tmp_path)
     changed = {m for m in before if [e for e in before[m].equivalences if e.stated] != [e for e in after[m].equivalences if e.stated]}
     assert changed <= {"accuracy"}
+
+
+def test_a_matrix_formula_over_per_class_terms_gets_a_binary_form(tmp_path):
+    """``Sum(recall[k], k) / C``: the per-class terms take their index only once C = 2."""
+    for name in ("recall", "balanced_accuracy"):
+        (tmp_path / f"{name}.yaml").write_text((SPECS / f"{name}.yaml").read_text())
+    (tmp_path / "mean_recall.yaml").write_text(
+        "id: mean_recall\nname: Mean recall\ndescription: Test.\nreferences: [test]\nlevel: matrix\n"
+        "formula: Sum(recall[k], k) / C\nrange: [0, 1]\nhigher_is_better: true\n"
+    )
+    texts = {eq.text("mean_recall") for eq in build.compile_metrics(tmp_path)["mean_recall"].equivalences}
+    assert "mean_recall = recall [macro] for two classes (C = 2)" in texts
