@@ -53,7 +53,7 @@ def is_imbalanced(class_counts, threshold: float | None = None) -> bool:
     """``isBalanced`` of the thesis (Appendix A.1.1), named for what it returns: True when the
     minority class has fewer than ``threshold`` (default 0.70) times the majority's instances."""
     counts = _counts(class_counts)
-    return counts.min() < _threshold(threshold) * counts.max()
+    return bool(counts.min() < _threshold(threshold) * counts.max())
 
 
 def _counts(class_counts) -> np.ndarray:

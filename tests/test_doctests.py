@@ -1,23 +1,26 @@
-"""Docstring examples run as tests (imported by package path, never by bare folder names)."""
+"""Docstring examples run as tests: every module of the compiler and the runtime, found by walking
+the packages (imported by package path, never by bare folder names), so a new module's examples
+run without being listed here."""
 
 import doctest
 import importlib
+import pkgutil
 
 import pytest
 
-MODULES = [
-    "metricc.compiler.cli.sweep",
-    "metricc.compiler.language.load",
-    "metricc.compiler.analysis.prove",
-    "metricc.runtime",
-    "metricc.runtime.confusion",
-    "metricc.runtime.evaluate",
-    "metricc.runtime.kernel",
-    "metricc.runtime.normalize",
-    "metricc.runtime.registry",
-    "metricc.runtime.relevance",
-    "metricc.runtime.sweep",
-]
+import metricc.compiler
+import metricc.runtime
+
+MODULES = sorted(
+    info.name
+    for package in (metricc.compiler, metricc.runtime)
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+    if not info.name.endswith("__main__")
+) + ["metricc.runtime"]
+
+
+def test_the_walk_finds_the_modules_with_examples():
+    assert {"metricc.compiler.language.load", "metricc.runtime.kernel", "metricc.runtime.scores"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)
