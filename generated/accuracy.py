@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["accuracy", "INFO"]
 
@@ -30,7 +30,7 @@ def accuracy(
     Fraction of all samples whose predicted class is their true class.
 
     Formula as written: Sum(M[k, k], k) / n
-    Simplified: Sum(M[k, k], (k, 0, C - 1))/n
+    Simplified: Sum(M[k, k], k)/n
     Undefined when n = 0: returns `zero_division` there (default NaN).
 
     Takes confusion matrices with shape (..., C, C), rows = true classes.
@@ -49,33 +49,53 @@ def accuracy(
 INFO = MetricInfo(
     id="accuracy",
     name="Accuracy",
-    aliases=("subset_accuracy_single_label", ),
+    aliases=("subset_accuracy_single_label",),
     description="Fraction of all samples whose predicted class is their true class.",
-    references=("Kozak et al. 2022, Eq. 14-16", ),
+    references=("Kozak et al. 2022, Eq. 14-16",),
     level="matrix",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="Sum(M[k, k], k) / n",
-    simplified="Sum(M[k, k], (k, 0, C - 1))/n",
-    undefined=("n = 0", ),
+    simplified="Sum(M[k, k], k)/n",
+    undefined=("n = 0",),
     function=accuracy,
     equivalences=(
-        "accuracy = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "accuracy = exact_match_ratio [samples] for every confusion matrix of single-label "
+            "data read as one-hot indicator rows"
+        ),
         "accuracy = f1 [micro] for every confusion matrix",
-        "accuracy = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "accuracy = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "accuracy = f1 [samples] for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
+        (
+            "accuracy = f1_of_sample_averages for every confusion matrix of single-label data read "
+            "as one-hot indicator rows"
+        ),
         "accuracy = f_beta [micro] for every confusion matrix",
-        "accuracy = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "accuracy = f_beta [samples] for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
         "accuracy = f_beta_of_micro_averages for every confusion matrix",
-        "accuracy = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "accuracy = jaccard [samples] for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
         "accuracy = precision [micro] for every confusion matrix",
-        "accuracy = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "accuracy = precision [samples] for every confusion matrix of single-label data read "
+            "as one-hot indicator rows"
+        ),
         "accuracy = recall [micro] for every confusion matrix",
-        "accuracy = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "accuracy = recall [samples] for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
         "accuracy = recall [weighted] for every confusion matrix",
         "accuracy = preference_driven(kappa=0) [weighted] for every confusion matrix",
         "accuracy = adjusted_f_measure [micro] for two classes (C = 2)",
@@ -84,12 +104,12 @@ INFO = MetricInfo(
         "accuracy = class_accuracy [micro] for two classes (C = 2)",
         "accuracy = class_accuracy [weighted] for two classes (C = 2)",
         "accuracy = g_mean [micro] for two classes (C = 2)",
-        "accuracy = iba [micro] for two classes (C = 2)",
         "accuracy = npv [micro] for two classes (C = 2)",
         "accuracy = optimized_precision [micro] for two classes (C = 2)",
         "accuracy = specificity [micro] for two classes (C = 2)",
-        "accuracy = specificity [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "accuracy = iba(alpha=0) [micro] for two classes (C = 2)",
-        "accuracy = iba(alpha=1) [micro] for two classes (C = 2)",
+        (
+            "accuracy = specificity [samples] for two classes (C = 2) of single-label data read as "
+            "one-hot indicator rows"
+        ),
     ),
 )

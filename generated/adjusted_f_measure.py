@@ -14,7 +14,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["adjusted_f_measure", "INFO"]
 
@@ -24,8 +24,24 @@ def _per_class(tp, fp, fn, tn):
     x1 = 5 * tn
     x2 = 5 * tp
     x3 = 4 * fn + fp
-    return 5 * np.sqrt(tn) * np.sqrt(tp) / nonzero(np.sqrt(16 * fn ** 2 + fp ** 2 + 8 * fn * fp + fp * x1 + fp * x2 + 25 * tn * tp + tn * x0 + tp * x0)), (x1 + x3 == 0) | (x2 + x3 == 0)
-
+    return (
+        5
+        * np.sqrt(tn)
+        * np.sqrt(tp)
+        / nonzero(
+            np.sqrt(
+                16 * fn ** 2
+                + fp ** 2
+                + 8 * fn * fp
+                + fp * x1
+                + fp * x2
+                + 25 * tn * tp
+                + tn * x0
+                + tp * x0
+            )
+        ),
+        (x1 + x3 == 0) | (x2 + x3 == 0),
+    )
 
 
 def adjusted_f_measure(
@@ -41,14 +57,18 @@ def adjusted_f_measure(
 ):
     """Adjusted F-measure.
 
-    Geometric mean of the F2 score of the class and the F0.5 score with the labels switched (InvF0.5), so that all four counts take part and the minority class weighs more.
+    Geometric mean of the F2 score of the class and the F0.5 score with the labels switched
+    (InvF0.5), so that all four counts take part and the minority class weighs more.
 
-    Formula as written: sqrt(f_beta(beta=2) * (1 + 0.5**2) * TN / ((1 + 0.5**2) * TN + 0.5**2 * FP + FN))
-    Simplified: 5*sqrt(TN)*sqrt(TP)/sqrt(16*FN**2 + 8*FN*FP + 20*FN*TN + 20*FN*TP + FP**2 + 5*FP*TN + 5*FP*TP + 25*TN*TP)
-    Undefined when 4*FN + FP + 5*TN = 0 or 4*FN + FP + 5*TP = 0: returns `zero_division` there (default NaN).
+    Formula as written: sqrt(f_beta(beta=2) * (1 + 0.5**2) * TN / ((1 + 0.5**2) * TN + 0.5**2 * FP +
+        FN))
+    Simplified: 5*sqrt(TN)*sqrt(TP)/sqrt(16*FN**2 + 8*FN*FP + 20*FN*TN + 20*FN*TP + FP**2 + 5*FP*TN
+        + 5*FP*TP + 25*TN*TP)
+    Undefined when 4*FN + FP + 5*TN = 0 or 4*FN + FP + 5*TP = 0: returns `zero_division` there
+        (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted).
     Reference: Puertolas Molina 2022, Eq. 3.4
     Reference: Maratea et al. 2014
     """
@@ -69,25 +89,27 @@ def adjusted_f_measure(
 INFO = MetricInfo(
     id="adjusted_f_measure",
     name="Adjusted F-measure",
-    aliases=("agf", "adjusted_f_score", ),
-    description="Geometric mean of the F2 score of the class and the F0.5 score with the labels switched (InvF0.5), so that all four counts take part and the minority class weighs more.",
-    references=("Puertolas Molina 2022, Eq. 3.4", "Maratea et al. 2014", ),
+    aliases=("agf", "adjusted_f_score"),
+    description=(
+        "Geometric mean of the F2 score of the class and the F0.5 score with the labels switched "
+        "(InvF0.5), so that all four counts take part and the minority class weighs more."
+    ),
+    references=("Puertolas Molina 2022, Eq. 3.4", "Maratea et al. 2014"),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="binary",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="sqrt(f_beta(beta=2) * (1 + 0.5**2) * TN / ((1 + 0.5**2) * TN + 0.5**2 * FP + FN))",
-    simplified="5*sqrt(TN)*sqrt(TP)/sqrt(16*FN**2 + 8*FN*FP + 20*FN*TN + 20*FN*TP + FP**2 + 5*FP*TN + 5*FP*TP + 25*TN*TP)",
-    undefined=("4*FN + FP + 5*TN = 0", "4*FN + FP + 5*TP = 0", ),
+    simplified=(
+        "5*sqrt(TN)*sqrt(TP)/sqrt(16*FN**2 + 8*FN*FP + 20*FN*TN + 20*FN*TP + FP**2 + 5*FP*TN + "
+        "5*FP*TP + 25*TN*TP)"
+    ),
+    undefined=("4*FN + FP + 5*TN = 0", "4*FN + FP + 5*TP = 0"),
     function=adjusted_f_measure,
     equivalences=(
         "adjusted_f_measure [micro] = g_mean [micro] for every confusion matrix",
         "adjusted_f_measure [micro] = accuracy for two classes (C = 2)",
-        "adjusted_f_measure [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "adjusted_f_measure [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "adjusted_f_measure [micro] = f_beta_of_micro_averages for two classes (C = 2)",
     ),
 )

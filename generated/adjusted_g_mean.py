@@ -14,7 +14,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["adjusted_g_mean", "INFO"]
 
@@ -30,8 +30,22 @@ def _per_class(tp, fp, fn, tn):
     x7 = np.sqrt(tp)
     x8 = x3 * x5
     x9 = x7 * x8
-    return (tn + x3 * x4 * x5 + x5 * x6 * x7 + fn * x3 * x5 * x7 + fp * x3 * x5 * x7 - tn * x2 - fn * x2 * x9 - fp * x2 * x9 - x2 * x4 * x8 - x2 * x5 * x6 * x7) / nonzero(x1), (x0 == 0) | (fp + tn == 0) | (x1 == 0)
-
+    return (
+        (
+            tn
+            + x3 * x4 * x5
+            + x5 * x6 * x7
+            + fn * x3 * x5 * x7
+            + fp * x3 * x5 * x7
+            - tn * x2
+            - fn * x2 * x9
+            - fp * x2 * x9
+            - x2 * x4 * x8
+            - x2 * x5 * x6 * x7
+        )
+        / nonzero(x1),
+        (x0 == 0) | (fp + tn == 0) | (x1 == 0),
+    )
 
 
 def adjusted_g_mean(
@@ -47,14 +61,24 @@ def adjusted_g_mean(
 ):
     """Adjusted geometric mean.
 
-    G-mean raised by the specificity weighted with the proportion of negatives, so that on imbalanced data (the positive class the minority) losses in specificity count more; zero when no positive is recognised.
+    G-mean raised by the specificity weighted with the proportion of negatives, so that on
+    imbalanced data (the positive class the minority) losses in specificity count more; zero when no
+    positive is recognised.
 
-    Formula as written: indicator(TP != 0) * (g_mean + specificity * (TN + FP) / n) / (1 + (TN + FP) / n)
-    Simplified: (-FN*sqrt(TN)*sqrt(TP)*KroneckerDelta(0, TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + FN*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - FP*sqrt(TN)*sqrt(TP)*KroneckerDelta(0, TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + FP*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - TN**(3/2)*sqrt(TP)*KroneckerDelta(0, TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + TN**(3/2)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - sqrt(TN)*TP**(3/2)*KroneckerDelta(0, TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - TN*KroneckerDelta(0, TP) + TN)/(FN + 2*FP + 2*TN + TP)
-    Undefined when FN + TP = 0 or FP + TN = 0 or FN + 2*FP + 2*TN + TP = 0: returns `zero_division` there (default NaN).
+    Formula as written: indicator(TP != 0) * (g_mean + specificity * (TN + FP) / n) / (1 + (TN + FP)
+        / n)
+    Simplified: (-FN*sqrt(TN)*sqrt(TP)*[0 == TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) +
+        FN*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - FP*sqrt(TN)*sqrt(TP)*[0 ==
+        TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + FP*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP +
+        TN*TP) - TN**(3/2)*sqrt(TP)*[0 == TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) +
+        TN**(3/2)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - sqrt(TN)*TP**(3/2)*[0 ==
+        TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP +
+        TN*TP) - TN*[0 == TP] + TN)/(FN + 2*FP + 2*TN + TP)
+    Undefined when FN + TP = 0 or FP + TN = 0 or FN + 2*FP + 2*TN + TP = 0: returns `zero_division`
+        there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted).
     Reference: Puertolas Molina 2022, Eq. 3.3
     Reference: Batuwita and Palade 2009, Eq. 1
     """
@@ -75,18 +99,29 @@ def adjusted_g_mean(
 INFO = MetricInfo(
     id="adjusted_g_mean",
     name="Adjusted geometric mean",
-    aliases=("agm", ),
-    description="G-mean raised by the specificity weighted with the proportion of negatives, so that on imbalanced data (the positive class the minority) losses in specificity count more; zero when no positive is recognised.",
-    references=("Puertolas Molina 2022, Eq. 3.3", "Batuwita and Palade 2009, Eq. 1", ),
+    aliases=("agm",),
+    description=(
+        "G-mean raised by the specificity weighted with the proportion of negatives, so that on "
+        "imbalanced data (the positive class the minority) losses in specificity count more; zero "
+        "when no positive is recognised."
+    ),
+    references=("Puertolas Molina 2022, Eq. 3.3", "Batuwita and Palade 2009, Eq. 1"),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="binary",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="indicator(TP != 0) * (g_mean + specificity * (TN + FP) / n) / (1 + (TN + FP) / n)",
-    simplified="(-FN*sqrt(TN)*sqrt(TP)*KroneckerDelta(0, TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + FN*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - FP*sqrt(TN)*sqrt(TP)*KroneckerDelta(0, TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + FP*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - TN**(3/2)*sqrt(TP)*KroneckerDelta(0, TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + TN**(3/2)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - sqrt(TN)*TP**(3/2)*KroneckerDelta(0, TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - TN*KroneckerDelta(0, TP) + TN)/(FN + 2*FP + 2*TN + TP)",
-    undefined=("FN + TP = 0", "FP + TN = 0", "FN + 2*FP + 2*TN + TP = 0", ),
+    simplified=(
+        "(-FN*sqrt(TN)*sqrt(TP)*[0 == TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + "
+        "FN*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - FP*sqrt(TN)*sqrt(TP)*[0 == "
+        "TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + FP*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP "
+        "+ TN*TP) - TN**(3/2)*sqrt(TP)*[0 == TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + "
+        "TN**(3/2)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - sqrt(TN)*TP**(3/2)*[0 == "
+        "TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP + "
+        "TN*TP) - TN*[0 == TP] + TN)/(FN + 2*FP + 2*TN + TP)"
+    ),
+    undefined=("FN + TP = 0", "FP + TN = 0", "FN + 2*FP + 2*TN + TP = 0"),
     function=adjusted_g_mean,
 )

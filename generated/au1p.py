@@ -17,7 +17,7 @@ from metricc.runtime.kernel import (
     np,
     transpose,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["au1p", "INFO"]
 
@@ -32,11 +32,14 @@ def au1p(
 ):
     """AU1P (AUC of each class against each other, a priori).
 
-    AUC(j, k) over ordered pairs of distinct classes, weighted by the prevalence P(j) of the first class and normalised so that a perfect ranking scores 1 (Eq. 17 as printed divides by m(m - 1) and tops out at 1/m; see the errata).
+    AUC(j, k) over ordered pairs of distinct classes, weighted by the prevalence P(j) of the first
+    class and normalised so that a perfect ranking scores 1 (Eq. 17 as printed divides by m(m - 1)
+    and tops out at 1/m; see the errata).
 
     Formula as written: Sum(size[j] / n * Sum(pair_auc[j, k], k != j), j) / (C - 1)
-    Simplified: Sum((1 - KroneckerDelta(j, k))*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/Sum(Y[s, k], (s, 0, n - 1)), (k, 0, C - 1), (j, 0, C - 1))/(n*(C - 1))
-    Undefined when n = 0 or Sum(Y[s, k], (s, 0, n - 1)) = 0: returns `zero_division` there (default NaN).
+    Simplified: Sum((1 - [j == k])*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, s))/Sum(Y[s, k],
+        s), (k, j))/(n*(C - 1))
+    Undefined when n = 0 or Sum(Y[s, k], s) = 0: returns `zero_division` there (default NaN).
 
     Takes true labels (n,) and scores (n, C) (or (n,) for two classes).
     Reference: Wang et al. 2013, Eq. 13 and Eq. 17
@@ -44,7 +47,33 @@ def au1p(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False)
     n, C = S.shape
-    value = np.sum(np.sum((1 - eye(C)) * np.sum(np.sum(align(np.heaviside(align(transpose(S), "js", "jsu") - align(transpose(S), "ju", "jsu"), 0.5), "jsu", "jksu") * align(transpose(Y), "js", "jksu") * align(transpose(Y), "ku", "jksu"), axis=-2), axis=-1) / nonzero(align(np.sum(transpose(Y), axis=-1), "k", "jk")), axis=-2), axis=-1) / nonzero(n * (C - 1))
+    value = (
+        np.sum(
+            np.sum(
+                (1 - eye(C))
+                * np.sum(
+                    np.sum(
+                        align(
+                            np.heaviside(
+                                align(transpose(S), "js", "jsu") - align(transpose(S), "ju", "jsu"),
+                                0.5,
+                            ),
+                            "jsu",
+                            "jksu",
+                        )
+                        * align(transpose(Y), "js", "jksu")
+                        * align(transpose(Y), "ku", "jksu"),
+                        axis=-2,
+                    ),
+                    axis=-1,
+                )
+                / nonzero(align(np.sum(transpose(Y), axis=-1), "k", "jk")),
+                axis=-2,
+            ),
+            axis=-1,
+        )
+        / nonzero(n * (C - 1))
+    )
     undefined = (n == 0) | np.any(np.sum(transpose(Y), axis=-1) == 0, axis=(-1,))
     return finish(value, undefined, zero_division)
 
@@ -53,17 +82,23 @@ INFO = MetricInfo(
     id="au1p",
     name="AU1P (AUC of each class against each other, a priori)",
     aliases=(),
-    description="AUC(j, k) over ordered pairs of distinct classes, weighted by the prevalence P(j) of the first class and normalised so that a perfect ranking scores 1 (Eq. 17 as printed divides by m(m - 1) and tops out at 1/m; see the errata).",
-    references=("Wang et al. 2013, Eq. 13 and Eq. 17", "Ferri et al. 2009, AU1P", ),
+    description=(
+        "AUC(j, k) over ordered pairs of distinct classes, weighted by the prevalence P(j) of the "
+        "first class and normalised so that a perfect ranking scores 1 (Eq. 17 as printed divides "
+        "by m(m - 1) and tops out at 1/m; see the errata)."
+    ),
+    references=("Wang et al. 2013, Eq. 13 and Eq. 17", "Ferri et al. 2009, AU1P"),
     level="score",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="Sum(size[j] / n * Sum(pair_auc[j, k], k != j), j) / (C - 1)",
-    simplified="Sum((1 - KroneckerDelta(j, k))*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/Sum(Y[s, k], (s, 0, n - 1)), (k, 0, C - 1), (j, 0, C - 1))/(n*(C - 1))",
-    undefined=("n = 0", "Sum(Y[s, k], (s, 0, n - 1)) = 0", ),
+    simplified=(
+        "Sum((1 - [j == k])*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, s))/Sum(Y[s, k], s), "
+        "(k, j))/(n*(C - 1))"
+    ),
+    undefined=("n = 0", "Sum(Y[s, k], s) = 0"),
     function=au1p,
 )

@@ -17,7 +17,7 @@ from metricc.runtime.kernel import (
     np,
     transpose,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["au1u", "INFO"]
 
@@ -32,11 +32,15 @@ def au1u(
 ):
     """AU1U (AUC of each class against each other, uniform).
 
-    Mean over ordered pairs of distinct classes (j, k) of AUC(j, k), the probability that a sample of class j gets a higher score for class j than a sample of class k (ties 1/2); equal to Hand and Till's M, the mean over unordered pairs of (A(j|k) + A(k|j)) / 2.
+    Mean over ordered pairs of distinct classes (j, k) of AUC(j, k), the probability that a sample
+    of class j gets a higher score for class j than a sample of class k (ties 1/2); equal to Hand
+    and Till's M, the mean over unordered pairs of (A(j|k) + A(k|j)) / 2.
 
     Formula as written: Sum(Sum(pair_auc[j, k], k != j), j) / (C * (C - 1))
-    Simplified: Sum((1 - KroneckerDelta(j, k))*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/(Sum(Y[s, j], (s, 0, n - 1))*Sum(Y[s, k], (s, 0, n - 1))), (k, 0, C - 1), (j, 0, C - 1))/(C*(C - 1))
-    Undefined when Sum(Y[s, j], (s, 0, n - 1)) = 0 or Sum(Y[s, k], (s, 0, n - 1)) = 0: returns `zero_division` there (default NaN).
+    Simplified: Sum((1 - [j == k])*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, s))/(Sum(Y[s,
+        j], s)*Sum(Y[s, k], s)), (k, j))/(C*(C - 1))
+    Undefined when Sum(Y[s, j], s) = 0 or Sum(Y[s, k], s) = 0: returns `zero_division` there
+        (default NaN).
 
     Takes true labels (n,) and scores (n, C) (or (n,) for two classes).
     Reference: Wang et al. 2013, Eq. 13 and Eq. 16
@@ -45,26 +49,68 @@ def au1u(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False)
     n, C = S.shape
-    value = np.sum(np.sum((1 - eye(C)) * np.sum(np.sum(align(np.heaviside(align(transpose(S), "js", "jsu") - align(transpose(S), "ju", "jsu"), 0.5), "jsu", "jksu") * align(transpose(Y), "js", "jksu") * align(transpose(Y), "ku", "jksu"), axis=-2), axis=-1) / nonzero(align(np.sum(transpose(Y), axis=-1), "j", "jk") * align(np.sum(transpose(Y), axis=-1), "k", "jk")), axis=-2), axis=-1) / (C * (C - 1))
-    undefined = np.any(np.sum(transpose(Y), axis=-1) == 0, axis=(-1,)) | np.any(np.sum(transpose(Y), axis=-1) == 0, axis=(-1,))
+    value = (
+        np.sum(
+            np.sum(
+                (1 - eye(C))
+                * np.sum(
+                    np.sum(
+                        align(
+                            np.heaviside(
+                                align(transpose(S), "js", "jsu") - align(transpose(S), "ju", "jsu"),
+                                0.5,
+                            ),
+                            "jsu",
+                            "jksu",
+                        )
+                        * align(transpose(Y), "js", "jksu")
+                        * align(transpose(Y), "ku", "jksu"),
+                        axis=-2,
+                    ),
+                    axis=-1,
+                )
+                / nonzero(
+                    align(np.sum(transpose(Y), axis=-1), "j", "jk")
+                    * align(np.sum(transpose(Y), axis=-1), "k", "jk")
+                ),
+                axis=-2,
+            ),
+            axis=-1,
+        )
+        / (C * (C - 1))
+    )
+    undefined = (
+        np.any(np.sum(transpose(Y), axis=-1) == 0, axis=(-1,))
+        | np.any(np.sum(transpose(Y), axis=-1) == 0, axis=(-1,))
+    )
     return finish(value, undefined, zero_division)
 
 
 INFO = MetricInfo(
     id="au1u",
     name="AU1U (AUC of each class against each other, uniform)",
-    aliases=("hand_till_m", ),
-    description="Mean over ordered pairs of distinct classes (j, k) of AUC(j, k), the probability that a sample of class j gets a higher score for class j than a sample of class k (ties 1/2); equal to Hand and Till's M, the mean over unordered pairs of (A(j|k) + A(k|j)) / 2.",
-    references=("Wang et al. 2013, Eq. 13 and Eq. 16", "Hand and Till 2001, Eq. 7", "Ferri et al. 2009, AU1U", ),
+    aliases=("hand_till_m",),
+    description=(
+        "Mean over ordered pairs of distinct classes (j, k) of AUC(j, k), the probability that a "
+        "sample of class j gets a higher score for class j than a sample of class k (ties 1/2); "
+        "equal to Hand and Till's M, the mean over unordered pairs of (A(j|k) + A(k|j)) / 2."
+    ),
+    references=(
+        "Wang et al. 2013, Eq. 13 and Eq. 16",
+        "Hand and Till 2001, Eq. 7",
+        "Ferri et al. 2009, AU1U",
+    ),
     level="score",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="Sum(Sum(pair_auc[j, k], k != j), j) / (C * (C - 1))",
-    simplified="Sum((1 - KroneckerDelta(j, k))*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, 0, n - 1), (s, 0, n - 1))/(Sum(Y[s, j], (s, 0, n - 1))*Sum(Y[s, k], (s, 0, n - 1))), (k, 0, C - 1), (j, 0, C - 1))/(C*(C - 1))",
-    undefined=("Sum(Y[s, j], (s, 0, n - 1)) = 0", "Sum(Y[s, k], (s, 0, n - 1)) = 0", ),
+    simplified=(
+        "Sum((1 - [j == k])*Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, s))/(Sum(Y[s, j], "
+        "s)*Sum(Y[s, k], s)), (k, j))/(C*(C - 1))"
+    ),
+    undefined=("Sum(Y[s, j], s) = 0", "Sum(Y[s, k], s) = 0"),
     function=au1u,
 )

@@ -14,14 +14,17 @@ from metricc.runtime.kernel import (
     np,
     score_curves,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["aunp", "INFO"]
 
 
 def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid):
-    return 1 * np.sum(np.where(valid, (fp - fp_prev) * (tp + tp_prev), 0.0), axis=-1) / nonzero(2 * negatives * positives), (negatives == 0) | (positives == 0)
-
+    return (
+        np.sum(np.where(valid, (fp - fp_prev) * (tp + tp_prev), 0.0), axis=-1)
+        / nonzero(2 * negatives * positives),
+        (negatives == 0) | (positives == 0),
+    )
 
 
 def aunp(
@@ -36,15 +39,16 @@ def aunp(
 ):
     """AUNP (AUC of each class against the rest, a priori).
 
-    AUC of each class against all other classes, weighted by the class prevalence P(j) (one-vs-rest ROC AUC, weighted average).
+    AUC of each class against all other classes, weighted by the class prevalence P(j) (one-vs-rest
+    ROC AUC, weighted average).
 
     Formula as written: roc_auc
-    Simplified: Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), (i, 0, L - 1))/(2*N*P)
+    Simplified: Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), i)/(2*N*P)
     Undefined when N = 0 or P = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the
-    one-vs-rest count curve of each class over its distinct score thresholds and applies
-    averaging `average` (one of weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
+    count curve of each class over its distinct score thresholds and applies averaging `average`
+    (one of weighted).
     Reference: Wang et al. 2013, Eq. 15
     Reference: Ferri et al. 2009, AUNP
     Reference: Provost and Domingos 2001
@@ -64,17 +68,19 @@ INFO = MetricInfo(
     id="aunp",
     name="AUNP (AUC of each class against the rest, a priori)",
     aliases=(),
-    description="AUC of each class against all other classes, weighted by the class prevalence P(j) (one-vs-rest ROC AUC, weighted average).",
-    references=("Wang et al. 2013, Eq. 15", "Ferri et al. 2009, AUNP", "Provost and Domingos 2001", ),
+    description=(
+        "AUC of each class against all other classes, weighted by the class prevalence P(j) "
+        "(one-vs-rest ROC AUC, weighted average)."
+    ),
+    references=("Wang et al. 2013, Eq. 15", "Ferri et al. 2009, AUNP", "Provost and Domingos 2001"),
     level="curve",
-    averages=("weighted", ),
+    averages=("weighted",),
     default_average="weighted",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="roc_auc",
-    simplified="Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), (i, 0, L - 1))/(2*N*P)",
-    undefined=("N = 0", "P = 0", ),
+    simplified="Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), i)/(2*N*P)",
+    undefined=("N = 0", "P = 0"),
     function=aunp,
 )

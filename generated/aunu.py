@@ -14,14 +14,17 @@ from metricc.runtime.kernel import (
     np,
     score_curves,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["aunu", "INFO"]
 
 
 def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid):
-    return 1 * np.sum(np.where(valid, (fp - fp_prev) * (tp + tp_prev), 0.0), axis=-1) / nonzero(2 * negatives * positives), (negatives == 0) | (positives == 0)
-
+    return (
+        np.sum(np.where(valid, (fp - fp_prev) * (tp + tp_prev), 0.0), axis=-1)
+        / nonzero(2 * negatives * positives),
+        (negatives == 0) | (positives == 0),
+    )
 
 
 def aunu(
@@ -36,15 +39,16 @@ def aunu(
 ):
     """AUNU (AUC of each class against the rest, uniform).
 
-    Mean over classes of the AUC of each class against all other classes (one-vs-rest ROC AUC, macro average).
+    Mean over classes of the AUC of each class against all other classes (one-vs-rest ROC AUC, macro
+    average).
 
     Formula as written: roc_auc
-    Simplified: Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), (i, 0, L - 1))/(2*N*P)
+    Simplified: Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), i)/(2*N*P)
     Undefined when N = 0 or P = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the
-    one-vs-rest count curve of each class over its distinct score thresholds and applies
-    averaging `average` (one of macro).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
+    count curve of each class over its distinct score thresholds and applies averaging `average`
+    (one of macro).
     Reference: Wang et al. 2013, Eq. 14
     Reference: Ferri et al. 2009, AUNU
     Reference: Fawcett 2006
@@ -64,17 +68,19 @@ INFO = MetricInfo(
     id="aunu",
     name="AUNU (AUC of each class against the rest, uniform)",
     aliases=(),
-    description="Mean over classes of the AUC of each class against all other classes (one-vs-rest ROC AUC, macro average).",
-    references=("Wang et al. 2013, Eq. 14", "Ferri et al. 2009, AUNU", "Fawcett 2006", ),
+    description=(
+        "Mean over classes of the AUC of each class against all other classes (one-vs-rest ROC "
+        "AUC, macro average)."
+    ),
+    references=("Wang et al. 2013, Eq. 14", "Ferri et al. 2009, AUNU", "Fawcett 2006"),
     level="curve",
-    averages=("macro", ),
+    averages=("macro",),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="roc_auc",
-    simplified="Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), (i, 0, L - 1))/(2*N*P)",
-    undefined=("N = 0", "P = 0", ),
+    simplified="Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), i)/(2*N*P)",
+    undefined=("N = 0", "P = 0"),
     function=aunu,
 )

@@ -14,14 +14,17 @@ from metricc.runtime.kernel import (
     np,
     score_curves,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["average_precision", "INFO"]
 
 
 def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid):
-    return np.sum(np.where(valid, (tp - tp_prev) * tp / nonzero((fp + tp)), 0.0), axis=-1) / nonzero(positives), (positives == 0)
-
+    return (
+        np.sum(np.where(valid, (tp - tp_prev) * tp / nonzero(fp + tp), 0.0), axis=-1)
+        / nonzero(positives),
+        (positives == 0),
+    )
 
 
 def average_precision(
@@ -36,15 +39,16 @@ def average_precision(
 ):
     """Average precision.
 
-    Step-wise area under the precision-recall curve: precision at every distinct score threshold weighted by the recall gained there (no interpolation).
+    Step-wise area under the precision-recall curve: precision at every distinct score threshold
+    weighted by the recall gained there (no interpolation).
 
     Formula as written: Sum((TP[i] - TP[i - 1]) * TP[i] / (TP[i] + FP[i]), i) / P
-    Simplified: Sum((-TP[i - 1] + TP[i])*TP[i]/(FP[i] + TP[i]), (i, 0, L - 1))/P
+    Simplified: Sum((-TP[i - 1] + TP[i])*TP[i]/(FP[i] + TP[i]), i)/P
     Undefined when P = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the
-    one-vs-rest count curve of each class over its distinct score thresholds and applies
-    averaging `average` (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
+    count curve of each class over its distinct score thresholds and applies averaging `average`
+    (one of none, binary, micro, macro, weighted).
     Reference: scikit-learn average_precision_score: AP = sum_n (R_n - R_(n-1)) P_n
     Reference: Zhu 2004, Recall, precision and average precision
     """
@@ -63,17 +67,22 @@ INFO = MetricInfo(
     id="average_precision",
     name="Average precision",
     aliases=(),
-    description="Step-wise area under the precision-recall curve: precision at every distinct score threshold weighted by the recall gained there (no interpolation).",
-    references=("scikit-learn average_precision_score: AP = sum_n (R_n - R_(n-1)) P_n", "Zhu 2004, Recall, precision and average precision", ),
+    description=(
+        "Step-wise area under the precision-recall curve: precision at every distinct score "
+        "threshold weighted by the recall gained there (no interpolation)."
+    ),
+    references=(
+        "scikit-learn average_precision_score: AP = sum_n (R_n - R_(n-1)) P_n",
+        "Zhu 2004, Recall, precision and average precision",
+    ),
     level="curve",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="Sum((TP[i] - TP[i - 1]) * TP[i] / (TP[i] + FP[i]), i) / P",
-    simplified="Sum((-TP[i - 1] + TP[i])*TP[i]/(FP[i] + TP[i]), (i, 0, L - 1))/P",
-    undefined=("P = 0", ),
+    simplified="Sum((-TP[i - 1] + TP[i])*TP[i]/(FP[i] + TP[i]), i)/P",
+    undefined=("P = 0",),
     function=average_precision,
 )

@@ -14,7 +14,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["balanced_accuracy", "INFO"]
 
@@ -37,7 +37,7 @@ def balanced_accuracy(
     Arithmetic mean of the per-class recalls; for two classes, the mean of recall and specificity.
 
     Formula as written: macro(recall)
-    Simplified: macro__recall
+    Simplified: macro(recall)
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
     Reference: Kozak et al. 2022, Eq. 11
@@ -61,18 +61,20 @@ def balanced_accuracy(
 INFO = MetricInfo(
     id="balanced_accuracy",
     name="Balanced accuracy",
-    aliases=("average_recall", ),
-    description="Arithmetic mean of the per-class recalls; for two classes, the mean of recall and specificity.",
-    references=("Kozak et al. 2022, Eq. 11", "Kozak et al. 2022, Eq. 26", "Brodersen et al. 2010", ),
+    aliases=("average_recall",),
+    description=(
+        "Arithmetic mean of the per-class recalls; for two classes, the mean of recall and "
+        "specificity."
+    ),
+    references=("Kozak et al. 2022, Eq. 11", "Kozak et al. 2022, Eq. 26", "Brodersen et al. 2010"),
     level="aggregate",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="macro(recall)",
-    simplified="macro__recall",
+    simplified="macro(recall)",
     undefined=(),
     function=balanced_accuracy,
     equivalences=(

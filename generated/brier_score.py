@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     np,
     transpose,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["brier_score", "INFO"]
 
@@ -30,13 +30,16 @@ def brier_score(
 ):
     """Brier score (multi-class).
 
-    Mean over samples of the squared distance between the probability vector and the one-hot truth, summed over classes (Brier's original score, range [0, 2]). For two classes it is twice the binary Brier score, the mean squared error of the positive-class probability.
+    Mean over samples of the squared distance between the probability vector and the one-hot truth,
+    summed over classes (Brier's original score, range [0, 2]). For two classes it is twice the
+    binary Brier score, the mean squared error of the positive-class probability.
 
     Formula as written: Sum(Sum((S[s, k] - Y[s, k])**2, k), s) / n
-    Simplified: Sum((S[s, k] - Y[s, k])**2, (k, 0, C - 1), (s, 0, n - 1))/n
+    Simplified: Sum((S[s, k] - Y[s, k])**2, (k, s))/n
     Undefined when n = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); each row a probability distribution.
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); each row a probability
+    distribution.
     Reference: Brier 1950, Eq. 1
     Reference: Puertolas Molina 2022, Table 3.1 (Brier score)
     """
@@ -51,17 +54,20 @@ INFO = MetricInfo(
     id="brier_score",
     name="Brier score (multi-class)",
     aliases=(),
-    description="Mean over samples of the squared distance between the probability vector and the one-hot truth, summed over classes (Brier's original score, range [0, 2]). For two classes it is twice the binary Brier score, the mean squared error of the positive-class probability.",
-    references=("Brier 1950, Eq. 1", "Puertolas Molina 2022, Table 3.1 (Brier score)", ),
+    description=(
+        "Mean over samples of the squared distance between the probability vector and the one-hot "
+        "truth, summed over classes (Brier's original score, range [0, 2]). For two classes it is "
+        "twice the binary Brier score, the mean squared error of the positive-class probability."
+    ),
+    references=("Brier 1950, Eq. 1", "Puertolas Molina 2022, Table 3.1 (Brier score)"),
     level="score",
     averages=(),
     default_average=None,
     range=(0.0, 2.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="Sum(Sum((S[s, k] - Y[s, k])**2, k), s) / n",
-    simplified="Sum((S[s, k] - Y[s, k])**2, (k, 0, C - 1), (s, 0, n - 1))/n",
-    undefined=("n = 0", ),
+    simplified="Sum((S[s, k] - Y[s, k])**2, (k, s))/n",
+    undefined=("n = 0",),
     function=brier_score,
 )

@@ -14,7 +14,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["cba", "INFO"]
 
@@ -22,7 +22,6 @@ __all__ = ["cba", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = np.maximum(fn + tp, fp + tp)
     return tp / nonzero(x0), (x0 == 0)
-
 
 
 def cba(
@@ -38,14 +37,16 @@ def cba(
 ):
     """Class balance accuracy.
 
-    Per class, the correct predictions over the larger of the class's true and predicted totals, M[k, k] / max(t[k], p[k]); the macro average is Mosley's class balance accuracy (CBA), which is at most both the macro recall and the macro precision.
+    Per class, the correct predictions over the larger of the class's true and predicted totals,
+    M[k, k] / max(t[k], p[k]); the macro average is Mosley's class balance accuracy (CBA), which is
+    at most both the macro recall and the macro precision.
 
     Formula as written: TP / max(TP + FN, TP + FP)
     Simplified: TP/Max(FN + TP, FP + TP)
     Undefined when Max(FN + TP, FP + TP) = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, macro, weighted, geometric).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    macro, weighted, geometric).
     Reference: Mosley 2013
     Reference: Branco et al., Table 1 (CBA: macro average)
     """
@@ -66,18 +67,21 @@ def cba(
 INFO = MetricInfo(
     id="cba",
     name="Class balance accuracy",
-    aliases=("class_balance_accuracy", ),
-    description="Per class, the correct predictions over the larger of the class's true and predicted totals, M[k, k] / max(t[k], p[k]); the macro average is Mosley's class balance accuracy (CBA), which is at most both the macro recall and the macro precision.",
-    references=("Mosley 2013", "Branco et al., Table 1 (CBA: macro average)", ),
+    aliases=("class_balance_accuracy",),
+    description=(
+        "Per class, the correct predictions over the larger of the class's true and predicted "
+        "totals, M[k, k] / max(t[k], p[k]); the macro average is Mosley's class balance accuracy "
+        "(CBA), which is at most both the macro recall and the macro precision."
+    ),
+    references=("Mosley 2013", "Branco et al., Table 1 (CBA: macro average)"),
     level="class",
-    averages=("none", "binary", "macro", "weighted", "geometric", ),
+    averages=("none", "binary", "macro", "weighted", "geometric"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="TP / max(TP + FN, TP + FP)",
     simplified="TP/Max(FN + TP, FP + TP)",
-    undefined=("Max(FN + TP, FP + TP) = 0", ),
+    undefined=("Max(FN + TP, FP + TP) = 0",),
     function=cba,
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["class_accuracy", "INFO"]
 
@@ -22,7 +22,6 @@ def _per_class(tp, fp, fn, tn):
     x0 = tn + tp
     x1 = fn + fp + x0
     return x0 / nonzero(x1), (x1 == 0)
-
 
 
 def class_accuracy(
@@ -38,14 +37,15 @@ def class_accuracy(
 ):
     """Per-class accuracy.
 
-    Accuracy of the one-vs-rest problem of a class, (TP + TN) / n. Its macro average is the average accuracy (AvAcc); for the fraction of correctly classified samples see accuracy.
+    Accuracy of the one-vs-rest problem of a class, (TP + TN) / n. Its macro average is the average
+    accuracy (AvAcc); for the fraction of correctly classified samples see accuracy.
 
     Formula as written: (TP + TN) / n
     Simplified: (TN + TP)/(FN + FP + TN + TP)
     Undefined when FN + FP + TN + TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted).
     Reference: Kozak et al. 2022, Eq. 5
     Reference: Wenzel, Eq. 7
     Reference: Branco et al., Table 1 (AvAcc: macro)
@@ -67,56 +67,62 @@ def class_accuracy(
 INFO = MetricInfo(
     id="class_accuracy",
     name="Per-class accuracy",
-    aliases=("one_vs_rest_accuracy", ),
-    description="Accuracy of the one-vs-rest problem of a class, (TP + TN) / n. Its macro average is the average accuracy (AvAcc); for the fraction of correctly classified samples see accuracy.",
-    references=("Kozak et al. 2022, Eq. 5", "Wenzel, Eq. 7", "Branco et al., Table 1 (AvAcc: macro)", ),
+    aliases=("one_vs_rest_accuracy",),
+    description=(
+        "Accuracy of the one-vs-rest problem of a class, (TP + TN) / n. Its macro average is the "
+        "average accuracy (AvAcc); for the fraction of correctly classified samples see accuracy."
+    ),
+    references=(
+        "Kozak et al. 2022, Eq. 5", "Wenzel, Eq. 7", "Branco et al., Table 1 (AvAcc: macro)"
+    ),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="(TP + TN) / n",
     simplified="(TN + TP)/(FN + FP + TN + TP)",
-    undefined=("FN + FP + TN + TP = 0", ),
+    undefined=("FN + FP + TN + TP = 0",),
     function=class_accuracy,
     equivalences=(
         "class_accuracy [binary] = accuracy for two classes (C = 2)",
-        "class_accuracy [binary] = adjusted_f_measure [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = class_accuracy [macro] for two classes (C = 2)",
-        "class_accuracy [binary] = class_accuracy [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = class_accuracy [weighted] for two classes (C = 2)",
-        "class_accuracy [binary] = exact_match_ratio [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "class_accuracy [binary] = exact_match_ratio [samples] for two classes (C = 2) of "
+            "single-label data read as one-hot indicator rows"
+        ),
         "class_accuracy [binary] = f1 [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = f1 [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "class_accuracy [binary] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "class_accuracy [binary] = f1 [samples] for two classes (C = 2) of single-label data "
+            "read as one-hot indicator rows"
+        ),
+        (
+            "class_accuracy [binary] = f1_of_sample_averages for two classes (C = 2) of "
+            "single-label data read as one-hot indicator rows"
+        ),
         "class_accuracy [binary] = f_beta [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = f_beta [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "class_accuracy [binary] = f_beta [samples] for two classes (C = 2) of single-label "
+            "data read as one-hot indicator rows"
+        ),
         "class_accuracy [binary] = f_beta_of_micro_averages for two classes (C = 2)",
-        "class_accuracy [binary] = g_mean [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = iba [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = jaccard [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "class_accuracy [binary] = npv [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = optimized_precision [micro] for two classes (C = 2)",
+        (
+            "class_accuracy [binary] = jaccard [samples] for two classes (C = 2) of single-label "
+            "data read as one-hot indicator rows"
+        ),
         "class_accuracy [binary] = precision [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = precision [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "class_accuracy [binary] = precision [samples] for two classes (C = 2) of single-label "
+            "data read as one-hot indicator rows"
+        ),
         "class_accuracy [binary] = recall [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = recall [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "class_accuracy [binary] = recall [samples] for two classes (C = 2) of single-label "
+            "data read as one-hot indicator rows"
+        ),
         "class_accuracy [binary] = recall [weighted] for two classes (C = 2)",
-        "class_accuracy [binary] = specificity [micro] for two classes (C = 2)",
-        "class_accuracy [binary] = specificity [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
         "class_accuracy [macro] = accuracy for two classes (C = 2)",
-        "class_accuracy [macro] = class_accuracy [binary] for two classes (C = 2)",
-        "class_accuracy [macro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "class_accuracy [macro] = f_beta_of_micro_averages for two classes (C = 2)",
         "class_accuracy [micro] = accuracy for two classes (C = 2)",
-        "class_accuracy [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "class_accuracy [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "class_accuracy [micro] = f_beta_of_micro_averages for two classes (C = 2)",
         "class_accuracy [weighted] = accuracy for two classes (C = 2)",
-        "class_accuracy [weighted] = class_accuracy [binary] for two classes (C = 2)",
-        "class_accuracy [weighted] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "class_accuracy [weighted] = f_beta_of_micro_averages for two classes (C = 2)",
     ),
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["class_error_rate", "INFO"]
 
@@ -22,7 +22,6 @@ def _per_class(tp, fp, fn, tn):
     x0 = fn + fp
     x1 = tn + tp + x0
     return x0 / nonzero(x1), (x1 == 0)
-
 
 
 def class_error_rate(
@@ -44,8 +43,8 @@ def class_error_rate(
     Simplified: (FN + FP)/(FN + FP + TN + TP)
     Undefined when FN + FP + TN + TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted).
     Reference: Wenzel, Eq. 8
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
@@ -65,51 +64,29 @@ def class_error_rate(
 INFO = MetricInfo(
     id="class_error_rate",
     name="Per-class error rate",
-    aliases=("one_vs_rest_error_rate", ),
+    aliases=("one_vs_rest_error_rate",),
     description="Error rate of the one-vs-rest problem of a class, (FP + FN) / n.",
-    references=("Wenzel, Eq. 8", ),
+    references=("Wenzel, Eq. 8",),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="1 - class_accuracy",
     simplified="(FN + FP)/(FN + FP + TN + TP)",
-    undefined=("FN + FP + TN + TP = 0", ),
+    undefined=("FN + FP + TN + TP = 0",),
     function=class_error_rate,
     equivalences=(
         "class_error_rate [macro] = hamming_loss [macro] for every confusion matrix",
         "class_error_rate [micro] = hamming_loss [micro] for every confusion matrix",
-        "class_error_rate [micro] = hamming_loss [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "class_error_rate [binary] = class_error_rate [macro] for two classes (C = 2)",
-        "class_error_rate [binary] = class_error_rate [micro] for two classes (C = 2)",
-        "class_error_rate [binary] = class_error_rate [weighted] for two classes (C = 2)",
+        (
+            "class_error_rate [micro] = hamming_loss [samples] for every confusion matrix of "
+            "single-label data read as one-hot indicator rows"
+        ),
         "class_error_rate [binary] = error_rate for two classes (C = 2)",
-        "class_error_rate [binary] = false_omission_rate [micro] for two classes (C = 2)",
-        "class_error_rate [binary] = fdr [micro] for two classes (C = 2)",
-        "class_error_rate [binary] = fnr [micro] for two classes (C = 2)",
-        "class_error_rate [binary] = fnr [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "class_error_rate [binary] = fnr [weighted] for two classes (C = 2)",
-        "class_error_rate [binary] = fpr [micro] for two classes (C = 2)",
-        "class_error_rate [binary] = fpr [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "class_error_rate [binary] = hamming_loss [macro] for two classes (C = 2)",
-        "class_error_rate [binary] = hamming_loss [micro] for two classes (C = 2)",
-        "class_error_rate [binary] = hamming_loss [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "class_error_rate [binary] = ordinal_mae for two classes (C = 2)",
-        "class_error_rate [binary] = ordinal_mse for two classes (C = 2)",
-        "class_error_rate [macro] = class_error_rate [binary] for two classes (C = 2)",
         "class_error_rate [macro] = error_rate for two classes (C = 2)",
-        "class_error_rate [macro] = ordinal_mae for two classes (C = 2)",
-        "class_error_rate [macro] = ordinal_mse for two classes (C = 2)",
-        "class_error_rate [micro] = class_error_rate [binary] for two classes (C = 2)",
         "class_error_rate [micro] = error_rate for two classes (C = 2)",
-        "class_error_rate [micro] = ordinal_mae for two classes (C = 2)",
-        "class_error_rate [micro] = ordinal_mse for two classes (C = 2)",
-        "class_error_rate [weighted] = class_error_rate [binary] for two classes (C = 2)",
         "class_error_rate [weighted] = error_rate for two classes (C = 2)",
-        "class_error_rate [weighted] = ordinal_mae for two classes (C = 2)",
-        "class_error_rate [weighted] = ordinal_mse for two classes (C = 2)",
     ),
 )

@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["cohen_kappa", "INFO"]
 
@@ -30,8 +30,8 @@ def cohen_kappa(
     Agreement between true and predicted classes beyond the agreement expected by chance.
 
     Formula as written: (n * Sum(M[k, k], k) - Sum(t[k] * p[k], k)) / (n**2 - Sum(t[k] * p[k], k))
-    Simplified: (n*Sum(M[k, k], (k, 0, C - 1)) - Sum(p[k]*t[k], (k, 0, C - 1)))/(n**2 - Sum(p[k]*t[k], (k, 0, C - 1)))
-    Undefined when n**2 - Sum(p[k]*t[k], (k, 0, C - 1)) = 0: returns `zero_division` there (default NaN).
+    Simplified: (n*Sum(M[k, k], k) - Sum(p[k]*t[k], k))/(n**2 - Sum(p[k]*t[k], k))
+    Undefined when n**2 - Sum(p[k]*t[k], k) = 0: returns `zero_division` there (default NaN).
 
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Cohen 1960
@@ -44,7 +44,9 @@ def cohen_kappa(
     n = np.sum(t, axis=-1)
     x0 = n ** 2
     x1 = p * t
-    value = (n * np.sum(diagonal(M), axis=-1) - np.sum(x1, axis=-1)) / nonzero((x0 - np.sum(x1, axis=-1)))
+    value = (
+        (n * np.sum(diagonal(M), axis=-1) - np.sum(x1, axis=-1)) / nonzero(x0 - np.sum(x1, axis=-1))
+    )
     undefined = (x0 - np.sum(x1, axis=-1) == 0)
     return finish(value, undefined, zero_division)
 
@@ -52,18 +54,19 @@ def cohen_kappa(
 INFO = MetricInfo(
     id="cohen_kappa",
     name="Cohen's kappa",
-    aliases=("cohens_kappa", ),
-    description="Agreement between true and predicted classes beyond the agreement expected by chance.",
-    references=("Cohen 1960", "Puertolas Molina 2022, Eq. 2.9", ),
+    aliases=("cohens_kappa",),
+    description=(
+        "Agreement between true and predicted classes beyond the agreement expected by chance."
+    ),
+    references=("Cohen 1960", "Puertolas Molina 2022, Eq. 2.9"),
     level="matrix",
     averages=(),
     default_average=None,
     range=(-1.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="(n * Sum(M[k, k], k) - Sum(t[k] * p[k], k)) / (n**2 - Sum(t[k] * p[k], k))",
-    simplified="(n*Sum(M[k, k], (k, 0, C - 1)) - Sum(p[k]*t[k], (k, 0, C - 1)))/(n**2 - Sum(p[k]*t[k], (k, 0, C - 1)))",
-    undefined=("n**2 - Sum(p[k]*t[k], (k, 0, C - 1)) = 0", ),
+    simplified="(n*Sum(M[k, k], k) - Sum(p[k]*t[k], k))/(n**2 - Sum(p[k]*t[k], k))",
+    undefined=("n**2 - Sum(p[k]*t[k], k) = 0",),
     function=cohen_kappa,
 )

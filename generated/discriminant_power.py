@@ -14,14 +14,16 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["discriminant_power", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
-    return np.sqrt(3) * np.log(nonzero(tn * tp / nonzero(fn * fp))) / (np.pi * np.log(10)), (fn == 0) | (fp == 0) | (tn == 0) | (tp == 0)
-
+    return (
+        np.sqrt(3) * np.log(nonzero(tn * tp / nonzero(fn * fp))) / (np.pi * np.log(10)),
+        (fn == 0) | (fp == 0) | (tn == 0) | (tp == 0),
+    )
 
 
 def discriminant_power(
@@ -37,14 +39,16 @@ def discriminant_power(
 ):
     """Discriminant power.
 
-    How well a classifier distinguishes positives from negatives: the sum of the decimal logarithms of the odds of recall (TP/FN) and of specificity (TN/FP), scaled by sqrt(3)/pi.
+    How well a classifier distinguishes positives from negatives: the sum of the decimal logarithms
+    of the odds of recall (TP/FN) and of specificity (TN/FP), scaled by sqrt(3)/pi.
 
     Formula as written: sqrt(3) / pi * log(TP * TN / (FN * FP), 10)
     Simplified: sqrt(3)*log(TN*TP/(FN*FP))/(pi*log(10))
-    Undefined when FN = 0 or FP = 0 or TN = 0 or TP = 0: returns `zero_division` there (default NaN).
+    Undefined when FN = 0 or FP = 0 or TN = 0 or TP = 0: returns `zero_division` there (default
+        NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted).
     Reference: Puertolas Molina 2022, Table 3.2
     Reference: Sokolova et al. 2006
     Reference: Sokolova and Lapalme 2009, Table 3
@@ -66,19 +70,26 @@ def discriminant_power(
 INFO = MetricInfo(
     id="discriminant_power",
     name="Discriminant power",
-    aliases=("dp", ),
-    description="How well a classifier distinguishes positives from negatives: the sum of the decimal logarithms of the odds of recall (TP/FN) and of specificity (TN/FP), scaled by sqrt(3)/pi.",
-    references=("Puertolas Molina 2022, Table 3.2", "Sokolova et al. 2006", "Sokolova and Lapalme 2009, Table 3", ),
+    aliases=("dp",),
+    description=(
+        "How well a classifier distinguishes positives from negatives: the sum of the decimal "
+        "logarithms of the odds of recall (TP/FN) and of specificity (TN/FP), scaled by "
+        "sqrt(3)/pi."
+    ),
+    references=(
+        "Puertolas Molina 2022, Table 3.2",
+        "Sokolova et al. 2006",
+        "Sokolova and Lapalme 2009, Table 3",
+    ),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="binary",
     range=(-math.inf, math.inf),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="sqrt(3) / pi * log(TP * TN / (FN * FP), 10)",
     simplified="sqrt(3)*log(TN*TP/(FN*FP))/(pi*log(10))",
-    undefined=("FN = 0", "FP = 0", "TN = 0", "TP = 0", ),
+    undefined=("FN = 0", "FP = 0", "TN = 0", "TP = 0"),
     function=discriminant_power,
     equivalences=(
         "discriminant_power [binary] = discriminant_power [macro] for two classes (C = 2)",

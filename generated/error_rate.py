@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["error_rate", "INFO"]
 
@@ -30,7 +30,7 @@ def error_rate(
     Fraction of all samples whose predicted class is not their true class.
 
     Formula as written: 1 - Sum(M[k, k], k) / n
-    Simplified: (n - Sum(M[k, k], (k, 0, C - 1)))/n
+    Simplified: (n - Sum(M[k, k], k))/n
     Undefined when n = 0: returns `zero_division` there (default NaN).
 
     Takes confusion matrices with shape (..., C, C), rows = true classes.
@@ -49,24 +49,26 @@ def error_rate(
 INFO = MetricInfo(
     id="error_rate",
     name="Error rate",
-    aliases=("misclassification_rate", ),
+    aliases=("misclassification_rate",),
     description="Fraction of all samples whose predicted class is not their true class.",
-    references=("Kozak et al. 2022, Eq. 16 (complement)", ),
+    references=("Kozak et al. 2022, Eq. 16 (complement)",),
     level="matrix",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="1 - Sum(M[k, k], k) / n",
-    simplified="(n - Sum(M[k, k], (k, 0, C - 1)))/n",
-    undefined=("n = 0", ),
+    simplified="(n - Sum(M[k, k], k))/n",
+    undefined=("n = 0",),
     function=error_rate,
     equivalences=(
         "error_rate = fdr [micro] for every confusion matrix",
         "error_rate = fnr [micro] for every confusion matrix",
-        "error_rate = fnr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "error_rate = fnr [samples] for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
         "error_rate = fnr [weighted] for every confusion matrix",
         "error_rate = class_error_rate [binary] for two classes (C = 2)",
         "error_rate = class_error_rate [macro] for two classes (C = 2)",
@@ -74,10 +76,16 @@ INFO = MetricInfo(
         "error_rate = class_error_rate [weighted] for two classes (C = 2)",
         "error_rate = false_omission_rate [micro] for two classes (C = 2)",
         "error_rate = fpr [micro] for two classes (C = 2)",
-        "error_rate = fpr [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "error_rate = fpr [samples] for two classes (C = 2) of single-label data read as "
+            "one-hot indicator rows"
+        ),
         "error_rate = hamming_loss [macro] for two classes (C = 2)",
         "error_rate = hamming_loss [micro] for two classes (C = 2)",
-        "error_rate = hamming_loss [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "error_rate = hamming_loss [samples] for two classes (C = 2) of single-label data read "
+            "as one-hot indicator rows"
+        ),
         "error_rate = ordinal_mae for two classes (C = 2)",
         "error_rate = ordinal_mse for two classes (C = 2)",
     ),

@@ -13,14 +13,13 @@ from metricc.runtime.kernel import (
     check_counts,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["exact_match_ratio", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     return np.where(0 == fn + fp, 1.0, 0.0), False
-
 
 
 def exact_match_ratio(
@@ -36,15 +35,15 @@ def exact_match_ratio(
 ):
     """Exact match ratio.
 
-    Fraction of the instances whose predicted label set equals the true label set: per instance the indicator that FP + FN = 0, averaged over instances (samples).
+    Fraction of the instances whose predicted label set equals the true label set: per instance the
+    indicator that FP + FN = 0, averaged over instances (samples).
 
     Formula as written: indicator(FP + FN == 0)
-    Simplified: KroneckerDelta(0, FN + FP)
+    Simplified: [0 == FN + FP]
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Reference: Wenzel, Eq. 25
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
@@ -64,34 +63,30 @@ def exact_match_ratio(
 INFO = MetricInfo(
     id="exact_match_ratio",
     name="Exact match ratio",
-    aliases=("subset_accuracy", ),
-    description="Fraction of the instances whose predicted label set equals the true label set: per instance the indicator that FP + FN = 0, averaged over instances (samples).",
-    references=("Wenzel, Eq. 25", ),
+    aliases=("subset_accuracy",),
+    description=(
+        "Fraction of the instances whose predicted label set equals the true label set: per "
+        "instance the indicator that FP + FN = 0, averaged over instances (samples)."
+    ),
+    references=("Wenzel, Eq. 25",),
     level="class",
-    averages=("samples", ),
+    averages=("samples",),
     default_average="samples",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="indicator(FP + FN == 0)",
-    simplified="KroneckerDelta(0, FN + FP)",
+    simplified="[0 == FN + FP]",
     undefined=(),
     function=exact_match_ratio,
     equivalences=(
-        "exact_match_ratio [samples] = accuracy for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = f1 [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = recall [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = recall [weighted] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "exact_match_ratio [samples] = class_accuracy [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "exact_match_ratio [samples] = accuracy for every confusion matrix of single-label "
+            "data read as one-hot indicator rows"
+        ),
+        (
+            "exact_match_ratio [samples] = class_accuracy [binary] for two classes (C = 2) of "
+            "single-label data read as one-hot indicator rows"
+        ),
     ),
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["f1", "INFO"]
 
@@ -22,7 +22,6 @@ def _per_class(tp, fp, fn, tn):
     x0 = 2 * tp
     x1 = fn + fp + x0
     return x0 / nonzero(x1), (x1 == 0)
-
 
 
 def f1(
@@ -38,16 +37,18 @@ def f1(
 ):
     """F1 score.
 
-    Harmonic mean of precision and recall per class. Its macro average is the mean of the per-class F1 scores; the F1 of the macro-averaged precision and recall is f1_of_macro_averages, a different number.
+    Harmonic mean of precision and recall per class. Its macro average is the mean of the per-class
+    F1 scores; the F1 of the macro-averaged precision and recall is f1_of_macro_averages, a
+    different number.
 
     Formula as written: f_beta(beta=1)
     Simplified: 2*TP/(FN + FP + 2*TP)
     Undefined when FN + FP + 2*TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Reference: Kozak et al. 2022, Eq. 9
     Reference: Wenzel, Eq. 10
     Reference: Wenzel, Eq. 28
@@ -70,51 +71,42 @@ def f1(
 INFO = MetricInfo(
     id="f1",
     name="F1 score",
-    aliases=("f1_score", "dice", ),
-    description="Harmonic mean of precision and recall per class. Its macro average is the mean of the per-class F1 scores; the F1 of the macro-averaged precision and recall is f1_of_macro_averages, a different number.",
-    references=("Kozak et al. 2022, Eq. 9", "Wenzel, Eq. 10", "Wenzel, Eq. 28", "Branco et al., Table 1 (AvF_1: macro)", ),
+    aliases=("f1_score", "dice"),
+    description=(
+        "Harmonic mean of precision and recall per class. Its macro average is the mean of the "
+        "per-class F1 scores; the F1 of the macro-averaged precision and recall is "
+        "f1_of_macro_averages, a different number."
+    ),
+    references=(
+        "Kozak et al. 2022, Eq. 9",
+        "Wenzel, Eq. 10",
+        "Wenzel, Eq. 28",
+        "Branco et al., Table 1 (AvF_1: macro)",
+    ),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "samples", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "samples"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="f_beta(beta=1)",
     simplified="2*TP/(FN + FP + 2*TP)",
-    undefined=("FN + FP + 2*TP = 0", ),
+    undefined=("FN + FP + 2*TP = 0",),
     function=f1,
     equivalences=(
-        "f1 [binary] = f_beta [binary] for every confusion matrix",
-        "f1 [macro] = f_beta [macro] for every confusion matrix",
         "f1 [micro] = accuracy for every confusion matrix",
-        "f1 [micro] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [micro] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [micro] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [micro] = f_beta [micro] for every confusion matrix",
-        "f1 [micro] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [micro] = f_beta_of_micro_averages for every confusion matrix",
-        "f1 [micro] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [micro] = precision [micro] for every confusion matrix",
-        "f1 [micro] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [micro] = recall [micro] for every confusion matrix",
-        "f1 [micro] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [micro] = recall [weighted] for every confusion matrix",
-        "f1 [samples] = accuracy for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = f1 [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = recall [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [samples] = recall [weighted] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1 [weighted] = f_beta [weighted] for every confusion matrix",
+        (
+            "f1 [samples] = accuracy for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
+        "f1 [binary] = f_beta(beta=1) [binary] for every confusion matrix",
+        "f1 [macro] = f_beta(beta=1) [macro] for every confusion matrix",
+        "f1 [none] = f_beta(beta=1) [none] for every confusion matrix",
+        "f1 [weighted] = f_beta(beta=1) [weighted] for every confusion matrix",
         "f1 [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "f1 [samples] = class_accuracy [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "f1 [samples] = class_accuracy [binary] for two classes (C = 2) of single-label data "
+            "read as one-hot indicator rows"
+        ),
     ),
 )

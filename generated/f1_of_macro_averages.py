@@ -14,7 +14,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["f1_of_macro_averages", "INFO"]
 
@@ -39,11 +39,13 @@ def f1_of_macro_averages(
 ):
     """F1 of macro-averaged precision and recall.
 
-    Harmonic mean of the macro-averaged precision and the macro-averaged recall (Kozak's macro_F1). Not the mean of per-class F1 scores, which is f1 with macro averaging.
+    Harmonic mean of the macro-averaged precision and the macro-averaged recall (Kozak's macro_F1).
+    Not the mean of per-class F1 scores, which is f1 with macro averaging.
 
     Formula as written: 2 * macro(precision) * macro(recall) / (macro(precision) + macro(recall))
-    Simplified: 2*macro__precision*macro__recall/(macro__precision + macro__recall)
-    Undefined when macro__precision + macro__recall = 0: returns `zero_division` there (default NaN).
+    Simplified: 2*macro(precision)*macro(recall)/(macro(precision) + macro(recall))
+    Undefined when macro(precision) + macro(recall) = 0: returns `zero_division` there (default
+        NaN).
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
     Reference: Kozak et al. 2022, Eq. 23
@@ -75,22 +77,23 @@ def f1_of_macro_averages(
 INFO = MetricInfo(
     id="f1_of_macro_averages",
     name="F1 of macro-averaged precision and recall",
-    aliases=("macro_f1_of_averages", ),
-    description="Harmonic mean of the macro-averaged precision and the macro-averaged recall (Kozak's macro_F1). Not the mean of per-class F1 scores, which is f1 with macro averaging.",
-    references=("Kozak et al. 2022, Eq. 23", "Wenzel, Section 4.2", ),
+    aliases=("macro_f1_of_averages",),
+    description=(
+        "Harmonic mean of the macro-averaged precision and the macro-averaged recall (Kozak's "
+        "macro_F1). Not the mean of per-class F1 scores, which is f1 with macro averaging."
+    ),
+    references=("Kozak et al. 2022, Eq. 23", "Wenzel, Section 4.2"),
     level="aggregate",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="2 * macro(precision) * macro(recall) / (macro(precision) + macro(recall))",
-    simplified="2*macro__precision*macro__recall/(macro__precision + macro__recall)",
-    undefined=("macro__precision + macro__recall = 0", ),
+    simplified="2*macro(precision)*macro(recall)/(macro(precision) + macro(recall))",
+    undefined=("macro(precision) + macro(recall) = 0",),
     function=f1_of_macro_averages,
     equivalences=(
-        "f1_of_macro_averages = f_beta_of_macro_averages for every confusion matrix",
-        "f1_of_macro_averages = relevance_f_beta(relevance=1) for every confusion matrix",
+        "f1_of_macro_averages = f_beta_of_macro_averages(beta=1) for every confusion matrix",
     ),
 )

@@ -14,7 +14,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["f1_of_sample_averages", "INFO"]
 
@@ -39,14 +39,18 @@ def f1_of_sample_averages(
 ):
     """F1 of sample-averaged precision and recall.
 
-    Harmonic mean of the per-instance (samples) averaged precision and recall of multi-label data (Wenzel's blackboard F1). Not the mean of per-instance F1 scores, which is f1 with samples averaging.
+    Harmonic mean of the per-instance (samples) averaged precision and recall of multi-label data
+    (Wenzel's blackboard F1). Not the mean of per-instance F1 scores, which is f1 with samples
+    averaging.
 
-    Formula as written: 2 * samples(precision) * samples(recall) / (samples(precision) + samples(recall))
-    Simplified: 2*samples__precision*samples__recall/(samples__precision + samples__recall)
-    Undefined when samples__precision + samples__recall = 0: returns `zero_division` there (default NaN).
+    Formula as written: 2 * samples(precision) * samples(recall) / (samples(precision) +
+        samples(recall))
+    Simplified: 2*samples(precision)*samples(recall)/(samples(precision) + samples(recall))
+    Undefined when samples(precision) + samples(recall) = 0: returns `zero_division` there (default
+        NaN).
 
-    Takes per-instance counts with shape (..., N) of multi-label data (samplewise_counts);
-    returns one value per leading index.
+    Takes per-instance counts with shape (..., N) of multi-label data (samplewise_counts); returns
+    one value per leading index.
     Reference: Wenzel, Eq. 29
     Reference: Wenzel, Figure 10
     """
@@ -76,48 +80,32 @@ def f1_of_sample_averages(
 INFO = MetricInfo(
     id="f1_of_sample_averages",
     name="F1 of sample-averaged precision and recall",
-    aliases=("samples_f1_of_averages", ),
-    description="Harmonic mean of the per-instance (samples) averaged precision and recall of multi-label data (Wenzel's blackboard F1). Not the mean of per-instance F1 scores, which is f1 with samples averaging.",
-    references=("Wenzel, Eq. 29", "Wenzel, Figure 10", ),
+    aliases=("samples_f1_of_averages",),
+    description=(
+        "Harmonic mean of the per-instance (samples) averaged precision and recall of multi-label "
+        "data (Wenzel's blackboard F1). Not the mean of per-instance F1 scores, which is f1 with "
+        "samples averaging."
+    ),
+    references=("Wenzel, Eq. 29", "Wenzel, Figure 10"),
     level="aggregate",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="2 * samples(precision) * samples(recall) / (samples(precision) + samples(recall))",
-    simplified="2*samples__precision*samples__recall/(samples__precision + samples__recall)",
-    undefined=("samples__precision + samples__recall = 0", ),
+    simplified="2*samples(precision)*samples(recall)/(samples(precision) + samples(recall))",
+    undefined=("samples(precision) + samples(recall) = 0",),
     function=f1_of_sample_averages,
     equivalences=(
-        "f1_of_sample_averages = accuracy for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = f1 [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = recall [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = recall [weighted] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = preference_driven(kappa=0) [weighted] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = adjusted_f_measure [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = class_accuracy [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = class_accuracy [macro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = class_accuracy [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = class_accuracy [weighted] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = g_mean [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = iba [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = npv [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = optimized_precision [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = specificity [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = specificity [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = iba(alpha=0) [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f1_of_sample_averages = iba(alpha=1) [micro] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "f1_of_sample_averages = accuracy for every confusion matrix of single-label data read "
+            "as one-hot indicator rows"
+        ),
+        (
+            "f1_of_sample_averages = class_accuracy [binary] for two classes (C = 2) of "
+            "single-label data read as one-hot indicator rows"
+        ),
     ),
     per_instance=True,
 )

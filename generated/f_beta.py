@@ -25,7 +25,6 @@ def _per_class(tp, fp, fn, tn, beta):
     return tp * (1 + x0) / nonzero(x1), (x1 == 0)
 
 
-
 def f_beta(
     true_positives,
     false_positives,
@@ -44,12 +43,13 @@ def f_beta(
 
     Formula as written: (1 + beta**2) * precision * recall / (beta**2 * precision + recall)
     Simplified: TP*(beta**2 + 1)/(FN*beta**2 + FP + TP*beta**2 + TP)
-    Undefined when FN*beta**2 + FP + TP*beta**2 + TP = 0: returns `zero_division` there (default NaN).
+    Undefined when FN*beta**2 + FP + TP*beta**2 + TP = 0: returns `zero_division` there (default
+        NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Parameter `beta` (scalar, beta > 0): Recall is beta times as important as precision.
     Reference: Kozak et al. 2022, Eq. 8
     Reference: Wenzel, Eq. 9
@@ -74,11 +74,16 @@ def f_beta(
 INFO = MetricInfo(
     id="f_beta",
     name="F-beta score",
-    aliases=("f_measure", ),
+    aliases=("f_measure",),
     description="Weighted harmonic mean of precision and recall; beta > 1 weighs recall more.",
-    references=("Kozak et al. 2022, Eq. 8", "Wenzel, Eq. 9", "van Rijsbergen 1979", "Branco et al., Table 1 (AvF_beta: macro)", ),
+    references=(
+        "Kozak et al. 2022, Eq. 8",
+        "Wenzel, Eq. 9",
+        "van Rijsbergen 1979",
+        "Branco et al., Table 1 (AvF_beta: macro)",
+    ),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "samples", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "samples"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
@@ -87,39 +92,22 @@ INFO = MetricInfo(
     ),
     formula="(1 + beta**2) * precision * recall / (beta**2 * precision + recall)",
     simplified="TP*(beta**2 + 1)/(FN*beta**2 + FP + TP*beta**2 + TP)",
-    undefined=("FN*beta**2 + FP + TP*beta**2 + TP = 0", ),
+    undefined=("FN*beta**2 + FP + TP*beta**2 + TP = 0",),
     function=f_beta,
     equivalences=(
-        "f_beta [binary] = f1 [binary] for every confusion matrix",
-        "f_beta [macro] = f1 [macro] for every confusion matrix",
         "f_beta [micro] = accuracy for every confusion matrix",
-        "f_beta [micro] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [micro] = f1 [micro] for every confusion matrix",
-        "f_beta [micro] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [micro] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [micro] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [micro] = f_beta_of_micro_averages for every confusion matrix",
-        "f_beta [micro] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [micro] = precision [micro] for every confusion matrix",
-        "f_beta [micro] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [micro] = recall [micro] for every confusion matrix",
-        "f_beta [micro] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [micro] = recall [weighted] for every confusion matrix",
-        "f_beta [samples] = accuracy for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = f1 [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = recall [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [samples] = recall [weighted] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta [weighted] = f1 [weighted] for every confusion matrix",
+        (
+            "f_beta [samples] = accuracy for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
+        "f_beta(beta=1) [binary] = f1 [binary] for every confusion matrix",
+        "f_beta(beta=1) [macro] = f1 [macro] for every confusion matrix",
+        "f_beta(beta=1) [none] = f1 [none] for every confusion matrix",
+        "f_beta(beta=1) [weighted] = f1 [weighted] for every confusion matrix",
         "f_beta [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "f_beta [samples] = class_accuracy [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "f_beta [samples] = class_accuracy [binary] for two classes (C = 2) of single-label "
+            "data read as one-hot indicator rows"
+        ),
     ),
 )

@@ -43,9 +43,12 @@ def f_beta_of_macro_averages(
 
     F-beta combination of the macro-averaged precision and the macro-averaged recall.
 
-    Formula as written: (1 + beta**2) * macro(precision) * macro(recall) / (beta**2 * macro(precision) + macro(recall))
-    Simplified: macro__precision*macro__recall*(beta**2 + 1)/(beta**2*macro__precision + macro__recall)
-    Undefined when beta**2*macro__precision + macro__recall = 0: returns `zero_division` there (default NaN).
+    Formula as written: (1 + beta**2) * macro(precision) * macro(recall) / (beta**2 *
+        macro(precision) + macro(recall))
+    Simplified: macro(precision)*macro(recall)*(beta**2 + 1)/(beta**2*macro(precision) +
+        macro(recall))
+    Undefined when beta**2*macro(precision) + macro(recall) = 0: returns `zero_division` there
+        (default NaN).
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
     Parameter `beta` (scalar, beta > 0)
@@ -71,7 +74,7 @@ def f_beta_of_macro_averages(
         zero_division=zero_division,
     )
     x0 = beta ** 2
-    x1 = macro__recall + macro__precision * x0
+    x1 = macro__recall + x0 * macro__precision
     value = macro__precision * macro__recall * (1 + x0) / nonzero(x1)
     undefined = (x1 == 0)
     return finish(value, undefined, zero_division)
@@ -80,9 +83,9 @@ def f_beta_of_macro_averages(
 INFO = MetricInfo(
     id="f_beta_of_macro_averages",
     name="F-beta of macro-averaged precision and recall",
-    aliases=("macro_f_beta_of_averages", ),
+    aliases=("macro_f_beta_of_averages",),
     description="F-beta combination of the macro-averaged precision and the macro-averaged recall.",
-    references=("Kozak et al. 2022, Eq. 21", "Branco et al., Table 1", ),
+    references=("Kozak et al. 2022, Eq. 21", "Branco et al., Table 1"),
     level="aggregate",
     averages=(),
     default_average=None,
@@ -91,12 +94,17 @@ INFO = MetricInfo(
     params=(
         ParamInfo("beta", "scalar", 1.0, "beta > 0"),
     ),
-    formula="(1 + beta**2) * macro(precision) * macro(recall) / (beta**2 * macro(precision) + macro(recall))",
-    simplified="macro__precision*macro__recall*(beta**2 + 1)/(beta**2*macro__precision + macro__recall)",
-    undefined=("beta**2*macro__precision + macro__recall = 0", ),
+    formula=(
+        "(1 + beta**2) * macro(precision) * macro(recall) / (beta**2 * macro(precision) + "
+        "macro(recall))"
+    ),
+    simplified=(
+        "macro(precision)*macro(recall)*(beta**2 + 1)/(beta**2*macro(precision) + macro(recall))"
+    ),
+    undefined=("beta**2*macro(precision) + macro(recall) = 0",),
     function=f_beta_of_macro_averages,
     equivalences=(
-        "f_beta_of_macro_averages = f1_of_macro_averages for every confusion matrix",
         "f_beta_of_macro_averages = relevance_f_beta(relevance=1) for every confusion matrix",
+        "f_beta_of_macro_averages(beta=1) = f1_of_macro_averages for every confusion matrix",
     ),
 )

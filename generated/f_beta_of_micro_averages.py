@@ -41,11 +41,15 @@ def f_beta_of_micro_averages(
 ):
     """F-beta of micro-averaged precision and recall.
 
-    F-beta combination of the micro-averaged precision and the micro-averaged recall (Branco et al.'s F_beta,mu). For single-label data both averages are the accuracy, and so is this value.
+    F-beta combination of the micro-averaged precision and the micro-averaged recall (Branco et
+    al.'s F_beta,mu). For single-label data both averages are the accuracy, and so is this value.
 
-    Formula as written: (1 + beta**2) * micro(precision) * micro(recall) / (beta**2 * micro(precision) + micro(recall))
-    Simplified: micro__precision*micro__recall*(beta**2 + 1)/(beta**2*micro__precision + micro__recall)
-    Undefined when beta**2*micro__precision + micro__recall = 0: returns `zero_division` there (default NaN).
+    Formula as written: (1 + beta**2) * micro(precision) * micro(recall) / (beta**2 *
+        micro(precision) + micro(recall))
+    Simplified: micro(precision)*micro(recall)*(beta**2 + 1)/(beta**2*micro(precision) +
+        micro(recall))
+    Undefined when beta**2*micro(precision) + micro(recall) = 0: returns `zero_division` there
+        (default NaN).
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
     Parameter `beta` (scalar, beta > 0)
@@ -71,7 +75,7 @@ def f_beta_of_micro_averages(
         zero_division=zero_division,
     )
     x0 = beta ** 2
-    x1 = micro__recall + micro__precision * x0
+    x1 = micro__recall + x0 * micro__precision
     value = micro__precision * micro__recall * (1 + x0) / nonzero(x1)
     undefined = (x1 == 0)
     return finish(value, undefined, zero_division)
@@ -80,9 +84,13 @@ def f_beta_of_micro_averages(
 INFO = MetricInfo(
     id="f_beta_of_micro_averages",
     name="F-beta of micro-averaged precision and recall",
-    aliases=("micro_f_beta_of_averages", ),
-    description="F-beta combination of the micro-averaged precision and the micro-averaged recall (Branco et al.'s F_beta,mu). For single-label data both averages are the accuracy, and so is this value.",
-    references=("Branco et al., Table 1", "Sokolova and Lapalme 2009", ),
+    aliases=("micro_f_beta_of_averages",),
+    description=(
+        "F-beta combination of the micro-averaged precision and the micro-averaged recall (Branco "
+        "et al.'s F_beta,mu). For single-label data both averages are the accuracy, and so is this "
+        "value."
+    ),
+    references=("Branco et al., Table 1", "Sokolova and Lapalme 2009"),
     level="aggregate",
     averages=(),
     default_average=None,
@@ -91,37 +99,17 @@ INFO = MetricInfo(
     params=(
         ParamInfo("beta", "scalar", 1.0, "beta > 0"),
     ),
-    formula="(1 + beta**2) * micro(precision) * micro(recall) / (beta**2 * micro(precision) + micro(recall))",
-    simplified="micro__precision*micro__recall*(beta**2 + 1)/(beta**2*micro__precision + micro__recall)",
-    undefined=("beta**2*micro__precision + micro__recall = 0", ),
+    formula=(
+        "(1 + beta**2) * micro(precision) * micro(recall) / (beta**2 * micro(precision) + "
+        "micro(recall))"
+    ),
+    simplified=(
+        "micro(precision)*micro(recall)*(beta**2 + 1)/(beta**2*micro(precision) + micro(recall))"
+    ),
+    undefined=("beta**2*micro(precision) + micro(recall) = 0",),
     function=f_beta_of_micro_averages,
     equivalences=(
         "f_beta_of_micro_averages = accuracy for every confusion matrix",
-        "f_beta_of_micro_averages = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta_of_micro_averages = f1 [micro] for every confusion matrix",
-        "f_beta_of_micro_averages = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta_of_micro_averages = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta_of_micro_averages = f_beta [micro] for every confusion matrix",
-        "f_beta_of_micro_averages = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta_of_micro_averages = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta_of_micro_averages = precision [micro] for every confusion matrix",
-        "f_beta_of_micro_averages = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta_of_micro_averages = recall [micro] for every confusion matrix",
-        "f_beta_of_micro_averages = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "f_beta_of_micro_averages = recall [weighted] for every confusion matrix",
-        "f_beta_of_micro_averages = preference_driven(kappa=0) [weighted] for every confusion matrix",
-        "f_beta_of_micro_averages = adjusted_f_measure [micro] for two classes (C = 2)",
         "f_beta_of_micro_averages = class_accuracy [binary] for two classes (C = 2)",
-        "f_beta_of_micro_averages = class_accuracy [macro] for two classes (C = 2)",
-        "f_beta_of_micro_averages = class_accuracy [micro] for two classes (C = 2)",
-        "f_beta_of_micro_averages = class_accuracy [weighted] for two classes (C = 2)",
-        "f_beta_of_micro_averages = g_mean [micro] for two classes (C = 2)",
-        "f_beta_of_micro_averages = iba [micro] for two classes (C = 2)",
-        "f_beta_of_micro_averages = npv [micro] for two classes (C = 2)",
-        "f_beta_of_micro_averages = optimized_precision [micro] for two classes (C = 2)",
-        "f_beta_of_micro_averages = specificity [micro] for two classes (C = 2)",
-        "f_beta_of_micro_averages = specificity [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "f_beta_of_micro_averages = iba(alpha=0) [micro] for two classes (C = 2)",
-        "f_beta_of_micro_averages = iba(alpha=1) [micro] for two classes (C = 2)",
     ),
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["false_omission_rate", "INFO"]
 
@@ -21,7 +21,6 @@ __all__ = ["false_omission_rate", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = fn + tn
     return fn / nonzero(x0), (x0 == 0)
-
 
 
 def false_omission_rate(
@@ -43,8 +42,8 @@ def false_omission_rate(
     Simplified: FN/(FN + TN)
     Undefined when FN + TN = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, geometric).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, geometric).
     Reference: Wenzel, Eq. 6
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
@@ -64,26 +63,25 @@ def false_omission_rate(
 INFO = MetricInfo(
     id="false_omission_rate",
     name="False omission rate",
-    aliases=("for_rate", ),
+    aliases=("for_rate",),
     description="Fraction of the samples predicted as not a class that do belong to it.",
-    references=("Wenzel, Eq. 6", ),
+    references=("Wenzel, Eq. 6",),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "geometric", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "geometric"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="FN / (TN + FN)",
     simplified="FN/(FN + TN)",
-    undefined=("FN + TN = 0", ),
+    undefined=("FN + TN = 0",),
     function=false_omission_rate,
     equivalences=(
         "false_omission_rate [micro] = fpr [micro] for every confusion matrix",
-        "false_omission_rate [micro] = fpr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "false_omission_rate [micro] = class_error_rate [binary] for two classes (C = 2)",
+        (
+            "false_omission_rate [micro] = fpr [samples] for every confusion matrix of "
+            "single-label data read as one-hot indicator rows"
+        ),
         "false_omission_rate [micro] = error_rate for two classes (C = 2)",
-        "false_omission_rate [micro] = ordinal_mae for two classes (C = 2)",
-        "false_omission_rate [micro] = ordinal_mse for two classes (C = 2)",
     ),
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["fdr", "INFO"]
 
@@ -21,7 +21,6 @@ __all__ = ["fdr", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = fp + tp
     return fp / nonzero(x0), (x0 == 0)
-
 
 
 def fdr(
@@ -43,8 +42,8 @@ def fdr(
     Simplified: FP/(FP + TP)
     Undefined when FP + TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, geometric).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, geometric).
     Reference: Wenzel, Eq. 5
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
@@ -64,27 +63,21 @@ def fdr(
 INFO = MetricInfo(
     id="fdr",
     name="False discovery rate",
-    aliases=("false_discovery_rate", ),
+    aliases=("false_discovery_rate",),
     description="Fraction of the samples predicted as a class that belong to another class.",
-    references=("Wenzel, Eq. 5", ),
+    references=("Wenzel, Eq. 5",),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "geometric", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "geometric"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="FP / (TP + FP)",
     simplified="FP/(FP + TP)",
-    undefined=("FP + TP = 0", ),
+    undefined=("FP + TP = 0",),
     function=fdr,
     equivalences=(
         "fdr [micro] = error_rate for every confusion matrix",
-        "fdr [micro] = fnr [micro] for every confusion matrix",
-        "fdr [micro] = fnr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "fdr [micro] = fnr [weighted] for every confusion matrix",
-        "fdr [micro] = class_error_rate [binary] for two classes (C = 2)",
         "fdr [micro] = ordinal_mae for two classes (C = 2)",
-        "fdr [micro] = ordinal_mse for two classes (C = 2)",
     ),
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["fnr", "INFO"]
 
@@ -21,7 +21,6 @@ __all__ = ["fnr", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = fn + tp
     return fn / nonzero(x0), (x0 == 0)
-
 
 
 def fnr(
@@ -43,10 +42,10 @@ def fnr(
     Simplified: FN/(FN + TP)
     Undefined when FN + TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, geometric, samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, geometric, samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Reference: Wenzel, Eq. 4
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
@@ -66,41 +65,31 @@ def fnr(
 INFO = MetricInfo(
     id="fnr",
     name="False negative rate",
-    aliases=("false_negative_rate", "miss_rate", ),
+    aliases=("false_negative_rate", "miss_rate"),
     description="Fraction of the members of a class that are predicted as another class.",
-    references=("Wenzel, Eq. 4", ),
+    references=("Wenzel, Eq. 4",),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="1 - recall",
     simplified="FN/(FN + TP)",
-    undefined=("FN + TP = 0", ),
+    undefined=("FN + TP = 0",),
     function=fnr,
     equivalences=(
         "fnr [micro] = error_rate for every confusion matrix",
-        "fnr [micro] = fdr [micro] for every confusion matrix",
-        "fnr [micro] = fnr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "fnr [micro] = fnr [weighted] for every confusion matrix",
-        "fnr [samples] = error_rate for every confusion matrix of single-label data read as one-hot indicator rows",
-        "fnr [samples] = fdr [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "fnr [samples] = fnr [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "fnr [samples] = fnr [weighted] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "fnr [samples] = error_rate for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
         "fnr [weighted] = error_rate for every confusion matrix",
-        "fnr [weighted] = fdr [micro] for every confusion matrix",
-        "fnr [weighted] = fnr [micro] for every confusion matrix",
-        "fnr [weighted] = fnr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "fnr [micro] = class_error_rate [binary] for two classes (C = 2)",
         "fnr [micro] = ordinal_mae for two classes (C = 2)",
-        "fnr [micro] = ordinal_mse for two classes (C = 2)",
-        "fnr [samples] = class_error_rate [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "fnr [samples] = ordinal_mae for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "fnr [samples] = ordinal_mse for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "fnr [weighted] = class_error_rate [binary] for two classes (C = 2)",
+        (
+            "fnr [samples] = ordinal_mae for two classes (C = 2) of single-label data read as "
+            "one-hot indicator rows"
+        ),
         "fnr [weighted] = ordinal_mae for two classes (C = 2)",
-        "fnr [weighted] = ordinal_mse for two classes (C = 2)",
     ),
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["fpr", "INFO"]
 
@@ -21,7 +21,6 @@ __all__ = ["fpr", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = fp + tn
     return fp / nonzero(x0), (x0 == 0)
-
 
 
 def fpr(
@@ -43,10 +42,10 @@ def fpr(
     Simplified: FP/(FP + TN)
     Undefined when FP + TN = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, geometric, samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, geometric, samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Reference: Wenzel, Eq. 3
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
@@ -66,32 +65,29 @@ def fpr(
 INFO = MetricInfo(
     id="fpr",
     name="False positive rate",
-    aliases=("false_positive_rate", "fall_out", ),
+    aliases=("false_positive_rate", "fall_out"),
     description="Fraction of the non-members of a class that are predicted as that class.",
-    references=("Wenzel, Eq. 3", ),
+    references=("Wenzel, Eq. 3",),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="1 - specificity",
     simplified="FP/(FP + TN)",
-    undefined=("FP + TN = 0", ),
+    undefined=("FP + TN = 0",),
     function=fpr,
     equivalences=(
         "fpr [micro] = false_omission_rate [micro] for every confusion matrix",
-        "fpr [micro] = fpr [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "fpr [samples] = false_omission_rate [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "fpr [samples] = fpr [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "fpr [micro] = class_error_rate [binary] for two classes (C = 2)",
+        (
+            "fpr [samples] = false_omission_rate [micro] for every confusion matrix of "
+            "single-label data read as one-hot indicator rows"
+        ),
         "fpr [micro] = error_rate for two classes (C = 2)",
-        "fpr [micro] = ordinal_mae for two classes (C = 2)",
-        "fpr [micro] = ordinal_mse for two classes (C = 2)",
-        "fpr [samples] = class_error_rate [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "fpr [samples] = error_rate for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "fpr [samples] = ordinal_mae for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "fpr [samples] = ordinal_mse for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "fpr [samples] = error_rate for two classes (C = 2) of single-label data read as "
+            "one-hot indicator rows"
+        ),
     ),
 )

@@ -14,14 +14,16 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["g_mean", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
-    return np.sqrt(tn) * np.sqrt(tp) / nonzero(np.sqrt(fn * fp + fn * tn + fp * tp + tn * tp)), (fn + tp == 0) | (fp + tn == 0)
-
+    return (
+        np.sqrt(tn) * np.sqrt(tp) / nonzero(np.sqrt(fn * fp + fn * tn + fp * tp + tn * tp)),
+        (fn + tp == 0) | (fp + tn == 0),
+    )
 
 
 def g_mean(
@@ -43,8 +45,8 @@ def g_mean(
     Simplified: sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP)
     Undefined when FN + TP = 0 or FP + TN = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted).
     Reference: Kubat and Matwin 1997
     Reference: Puertolas Molina 2022, Eq. 3.2
     """
@@ -65,36 +67,27 @@ def g_mean(
 INFO = MetricInfo(
     id="g_mean",
     name="Geometric mean of recall and specificity",
-    aliases=("gmean", ),
+    aliases=("gmean",),
     description="Square root of the product of recall and specificity, per class.",
-    references=("Kubat and Matwin 1997", "Puertolas Molina 2022, Eq. 3.2", ),
+    references=("Kubat and Matwin 1997", "Puertolas Molina 2022, Eq. 3.2"),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="binary",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="sqrt(recall * specificity)",
     simplified="sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP)",
-    undefined=("FN + TP = 0", "FP + TN = 0", ),
+    undefined=("FN + TP = 0", "FP + TN = 0"),
     function=g_mean,
     equivalences=(
         "g_mean [micro] = adjusted_f_measure [micro] for every confusion matrix",
-        "g_mean [binary] = iba(alpha=0) [binary] for every confusion matrix",
-        "g_mean [macro] = iba(alpha=0) [macro] for every confusion matrix",
-        "g_mean [none] = iba(alpha=0) [none] for every confusion matrix",
-        "g_mean [weighted] = iba(alpha=0) [weighted] for every confusion matrix",
         "g_mean [binary] = g_mean [macro] for two classes (C = 2)",
         "g_mean [binary] = g_mean [weighted] for two classes (C = 2)",
-        "g_mean [binary] = iba [macro] for two classes (C = 2)",
         "g_mean [binary] = recall [geometric] for two classes (C = 2)",
         "g_mean [binary] = specificity [geometric] for two classes (C = 2)",
         "g_mean [macro] = g_mean [binary] for two classes (C = 2)",
         "g_mean [micro] = accuracy for two classes (C = 2)",
-        "g_mean [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "g_mean [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "g_mean [micro] = f_beta_of_micro_averages for two classes (C = 2)",
         "g_mean [weighted] = g_mean [binary] for two classes (C = 2)",
     ),
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["hamming_loss", "INFO"]
 
@@ -22,7 +22,6 @@ def _per_class(tp, fp, fn, tn):
     x0 = fn + fp
     x1 = tn + tp + x0
     return x0 / nonzero(x1), (x1 == 0)
-
 
 
 def hamming_loss(
@@ -38,16 +37,19 @@ def hamming_loss(
 ):
     """Hamming loss.
 
-    Fraction of the labels predicted wrongly, (FP + FN) / n: per instance the Hamming distance between the predicted and the true label vector over the number of labels, averaged over instances (samples). On multi-label indicator data micro, macro and samples averaging give the same number.
+    Fraction of the labels predicted wrongly, (FP + FN) / n: per instance the Hamming distance
+    between the predicted and the true label vector over the number of labels, averaged over
+    instances (samples). On multi-label indicator data micro, macro and samples averaging give the
+    same number.
 
     Formula as written: (FP + FN) / (TP + FP + FN + TN)
     Simplified: (FN + FP)/(FN + FP + TN + TP)
     Undefined when FN + FP + TN + TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of micro, macro, samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of micro, macro,
+    samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Reference: Wenzel, Eq. 27
     Reference: Wenzel, Figure 10
     """
@@ -69,36 +71,35 @@ INFO = MetricInfo(
     id="hamming_loss",
     name="Hamming loss",
     aliases=(),
-    description="Fraction of the labels predicted wrongly, (FP + FN) / n: per instance the Hamming distance between the predicted and the true label vector over the number of labels, averaged over instances (samples). On multi-label indicator data micro, macro and samples averaging give the same number.",
-    references=("Wenzel, Eq. 27", "Wenzel, Figure 10", ),
+    description=(
+        "Fraction of the labels predicted wrongly, (FP + FN) / n: per instance the Hamming "
+        "distance between the predicted and the true label vector over the number of labels, "
+        "averaged over instances (samples). On multi-label indicator data micro, macro and samples "
+        "averaging give the same number."
+    ),
+    references=("Wenzel, Eq. 27", "Wenzel, Figure 10"),
     level="class",
-    averages=("micro", "macro", "samples", ),
+    averages=("micro", "macro", "samples"),
     default_average="micro",
     range=(0.0, 1.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="(FP + FN) / (TP + FP + FN + TN)",
     simplified="(FN + FP)/(FN + FP + TN + TP)",
-    undefined=("FN + FP + TN + TP = 0", ),
+    undefined=("FN + FP + TN + TP = 0",),
     function=hamming_loss,
     equivalences=(
         "hamming_loss [macro] = class_error_rate [macro] for every confusion matrix",
         "hamming_loss [micro] = class_error_rate [micro] for every confusion matrix",
-        "hamming_loss [micro] = hamming_loss [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "hamming_loss [samples] = class_error_rate [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "hamming_loss [samples] = hamming_loss [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "hamming_loss [macro] = class_error_rate [binary] for two classes (C = 2)",
+        (
+            "hamming_loss [samples] = class_error_rate [micro] for every confusion matrix of "
+            "single-label data read as one-hot indicator rows"
+        ),
         "hamming_loss [macro] = error_rate for two classes (C = 2)",
-        "hamming_loss [macro] = ordinal_mae for two classes (C = 2)",
-        "hamming_loss [macro] = ordinal_mse for two classes (C = 2)",
-        "hamming_loss [micro] = class_error_rate [binary] for two classes (C = 2)",
         "hamming_loss [micro] = error_rate for two classes (C = 2)",
-        "hamming_loss [micro] = ordinal_mae for two classes (C = 2)",
-        "hamming_loss [micro] = ordinal_mse for two classes (C = 2)",
-        "hamming_loss [samples] = class_error_rate [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "hamming_loss [samples] = error_rate for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "hamming_loss [samples] = ordinal_mae for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "hamming_loss [samples] = ordinal_mse for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "hamming_loss [samples] = error_rate for two classes (C = 2) of single-label data read "
+            "as one-hot indicator rows"
+        ),
     ),
 )

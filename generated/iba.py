@@ -25,8 +25,10 @@ def _per_class(tp, fp, fn, tn, alpha, base):
     x0 = fn * tn
     x1 = fp * tp
     x2 = x0 + x1 + fn * fp + tn * tp
-    return (x2 + alpha * x1 - alpha * x0) * base_value / nonzero(x2), (fn + tp == 0) | (fp + tn == 0) | base_undefined
-
+    return (
+        (x2 + alpha * x1 - alpha * x0) * base_value / nonzero(x2),
+        (fn + tp == 0) | (fp + tn == 0) | base_undefined,
+    )
 
 
 def iba(
@@ -44,14 +46,17 @@ def iba(
 ):
     """Index of balanced accuracy.
 
-    Any class-level metric M weighted by the dominance recall - specificity: (1 + alpha * Dom) * M, so that, of two classifiers with the same M, the one better on the positive class scores higher. With M the squared G-mean (recall * specificity) it is Garcia et al.'s IBA.
+    Any class-level metric M weighted by the dominance recall - specificity: (1 + alpha * Dom) * M,
+    so that, of two classifiers with the same M, the one better on the positive class scores higher.
+    With M the squared G-mean (recall * specificity) it is Garcia et al.'s IBA.
 
     Formula as written: (1 + alpha * (recall - specificity)) * base
-    Simplified: (FN*FP - FN*TN*alpha + FN*TN + FP*TP*alpha + FP*TP + TN*TP)*base(TP, FP, FN, TN)/(FN*FP + FN*TN + FP*TP + TN*TP)
+    Simplified: (FN*FP - FN*TN*alpha + FN*TN + FP*TP*alpha + FP*TP + TN*TP)*base(TP, FP, FN,
+        TN)/(FN*FP + FN*TN + FP*TP + TN*TP)
     Undefined when FN + TP = 0 or FP + TN = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted).
     Parameter `alpha` (scalar, 0 <= alpha <= 1): Weight of the dominance; 0 gives the base metric unchanged.
     Parameter `base` (metric, a class-level metric id): The class-level metric M to make balanced (bind any, e.g. base=f1 or base=f_beta(beta=2)).
     Reference: Puertolas Molina 2022, Eq. 3.6
@@ -59,7 +64,9 @@ def iba(
     Reference: Garcia et al. 2009
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
-    alpha = scalar_param("alpha", alpha, lambda alpha: (0 <= alpha) & (alpha <= 1), "0 <= alpha <= 1")
+    alpha = scalar_param(
+        "alpha", alpha, lambda alpha: (0 <= alpha) & (alpha <= 1), "0 <= alpha <= 1"
+    )
     base = metric_param("base", base)
     return average_class_metric(
         _per_class,
@@ -77,11 +84,18 @@ def iba(
 INFO = MetricInfo(
     id="iba",
     name="Index of balanced accuracy",
-    aliases=("index_of_balanced_accuracy", "index_of_balanced_measure", ),
-    description="Any class-level metric M weighted by the dominance recall - specificity: (1 + alpha * Dom) * M, so that, of two classifiers with the same M, the one better on the positive class scores higher. With M the squared G-mean (recall * specificity) it is Garcia et al.'s IBA.",
-    references=("Puertolas Molina 2022, Eq. 3.6", "Garcia et al. 2010, Eq. 4", "Garcia et al. 2009", ),
+    aliases=("index_of_balanced_accuracy", "index_of_balanced_measure"),
+    description=(
+        "Any class-level metric M weighted by the dominance recall - specificity: (1 + alpha * "
+        "Dom) * M, so that, of two classifiers with the same M, the one better on the positive "
+        "class scores higher. With M the squared G-mean (recall * specificity) it is Garcia et "
+        "al.'s IBA."
+    ),
+    references=(
+        "Puertolas Molina 2022, Eq. 3.6", "Garcia et al. 2010, Eq. 4", "Garcia et al. 2009"
+    ),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="binary",
     range=(-math.inf, math.inf),
     higher_is_better=True,
@@ -90,24 +104,10 @@ INFO = MetricInfo(
         ParamInfo("base", "metric", "g_mean", "a class-level metric id"),
     ),
     formula="(1 + alpha * (recall - specificity)) * base",
-    simplified="(FN*FP - FN*TN*alpha + FN*TN + FP*TP*alpha + FP*TP + TN*TP)*base(TP, FP, FN, TN)/(FN*FP + FN*TN + FP*TP + TN*TP)",
-    undefined=("FN + TP = 0", "FP + TN = 0", ),
-    function=iba,
-    equivalences=(
-        "iba(alpha=0) [binary] = g_mean [binary] for every confusion matrix",
-        "iba(alpha=0) [macro] = g_mean [macro] for every confusion matrix",
-        "iba(alpha=0) [none] = g_mean [none] for every confusion matrix",
-        "iba(alpha=0) [weighted] = g_mean [weighted] for every confusion matrix",
-        "iba [macro] = g_mean [binary] for two classes (C = 2)",
-        "iba [micro] = accuracy for two classes (C = 2)",
-        "iba [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "iba [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "iba [micro] = f_beta_of_micro_averages for two classes (C = 2)",
-        "iba(alpha=0) [micro] = accuracy for two classes (C = 2)",
-        "iba(alpha=0) [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "iba(alpha=0) [micro] = f_beta_of_micro_averages for two classes (C = 2)",
-        "iba(alpha=1) [micro] = accuracy for two classes (C = 2)",
-        "iba(alpha=1) [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "iba(alpha=1) [micro] = f_beta_of_micro_averages for two classes (C = 2)",
+    simplified=(
+        "(FN*FP - FN*TN*alpha + FN*TN + FP*TP*alpha + FP*TP + TN*TP)*base(TP, FP, FN, TN)/(FN*FP + "
+        "FN*TN + FP*TP + TN*TP)"
     ),
+    undefined=("FN + TP = 0", "FP + TN = 0"),
+    function=iba,
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["jaccard", "INFO"]
 
@@ -21,7 +21,6 @@ __all__ = ["jaccard", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = fn + fp + tp
     return tp / nonzero(x0), (x0 == 0)
-
 
 
 def jaccard(
@@ -43,10 +42,10 @@ def jaccard(
     Simplified: TP/(FN + FP + TP)
     Undefined when FN + FP + TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Reference: Puertolas Molina 2022, Table 3.2
     Reference: Jaccard 1912
     Reference: Wenzel, Eq. 26
@@ -68,34 +67,30 @@ def jaccard(
 INFO = MetricInfo(
     id="jaccard",
     name="Jaccard index",
-    aliases=("intersection_over_union", "critical_success_index", "threat_score", ),
-    description="Size of the intersection over the size of the union of true and predicted members of a class.",
-    references=("Puertolas Molina 2022, Table 3.2", "Jaccard 1912", "Wenzel, Eq. 26", ),
+    aliases=("intersection_over_union", "critical_success_index", "threat_score"),
+    description=(
+        "Size of the intersection over the size of the union of true and predicted members of a "
+        "class."
+    ),
+    references=("Puertolas Molina 2022, Table 3.2", "Jaccard 1912", "Wenzel, Eq. 26"),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "samples", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "samples"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="TP / (TP + FP + FN)",
     simplified="TP/(FN + FP + TP)",
-    undefined=("FN + FP + TP = 0", ),
+    undefined=("FN + FP + TP = 0",),
     function=jaccard,
     equivalences=(
-        "jaccard [samples] = accuracy for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = f1 [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = recall [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = recall [weighted] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "jaccard [samples] = class_accuracy [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "jaccard [samples] = accuracy for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
+        (
+            "jaccard [samples] = class_accuracy [binary] for two classes (C = 2) of single-label "
+            "data read as one-hot indicator rows"
+        ),
     ),
 )

@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     np,
     transpose,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["log_loss", "INFO"]
 
@@ -30,13 +30,15 @@ def log_loss(
 ):
     """Log loss.
 
-    Mean negative natural logarithm of the probability given to the true class; a zero probability of the true class gives +inf (no clipping).
+    Mean negative natural logarithm of the probability given to the true class; a zero probability
+    of the true class gives +inf (no clipping).
 
     Formula as written: -Sum(log(Sum(Y[s, k] * S[s, k], k)), s) / n
-    Simplified: -Sum(log(Sum(S[s, k]*Y[s, k], (k, 0, C - 1))), (s, 0, n - 1))/n
+    Simplified: -Sum(log(Sum(S[s, k]*Y[s, k], k)), s)/n
     Undefined when n = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); each row a probability distribution.
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); each row a probability
+    distribution.
     Reference: Wang et al. 2013, Section 2 (LogL)
     Reference: Ferri et al. 2009, LogL
     Reference: Good 1952
@@ -51,18 +53,20 @@ def log_loss(
 INFO = MetricInfo(
     id="log_loss",
     name="Log loss",
-    aliases=("cross_entropy", ),
-    description="Mean negative natural logarithm of the probability given to the true class; a zero probability of the true class gives +inf (no clipping).",
-    references=("Wang et al. 2013, Section 2 (LogL)", "Ferri et al. 2009, LogL", "Good 1952", ),
+    aliases=("cross_entropy",),
+    description=(
+        "Mean negative natural logarithm of the probability given to the true class; a zero "
+        "probability of the true class gives +inf (no clipping)."
+    ),
+    references=("Wang et al. 2013, Section 2 (LogL)", "Ferri et al. 2009, LogL", "Good 1952"),
     level="score",
     averages=(),
     default_average=None,
     range=(0.0, math.inf),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="-Sum(log(Sum(Y[s, k] * S[s, k], k)), s) / n",
-    simplified="-Sum(log(Sum(S[s, k]*Y[s, k], (k, 0, C - 1))), (s, 0, n - 1))/n",
-    undefined=("n = 0", ),
+    simplified="-Sum(log(Sum(S[s, k]*Y[s, k], k)), s)/n",
+    undefined=("n = 0",),
     function=log_loss,
 )

@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["mcc", "INFO"]
 
@@ -27,11 +27,15 @@ def mcc(
 ):
     """Matthews correlation coefficient (multi-class).
 
-    Gorodkin's R_K statistic, the multi-class generalisation of the Matthews correlation coefficient.
+    Gorodkin's R_K statistic, the multi-class generalisation of the Matthews correlation
+    coefficient.
 
-    Formula as written: (n * Sum(M[k, k], k) - Sum(t[k] * p[k], k)) / sqrt((n**2 - Sum(p[k]**2, k)) * (n**2 - Sum(t[k]**2, k)))
-    Simplified: (n*Sum(M[k, k], (k, 0, C - 1)) - Sum(p[k]*t[k], (k, 0, C - 1)))/sqrt((n**2 - Sum(p[k]**2, (k, 0, C - 1)))*(n**2 - Sum(t[k]**2, (k, 0, C - 1))))
-    Undefined when n**2 - Sum(p[k]**2, (k, 0, C - 1)) = 0 or n**2 - Sum(t[k]**2, (k, 0, C - 1)) = 0: returns `zero_division` there (default NaN).
+    Formula as written: (n * Sum(M[k, k], k) - Sum(t[k] * p[k], k)) / sqrt((n**2 - Sum(p[k]**2, k))
+        * (n**2 - Sum(t[k]**2, k)))
+    Simplified: (n*Sum(M[k, k], k) - Sum(p[k]*t[k], k))/sqrt((n**2 - Sum(p[k]**2, k))*(n**2 -
+        Sum(t[k]**2, k)))
+    Undefined when n**2 - Sum(p[k]**2, k) = 0 or n**2 - Sum(t[k]**2, k) = 0: returns `zero_division`
+        there (default NaN).
 
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Kozak et al. 2022, Eq. 25
@@ -46,7 +50,10 @@ def mcc(
     x0 = n ** 2
     x1 = p ** 2
     x2 = t ** 2
-    value = (n * np.sum(diagonal(M), axis=-1) - np.sum(p * t, axis=-1)) / nonzero(np.sqrt((x0 - np.sum(x1, axis=-1)) * (x0 - np.sum(x2, axis=-1))))
+    value = (
+        (n * np.sum(diagonal(M), axis=-1) - np.sum(p * t, axis=-1))
+        / nonzero(np.sqrt((x0 - np.sum(x1, axis=-1)) * (x0 - np.sum(x2, axis=-1))))
+    )
     undefined = (x0 - np.sum(x1, axis=-1) == 0) | (x0 - np.sum(x2, axis=-1) == 0)
     return finish(value, undefined, zero_division)
 
@@ -54,19 +61,27 @@ def mcc(
 INFO = MetricInfo(
     id="mcc",
     name="Matthews correlation coefficient (multi-class)",
-    aliases=("matthews_corrcoef", "r_k", ),
-    description="Gorodkin's R_K statistic, the multi-class generalisation of the Matthews correlation coefficient.",
-    references=("Kozak et al. 2022, Eq. 25", "Gorodkin 2004", "Branco et al., Table 1", ),
+    aliases=("matthews_corrcoef", "r_k"),
+    description=(
+        "Gorodkin's R_K statistic, the multi-class generalisation of the Matthews correlation "
+        "coefficient."
+    ),
+    references=("Kozak et al. 2022, Eq. 25", "Gorodkin 2004", "Branco et al., Table 1"),
     level="matrix",
     averages=(),
     default_average=None,
     range=(-1.0, 1.0),
     higher_is_better=True,
-    params=(
+    params=(),
+    formula=(
+        "(n * Sum(M[k, k], k) - Sum(t[k] * p[k], k)) / sqrt((n**2 - Sum(p[k]**2, k)) * (n**2 - "
+        "Sum(t[k]**2, k)))"
     ),
-    formula="(n * Sum(M[k, k], k) - Sum(t[k] * p[k], k)) / sqrt((n**2 - Sum(p[k]**2, k)) * (n**2 - Sum(t[k]**2, k)))",
-    simplified="(n*Sum(M[k, k], (k, 0, C - 1)) - Sum(p[k]*t[k], (k, 0, C - 1)))/sqrt((n**2 - Sum(p[k]**2, (k, 0, C - 1)))*(n**2 - Sum(t[k]**2, (k, 0, C - 1))))",
-    undefined=("n**2 - Sum(p[k]**2, (k, 0, C - 1)) = 0", "n**2 - Sum(t[k]**2, (k, 0, C - 1)) = 0", ),
+    simplified=(
+        "(n*Sum(M[k, k], k) - Sum(p[k]*t[k], k))/sqrt((n**2 - Sum(p[k]**2, k))*(n**2 - "
+        "Sum(t[k]**2, k)))"
+    ),
+    undefined=("n**2 - Sum(p[k]**2, k) = 0", "n**2 - Sum(t[k]**2, k) = 0"),
     function=mcc,
     equivalences=(
         "mcc = mcc_per_class [binary] for two classes (C = 2)",

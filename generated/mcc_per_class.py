@@ -14,7 +14,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["mcc_per_class", "INFO"]
 
@@ -24,8 +24,10 @@ def _per_class(tp, fp, fn, tn):
     x1 = fn + tp
     x2 = fp + tn
     x3 = fp + tp
-    return (tn * tp - fn * fp) / nonzero(np.sqrt(x0) * np.sqrt(x1) * np.sqrt(x2) * np.sqrt(x3)), (x0 == 0) | (x1 == 0) | (x2 == 0) | (x3 == 0)
-
+    return (
+        (tn * tp - fn * fp) / nonzero(np.sqrt(x0) * np.sqrt(x1) * np.sqrt(x2) * np.sqrt(x3)),
+        (x0 == 0) | (x1 == 0) | (x2 == 0) | (x3 == 0),
+    )
 
 
 def mcc_per_class(
@@ -41,14 +43,16 @@ def mcc_per_class(
 ):
     """Matthews correlation coefficient (one-vs-rest).
 
-    The binary Matthews correlation coefficient of each class against the rest. For two classes its binary value equals the multi-class mcc.
+    The binary Matthews correlation coefficient of each class against the rest. For two classes its
+    binary value equals the multi-class mcc.
 
     Formula as written: (TP * TN - FP * FN) / sqrt((TP + FP) * (TP + FN) * (TN + FP) * (TN + FN))
     Simplified: (-FN*FP + TN*TP)/(sqrt(FN + TN)*sqrt(FN + TP)*sqrt(FP + TN)*sqrt(FP + TP))
-    Undefined when FN + TN = 0 or FN + TP = 0 or FP + TN = 0 or FP + TP = 0: returns `zero_division` there (default NaN).
+    Undefined when FN + TN = 0 or FN + TP = 0 or FP + TN = 0 or FP + TP = 0: returns `zero_division`
+        there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    macro, weighted).
     Reference: Kozak et al. 2022, Eq. 10
     Reference: Matthews 1975
     """
@@ -69,27 +73,25 @@ def mcc_per_class(
 INFO = MetricInfo(
     id="mcc_per_class",
     name="Matthews correlation coefficient (one-vs-rest)",
-    aliases=("mcc_binary", "phi_coefficient", ),
-    description="The binary Matthews correlation coefficient of each class against the rest. For two classes its binary value equals the multi-class mcc.",
-    references=("Kozak et al. 2022, Eq. 10", "Matthews 1975", ),
+    aliases=("mcc_binary", "phi_coefficient"),
+    description=(
+        "The binary Matthews correlation coefficient of each class against the rest. For two "
+        "classes its binary value equals the multi-class mcc."
+    ),
+    references=("Kozak et al. 2022, Eq. 10", "Matthews 1975"),
     level="class",
-    averages=("none", "binary", "macro", "weighted", ),
+    averages=("none", "binary", "macro", "weighted"),
     default_average="binary",
     range=(-1.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="(TP * TN - FP * FN) / sqrt((TP + FP) * (TP + FN) * (TN + FP) * (TN + FN))",
     simplified="(-FN*FP + TN*TP)/(sqrt(FN + TN)*sqrt(FN + TP)*sqrt(FP + TN)*sqrt(FP + TP))",
-    undefined=("FN + TN = 0", "FN + TP = 0", "FP + TN = 0", "FP + TP = 0", ),
+    undefined=("FN + TN = 0", "FN + TP = 0", "FP + TN = 0", "FP + TP = 0"),
     function=mcc_per_class,
     equivalences=(
         "mcc_per_class [binary] = mcc for two classes (C = 2)",
-        "mcc_per_class [binary] = mcc_per_class [macro] for two classes (C = 2)",
-        "mcc_per_class [binary] = mcc_per_class [weighted] for two classes (C = 2)",
         "mcc_per_class [macro] = mcc for two classes (C = 2)",
-        "mcc_per_class [macro] = mcc_per_class [binary] for two classes (C = 2)",
         "mcc_per_class [weighted] = mcc for two classes (C = 2)",
-        "mcc_per_class [weighted] = mcc_per_class [binary] for two classes (C = 2)",
     ),
 )

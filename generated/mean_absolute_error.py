@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     np,
     transpose,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["mean_absolute_error", "INFO"]
 
@@ -33,10 +33,11 @@ def mean_absolute_error(
     Mean over samples and classes of the absolute difference between probability and one-hot truth.
 
     Formula as written: Sum(Sum(abs(Y[s, k] - S[s, k]), k), s) / (n * C)
-    Simplified: Sum(Abs(S[s, k] - Y[s, k]), (k, 0, C - 1), (s, 0, n - 1))/(C*n)
+    Simplified: Sum(Abs(S[s, k] - Y[s, k]), (k, s))/(C*n)
     Undefined when n = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); each row a probability distribution.
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); each row a probability
+    distribution.
     Reference: Wang et al. 2013, Eq. 18
     Reference: Ferri et al. 2009, MAE
     """
@@ -50,18 +51,20 @@ def mean_absolute_error(
 INFO = MetricInfo(
     id="mean_absolute_error",
     name="Mean absolute error of probabilities",
-    aliases=("mae", ),
-    description="Mean over samples and classes of the absolute difference between probability and one-hot truth.",
-    references=("Wang et al. 2013, Eq. 18", "Ferri et al. 2009, MAE", ),
+    aliases=("mae",),
+    description=(
+        "Mean over samples and classes of the absolute difference between probability and one-hot "
+        "truth."
+    ),
+    references=("Wang et al. 2013, Eq. 18", "Ferri et al. 2009, MAE"),
     level="score",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="Sum(Sum(abs(Y[s, k] - S[s, k]), k), s) / (n * C)",
-    simplified="Sum(Abs(S[s, k] - Y[s, k]), (k, 0, C - 1), (s, 0, n - 1))/(C*n)",
-    undefined=("n = 0", ),
+    simplified="Sum(Abs(S[s, k] - Y[s, k]), (k, s))/(C*n)",
+    undefined=("n = 0",),
     function=mean_absolute_error,
 )

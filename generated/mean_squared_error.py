@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     np,
     transpose,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["mean_squared_error", "INFO"]
 
@@ -30,13 +30,16 @@ def mean_squared_error(
 ):
     """Mean squared error of probabilities.
 
-    Mean over samples and classes of the squared difference between probability and one-hot truth: the multi-class Brier score divided by the number of classes. For two classes it is the binary Brier score, the mean of (p(positive) - y)**2.
+    Mean over samples and classes of the squared difference between probability and one-hot truth:
+    the multi-class Brier score divided by the number of classes. For two classes it is the binary
+    Brier score, the mean of (p(positive) - y)**2.
 
     Formula as written: Sum(Sum((Y[s, k] - S[s, k])**2, k), s) / (n * C)
-    Simplified: Sum((-S[s, k] + Y[s, k])**2, (k, 0, C - 1), (s, 0, n - 1))/(C*n)
+    Simplified: Sum((-S[s, k] + Y[s, k])**2, (k, s))/(C*n)
     Undefined when n = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); each row a probability distribution.
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); each row a probability
+    distribution.
     Reference: Wang et al. 2013, Eq. 19
     Reference: Puertolas Molina 2022, Table 3.1 (Brier score, binary)
     Reference: Brier 1950
@@ -51,18 +54,25 @@ def mean_squared_error(
 INFO = MetricInfo(
     id="mean_squared_error",
     name="Mean squared error of probabilities",
-    aliases=("mse", "brier_score_binary", ),
-    description="Mean over samples and classes of the squared difference between probability and one-hot truth: the multi-class Brier score divided by the number of classes. For two classes it is the binary Brier score, the mean of (p(positive) - y)**2.",
-    references=("Wang et al. 2013, Eq. 19", "Puertolas Molina 2022, Table 3.1 (Brier score, binary)", "Brier 1950", ),
+    aliases=("mse", "brier_score_binary"),
+    description=(
+        "Mean over samples and classes of the squared difference between probability and one-hot "
+        "truth: the multi-class Brier score divided by the number of classes. For two classes it "
+        "is the binary Brier score, the mean of (p(positive) - y)**2."
+    ),
+    references=(
+        "Wang et al. 2013, Eq. 19",
+        "Puertolas Molina 2022, Table 3.1 (Brier score, binary)",
+        "Brier 1950",
+    ),
     level="score",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="Sum(Sum((Y[s, k] - S[s, k])**2, k), s) / (n * C)",
-    simplified="Sum((-S[s, k] + Y[s, k])**2, (k, 0, C - 1), (s, 0, n - 1))/(C*n)",
-    undefined=("n = 0", ),
+    simplified="Sum((-S[s, k] + Y[s, k])**2, (k, s))/(C*n)",
+    undefined=("n = 0",),
     function=mean_squared_error,
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["npv", "INFO"]
 
@@ -21,7 +21,6 @@ __all__ = ["npv", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = fn + tn
     return tn / nonzero(x0), (x0 == 0)
-
 
 
 def npv(
@@ -43,8 +42,8 @@ def npv(
     Simplified: TN/(FN + TN)
     Undefined when FN + TN = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, geometric).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, geometric).
     Reference: Wenzel, Eq. 6
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
@@ -64,26 +63,25 @@ def npv(
 INFO = MetricInfo(
     id="npv",
     name="Negative predictive value",
-    aliases=("negative_predictive_value", ),
+    aliases=("negative_predictive_value",),
     description="Fraction of the samples predicted as not a class that truly do not belong to it.",
-    references=("Wenzel, Eq. 6", ),
+    references=("Wenzel, Eq. 6",),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "geometric", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "geometric"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="TN / (TN + FN)",
     simplified="TN/(FN + TN)",
-    undefined=("FN + TN = 0", ),
+    undefined=("FN + TN = 0",),
     function=npv,
     equivalences=(
         "npv [micro] = specificity [micro] for every confusion matrix",
-        "npv [micro] = specificity [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "npv [micro] = specificity [samples] for every confusion matrix of single-label data "
+            "read as one-hot indicator rows"
+        ),
         "npv [micro] = accuracy for two classes (C = 2)",
-        "npv [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "npv [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "npv [micro] = f_beta_of_micro_averages for two classes (C = 2)",
     ),
 )

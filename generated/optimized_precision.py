@@ -14,7 +14,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["optimized_precision", "INFO"]
 
@@ -40,8 +40,30 @@ def _per_class(tp, fp, fn, tn):
     x17 = fn + tp
     x18 = np.abs(tn / nonzero(x16) - tp / nonzero(x17))
     x19 = 2 * x18
-    return (fn * x4 + fp * x8 + 2 * tn * x8 + 2 * tp * x4 + fn * tn * tp + fp * tn * tp - x1 * x19 - x11 * x18 - x12 * x19 - x13 * x19 - x14 * x18 - x15 * x18 - x18 * x5 - x18 * x7 - x18 * x9 - x19 * x3 - fn * x10 * x18 - fp * x18 * x6) / nonzero((x1 + x11 + 3 * x12 + 3 * x13 + 2 * x14 + 2 * x15 + x3 + x5 + x7 + x9)), (x17 == 0) | (x16 == 0) | (x16 + x17 == 0) | (x0 + x2 + 2 * tn * tp == 0)
-
+    return (
+        (
+            fn * x4
+            + fp * x8
+            + 2 * tn * x8
+            + 2 * tp * x4
+            + fn * tn * tp
+            + fp * tn * tp
+            - x1 * x19
+            - x11 * x18
+            - x12 * x19
+            - x13 * x19
+            - x14 * x18
+            - x15 * x18
+            - x18 * x5
+            - x18 * x7
+            - x18 * x9
+            - x19 * x3
+            - fn * x10 * x18
+            - fp * x18 * x6
+        )
+        / nonzero(x1 + x11 + 3 * x12 + 3 * x13 + 2 * x14 + 2 * x15 + x3 + x5 + x7 + x9),
+        (x17 == 0) | (x16 == 0) | (x16 + x17 == 0) | (x0 + x2 + 2 * tn * tp == 0),
+    )
 
 
 def optimized_precision(
@@ -57,14 +79,25 @@ def optimized_precision(
 ):
     """Optimized precision.
 
-    Specificity and recall weighted by the numbers of negatives and positives (which is the accuracy), minus the relative difference between specificity and recall.
+    Specificity and recall weighted by the numbers of negatives and positives (which is the
+    accuracy), minus the relative difference between specificity and recall.
 
-    Formula as written: (specificity * (TN + FP) + recall * (TP + FN)) / n - abs(specificity - recall) / (specificity + recall)
-    Simplified: (-FN**2*FP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN**2*TN*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN*FP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FN*FP*TN*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FN*FP*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN*TN**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + FN*TN**2 - 2*FN*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + FN*TN*TP - FP**2*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FP*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + FP*TN*TP - FP*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + FP*TP**2 - TN**2*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + 2*TN**2*TP - TN*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + 2*TN*TP**2)/(FN**2*TN + FN*FP*TN + FN*FP*TP + FN*TN**2 + 3*FN*TN*TP + FP**2*TP + 3*FP*TN*TP + FP*TP**2 + 2*TN**2*TP + 2*TN*TP**2)
-    Undefined when FN + TP = 0 or FP + TN = 0 or FN + FP + TN + TP = 0 or FN*TN + FP*TP + 2*TN*TP = 0: returns `zero_division` there (default NaN).
+    Formula as written: (specificity * (TN + FP) + recall * (TP + FN)) / n - abs(specificity -
+        recall) / (specificity + recall)
+    Simplified: (-FN**2*FP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN**2*TN*Abs(TN/(FP + TN) - TP/(FN +
+        TP)) - FN*FP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FN*FP*TN*Abs(TN/(FP + TN) - TP/(FN +
+        TP)) - 2*FN*FP*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN*TN**2*Abs(TN/(FP + TN) - TP/(FN +
+        TP)) + FN*TN**2 - 2*FN*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + FN*TN*TP -
+        FP**2*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FP*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) +
+        FP*TN*TP - FP*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + FP*TP**2 - TN**2*TP*Abs(TN/(FP + TN)
+        - TP/(FN + TP)) + 2*TN**2*TP - TN*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) +
+        2*TN*TP**2)/(FN**2*TN + FN*FP*TN + FN*FP*TP + FN*TN**2 + 3*FN*TN*TP + FP**2*TP + 3*FP*TN*TP
+        + FP*TP**2 + 2*TN**2*TP + 2*TN*TP**2)
+    Undefined when FN + TP = 0 or FP + TN = 0 or FN + FP + TN + TP = 0 or FN*TN + FP*TP + 2*TN*TP =
+        0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted).
     Reference: Puertolas Molina 2022, Eq. 3.5
     Reference: Ranawana and Palade 2006
     """
@@ -85,28 +118,42 @@ def optimized_precision(
 INFO = MetricInfo(
     id="optimized_precision",
     name="Optimized precision",
-    aliases=("op", ),
-    description="Specificity and recall weighted by the numbers of negatives and positives (which is the accuracy), minus the relative difference between specificity and recall.",
-    references=("Puertolas Molina 2022, Eq. 3.5", "Ranawana and Palade 2006", ),
+    aliases=("op",),
+    description=(
+        "Specificity and recall weighted by the numbers of negatives and positives (which is the "
+        "accuracy), minus the relative difference between specificity and recall."
+    ),
+    references=("Puertolas Molina 2022, Eq. 3.5", "Ranawana and Palade 2006"),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="binary",
     range=(-1.0, 1.0),
     higher_is_better=True,
-    params=(
+    params=(),
+    formula=(
+        "(specificity * (TN + FP) + recall * (TP + FN)) / n - abs(specificity - recall) / "
+        "(specificity + recall)"
     ),
-    formula="(specificity * (TN + FP) + recall * (TP + FN)) / n - abs(specificity - recall) / (specificity + recall)",
-    simplified="(-FN**2*FP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN**2*TN*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN*FP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FN*FP*TN*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FN*FP*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN*TN**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + FN*TN**2 - 2*FN*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + FN*TN*TP - FP**2*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FP*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + FP*TN*TP - FP*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + FP*TP**2 - TN**2*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + 2*TN**2*TP - TN*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + 2*TN*TP**2)/(FN**2*TN + FN*FP*TN + FN*FP*TP + FN*TN**2 + 3*FN*TN*TP + FP**2*TP + 3*FP*TN*TP + FP*TP**2 + 2*TN**2*TP + 2*TN*TP**2)",
-    undefined=("FN + TP = 0", "FP + TN = 0", "FN + FP + TN + TP = 0", "FN*TN + FP*TP + 2*TN*TP = 0", ),
+    simplified=(
+        "(-FN**2*FP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN**2*TN*Abs(TN/(FP + TN) - TP/(FN + TP)) - "
+        "FN*FP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) - 2*FN*FP*TN*Abs(TN/(FP + TN) - TP/(FN + TP)) - "
+        "2*FN*FP*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) - FN*TN**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + "
+        "FN*TN**2 - 2*FN*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + FN*TN*TP - FP**2*TP*Abs(TN/(FP + "
+        "TN) - TP/(FN + TP)) - 2*FP*TN*TP*Abs(TN/(FP + TN) - TP/(FN + TP)) + FP*TN*TP - "
+        "FP*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + FP*TP**2 - TN**2*TP*Abs(TN/(FP + TN) - TP/(FN "
+        "+ TP)) + 2*TN**2*TP - TN*TP**2*Abs(TN/(FP + TN) - TP/(FN + TP)) + 2*TN*TP**2)/(FN**2*TN + "
+        "FN*FP*TN + FN*FP*TP + FN*TN**2 + 3*FN*TN*TP + FP**2*TP + 3*FP*TN*TP + FP*TP**2 + "
+        "2*TN**2*TP + 2*TN*TP**2)"
+    ),
+    undefined=(
+        "FN + TP = 0", "FP + TN = 0", "FN + FP + TN + TP = 0", "FN*TN + FP*TP + 2*TN*TP = 0"
+    ),
     function=optimized_precision,
     equivalences=(
         "optimized_precision [binary] = optimized_precision [macro] for two classes (C = 2)",
         "optimized_precision [binary] = optimized_precision [weighted] for two classes (C = 2)",
         "optimized_precision [macro] = optimized_precision [binary] for two classes (C = 2)",
         "optimized_precision [micro] = accuracy for two classes (C = 2)",
-        "optimized_precision [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "optimized_precision [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "optimized_precision [micro] = f_beta_of_micro_averages for two classes (C = 2)",
         "optimized_precision [weighted] = optimized_precision [binary] for two classes (C = 2)",
     ),
 )

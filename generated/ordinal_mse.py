@@ -16,7 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["ordinal_mse", "INFO"]
 
@@ -28,10 +28,11 @@ def ordinal_mse(
 ):
     """Mean squared error over ordered classes.
 
-    Mean squared distance (i - j)^2 between the index of the true class i and of the predicted class j.
+    Mean squared distance (i - j)^2 between the index of the true class i and of the predicted class
+    j.
 
     Formula as written: Sum(M[i, j] * (i - j)**2, (i, j)) / n
-    Simplified: Sum((i - j)**2*M[i, j], (j, 0, C - 1), (i, 0, C - 1))/n
+    Simplified: Sum((i - j)**2*M[i, j], (j, i))/n
     Undefined when n = 0: returns `zero_division` there (default NaN).
 
     Takes confusion matrices with shape (..., C, C), rows = true classes.
@@ -43,7 +44,13 @@ def ordinal_mse(
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
-    value = np.sum(np.sum((align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M, axis=-2), axis=-1) / nonzero(n)
+    value = (
+        np.sum(
+            np.sum((align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M, axis=-2),
+            axis=-1,
+        )
+        / nonzero(n)
+    )
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 
@@ -51,36 +58,23 @@ def ordinal_mse(
 INFO = MetricInfo(
     id="ordinal_mse",
     name="Mean squared error over ordered classes",
-    aliases=("ordinal_mean_squared_error", ),
-    description="Mean squared distance (i - j)^2 between the index of the true class i and of the predicted class j.",
-    references=("Puertolas Molina 2022, Sec. 3.1.4", "Willmott and Matsuura 2005", ),
+    aliases=("ordinal_mean_squared_error",),
+    description=(
+        "Mean squared distance (i - j)^2 between the index of the true class i and of the "
+        "predicted class j."
+    ),
+    references=("Puertolas Molina 2022, Sec. 3.1.4", "Willmott and Matsuura 2005"),
     level="matrix",
     averages=(),
     default_average=None,
     range=(0.0, math.inf),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="Sum(M[i, j] * (i - j)**2, (i, j)) / n",
-    simplified="Sum((i - j)**2*M[i, j], (j, 0, C - 1), (i, 0, C - 1))/n",
-    undefined=("n = 0", ),
+    simplified="Sum((i - j)**2*M[i, j], (j, i))/n",
+    undefined=("n = 0",),
     function=ordinal_mse,
     equivalences=(
-        "ordinal_mse = class_error_rate [binary] for two classes (C = 2)",
-        "ordinal_mse = class_error_rate [macro] for two classes (C = 2)",
-        "ordinal_mse = class_error_rate [micro] for two classes (C = 2)",
-        "ordinal_mse = class_error_rate [weighted] for two classes (C = 2)",
         "ordinal_mse = error_rate for two classes (C = 2)",
-        "ordinal_mse = false_omission_rate [micro] for two classes (C = 2)",
-        "ordinal_mse = fdr [micro] for two classes (C = 2)",
-        "ordinal_mse = fnr [micro] for two classes (C = 2)",
-        "ordinal_mse = fnr [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "ordinal_mse = fnr [weighted] for two classes (C = 2)",
-        "ordinal_mse = fpr [micro] for two classes (C = 2)",
-        "ordinal_mse = fpr [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "ordinal_mse = hamming_loss [macro] for two classes (C = 2)",
-        "ordinal_mse = hamming_loss [micro] for two classes (C = 2)",
-        "ordinal_mse = hamming_loss [samples] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "ordinal_mse = ordinal_mae for two classes (C = 2)",
     ),
 )

@@ -16,7 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["ordinal_rmse", "INFO"]
 
@@ -28,10 +28,11 @@ def ordinal_rmse(
 ):
     """Root mean squared error over ordered classes.
 
-    Square root of the mean squared distance between the indices of the true and the predicted class.
+    Square root of the mean squared distance between the indices of the true and the predicted
+    class.
 
     Formula as written: sqrt(Sum(M[i, j] * (i - j)**2, (i, j)) / n)
-    Simplified: sqrt(Sum((i - j)**2*M[i, j], (j, 0, C - 1), (i, 0, C - 1))/n)
+    Simplified: sqrt(Sum((i - j)**2*M[i, j], (j, i))/n)
     Undefined when n = 0: returns `zero_division` there (default NaN).
 
     Takes confusion matrices with shape (..., C, C), rows = true classes.
@@ -43,7 +44,13 @@ def ordinal_rmse(
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
-    value = np.sqrt(np.sum(np.sum((align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M, axis=-2), axis=-1) / nonzero(n))
+    value = np.sqrt(
+        np.sum(
+            np.sum((align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M, axis=-2),
+            axis=-1,
+        )
+        / nonzero(n)
+    )
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 
@@ -51,18 +58,20 @@ def ordinal_rmse(
 INFO = MetricInfo(
     id="ordinal_rmse",
     name="Root mean squared error over ordered classes",
-    aliases=("ordinal_root_mean_squared_error", ),
-    description="Square root of the mean squared distance between the indices of the true and the predicted class.",
-    references=("Puertolas Molina 2022, Sec. 3.1.4", "Chai and Draxler 2014", ),
+    aliases=("ordinal_root_mean_squared_error",),
+    description=(
+        "Square root of the mean squared distance between the indices of the true and the "
+        "predicted class."
+    ),
+    references=("Puertolas Molina 2022, Sec. 3.1.4", "Chai and Draxler 2014"),
     level="matrix",
     averages=(),
     default_average=None,
     range=(0.0, math.inf),
     higher_is_better=False,
-    params=(
-    ),
+    params=(),
     formula="sqrt(Sum(M[i, j] * (i - j)**2, (i, j)) / n)",
-    simplified="sqrt(Sum((i - j)**2*M[i, j], (j, 0, C - 1), (i, 0, C - 1))/n)",
-    undefined=("n = 0", ),
+    simplified="sqrt(Sum((i - j)**2*M[i, j], (j, i))/n)",
+    undefined=("n = 0",),
     function=ordinal_rmse,
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["precision", "INFO"]
 
@@ -21,7 +21,6 @@ __all__ = ["precision", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = fp + tp
     return tp / nonzero(x0), (x0 == 0)
-
 
 
 def precision(
@@ -43,10 +42,10 @@ def precision(
     Simplified: TP/(FP + TP)
     Undefined when FP + TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, geometric, samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, geometric, samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Reference: Kozak et al. 2022, Eq. 6
     Reference: Kozak et al. 2022, Eq. 17
     Reference: Wenzel, Eq. 5
@@ -70,52 +69,39 @@ def precision(
 INFO = MetricInfo(
     id="precision",
     name="Precision",
-    aliases=("ppv", "positive_predictive_value", ),
+    aliases=("ppv", "positive_predictive_value"),
     description="Fraction of the samples predicted as a class that truly belong to it.",
-    references=("Kozak et al. 2022, Eq. 6", "Kozak et al. 2022, Eq. 17", "Wenzel, Eq. 5", "Wenzel, Eq. 24", "Branco et al., Table 1 (Prec_M: macro, Prec_mu: micro)", ),
+    references=(
+        "Kozak et al. 2022, Eq. 6",
+        "Kozak et al. 2022, Eq. 17",
+        "Wenzel, Eq. 5",
+        "Wenzel, Eq. 24",
+        "Branco et al., Table 1 (Prec_M: macro, Prec_mu: micro)",
+    ),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="TP / (TP + FP)",
     simplified="TP/(FP + TP)",
-    undefined=("FP + TP = 0", ),
+    undefined=("FP + TP = 0",),
     function=precision,
     equivalences=(
         "precision [micro] = accuracy for every confusion matrix",
-        "precision [micro] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [micro] = f1 [micro] for every confusion matrix",
-        "precision [micro] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [micro] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [micro] = f_beta [micro] for every confusion matrix",
-        "precision [micro] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [micro] = f_beta_of_micro_averages for every confusion matrix",
-        "precision [micro] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [micro] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [micro] = recall [micro] for every confusion matrix",
-        "precision [micro] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [micro] = recall [weighted] for every confusion matrix",
-        "precision [samples] = accuracy for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = f1 [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = recall [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "precision [samples] = recall [weighted] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "precision [samples] = accuracy for every confusion matrix of single-label data read "
+            "as one-hot indicator rows"
+        ),
         "precision [binary] = preference_driven(kappa=1) [binary] for every confusion matrix",
         "precision [macro] = preference_driven(kappa=1) [macro] for every confusion matrix",
         "precision [none] = preference_driven(kappa=1) [none] for every confusion matrix",
         "precision [weighted] = preference_driven(kappa=1) [weighted] for every confusion matrix",
         "precision [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "precision [samples] = class_accuracy [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "precision [samples] = class_accuracy [binary] for two classes (C = 2) of single-label "
+            "data read as one-hot indicator rows"
+        ),
     ),
 )

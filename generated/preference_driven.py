@@ -22,13 +22,15 @@ __all__ = ["preference_driven", "INFO"]
 def _default_kappa(tp, fp, fn, tn):
     """Default of `kappa`, computed per class from the counts."""
     x0 = fn + tp
-    return x0 / nonzero((fp + tn + x0))
+    return x0 / nonzero(fp + tn + x0)
 
 
 def _per_class(tp, fp, fn, tn, kappa):
     x0 = fp + tp
-    return tp * (x0 + fn * kappa - fp * kappa) / nonzero((tp ** 2 + fn * fp + fn * tp + fp * tp)), (fn + tp == 0) | (x0 == 0)
-
+    return (
+        tp * (x0 + fn * kappa - fp * kappa) / nonzero(tp ** 2 + fn * fp + fn * tp + fp * tp),
+        (fn + tp == 0) | (x0 == 0),
+    )
 
 
 def preference_driven(
@@ -45,27 +47,35 @@ def preference_driven(
 ):
     """Preference-driven classification measure.
 
-    Per-class convex combination of precision and recall with a preference vector kappa: the higher kappa_k, the more precision counts for class k. Averaged over classes.
+    Per-class convex combination of precision and recall with a preference vector kappa: the higher
+    kappa_k, the more precision counts for class k. Averaged over classes.
 
     Formula as written: kappa * precision + (1 - kappa) * recall
     Simplified: TP*(FN*kappa - FP*kappa + FP + TP)/(FN*FP + FN*TP + FP*TP + TP**2)
     Undefined when FN + TP = 0 or FP + TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    macro, weighted).
     Parameter `kappa` (class_vector, 0 <= kappa <= 1): Preference for precision over recall, per class; defaults to the class prevalence.
     Reference: Kozak et al. 2022, Eq. 27-30
     Reference: Kozak et al. 2022, Eq. 31 (default kappa)
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
-    kappa = class_param("kappa", kappa, counts, _default_kappa, lambda kappa: (0 <= kappa) & (kappa <= 1), "0 <= kappa <= 1")
+    kappa = class_param(
+        "kappa",
+        kappa,
+        counts,
+        _default_kappa,
+        lambda kappa: (0 <= kappa) & (kappa <= 1),
+        "0 <= kappa <= 1",
+    )
     return average_class_metric(
         _per_class,
         counts,
         average=average,
         averages=INFO.averages,
         params={"kappa": kappa},
-        class_params=("kappa", ),
+        class_params=("kappa",),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
@@ -75,11 +85,14 @@ def preference_driven(
 INFO = MetricInfo(
     id="preference_driven",
     name="Preference-driven classification measure",
-    aliases=("preference_driven_measure", ),
-    description="Per-class convex combination of precision and recall with a preference vector kappa: the higher kappa_k, the more precision counts for class k. Averaged over classes.",
-    references=("Kozak et al. 2022, Eq. 27-30", "Kozak et al. 2022, Eq. 31 (default kappa)", ),
+    aliases=("preference_driven_measure",),
+    description=(
+        "Per-class convex combination of precision and recall with a preference vector kappa: the "
+        "higher kappa_k, the more precision counts for class k. Averaged over classes."
+    ),
+    references=("Kozak et al. 2022, Eq. 27-30", "Kozak et al. 2022, Eq. 31 (default kappa)"),
     level="class",
-    averages=("none", "binary", "macro", "weighted", ),
+    averages=("none", "binary", "macro", "weighted"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
@@ -88,17 +101,13 @@ INFO = MetricInfo(
     ),
     formula="kappa * precision + (1 - kappa) * recall",
     simplified="TP*(FN*kappa - FP*kappa + FP + TP)/(FN*FP + FN*TP + FP*TP + TP**2)",
-    undefined=("FN + TP = 0", "FP + TP = 0", ),
+    undefined=("FN + TP = 0", "FP + TP = 0"),
     function=preference_driven,
     equivalences=(
         "preference_driven(kappa=0) [binary] = recall [binary] for every confusion matrix",
         "preference_driven(kappa=0) [macro] = balanced_accuracy for every confusion matrix",
-        "preference_driven(kappa=0) [macro] = recall [macro] for every confusion matrix",
         "preference_driven(kappa=0) [none] = recall [none] for every confusion matrix",
         "preference_driven(kappa=0) [weighted] = accuracy for every confusion matrix",
-        "preference_driven(kappa=0) [weighted] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "preference_driven(kappa=0) [weighted] = f_beta_of_micro_averages for every confusion matrix",
-        "preference_driven(kappa=0) [weighted] = recall [weighted] for every confusion matrix",
         "preference_driven(kappa=1) [binary] = precision [binary] for every confusion matrix",
         "preference_driven(kappa=1) [macro] = precision [macro] for every confusion matrix",
         "preference_driven(kappa=1) [none] = precision [none] for every confusion matrix",

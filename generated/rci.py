@@ -16,7 +16,7 @@ from metricc.runtime.kernel import (
     np,
     xlogy,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["rci", "INFO"]
 
@@ -28,11 +28,16 @@ def rci(
 ):
     """Relative classifier information.
 
-    Share of the entropy of the true classes (H_d) that the predictions remove: the mutual information between true and predicted classes divided by H_d. H_o is the entropy of the true class given the predicted one, weighted by the predicted counts. A class never predicted (p_j = 0) contributes 0 to H_o (0 log 0 = 0). Undefined when H_d = 0 (a single true class, or no samples).
+    Share of the entropy of the true classes (H_d) that the predictions remove: the mutual
+    information between true and predicted classes divided by H_d. H_o is the entropy of the true
+    class given the predicted one, weighted by the predicted counts. A class never predicted (p_j =
+    0) contributes 0 to H_o (0 log 0 = 0). Undefined when H_d = 0 (a single true class, or no
+    samples).
 
     Formula as written: (h_d - h_o) / h_d
-    Simplified: -(-Sum(xlogy(t[i], t[i]/n), (i, 0, C - 1)) + Sum(xlogy(M[i, j], M[i, j]/p[j]), (i, 0, C - 1), (j, 0, C - 1)))/Sum(xlogy(t[i], t[i]/n), (i, 0, C - 1))
-    Undefined when Sum(xlogy(t[i], t[i]/n), (i, 0, C - 1)) = 0: returns `zero_division` there (default NaN).
+    Simplified: -(-Sum(xlogy(t[i], t[i]/n), i) + Sum(xlogy(M[i, j], M[i, j]/p[j]), (i,
+        j)))/Sum(xlogy(t[i], t[i]/n), i)
+    Undefined when Sum(xlogy(t[i], t[i]/n), i) = 0: returns `zero_division` there (default NaN).
 
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Sindhwani et al. 2001
@@ -44,7 +49,13 @@ def rci(
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
     x0 = xlogy(t, t / nonzero(align(n, "", "i")))
-    value = -(np.sum(np.sum(xlogy(M, M / nonzero(align(p, "j", "ij"))), axis=-1), axis=-1) - np.sum(x0, axis=-1)) / nonzero(np.sum(x0, axis=-1))
+    value = (
+        -(
+            np.sum(np.sum(xlogy(M, M / nonzero(align(p, "j", "ij"))), axis=-1), axis=-1)
+            - np.sum(x0, axis=-1)
+        )
+        / nonzero(np.sum(x0, axis=-1))
+    )
     undefined = (np.sum(x0, axis=-1) == 0)
     return finish(value, undefined, zero_division)
 
@@ -52,18 +63,29 @@ def rci(
 INFO = MetricInfo(
     id="rci",
     name="Relative classifier information",
-    aliases=("relative_classifier_information", ),
-    description="Share of the entropy of the true classes (H_d) that the predictions remove: the mutual information between true and predicted classes divided by H_d. H_o is the entropy of the true class given the predicted one, weighted by the predicted counts. A class never predicted (p_j = 0) contributes 0 to H_o (0 log 0 = 0). Undefined when H_d = 0 (a single true class, or no samples).",
-    references=("Sindhwani et al. 2001", "Branco et al., Table 1 (RCI; the weights there are t_i / n and p_j / n)", ),
+    aliases=("relative_classifier_information",),
+    description=(
+        "Share of the entropy of the true classes (H_d) that the predictions remove: the mutual "
+        "information between true and predicted classes divided by H_d. H_o is the entropy of the "
+        "true class given the predicted one, weighted by the predicted counts. A class never "
+        "predicted (p_j = 0) contributes 0 to H_o (0 log 0 = 0). Undefined when H_d = 0 (a single "
+        "true class, or no samples)."
+    ),
+    references=(
+        "Sindhwani et al. 2001",
+        "Branco et al., Table 1 (RCI; the weights there are t_i / n and p_j / n)",
+    ),
     level="matrix",
     averages=(),
     default_average=None,
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="(h_d - h_o) / h_d",
-    simplified="-(-Sum(xlogy(t[i], t[i]/n), (i, 0, C - 1)) + Sum(xlogy(M[i, j], M[i, j]/p[j]), (i, 0, C - 1), (j, 0, C - 1)))/Sum(xlogy(t[i], t[i]/n), (i, 0, C - 1))",
-    undefined=("Sum(xlogy(t[i], t[i]/n), (i, 0, C - 1)) = 0", ),
+    simplified=(
+        "-(-Sum(xlogy(t[i], t[i]/n), i) + Sum(xlogy(M[i, j], M[i, j]/p[j]), (i, "
+        "j)))/Sum(xlogy(t[i], t[i]/n), i)"
+    ),
+    undefined=("Sum(xlogy(t[i], t[i]/n), i) = 0",),
     function=rci,
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["recall", "INFO"]
 
@@ -21,7 +21,6 @@ __all__ = ["recall", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = fn + tp
     return tp / nonzero(x0), (x0 == 0)
-
 
 
 def recall(
@@ -43,10 +42,10 @@ def recall(
     Simplified: TP/(FN + TP)
     Undefined when FN + TP = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, geometric, samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, geometric, samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Reference: Kozak et al. 2022, Eq. 7
     Reference: Kozak et al. 2022, Eq. 18
     Reference: Wenzel, Eq. 1
@@ -70,68 +69,41 @@ def recall(
 INFO = MetricInfo(
     id="recall",
     name="Recall",
-    aliases=("tpr", "sensitivity", "true_positive_rate", ),
+    aliases=("tpr", "sensitivity", "true_positive_rate"),
     description="Fraction of the members of a class that are predicted as that class.",
-    references=("Kozak et al. 2022, Eq. 7", "Kozak et al. 2022, Eq. 18", "Wenzel, Eq. 1", "Wenzel, Eq. 23", "Branco et al., Table 1 (Rec_M: macro, Rec_mu: micro, MAvG: geometric)", ),
+    references=(
+        "Kozak et al. 2022, Eq. 7",
+        "Kozak et al. 2022, Eq. 18",
+        "Wenzel, Eq. 1",
+        "Wenzel, Eq. 23",
+        "Branco et al., Table 1 (Rec_M: macro, Rec_mu: micro, MAvG: geometric)",
+    ),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="TP / (TP + FN)",
     simplified="TP/(FN + TP)",
-    undefined=("FN + TP = 0", ),
+    undefined=("FN + TP = 0",),
     function=recall,
     equivalences=(
         "recall [macro] = balanced_accuracy for every confusion matrix",
         "recall [micro] = accuracy for every confusion matrix",
-        "recall [micro] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [micro] = f1 [micro] for every confusion matrix",
-        "recall [micro] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [micro] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [micro] = f_beta [micro] for every confusion matrix",
-        "recall [micro] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [micro] = f_beta_of_micro_averages for every confusion matrix",
-        "recall [micro] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [micro] = precision [micro] for every confusion matrix",
-        "recall [micro] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [micro] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [micro] = recall [weighted] for every confusion matrix",
-        "recall [samples] = accuracy for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = f1 [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = f_beta [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = f_beta_of_micro_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = precision [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = recall [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [samples] = recall [weighted] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "recall [samples] = accuracy for every confusion matrix of single-label data read as "
+            "one-hot indicator rows"
+        ),
         "recall [weighted] = accuracy for every confusion matrix",
-        "recall [weighted] = exact_match_ratio [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [weighted] = f1 [micro] for every confusion matrix",
-        "recall [weighted] = f1 [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [weighted] = f1_of_sample_averages for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [weighted] = f_beta [micro] for every confusion matrix",
-        "recall [weighted] = f_beta [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [weighted] = f_beta_of_micro_averages for every confusion matrix",
-        "recall [weighted] = jaccard [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [weighted] = precision [micro] for every confusion matrix",
-        "recall [weighted] = precision [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "recall [weighted] = recall [micro] for every confusion matrix",
-        "recall [weighted] = recall [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
         "recall [binary] = preference_driven(kappa=0) [binary] for every confusion matrix",
-        "recall [macro] = preference_driven(kappa=0) [macro] for every confusion matrix",
         "recall [none] = preference_driven(kappa=0) [none] for every confusion matrix",
-        "recall [weighted] = preference_driven(kappa=0) [weighted] for every confusion matrix",
         "recall [geometric] = g_mean [binary] for two classes (C = 2)",
         "recall [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "recall [samples] = class_accuracy [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "recall [samples] = class_accuracy [binary] for two classes (C = 2) of single-label "
+            "data read as one-hot indicator rows"
+        ),
         "recall [weighted] = class_accuracy [binary] for two classes (C = 2)",
     ),
 )

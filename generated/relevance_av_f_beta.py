@@ -44,10 +44,13 @@ def relevance_av_f_beta(
 ):
     """Relevance-weighted average F-beta.
 
-    Mean of the per-class F-beta weighted by the user's relevance of each class (AvF_beta^phi of Branco et al.); per class F-beta is (1 + beta^2) TP / (beta^2 t + p), defined unless the class has neither true members nor predictions. Relevance 1 for every class gives the macro-averaged F-beta.
+    Mean of the per-class F-beta weighted by the user's relevance of each class (AvF_beta^phi of
+    Branco et al.); per class F-beta is (1 + beta^2) TP / (beta^2 t + p), defined unless the class
+    has neither true members nor predictions. Relevance 1 for every class gives the macro-averaged
+    F-beta.
 
     Formula as written: weighted(f_beta(beta=beta), relevance)
-    Simplified: weighted_by_relevance__f_beta__beta_beta
+    Simplified: weighted(f_beta(beta=beta), relevance)
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
     Parameter `beta` (scalar, beta > 0)
@@ -56,7 +59,14 @@ def relevance_av_f_beta(
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
-    relevance = class_param("relevance", relevance, counts, _default_relevance, lambda relevance: (0 <= relevance) & (relevance <= 1), "0 <= relevance <= 1")
+    relevance = class_param(
+        "relevance",
+        relevance,
+        counts,
+        _default_relevance,
+        lambda relevance: (0 <= relevance) & (relevance <= 1),
+        "0 <= relevance <= 1",
+    )
     weighted_by_relevance__f_beta__beta_beta = average_class_metric(
         _term_weighted_by_relevance__f_beta__beta_beta,
         counts,
@@ -74,9 +84,14 @@ def relevance_av_f_beta(
 INFO = MetricInfo(
     id="relevance_av_f_beta",
     name="Relevance-weighted average F-beta",
-    aliases=("av_f_beta_phi", ),
-    description="Mean of the per-class F-beta weighted by the user's relevance of each class (AvF_beta^phi of Branco et al.); per class F-beta is (1 + beta^2) TP / (beta^2 t + p), defined unless the class has neither true members nor predictions. Relevance 1 for every class gives the macro-averaged F-beta.",
-    references=("Branco et al., Eq. 7", ),
+    aliases=("av_f_beta_phi",),
+    description=(
+        "Mean of the per-class F-beta weighted by the user's relevance of each class (AvF_beta^phi "
+        "of Branco et al.); per class F-beta is (1 + beta^2) TP / (beta^2 t + p), defined unless "
+        "the class has neither true members nor predictions. Relevance 1 for every class gives the "
+        "macro-averaged F-beta."
+    ),
+    references=("Branco et al., Eq. 7",),
     level="aggregate",
     averages=(),
     default_average=None,
@@ -87,7 +102,7 @@ INFO = MetricInfo(
         ParamInfo("relevance", "class_vector", None, "0 <= relevance <= 1"),
     ),
     formula="weighted(f_beta(beta=beta), relevance)",
-    simplified="weighted_by_relevance__f_beta__beta_beta",
+    simplified="weighted(f_beta(beta=beta), relevance)",
     undefined=(),
     function=relevance_av_f_beta,
 )

@@ -42,17 +42,27 @@ def relevance_cba(
 ):
     """Relevance-based class balance accuracy.
 
-    Mean of the per-class class balance accuracy M[k, k] / max(t[k], p[k]) weighted by the user's relevance of each class (CBA^phi of Branco et al.), normalised by the total relevance like Eq. 4-7 (Eq. 8 as printed omits 1 / sum(phi); see the errata). Relevance 1 for every class gives CBA.
+    Mean of the per-class class balance accuracy M[k, k] / max(t[k], p[k]) weighted by the user's
+    relevance of each class (CBA^phi of Branco et al.), normalised by the total relevance like Eq.
+    4-7 (Eq. 8 as printed omits 1 / sum(phi); see the errata). Relevance 1 for every class gives
+    CBA.
 
     Formula as written: weighted(cba, relevance)
-    Simplified: weighted_by_relevance__cba
+    Simplified: weighted(cba, relevance)
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
     Parameter `relevance` (class_vector, 0 <= relevance <= 1): Importance of each class to the user (phi); see metricc.runtime.relevance for estimates.
     Reference: Branco et al., Eq. 8
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
-    relevance = class_param("relevance", relevance, counts, _default_relevance, lambda relevance: (0 <= relevance) & (relevance <= 1), "0 <= relevance <= 1")
+    relevance = class_param(
+        "relevance",
+        relevance,
+        counts,
+        _default_relevance,
+        lambda relevance: (0 <= relevance) & (relevance <= 1),
+        "0 <= relevance <= 1",
+    )
     weighted_by_relevance__cba = average_class_metric(
         _term_weighted_by_relevance__cba,
         counts,
@@ -70,9 +80,14 @@ def relevance_cba(
 INFO = MetricInfo(
     id="relevance_cba",
     name="Relevance-based class balance accuracy",
-    aliases=("cba_phi", ),
-    description="Mean of the per-class class balance accuracy M[k, k] / max(t[k], p[k]) weighted by the user's relevance of each class (CBA^phi of Branco et al.), normalised by the total relevance like Eq. 4-7 (Eq. 8 as printed omits 1 / sum(phi); see the errata). Relevance 1 for every class gives CBA.",
-    references=("Branco et al., Eq. 8", ),
+    aliases=("cba_phi",),
+    description=(
+        "Mean of the per-class class balance accuracy M[k, k] / max(t[k], p[k]) weighted by the "
+        "user's relevance of each class (CBA^phi of Branco et al.), normalised by the total "
+        "relevance like Eq. 4-7 (Eq. 8 as printed omits 1 / sum(phi); see the errata). Relevance 1 "
+        "for every class gives CBA."
+    ),
+    references=("Branco et al., Eq. 8",),
     level="aggregate",
     averages=(),
     default_average=None,
@@ -82,7 +97,7 @@ INFO = MetricInfo(
         ParamInfo("relevance", "class_vector", None, "0 <= relevance <= 1"),
     ),
     formula="weighted(cba, relevance)",
-    simplified="weighted_by_relevance__cba",
+    simplified="weighted(cba, relevance)",
     undefined=(),
     function=relevance_cba,
 )

@@ -48,11 +48,15 @@ def relevance_f_beta(
 ):
     """F-beta of relevance-based precision and recall.
 
-    F-beta combination of the relevance-weighted precision and recall (F_beta^phi of Branco et al.). Relevance 1 for every class gives the F-beta of the macro averages.
+    F-beta combination of the relevance-weighted precision and recall (F_beta^phi of Branco et al.).
+    Relevance 1 for every class gives the F-beta of the macro averages.
 
-    Formula as written: (1 + beta**2) * weighted(precision, relevance) * weighted(recall, relevance) / (beta**2 * weighted(precision, relevance) + weighted(recall, relevance))
-    Simplified: weighted_by_relevance__precision*weighted_by_relevance__recall*(beta**2 + 1)/(beta**2*weighted_by_relevance__precision + weighted_by_relevance__recall)
-    Undefined when beta**2*weighted_by_relevance__precision + weighted_by_relevance__recall = 0: returns `zero_division` there (default NaN).
+    Formula as written: (1 + beta**2) * weighted(precision, relevance) * weighted(recall, relevance)
+        / (beta**2 * weighted(precision, relevance) + weighted(recall, relevance))
+    Simplified: weighted(precision, relevance)*weighted(recall, relevance)*(beta**2 +
+        1)/(beta**2*weighted(precision, relevance) + weighted(recall, relevance))
+    Undefined when beta**2*weighted(precision, relevance) + weighted(recall, relevance) = 0: returns
+        `zero_division` there (default NaN).
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
     Parameter `beta` (scalar, beta > 0)
@@ -61,7 +65,14 @@ def relevance_f_beta(
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
-    relevance = class_param("relevance", relevance, counts, _default_relevance, lambda relevance: (0 <= relevance) & (relevance <= 1), "0 <= relevance <= 1")
+    relevance = class_param(
+        "relevance",
+        relevance,
+        counts,
+        _default_relevance,
+        lambda relevance: (0 <= relevance) & (relevance <= 1),
+        "0 <= relevance <= 1",
+    )
     weighted_by_relevance__precision = average_class_metric(
         _term_weighted_by_relevance__precision,
         counts,
@@ -81,8 +92,10 @@ def relevance_f_beta(
         zero_division=zero_division,
     )
     x0 = beta ** 2
-    x1 = weighted_by_relevance__recall + weighted_by_relevance__precision * x0
-    value = weighted_by_relevance__precision * weighted_by_relevance__recall * (1 + x0) / nonzero(x1)
+    x1 = weighted_by_relevance__recall + x0 * weighted_by_relevance__precision
+    value = (
+        weighted_by_relevance__precision * weighted_by_relevance__recall * (1 + x0) / nonzero(x1)
+    )
     undefined = (x1 == 0)
     return finish(value, undefined, zero_division)
 
@@ -90,9 +103,12 @@ def relevance_f_beta(
 INFO = MetricInfo(
     id="relevance_f_beta",
     name="F-beta of relevance-based precision and recall",
-    aliases=("f_beta_phi", ),
-    description="F-beta combination of the relevance-weighted precision and recall (F_beta^phi of Branco et al.). Relevance 1 for every class gives the F-beta of the macro averages.",
-    references=("Branco et al., Eq. 6", ),
+    aliases=("f_beta_phi",),
+    description=(
+        "F-beta combination of the relevance-weighted precision and recall (F_beta^phi of Branco "
+        "et al.). Relevance 1 for every class gives the F-beta of the macro averages."
+    ),
+    references=("Branco et al., Eq. 6",),
     level="aggregate",
     averages=(),
     default_average=None,
@@ -102,12 +118,17 @@ INFO = MetricInfo(
         ParamInfo("beta", "scalar", 1.0, "beta > 0"),
         ParamInfo("relevance", "class_vector", None, "0 <= relevance <= 1"),
     ),
-    formula="(1 + beta**2) * weighted(precision, relevance) * weighted(recall, relevance) / (beta**2 * weighted(precision, relevance) + weighted(recall, relevance))",
-    simplified="weighted_by_relevance__precision*weighted_by_relevance__recall*(beta**2 + 1)/(beta**2*weighted_by_relevance__precision + weighted_by_relevance__recall)",
-    undefined=("beta**2*weighted_by_relevance__precision + weighted_by_relevance__recall = 0", ),
+    formula=(
+        "(1 + beta**2) * weighted(precision, relevance) * weighted(recall, relevance) / (beta**2 * "
+        "weighted(precision, relevance) + weighted(recall, relevance))"
+    ),
+    simplified=(
+        "weighted(precision, relevance)*weighted(recall, relevance)*(beta**2 + "
+        "1)/(beta**2*weighted(precision, relevance) + weighted(recall, relevance))"
+    ),
+    undefined=("beta**2*weighted(precision, relevance) + weighted(recall, relevance) = 0",),
     function=relevance_f_beta,
     equivalences=(
-        "relevance_f_beta(relevance=1) = f1_of_macro_averages for every confusion matrix",
         "relevance_f_beta(relevance=1) = f_beta_of_macro_averages for every confusion matrix",
     ),
 )

@@ -41,17 +41,25 @@ def relevance_precision(
 ):
     """Relevance-based precision.
 
-    Mean of the per-class precision weighted by the user's relevance of each class (Rec^phi / Prec^phi of Branco et al.). Relevance 1 for every class gives the macro-averaged precision.
+    Mean of the per-class precision weighted by the user's relevance of each class (Rec^phi /
+    Prec^phi of Branco et al.). Relevance 1 for every class gives the macro-averaged precision.
 
     Formula as written: weighted(precision, relevance)
-    Simplified: weighted_by_relevance__precision
+    Simplified: weighted(precision, relevance)
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
     Parameter `relevance` (class_vector, 0 <= relevance <= 1): Importance of each class to the user (phi); see metricc.runtime.relevance for estimates.
     Reference: Branco et al., Eq. 5
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
-    relevance = class_param("relevance", relevance, counts, _default_relevance, lambda relevance: (0 <= relevance) & (relevance <= 1), "0 <= relevance <= 1")
+    relevance = class_param(
+        "relevance",
+        relevance,
+        counts,
+        _default_relevance,
+        lambda relevance: (0 <= relevance) & (relevance <= 1),
+        "0 <= relevance <= 1",
+    )
     weighted_by_relevance__precision = average_class_metric(
         _term_weighted_by_relevance__precision,
         counts,
@@ -69,9 +77,13 @@ def relevance_precision(
 INFO = MetricInfo(
     id="relevance_precision",
     name="Relevance-based precision",
-    aliases=("precision_phi", ),
-    description="Mean of the per-class precision weighted by the user's relevance of each class (Rec^phi / Prec^phi of Branco et al.). Relevance 1 for every class gives the macro-averaged precision.",
-    references=("Branco et al., Eq. 5", ),
+    aliases=("precision_phi",),
+    description=(
+        "Mean of the per-class precision weighted by the user's relevance of each class (Rec^phi / "
+        "Prec^phi of Branco et al.). Relevance 1 for every class gives the macro-averaged "
+        "precision."
+    ),
+    references=("Branco et al., Eq. 5",),
     level="aggregate",
     averages=(),
     default_average=None,
@@ -81,7 +93,7 @@ INFO = MetricInfo(
         ParamInfo("relevance", "class_vector", None, "0 <= relevance <= 1"),
     ),
     formula="weighted(precision, relevance)",
-    simplified="weighted_by_relevance__precision",
+    simplified="weighted(precision, relevance)",
     undefined=(),
     function=relevance_precision,
 )

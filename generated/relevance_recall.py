@@ -41,17 +41,25 @@ def relevance_recall(
 ):
     """Relevance-based recall.
 
-    Mean of the per-class recall weighted by the user's relevance of each class (Rec^phi / Prec^phi of Branco et al.). Relevance 1 for every class gives the macro-averaged recall.
+    Mean of the per-class recall weighted by the user's relevance of each class (Rec^phi / Prec^phi
+    of Branco et al.). Relevance 1 for every class gives the macro-averaged recall.
 
     Formula as written: weighted(recall, relevance)
-    Simplified: weighted_by_relevance__recall
+    Simplified: weighted(recall, relevance)
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
     Parameter `relevance` (class_vector, 0 <= relevance <= 1): Importance of each class to the user (phi); see metricc.runtime.relevance for estimates.
     Reference: Branco et al., Eq. 4
     """
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
-    relevance = class_param("relevance", relevance, counts, _default_relevance, lambda relevance: (0 <= relevance) & (relevance <= 1), "0 <= relevance <= 1")
+    relevance = class_param(
+        "relevance",
+        relevance,
+        counts,
+        _default_relevance,
+        lambda relevance: (0 <= relevance) & (relevance <= 1),
+        "0 <= relevance <= 1",
+    )
     weighted_by_relevance__recall = average_class_metric(
         _term_weighted_by_relevance__recall,
         counts,
@@ -69,9 +77,12 @@ def relevance_recall(
 INFO = MetricInfo(
     id="relevance_recall",
     name="Relevance-based recall",
-    aliases=("recall_phi", ),
-    description="Mean of the per-class recall weighted by the user's relevance of each class (Rec^phi / Prec^phi of Branco et al.). Relevance 1 for every class gives the macro-averaged recall.",
-    references=("Branco et al., Eq. 4", ),
+    aliases=("recall_phi",),
+    description=(
+        "Mean of the per-class recall weighted by the user's relevance of each class (Rec^phi / "
+        "Prec^phi of Branco et al.). Relevance 1 for every class gives the macro-averaged recall."
+    ),
+    references=("Branco et al., Eq. 4",),
     level="aggregate",
     averages=(),
     default_average=None,
@@ -81,7 +92,7 @@ INFO = MetricInfo(
         ParamInfo("relevance", "class_vector", None, "0 <= relevance <= 1"),
     ),
     formula="weighted(recall, relevance)",
-    simplified="weighted_by_relevance__recall",
+    simplified="weighted(recall, relevance)",
     undefined=(),
     function=relevance_recall,
     equivalences=(

@@ -14,14 +14,17 @@ from metricc.runtime.kernel import (
     np,
     score_curves,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["roc_auc", "INFO"]
 
 
 def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid):
-    return 1 * np.sum(np.where(valid, (fp - fp_prev) * (tp + tp_prev), 0.0), axis=-1) / nonzero(2 * negatives * positives), (negatives == 0) | (positives == 0)
-
+    return (
+        np.sum(np.where(valid, (fp - fp_prev) * (tp + tp_prev), 0.0), axis=-1)
+        / nonzero(2 * negatives * positives),
+        (negatives == 0) | (positives == 0),
+    )
 
 
 def roc_auc(
@@ -36,15 +39,17 @@ def roc_auc(
 ):
     """Area under the ROC curve.
 
-    Area under the one-vs-rest ROC curve (true positive rate against false positive rate over every distinct score threshold), by the trapezoidal rule, so tied scores count 1/2: the Mann-Whitney statistic. Macro averaging is AUNU, weighted (by class prevalence) is AUNP.
+    Area under the one-vs-rest ROC curve (true positive rate against false positive rate over every
+    distinct score threshold), by the trapezoidal rule, so tied scores count 1/2: the Mann-Whitney
+    statistic. Macro averaging is AUNU, weighted (by class prevalence) is AUNP.
 
     Formula as written: Sum((FP[i] - FP[i - 1]) * (TP[i] + TP[i - 1]), i) / (2 * P * N)
-    Simplified: Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), (i, 0, L - 1))/(2*N*P)
+    Simplified: Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), i)/(2*N*P)
     Undefined when N = 0 or P = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the
-    one-vs-rest count curve of each class over its distinct score thresholds and applies
-    averaging `average` (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
+    count curve of each class over its distinct score thresholds and applies averaging `average`
+    (one of none, binary, micro, macro, weighted).
     Reference: Wang et al. 2013, Eq. 13 (AUC(j, r_j)) and Eq. 14-15
     Reference: Fawcett 2006, An introduction to ROC analysis, Algorithm 2
     """
@@ -62,18 +67,24 @@ def roc_auc(
 INFO = MetricInfo(
     id="roc_auc",
     name="Area under the ROC curve",
-    aliases=("auc", ),
-    description="Area under the one-vs-rest ROC curve (true positive rate against false positive rate over every distinct score threshold), by the trapezoidal rule, so tied scores count 1/2: the Mann-Whitney statistic. Macro averaging is AUNU, weighted (by class prevalence) is AUNP.",
-    references=("Wang et al. 2013, Eq. 13 (AUC(j, r_j)) and Eq. 14-15", "Fawcett 2006, An introduction to ROC analysis, Algorithm 2", ),
+    aliases=("auc",),
+    description=(
+        "Area under the one-vs-rest ROC curve (true positive rate against false positive rate over "
+        "every distinct score threshold), by the trapezoidal rule, so tied scores count 1/2: the "
+        "Mann-Whitney statistic. Macro averaging is AUNU, weighted (by class prevalence) is AUNP."
+    ),
+    references=(
+        "Wang et al. 2013, Eq. 13 (AUC(j, r_j)) and Eq. 14-15",
+        "Fawcett 2006, An introduction to ROC analysis, Algorithm 2",
+    ),
     level="curve",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="Sum((FP[i] - FP[i - 1]) * (TP[i] + TP[i - 1]), i) / (2 * P * N)",
-    simplified="Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), (i, 0, L - 1))/(2*N*P)",
-    undefined=("N = 0", "P = 0", ),
+    simplified="Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), i)/(2*N*P)",
+    undefined=("N = 0", "P = 0"),
     function=roc_auc,
 )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["specificity", "INFO"]
 
@@ -21,7 +21,6 @@ __all__ = ["specificity", "INFO"]
 def _per_class(tp, fp, fn, tn):
     x0 = fp + tn
     return tn / nonzero(x0), (x0 == 0)
-
 
 
 def specificity(
@@ -43,10 +42,10 @@ def specificity(
     Simplified: TN/(FP + TN)
     Undefined when FP + TN = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted, geometric, samples).
-    With average="samples" the counts are per-instance counts (..., N) of multi-label
-    data (samplewise_counts), averaged over instances.
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted, geometric, samples).
+    With average="samples" the counts are per-instance counts (..., N) of multi-label data
+    (samplewise_counts), averaged over instances.
     Reference: Kozak et al. 2022, Eq. 13
     Reference: Wenzel, Eq. 2
     """
@@ -67,34 +66,31 @@ def specificity(
 INFO = MetricInfo(
     id="specificity",
     name="Specificity",
-    aliases=("tnr", "true_negative_rate", "selectivity", ),
+    aliases=("tnr", "true_negative_rate", "selectivity"),
     description="Fraction of the non-members of a class that are predicted as not that class.",
-    references=("Kozak et al. 2022, Eq. 13", "Wenzel, Eq. 2", ),
+    references=("Kozak et al. 2022, Eq. 13", "Wenzel, Eq. 2"),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples", ),
+    averages=("none", "binary", "micro", "macro", "weighted", "geometric", "samples"),
     default_average="macro",
     range=(0.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="TN / (TN + FP)",
     simplified="TN/(FP + TN)",
-    undefined=("FP + TN = 0", ),
+    undefined=("FP + TN = 0",),
     function=specificity,
     equivalences=(
         "specificity [micro] = npv [micro] for every confusion matrix",
-        "specificity [micro] = specificity [samples] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "specificity [samples] = npv [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
-        "specificity [samples] = specificity [micro] for every confusion matrix of single-label data read as one-hot indicator rows",
+        (
+            "specificity [samples] = npv [micro] for every confusion matrix of single-label data "
+            "read as one-hot indicator rows"
+        ),
         "specificity [geometric] = g_mean [binary] for two classes (C = 2)",
         "specificity [macro] = balanced_accuracy for two classes (C = 2)",
         "specificity [micro] = accuracy for two classes (C = 2)",
-        "specificity [micro] = class_accuracy [binary] for two classes (C = 2)",
-        "specificity [micro] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "specificity [micro] = f_beta_of_micro_averages for two classes (C = 2)",
-        "specificity [samples] = accuracy for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "specificity [samples] = class_accuracy [binary] for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "specificity [samples] = f1_of_sample_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
-        "specificity [samples] = f_beta_of_micro_averages for two classes (C = 2) of single-label data read as one-hot indicator rows",
+        (
+            "specificity [samples] = accuracy for two classes (C = 2) of single-label data read as "
+            "one-hot indicator rows"
+        ),
     ),
 )

@@ -40,10 +40,11 @@ def weighted_accuracy(
 ):
     """Weighted accuracy.
 
-    Mean of the per-class recalls (class accuracies) weighted by user class weights; equal weights give the balanced accuracy.
+    Mean of the per-class recalls (class accuracies) weighted by user class weights; equal weights
+    give the balanced accuracy.
 
     Formula as written: Sum(class_weights[k] * recall[k], k) / Sum(class_weights[k], k)
-    Simplified: Sum(class__recall[k]*class_weights[k], (k, 0, C - 1))/Sum(class_weights[k], (k, 0, C - 1))
+    Simplified: Sum(class_weights[k]*recall[k], k)/Sum(class_weights[k], k)
 
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Parameter `class_weights` (class_vector, class_weights > 0): Importance of each class's recall; only the ratios matter.
@@ -56,7 +57,14 @@ def weighted_accuracy(
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
     counts = counts_from_matrix(M)
-    class_weights = class_param("class_weights", class_weights, counts, _default_class_weights, lambda class_weights: (class_weights > 0), "class_weights > 0")
+    class_weights = class_param(
+        "class_weights",
+        class_weights,
+        counts,
+        _default_class_weights,
+        lambda class_weights: (class_weights > 0),
+        "class_weights > 0",
+    )
     class__recall = average_class_metric(
         _term_class__recall,
         counts,
@@ -65,7 +73,7 @@ def weighted_accuracy(
         params={},
         zero_division=zero_division,
     )
-    value = np.sum(class__recall * class_weights, axis=-1) / nonzero(np.sum(class_weights, axis=-1))
+    value = np.sum(class_weights * class__recall, axis=-1) / nonzero(np.sum(class_weights, axis=-1))
     undefined = False
     return finish(value, undefined, zero_division)
 
@@ -73,9 +81,12 @@ def weighted_accuracy(
 INFO = MetricInfo(
     id="weighted_accuracy",
     name="Weighted accuracy",
-    aliases=("class_weighted_accuracy", ),
-    description="Mean of the per-class recalls (class accuracies) weighted by user class weights; equal weights give the balanced accuracy.",
-    references=("Puertolas Molina 2022, Sec. 3.1.2", "Gupta et al. 2020", ),
+    aliases=("class_weighted_accuracy",),
+    description=(
+        "Mean of the per-class recalls (class accuracies) weighted by user class weights; equal "
+        "weights give the balanced accuracy."
+    ),
+    references=("Puertolas Molina 2022, Sec. 3.1.2", "Gupta et al. 2020"),
     level="matrix",
     averages=(),
     default_average=None,
@@ -85,7 +96,7 @@ INFO = MetricInfo(
         ParamInfo("class_weights", "class_vector", None, "class_weights > 0"),
     ),
     formula="Sum(class_weights[k] * recall[k], k) / Sum(class_weights[k], k)",
-    simplified="Sum(class__recall[k]*class_weights[k], (k, 0, C - 1))/Sum(class_weights[k], (k, 0, C - 1))",
+    simplified="Sum(class_weights[k]*recall[k], k)/Sum(class_weights[k], k)",
     undefined=(),
     function=weighted_accuracy,
 )

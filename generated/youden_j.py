@@ -13,15 +13,16 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
-from metricc.runtime.registry import MetricInfo, ParamInfo
+from metricc.runtime.registry import MetricInfo
 
 __all__ = ["youden_j", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     x0 = fn * fp
-    return (tn * tp - x0) / nonzero((x0 + fn * tn + fp * tp + tn * tp)), (fn + tp == 0) | (fp + tn == 0)
-
+    return (
+        (tn * tp - x0) / nonzero(x0 + fn * tn + fp * tp + tn * tp), (fn + tp == 0) | (fp + tn == 0)
+    )
 
 
 def youden_j(
@@ -43,8 +44,8 @@ def youden_j(
     Simplified: (-FN*FP + TN*TP)/(FN*FP + FN*TN + FP*TP + TN*TP)
     Undefined when FN + TP = 0 or FP + TN = 0: returns `zero_division` there (default NaN).
 
-    Takes per-class counts with shape (..., C) and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
+    micro, macro, weighted).
     Reference: Youden 1950
     Reference: Puertolas Molina 2022, Eq. 2.11
     """
@@ -65,19 +66,18 @@ def youden_j(
 INFO = MetricInfo(
     id="youden_j",
     name="Youden's J statistic",
-    aliases=("youden_index", "informedness", "bookmaker_informedness", ),
+    aliases=("youden_index", "informedness", "bookmaker_informedness"),
     description="Recall plus specificity minus one, per class.",
-    references=("Youden 1950", "Puertolas Molina 2022, Eq. 2.11", ),
+    references=("Youden 1950", "Puertolas Molina 2022, Eq. 2.11"),
     level="class",
-    averages=("none", "binary", "micro", "macro", "weighted", ),
+    averages=("none", "binary", "micro", "macro", "weighted"),
     default_average="binary",
     range=(-1.0, 1.0),
     higher_is_better=True,
-    params=(
-    ),
+    params=(),
     formula="recall + specificity - 1",
     simplified="(-FN*FP + TN*TP)/(FN*FP + FN*TN + FP*TP + TN*TP)",
-    undefined=("FN + TP = 0", "FP + TN = 0", ),
+    undefined=("FN + TP = 0", "FP + TN = 0"),
     function=youden_j,
     equivalences=(
         "youden_j [binary] = youden_j [macro] for two classes (C = 2)",

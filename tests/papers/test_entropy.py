@@ -169,6 +169,16 @@ def test_rci_is_undefined_with_a_single_true_class():
     assert rci([[4, 3], [0, 0]], zero_division=1) == 1.0
 
 
+def test_cen_of_a_single_class_is_zero_without_a_warning():
+    """C = 1: the sum over k != j is empty (Wei et al., Wang et al. Eq. 7), so CEN is +0."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        value = float(cen([[5]]))
+        batch = cen([[[5]], [[0]]])
+    assert value == 0.0 and math.copysign(1, value) == 1
+    assert batch[0] == 0.0 and math.isnan(batch[1])  # an empty matrix stays undefined
+
+
 def test_cen_exceeds_one_for_two_classes_within_the_declared_range():
     value = float(cen([[1, 2], [2, 2]]))
     assert 1 < value <= CATALOG["cen"].range[1]
