@@ -239,14 +239,6 @@ _PARAM_HELPERS = MappingProxyType({"scalar": "scalar_param", "class_vector": "cl
 _COMPARISONS = {sympy.StrictLessThan: "<", sympy.LessThan: "<=", sympy.StrictGreaterThan: ">", sympy.GreaterThan: ">="}
 
 
-def _number(value: sympy.Expr) -> str:
-    if value == sympy.oo:
-        return "math.inf"
-    if value == -sympy.oo:
-        return "-math.inf"
-    return repr(float(value))
-
-
 def _param_info(param: ir.Param) -> dict:
     """A parameter's default, its entry check and its ``ParamInfo``, as code."""
     printer = NumpyPrinter({param.symbol: Printed(param.name)})
