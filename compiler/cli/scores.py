@@ -8,6 +8,7 @@ distinct true labels), or a single column for two classes.
 
 from __future__ import annotations
 
+from metricc.compiler.cli.inputs import _as_labels, _load_labels, _load_scores, _pos_label
 from metricc.runtime.errors import InputError
 
 __all__ = ["add_arguments", "score_inputs"]
@@ -21,31 +22,15 @@ def add_arguments(parser) -> None:
                              "matrix of Wang et al. 2013, Eq. 5 (relative) or 12 (absolute); cen gives rpCEN / pCEN")
 
 
-def _load_scores(value: str) -> list:
-    from metricc.compiler.cli import app as cli
-
-    if value.lstrip().startswith("["):
-        scores = cli._json("--scores", value, "")
-    else:
-        text = cli._read("--scores", value)
-        is_json = value.endswith(".json") or text.lstrip().startswith("[")
-        scores = cli._json("--scores", text, f"{value}: ") if is_json else cli._rows("--scores", text, value)
-    if not isinstance(scores, list):
-        raise InputError("--scores", f"expected a JSON array of rows, got {type(scores).__name__}")
-    return [row[0] if isinstance(row, list) and len(row) == 1 else row for row in scores]
-
-
 def score_inputs(args) -> dict:
     """``evaluate`` keyword arguments for ``--scores`` with ``--y-true`` (and optionally ``--y-pred``)."""
-    from metricc.compiler.cli import app as cli
-
     if args.y_true is None:
         raise InputError("--y-true", "--scores needs the true labels (--y-true)")
     for option, given in (("--matrix", args.matrix), ("--multilabel", args.multilabel), ("--orientation", args.orientation)):
         if given:
             raise InputError(option, "does not combine with --scores")
-    y_true = cli._load_labels("--y-true", args.y_true)
-    y_pred = None if args.y_pred is None else cli._load_labels("--y-pred", args.y_pred)
-    (y_true, y_pred, labels), integers = cli._as_labels(y_true, y_pred, args.labels)
+    y_true = _load_labels("--y-true", args.y_true)
+    y_pred = None if args.y_pred is None else _load_labels("--y-pred", args.y_pred)
+    (y_true, y_pred, labels), integers = _as_labels(y_true, y_pred, args.labels)
     return {"y_true": y_true, "y_pred": y_pred, "scores": _load_scores(args.scores), "labels": labels,
-            "pos_label": cli._pos_label(args.pos_label, integers), "probabilistic": args.probabilistic}
+            "pos_label": _pos_label(args.pos_label, integers), "probabilistic": args.probabilistic}

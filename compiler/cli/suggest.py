@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 
+from metricc.compiler.cli.inputs import _load_labels
 from metricc.runtime.errors import InputError
 
 __all__ = ["add_command"]
@@ -48,7 +49,6 @@ def _class_counts(text: str) -> list[float]:
 
 
 def _run(args) -> int:
-    from metricc.compiler.cli.app import _load_labels  # the eval command's label-file reader
     from metricc.runtime.suggest import suggest
 
     kwargs = {"classes": args.classes, "ordinal": args.ordinal, "threshold": args.threshold,

@@ -384,12 +384,12 @@ def test_internal_errors_ask_for_a_report(capsys, monkeypatch):
     def broken():
         raise InternalError("emitter lost a symbol")
 
-    monkeypatch.setattr(cli.app, "_catalog", broken)
+    monkeypatch.setattr(cli.catalog, "_catalog", broken)
     code, out, err = run(capsys, "list")
     assert code == 3 and out == ""
     assert "emitter lost a symbol" in err and "bug" in err and "Traceback" not in err
 
-    monkeypatch.setattr(cli.app, "_catalog", lambda: 1 / 0)
+    monkeypatch.setattr(cli.catalog, "_catalog", lambda: 1 / 0)
     code, _, err = run(capsys, "list")
     assert code == 3 and "ZeroDivisionError" in err and "bug" in err
 

@@ -1,0 +1,101 @@
+"""``metricc list`` and ``metricc explain``: the compiled catalog (numpy only)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from metricc.compiler.cli.paths import _package_dir
+from metricc.compiler.errors import InternalError
+from metricc.runtime.errors import InputError
+
+
+def add_command(commands) -> None:
+    listing = commands.add_parser("list", help="list the compiled metrics")
+    listing.add_argument("--format", choices=("text", "json"), default="text")
+    listing.set_defaults(run=_cmd_list)
+
+    explain = commands.add_parser("explain", help="show a metric's formula, undefined cases and sources")
+    explain.add_argument("id", metavar="ID", help="metric id or alias")
+    explain.add_argument("--format", choices=("text", "latex"), default="text")
+    explain.set_defaults(run=_cmd_explain)
+
+
+def _catalog():
+    from metricc.generated import CATALOG
+
+    return CATALOG
+
+
+def _bound(value: float):
+    """Range bounds as specs write them: a number, or "inf" / "-inf" (JSON has no infinity)."""
+    return ("inf" if value > 0 else "-inf") if math.isinf(value) else value
+
+
+def _info_json(info) -> dict:
+    return {
+        "id": info.id,
+        "name": info.name,
+        "aliases": list(info.aliases),
+        "level": info.level,
+        "averages": list(info.averages),
+        "default_average": info.default_average,
+        "params": [{"name": p.name, "kind": p.kind, "default": p.default, "domain": p.domain} for p in info.params],
+        "range": [_bound(info.range[0]), _bound(info.range[1])],
+        "higher_is_better": info.higher_is_better,
+        "references": list(info.references),
+    }
+
+
+def _averages_text(info, sep: str = ", ") -> str:
+    return sep.join(a + ("*" if a == info.default_average else "") for a in info.averages) or "-"
+
+
+def _cmd_list(args) -> int:
+    infos = _catalog().values()
+    if args.format == "json":
+        print(json.dumps([_info_json(info) for info in infos], indent=2))
+        return 0
+    rows = [(info.id, info.level, _averages_text(info, ","), info.name, "; ".join(info.references)) for info in infos]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in [("ID", "LEVEL", "AVERAGES (*default)", "NAME", "REFERENCES")] + rows:
+        print("  ".join(f"{cell:<{width}}" for cell, width in zip(row, widths)) + "  " + row[4])
+    return 0
+
+
+def _cmd_explain(args) -> int:
+    try:
+        info = _catalog()[args.id]
+    except InputError as error:
+        raise InputError("ID", error.message) from None
+    if args.format == "latex":
+        path = _package_dir("metricc.generated") / "docs" / "metrics" / f"{info.id}.tex"
+        try:
+            print(path.read_text("utf-8"), end="")
+        except OSError as error:
+            raise InternalError(f"cannot read the LaTeX of {info.id} ({path}): {error.strerror}") from None
+        return 0
+    lo, hi = (f"{b:g}" for b in info.range)
+    lines = [f"{info.id}: {info.name}"]
+    if info.aliases:
+        lines.append(f"  aliases: {', '.join(info.aliases)}")
+    lines.append(f"  level: {info.level}")
+    if info.averages:
+        lines.append(f"  averages: {_averages_text(info)}  (* default)")
+    lines += [f"  range: [{lo}, {hi}], {'higher' if info.higher_is_better else 'lower'} is better",
+              "", info.description, "",
+              f"formula:    {info.formula}", f"simplified: {info.simplified}"]
+    if info.undefined:
+        lines.append("undefined when (returns zero_division, default NaN):")
+        lines += [f"  {case}" for case in info.undefined]
+    if info.params:
+        lines.append("params:")
+        lines += [f"  {p.name}: {p.kind}, default {'computed from the counts' if p.default is None else p.default}"
+                  + (f", {p.domain}" if p.domain else "") for p in info.params]
+    if info.equivalences:
+        lines.append("proved equivalences (where both sides are defined):")
+        lines += [f"  {statement}" for statement in info.equivalences]
+    lines.append("references:")
+    lines += [f"  {reference}" for reference in info.references]
+    print("\n".join(lines))
+    return 0
