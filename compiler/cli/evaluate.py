@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import math
 
-from metricc.compiler.cli import relevance, scores, sweep
-from metricc.compiler.cli.inputs import _as_labels, _json, _load_indicators, _load_labels, _load_matrix, _pos_label
+from metricc.compiler.cli import inputs, relevance, scores, sweep
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError
 from metricc.runtime.kernel import AVERAGES
@@ -64,7 +63,7 @@ def _params(items: list[str]) -> dict:
             raise InputError("--param", f"expected NAME=VALUE (value in JSON, e.g. beta=2), got {item!r}")
         if name in params:
             raise InputError("--param", f"{name} given twice")
-        params[name] = _json(f"--param {name}", text, f"{text!r} is ")
+        params[name] = inputs.parse_json(f"--param {name}", text, f"{text!r} is ")
     return params
 
 
@@ -79,7 +78,7 @@ def _zero_division(text: str) -> float | str:
         raise InputError("--zero-division", f"expected a number or nan, or skip, got {text!r}") from None
 
 
-def _inputs(args) -> dict:
+def _data(args) -> dict:
     """The data keyword arguments of ``evaluate`` from the input options."""
     if args.scores is not None:
         return scores.score_inputs(args)
@@ -90,13 +89,13 @@ def _inputs(args) -> dict:
     if args.matrix is not None:
         if args.multilabel:
             raise InputError("--multilabel", "applies to --y-true/--y-pred, not to --matrix")
-        matrix = _load_matrix(args.matrix)
-        (labels,), integers = _as_labels(args.labels)
+        matrix = inputs.read_matrix("--matrix", args.matrix)
+        (labels,), integers = inputs.typed_labels(args.labels)
         classes = _matrix_classes(matrix)
         if labels is not None and classes is not None and len(labels) != classes:
             raise InputError("--labels", f"expected one label per class of the matrix ({classes}), got {len(labels)}")
         return {"matrix": matrix, "orientation": args.orientation or "true-rows", "labels": labels,
-                "pos_label": _pos_label(args.pos_label, integers)}
+                "pos_label": inputs.positive_label(args.pos_label, integers)}
     if args.orientation is not None:
         raise InputError("--orientation", "applies to --matrix only")
     missing = "--y-pred" if args.y_pred is None else "--y-true" if args.y_true is None else None
@@ -105,11 +104,13 @@ def _inputs(args) -> dict:
     if args.multilabel:
         if args.labels is not None:
             raise InputError("--labels", "not used with --multilabel; give --pos-label as a column index")
-        return {"y_true": _load_indicators("--y-true", args.y_true), "multilabel": True,
-                "y_pred": _load_indicators("--y-pred", args.y_pred), "pos_label": _pos_label(args.pos_label, True)}
-    y_true, y_pred = _load_labels("--y-true", args.y_true), _load_labels("--y-pred", args.y_pred)
-    (y_true, y_pred, labels), integers = _as_labels(y_true, y_pred, args.labels)
-    return {"y_true": y_true, "y_pred": y_pred, "labels": labels, "pos_label": _pos_label(args.pos_label, integers)}
+        return {"y_true": inputs.read_indicators("--y-true", args.y_true), "multilabel": True,
+                "y_pred": inputs.read_indicators("--y-pred", args.y_pred),
+                "pos_label": inputs.positive_label(args.pos_label, True)}
+    y_true, y_pred = inputs.read_labels("--y-true", args.y_true), inputs.read_labels("--y-pred", args.y_pred)
+    (y_true, y_pred, labels), integers = inputs.typed_labels(y_true, y_pred, args.labels)
+    return {"y_true": y_true, "y_pred": y_pred, "labels": labels,
+            "pos_label": inputs.positive_label(args.pos_label, integers)}
 
 
 def _plain(value):
@@ -123,9 +124,9 @@ def _cmd_eval(args) -> int:
     from metricc.runtime import evaluate
 
     params = _params(args.param)
-    weights = None if args.weights is None else _json("--weights", args.weights, "")
+    weights = None if args.weights is None else inputs.parse_json("--weights", args.weights)
     zero_division = _zero_division(args.zero_division)
-    data = _inputs(args)
+    data = _data(args)
     if args.sweep is not None:
         relevance.refuse_with("--sweep", args)
         return sweep.run(args, data, params, weights, zero_division, _OPTIONS)

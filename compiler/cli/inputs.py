@@ -1,4 +1,19 @@
-"""The input readers of ``metricc eval``: confusion matrices, label files, indicator rows and scores."""
+"""The command line's data inputs: confusion matrices, label files, multi-label indicator rows
+and score matrices, read the same way by every command that takes them.
+
+A reader gets the option that supplied the value (``--matrix``, ``--y-true``, ...) and the
+value as given: inline JSON when it starts with ``[``, else the path of a JSON, CSV or
+plain-text file. Every problem is an :class:`~metricc.runtime.errors.InputError` naming
+that option, with the file and line where there is one. Labels stay strings until
+:func:`typed_labels` decides, over every group at once, whether they are all integers.
+
+>>> read_matrix("--matrix", "[[5, 1], [2, 4]]")
+[[5, 1], [2, 4]]
+>>> typed_labels(["10", "9"], None)
+([[10, 9], None], True)
+>>> positive_label("9", True), positive_label("9", False)
+(9, '9')
+"""
 
 from __future__ import annotations
 
@@ -8,10 +23,16 @@ from pathlib import Path
 
 from metricc.runtime.errors import InputError
 
+__all__ = ["parse_json", "positive_label", "read_indicators", "read_labels", "read_matrix", "read_scores",
+           "typed_labels"]
+
+Label = str | int
+
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")  # canonical only: "007" stays a string label
 
 
-def _read(option: str, path: str) -> str:
+def _read_text(option: str, path: str) -> str:
+    """A file's text (UTF-8, a byte-order mark dropped)."""
     try:
         return Path(path).read_text("utf-8-sig")
     except UnicodeDecodeError:
@@ -20,7 +41,8 @@ def _read(option: str, path: str) -> str:
         raise InputError(option, f"cannot read {path}: {error.strerror or error}") from None
 
 
-def _json(option: str, text: str, where: str):
+def parse_json(option: str, text: str, where: str = ""):
+    """``json.loads``; an error starts with ``where`` (e.g. ``"m.json: "``)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -51,26 +73,30 @@ def _rows(option: str, text: str, path: str) -> list[list]:
     return rows
 
 
-def _load_matrix(value: str):
+def read_matrix(option: str, value: str) -> list:
+    """A confusion matrix (or a batch of them): inline JSON, a JSON file, or rows of numbers.
+
+    The shape is the runtime's to check; this only reads the numbers.
+    """
     if value.lstrip().startswith("["):
-        matrix = _json("--matrix", value, "")
+        matrix = parse_json(option, value)
     else:
-        text = _read("--matrix", value)
+        text = _read_text(option, value)
         is_json = value.endswith(".json") or text.lstrip().startswith(("[", "{"))
-        matrix = _json("--matrix", text, f"{value}: ") if is_json else _rows("--matrix", text, value)
+        matrix = parse_json(option, text, f"{value}: ") if is_json else _rows(option, text, value)
     if not isinstance(matrix, list):
-        raise InputError("--matrix", f"expected a JSON array of rows, got {type(matrix).__name__}")
+        raise InputError(option, f"expected a JSON array of rows, got {type(matrix).__name__}")
     return matrix
 
 
-def _load_labels(option: str, value: str) -> list[str]:
+def read_labels(option: str, value: str) -> list[str]:
     """One label per line, or a single comma-separated line; or an inline JSON array."""
     if value.lstrip().startswith("["):
-        labels = _json(option, value, "")
+        labels = parse_json(option, value)
         if not isinstance(labels, list):
             raise InputError(option, "expected a JSON array of labels")
         return [str(label) for label in labels]
-    lines = [line.strip() for line in _read(option, value).splitlines() if line.strip()]
+    lines = [line.strip() for line in _read_text(option, value).splitlines() if line.strip()]
     if len(lines) == 1:
         lines = [label.strip() for label in lines[0].split(",")]
     elif any("," in line for line in lines):
@@ -80,33 +106,37 @@ def _load_labels(option: str, value: str) -> list[str]:
     return lines
 
 
-def _load_indicators(option: str, value: str) -> list[list]:
+def read_indicators(option: str, value: str) -> list:
+    """Multi-label 0/1 indicator rows, one sample per row: inline JSON or rows of numbers."""
     if value.lstrip().startswith("["):
-        return _json(option, value, "")
-    return _rows(option, _read(option, value), value)
+        return parse_json(option, value)
+    return _rows(option, _read_text(option, value), value)
 
 
-def _as_labels(*groups: list[str] | None) -> tuple[list[list | None], bool]:
-    """Strings, unless every label of every group is an integer: then ints (and True)."""
+def typed_labels(*groups: list[str] | None) -> tuple[list[list[Label] | None], bool]:
+    """The groups (``None`` kept) as strings, unless every label of every group is an integer:
+    then as ints; and whether they are ints. ``"007"`` is not an integer label."""
     every = [label for group in groups if group for label in group]
     integers = all(isinstance(label, str) and _INTEGER.fullmatch(label) for label in every)
     return [None if group is None else [int(x) for x in group] if integers else list(group) for group in groups], integers
 
 
-def _pos_label(text: str | None, integers: bool):
-    """``--pos-label`` like the labels: an int when they are ints (or index a matrix)."""
+def positive_label(text: str | None, integers: bool) -> Label | None:
+    """``--pos-label`` typed like the labels: an int when they are ints (or it indexes a matrix)."""
     if text is not None and integers and _INTEGER.fullmatch(text):
         return int(text)
     return text
 
 
-def _load_scores(value: str) -> list:
+def read_scores(option: str, value: str) -> list:
+    """Class scores, one row per sample and one column per class; a one-column file gives a
+    flat list (the positive class's score of a two-class task)."""
     if value.lstrip().startswith("["):
-        scores = _json("--scores", value, "")
+        scores = parse_json(option, value)
     else:
-        text = _read("--scores", value)
+        text = _read_text(option, value)
         is_json = value.endswith(".json") or text.lstrip().startswith("[")
-        scores = _json("--scores", text, f"{value}: ") if is_json else _rows("--scores", text, value)
+        scores = parse_json(option, text, f"{value}: ") if is_json else _rows(option, text, value)
     if not isinstance(scores, list):
-        raise InputError("--scores", f"expected a JSON array of rows, got {type(scores).__name__}")
+        raise InputError(option, f"expected a JSON array of rows, got {type(scores).__name__}")
     return [row[0] if isinstance(row, list) and len(row) == 1 else row for row in scores]

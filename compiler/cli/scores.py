@@ -8,7 +8,7 @@ distinct true labels), or a single column for two classes.
 
 from __future__ import annotations
 
-from metricc.compiler.cli.inputs import _as_labels, _load_labels, _load_scores, _pos_label
+from metricc.compiler.cli import inputs
 from metricc.runtime.errors import InputError
 
 __all__ = ["add_arguments", "score_inputs"]
@@ -29,8 +29,9 @@ def score_inputs(args) -> dict:
     for option, given in (("--matrix", args.matrix), ("--multilabel", args.multilabel), ("--orientation", args.orientation)):
         if given:
             raise InputError(option, "does not combine with --scores")
-    y_true = _load_labels("--y-true", args.y_true)
-    y_pred = None if args.y_pred is None else _load_labels("--y-pred", args.y_pred)
-    (y_true, y_pred, labels), integers = _as_labels(y_true, y_pred, args.labels)
-    return {"y_true": y_true, "y_pred": y_pred, "scores": _load_scores(args.scores), "labels": labels,
-            "pos_label": _pos_label(args.pos_label, integers), "probabilistic": args.probabilistic}
+    y_true = inputs.read_labels("--y-true", args.y_true)
+    y_pred = None if args.y_pred is None else inputs.read_labels("--y-pred", args.y_pred)
+    (y_true, y_pred, labels), integers = inputs.typed_labels(y_true, y_pred, args.labels)
+    return {"y_true": y_true, "y_pred": y_pred, "scores": inputs.read_scores("--scores", args.scores),
+            "labels": labels, "pos_label": inputs.positive_label(args.pos_label, integers),
+            "probabilistic": args.probabilistic}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from metricc.compiler.cli.inputs import _load_labels
+from metricc.compiler.cli import inputs
 from metricc.runtime.errors import InputError
 
 __all__ = ["add_command"]
@@ -56,7 +56,7 @@ def _run(args) -> int:
     if args.class_counts is not None:
         kwargs["class_counts"] = _class_counts(args.class_counts)
     if args.labels_file is not None:
-        kwargs["y_true"] = _load_labels("--labels-file", args.labels_file)
+        kwargs["y_true"] = inputs.read_labels("--labels-file", args.labels_file)
     try:
         found = suggest(**kwargs)
     except InputError as error:
