@@ -50,6 +50,6 @@ def test_what_a_level_refuses_comes_from_its_row(level, text, message):
 def test_summation_bounds_follow_the_level():
     k, s = symbols.index_symbol("k"), symbols.index_symbol("s")
     score = _parse("Sum(Sum(Y[s, k], s), k)", Level.SCORE).expr
-    assert score.limits == ((k, 0, symbols.N_CLASSES - 1),)  # a class index
-    assert score.function.limits == ((s, 0, symbols.N_TOTAL - 1),)  # a sample index
+    # s is a sample index (up to n - 1), k a class index (up to C - 1)
+    assert score.limits == ((s, 0, symbols.N_TOTAL - 1), (k, 0, symbols.N_CLASSES - 1))
     assert _parse("Sum(M[k, k], k)", Level.MATRIX).expr.limits == ((k, 0, symbols.N_CLASSES - 1),)
