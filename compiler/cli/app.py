@@ -1,15 +1,15 @@
-"""The ``metricc`` command: ``build``, ``check``, ``list``, ``explain``, ``eval``, ``audit`` and ``suggest``.
+"""The edge of the ``metricc`` command: the parser, which each command module extends
+(``add_command``), and the rendering of every error, once, here.
 
-Errors are rendered once, here. Exit codes: 0 success; 1 problems in specs (or, with
-``build --check``, a stale output folder); 2 bad usage or unusable input, printed as
-``metricc: error: <argument>: <message>``; 3 a bug in metricc.
+Exit codes: 0 success; 1 problems in specs (or, with ``build --check``, a stale output
+folder); 2 bad usage or unusable input, printed as ``metricc: error: <argument>: <message>``;
+3 a bug in metricc.
 
 Importing this module imports neither sympy nor jinja2: ``build`` and ``check`` import the
 compiler stages when they run, so ``eval``, ``list`` and ``explain`` need numpy only.
 
->>> main(["eval", "--matrix", "[[5, 1], [2, 4]]", "--metric", "accuracy", "--format", "json"])
-{"accuracy": 0.75}
-0
+>>> main(["list", "--format", "jsn"])
+2
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ def _report_bug(message: str) -> None:
 
 
 def _parser() -> _Parser:
+    """``metricc`` with every command; a command without sub-command prints the help (exit 2)."""
     parser = _Parser(prog="metricc", description="Compile YAML metric specs to numpy and LaTeX; evaluate metrics.")
     parser.set_defaults(run=lambda args: parser.print_help(sys.stderr) or 2)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")

@@ -1,6 +1,6 @@
 """``metricc audit``: recompute the numbers papers print and report which ones hold.
 
-Kept apart from :mod:`metricc.compiler.cli` (which registers it); the audit engine and PyYAML
+Registered by :mod:`.app` (``add_command``); the audit engine and PyYAML
 are imported when the command runs, so the other commands do not pay for them.
 """
 

@@ -1,16 +1,19 @@
-"""``metricc list`` and ``metricc explain``: the compiled catalog (numpy only)."""
+"""``metricc list`` and ``metricc explain``: the compiled catalog, read from ``metricc.generated``."""
 
 from __future__ import annotations
 
 import json
 import math
 
-from metricc.compiler.cli.paths import _package_dir
+from metricc.compiler.cli.paths import package_dir
 from metricc.compiler.errors import InternalError
 from metricc.runtime.errors import InputError
 
+__all__ = ["add_command"]
+
 
 def add_command(commands) -> None:
+    """Add ``list`` and ``explain`` to ``commands`` (an argparse sub-parser group)."""
     listing = commands.add_parser("list", help="list the compiled metrics")
     listing.add_argument("--format", choices=("text", "json"), default="text")
     listing.set_defaults(run=_cmd_list)
@@ -69,7 +72,7 @@ def _cmd_explain(args) -> int:
     except InputError as error:
         raise InputError("ID", error.message) from None
     if args.format == "latex":
-        path = _package_dir("metricc.generated") / "docs" / "metrics" / f"{info.id}.tex"
+        path = package_dir("metricc.generated") / "docs" / "metrics" / f"{info.id}.tex"
         try:
             print(path.read_text("utf-8"), end="")
         except OSError as error:

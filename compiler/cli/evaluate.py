@@ -1,4 +1,10 @@
-"""``metricc eval``: evaluate metrics on a confusion matrix, label files or scores (numpy only)."""
+"""``metricc eval``: metrics of a confusion matrix, of label files or of scores (numpy only).
+
+The data files are read by :mod:`.inputs`; ``--scores`` (:mod:`.scores`), ``--sweep``
+(:mod:`.sweep`) and the relevance options (:mod:`.relevance`) live in modules of their own.
+Errors of the runtime name its arguments (``y_true``); they are reported under the option
+that supplied them (``--y-true``).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,8 @@ from metricc.compiler.cli import inputs, relevance, scores, sweep
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError
 from metricc.runtime.kernel import AVERAGES
+
+__all__ = ["add_command"]
 
 # Runtime argument names -> the options that supply them (parameters map to --param NAME).
 _OPTIONS = {
@@ -22,6 +30,7 @@ _OPTIONS = {
 
 
 def add_command(commands) -> None:
+    """Add ``eval`` to ``commands`` (an argparse sub-parser group)."""
     ev = commands.add_parser("eval", help="evaluate metrics on a confusion matrix or label files")
     ev.add_argument("--matrix", metavar="FILE_OR_JSON", help="confusion matrix: inline JSON, or a JSON/CSV file")
     ev.add_argument("--orientation", choices=ORIENTATIONS, help="which axis holds true classes (default true-rows)")

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from metricc.compiler.errors import InternalError
 
+__all__ = ["package_dir", "shown"]
 
-def _shown(path: Path) -> str:
+
+def shown(path: Path) -> str:
     """A path as the user would type it: relative to the working directory when inside it."""
     absolute = Path(os.path.abspath(path))
     try:
@@ -18,7 +20,8 @@ def _shown(path: Path) -> str:
         return str(absolute)
 
 
-def _package_dir(name: str) -> Path:
+def package_dir(name: str) -> Path:
+    """The folder of an installed package (``metricc.specs``, ``metricc.generated``), not imported."""
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
         raise InternalError(f"package {name} is not installed; reinstall metricc")

@@ -1,6 +1,6 @@
 """``metricc eval`` options of Branco et al. (2017): relevance and normalized values.
 
-Kept apart from :mod:`metricc.compiler.cli` so the command module does not grow:
+Kept apart from :mod:`.evaluate` so the command module does not grow:
 ``--relevance`` (per-class JSON values, a ``{"label": value}`` object, or ``prevalence``),
 ``--relevance-order`` (``"c3 < c1, c3 < c2"``) and ``--normalized`` (each value also as a
 percentage of its metric's range, 0 worst, 100 best).

@@ -1,9 +1,8 @@
 """``metricc eval --scores FILE``: the score-matrix input of curve- and score-level metrics.
 
-Kept apart from :mod:`metricc.compiler.cli` so the command module does not grow; it reuses
-that module's file readers (numbers per line, labels per line) and only adds the score
-matrix: one row per sample, one column per class in ``--labels`` order (or the sorted
-distinct true labels), or a single column for two classes.
+Kept apart from :mod:`.evaluate` so the command module does not grow; the files are read
+by :mod:`.inputs`. The score matrix has one row per sample, one column per class in
+``--labels`` order (or the sorted distinct true labels), or a single column for two classes.
 """
 
 from __future__ import annotations

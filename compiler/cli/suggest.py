@@ -1,7 +1,7 @@
 """``metricc suggest``: the metrics the thesis' rule selects for a task (numpy only).
 
-Kept out of :mod:`metricc.compiler.cli` so the command module stays small; ``cli`` adds
-it (``add_command``). The rule itself is :func:`metricc.runtime.suggest.suggest`.
+The rule itself is :func:`metricc.runtime.suggest.suggest`; ``--labels-file`` is read like
+``eval --y-true`` (:func:`.inputs.read_labels`).
 
 >>> from metricc.compiler.cli import main
 >>> main(["suggest", "--class-counts", "1669,1527", "--format", "json"]) == 0  # doctest: +ELLIPSIS

@@ -1,6 +1,6 @@
 """``metricc eval --sweep NAME=SPEC``: a metric for every value of a parameter grid.
 
-Kept apart from :mod:`metricc.compiler.cli`, which calls :func:`run` from ``eval``. SPEC is
+Kept apart from :mod:`.evaluate`, which calls :func:`run` from ``eval``. SPEC is
 ``START:STOP:NUM`` (``NUM`` evenly spaced values, both ends included: ``0:1:11`` is the step
 0.1 of Kozak et al. 2022) or a comma list ``0.33,0.66``. A class-vector parameter sweeps
 every vector with entries from those values (``NUM ** C`` vectors), a scalar the values.
