@@ -1,0 +1,157 @@
+"""Tests for the command line's input readers (:mod:`metricc.compiler.cli.inputs`).
+
+Every error is an ``InputError`` naming the option it was given and, for files, the file and
+the line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from metricc.compiler.cli import inputs
+from metricc.runtime.errors import InputError
+
+
+def write(folder: Path, name: str, content: str | bytes) -> str:
+    path = folder / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return str(path)
+
+
+def refused(reader, option: str, value: str) -> str:
+    """The message of the error ``reader(option, value)`` raises, after checking its argument."""
+    with pytest.raises(InputError) as info:
+        reader(option, value)
+    assert info.value.argument == option
+    return info.value.message
+
+
+# ---------------------------------------------------------------- matrices
+
+def test_matrix_inline_json():
+    assert inputs.read_matrix("--matrix", " [[5, 1], [2, 4]]") == [[5, 1], [2, 4]]
+    assert inputs.read_matrix("--matrix", "[[[1, 0], [0, 1]], [[2, 0], [0, 2]]]")[1] == [[2, 0], [0, 2]]  # a batch
+
+
+def test_matrix_files(tmp_path):
+    expected = [[5, 1], [2, 4]]
+    assert inputs.read_matrix("--matrix", write(tmp_path, "m.json", "[[5, 1], [2, 4]]\n")) == expected
+    assert inputs.read_matrix("--matrix", write(tmp_path, "m.txt", " [[5, 1], [2, 4]]")) == expected  # JSON by content
+    csv = "# true rows\n\n5, 1\n2 4\n"
+    assert inputs.read_matrix("--matrix", write(tmp_path, "m.csv", csv)) == expected
+    assert inputs.read_matrix("--matrix", write(tmp_path, "bom.csv", "\ufeff5;1\n2\t4\n")) == expected
+    assert inputs.read_matrix("--matrix", write(tmp_path, "f.csv", "0.5, 1e2\n-1, 3\n")) == [[0.5, 100.0], [-1, 3]]
+
+
+def test_matrix_rows_keep_integers_as_ints(tmp_path):
+    rows = inputs.read_matrix("--matrix", write(tmp_path, "m.csv", "5, 1\n2, 4\n"))
+    assert all(type(value) is int for row in rows for value in row)
+
+
+@pytest.mark.parametrize(("name", "content", "words"), [
+    ("m.json", "[[1, 2], [3", "m.json: not valid JSON"),
+    ("m.json", '{"rows": [[1]]}', "expected a JSON array of rows, got dict"),
+    ("m.csv", "1, 2\n3, x\n", "m.csv:2: 'x' is not a number"),
+    ("m.csv", "1, 2\n3\n", "m.csv:2: 1 values, expected 2 like line 1"),
+    ("m.csv", "# only a comment\n\n", "m.csv: no numbers in the file"),
+    ("m.csv", b"\xff\xfe1,2\n", "m.csv: not UTF-8 text"),
+])
+def test_bad_matrix_files(tmp_path, name, content, words):
+    assert words in refused(inputs.read_matrix, "--matrix", write(tmp_path, name, content))
+
+
+def test_bad_matrix_values():
+    assert "not valid JSON" in refused(inputs.read_matrix, "--matrix", "[[5, 1], [2, 4]")
+    assert "missing.csv" in refused(inputs.read_matrix, "--matrix", "missing.csv")
+    assert refused(inputs.read_matrix, "--baseline", "missing.csv").startswith("cannot read missing.csv")
+
+
+def test_a_folder_is_not_a_matrix_file(tmp_path):
+    assert refused(inputs.read_matrix, "--matrix", str(tmp_path)).startswith(f"cannot read {tmp_path}")
+
+
+# ---------------------------------------------------------------- labels
+
+def test_labels_one_per_line_or_one_comma_line(tmp_path):
+    assert inputs.read_labels("--y-true", write(tmp_path, "t.txt", "cat\n dog \n\ncat\n")) == ["cat", "dog", "cat"]
+    assert inputs.read_labels("--y-pred", write(tmp_path, "p.csv", "cat, dog ,cat\n")) == ["cat", "dog", "cat"]
+    assert inputs.read_labels("--y-true", write(tmp_path, "one.txt", "bird\n")) == ["bird"]
+
+
+def test_labels_inline_json_are_strings():
+    assert inputs.read_labels("--y-true", '[1, "b", 2.5]') == ["1", "b", "2.5"]
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    ("a,b\nc\n", "give one label per line, or all labels on one comma-separated line"),
+    ("\n \n", "no labels in the file"),
+])
+def test_bad_label_files(tmp_path, content, words):
+    path = write(tmp_path, "y.txt", content)
+    assert refused(inputs.read_labels, "--y-pred", path) == f"{path}: {words}"
+
+
+def test_bad_label_values(tmp_path):
+    assert "not valid JSON" in refused(inputs.read_labels, "--y-true", '["a", "b"')
+    assert "nope.txt" in refused(inputs.read_labels, "--labels-file", str(tmp_path / "nope.txt"))
+    assert refused(inputs.read_labels, "--y-true", write(tmp_path, "y.txt", b"\xffcat\n")).endswith("not UTF-8 text")
+
+
+# ---------------------------------------------------------------- multi-label indicators
+
+def test_indicators(tmp_path):
+    assert inputs.read_indicators("--y-true", "[[1, 0, 1], [0, 1, 0]]") == [[1, 0, 1], [0, 1, 0]]
+    path = write(tmp_path, "t.csv", "1,0,1\n0 1 0\n")
+    assert inputs.read_indicators("--y-true", path) == [[1, 0, 1], [0, 1, 0]]
+
+
+def test_bad_indicators(tmp_path):
+    path = write(tmp_path, "t.csv", "1,0,1\n0,1\n")
+    assert refused(inputs.read_indicators, "--y-pred", path) == f"{path}:2: 2 values, expected 3 like line 1"
+    path = write(tmp_path, "u.csv", "1,0\nyes,0\n")
+    assert refused(inputs.read_indicators, "--y-true", path) == f"{path}:2: 'yes' is not a number"
+
+
+# ---------------------------------------------------------------- scores
+
+def test_scores_rows_and_single_columns(tmp_path):
+    assert inputs.read_scores("--scores", "[[0.2, 0.8], [0.6, 0.4]]") == [[0.2, 0.8], [0.6, 0.4]]
+    assert inputs.read_scores("--scores", write(tmp_path, "s.csv", "0.9\n0.1\n")) == [0.9, 0.1]  # two classes
+    assert inputs.read_scores("--scores", "[[0.9], [0.1]]") == [0.9, 0.1]
+    assert inputs.read_scores("--scores", write(tmp_path, "s.json", "[0.3, 0.7]")) == [0.3, 0.7]
+
+
+def test_bad_scores(tmp_path):
+    path = write(tmp_path, "s.json", '{"scores": [0.3]}')
+    assert refused(inputs.read_scores, "--scores", path) == "expected a JSON array of rows, got dict"
+    path = write(tmp_path, "s.csv", "0.2, 0.8\n0.6\n")
+    assert refused(inputs.read_scores, "--scores", path) == f"{path}:2: 1 values, expected 2 like line 1"
+    assert "not valid JSON" in refused(inputs.read_scores, "--scores", "[0.2, ")
+
+
+# ---------------------------------------------------------------- label types and JSON
+
+def test_labels_are_integers_only_when_all_of_them_are():
+    assert inputs.typed_labels(["10", "9", "-1"], ["9"], None) == ([[10, 9, -1], [9], None], True)
+    assert inputs.typed_labels(["10", "cat"], ["9"]) == ([["10", "cat"], ["9"]], False)
+    assert inputs.typed_labels(["007", "1"]) == ([["007", "1"]], False)  # "007" is not written as an integer
+    assert inputs.typed_labels(None) == ([None], True)
+
+
+def test_positive_label_follows_the_labels():
+    assert inputs.positive_label("1", True) == 1
+    assert inputs.positive_label("1", False) == "1"
+    assert inputs.positive_label("cat", True) == "cat"
+    assert inputs.positive_label(None, True) is None
+
+
+def test_parse_json_names_the_option_and_where():
+    assert inputs.parse_json("--weights", "[1, 2]") == [1, 2]
+    with pytest.raises(InputError) as info:
+        inputs.parse_json("--param beta", "two", "'two' is ")
+    assert info.value.argument == "--param beta" and info.value.message.startswith("'two' is not valid JSON (")
