@@ -61,13 +61,15 @@ def _number(option: str, token: str, where: str):
 
 def _rows(option: str, text: str, path: str) -> list[list]:
     """CSV or whitespace-separated numbers, one row per line (blank and # lines skipped)."""
-    rows = []
+    rows, first = [], 0
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip() and not line.lstrip().startswith("#"):
             tokens = [t for t in re.split(r"[\s,;]+", line.strip()) if t]
             rows.append([_number(option, t, f"{path}:{number}: ") for t in tokens])
+            first = first or number
             if len(rows[-1]) != len(rows[0]):
-                raise InputError(option, f"{path}:{number}: {len(rows[-1])} values, expected {len(rows[0])} like line 1")
+                raise InputError(option, f"{path}:{number}: {len(rows[-1])} values, "
+                                 f"expected {len(rows[0])} like line {first}")
     if not rows:
         raise InputError(option, f"{path}: no numbers in the file")
     return rows

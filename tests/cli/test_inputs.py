@@ -58,6 +58,7 @@ def test_matrix_rows_keep_integers_as_ints(tmp_path):
     ("m.json", '{"rows": [[1]]}', "expected a JSON array of rows, got dict"),
     ("m.csv", "1, 2\n3, x\n", "m.csv:2: 'x' is not a number"),
     ("m.csv", "1, 2\n3\n", "m.csv:2: 1 values, expected 2 like line 1"),
+    ("m.csv", "# counts\n1, 2, 3\n4, 5\n", "m.csv:3: 2 values, expected 3 like line 2"),
     ("m.csv", "# only a comment\n\n", "m.csv: no numbers in the file"),
     ("m.csv", b"\xff\xfe1,2\n", "m.csv: not UTF-8 text"),
 ])
