@@ -1,7 +1,7 @@
 """Tests for the ``metricc`` command (:mod:`metricc.compiler.cli`), called as ``main([...])``.
 
-The real catalog is compiled twice at most (``build --check`` on the repository, ``build``
-into a temporary copy); the other ``build`` tests replace the compiler by a stub.
+The CLI tests do not compile the catalog: ``build`` gets the session's compiled catalog
+(``compiled_catalog``) or a stub in place of the compiler; ``check`` runs the front end.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import json
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,23 +48,39 @@ def test_docstring_examples():
     assert doctest.testmod(cli).failed == 0
 
 
-# ---------------------------------------------------------------- build (real compiler)
+# ---------------------------------------------------------------- build (the compiled catalog)
+# tests/compiler/test_build.py checks that a fresh compile equals generated/; here the compiler
+# returns the session's compiled catalog and records where and how the command called it.
 
-def test_build_check_repository_is_in_sync(capsys):
+@pytest.fixture
+def catalog_compiler(monkeypatch, compiled_catalog) -> list[tuple[Path, Path]]:
+    calls = []
+
+    def compile_catalog(spec_dir):
+        calls.append((Path.cwd(), spec_dir))
+        return dict(compiled_catalog)
+
+    monkeypatch.setattr(build, "compile_catalog", compile_catalog)
+    return calls
+
+
+def test_build_check_repository_is_in_sync(capsys, catalog_compiler):
     code, out, err = run(capsys, "build", "--check", "--specs", REPO / "specs", "--out", REPO / "generated")
     assert (code, err) == (0, "")
     assert out.startswith("ok: ") and "in sync" in out
+    assert catalog_compiler == [(REPO, Path("specs"))]
 
 
-def test_build_into_a_copy_reproduces_the_checked_in_files(capsys, tmp_path, monkeypatch):
-    shutil.copytree(REPO / "specs", tmp_path / "specs", ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "docs").mkdir()
-    shutil.copy(REPO / "docs" / "errata.yaml", tmp_path / "docs" / "errata.yaml")  # a build input too
-    monkeypatch.chdir(REPO / "docs")  # output must not depend on the working directory
+def test_build_into_a_copy_reproduces_the_checked_in_files(capsys, tmp_path, monkeypatch, catalog_compiler):
+    (tmp_path / "specs").mkdir()
+    monkeypatch.chdir(REPO / "docs")
     code, out, err = run(capsys, "build", "--specs", tmp_path / "specs", "--out", tmp_path / "out")
     assert (code, err) == (0, "")
     assert out.startswith("wrote ")
     assert Path.cwd() == REPO / "docs"
+    # Compiled from the spec folder's parent under its bare name, so the banners name
+    # "specs/..." whatever the working directory.
+    assert catalog_compiler == [(tmp_path.resolve(), Path("specs"))]
 
     def tree(root: Path) -> dict[str, bytes]:
         return {p.relative_to(root).as_posix(): p.read_bytes()
