@@ -224,3 +224,7 @@ def test_no_stage_imports_a_later_one():
 
 def test_every_compiler_module_has_a_stage():
     assert [m for m in _graph() if m.startswith("metricc.compiler") and _stage(m) is None] == []
+def test_no_import_cycles():
+    assert _cycles(_graph()) == []
+
+
