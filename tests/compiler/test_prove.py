@@ -129,7 +129,7 @@ def test_equivalence_text_names_the_binding(metrics):
 
 def test_endpoint_without_a_catalog_counterpart_states_nothing(tmp_path):
     """kappa = 1 gives precision (stated); kappa = 0 gives recall squared, in no spec (silent)."""
-    _copy_specs(tmp_path, *("precision", "recall"))
+    _copy_specs(tmp_path, "precision", "recall")
     (tmp_path / "mix.yaml").write_text(
         "id: mix\nname: Mix\ndescription: Test.\nreferences: [test]\n"
         "params:\n  kappa:\n    kind: class_vector\n    default: 0.5\n    domain: 0 <= kappa <= 1\n"
@@ -160,7 +160,7 @@ def test_documents_state_one_statement_per_variant_and_scope(metrics):
 
 def test_adding_an_equal_spec_changes_only_its_partners(tmp_path):
     """A new metric equal to accuracy adds statements to its own file and accuracy's only."""
-    _copy_specs(tmp_path, *("accuracy", "precision", "recall", "f_beta", "f1"))
+    _copy_specs(tmp_path, "accuracy", "precision", "recall", "f_beta", "f1")
     before = build.compile_metrics(tmp_path)
     (tmp_path / "hit_rate.yaml").write_text(
         "id: hit_rate\nname: Hit rate\ndescription: Test.\nreferences: [test]\nlevel: matrix\n"
@@ -173,7 +173,7 @@ def test_adding_an_equal_spec_changes_only_its_partners(tmp_path):
 
 def test_a_matrix_formula_over_per_class_terms_gets_a_binary_form(tmp_path):
     """``Sum(recall[k], k) / C``: the per-class terms take their index only once C = 2."""
-    _copy_specs(tmp_path, *("recall", "balanced_accuracy"))
+    _copy_specs(tmp_path, "recall", "balanced_accuracy")
     (tmp_path / "mean_recall.yaml").write_text(
         "id: mean_recall\nname: Mean recall\ndescription: Test.\nreferences: [test]\nlevel: matrix\n"
         "formula: Sum(recall[k], k) / C\nrange: [0, 1]\nhigher_is_better: true\n"

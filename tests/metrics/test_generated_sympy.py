@@ -79,6 +79,22 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
     return None if value.has(*_UNDEFINED) else value
 
 
+def written_out(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with every sum of numeric bounds written out term by term.
+
+    What ``Sum.doit`` gives for such bounds, without its symbolic summation (partial
+    fractions of every summand), which took most of the time of the score-level tests. The
+    outermost limit goes first, so that an inner bound may name an outer index.
+    """
+    if isinstance(expr, sympy.Sum):
+        *inner, (index, low, high) = expr.limits
+        term = sympy.Sum(expr.function, *inner) if inner else expr.function
+        return sympy.Add(*(written_out(term.xreplace({index: v})) for v in range(int(low), int(high) + 1)))
+    if not expr.args:
+        return expr
+    return expr.func(*map(written_out, expr.args))
+
+
 def written_or_limit(metric_like, values: dict) -> sympy.Expr | None:
     """The written formula's value; where only the written form is undefined, the simplified one.
 
@@ -299,7 +315,7 @@ def expanded(metric, c: int):
     """Written and simplified matrix formulas with C = c and every Sum written out."""
     key = (metric.id, c)
     if key not in _EXPANDED:
-        _EXPANDED[key] = tuple(e.xreplace({symbols.N_CLASSES: c}).doit() for e in (metric.written, metric.simplified))
+        _EXPANDED[key] = tuple(written_out(e.xreplace({symbols.N_CLASSES: c})) for e in (metric.written, metric.simplified))
     return _EXPANDED[key]
 
 
@@ -443,10 +459,11 @@ def score_reference(metric, y, scores) -> sympy.Expr:
     n, c = len(scores), len(scores[0])
     values = {TRUTH[s, k]: S(int(y[s] == k)) for s in range(n) for k in range(c)}
     values.update({SCORE[s, k]: scores[s][k] for s in range(n) for k in range(c)})
-    expr = metric.written.xreplace({symbols.N_TOTAL: n, symbols.N_CLASSES: c}).doit()
+    sizes = {symbols.N_TOTAL: n, symbols.N_CLASSES: c}
+    expr = written_out(metric.written.xreplace(sizes))
     value = exact(expr, values)
     if value is None:
-        value = exact(metric.simplified.xreplace({symbols.N_TOTAL: n, symbols.N_CLASSES: c}).doit(), values)
+        value = exact(written_out(metric.simplified.xreplace(sizes)), values)
     if value is None and with_log_of_zero(expr, values) == S.Infinity:  # log loss of a zero probability
         return S.Infinity
     return S.NaN if value is None else value
@@ -481,7 +498,7 @@ def curve_reference(metric, truth, score) -> sympy.Expr:
         base = symbols.CURVE_NAMES[name]
         values[base[-1]] = S(origin)
         values.update({base[i]: S(point[position]) for i, point in enumerate(points)})
-    value = exact(metric.written.xreplace({symbols.THRESHOLDS: len(points)}).doit(), values)
+    value = exact(written_out(metric.written.xreplace({symbols.THRESHOLDS: len(points)})), values)
     return S.NaN if value is None else value
 
 
