@@ -45,6 +45,7 @@ def weighted_accuracy(
 
     Formula as written: Sum(class_weights[k] * recall[k], k) / Sum(class_weights[k], k)
     Simplified: Sum(class_weights[k]*recall[k], k)/Sum(class_weights[k], k)
+    Undefined when Sum(class_weights[k], k) = 0: returns `zero_division` there (default NaN).
 
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Parameter `class_weights` (class_vector, class_weights > 0): Importance of each class's recall; only the ratios matter.
@@ -74,7 +75,7 @@ def weighted_accuracy(
         zero_division=zero_division,
     )
     value = np.sum(class_weights * class__recall, axis=-1) / nonzero(np.sum(class_weights, axis=-1))
-    undefined = False
+    undefined = (np.sum(class_weights, axis=-1) == 0)
     return finish(value, undefined, zero_division)
 
 
@@ -97,6 +98,6 @@ INFO = MetricInfo(
     ),
     formula="Sum(class_weights[k] * recall[k], k) / Sum(class_weights[k], k)",
     simplified="Sum(class_weights[k]*recall[k], k)/Sum(class_weights[k], k)",
-    undefined=(),
+    undefined=("Sum(class_weights[k], k) = 0",),
     function=weighted_accuracy,
 )

@@ -47,14 +47,16 @@ def simplify(expr: sympy.Expr) -> sympy.Expr:
 
 
 def depends_on_data(expr: sympy.Expr) -> bool:
-    """Whether ``expr`` varies with the counts (so it may vanish for some data)."""
+    """Whether ``expr`` varies with the data passed at call time (so it may vanish there).
+
+    Counts, matrix cells and totals, scores, averaged terms, and anything indexed by class:
+    a class_vector parameter is given per call like the data (``Sum(w[k], k)`` is 0 when every
+    weight is), so it counts as data too.
+    """
     data = set(symbols.COUNTS) | {symbols.N_TOTAL} | set(symbols.CURVE_TOTALS.values())
-    if expr.free_symbols & data:
+    if expr.free_symbols & data or expr.atoms(sympy.Indexed):
         return True
-    labels = {i.base.label for i in expr.atoms(sympy.Indexed)}
-    if {label.name for label in labels} & {"M", "t", "p", "S", "Y", *symbols.CURVE_NAMES}:
-        return True
-    return any(isinstance(s, symbols.TermSymbol) for s in labels | expr.free_symbols)
+    return any(isinstance(s, symbols.TermSymbol) for s in expr.free_symbols)
 
 
 def _strip(factor: sympy.Expr) -> sympy.Expr:
