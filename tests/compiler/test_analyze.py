@@ -1,0 +1,49 @@
+"""The analysis stage on fixture pairs (``fixtures/analyze.txt``): formula -> simplified form,
+undefined cases and excused denominators, compared structurally.
+
+Formulas are read with ``sympy.parse_expr`` over the compiler's symbols (test input only; the
+compiler's own parser never evaluates text), so these fixtures test the analysis alone.
+"""
+
+from pathlib import Path
+
+import pytest
+import sympy
+
+from metricc.compiler.analysis import analyze
+from metricc.compiler.language import symbols
+
+FIXTURES = Path(__file__).parent / "fixtures" / "analyze.txt"
+NAMES = {**symbols.COUNT_NAMES, "beta": sympy.Symbol("beta", real=True), "xlogy": symbols.xlogy,
+         "sqrt": sympy.sqrt, "log": sympy.log}
+
+
+def _expr(text: str) -> sympy.Expr:
+    return sympy.parse_expr(text, local_dict=dict(NAMES), evaluate=False)
+
+
+def _list(text: str) -> tuple[sympy.Expr, ...]:
+    return () if text == "-" else tuple(sympy.parse_expr(t, local_dict=dict(NAMES)) for t in text.split("; "))
+
+
+def _cases() -> list:
+    blocks = [b.strip().splitlines() for b in FIXTURES.read_text(encoding="utf-8").split("\n\n")][1:]  # after the header
+    assert all(len(b) == 5 and b[0].startswith("# ") for b in blocks), "each case is a '# name' line and four lines"
+    cases = blocks
+    return [pytest.param(*lines[1:], id=lines[0][2:]) for lines in cases]
+
+
+@pytest.mark.parametrize(("formula", "simplified", "undefined", "excused"), _cases())
+def test_analysis_fixture(formula, simplified, undefined, excused):
+    result = analyze.simplify(_expr(formula))
+    assert result == sympy.parse_expr(simplified, local_dict=dict(NAMES))
+    assert analyze.undefined_cases(result) == _list(undefined)
+    assert analyze.excused_denominators(result) == _list(excused)
+
+
+def test_a_class_vector_in_a_denominator_is_an_undefined_case():
+    """``Sum(w[k], k)`` vanishes when every weight is 0, like a count would."""
+    k = symbols.index_symbol("k")
+    weights = sympy.IndexedBase("w")[k]
+    total = sympy.Sum(weights, (k, 0, symbols.N_CLASSES - 1))
+    assert analyze.undefined_cases(symbols.M[k, k] / total) == (total,)
