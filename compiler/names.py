@@ -26,8 +26,8 @@ GENERATED_NAMES = frozenset(
 # What generated modules may import from the runtime (kernel helpers and registry types).
 RUNTIME_NAMES = frozenset(
     {"AVERAGES", "align", "arange", "average_class_metric", "average_curve_metric", "check_counts",
-     "check_matrix", "check_scores", "class_param", "counts_from_matrix", "diagonal", "eye", "finish",
-     "metric_param", "nonzero", "np", "scalar_param", "score_curves", "transpose", "xlogy",
+     "check_matrix", "check_scores", "class_param", "counts_from_matrix", "diagonal", "exact", "eye",
+     "finish", "metric_param", "nonzero", "np", "real", "scalar_param", "score_curves", "transpose", "xlogy",
      "zero_division_value", "ParamInfo", "MetricInfo", "Catalog"}
 )
 

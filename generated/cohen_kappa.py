@@ -11,9 +11,11 @@ import math
 from metricc.runtime.kernel import (
     check_matrix,
     diagonal,
+    exact,
     finish,
     nonzero,
     np,
+    real,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -42,12 +44,12 @@ def cohen_kappa(
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
-    x0 = n ** 2
-    x1 = p * t
-    value = (
-        (n * np.sum(diagonal(M), axis=-1) - np.sum(x1, axis=-1)) / nonzero(x0 - np.sum(x1, axis=-1))
-    )
-    undefined = (x0 - np.sum(x1, axis=-1) == 0)
+    M__exact, n__exact, p__exact, t__exact = exact(lambda B: 3*B**2*C + B**2, M, n, p, t)
+    exact__y0 = p__exact * t__exact
+    exact__0 = real(n__exact ** 2 - np.sum(exact__y0, axis=-1))
+    exact__1 = real(n__exact * np.sum(diagonal(M__exact), axis=-1) - np.sum(exact__y0, axis=-1))
+    value = exact__1 / nonzero(exact__0)
+    undefined = (exact__0 == 0)
     return finish(value, undefined, zero_division)
 
 

@@ -11,9 +11,11 @@ import math
 from metricc.runtime.kernel import (
     check_matrix,
     diagonal,
+    exact,
     finish,
     nonzero,
     np,
+    real,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -41,7 +43,9 @@ def error_rate(
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
-    value = (n - np.sum(diagonal(M), axis=-1)) / nonzero(n)
+    M__exact, n__exact = exact(lambda B: B*C + B, M, n)
+    exact__0 = real(n__exact - np.sum(diagonal(M__exact), axis=-1))
+    value = exact__0 / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 

@@ -11,9 +11,11 @@ import math
 from metricc.runtime.kernel import (
     check_matrix,
     diagonal,
+    exact,
     finish,
     nonzero,
     np,
+    real,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -47,14 +49,15 @@ def mcc(
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
-    x0 = n ** 2
-    x1 = p ** 2
-    x2 = t ** 2
-    value = (
-        (n * np.sum(diagonal(M), axis=-1) - np.sum(p * t, axis=-1))
-        / nonzero(np.sqrt((x0 - np.sum(x1, axis=-1)) * (x0 - np.sum(x2, axis=-1))))
+    M__exact, n__exact, p__exact, t__exact = exact(lambda B: 4*B**2*C + 2*B**2, M, n, p, t)
+    exact__y0 = n__exact ** 2
+    exact__0 = real(exact__y0 - np.sum(p__exact ** 2, axis=-1))
+    exact__1 = real(exact__y0 - np.sum(t__exact ** 2, axis=-1))
+    exact__2 = real(
+        n__exact * np.sum(diagonal(M__exact), axis=-1) - np.sum(p__exact * t__exact, axis=-1)
     )
-    undefined = (x0 - np.sum(x1, axis=-1) == 0) | (x0 - np.sum(x2, axis=-1) == 0)
+    value = exact__2 / nonzero(np.sqrt(exact__0 * exact__1))
+    undefined = (exact__0 == 0) | (exact__1 == 0)
     return finish(value, undefined, zero_division)
 
 

@@ -11,8 +11,10 @@ import math
 from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
+    exact,
     nonzero,
     np,
+    real,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -20,12 +22,14 @@ __all__ = ["mcc_per_class", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
+    fn__exact, fp__exact, tn__exact, tp__exact = exact(lambda B: 2*B**2, fn, fp, tn, tp)
+    exact__0 = real(tn__exact * tp__exact - fn__exact * fp__exact)
     x0 = fn + tn
     x1 = fn + tp
     x2 = fp + tn
     x3 = fp + tp
     return (
-        (tn * tp - fn * fp) / nonzero(np.sqrt(x0) * np.sqrt(x1) * np.sqrt(x2) * np.sqrt(x3)),
+        exact__0 / nonzero(np.sqrt(x0) * np.sqrt(x1) * np.sqrt(x2) * np.sqrt(x3)),
         (x0 == 0) | (x1 == 0) | (x2 == 0) | (x3 == 0),
     )
 

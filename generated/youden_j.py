@@ -11,7 +11,9 @@ import math
 from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
+    exact,
     nonzero,
+    real,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -19,9 +21,10 @@ __all__ = ["youden_j", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
-    x0 = fn * fp
+    fn__exact, fp__exact, tn__exact, tp__exact = exact(lambda B: 2*B**2, fn, fp, tn, tp)
+    exact__0 = real(tn__exact * tp__exact - fn__exact * fp__exact)
     return (
-        (tn * tp - x0) / nonzero(x0 + fn * tn + fp * tp + tn * tp), (fn + tp == 0) | (fp + tn == 0)
+        exact__0 / nonzero(fn * fp + fn * tn + fp * tp + tn * tp), (fn + tp == 0) | (fp + tn == 0)
     )
 
 

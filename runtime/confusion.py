@@ -15,6 +15,7 @@ import numpy as np
 from metricc.runtime.errors import InputError
 
 __all__ = [
+    "MAX_COUNT",
     "ClassCounts",
     "check_class_vector",
     "check_counts",
@@ -28,6 +29,10 @@ __all__ = [
 ]
 
 ORIENTATIONS = ("true-rows", "pred-rows")
+# The largest count (and total) taken: float64 holds every integer up to 2**53 exactly, so the
+# kernels' float arithmetic starts from exact counts and their integer arithmetic from exact
+# int64 values; a larger count would be rounded before any formula sees it.
+MAX_COUNT = 2 ** 53
 _FAMILY = {"b": "number", "i": "number", "u": "number", "f": "number", "c": "number",
            "U": "string", "S": "bytes", "M": "datetime", "m": "timedelta"}
 
@@ -49,6 +54,23 @@ def _array(values, argument: str) -> np.ndarray:
     except (ValueError, TypeError) as exc:
         raise InputError(argument, f"cannot be read as an array ({exc}); "
                                    "pass a rectangular sequence") from None
+
+
+def _total(arrays, axis) -> np.ndarray:
+    """The sum of ``arrays`` over ``axis``, exact for integers: float64 rounds a total near 2**53
+    down to it, so an integer total that may be that large is added again in int64 (which
+    cannot overflow below 2**62)."""
+    approximate = sum(np.sum(a, axis=axis, dtype=np.float64) for a in arrays)
+    if all(a.dtype.kind in "iu" for a in arrays) and (approximate <= 2 ** 62).all():
+        return sum(np.sum(a, axis=axis, dtype=np.int64) for a in arrays)
+    return approximate
+
+
+def _check_size(a: np.ndarray, argument: str, what: str = "a count") -> None:
+    """Refuse counts (or totals of counts) above :data:`MAX_COUNT`."""
+    if (a > MAX_COUNT).any():
+        raise InputError(argument, f"{what} exceeds 2**53 = {MAX_COUNT}, the largest integer float64 holds "
+                                   "exactly; metricc refuses it rather than round it (scale the counts down)")
 
 
 def _at(shape: tuple, flat_index: int) -> str:
@@ -247,6 +269,9 @@ def check_matrix(matrix, *, argument: str = "matrix", integer: bool = True) -> n
     if m.dtype.kind == "O":
         try:
             m = m.astype(np.float64)
+        except OverflowError:
+            raise InputError(argument, f"a count exceeds 2**53 = {MAX_COUNT}, the largest integer float64 "
+                                       "holds exactly; metricc refuses it rather than round it") from None
         except (TypeError, ValueError):
             raise InputError(argument, "expected numbers, got non-numeric entries") from None
     if m.dtype.kind not in "iuf":
@@ -260,6 +285,8 @@ def check_matrix(matrix, *, argument: str = "matrix", integer: bool = True) -> n
         raise InputError(argument, "contains NaN or infinity; counts must be finite")
     if (m < 0).any():
         raise InputError(argument, "contains negative entries; counts must be >= 0")
+    _check_size(m, argument)
+    _check_size(_total([m], (-2, -1)), argument, "the total of the matrix")
     if not integer:
         return m.astype(np.float64)
     if m.dtype.kind == "f" and (m != np.round(m)).any():
@@ -394,7 +421,9 @@ def check_counts(counts, *, argument: str = "counts", integer: bool = True) -> C
             raise InputError(name, "contains NaN or infinity; counts must be finite")
         if (a < 0).any():
             raise InputError(name, "contains negative entries; counts must be >= 0")
+        _check_size(a, name)
         if integer and a.dtype.kind == "f" and (a != np.round(a)).any():
             raise InputError(name, "contains non-integer counts; round them or pass integer=False")
         arrays.append(a.astype(np.int64 if integer else np.float64))
+    _check_size(_total(arrays, ()), argument, "a class's total TP + FP + FN + TN")
     return ClassCounts(*arrays)

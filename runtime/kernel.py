@@ -20,7 +20,14 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from metricc.runtime import registry
-from metricc.runtime.confusion import ClassCounts, check_class_vector, check_counts, check_matrix, counts_from_matrix
+from metricc.runtime.confusion import (
+    MAX_COUNT,
+    ClassCounts,
+    check_class_vector,
+    check_counts,
+    check_matrix,
+    counts_from_matrix,
+)
 from metricc.runtime.curves import Curves, check_scores, score_curves
 from metricc.runtime.errors import InputError
 
@@ -36,11 +43,13 @@ __all__ = [
     "class_param",
     "counts_from_matrix",
     "diagonal",
+    "exact",
     "eye",
     "finish",
     "metric_param",
     "nonzero",
     "np",
+    "real",
     "scalar_param",
     "score_curves",
     "transpose",
@@ -56,6 +65,39 @@ Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
 def nonzero(denominator):
     """The denominator with zeros replaced by 1; the caller masks those entries as undefined."""
     return np.where(denominator == 0, 1, denominator)
+
+
+def exact(bound: Callable[[int], int], *counts):
+    """Integer copies of float64 ``counts`` for the parts of a kernel where float64 would cancel.
+
+    A difference such as ``TN*TP - FN*FP`` or ``n**2 - Sum(t[k]*p[k], k)`` loses all its digits
+    in float64 once the products pass 2**53; the emitter computes such polynomials from these
+    copies. ``bound(B)`` bounds every intermediate value of those polynomials when no count
+    exceeds ``B``: int64 where that fits, Python integers (object arrays, slower) where not.
+    Counts that are not whole numbers (weighted matrices) come back unchanged: there is no
+    exact integer form, and float64 is what the caller asked for.
+
+    >>> [a.dtype.name for a in exact(lambda B: 2 * B ** 2, np.array([3.0]), np.array([2.0]))]
+    ['int64', 'int64']
+    >>> [a.dtype.name for a in exact(lambda B: 2 * B ** 2, np.array([2.0 ** 40]))]
+    ['object']
+    """
+    arrays = [np.asarray(c, dtype=np.float64) for c in counts]
+    if not all(np.array_equal(a, np.trunc(a)) for a in arrays):
+        return arrays
+    largest = max((int(np.max(np.abs(a), initial=0)) for a in arrays), default=0)
+    if bound(largest) < 2 ** 63:
+        return [a.astype(np.int64) for a in arrays]
+    return [a.astype(np.int64).astype(object) for a in arrays]
+
+
+def real(values):
+    """``values`` as float64: an exact integer result (int64 or Python integers) rounded once.
+
+    >>> real(np.array([2 ** 60 + 1], dtype=object)).tolist()
+    [1.152921504606847e+18]
+    """
+    return np.asarray(values, dtype=np.float64)
 
 
 def xlogy(x, y):
@@ -201,6 +243,21 @@ def _floats(counts) -> ClassCounts:
     return ClassCounts(*(np.asarray(c, dtype=np.float64) for c in counts))
 
 
+def _pooled(counts: ClassCounts) -> ClassCounts:
+    """Counts summed over classes ``(..., 1)``, exactly: integer counts are added as integers."""
+    pooled = []
+    for field, c in zip(ClassCounts._fields, counts):
+        c = np.asarray(c)
+        if c.dtype.kind in "iu" and (np.sum(c, axis=-1, dtype=np.float64) <= 2 ** 62).all():
+            c = c.astype(np.int64)
+        total = np.sum(c, axis=-1, keepdims=True)
+        if (total > MAX_COUNT).any():
+            raise InputError("average", f"micro averaging pools {field} beyond 2**53 = {MAX_COUNT}, the largest "
+                                        "integer float64 holds exactly; use another averaging or scale the counts down")
+        pooled.append(total)
+    return ClassCounts(*pooled)
+
+
 def _per_class(kernel: Kernel, counts, params: Mapping, zero_division: float):
     """Per-class values with undefined entries replaced, and the undefined mask."""
     value, undefined = kernel(*counts, **params)
@@ -241,15 +298,15 @@ def average_class_metric(
     n_classes = counts.true_positives.shape[-1]
     if n_classes == 0:
         raise InputError("counts", "need at least one class")
-    counts = _floats(counts)
     if weights is not None and average != "weighted":
         raise InputError("weights", "only used with average='weighted'")
     if average == "micro":
         per_class = [p for p in class_params if np.ndim(params[p]) > 0]
         if per_class:
             raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
-        pooled = ClassCounts(*(np.sum(c, axis=-1, keepdims=True) for c in counts))
+        pooled = _floats(_pooled(counts))
         return finish(*kernel(*pooled, **params), zero)[..., 0][()]
+    counts = _floats(counts)
     values, undefined = _per_class(kernel, counts, params, zero)
     values = values.astype(float)
     if skips(zero_division) and average in ("macro", "samples", "geometric"):

@@ -19,6 +19,7 @@ from types import MappingProxyType
 import jinja2
 import sympy
 
+from metricc.compiler.emit import exact
 from metricc.compiler.emit.numpy_printer import WIDTH, NumpyPrinter, Printed, layout
 from metricc.compiler.emit.text import plain
 from metricc.compiler.errors import InternalError
@@ -109,19 +110,24 @@ class Kernel:
 
 
 def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symbol, ...] = (),
-            params: Sequence[str] = (), bound: Sequence[str] = ()) -> Kernel:
+            params: Sequence[str] = (), bound: Sequence[str] = (), counts: Mapping[sympy.Basic, str] | None = None) -> Kernel:
     """CSE over ``[value, *undefined]`` and print the result.
 
     Sum limits must stay intact for the printer: ``ranges`` are further index bounds
     (samples, thresholds) that CSE must not pull out of them. ``bound``: metric parameters,
-    whose kernels give their values and where they are undefined.
+    whose kernels give their values and where they are undefined. ``counts``: the count
+    atoms and their variables; differences of their products are computed exactly
+    (:mod:`metricc.compiler.emit.exact`).
     """
-    replacements, reduced = sympy.cse(
-        list(outputs), symbols=sympy.numbered_symbols("x"), order="canonical", ignore=(symbols.N_CLASSES, *ranges)
-    )
     names = dict(names)
     printer = NumpyPrinter(names)
     lines = [f"    {name}_value, {name}_undefined = {name}(tp, fp, fn, tn)" for name in bound]
+    if counts:
+        outputs, parts = exact.split(outputs, set(counts))
+        lines += _exact_lines(parts, counts, printer, ranges)
+    replacements, reduced = sympy.cse(
+        list(outputs), symbols=sympy.numbered_symbols("x"), order="canonical", ignore=(symbols.N_CLASSES, *ranges)
+    )
     for symbol, expr in replacements:
         printed = printer.print(expr)
         lines += layout(f"    {symbol} = ", printed.code)
@@ -129,6 +135,35 @@ def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symb
     value, *undefined = [printer.print(expr) for expr in reduced]
     tests = [_zero_test(p, printer) for p in undefined] + [f"{name}_undefined" for name in bound]
     return Kernel(tuple(lines), value.code, " | ".join(tests) or "False", tuple(params), frozenset(printer.helpers))
+
+
+def _exact_lines(parts, counts: Mapping[sympy.Basic, str], printer: NumpyPrinter, ranges) -> list[str]:
+    """Lines computing each exact part from integer copies of the counts it reads, then
+    rounding it to float64 once; ``printer`` learns the parts' variables."""
+    if not parts:
+        return []
+    read = set().union(*(exact.exact_atoms(expr, counts) for _, expr in parts))
+    variables = sorted(counts[a] for a in read)
+    copies = [f"{v}__exact" for v in variables]
+    limit = sympy.sstr(sympy.Add(*(exact.bound(expr, counts) for _, expr in parts)))
+    target = ", ".join(copies) if len(copies) > 1 else f"[{copies[0]}]"
+    call = f"{printer.use('exact')}(lambda {exact.LARGEST}: {limit}, {', '.join(variables)})"
+    lines = layout(f"    {target} = ", call)
+    exact_printer = NumpyPrinter({a: Printed(f"{counts[a]}__exact") for a in counts})
+    replacements, reduced = sympy.cse(
+        [expr for _, expr in parts], symbols=sympy.numbered_symbols("exact__y"), order="canonical",
+        ignore=(symbols.N_CLASSES, *ranges),
+    )
+    for symbol, expr in replacements:
+        printed = exact_printer.print(expr)
+        lines += layout(f"    {symbol} = ", printed.code)
+        exact_printer.names[symbol] = Printed(str(symbol), printed.indices, printed.batched)
+    for (symbol, _), expr in zip(parts, reduced):
+        printed = exact_printer.print(expr)
+        lines += layout(f"    {symbol} = ", f"{printer.use('real')}({printed.code})")
+        printer.names[symbol] = Printed(str(symbol), printed.indices, printed.batched)
+    printer.helpers |= exact_printer.helpers
+    return lines
 
 
 def _zero_test(printed: Printed, printer: NumpyPrinter) -> str:
@@ -140,6 +175,7 @@ def _zero_test(printed: Printed, printer: NumpyPrinter) -> str:
 
 
 _COUNT_NAMES = {symbols.TP: "tp", symbols.FP: "fp", symbols.FN: "fn", symbols.TN: "tn"}
+_MATRIX_COUNTS = {symbols.M: "M", symbols.ROW_TOTAL: "t", symbols.COLUMN_TOTAL: "p", symbols.N_TOTAL: "n"}
 
 
 def _class_kernel(expr: sympy.Expr, undefined: Sequence[sympy.Expr], params: Sequence[ir.Param]) -> Kernel:
@@ -147,7 +183,7 @@ def _class_kernel(expr: sympy.Expr, undefined: Sequence[sympy.Expr], params: Seq
     names.update({p.symbol: Printed(f"{p.name}_value" if p.kind == "metric" else p.name) for p in params})
     used = [p.name for p in params if expr.has(p.symbol) or any(u.has(p.symbol) for u in undefined)]
     bound = [p.name for p in params if p.kind == "metric" and p.name in used]
-    return _kernel([expr, *undefined], names, params=used, bound=bound)
+    return _kernel([expr, *undefined], names, params=used, bound=bound, counts=_COUNT_NAMES)
 
 
 def _previous_points(expr: sympy.Expr) -> sympy.Expr:
@@ -212,7 +248,7 @@ def _matrix_level(metric: ir.Metric, terms: Mapping) -> Kernel:
     names.update({symbol: Printed(name) for symbol, name in terms.items()})
     names.update({sympy.IndexedBase(p.name): Printed(p.name) for p in metric.params if p.kind != "scalar"})
     names.update(_scalar_names(metric))
-    return _kernel([metric.simplified, *metric.undefined], names)
+    return _kernel([metric.simplified, *metric.undefined], names, counts=_MATRIX_COUNTS)
 
 
 @dataclass(frozen=True)

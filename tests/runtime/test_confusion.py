@@ -302,6 +302,12 @@ def test_indicator_errors(y_true, y_pred, argument, fragment):
     ([[True, False], [False, True]], True, "numeric"),
     ([[1, None], [0, 1]], True, ""),
     ([[1, 2], [3]], True, "rectangular"),
+    ([[10 ** 20, 1], [1, 10 ** 20]], True, r"a count exceeds 2\*\*53 = 9007199254740992"),
+    ([[10 ** 400, 1], [1, 1]], True, r"a count exceeds 2\*\*53"),
+    (np.array([[2 ** 62, 1], [1, 1]]), True, r"a count exceeds 2\*\*53"),
+    ([[2 ** 53 + 2.0, 0], [0, 0]], False, r"a count exceeds 2\*\*53"),
+    # float64 would add this total up to exactly 2**53: the total is taken in integers.
+    ([[2 ** 52, 2 ** 52], [1, 0]], True, r"the total of the matrix exceeds 2\*\*53"),
 ])
 def test_check_matrix_errors(matrix, integer, fragment):
     with raises_input_error("cm", fragment):
@@ -361,6 +367,11 @@ def test_check_counts():
         check_counts(([1], [np.nan], [0], [1]), integer=False)
     with raises_input_error(r"counts\.true_positives", "C >= 1"):
         check_counts((5, 0, 0, 1))
+    with raises_input_error(r"counts\.true_negatives", r"a count exceeds 2\*\*53"):
+        check_counts(([1], [0], [1], [2 ** 60]))
+    with raises_input_error("counts", r"a class's total TP \+ FP \+ FN \+ TN exceeds 2\*\*53"):
+        check_counts(([2 ** 52], [2 ** 52], [1], [0]))
+    assert check_counts(([2 ** 52], [2 ** 52], [0], [0])).true_positives.tolist() == [2 ** 52]
 
 
 def test_integer_path_has_no_python_loop_over_samples():

@@ -8,6 +8,7 @@ F1 1, 2/3, 2/3. Expected values are worked by hand from it.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -153,3 +154,33 @@ def test_probabilistic_matrices_feed_matrix_metrics():
 def test_errors_name_the_argument(call, argument, message):
     with raises(argument, message):
         call()
+
+
+# ---------------------------------------------------------------- exactness at large counts
+def _kappa(m) -> Fraction:
+    n = sum(map(sum, m))
+    t, p = [sum(row) for row in m], [sum(col) for col in zip(*m)]
+    chance = sum(a * b for a, b in zip(t, p))
+    return Fraction(n * sum(m[k][k] for k in range(len(m))) - chance, n * n - chance)
+
+
+@pytest.mark.parametrize("matrix", [
+    [[10 ** 12, 1], [1, 1]],  # float64 gave kappa 0.4999832 here (relative error 3.4e-5)
+    [[10 ** 15, 3, 0], [2, 7, 1], [0, 0, 5]],  # int64 products would overflow: Python integers
+    [[2 ** 27 + 1, 3], [5, 2 ** 27 + 7]],
+])
+def test_kappa_and_mcc_are_exact_where_float64_cancels(matrix):
+    kappa = _kappa(matrix)
+    got = evaluate(["cohen_kappa", "mcc"], matrix=matrix)
+    assert abs(Fraction(got["cohen_kappa"]) - kappa) <= abs(kappa) * Fraction(1, 10 ** 15)
+    if len(matrix) == 2:  # two classes: MCC is the phi coefficient
+        (tp, fn), (fp, tn) = matrix
+        phi_squared = Fraction((tp * tn - fp * fn) ** 2, (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+        assert abs(Fraction(got["mcc"]) ** 2 - phi_squared) <= phi_squared * Fraction(1, 10 ** 14)
+
+
+def test_youden_j_difference_of_products_is_exact():
+    tp, fp, fn, tn = 10 ** 15 + 1, 10 ** 15, 10 ** 6, 10 ** 6  # TP*TN - FN*FP = 10**6 of 10**21
+    got = evaluate("youden_j", counts=ClassCounts([tp], [fp], [fn], [tn]), average="none")["youden_j"][0]
+    exact = Fraction(tp * tn - fn * fp, (tp + fn) * (tn + fp))
+    assert abs(Fraction(got) - exact) <= abs(exact) * Fraction(1, 10 ** 15)

@@ -197,6 +197,29 @@ def test_counts_are_floats_so_products_of_large_counts_do_not_wrap():
     assert value == 2.0 ** 64  # int64 arithmetic would give 0
 
 
+def test_micro_pools_integer_counts_exactly_and_refuses_totals_beyond_2_53():
+    # In float64, 2**53 + 1 + 1 is 2**53: the pooled TP must be added as integers.
+    big = ClassCounts(np.array([2 ** 53 - 2, 1, 1]), np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64))
+    pooled_tp = kernel.average_class_metric(lambda tp, fp, fn, tn: (tp, tp < 0), big, average="micro", averages=ALL,
+                                            params={})
+    assert pooled_tp == 2.0 ** 53
+    bigger = big._replace(true_positives=np.array([2 ** 53 - 1, 1, 1]))
+    with raises("average", r"micro averaging pools true_positives beyond 2\*\*53"):
+        kernel.average_class_metric(recall, bigger, average="micro", averages=ALL, params={})
+
+
+def test_exact_gives_int64_copies_python_integers_beyond_int64_and_floats_unchanged():
+    small = kernel.exact(lambda B: 2 * B ** 2, np.array([3.0, 4.0]), np.array([5.0, 0.0]))
+    assert [a.dtype for a in small] == [np.int64, np.int64] and small[0].tolist() == [3, 4]
+    large = kernel.exact(lambda B: 2 * B ** 2, np.array([2.0 ** 53]), np.array([1.0]))
+    assert [a.dtype for a in large] == [object, object] and type(large[0][0]) is int
+    # (2**53)**2 - 1 is exact in Python integers and rounds once to float64.
+    assert kernel.real(large[0] * large[0] - large[1]).tolist() == [2.0 ** 106]
+    weighted = kernel.exact(lambda B: B, np.array([0.5, 2.0]))
+    assert weighted[0].dtype == np.float64 and weighted[0].tolist() == [0.5, 2.0]
+    assert kernel.exact(lambda B: B, np.zeros((0, 3)))[0].dtype == np.int64
+
+
 @pytest.mark.parametrize("average, kwargs, argument, message", [
     ("mean", {}, "average", "'mean' is not supported here; choose one of none, binary"),
     ("macro", {"weights": [1, 1, 1]}, "weights", "only used with average='weighted'"),

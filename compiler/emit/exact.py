@@ -1,0 +1,120 @@
+"""Which parts of a kernel the numpy code computes in exact integer arithmetic.
+
+float64 is exact for counts up to 2**53 (the runtime refuses larger ones), and sums and
+products of positive terms lose only a few units in the last place. Differences are where
+digits vanish: ``TN*TP - FN*FP`` or Cohen's ``n**2 - Sum(t[k]*p[k], k)`` on a matrix with
+``n = 10**12`` cancel about 24 digits of products that float64 rounded to 16. So every
+maximal subexpression that is a polynomial of the counts with integer coefficients *and*
+contains a difference is split out (:func:`split`) and printed over integer copies of the
+counts (``runtime.kernel.exact``: int64 where :func:`bound` says every intermediate fits,
+Python integers where not); its exact value is rounded to float64 once. What remains is
+float64 arithmetic on positive quantities and on those once-rounded values, so a kernel's
+relative error stays a few units in the last place wherever it does not divide by a
+difference of such rounded values itself.
+
+>>> from metricc.compiler.language import symbols as s
+>>> outputs, parts = split([(s.TN * s.TP - s.FN * s.FP) / (s.TP + s.FN)], {s.TP, s.FP, s.FN, s.TN})
+>>> outputs[0], parts
+(exact__0/(FN + TP), ((exact__0, -FN*FP + TN*TP),))
+>>> bound(parts[0][1], {s.TP, s.FP, s.FN, s.TN})
+2*B**2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import sympy
+
+from metricc.compiler.language import symbols
+
+__all__ = ["LARGEST", "split", "bound", "exact_atoms"]
+
+LARGEST = sympy.Symbol("B", integer=True, nonnegative=True)  # the largest count the kernel is given
+
+
+def _is_count(expr: sympy.Basic, counts: Collection) -> bool:
+    if isinstance(expr, sympy.Indexed):
+        return expr.base in counts and all(isinstance(i, sympy.Symbol) for i in expr.indices)
+    return expr in counts
+
+
+def _class_sum(limits) -> bool:
+    return all(low == 0 and high == symbols.N_CLASSES - 1 for _, low, high in limits)
+
+
+def _polynomial(expr: sympy.Basic, counts: Collection) -> bool:
+    """A polynomial of the counts with integer coefficients (class sums of such included)."""
+    if _is_count(expr, counts) or expr == symbols.N_CLASSES or isinstance(expr, sympy.Integer):
+        return True
+    if isinstance(expr, (sympy.Add, sympy.Mul)):
+        return all(_polynomial(a, counts) for a in expr.args)
+    if isinstance(expr, sympy.Pow):
+        return isinstance(expr.exp, sympy.Integer) and expr.exp > 0 and _polynomial(expr.base, counts)
+    if isinstance(expr, sympy.Sum):
+        return _class_sum(expr.limits) and _polynomial(expr.function, counts)
+    return False
+
+
+def _cancels(expr: sympy.Basic) -> bool:
+    """Whether some sum in ``expr`` has terms of both signs (where float64 can lose digits);
+    the limits of class sums (``C - 1``) are not computed, so they do not count."""
+    if isinstance(expr, sympy.Sum):
+        return _cancels(expr.function)
+    if isinstance(expr, sympy.Add) and len({term.could_extract_minus_sign() for term in expr.args}) == 2:
+        return True
+    return any(_cancels(a) for a in expr.args)
+
+
+def exact_atoms(expr: sympy.Basic, counts: Collection) -> set:
+    """The counts (symbols, or ``Indexed`` bases) that ``expr`` reads."""
+    found = {a for a in expr.free_symbols if a in counts}
+    found |= {a.base for a in expr.atoms(sympy.Indexed) if a.base in counts}
+    return found
+
+
+def split(outputs: Sequence[sympy.Expr], counts: Collection) -> tuple[list[sympy.Expr], tuple]:
+    """``outputs`` with each maximal cancelling integer polynomial of ``counts`` replaced by a
+    placeholder symbol, and the ``(placeholder, polynomial)`` pairs in order of appearance.
+
+    ``counts``: symbols and ``IndexedBase`` objects holding counts (non-negative integers).
+    Placeholders are named ``exact__<i>``: spec names cannot contain ``__``. Only sums are
+    split out: a product or power of differences is taken of the separately rounded
+    differences (relative error a few units in the last place), which keeps the integer
+    degree, and so the chance of needing Python integers, low.
+    """
+    parts: dict[sympy.Expr, sympy.Symbol] = {}
+
+    def replace(expr: sympy.Basic) -> sympy.Basic:
+        if (isinstance(expr, (sympy.Add, sympy.Sum)) and exact_atoms(expr, counts) and _polynomial(expr, counts)
+                and _cancels(expr)):
+            if expr not in parts:
+                parts[expr] = sympy.Symbol(f"exact__{len(parts)}")
+            return parts[expr]
+        if expr.is_Atom or isinstance(expr, sympy.Indexed) or not expr.args:
+            return expr
+        args = [replace(a) for a in expr.args]
+        return expr if args == list(expr.args) else expr.func(*args)
+
+    replaced = [replace(e) for e in outputs]
+    return replaced, tuple((symbol, expr) for expr, symbol in parts.items())
+
+
+def bound(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
+    """An upper bound of ``|expr|`` and of every intermediate value computing it, in terms of
+    :data:`LARGEST` (no count exceeds it) and the number of classes ``C``."""
+    if _is_count(expr, counts):
+        return LARGEST
+    if isinstance(expr, sympy.Integer):
+        return abs(expr)
+    if expr == symbols.N_CLASSES:
+        return expr
+    if isinstance(expr, sympy.Add):
+        return sympy.Add(*(bound(a, counts) for a in expr.args))
+    if isinstance(expr, sympy.Mul):
+        return sympy.Mul(*(bound(a, counts) for a in expr.args))
+    if isinstance(expr, sympy.Pow):
+        return bound(expr.base, counts) ** expr.exp
+    if isinstance(expr, sympy.Sum):
+        return symbols.N_CLASSES ** len(expr.limits) * bound(expr.function, counts)
+    raise ValueError(f"not an integer polynomial of the counts: {expr}")

@@ -1,0 +1,58 @@
+"""Which parts of a kernel are computed in exact integer arithmetic, and their bounds."""
+
+from __future__ import annotations
+
+import sympy
+
+from metricc.compiler.emit import exact
+from metricc.compiler.language import symbols as s
+
+CLASS = {s.TP, s.FP, s.FN, s.TN}
+MATRIX = {s.M, s.ROW_TOTAL, s.COLUMN_TOTAL, s.N_TOTAL}
+k = sympy.Symbol("k", integer=True)
+B, C = exact.LARGEST, s.N_CLASSES
+
+
+def class_sum(body):
+    return sympy.Sum(body, (k, 0, C - 1))
+
+
+def test_a_difference_of_products_is_split_out_and_positive_sums_stay_float():
+    youden = (s.TN * s.TP - s.FN * s.FP) / ((s.TP + s.FN) * (s.TN + s.FP))
+    (value,), parts = exact.split([youden], CLASS)
+    assert parts == ((sympy.Symbol("exact__0"), s.TN * s.TP - s.FN * s.FP),)
+    assert value == sympy.Symbol("exact__0") / ((s.TP + s.FN) * (s.TN + s.FP))
+
+
+def test_a_class_sum_limit_is_no_difference():
+    accuracy = class_sum(s.M[k, k]) / s.N_TOTAL
+    assert exact.split([accuracy], MATRIX) == ([accuracy], ())
+
+
+def test_differences_multiplied_together_are_split_one_by_one():
+    t, p, n = s.ROW_TOTAL, s.COLUMN_TOTAL, s.N_TOTAL
+    first, second = n ** 2 - class_sum(p[k] ** 2), n ** 2 - class_sum(t[k] ** 2)
+    (value,), parts = exact.split([sympy.sqrt(first * second)], MATRIX)
+    assert [expr for _, expr in parts] == [first, second]
+    assert value == sympy.sqrt(sympy.Symbol("exact__0") * sympy.Symbol("exact__1"))
+
+
+def test_the_same_difference_in_value_and_undefined_case_is_one_part():
+    kappa_denominator = s.N_TOTAL ** 2 - class_sum(s.ROW_TOTAL[k] * s.COLUMN_TOTAL[k])
+    outputs, parts = exact.split([1 / kappa_denominator, kappa_denominator], MATRIX)
+    assert len(parts) == 1 and outputs[1] == parts[0][0]
+
+
+def test_parameters_divisions_and_other_atoms_are_not_exact():
+    beta = sympy.Symbol("beta", positive=True)
+    weighted = beta * s.TP - s.FP
+    divided = s.TP / (s.TP + s.FN) - s.FP / (s.FP + s.TN)
+    assert exact.split([weighted, divided], CLASS) == ([weighted, divided], ())
+    assert exact.split([s.TP - s.FP], {s.TP}) == ([s.TP - s.FP], ())
+
+
+def test_bound_covers_every_intermediate():
+    assert exact.bound(s.TN * s.TP - 2 * s.FN * s.FP, CLASS) == 3 * B ** 2
+    kappa_numerator = s.N_TOTAL * class_sum(s.M[k, k]) - class_sum(s.ROW_TOTAL[k] * s.COLUMN_TOTAL[k])
+    assert exact.bound(kappa_numerator, MATRIX) == 2 * B ** 2 * C
+    assert exact.bound((s.TP - s.FN) ** 3, CLASS) == 8 * B ** 3
