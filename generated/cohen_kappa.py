@@ -44,10 +44,12 @@ def cohen_kappa(
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
-    M__exact, n__exact, p__exact, t__exact = exact(lambda B: 3*B**2*C + B**2, M, n, p, t)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 3*B**2*C + B**2, diagonal(M), n, p, t
+    )
     exact__y0 = p__exact * t__exact
     exact__0 = real(n__exact ** 2 - np.sum(exact__y0, axis=-1))
-    exact__1 = real(n__exact * np.sum(diagonal(M__exact), axis=-1) - np.sum(exact__y0, axis=-1))
+    exact__1 = real(n__exact * np.sum(M_diagonal__exact, axis=-1) - np.sum(exact__y0, axis=-1))
     value = exact__1 / nonzero(exact__0)
     undefined = (exact__0 == 0)
     return finish(value, undefined, zero_division)

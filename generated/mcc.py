@@ -49,12 +49,14 @@ def mcc(
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
-    M__exact, n__exact, p__exact, t__exact = exact(lambda B: 4*B**2*C + 2*B**2, M, n, p, t)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 4*B**2*C + 2*B**2, diagonal(M), n, p, t
+    )
     exact__y0 = n__exact ** 2
     exact__0 = real(exact__y0 - np.sum(p__exact ** 2, axis=-1))
     exact__1 = real(exact__y0 - np.sum(t__exact ** 2, axis=-1))
     exact__2 = real(
-        n__exact * np.sum(diagonal(M__exact), axis=-1) - np.sum(p__exact * t__exact, axis=-1)
+        n__exact * np.sum(M_diagonal__exact, axis=-1) - np.sum(p__exact * t__exact, axis=-1)
     )
     value = exact__2 / nonzero(np.sqrt(exact__0 * exact__1))
     undefined = (exact__0 == 0) | (exact__1 == 0)

@@ -83,12 +83,13 @@ def exact(bound: Callable[[int], int], *counts):
     ['object']
     """
     arrays = [np.asarray(c, dtype=np.float64) for c in counts]
-    if not all(np.array_equal(a, np.trunc(a)) for a in arrays):
+    integers = [a.astype(np.int64) for a in arrays]  # counts are at most 2**53: no overflow
+    if not all(np.array_equal(i, a) for i, a in zip(integers, arrays)):
         return arrays
-    largest = max((int(np.max(np.abs(a), initial=0)) for a in arrays), default=0)
+    largest = max((int(np.max(np.abs(i), initial=0)) for i in integers), default=0)
     if bound(largest) < 2 ** 63:
-        return [a.astype(np.int64) for a in arrays]
-    return [a.astype(np.int64).astype(object) for a in arrays]
+        return integers
+    return [i.astype(object) for i in integers]
 
 
 def real(values):

@@ -137,21 +137,34 @@ def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symb
     return Kernel(tuple(lines), value.code, " | ".join(tests) or "False", tuple(params), frozenset(printer.helpers))
 
 
+_DIAGONAL = sympy.IndexedBase("M_diagonal")
+
+
+def _diagonal(expr: sympy.Expr) -> sympy.Expr:
+    """``M[k, k]`` -> ``M_diagonal[k]``: a polynomial reading only the diagonal of the matrix
+    gets an integer copy of the diagonal ``(..., C)``, not of the whole ``(..., C, C)`` stack."""
+    return expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.M and len(set(e.indices)) == 1,
+                        lambda e: _DIAGONAL[e.indices[0]])
+
+
 def _exact_lines(parts, counts: Mapping[sympy.Basic, str], printer: NumpyPrinter, ranges) -> list[str]:
     """Lines computing each exact part from integer copies of the counts it reads, then
     rounding it to float64 once; ``printer`` learns the parts' variables."""
     if not parts:
         return []
-    read = set().union(*(exact.exact_atoms(expr, counts) for _, expr in parts))
+    polynomials = [_diagonal(expr) for _, expr in parts]
+    counts = {**counts, _DIAGONAL: "M_diagonal"}
+    read = set().union(*(exact.exact_atoms(expr, counts) for expr in polynomials))
     variables = sorted(counts[a] for a in read)
     copies = [f"{v}__exact" for v in variables]
-    limit = sympy.sstr(sympy.Add(*(exact.bound(expr, counts) for _, expr in parts)))
+    limit = sympy.sstr(sympy.Add(*(exact.bound(expr, counts) for expr in polynomials)))
     target = ", ".join(copies) if len(copies) > 1 else f"[{copies[0]}]"
-    call = f"{printer.use('exact')}(lambda {exact.LARGEST}: {limit}, {', '.join(variables)})"
+    sources = [f"{printer.use('diagonal')}(M)" if v == "M_diagonal" else v for v in variables]
+    call = f"{printer.use('exact')}(lambda {exact.LARGEST}: {limit}, {', '.join(sources)})"
     lines = layout(f"    {target} = ", call)
     exact_printer = NumpyPrinter({a: Printed(f"{counts[a]}__exact") for a in counts})
     replacements, reduced = sympy.cse(
-        [expr for _, expr in parts], symbols=sympy.numbered_symbols("exact__y"), order="canonical",
+        polynomials, symbols=sympy.numbered_symbols("exact__y"), order="canonical",
         ignore=(symbols.N_CLASSES, *ranges),
     )
     for symbol, expr in replacements:
