@@ -24,9 +24,9 @@ def _per_class(tp, fp, fn, tn, alpha, base):
     base_value, base_undefined = base(tp, fp, fn, tn)
     x0 = fn * tn
     x1 = fp * tp
-    x2 = x0 + x1 + fn * fp + tn * tp
+    x2 = fn * fp + tn * tp
     return (
-        (x2 + alpha * x1 - alpha * x0) * base_value / nonzero(x2),
+        (x2 + x0 * (1 - alpha) + x1 * (1 + alpha)) * base_value / nonzero(x0 + x1 + x2),
         (fn + tp == 0) | (fp + tn == 0) | base_undefined,
     )
 

@@ -11,8 +11,10 @@ import math
 from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
+    exact,
     nonzero,
     np,
+    real,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -20,50 +22,29 @@ __all__ = ["optimized_precision", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
-    x0 = fn * tn
-    x1 = fp * x0
-    x2 = fp * tp
-    x3 = fn * x2
-    x4 = tn ** 2
-    x5 = fn * x4
-    x6 = fn ** 2
-    x7 = tn * x6
-    x8 = tp ** 2
-    x9 = fp * x8
-    x10 = fp ** 2
-    x11 = tp * x10
-    x12 = tp * x0
-    x13 = tn * x2
-    x14 = tn * x8
-    x15 = tp * x4
-    x16 = fp + tn
-    x17 = fn + tp
-    x18 = np.abs(tn / nonzero(x16) - tp / nonzero(x17))
-    x19 = 2 * x18
-    return (
-        (
-            fn * x4
-            + fp * x8
-            + 2 * tn * x8
-            + 2 * tp * x4
-            + fn * tn * tp
-            + fp * tn * tp
-            - x1 * x19
-            - x11 * x18
-            - x12 * x19
-            - x13 * x19
-            - x14 * x18
-            - x15 * x18
-            - x18 * x5
-            - x18 * x7
-            - x18 * x9
-            - x19 * x3
-            - fn * x10 * x18
-            - fp * x18 * x6
-        )
-        / nonzero(x1 + x11 + 3 * x12 + 3 * x13 + 2 * x14 + 2 * x15 + x3 + x5 + x7 + x9),
-        (x17 == 0) | (x16 == 0) | (x16 + x17 == 0) | (x0 + x2 + 2 * tn * tp == 0),
+    fn__exact, fp__exact, tn__exact, tp__exact = exact(lambda B: 16*B**3, fn, fp, tn, tp)
+    exact__y0 = fn__exact * tn__exact
+    exact__y1 = fp__exact * tp__exact
+    exact__y2 = tn__exact ** 2
+    exact__y3 = tp__exact ** 2
+    exact__y4 = np.abs(exact__y0 - exact__y1)
+    exact__0 = real(
+        fn__exact * exact__y2
+        + fp__exact * exact__y3
+        + tn__exact * exact__y1
+        + 2 * tn__exact * exact__y3
+        + tp__exact * exact__y0
+        + 2 * tp__exact * exact__y2
+        - fn__exact * exact__y4
+        - fp__exact * exact__y4
+        - tn__exact * exact__y4
+        - tp__exact * exact__y4
     )
+    x0 = fn + tp
+    x1 = fp + tn
+    x2 = x0 + x1
+    x3 = fn * tn + fp * tp + 2 * tn * tp
+    return exact__0 / nonzero(x2 * x3), (x0 == 0) | (x1 == 0) | (x2 == 0) | (x3 == 0)
 
 
 def optimized_precision(

@@ -26,10 +26,9 @@ def _default_kappa(tp, fp, fn, tn):
 
 
 def _per_class(tp, fp, fn, tn, kappa):
-    x0 = fp + tp
     return (
-        tp * (x0 + fn * kappa - fp * kappa) / nonzero(tp ** 2 + fn * fp + fn * tp + fp * tp),
-        (fn + tp == 0) | (x0 == 0),
+        tp * (tp + fn * kappa + fp * (1 - kappa)) / nonzero(tp ** 2 + fn * fp + fn * tp + fp * tp),
+        (fn + tp == 0) | (fp + tp == 0),
     )
 
 

@@ -28,7 +28,7 @@ import sympy
 
 from metricc.compiler.language import symbols
 
-__all__ = ["LARGEST", "split", "bound", "exact_atoms"]
+__all__ = ["LARGEST", "rearrange", "split", "bound", "exact_atoms"]
 
 LARGEST = sympy.Symbol("B", integer=True, nonnegative=True)  # the largest count the kernel is given
 
@@ -53,6 +53,8 @@ def _polynomial(expr: sympy.Basic, counts: Collection) -> bool:
         return isinstance(expr.exp, sympy.Integer) and expr.exp > 0 and _polynomial(expr.base, counts)
     if isinstance(expr, sympy.Sum):
         return _class_sum(expr.limits) and _polynomial(expr.function, counts)
+    if isinstance(expr, sympy.Abs):
+        return _polynomial(expr.args[0], counts)
     return False
 
 
@@ -71,6 +73,75 @@ def exact_atoms(expr: sympy.Basic, counts: Collection) -> set:
     found = {a for a in expr.free_symbols if a in counts}
     found |= {a.base for a in expr.atoms(sympy.Indexed) if a.base in counts}
     return found
+
+
+def _residual(expr: sympy.Basic, counts: Collection) -> bool:
+    """Whether ``expr`` has a sum with terms of both signs that reads counts (after
+    :func:`split`: one that float64 still computes)."""
+    return any(isinstance(a, sympy.Add) and exact_atoms(a, counts)
+               and len({t.could_extract_minus_sign() for t in a.args}) == 2
+               for a in sympy.preorder_traversal(expr))
+
+
+def _positive(expr: sympy.Expr, counts: Collection) -> bool:
+    """A polynomial of the counts whose expanded coefficients are all positive: not negative
+    anywhere, zero only where the kernel divides by it (an undefined case)."""
+    expanded = sympy.expand(expr)
+    terms = expanded.args if isinstance(expanded, sympy.Add) else (expanded,)
+    return _polynomial(expanded, counts) and not any(t.could_extract_minus_sign() for t in terms)
+
+
+def _pull_denominator(expr: sympy.Abs, counts: Collection) -> sympy.Expr:
+    numerator, denominator = sympy.fraction(sympy.cancel(sympy.together(expr.args[0])))
+    if denominator == 1 or not _positive(denominator, counts):
+        return expr
+    return sympy.Abs(sympy.expand(numerator)) / denominator
+
+
+def _collect_parameters(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
+    """Sums whose terms are count monomials times parameters (``FN*kappa - FP*kappa + FP + TP``)
+    grouped by monomial (``FN*kappa + FP*(1 - kappa) + TP``): for a parameter within its
+    domain the groups are not negative, and ``1 - kappa`` is exact in float64 for kappa
+    in [1/2, 1], where ``FP - FP*kappa`` loses digits."""
+    def group(node: sympy.Add) -> sympy.Expr:
+        if not exact_atoms(node, counts) or _polynomial(node, counts):
+            return node
+        monomials = sorted({m for t in node.args for m in [sympy.Mul(*(f for f in sympy.Mul.make_args(t)
+                                                                          if exact_atoms(f, counts)))]},
+                           key=sympy.default_sort_key)
+        if any(not _polynomial(m, counts) for m in monomials):
+            return node
+        grouped = sympy.collect(node, monomials, evaluate=False)
+        if set(grouped) - set(monomials):
+            return node
+        return sympy.Add(*(sympy.factor_terms(c) * m for m, c in grouped.items()), evaluate=False)
+    return expr.replace(lambda e: isinstance(e, sympy.Add), group)
+
+
+def rearrange(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
+    """``expr`` in a form whose float64 evaluation does not cancel, where one is found.
+
+    Differences :func:`split` cannot take because they are not polynomials are rewritten:
+    a rational function of the counts (``|specificity - recall|`` included, its positive
+    denominator taken out of the absolute value) becomes one fraction of integer polynomials,
+    which :func:`split` then computes exactly; parameter coefficients are grouped by count
+    monomial. The value is unchanged wherever the metric is defined (``cancel`` removes
+    common factors only, and those vanish only in undefined cases).
+
+    >>> from metricc.compiler.language import symbols as s
+    >>> specificity, recall = s.TN / (s.TN + s.FP), s.TP / (s.TP + s.FN)
+    >>> rearrange(sympy.Abs(specificity - recall) / (specificity + recall), {s.TP, s.FP, s.FN, s.TN})
+    Abs(FN*TN - FP*TP)/(FN*TN + FP*TP + 2*TN*TP)
+    """
+    if not _residual(split([expr], counts)[0][0], counts):
+        return expr
+    pulled = expr.replace(lambda e: isinstance(e, sympy.Abs), lambda e: _pull_denominator(e, counts))
+    if not pulled.has(sympy.Sum, sympy.Indexed):
+        numerator, denominator = sympy.fraction(sympy.cancel(sympy.together(pulled)))
+        numerator = sympy.expand(numerator)
+        if _polynomial(numerator, counts) and _positive(denominator, counts):
+            return numerator / sympy.factor(denominator)
+    return _collect_parameters(pulled, counts)
 
 
 def split(outputs: Sequence[sympy.Expr], counts: Collection) -> tuple[list[sympy.Expr], tuple]:
@@ -115,6 +186,8 @@ def bound(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
         return sympy.Mul(*(bound(a, counts) for a in expr.args))
     if isinstance(expr, sympy.Pow):
         return bound(expr.base, counts) ** expr.exp
+    if isinstance(expr, sympy.Abs):
+        return bound(expr.args[0], counts)
     if isinstance(expr, sympy.Sum):
         return symbols.N_CLASSES ** len(expr.limits) * bound(expr.function, counts)
     raise ValueError(f"not an integer polynomial of the counts: {expr}")

@@ -56,3 +56,26 @@ def test_bound_covers_every_intermediate():
     kappa_numerator = s.N_TOTAL * class_sum(s.M[k, k]) - class_sum(s.ROW_TOTAL[k] * s.COLUMN_TOTAL[k])
     assert exact.bound(kappa_numerator, MATRIX) == 2 * B ** 2 * C
     assert exact.bound((s.TP - s.FN) ** 3, CLASS) == 8 * B ** 3
+
+
+def test_a_difference_of_ratios_in_an_absolute_value_becomes_one_exact_fraction():
+    specificity, recall = s.TN / (s.TN + s.FP), s.TP / (s.TP + s.FN)
+    accuracy = (s.TP + s.TN) / (s.TP + s.FP + s.FN + s.TN)
+    value = exact.rearrange(accuracy - sympy.Abs(specificity - recall) / (specificity + recall), CLASS)
+    numerator, denominator = sympy.fraction(value)
+    assert numerator.has(sympy.Abs(s.FN * s.TN - s.FP * s.TP)) and exact.split([numerator], CLASS)[0] == [
+        sympy.Symbol("exact__0")]
+    assert sympy.expand(denominator) == sympy.expand(
+        (s.TP + s.FP + s.FN + s.TN) * (s.FN * s.TN + s.FP * s.TP + 2 * s.TN * s.TP))
+
+
+def test_parameter_coefficients_are_grouped_by_count_monomial():
+    kappa = sympy.Symbol("kappa")
+    grouped = exact.rearrange(s.TP + s.FP + s.FN * kappa - s.FP * kappa, CLASS)
+    assert set(sympy.Add.make_args(grouped)) == {s.TP, s.FN * kappa, s.FP * (1 - kappa)}
+
+
+def test_forms_that_do_not_cancel_are_left_alone():
+    f1 = 2 * s.TP / (2 * s.TP + s.FP + s.FN)
+    mcc = (s.TN * s.TP - s.FN * s.FP) / sympy.sqrt((s.TP + s.FP) * (s.TP + s.FN) * (s.TN + s.FP) * (s.TN + s.FN))
+    assert exact.rearrange(f1, CLASS) == f1 and exact.rearrange(mcc, CLASS) == mcc

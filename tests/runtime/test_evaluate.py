@@ -184,3 +184,18 @@ def test_youden_j_difference_of_products_is_exact():
     got = evaluate("youden_j", counts=ClassCounts([tp], [fp], [fn], [tn]), average="none")["youden_j"][0]
     exact = Fraction(tp * tn - fn * fp, (tp + fn) * (tn + fp))
     assert abs(Fraction(got) - exact) <= abs(exact) * Fraction(1, 10 ** 15)
+
+
+def test_optimized_precision_difference_of_ratios_is_exact():
+    tp, fp, fn, tn = 0, 1, 1, 796599824493688  # accuracy - 1: float64 gave 6% relative error
+    got = evaluate("optimized_precision", counts=ClassCounts([tp], [fp], [fn], [tn]), average="none")
+    exact = Fraction(-(fp + fn), tp + fp + fn + tn)
+    assert abs(Fraction(got["optimized_precision"][0]) - exact) <= abs(exact) * Fraction(1, 10 ** 15)
+
+
+def test_preference_near_one_does_not_cancel():
+    tp, fp, fn, tn, kappa = 1, 10 ** 6, 0, 5, 1 - 2 ** -40  # FP - FP*kappa lost 1e-6 relative
+    got = evaluate("preference_driven", counts=ClassCounts([tp], [fp], [fn], [tn]), average="none",
+                   params={"kappa": [kappa]})["preference_driven"][0]
+    exact = Fraction(kappa) * Fraction(tp, tp + fp) + (1 - Fraction(kappa)) * Fraction(tp, tp + fn)
+    assert abs(Fraction(got) - exact) <= exact * Fraction(1, 10 ** 15)
