@@ -46,6 +46,7 @@ __all__ = [
     "exact",
     "eye",
     "finish",
+    "log1p",
     "metric_param",
     "nonzero",
     "np",
@@ -65,6 +66,12 @@ Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
 def nonzero(denominator):
     """The denominator with zeros replaced by 1; the caller masks those entries as undefined."""
     return np.where(denominator == 0, 1, denominator)
+
+
+def log1p(x):
+    """``log(1 + x)``, accurate where ``x`` is small (a logarithm of a ratio near 1); where
+    ``1 + x = 0`` it is an undefined case the caller masks, so no warning."""
+    return np.log1p(np.where(x == -1, 0.0, x))
 
 
 def exact(bound: Callable[[int], int], *counts):

@@ -28,7 +28,7 @@ import sympy
 
 from metricc.compiler.language import symbols
 
-__all__ = ["LARGEST", "rearrange", "split", "bound", "exact_atoms"]
+__all__ = ["LARGEST", "log1p", "rearrange", "split", "bound", "exact_atoms"]
 
 LARGEST = sympy.Symbol("B", integer=True, nonnegative=True)  # the largest count the kernel is given
 
@@ -73,6 +73,23 @@ def exact_atoms(expr: sympy.Basic, counts: Collection) -> set:
     found = {a for a in expr.free_symbols if a in counts}
     found |= {a.base for a in expr.atoms(sympy.Indexed) if a.base in counts}
     return found
+
+
+class log1p(sympy.Function):
+    """``log(1 + x)``: printed as the runtime's ``log1p``, which is accurate for small ``x``."""
+
+    def _eval_rewrite_as_log(self, x, **kwargs):
+        return sympy.log(1 + x)
+
+
+def _log_ratio(expr: sympy.log, counts: Collection) -> sympy.Expr:
+    """``log(N/D)`` of count polynomials as ``log1p((N - D)/D)``: near 1 the quotient N/D
+    rounded to float64 keeps only its absolute error, ``N - D`` is exact."""
+    numerator, denominator = sympy.fraction(sympy.cancel(sympy.together(expr.args[0])))
+    if (numerator.is_number or denominator.is_number or not _positive(numerator, counts)
+            or not _positive(denominator, counts)):
+        return expr
+    return log1p((sympy.expand(numerator) - sympy.expand(denominator)) / denominator)
 
 
 def _residual(expr: sympy.Basic, counts: Collection) -> bool:
@@ -125,7 +142,7 @@ def rearrange(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
     a rational function of the counts (``|specificity - recall|`` included, its positive
     denominator taken out of the absolute value) becomes one fraction of integer polynomials,
     which :func:`split` then computes exactly; parameter coefficients are grouped by count
-    monomial. The value is unchanged wherever the metric is defined (``cancel`` removes
+    monomial; the logarithm of a ratio of count polynomials is taken with :class:`log1p`. The value is unchanged wherever the metric is defined (``cancel`` removes
     common factors only, and those vanish only in undefined cases).
 
     >>> from metricc.compiler.language import symbols as s
@@ -133,6 +150,8 @@ def rearrange(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
     >>> rearrange(sympy.Abs(specificity - recall) / (specificity + recall), {s.TP, s.FP, s.FN, s.TN})
     Abs(FN*TN - FP*TP)/(FN*TN + FP*TP + 2*TN*TP)
     """
+    expr = expr.replace(lambda e: isinstance(e, sympy.log) and not e.has(sympy.Sum, sympy.Indexed),
+                        lambda e: _log_ratio(e, counts))
     if not _residual(split([expr], counts)[0][0], counts):
         return expr
     pulled = expr.replace(lambda e: isinstance(e, sympy.Abs), lambda e: _pull_denominator(e, counts))

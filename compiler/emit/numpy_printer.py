@@ -197,6 +197,10 @@ class NumpyPrinter:
             return Printed(f"{name}({self.use('nonzero')}({inner.code}))", inner.indices, inner.batched)
         return Printed(f"{name}({inner.code})", inner.indices, inner.batched)
 
+    def _print_log1p(self, expr) -> Printed:
+        inner = self.print(expr.args[0])
+        return Printed(f"{self.use('log1p')}({inner.code})", inner.indices, inner.batched)
+
     def _print_xlogy(self, expr) -> Printed:
         codes, target, batched = self._operands(expr.args)
         return Printed(f"{self.use('xlogy')}({codes[0]}, {codes[1]})", target, batched)

@@ -79,3 +79,9 @@ def test_forms_that_do_not_cancel_are_left_alone():
     f1 = 2 * s.TP / (2 * s.TP + s.FP + s.FN)
     mcc = (s.TN * s.TP - s.FN * s.FP) / sympy.sqrt((s.TP + s.FP) * (s.TP + s.FN) * (s.TN + s.FP) * (s.TN + s.FN))
     assert exact.rearrange(f1, CLASS) == f1 and exact.rearrange(mcc, CLASS) == mcc
+
+
+def test_the_logarithm_of_a_ratio_of_counts_is_a_log1p_of_an_exact_difference():
+    value = exact.rearrange(sympy.log(s.TN * s.TP / (s.FN * s.FP)), CLASS)
+    assert value == exact.log1p((s.TN * s.TP - s.FN * s.FP) / (s.FN * s.FP))
+    assert exact.rearrange(sympy.log(10), CLASS) == sympy.log(10)

@@ -199,3 +199,12 @@ def test_preference_near_one_does_not_cancel():
                    params={"kappa": [kappa]})["preference_driven"][0]
     exact = Fraction(kappa) * Fraction(tp, tp + fp) + (1 - Fraction(kappa)) * Fraction(tp, tp + fn)
     assert abs(Fraction(got) - exact) <= exact * Fraction(1, 10 ** 15)
+
+
+def test_discriminant_power_near_zero_takes_the_logarithm_of_an_exact_difference():
+    tp, fp, fn, tn = 10 ** 7 + 1, 10 ** 7, 10 ** 7, 10 ** 7  # TN*TP / (FN*FP) = 1 + 1e-7
+    got = evaluate("discriminant_power", counts=ClassCounts([tp], [fp], [fn], [tn]), average="none")
+    x = Fraction(tp * tn - fn * fp, fn * fp)
+    log1p = sum((-1) ** (k + 1) * x ** k / k for k in range(1, 8))  # to far below 1e-40
+    exact = float(log1p) * math.sqrt(3) / (math.pi * math.log(10))
+    assert abs(got["discriminant_power"][0] - exact) <= abs(exact) * 1e-14

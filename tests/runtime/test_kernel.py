@@ -284,3 +284,9 @@ def test_curve_metric_per_class_values_and_errors():
     assert kernel.average_curve_metric(positives, CURVES, average="none", averages=ALL).tolist() == [1.0, 2.0, 3.0]
     with raises("average", "'samples' is not supported here"):
         kernel.average_curve_metric(positives, CURVES, average="samples", averages=("macro",))
+
+
+def test_log1p_is_accurate_near_zero_and_silent_where_the_caller_masks():
+    with np.errstate(all="raise"):
+        got = kernel.log1p(np.array([1e-17, -1.0, 1.0]))
+    assert got[0] == 1e-17 and got[1] == 0.0 and got[2] == math.log(2)
