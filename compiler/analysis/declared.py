@@ -1,4 +1,5 @@
-"""Check what a spec declares about its formula: ``range``, ``higher_is_better``, realness.
+"""Check what a spec declares about its formula: ``range``, ``higher_is_better``, realness,
+the ``conditioning`` scale.
 
 The checks sample, they do not prove (no sympy bounds): a spec is refused only on a concrete
 counterexample. Each level draws its own data, deterministically (fixed seed), with zeros
@@ -14,6 +15,8 @@ a metric parameter keeps its default metric.
 - range: a defined value outside the bounds (beyond a relative 1e-9) refuses; the message
   names the smallest such data.
 - realness: refused when no defined point gives a real number (``sqrt(-1 - TP)``).
+- conditioning: the scale must be at least ``|value|`` wherever the value is defined (a
+  documented error bound is never tighter than the 1e-12 relative guarantee it replaces).
 - direction: correcting one error (FN -> TP, FP -> TN; an off-diagonal instance onto the
   diagonal; a wrong indicator bit; the top-ranked negative moved to the bottom; scores a
   quarter of the way toward the truth) refuses when it moves the value the wrong way at
@@ -227,6 +230,7 @@ class _Compiled:
     undefined: tuple[_Function, ...]
     terms: tuple[tuple[ir.Term, _Function, tuple[_Function, ...]], ...]
     defaults: Mapping[str, _Function]
+    scale: _Function | None = None  # the conditioning scale, where the spec states one
 
 
 def _compiled(metric: ir.Metric, cache: dict) -> _Compiled:
@@ -240,8 +244,9 @@ def _compiled(metric: ir.Metric, cache: dict) -> _Compiled:
                   for i, t in enumerate(metric.terms)})
     terms = tuple((t, get(t.simplified.xreplace(bound)), tuple(get(u) for u in t.undefined)) for t in metric.terms)
     defaults = {p.name: get(p.default) for p in metric.params if p.kind == "class_vector" and not p.default.is_number}
+    scale = get(metric.conditioning.scale.xreplace(bound)) if metric.conditioning else None
     return _Compiled(get(metric.simplified.xreplace(bound)), tuple(get(u.xreplace(bound)) for u in metric.undefined),
-                     terms, defaults)
+                     terms, defaults, scale)
 
 
 def _domain_values(param: ir.Param) -> list[float]:
@@ -316,8 +321,8 @@ def _term_value(term: ir.Term, value: _Function, undefined: tuple[_Function, ...
     return per_row.mean(axis=0), ok
 
 
-def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch) -> tuple[np.ndarray, np.ndarray]:
-    """The metric's values on ``batch`` and where it is defined."""
+def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch, scale: bool = False):
+    """The metric's values on ``batch`` and where it is defined (and its conditioning scale)."""
     defined = np.ones(batch.size, dtype=bool)
     if not batch.instances and any(t.mode == "samples" for t in metric.terms):
         return np.full(batch.size, np.nan), ~defined  # samples() needs multi-label data
@@ -329,6 +334,8 @@ def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch) ->
     for case in compiled.undefined:
         defined &= ~case.vanishes(env, (batch.size,))
     values = compiled.value.real(env, (batch.size,))
+    if scale:
+        return values, defined, compiled.scale.real(env, (batch.size,))
     return values, defined
 
 
@@ -348,10 +355,15 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
     low, high = (float(b) for b in metric.range)
     sign = 1.0 if metric.higher_is_better else -1.0
     defined_count = real_count = moved = wrong = 0
-    first = outside_example = wrong_example = None
+    first = outside_example = wrong_example = small_scale = None
     for batch, corrected in batches:
-        values, defined = _evaluate(metric, compiled, setting, batch)
+        values, defined, *scale = _evaluate(metric, compiled, setting, batch, scale=compiled.scale is not None)
         real = defined & ~np.isnan(values)
+        if scale and small_scale is None:
+            small = real & ~(scale[0] >= np.abs(values) * (1 - TOLERANCE))
+            if small.any():
+                index = int(np.flatnonzero(small)[0])
+                small_scale = f"{batch.describe(index)} gives {values[index]:.6g} but the scale is {scale[0][index]:.6g}"
         defined_count, real_count = defined_count + int(defined.sum()), real_count + int(real.sum())
         first = first or (defined.any() and batch.describe(int(np.flatnonzero(defined)[0])))
         slack = TOLERANCE * np.maximum(1.0, np.abs(np.where(np.isfinite(values), values, 0.0)))
@@ -377,6 +389,9 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
     if outside_example:
         problems["$.range"] = (f"range [{_number(metric.range[0])}, {_number(metric.range[1])}] but {outside_example[2]}"
                                f"{label}; fix the formula or declare the range it has")
+    if small_scale:
+        problems["$.conditioning"] = (f"the conditioning scale must be at least |value| where the metric is defined, but "
+                                      f"{small_scale}{label}; fix the scale")
     if moved >= MIN_MOVED and wrong >= WRONG_SHARE * moved:
         declared, other = ("true", "false") if metric.higher_is_better else ("false", "true")
         problems["$.higher_is_better"] = (
@@ -398,7 +413,7 @@ def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnos
     except (ArithmeticError, LookupError, NameError, TypeError, ValueError) as error:
         raise InternalError(f"cannot sample '{metric.id}' to check its declared claims: {error!r}") from error
     return [Diagnostic(metric.key_location(key[2:]), key, found[key])
-            for key in ("$.formula", "$.range", "$.higher_is_better") if key in found]
+            for key in ("$.formula", "$.range", "$.higher_is_better", "$.conditioning") if key in found]
 
 
 def check_declared(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:

@@ -148,6 +148,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
                    latex(_per_class(t.simplified, _S if t.mode == "samples" else _K))) for t in metric.terms],
         "undefined": _undefined(metric),
         "zero_weight": _zero_weight(metric),
+        "conditioning": metric.conditioning.text if metric.conditioning else "",
         "low": _bound(metric.range[0]),
         "high": _bound(metric.range[1]),
         "params": [(p.name, p.kind, r"\texttt{" + latex_escape(p.reference) + "}" if p.kind == "metric" else latex(p.default),

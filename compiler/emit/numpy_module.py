@@ -339,6 +339,7 @@ def module_context(metric: ir.Metric) -> dict:
         "range": [_number(v) for v in metric.range],
         "params": params,
         "undefined_text": [plain(u) + " = 0" for u in metric.undefined],
+        "conditioning_text": metric.conditioning.text if metric.conditioning else "",
         "simplified_text": plain(metric.simplified),
         "equivalences_text": [e.text(metric.id) for e in metric.equivalences if e.stated],
         "terms": terms,

@@ -117,6 +117,17 @@ def _variant_text(metric_id: str, mode: str | None, bindings: tuple[tuple[str, s
 
 
 @dataclass(frozen=True)
+class Conditioning:
+    """A metric's documented loss of float64 digits: its values are within ``1e-12 * scale`` of
+    exact arithmetic (instead of ``1e-12 * |value|``), for the stated reason."""
+
+    scale: sympy.Expr  # over the same counts and parameters as the formula; at least |value|
+    text: str  # the scale as the spec writes it (with its let names), for documents
+    reason: str
+    location: Location
+
+
+@dataclass(frozen=True)
 class Metric:
     id: str
     name: str
@@ -142,6 +153,7 @@ class Metric:
     equivalences: tuple[Equivalence, ...] = field(default=())
     scores: str = "any"  # curve and score levels: "probabilities" when rows must be distributions
     key_locations: tuple[tuple[str, Location], ...] = ()  # where the spec writes formula, range, ...
+    conditioning: Conditioning | None = None
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)

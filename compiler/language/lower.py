@@ -149,9 +149,23 @@ class _Lowering:
             source=_source_name(spec.path),
             digest=hashlib.sha256(spec.text.encode("utf-8")).hexdigest(),
             location=spec.locate(("id",)),
-            key_locations=tuple((key, spec.locate((key,))) for key in ("formula", "range", "higher_is_better")),
+            key_locations=tuple((key, spec.locate((key,))) for key in ("formula", "range", "higher_is_better", "conditioning")),
             scores=data.get("scores", "any"),
+            conditioning=self._conditioning(spec, scope),
         )
+
+    @staticmethod
+    def _conditioning(spec: SourceSpec, scope: Scope) -> ir.Conditioning | None:
+        entry = spec.data.get("conditioning")
+        if entry is None:
+            return None
+        path = ("conditioning", "scale")
+        parsed = parse_formula(entry["scale"], scope, _locator(spec, path), spec.key_name(path))
+        if parsed.calls:
+            raise FormulaError(_diag(spec, path, "a conditioning scale is written over counts, parameters "
+                                                 "and let definitions, not other metrics"))
+        return ir.Conditioning(parsed.expr, " ".join(entry["scale"].split()), " ".join(entry["reason"].split()),
+                               spec.locate(("conditioning",)))
 
     def _params(self, spec: SourceSpec, level: Level) -> tuple[ir.Param, ...]:
         params = []

@@ -94,6 +94,30 @@ def test_range_of_minus_one_to_one_too_narrow_for_zero_to_one(tmp_path, monkeypa
     assert diagnostic.message.startswith("range [0, 1] but TP=0, FP=1, FN=1, TN=0 gives -1;")
 
 
+def test_conditioning_scale_below_the_value_refused(tmp_path, monkeypatch):
+    conditioning = "TP / (TP + FP)\nconditioning:\n  scale: TP / (TP + FP + FN)\n  reason: A test."
+    diagnostic = refusal(tmp_path, monkeypatch, conditioning)
+    assert diagnostic.key == "$.conditioning"
+    assert diagnostic.message.startswith("the conditioning scale must be at least |value| where the metric is defined, "
+                                         "but TP=1, FP=0, FN=1, TN=0 gives 1 but the scale is 0.5")
+    assert str(diagnostic.location) == "specs/claimed.yaml:7:3"  # the conditioning entry
+
+
+def test_conditioning_scale_over_other_metrics_refused(tmp_path, monkeypatch):
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    (folder / "hit_rate.yaml").write_text(SPEC.format(id="hit_rate", params="", formula="TP / (TP + FN)",
+                                                      range="[0, 1]", higher="true"), encoding="utf-8")
+    conditioning = "TP / (TP + FP)\nconditioning:\n  scale: hit_rate + 1\n  reason: A test."
+    (folder / "claimed.yaml").write_text(SPEC.format(id="claimed", params="", formula=conditioning,
+                                                     range="[0, 1]", higher="true"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(errors.FormulaError) as info:
+        build.analyzed_metrics(Path("specs"))
+    (diagnostic,) = info.value.diagnostics
+    assert diagnostic.key == "$.conditioning.scale" and "not other metrics" in diagnostic.message
+
+
 def test_parameter_checked_inside_its_domain(tmp_path, monkeypatch):
     """At its default the claim holds; at the domain's upper end it does not."""
     params = "params:\n  weight:\n    kind: scalar\n    default: 1\n    domain: 0 <= weight <= 2\n"

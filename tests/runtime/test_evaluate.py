@@ -208,3 +208,28 @@ def test_discriminant_power_near_zero_takes_the_logarithm_of_an_exact_difference
     log1p = sum((-1) ** (k + 1) * x ** k / k for k in range(1, 8))  # to far below 1e-40
     exact = float(log1p) * math.sqrt(3) / (math.pi * math.log(10))
     assert abs(got["discriminant_power"][0] - exact) <= abs(exact) * 1e-14
+
+
+def _rci_and_scale(m):
+    """RCI and its documented error scale (H_d + H_o) / H_d, to 50 digits."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        n, size = sum(map(sum, m)), len(m)
+        t, p = [sum(row) for row in m], [sum(column) for column in zip(*m)]
+        entropy = [sum(0 if a == 0 else -a * mpmath.log(mpmath.mpf(a) / b) for a, b in pairs) / n
+                   for pairs in (zip(t, [n] * size), ((m[i][j], p[j]) for i in range(size) for j in range(size)))]
+        h_d, h_o = entropy
+        return (h_d - h_o) / h_d, (h_d + h_o) / h_d
+
+
+@pytest.mark.parametrize("matrix", [
+    [[10 ** 6, 10 ** 6 + 1], [10 ** 6, 10 ** 6]],
+    [[10 ** 9, 10 ** 9 + 1], [10 ** 9, 10 ** 9]],  # exact RCI 4.5e-20; float64 gives about -1.7e-16
+    [[3 * 10 ** 12, 10 ** 12 + 7, 5], [3 * 10 ** 12, 10 ** 12, 5], [6, 2, 1]],
+])
+def test_rci_near_independence_is_within_its_documented_scale(matrix):
+    exact, scale = _rci_and_scale(matrix)
+    got = evaluate("rci", matrix=matrix)["rci"]
+    assert abs(got - exact) <= 1e-12 * scale
+    assert abs(got - exact) > 1e-12 * abs(exact)  # why rci documents its conditioning
