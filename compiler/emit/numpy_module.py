@@ -219,8 +219,24 @@ def _python_name(term: ir.Term) -> str:
 
 
 def term_names(metric: ir.Metric) -> dict[sympy.Basic, str]:
-    """``{term symbol: Python variable}`` for the terms of an aggregate or matrix formula."""
-    return {term.symbol: _python_name(term) for term in metric.terms}
+    """``{term symbol: Python variable}`` for the terms of an aggregate or matrix formula.
+
+    The readable name is lossy (``beta=2*pi`` and ``beta=2/pi`` both read ``beta_2_pi``):
+    distinct terms that would share one get numbered suffixes, in term order, so a name
+    never stands for two terms.
+    """
+    readable = [_python_name(term) for term in metric.terms]
+    taken = set(readable)
+    names: dict[sympy.Basic, str] = {}
+    for term, name in zip(metric.terms, readable):
+        if name in names.values():
+            number = 2
+            while f"{name}{TERM_SEPARATOR}{number}" in taken:
+                number += 1
+            name = f"{name}{TERM_SEPARATOR}{number}"
+            taken.add(name)
+        names[term.symbol] = name
+    return names
 
 
 # -- one kernel builder per level: (metric, {term symbol: variable}) -> Kernel ----------------

@@ -107,6 +107,16 @@ default_average: macro
 range: [0, 1]
 higher_is_better: true
 """,
+    "bindings_apart": """
+id: bindings_apart
+name: Bindings apart
+description: Two bindings whose readable names coincide (2*pi and 2/pi) must stay two terms.
+level: aggregate
+references: ["Hand-made test spec"]
+formula: macro(weighted_f(beta=2*pi)) - macro(weighted_f(beta=2/pi))
+range: [-1, 1]
+higher_is_better: true
+""",
     "squared": """
 id: squared
 name: Squared error
@@ -269,6 +279,18 @@ def test_term_variables_come_from_the_term_fields(sources, small):
     code = numpy_module.module_context(other)["kernel"]
     assert code.value == numpy_module.module_context(metric)["kernel"].value
     assert "term0" not in code.value
+
+
+def test_distinct_bindings_with_the_same_readable_name_stay_distinct(sources):
+    """Issue 13: both terms were ``macro__weighted_f__beta_2_pi`` and the value was 0."""
+    tp, fp, fn, tn = np.array([1, 10]), np.array([0, 9]), np.array([9, 0]), np.array([10, 1])  # [[1, 9], [0, 10]]
+
+    def f_beta(beta):
+        return np.mean((1 + beta ** 2) * tp / ((1 + beta ** 2) * tp + beta ** 2 * fn + fp))
+
+    got = _run(sources["bindings_apart"])["bindings_apart"](tp, fp, fn, tn)
+    assert got == pytest.approx(f_beta(2 * np.pi) - f_beta(2 / np.pi), rel=1e-12)
+    assert got == pytest.approx(0.0964, abs=5e-5)
 
 
 def test_level_may_be_the_enum_or_its_string(small):
