@@ -89,6 +89,8 @@ def _cmd_build(args) -> int:
 
     spec_dir, out_dir = _spec_dir(args.specs), _out_dir(args.out)
     files = _compile_catalog(spec_dir)
+    if not args.check:
+        write.recover(out_dir)  # an interrupted build: restore or finish before comparing
     stale = write.stale_files(out_dir, files)
     out = shown(out_dir)
     if args.check:

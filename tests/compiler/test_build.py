@@ -8,10 +8,12 @@ failing build must leave the previous output in place.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import metricc
-from metricc.compiler import build
+from metricc.compiler import build, errors
 from metricc.compiler.emit import latex, write
 
 REPO = Path(__file__).resolve().parents[2]
@@ -182,6 +184,68 @@ def test_write_tree_survives_a_stale_backup(tmp_path):
     write.write_tree(root, {"a.py": "A\n"})
     assert _tree(root) == {"a.py": "A\n"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_module_that_does_not_compile_is_never_written(tmp_path):
+    """Issue 13: an alias ending in a newline once emitted an unterminated string, and every
+    later import of the package failed."""
+    root = tmp_path / "out"
+    write.write_tree(root, {"a.py": "A = 1\n"})
+    with pytest.raises(errors.InternalError, match=r"b\.py does not compile .*nothing was written"):
+        write.write_tree(root, {"a.py": "A = 2\n", "b.py": 'ALIASES = ("zz_o\n",)\n'})
+    assert _tree(root) == {"a.py": "A = 1\n"}
+
+
+_KILLED_WRITE = """
+import os, shutil, signal, sys
+from pathlib import Path
+from metricc.compiler.emit import write
+
+step, calls = int(sys.argv[2]), [0]
+
+def killing(function):
+    def wrapper(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] == step:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return function(*args, **kwargs)
+    return wrapper
+
+write.os.replace = killing(os.replace)
+write.shutil.rmtree = killing(shutil.rmtree)
+Path.write_bytes = killing(Path.write_bytes)
+Path.mkdir = killing(Path.mkdir)
+write.write_tree(Path(sys.argv[1]), {"a.py": "new\\n", "docs/b.tex": "new\\n", "c.py": "new\\n"})
+"""
+
+
+def test_a_build_killed_at_any_step_is_completed_by_the_next(tmp_path):
+    """SIGKILL at every file-system step of the write phase: the tree in place is then the old
+    or the new one, or missing with the old one as backup; the next build leaves exactly the
+    new tree and no work folders."""
+    new = {"a.py": "new\n", "docs/b.tex": "new\n", "c.py": "new\n"}
+    for step in itertools.count(1):
+        folder = tmp_path / f"step{step}"
+        root = folder / "out"
+        write.write_tree(root, {"a.py": "old\n", "old.py": "old\n"})
+        killed = subprocess.run([sys.executable, "-c", _KILLED_WRITE, str(root), str(step)], check=False).returncode
+        assert killed in (0, -signal.SIGKILL)
+        if root.exists():
+            assert _tree(root) in ({"a.py": "old\n", "old.py": "old\n"}, new)
+        write.write_tree(root, new)
+        assert _tree(root) == new
+        assert sorted(p.name for p in folder.iterdir()) == ["out"], step
+        if killed == 0:
+            break
+    assert step > 8  # every mkdir, write, rename and removal was a kill point
+
+
+def test_work_folders_of_running_builds_are_left_alone(tmp_path):
+    root = tmp_path / "out"
+    mine, dead = tmp_path / f".out-new-{os.getpid()}-x", tmp_path / ".out-new-999999999-x"
+    mine.mkdir(), dead.mkdir()
+    write.recover(root)
+    assert mine.is_dir() and not dead.exists()
 
 
 def test_failing_render_writes_nothing(tmp_path, monkeypatch):
