@@ -1,4 +1,4 @@
-"""The whole compiler, one line per stage: load -> validate -> lower -> analyze -> check -> prove -> emit.
+"""The whole compiler, one line per stage: load -> validate -> lower -> budget -> analyze -> check -> prove -> emit.
 
 ``compile_catalog(Path("specs"))`` returns every file of ``generated/`` (relative path ->
 text), rendered in memory; :mod:`.emit.write` puts them on disk. ``metricc check`` runs the
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from metricc.compiler import emit
-from metricc.compiler.analysis import analyze, declared, prove
+from metricc.compiler.analysis import analyze, budget, declared, prove
 from metricc.compiler.language import ir, load, lower, validate
 
 __all__ = ["analyzed_metrics", "compile_catalog", "compile_metrics"]
@@ -22,6 +22,7 @@ def compile_catalog(spec_dir: Path) -> dict[str, str]:
     errata = load.load_errata(spec_dir)
     specs = validate.validate_catalog(sources)
     metrics = lower.lower_catalog(specs)
+    metrics = budget.check_catalog(metrics)
     metrics = analyze.analyze_catalog(metrics)
     metrics = declared.check_declared(metrics)
     metrics = prove.prove_equivalences(metrics)
@@ -31,7 +32,7 @@ def compile_catalog(spec_dir: Path) -> dict[str, str]:
 def analyzed_metrics(spec_dir: Path) -> dict[str, ir.Metric]:
     """Specs -> analyzed IR without the catalog-wide proofs: what ``metricc check`` runs."""
     specs = validate.validate_catalog(load.load_catalog(spec_dir))
-    metrics = analyze.analyze_catalog(lower.lower_catalog(specs))
+    metrics = analyze.analyze_catalog(budget.check_catalog(lower.lower_catalog(specs)))
     return declared.check_declared(metrics)
 
 

@@ -35,6 +35,7 @@ equivalence class.
 
 from __future__ import annotations
 
+import cmath
 import dataclasses
 import hashlib
 import random
@@ -181,9 +182,36 @@ def binary_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
     return expr.xreplace({N: A + B + Cc + D})
 
 
+_LARGEST_EXPONENT = 1000  # e**1000 is far beyond any metric value, and cheap for mpmath
+
+
+def _bounded(expr: sympy.Expr, point: dict) -> bool:
+    """Whether no exponential or power inside ``expr`` exceeds ``e**1000`` at ``point``,
+    innermost first: beyond it mpmath computes numbers with astronomically many digits
+    (``exp(exp(exp(TP)))`` at TP = 60 never finishes), and such a formula is not proved."""
+    for node in sympy.postorder_traversal(expr):
+        try:
+            if isinstance(node, sympy.exp):
+                exponent = complex(node.args[0].evalf(15, subs=point))
+            elif isinstance(node, sympy.Pow) and not (node.exp.is_Rational and abs(node.exp) <= 2):
+                base = complex(node.base.evalf(15, subs=point))
+                if base == 0:
+                    continue
+                exponent = complex(node.exp.evalf(15, subs=point)) * cmath.log(base)
+            else:
+                continue
+        except (TypeError, ValueError, ZeroDivisionError):
+            return False
+        if not cmath.isfinite(exponent) or abs(exponent.real) > _LARGEST_EXPONENT:
+            return False
+    return True
+
+
 def _fingerprint(expr: sympy.Expr, points: list[dict]) -> tuple | None:
     values = []
     for point in points:
+        if not _bounded(expr, point):
+            return None
         try:
             value = complex(expr.xreplace(point).evalf(30))
         except (TypeError, ValueError):

@@ -180,3 +180,30 @@ def test_a_matrix_formula_over_per_class_terms_gets_a_binary_form(tmp_path):
     )
     texts = {eq.text("mean_recall") for eq in build.compile_metrics(tmp_path)["mean_recall"].equivalences}
     assert "mean_recall = recall [macro] for two classes (C = 2)" in texts
+
+
+_TOWER = """
+import sys
+from pathlib import Path
+from metricc.compiler import build
+metrics = build.compile_metrics(Path(sys.argv[1]))
+print(len(metrics["tower"].equivalences))
+"""
+
+
+def test_a_formula_too_large_to_evaluate_is_not_proved_and_does_not_hang(tmp_path):
+    """Issue 13: exp(exp(exp(exp(exp(TP))))) passed the checks and hung the prover in mpmath."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    (folder / "tower.yaml").write_text(
+        'id: tower\nname: Tower\ndescription: Hostile.\nreferences: ["Hostile spec"]\n'
+        "formula: exp(exp(exp(exp(exp(TP)))))\naverages: [none]\ndefault_average: none\n"
+        "range: [-inf, inf]\nhigher_is_better: true\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", _TOWER, str(folder)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "0"
+    assert not prove._bounded(sympy.exp(sympy.exp(sympy.exp(sympy.Symbol("TP")))), {sympy.Symbol("TP"): 60})
+    assert prove._bounded(sympy.exp(-sympy.Symbol("TP")) + sympy.Symbol("TP") ** 3, {sympy.Symbol("TP"): 60})
