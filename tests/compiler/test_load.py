@@ -382,3 +382,11 @@ def test_comment_after_a_plain_scalar(tmp_path, body, column):
     assert (found.column if found else None) == column
     if found:
         assert char_at(spec, found) == "#"
+
+
+def test_limits_are_documented():
+    table = (REPO / "docs" / "spec-language.md").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for name in ("MAX_SPEC_BYTES", "MAX_NESTING", "MAX_FORMULA_CHARS", "MAX_NUMBER_DIGITS", "MAX_EXPONENT"):
+        value = f"{getattr(limits, name):,}"
+        assert f"| {value}" in table and f"at most {value}" in readme, name
