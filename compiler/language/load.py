@@ -4,8 +4,11 @@ The file is parsed with :func:`yaml.compose` (never ``yaml.load``), so every nod
 position; the plain Python data (dict/list/str/int/float/bool/None) is then built by hand
 from the nodes. That is also where the YAML features specs forbid are caught: duplicate
 keys (which PyYAML silently accepts), non-string keys, anchors, aliases, merge keys and
-tags beyond the JSON-like core. All problems of a file are raised together as one
-:class:`~metricc.compiler.errors.YamlSyntaxError`.
+explicit tags. Plain values resolve with YAML 1.2 core-schema rules, not PyYAML's YAML 1.1
+ones: booleans are only true/false, ``off``, ``yes`` or ``n`` are text, ``1:30`` is text
+(not 90 in base 60) and ``010`` is ten. The sizes of :mod:`.limits` (file size, nesting,
+digits of a number, float range) are checked before the step they protect. All problems
+of a file are raised together as one :class:`~metricc.compiler.errors.YamlSyntaxError`.
 
 >>> import pathlib, tempfile
 >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -19,10 +22,14 @@ tags beyond the JSON-like core. All problems of a file are raised together as on
 15
 >>> spec.key_name(("formula",))
 '$.formula'
+>>> _ = (d / "g.yaml").write_text("a: off\\nb: 1:30\\nc: 010\\nd: true\\n")
+>>> load_spec(d / "g.yaml").data
+{'a': 'off', 'b': '1:30', 'c': 10, 'd': True}
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -34,13 +41,15 @@ from typing import Any
 import yaml
 
 from metricc.compiler.errors import Diagnostic, Location, SchemaError, YamlSyntaxError
-from metricc.compiler.language.positions import LINE_BREAK, Scalar, location_at, printable, scalar_positions
+from metricc.compiler.language.limits import MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SPEC_BYTES, over_limit
+from metricc.compiler.language.positions import LineIndex, Scalar, location_at, printable, scalar_positions
 
 __all__ = ["ERRATA_FIELDS", "SourceSpec", "load_catalog", "load_errata", "load_spec"]
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # \Z: "x\n" is not an identifier
 _TAG = "tag:yaml.org,2002:"
-_SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
+# A comment after a plain scalar on its line: YAML drops it from the value.
+_TRAILING_COMMENT = re.compile(r"[ \t]+#")
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,8 @@ class SourceSpec:
     locations: Mapping[tuple, Location]
     key_locations: Mapping[tuple, Location] = field(default_factory=dict, repr=False)
     _scalars: Mapping[tuple, Scalar] = field(default_factory=dict, repr=False, compare=False)
+    # Computed on first use: "lines" -> the LineIndex; a path -> its scalar's character positions.
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def locate(self, path: tuple) -> Location:
         """Location of the value at ``path``, or of its nearest existing ancestor."""
@@ -105,16 +116,35 @@ class SourceSpec:
         scalar = self._scalars.get(path)
         if scalar is None:
             return self.locate(path)
-        value = _value_at(self.data, path)
-        value = value if isinstance(value, str) else self.text[scalar.start : scalar.end]
-        positions = scalar_positions(self.text, scalar, value)
+        positions = self._cache.get(path)
+        if positions is None:
+            value = _value_at(self.data, path)
+            value = value if isinstance(value, str) else self.text[scalar.start : scalar.end]
+            positions = self._cache[path] = scalar_positions(self.text, scalar, value)
         if not positions:
             return self.locate(path)
         if offset < len(positions):
             index = positions[offset]
         else:  # just past the end: one column after the last character
             index = positions[-1] + 1
-        return location_at(self.path, self.text, index)
+        return self._lines().location(self.path, index)
+
+    def comment_after(self, path: tuple) -> Location | None:
+        """Where a comment starts after the plain (unquoted) scalar at ``path``, on its last line.
+
+        YAML drops such a comment from the value: ``formula: TP / (TP + FP) # + FN`` reads
+        ``TP / (TP + FP)``, which may not be what its author meant.
+        """
+        scalar = self._scalars.get(tuple(path))
+        if scalar is None or scalar.style is not None:
+            return None
+        comment = _TRAILING_COMMENT.match(self.text, scalar.end)
+        return self._lines().location(self.path, comment.end() - 1) if comment else None
+
+    def _lines(self) -> LineIndex:
+        if "lines" not in self._cache:
+            self._cache["lines"] = LineIndex(self.text)
+        return self._cache["lines"]
 
 
 def load_spec(path: str | os.PathLike) -> SourceSpec:
@@ -124,6 +154,9 @@ def load_spec(path: str | os.PathLike) -> SourceSpec:
     """
     name = os.fspath(path)
     raw = Path(path).read_bytes()
+    if len(raw) > MAX_SPEC_BYTES:
+        message = over_limit("file too large", len(raw), "bytes", MAX_SPEC_BYTES, "in a spec file")
+        raise YamlSyntaxError(Diagnostic(Location(name, 1, 1), "$", message))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -187,13 +220,24 @@ def load_errata(spec_dir: Path) -> list[dict]:
 # --- building plain data from nodes ----------------------------------------------------
 
 
+class _TooDeep(yaml.MarkedYAMLError):
+    """Nesting beyond MAX_NESTING, raised while composing (before PyYAML's recursion overflows)."""
+
+
 class _Loader(yaml.SafeLoader):
-    """A SafeLoader whose composer records anchors and aliases instead of resolving them."""
+    """A SafeLoader with YAML 1.2 core-schema resolution whose composer records anchors,
+    aliases and explicit tags instead of acting on them, and stops at MAX_NESTING levels."""
+
+    # Plain scalars resolve with the YAML 1.2 core schema, nothing else: no yes/no/on/off,
+    # no base 60, no 1.1 octals (010 is ten), no timestamps, no '<<' merge or '=' value keys.
+    yaml_implicit_resolvers: dict = {}
 
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.anchored: dict[int, tuple[str, yaml.Node]] = {}
         self.aliases: dict[int, tuple[str, yaml.Node]] = {}
+        self.tagged: dict[int, str] = {}
+        self.depth = 0
 
     def compose_node(self, parent, index):  # noqa: ANN001 - PyYAML's signature
         event = self.peek_event()
@@ -202,11 +246,29 @@ class _Loader(yaml.SafeLoader):
             placeholder = yaml.ScalarNode(_TAG + "null", "", event.start_mark, event.end_mark)
             self.aliases[id(placeholder)] = (event.anchor, placeholder)
             return placeholder
+        nested = isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
+        if nested and self.depth >= MAX_NESTING:
+            raise _TooDeep(problem=over_limit("nested too deeply", self.depth + 1, "levels of mappings and lists",
+                                              MAX_NESTING, "in a spec"), problem_mark=event.start_mark)
+        self.depth += nested
         node = super().compose_node(parent, index)
+        self.depth -= nested
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
             self.anchored[id(node)] = (anchor, node)
+        if event.tag is not None:  # written in the file ('!' included), not resolved
+            self.tagged[id(node)] = event.tag
         return node
+
+
+for _tag, _pattern, _first in (
+    ("null", r"(?:~|null|Null|NULL|)\Z", ["~", "n", "N", ""]),
+    ("bool", r"(?:true|True|TRUE|false|False|FALSE)\Z", list("tTfF")),
+    ("int", r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z", list("-+0123456789")),
+    ("float", r"(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+              r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z", list("-+.0123456789")),
+):
+    _Loader.add_implicit_resolver(_TAG + _tag, re.compile(_pattern), _first)
 
 
 class _Builder:
@@ -215,7 +277,7 @@ class _Builder:
     def __init__(self, file: str, text: str) -> None:
         self.file = file
         self.text = text
-        self.lines = LINE_BREAK.split(text)
+        self.lines = LineIndex(text)
         self.diagnostics: list[Diagnostic] = []
         self.locations: dict[tuple, Location] = {}
         self.key_locations: dict[tuple, Location] = {}
@@ -225,6 +287,8 @@ class _Builder:
         try:
             loader = _Loader(self.text)  # checks for unprintable characters
             root = loader.get_single_node()
+        except _TooDeep as exc:
+            raise YamlSyntaxError(Diagnostic(self._loc(exc.problem_mark), "$", exc.problem)) from None
         except yaml.MarkedYAMLError as exc:
             raise YamlSyntaxError(self._syntax_error(exc)) from None
         except yaml.reader.ReaderError as exc:
@@ -267,21 +331,21 @@ class _Builder:
             name = self.loader.anchored[id(node)][0]
             self._error(node.start_mark, path, f"specs do not support YAML anchors (&{name}); "
                         "remove the anchor")
+        if id(node) in self.loader.tagged:
+            self._explicit_tag(node, path)
+            if isinstance(node, yaml.ScalarNode):
+                return None  # never construct it: '!!int abc' has no value
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
-            if node.tag != _TAG + "seq":
-                self._bad_tag(node, path)
             return [self._node(item, path + (i,)) for i, item in enumerate(node.value)]
         return self._scalar(node, path)
 
     def _mapping(self, node: yaml.MappingNode, path: tuple) -> dict:
-        if node.tag != _TAG + "map":
-            self._bad_tag(node, path)
         result: dict[str, Any] = {}
         first_line: dict[str, int] = {}
         for key_node, value_node in node.value:
-            if key_node.tag == _TAG + "merge":
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<" and key_node.style is None:
                 self._error(key_node.start_mark, path, "specs do not support YAML merge keys "
                             "('<<'); write the keys out in full")
                 continue
@@ -305,6 +369,9 @@ class _Builder:
             self._error(node.start_mark, path, "specs do not support YAML anchors or aliases "
                         "in keys; write the key out")
             return None
+        if id(node) in self.loader.tagged:
+            self._explicit_tag(node, path)
+            return None
         if not isinstance(node, yaml.ScalarNode):
             self._error(node.start_mark, path, "a key must be a string, not a mapping or list")
             return None
@@ -316,22 +383,45 @@ class _Builder:
         return node.value
 
     def _scalar(self, node: yaml.ScalarNode, path: tuple) -> Any:
+        """The value of a scalar whose tag the core schema resolved (no explicit tags here)."""
         style = node.style if node.style in ("'", '"', "|", ">") else None
         self.scalars[path] = Scalar(style, node.start_mark.index, node.end_mark.index)
-        if node.tag == _TAG + "timestamp":
-            return node.value  # keep dates as the text written, specs are JSON-like
-        if node.tag not in _SCALAR_TAGS:
-            self._bad_tag(node, path)
+        kind = node.tag.removeprefix(_TAG)
+        if kind == "null":
             return None
-        try:
-            return self.loader.construct_object(node, deep=True)
-        except yaml.constructor.ConstructorError as exc:
-            self._error(node.start_mark, path, f"cannot read this value: {exc.problem}")
-            return None
+        if kind == "bool":
+            return node.value in ("true", "True", "TRUE")
+        if kind in ("int", "float"):
+            return self._number(node, path, kind)
+        return node.value
 
-    def _bad_tag(self, node: yaml.Node, path: tuple) -> None:
-        self._error(node.start_mark, path, f"YAML tag {_short_repr(node.tag)} is not supported "
-                    "in specs; remove it")
+    def _number(self, node: yaml.ScalarNode, path: tuple, kind: str) -> int | float | None:
+        """An int or float, its digits counted before conversion and its size kept to floats."""
+        text = node.value
+        if text.lstrip("+-").lower() in (".inf", ".nan"):
+            return float(text.replace(".", "", 1))  # the validate stage says what to write instead
+        base = {"0o": 8, "0x": 16}.get(text[:2], 10) if kind == "int" else 10
+        digits = len(text.lstrip("+-")) if kind == "int" else sum(ch.isdigit() for ch in text)
+        digits -= 0 if base == 10 else 2
+        if digits > MAX_NUMBER_DIGITS:
+            message = over_limit("number too long", digits, "digits", MAX_NUMBER_DIGITS, "in a number")
+            self._error(node.start_mark, path, message)
+            return None
+        if kind == "int":
+            return int(text if base == 10 else text[2:], base)
+        value = float(text)
+        mantissa = text.lower().partition("e")[0]
+        if math.isinf(value) or (value == 0 and any(ch in "123456789" for ch in mantissa)):
+            self._error(node.start_mark, path, f"number {text} is outside the float range "
+                        "(about 1e-308 to 1e308 in absolute value)")
+            return None
+        return value
+
+    def _explicit_tag(self, node: yaml.Node, path: tuple) -> None:
+        tag = self.loader.tagged[id(node)]
+        shown = "!!" + tag.removeprefix(_TAG) if tag.startswith(_TAG) else tag
+        self._error(node.start_mark, path, f"explicit YAML tags are not allowed ({_short_repr(shown)[1:-1]}); "
+                    "remove the tag, and quote the value if it is text")
 
     def _error(self, mark: yaml.Mark, path: tuple, message: str) -> None:
         self.diagnostics.append(Diagnostic(self._loc(mark), SourceSpec.key_name(path), message))
@@ -358,8 +448,7 @@ class _Builder:
         return self._loc_line(mark.line, mark.column)
 
     def _loc_line(self, line: int, column: int) -> Location:
-        text = self.lines[line] if line < len(self.lines) else ""
-        return Location(self.file, line + 1, column + 1, printable(text))
+        return Location(self.file, line + 1, column + 1, self.lines.line_text(line))
 
 
 def _not_utf8(file: str, raw: bytes, exc: UnicodeDecodeError) -> Diagnostic:

@@ -20,6 +20,7 @@ from metricc.compiler.errors import Diagnostic, FormulaError, Location
 from metricc.compiler.names import did_you_mean
 from metricc.compiler.language import symbols
 from metricc.compiler.language.levels import Level, LevelRules, rules
+from metricc.compiler.language.limits import MAX_EXPONENT, MAX_FORMULA_CHARS, MAX_NUMBER_BITS, over_limit
 from metricc.compiler.language.parse_indexed import IndexedForms
 from metricc.compiler.language.parse_references import MetricCall, ReferenceForms
 
@@ -75,10 +76,8 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
 }
 _CONSTANTS = {"pi": sympy.pi}
 _COMPARISONS = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}
-# Spec text is untrusted: these bounds keep hostile formulas from hanging or crashing later
-# stages. Simplification cost grows very fast with powers of sums; generated code uses floats.
-MAX_EXPONENT = 16
-_MAX_BITS = 1030  # just above the largest float, 2**1024
+# Spec text is untrusted: the bounds of .limits keep hostile formulas from hanging or crashing
+# later stages. Simplification cost grows very fast with powers of sums; generated code uses floats.
 _TOO_LARGE = "number too large: numbers in formulas stay within the float range (about 1e308)"
 _BIG_EXPONENT = "exponent {} is too large: numeric exponents are limited to " + str(MAX_EXPONENT) + " in absolute value"
 _NOT_FINITE = {
@@ -135,7 +134,7 @@ class _Builder(IndexedForms, ReferenceForms):
         for atom, problem in _NOT_FINITE.items():
             if value.has(atom):
                 raise self.fail(node, f"this part of the formula {problem}")
-        if any(max(abs(number.p), number.q).bit_length() > _MAX_BITS for number in value.atoms(sympy.Rational)):
+        if any(max(abs(number.p), number.q).bit_length() > MAX_NUMBER_BITS for number in value.atoms(sympy.Rational)):
             raise self.fail(node, _TOO_LARGE)
         for power in value.atoms(sympy.Pow):  # also powers that Mul merged: x**9 * x**9
             if power.exp.is_Rational and abs(power.exp) > MAX_EXPONENT:
@@ -164,7 +163,7 @@ class _Builder(IndexedForms, ReferenceForms):
             # Check before sympy evaluates: 9**9**9 would be computed exactly.
             if abs(right) > MAX_EXPONENT:
                 raise self.fail(node, _BIG_EXPONENT.format(right))
-            if left.is_Rational and max(abs(left.p), left.q).bit_length() * abs(right) > _MAX_BITS:
+            if left.is_Rational and max(abs(left.p), left.q).bit_length() * abs(right) > MAX_NUMBER_BITS:
                 raise self.fail(node, _TOO_LARGE)
         return op(left, right)
 
@@ -282,6 +281,9 @@ def _one_line(text: str, locate: Locator, key: str) -> tuple[str, Locator]:
 
 
 def _syntax_tree(text: str, locate: Locator, key: str) -> ast.Expression:
+    if len(text) > MAX_FORMULA_CHARS:  # ast.parse of 100,000 characters exhausts memory
+        message = over_limit("formula too long", len(text), "characters", MAX_FORMULA_CHARS, "in a formula")
+        raise FormulaError(Diagnostic(locate(0), key, message))
     try:
         return ast.parse(text, mode="eval")
     except SyntaxError as error:

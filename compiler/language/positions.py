@@ -7,13 +7,14 @@ functions map a character offset of the parsed value back to the source.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from metricc.compiler.errors import Location
 
-__all__ = ["LINE_BREAK", "Scalar", "location_at", "printable", "scalar_positions"]
+__all__ = ["LINE_BREAK", "LineIndex", "Scalar", "location_at", "printable", "scalar_positions"]
 
 # YAML's line breaks (PyYAML counts lines with exactly these), so line numbers agree.
 LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
@@ -29,19 +30,38 @@ class Scalar:
     end: int
 
 
+class LineIndex:
+    """Line starts of one text, so that each location costs a binary search, not a scan.
+
+    Built once per spec: formulas with thousands of references, or files with thousands of
+    values on one line, ask for a location per reference or value, and each excerpt line is
+    made printable once.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [match.end() for match in LINE_BREAK.finditer(text)]
+        self._printable: dict[int, str] = {}
+
+    def line_text(self, line: int) -> str:
+        """The printable text of 0-based ``line`` ("" past the end)."""
+        if line not in self._printable:
+            if line >= len(self.starts):
+                return ""
+            start = self.starts[line]
+            end = LINE_BREAK.search(self.text, start)
+            self._printable[line] = printable(self.text[start : end.start() if end else len(self.text)])
+        return self._printable[line]
+
+    def location(self, file: str, index: int) -> Location:
+        """Location of character ``index`` (YAML's notion of lines)."""
+        line = bisect.bisect_right(self.starts, index) - 1
+        return Location(file, line + 1, index - self.starts[line] + 1, self.line_text(line))
+
 
 def location_at(file: str, text: str, index: int) -> Location:
     """Location of character ``index`` of ``text`` (YAML's notion of lines)."""
-    line = 0
-    line_start = 0
-    for match in LINE_BREAK.finditer(text, 0, index):
-        if match.end() > index:
-            break
-        line += 1
-        line_start = match.end()
-    end = LINE_BREAK.search(text, line_start)
-    line_text = text[line_start : end.start() if end else len(text)]
-    return Location(file, line + 1, index - line_start + 1, printable(line_text))
+    return LineIndex(text).location(file, index)
 
 
 def scalar_positions(text: str, scalar: Scalar, value: str) -> list[int]:

@@ -6,7 +6,10 @@ into short ones that say how to fix the spec, e.g.
 ``$.averages[1]: 'macroo' is not one of none, binary, micro, macro, weighted, geometric, samples``
 or ``$.formla: unknown key; did you mean 'formula'?``. Rules the schema cannot express:
 the id equals the file stem, ``default_average`` is one of ``averages``, ``range`` is
-increasing, and no YAML infinities or NaNs.
+increasing, no YAML infinities or NaNs, and formula texts that the parser would misread or
+that exceed :mod:`.limits`: no ``#`` (Python reads the rest as a comment), no comment on a
+formula's line (YAML drops it), at most ``MAX_FORMULA_CHARS`` characters and numbers of at
+most ``MAX_NUMBER_DIGITS`` digits, checked before anything parses the formula.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import functools
 import importlib.resources
 import json
 import math
+import re
 from pathlib import PurePath
 from typing import Any, Iterator
 
@@ -24,19 +28,22 @@ from jsonschema.exceptions import ValidationError
 
 from metricc.compiler.errors import Diagnostic, SchemaError
 from metricc.compiler.language.levels import Level, rules
+from metricc.compiler.language.limits import MAX_FORMULA_CHARS, MAX_NUMBER_DIGITS, over_limit
 from metricc.compiler.language.load import SourceSpec
 
 __all__ = ["schema", "validate", "validate_catalog"]
 
-_SNAKE = "^[a-z][a-z0-9_]*$"
-# How each schema pattern reads in a message.
+# How each schema pattern reads in a message. Patterns end in (?!\n)$: jsonschema matches
+# with re.search, where a bare $ also matches before a final line break ("zz_o\n").
 _PATTERNS = {
-    _SNAKE: "snake_case (a lower-case letter, then lower-case letters, digits or '_')",
-    "^[a-z][a-z0-9_]*(\\[[a-z](, ?[a-z])*\\])?$":
+    "^[a-z][a-z0-9_]*(?!\\n)$": "snake_case (a lower-case letter, then lower-case letters, digits or '_')",
+    "^[a-z][a-z0-9_]*(\\[[a-z](, ?[a-z])*\\])?(?!\\n)$":
         "a snake_case name, optionally indexed like s[j] or s[i, j]",
 }
 _TYPES = {"string": "a string", "number": "a number", "integer": "an integer",
           "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null"}
+# Words YAML 1.1 read as booleans; the YAML 1.2 core schema of specs reads them as text.
+_YAML_1_1_BOOLEANS = {"y", "yes", "n", "no", "on", "off"}
 _MIN_ITEMS = {("references",): "list at least one reference",
               ("averages",): "list at least one averaging mode"}
 
@@ -135,6 +142,8 @@ def _from_schema_error(spec: SourceSpec, error: ValidationError) -> Iterator[Dia
                                                           else value))
         hint = ("; quote it to make it text"
                 if value == "string" and isinstance(instance, (bool, int, float)) else "")
+        if value == "boolean" and isinstance(instance, str) and instance.lower() in _YAML_1_1_BOOLEANS:
+            hint = "; write true or false (specs read YAML 1.2, where yes, no, on and off are text)"
         yield _diag(spec, path, f"expected {expected}, got {_describe(instance)}{hint}")
     elif kind == "anyOf":
         expected = error.schema.get("description", "a different value")
@@ -192,12 +201,53 @@ def _beyond_schema(spec: SourceSpec) -> Iterator[Diagnostic]:
             yield _diag(spec, ("range",), f"low bound {bounds[0]} must be less than high "
                         f"bound {bounds[1]}; write [low, high]")
 
+    for path in _formula_paths(data):
+        problem = _formula_problem(spec, path)
+        if problem:
+            yield problem
+
     for path, item in _walk(data, ()):
         if isinstance(item, float) and math.isnan(item):
             yield _diag(spec, path, "NaN is not allowed; write a number")
         elif isinstance(item, float) and math.isinf(item):
             text = "-inf" if item < 0 else "inf"
             yield _diag(spec, path, f"write the string {text!r} instead of a YAML infinity")
+
+
+# An identifier whole (its digits are no number's), or a number literal with its fraction and exponent.
+_NAME_OR_NUMBER = re.compile(r"[^\W\d]\w*|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?[\d_]+)?")
+
+
+def _formula_paths(data: dict) -> Iterator[tuple]:
+    """Paths of every formula text: formula, let definitions, parameter defaults and domains,
+    the conditioning scale."""
+    lets, params = data.get("let"), data.get("params")
+    candidates = [("formula",), ("conditioning", "scale")]
+    candidates += [("let", name) for name in lets] if isinstance(lets, dict) else []
+    candidates += [("params", name, key) for name in params for key in ("default", "domain")] if isinstance(params, dict) else []
+    yield from (path for path in candidates if isinstance(_lookup(data, path), str))
+
+
+def _formula_problem(spec: SourceSpec, path: tuple) -> Diagnostic | None:
+    """The first reason the formula text at ``path`` would be misread or is too large."""
+    text = _lookup(spec.data, path)
+    key = spec.key_name(path)
+    comment = spec.comment_after(path)
+    if comment is not None:
+        return Diagnostic(comment, key, "a comment after a formula on the same line is ambiguous: "
+                          "move it to its own line")
+    if len(text) > MAX_FORMULA_CHARS:
+        message = over_limit("formula too long", len(text), "characters", MAX_FORMULA_CHARS, "in a formula")
+        return _diag(spec, path, message)
+    if "#" in text:
+        return Diagnostic(spec.locate_in_value(path, text.index("#")), key, "'#' is not allowed in a formula "
+                          "(Python would read the rest as a comment); remove it")
+    for token in _NAME_OR_NUMBER.finditer(text):
+        digits = sum(ch.isdigit() for ch in token[0]) if token[0][0] in "0123456789." else 0
+        if digits > MAX_NUMBER_DIGITS:
+            message = over_limit("number too long", digits, "digits", MAX_NUMBER_DIGITS, "in a number")
+            return Diagnostic(spec.locate_in_value(path, token.start()), key, message)
+    return None
 
 
 def _bound(value: Any) -> float | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from metricc.compiler import errors
-from metricc.compiler.language import load
+from metricc.compiler.language import limits, load, positions
 
 REPO = Path(__file__).resolve().parents[2]
 INVALID = REPO / "tests" / "compiler" / "specs_invalid"
@@ -22,10 +22,14 @@ YAML_STAGE = [
     "control_character",
     "duplicate_key",
     "empty",
+    "explicit_tag",
+    "float_out_of_range",
     "multiple_documents",
+    "nesting_too_deep",
     "non_string_key",
     "not_a_mapping",
     "not_utf8",
+    "number_too_long",
     "tab_indentation",
 ]
 
@@ -109,8 +113,8 @@ def test_path_is_kept_as_given(tmp_path, monkeypatch):
     assert str(spec.locate(("formula",))) == "precision.yaml:10:10"
 
 
-def test_scalars_resolve_like_safe_loader(tmp_path):
-    text = "a: 1.5\nb: yes\nc: ~\nd: '1'\ne: 2024-01-02\nf: 0x10\ng: -.inf\n"
+def test_scalars_resolve_with_the_yaml_1_2_core_schema(tmp_path):
+    text = "a: 1.5\nb: true\nc: ~\nd: '1'\ne: 2024-01-02\nf: 0x10\ng: -.inf\n"
     data = load.load_spec(write(tmp_path, text, "s.yaml")).data
     assert data["a"] == 1.5 and data["b"] is True and data["c"] is None and data["d"] == "1"
     assert data["e"] == "2024-01-02"  # dates stay the text written: specs are JSON-like
@@ -271,3 +275,118 @@ def test_load_catalog_of_missing_directory(tmp_path):
 
 def test_doctests():
     assert doctest.testmod(load).failed == 0
+
+
+# --- YAML 1.2 core schema, explicit tags, limits, linear locations (issue 13) --------------
+
+
+@pytest.mark.parametrize("body", ["yes", "no", "on", "off", "y", "n", "Yes", "OFF", "1:30", "-1:30:00",
+                                  "0b101", "1_000", "2024-01-02", "=", ".5.", "0x", "1e", "tru"])
+def test_yaml_1_1_values_are_text(tmp_path, body):
+    assert scalar_spec(tmp_path, body + "\n").data["value"] == body
+
+
+@pytest.mark.parametrize("body, value", [
+    ("true", True), ("True", True), ("FALSE", False), ("~", None), ("null", None), ("", None),
+    ("010", 10), ("-007", -7), ("0o17", 15), ("0x1F", 31), ("+5", 5), ("1e3", 1000.0), (".5", 0.5),
+    ("5.", 5.0), ("-2.5E-3", -0.0025), ("0e999", 0.0), ("5e-324", 5e-324), ("1.7976931348623157e308", 1.7976931348623157e308),
+])
+def test_core_schema_values(tmp_path, body, value):
+    data = scalar_spec(tmp_path, body + "\n").data["value"]
+    assert data == value and type(data) is type(value)
+
+
+@pytest.mark.parametrize("body", ["!!int abc", "!!str x", "!!float 1", "!foo x", "! x", "!!binary aGk=",
+                                  "!!map {a: 1}", "!!seq [1]", "!<tag:yaml.org,2002:str> x", "!!timestamp 2024-01-02"])
+def test_explicit_tags_are_refused_without_constructing(tmp_path, body):
+    with pytest.raises(errors.YamlSyntaxError) as info:
+        scalar_spec(tmp_path, body + "\n")
+    (diagnostic,) = info.value.diagnostics
+    assert diagnostic.message.startswith("explicit YAML tags are not allowed (")
+    assert (diagnostic.key, diagnostic.location.line, diagnostic.location.column) == ("$.value", 1, 8)
+
+
+def test_merge_keys_are_still_named(tmp_path):
+    with pytest.raises(errors.YamlSyntaxError, match="merge keys"):
+        load.load_spec(write(tmp_path, "a: 1\n<<: {b: 2}\n", "s.yaml"))
+    assert load.load_spec(write(tmp_path, "'<<': 1\n", "s.yaml")).data == {"<<": 1}
+
+
+@pytest.mark.parametrize("flow", [True, False])
+def test_nesting_limit(tmp_path, flow):
+    def nested(depth: int) -> str:  # depth levels, the top mapping included
+        if flow:
+            return "value: " + "[" * (depth - 1) + "]" * (depth - 1) + "\n"
+        return "".join("  " * level + "a:\n" for level in range(depth - 1)) + "  " * (depth - 1) + "a: 1\n"
+
+    load.load_spec(write(tmp_path, nested(limits.MAX_NESTING), "s.yaml"))
+    for depth in (limits.MAX_NESTING + 1, 5_000 if flow else 250):  # 250 block levels: 63 KB
+        with pytest.raises(errors.YamlSyntaxError) as info:
+            load.load_spec(write(tmp_path, nested(depth), "s.yaml"))
+        (diagnostic,) = info.value.diagnostics
+        assert diagnostic.message == (f"nested too deeply: {limits.MAX_NESTING + 1} levels of mappings and lists, "
+                                      f"more than the {limits.MAX_NESTING} allowed in a spec")
+
+
+def test_number_limits(tmp_path):
+    digits = limits.MAX_NUMBER_DIGITS
+    assert scalar_spec(tmp_path, "9" * digits + "\n").data["value"] == int("9" * digits)
+    assert scalar_spec(tmp_path, "0x" + "f" * digits + "\n").data["value"] == 16**digits - 1
+    for body, count in (("9" * (digits + 1), digits + 1), ("1" * 4_400, 4_400), ("0x" + "f" * (digits + 1), digits + 1),
+                        ("1." + "0" * digits, digits + 1), ("-" + "1" * 400, 400)):
+        with pytest.raises(errors.YamlSyntaxError) as info:
+            scalar_spec(tmp_path, f"[{body}]\n")
+        (diagnostic,) = info.value.diagnostics
+        assert diagnostic.key == "$.value[0]" and diagnostic.location.column == 9
+        assert diagnostic.message == f"number too long: {count:,} digits, more than the {digits} allowed in a number"
+    for body in ("1e309", "-1e400", "1e-400", "-2.5e-999"):
+        with pytest.raises(errors.YamlSyntaxError, match=f"number {body} is outside the float range"):
+            scalar_spec(tmp_path, body + "\n")
+
+
+def test_file_size_limit(tmp_path):
+    text = "id: x\n"
+    padding = "#" * (limits.MAX_SPEC_BYTES - len(text) - 1) + "\n"
+    assert load.load_spec(write(tmp_path, text + padding, "s.yaml")).data == {"id": "x"}
+    with pytest.raises(errors.YamlSyntaxError) as info:
+        load.load_spec(write(tmp_path, text + "#" + padding, "s.yaml"))
+    (diagnostic,) = info.value.diagnostics
+    assert (diagnostic.location.line, diagnostic.location.column) == (1, 1)
+    assert diagnostic.message == (f"file too large: {limits.MAX_SPEC_BYTES + 1:,} bytes, more than the "
+                                  f"{limits.MAX_SPEC_BYTES:,} allowed in a spec file")
+
+
+def test_locations_are_linear_in_the_line_length(tmp_path, monkeypatch):
+    """5,000 values on one line took 25 s: each location made the whole line printable again."""
+    calls = []
+    original = positions.printable
+    monkeypatch.setattr(positions, "printable", lambda line: calls.append(line) or original(line))
+    text = "references: [" + ", ".join(['"Eq. 1"'] * 5_000) + "]\nformula: " + " + ".join(["TP"] * 1_000) + "\n"
+    spec = load.load_spec(write(tmp_path, text, "s.yaml"))
+    assert len(calls) <= 2  # one per line that holds a value
+    assert spec.locate(("references", 4_999)).line_text == spec.locate(("references", 0)).line_text
+
+    computed = []
+    monkeypatch.setattr(load, "scalar_positions", lambda *args: computed.append(args) or positions.scalar_positions(*args))
+    columns = [spec.locate_in_value(("formula",), offset).column for offset in range(0, 5_000, 5)]
+    assert columns == list(range(10, 5_010, 5)) and len(computed) == 1
+
+
+@pytest.mark.parametrize("body, column", [
+    ("TP / (TP + FP) # + FN\n", 23), ("TP   # x\n", 13), ("TP /\n  FP  # x\n", 7),
+    ("'TP' # x\n", None), ("TP#x\n", None), ("|\n  TP # x\n", None), ("TP\n# x\n", None),
+])
+def test_comment_after_a_plain_scalar(tmp_path, body, column):
+    spec = scalar_spec(tmp_path, body)
+    found = spec.comment_after(("value",))
+    assert (found.column if found else None) == column
+    if found:
+        assert char_at(spec, found) == "#"
+
+
+def test_limits_are_documented():
+    table = (REPO / "docs" / "spec-language.md").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for name in ("MAX_SPEC_BYTES", "MAX_NESTING", "MAX_FORMULA_CHARS", "MAX_NUMBER_DIGITS", "MAX_EXPONENT"):
+        value = f"{getattr(limits, name):,}"
+        assert f"| {value}" in table and f"at most {value}" in readme, name

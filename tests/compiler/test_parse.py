@@ -163,8 +163,13 @@ def test_line_breaks_and_surrounding_blanks_keep_offsets():
 
 
 def test_deep_nesting_is_a_formula_error():
-    assert failure("-" * 5000 + "TP").message == "the formula is nested too deeply"
-    assert failure("+".join(["TP"] * 3000)).message == "the formula is nested too deeply"
+    assert failure("-" * 4990 + "TP").message == "the formula is nested too deeply"
+    assert failure("+".join(["TP"] * 1600)).message == "the formula is nested too deeply"
+
+
+def test_formula_length_is_limited_before_ast_parse():
+    text = "TP + " * 1_000 + "(" * 10_000  # ast.parse of 100,000 characters exhausts memory
+    assert failure(text).message == "formula too long: 15,000 characters, more than the 5,000 allowed in a formula"
 
 
 def test_parsing_never_evaluates(monkeypatch, tmp_path):

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import doctest
 import json
+import re
+import shutil
 from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
 
-from metricc.compiler import errors
-from metricc.compiler.language import load, validate
+from metricc.compiler import cli, errors
+from metricc.compiler.language import limits, load, validate
 
 REPO = Path(__file__).resolve().parents[2]
 INVALID = REPO / "tests" / "compiler" / "specs_invalid"
@@ -191,6 +193,116 @@ def test_shipped_specs_are_valid(monkeypatch):
 
 def test_doctests():
     assert doctest.testmod(validate).failed == 0
+
+
+# --- hostile specs (issue 13): names, formula texts, the CLI's exit code --------------------
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_cli_reports_each_fixture_once_as_a_spec_error(name, tmp_path, monkeypatch, capsys):
+    """`metricc check` and `metricc build` exit 1 (bad spec) with the fixture's diagnostics, no traceback."""
+    (tmp_path / name).mkdir()
+    shutil.copy(INVALID / f"{name}.yaml", tmp_path / name / f"{name}.yaml")
+    expected = (INVALID / f"{name}.expected").read_text(encoding="utf-8")
+    expected = expected.replace("tests/compiler/specs_invalid/", f"{name}/")
+    monkeypatch.chdir(tmp_path)
+    for argv in (["check", name], ["build", "--specs", name, "--out", "out"]):
+        code = cli.main(argv)
+        out, err = capsys.readouterr()
+        assert (code, out, err) == (1, "", expected), argv
+    assert not (tmp_path / "out").exists()
+
+
+def test_schema_patterns_refuse_a_trailing_line_break():
+    """jsonschema matches patterns with re.search, where a bare $ matches before a final
+    line break: every pattern must refuse "name\n" ("zz_o\n" once emitted a broken module)."""
+    patterns = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                patterns.add(node["pattern"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(validate.schema())
+    names = patterns - {"\\S"}  # the formula pattern only asks for a non-blank text
+    assert names == set(validate._PATTERNS)
+    for pattern in names:
+        for good in ("abc", "s_2"):
+            assert re.search(pattern, good)
+            assert not re.search(pattern, good + "\n") and not re.search(pattern, good + "\n\n")
+            assert not re.search(pattern, "\n" + good)
+
+
+@pytest.mark.parametrize("where", ["id", "alias", "param", "let"])
+def test_names_ending_in_a_line_break_are_refused(tmp_path, where):
+    text = MINIMAL.format(id="m", extra="level: matrix\n")
+    if where == "id":
+        text = text.replace("id: m", 'id: "m\\n"')
+    elif where == "alias":
+        text = text.replace("name:", 'aliases: ["m2\\n"]\nname:')
+    elif where == "param":
+        text = text.replace("level:", 'params:\n  "w\\n": {kind: scalar, default: 1}\nlevel:')
+    else:
+        text = text.replace("level:", 'let:\n  "s[j]\\n": M[j, j]\nlevel:')
+    found = problems(tmp_path, text, "m")
+    assert any("snake_case" in p for p in found), found
+
+
+FORMULA_PLACES = {
+    "formula": "formula: {f}\n",
+    "let": "let:\n  s: {f}\n",
+    "default": "params:\n  w:\n    kind: class_vector\n    default: {f}\n",
+    "domain": "params:\n  b:\n    kind: scalar\n    default: 1\n    domain: {f}\n",
+    "scale": "conditioning:\n  scale: {f}\n  reason: r\n",
+}
+
+
+def formula_spec(place: str, formula: str) -> str:
+    """A matrix-level spec whose formula text at ``place`` is ``formula`` (YAML as written)."""
+    text = MINIMAL.format(id="m", extra="level: matrix\n")
+    if place == "formula":
+        return text.replace("formula: TP / n\n", FORMULA_PLACES[place].format(f=formula))
+    return text.replace("level:", FORMULA_PLACES[place].format(f=formula) + "level:")
+
+
+@pytest.mark.parametrize("place", FORMULA_PLACES)
+def test_hash_in_any_formula_text_is_refused(tmp_path, place):
+    assert problems(tmp_path, formula_spec(place, '"n #1"'), "m") == [
+        f"{_key(place)}: '#' is not allowed in a formula (Python would read the rest as a comment); remove it"
+    ]
+    comment = problems(tmp_path, formula_spec(place, "n # 1"), "m")
+    assert comment == [f"{_key(place)}: a comment after a formula on the same line is ambiguous: "
+                       "move it to its own line"]
+
+
+def test_comment_on_its_own_line_or_after_a_quoted_formula_is_fine(tmp_path):
+    text = MINIMAL.format(id="m", extra="").replace("formula: TP / n\n", "# why\nformula: 'TP / n'  # note\n")
+    check(tmp_path, text.replace("range", "averages: [macro]\ndefault_average: macro\nrange"), "m")
+
+
+def test_formula_size_limits(tmp_path):
+    longest = "n" + " + n" * ((limits.MAX_FORMULA_CHARS - 1) // 4)
+    assert len(longest) <= limits.MAX_FORMULA_CHARS
+    check(tmp_path, formula_spec("formula", longest), "m")
+    too_long = problems(tmp_path, formula_spec("let", longest + " + n"), "m")
+    assert too_long == [f"$.let.s: formula too long: {len(longest) + 4:,} characters, more than the "
+                        f"{limits.MAX_FORMULA_CHARS:,} allowed in a formula"]
+    digits = limits.MAX_NUMBER_DIGITS
+    check(tmp_path, formula_spec("formula", f"n / {'9' * (digits - 3)}.5e-9 + x{'1' * 99} + 0.5"), "m")
+    for number in (f"1{'0' * digits}", f"{'9' * 10}.{'9' * 21}", f"1.{'0' * 28}e-99", f".{'1' * digits}5"):
+        assert problems(tmp_path, formula_spec("scale", f"n + {number}"), "m") == [
+            f"$.conditioning.scale: number too long: {digits + 1} digits, more than the {digits} allowed in a number"
+        ]
+
+
+def _key(place: str) -> str:
+    return {"formula": "$.formula", "let": "$.let.s", "default": "$.params.w.default",
+            "domain": "$.params.b.domain", "scale": "$.conditioning.scale"}[place]
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
