@@ -8,6 +8,7 @@ are batch axes and every function is vectorised over them. Bad input raises
 
 from __future__ import annotations
 
+import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -19,6 +20,7 @@ __all__ = [
     "ClassCounts",
     "check_class_vector",
     "check_counts",
+    "check_labels",
     "check_matrix",
     "class_labels",
     "confusion_matrix",
@@ -100,14 +102,31 @@ def _label_array(values, argument: str, *, max_ndim: int = 2) -> np.ndarray:
         if nan.any():
             raise InputError(argument, f"NaN at {_at(arr.shape, int(np.argmax(nan)))} is not a "
                                        "label; drop or fill those samples")
+    elif kind in "US":
+        empty = (arr == arr.dtype.type()).ravel()
+        if empty.any():
+            raise InputError(argument, f"the empty string at {_at(arr.shape, int(np.argmax(empty)))} is not a "
+                                       "label; drop or fill those samples")
+    elif kind == "M":
+        missing = np.isnat(arr).ravel()
+        if missing.any():
+            raise InputError(argument, f"NaT at {_at(arr.shape, int(np.argmax(missing)))} is not a "
+                                       "label; drop or fill those samples")
     elif kind == "O":
         for k, v in enumerate(arr.ravel().tolist()):
-            if v is None or (isinstance(v, (float, np.floating)) and v != v):
-                raise InputError(argument, f"{v!r} at {_at(arr.shape, k)} is not a label; "
-                                           "drop or fill those samples")
+            if not _is_label(v):
+                raise InputError(argument, f"{v!r} at {_at(arr.shape, k)} is not a label (a label is a "
+                                           "number or a non-empty string); drop or fill those samples")
     elif kind not in _FAMILY:
         raise InputError(argument, f"labels must be numbers or strings, got dtype {arr.dtype}")
     return arr
+
+
+def _is_label(value) -> bool:
+    """A number (not NaN) or a non-empty string: the same rule as the command line's."""
+    if isinstance(value, (str, bytes)):
+        return len(value) > 0
+    return isinstance(value, numbers.Number) and value == value
 
 
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
@@ -177,7 +196,12 @@ def _encode(arr: np.ndarray, classes: np.ndarray, argument: str) -> np.ndarray:
     return codes.reshape(arr.shape)
 
 
-def _check_labels(labels) -> np.ndarray:
+def check_labels(labels) -> np.ndarray:
+    """The class labels ``labels=``: a 1-d sequence of distinct labels.
+
+    >>> check_labels(["b", "a"]).tolist()
+    ['b', 'a']
+    """
     arr = _label_array(labels, "labels", max_ndim=1)
     first = {}
     try:
@@ -192,7 +216,7 @@ def _check_labels(labels) -> np.ndarray:
 
 def _classes_and_codes(t: np.ndarray, p: np.ndarray, labels):
     if labels is not None:
-        classes = _check_labels(labels)
+        classes = check_labels(labels)
         return classes, _encode(t, classes, "y_true"), _encode(p, classes, "y_pred")
     if not _numpy_exact(t.dtype, p.dtype):
         classes = _unique_objects(t, p)
