@@ -245,8 +245,16 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, average, wei
             kwargs["average"] = average or info.default_average
             kwargs["weights"] = weights
             named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
-            class_labels = sorted(set(np.asarray(y_true, dtype=object).tolist())) if labels is None and named else labels
+            class_labels = _sorted_labels(y_true) if labels is None and named else labels
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
         check_score_memory(info.id, info.simplified, scores)
         results[name] = info.function(y_true, scores, **kwargs)
     return results
+
+
+def _sorted_labels(y_true) -> list:
+    """The distinct true labels in order: the classes a named ``pos_label`` is looked up in."""
+    try:
+        return sorted(set(confusion.label_array(y_true, "y_true", max_ndim=1).tolist()))
+    except TypeError:
+        raise InputError("y_true", "labels of mixed types cannot be ordered; give labels=") from None

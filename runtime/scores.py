@@ -38,7 +38,10 @@ def check_score_memory(metric_id: str, simplified: str, scores) -> None:
     """Refuse, before anything is allocated, a score-level metric whose broadcast arrays would
     exceed :data:`MAX_SCORE_ARRAY_BYTES` for these scores; ``simplified`` is its formula, whose
     subscripts name the sample and class indices the generated code broadcasts over."""
-    shape = np.shape(scores)
+    try:
+        shape = np.shape(scores)
+    except ValueError:  # ragged: the metric's own check explains
+        return
     if len(shape) not in (1, 2):
         return  # the metric's own check explains the shape
     n, n_classes = shape[0], shape[1] if len(shape) == 2 else 2
@@ -54,9 +57,12 @@ def check_score_memory(metric_id: str, simplified: str, scores) -> None:
 def score_array(scores, *, argument: str = "scores") -> np.ndarray:
     """``scores`` as a float64 array with only finite entries; the caller checks the shape."""
     try:
-        values = np.asarray(scores, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(argument, "expected numbers (rows = samples, columns = classes)") from None
+        values = np.asarray(scores)
+        if values.dtype.kind not in "biufO":  # complex, strings, dates: not scores
+            raise TypeError
+        values = values.astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(argument, "expected real numbers (rows = samples, columns = classes)") from None
     if not np.isfinite(values).all():
         raise InputError(argument, "contains NaN or infinity")
     return values
