@@ -29,6 +29,7 @@ import numpy as np
 from metricc.runtime import confusion
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric as _metric
+from metricc.runtime.kernel import MAX_PARAMETER
 
 __all__ = ["product_grid", "sweep"]
 
@@ -188,6 +189,8 @@ def _scalar_sweep(call, values, param, declared, batch):
                 raise
             domain = next(p.domain for p in declared if p.name == param)
             where = f"grid[{', '.join(str(int(i)) for i in np.unravel_index(index, values.shape))}]" if values.ndim else "grid"
+            if abs(value) > MAX_PARAMETER:
+                raise InputError("grid", f"{where}: {error.message}") from None
             raise InputError("grid", f"{where} = {float(value):.6g} is outside the domain of '{param}' ({domain})") from None
     if not results:
         return np.empty(batch + values.shape)

@@ -361,6 +361,7 @@ def test_cli_sweep_errors_name_the_option(capsys, args, message):
     (("--metric", "f_beta", "--sweep", "beta=0.1:1:1000000000"),
      "--sweep: 1000000000 values exceed the largest grid, 134217728 values (1 GiB of float64)"),
     (("--metric", "preference_driven", "--sweep", "kappa=0:1:2000"), "--sweep: 2000**3 vectors of 3 entries"),
+    (("--metric", "f_beta", "--sweep", "beta=1,1e200"), "--sweep: grid[1]: 1e+200 is beyond the largest parameter magnitude"),
 ])
 def test_cli_sweep_refuses_grids_beyond_the_limit_before_building_them(capsys, args, message):
     code, _, err = _cli(capsys, *args)
