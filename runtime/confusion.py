@@ -8,6 +8,7 @@ are batch axes and every function is vectorised over them. Bad input raises
 
 from __future__ import annotations
 
+import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -19,8 +20,10 @@ __all__ = [
     "ClassCounts",
     "check_class_vector",
     "check_counts",
+    "check_labels",
     "check_matrix",
     "class_labels",
+    "label_array",
     "confusion_matrix",
     "counts_from_matrix",
     "multilabel_counts",
@@ -68,6 +71,8 @@ def _total(arrays, axis) -> np.ndarray:
 
 def _check_size(a: np.ndarray, argument: str, what: str = "a count") -> None:
     """Refuse counts (or totals of counts) above :data:`MAX_COUNT`."""
+    if a.dtype.kind == "f" and float(np.finfo(a.dtype).max) < MAX_COUNT:
+        return  # float16 cannot hold such a count, and 2**53 would overflow casting to it
     if (a > MAX_COUNT).any():
         raise InputError(argument, f"{what} exceeds 2**53 = {MAX_COUNT}, the largest integer float64 holds "
                                    "exactly; metricc refuses it rather than round it (scale the counts down)")
@@ -78,7 +83,15 @@ def _at(shape: tuple, flat_index: int) -> str:
     return f"index {where[0]}" if len(where) == 1 else f"index {where}"
 
 
-def _label_array(values, argument: str, *, max_ndim: int = 2) -> np.ndarray:
+def label_array(values, argument: str, *, max_ndim: int = 2) -> np.ndarray:
+    """``values`` as an array of labels ``(N,)`` (or ``(B, N)``): every entry a number (not NaN)
+    or a non-empty string, or an ``InputError`` naming ``argument`` and the position.
+
+    >>> label_array(["a", None], "y_true")
+    Traceback (most recent call last):
+    ...
+    metricc.runtime.errors.InputError: y_true: None at index 1 is not a label (a label is a number or a non-empty string); drop or fill those samples
+    """
     arr = _array(values, argument)
     if arr.dtype.kind in "US" and not isinstance(values, np.ndarray):
         # np.asarray([1, "a"]) silently gives ["1", "a"]; keep mixed lists as objects.
@@ -100,19 +113,36 @@ def _label_array(values, argument: str, *, max_ndim: int = 2) -> np.ndarray:
         if nan.any():
             raise InputError(argument, f"NaN at {_at(arr.shape, int(np.argmax(nan)))} is not a "
                                        "label; drop or fill those samples")
+    elif kind in "US":
+        empty = (arr == arr.dtype.type()).ravel()
+        if empty.any():
+            raise InputError(argument, f"the empty string at {_at(arr.shape, int(np.argmax(empty)))} is not a "
+                                       "label; drop or fill those samples")
+    elif kind == "M":
+        missing = np.isnat(arr).ravel()
+        if missing.any():
+            raise InputError(argument, f"NaT at {_at(arr.shape, int(np.argmax(missing)))} is not a "
+                                       "label; drop or fill those samples")
     elif kind == "O":
         for k, v in enumerate(arr.ravel().tolist()):
-            if v is None or (isinstance(v, (float, np.floating)) and v != v):
-                raise InputError(argument, f"{v!r} at {_at(arr.shape, k)} is not a label; "
-                                           "drop or fill those samples")
+            if not _is_label(v):
+                raise InputError(argument, f"{v!r} at {_at(arr.shape, k)} is not a label (a label is a "
+                                           "number or a non-empty string); drop or fill those samples")
     elif kind not in _FAMILY:
         raise InputError(argument, f"labels must be numbers or strings, got dtype {arr.dtype}")
     return arr
 
 
+def _is_label(value) -> bool:
+    """A number (not NaN) or a non-empty string: the same rule as the command line's."""
+    if isinstance(value, (str, bytes)):
+        return len(value) > 0
+    return isinstance(value, numbers.Number) and value == value
+
+
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
-    t = _label_array(y_true, "y_true")
-    p = _label_array(y_pred, "y_pred")
+    t = label_array(y_true, "y_true")
+    p = label_array(y_pred, "y_pred")
     if t.shape != p.shape:
         if t.ndim == p.ndim == 1:
             msg = f"expected {t.shape[0]} labels like y_true, got {p.shape[0]}"
@@ -177,8 +207,13 @@ def _encode(arr: np.ndarray, classes: np.ndarray, argument: str) -> np.ndarray:
     return codes.reshape(arr.shape)
 
 
-def _check_labels(labels) -> np.ndarray:
-    arr = _label_array(labels, "labels", max_ndim=1)
+def check_labels(labels) -> np.ndarray:
+    """The class labels ``labels=``: a 1-d sequence of distinct labels.
+
+    >>> check_labels(["b", "a"]).tolist()
+    ['b', 'a']
+    """
+    arr = label_array(labels, "labels", max_ndim=1)
     first = {}
     try:
         for v in arr.tolist():
@@ -192,7 +227,7 @@ def _check_labels(labels) -> np.ndarray:
 
 def _classes_and_codes(t: np.ndarray, p: np.ndarray, labels):
     if labels is not None:
-        classes = _check_labels(labels)
+        classes = check_labels(labels)
         return classes, _encode(t, classes, "y_true"), _encode(p, classes, "y_pred")
     if not _numpy_exact(t.dtype, p.dtype):
         classes = _unique_objects(t, p)
@@ -257,6 +292,19 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None) -> np.n
     return counts.reshape((batch, c, c) if t.ndim == 2 else (c, c))
 
 
+def _object_numbers(a: np.ndarray, argument: str) -> np.ndarray:
+    """An object array (Python integers beyond int64, mixed numbers) as float64; other arrays unchanged."""
+    if a.dtype.kind != "O":
+        return a
+    try:
+        return a.astype(np.float64)
+    except OverflowError:
+        raise InputError(argument, f"a count exceeds 2**53 = {MAX_COUNT}, the largest integer float64 "
+                                   "holds exactly; metricc refuses it rather than round it") from None
+    except (TypeError, ValueError):
+        raise InputError(argument, "expected numbers, got non-numeric entries") from None
+
+
 def check_matrix(matrix, *, argument: str = "matrix", integer: bool = True) -> np.ndarray:
     """Validate a confusion matrix ``(..., C, C)``; returns int64 (or float64 if not ``integer``).
 
@@ -265,15 +313,7 @@ def check_matrix(matrix, *, argument: str = "matrix", integer: bool = True) -> n
     >>> check_matrix([[0.5, 0.5], [0.0, 1.0]], integer=False).tolist()
     [[0.5, 0.5], [0.0, 1.0]]
     """
-    m = _array(matrix, argument)
-    if m.dtype.kind == "O":
-        try:
-            m = m.astype(np.float64)
-        except OverflowError:
-            raise InputError(argument, f"a count exceeds 2**53 = {MAX_COUNT}, the largest integer float64 "
-                                       "holds exactly; metricc refuses it rather than round it") from None
-        except (TypeError, ValueError):
-            raise InputError(argument, "expected numbers, got non-numeric entries") from None
+    m = _object_numbers(_array(matrix, argument), argument)
     if m.dtype.kind not in "iuf":
         raise InputError(argument, f"expected numeric counts, got dtype {m.dtype}")
     if m.ndim < 2 or m.shape[-1] != m.shape[-2]:
@@ -403,13 +443,14 @@ def check_counts(counts, *, argument: str = "counts", integer: bool = True) -> C
     >>> check_counts(([1, 2], [0, 1], [1, 0], [3, 2])).true_negatives
     array([3, 2])
     """
-    if isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__") or len(counts) != 4:
+    if (isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__")
+            or (isinstance(counts, np.ndarray) and counts.ndim == 0) or len(counts) != 4):
         raise InputError(argument, "expected four arrays (true_positives, false_positives, "
                                    "false_negatives, true_negatives)")
     arrays, shape = [], None
     for field, values in zip(ClassCounts._fields, counts):
         name = f"{argument}.{field}"
-        a = _array(values, name)
+        a = _object_numbers(_array(values, name), name)
         if a.dtype.kind not in "iuf":
             raise InputError(name, f"expected numeric counts, got dtype {a.dtype}")
         if a.ndim == 0 or a.size == 0:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from metricc.runtime.confusion import check_labels, label_array
 from metricc.runtime.errors import InputError
 from metricc.runtime.scores import check_probabilities, score_array
 
@@ -44,9 +45,9 @@ class Curves(NamedTuple):
 
 def _column_index(y_true, n_classes: int, labels) -> np.ndarray:
     """Class labels -> score columns: ``labels`` order, else the sorted distinct labels, else 0..C-1."""
-    y = np.asarray(y_true, dtype=object)
+    y = label_array(y_true, "y_true", max_ndim=1).astype(object)
     if labels is not None:
-        order = list(labels)
+        order = check_labels(labels).tolist()
         if len(order) != n_classes:
             raise InputError("labels", f"expected one label per score column ({n_classes}), got {len(order)}")
         position = {label: k for k, label in enumerate(order)}

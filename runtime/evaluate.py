@@ -15,6 +15,7 @@ import numpy as np
 from metricc.runtime import confusion, probabilistic as probabilistic_matrices, relevance as relevance_estimates
 from metricc.runtime.errors import InputError
 from metricc.runtime.registry import Catalog, MetricInfo, install_lookup
+from metricc.runtime.scores import check_score_memory
 
 __all__ = ["catalog", "metric", "evaluate"]
 
@@ -34,6 +35,21 @@ def metric(name: str) -> MetricInfo:
 install_lookup(metric)  # metric parameters of generated functions resolve their ids here
 
 
+def _metric_names(metrics) -> list[str]:
+    """``metrics`` as a list of ids: one id, or a sequence of ids."""
+    if isinstance(metrics, str):
+        return [metrics]
+    if isinstance(metrics, (bytes, Mapping)) or not isinstance(metrics, Sequence | np.ndarray):
+        raise InputError("metrics", f"expected a metric id or a list of ids, got {type(metrics).__name__}")
+    names = list(metrics)
+    if not names:
+        raise InputError("metrics", "name at least one metric")
+    wrong = [name for name in names if not isinstance(name, str)]
+    if wrong:
+        raise InputError("metrics", f"expected metric ids (strings), got {wrong[0]!r}")
+    return names
+
+
 def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
     """-> (matrix or None, per-class counts, class labels or None)."""
     given = [name for name, value in (("y_true", y_true), ("matrix", matrix), ("counts", counts)) if value is not None]
@@ -51,10 +67,12 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
         raise InputError("y_pred", "y_pred needs y_true")
     if matrix is not None:
         matrix = confusion.check_matrix(confusion.orient(matrix, orientation))
+        labels = None if labels is None else confusion.check_labels(labels)
         if labels is not None and len(labels) != matrix.shape[-1]:
             raise InputError("labels", f"expected one label per class of the matrix ({matrix.shape[-1]}), got {len(labels)}")
         return matrix, confusion.counts_from_matrix(matrix), labels
     counts = confusion.check_counts(counts)
+    labels = None if labels is None else confusion.check_labels(labels)
     if labels is not None and len(labels) != counts.true_positives.shape[-1]:
         raise InputError("labels", f"expected one label per class of the counts ({counts.true_positives.shape[-1]}), got {len(labels)}")
     return None, counts, labels
@@ -157,10 +175,12 @@ def evaluate(
     ``scores`` (class probabilities) and ``y_true``: matrix-level metrics read the
     probabilistic confusion matrix instead of a count matrix (``cen`` gives rpCEN or pCEN).
     """
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not names:
-        raise InputError("metrics", "name at least one metric")
+    names = _metric_names(metrics)
     infos = [metric(name) for name in names]
+    if params is not None and not isinstance(params, Mapping):
+        raise InputError("params", f"expected a mapping {{parameter: value}}, got {type(params).__name__}")
+    if not isinstance(multilabel, (bool, np.bool_)):
+        raise InputError("multilabel", f"expected True or False, got {multilabel!r}")
     params = dict(params or {})
     declared = {p.name for info in infos for p in info.params}
     unknown = sorted(set(params) - declared)
@@ -225,7 +245,16 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, average, wei
             kwargs["average"] = average or info.default_average
             kwargs["weights"] = weights
             named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
-            class_labels = sorted(set(np.asarray(y_true, dtype=object).tolist())) if labels is None and named else labels
+            class_labels = _sorted_labels(y_true) if labels is None and named else labels
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
+        check_score_memory(info.id, info.simplified, scores)
         results[name] = info.function(y_true, scores, **kwargs)
     return results
+
+
+def _sorted_labels(y_true) -> list:
+    """The distinct true labels in order: the classes a named ``pos_label`` is looked up in."""
+    try:
+        return sorted(set(confusion.label_array(y_true, "y_true", max_ndim=1).tolist()))
+    except TypeError:
+        raise InputError("y_true", "labels of mixed types cannot be ordered; give labels=") from None

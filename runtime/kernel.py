@@ -183,14 +183,27 @@ def finish(value, undefined, zero_division):
     return result[()] if result.ndim == 0 else result
 
 
+# The largest magnitude a scalar parameter may have. Formulas raise parameters to powers and
+# multiply them by counts (up to 2**53): with beta = 1e200, beta**2 overflows float64. Within
+# 2**53 a product of a count and a parameter's fourth power still fits (2**265 < 2**1023), and
+# a larger parameter changes no catalog value in float64 (F-beta is recall to 1e-32 already).
+MAX_PARAMETER = 2.0 ** 53
+
+
 def scalar_param(name: str, value, check: Callable | None, domain: str):
-    """A scalar parameter: a finite real satisfying its declared domain."""
+    """A scalar parameter: a finite real of magnitude at most :data:`MAX_PARAMETER` satisfying
+    its declared domain."""
+    beyond = f"beyond the largest parameter magnitude 2**53 = {MAX_PARAMETER:.6g}; larger values overflow float64 in the formula"
     try:
         number = float(value)
+    except OverflowError:  # an integer of hundreds of digits
+        raise InputError(name, f"an integer of {len(str(abs(int(value))))} digits is {beyond}") from None
     except (TypeError, ValueError):
         raise InputError(name, f"expected a number, got {value!r}") from None
     if not math.isfinite(number):
         raise InputError(name, f"expected a finite number, got {value!r}")
+    if abs(number) > MAX_PARAMETER:
+        raise InputError(name, f"{number:.6g} is {beyond}")
     if check is not None and not check(number):
         raise InputError(name, f"must satisfy {domain}, got {value!r}")
     return number

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from metricc.runtime.confusion import check_labels, label_array
 from metricc.runtime.errors import InputError
 from metricc.runtime.scores import PROBABILITY_TOLERANCE, check_probabilities, score_array
 
@@ -45,7 +46,7 @@ def _classes(y_true, labels, n_samples_shape: tuple[int, ...], n_classes: int) -
     Without ``labels``: integers are column indices; other labels (strings) name the columns
     in sorted order when there are as many as columns (as for ``evaluate(scores=...)``).
     """
-    y = np.asarray(y_true)
+    y = label_array(y_true, "y_true", max_ndim=max(1, len(n_samples_shape)))
     if y.shape != n_samples_shape:
         raise InputError("y_true", f"expected one label per score row, shape {n_samples_shape}, got {y.shape}")
     if labels is None and y.dtype.kind not in "iuf":
@@ -57,11 +58,10 @@ def _classes(y_true, labels, n_samples_shape: tuple[int, ...], n_classes: int) -
     if labels is None:
         if y.dtype.kind == "f" and not np.all(y == np.round(y)):
             raise InputError("y_true", "expected class indices 0..C-1, or labels with labels= (one per score column)")
-        index = y.astype(np.int64)
-        if y.size and (index.min() < 0 or index.max() >= n_classes):
+        if y.min() < 0 or y.max() >= n_classes:  # before the cast: 2**63 would wrap around
             raise InputError("y_true", f"class indices must lie in 0..{n_classes - 1} (one per score column), or give labels=")
-        return index
-    order = list(labels)
+        return y.astype(np.int64)
+    order = check_labels(labels).tolist()
     if len(order) != n_classes or len(set(order)) != len(order):
         raise InputError("labels", f"expected {n_classes} distinct labels, one per score column, got {order!r}")
     position = {label: k for k, label in enumerate(order)}

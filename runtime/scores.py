@@ -16,22 +16,53 @@ metricc.runtime.errors.InputError: scores: each row must sum to 1 (within 1e-06)
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["PROBABILITY_TOLERANCE", "check_probabilities", "score_array"]
+__all__ = ["MAX_SCORE_ARRAY_BYTES", "PROBABILITY_TOLERANCE", "check_probabilities", "check_score_memory",
+           "score_array"]
 
 # Probabilities printed with six decimals, or summed in float32, miss 1 by up to ~1e-6.
 PROBABILITY_TOLERANCE = 1e-6
+# The largest array a score-level formula may need. Its generated code broadcasts over every
+# index of the formula at once: AU1U and AU1P compare each pair of samples (s, u) for each pair
+# of classes (j, k), n * n * C * C floats (17 GiB for n = 16,000 and C = 3).
+MAX_SCORE_ARRAY_BYTES = 1 << 30
+_SUBSCRIPT = re.compile(r"\b[SY]\[(\w+), (\w+)\]")  # S[s, k], Y[u, j]: a sample and a class index
+
+
+def check_score_memory(metric_id: str, simplified: str, scores) -> None:
+    """Refuse, before anything is allocated, a score-level metric whose broadcast arrays would
+    exceed :data:`MAX_SCORE_ARRAY_BYTES` for these scores; ``simplified`` is its formula, whose
+    subscripts name the sample and class indices the generated code broadcasts over."""
+    try:
+        shape = np.shape(scores)
+    except ValueError:  # ragged: the metric's own check explains
+        return
+    if len(shape) not in (1, 2):
+        return  # the metric's own check explains the shape
+    n, n_classes = shape[0], shape[1] if len(shape) == 2 else 2
+    subscripts = _SUBSCRIPT.findall(simplified)
+    samples, classes = {s for s, _ in subscripts}, {k for _, k in subscripts}
+    size = 8 * n ** len(samples) * n_classes ** len(classes)
+    if size > MAX_SCORE_ARRAY_BYTES:
+        raise InputError("scores", f"{metric_id} on {n} samples and {n_classes} classes needs arrays of "
+                                   f"{size / 2**30:.1f} GiB (n**{len(samples)} * C**{len(classes)} floats), above "
+                                   f"the limit of {MAX_SCORE_ARRAY_BYTES / 2**30:.0f} GiB; evaluate a sample of the data")
 
 
 def score_array(scores, *, argument: str = "scores") -> np.ndarray:
     """``scores`` as a float64 array with only finite entries; the caller checks the shape."""
     try:
-        values = np.asarray(scores, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(argument, "expected numbers (rows = samples, columns = classes)") from None
+        values = np.asarray(scores)
+        if values.dtype.kind not in "biufO":  # complex, strings, dates: not scores
+            raise TypeError
+        values = values.astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(argument, "expected real numbers (rows = samples, columns = classes)") from None
     if not np.isfinite(values).all():
         raise InputError(argument, "contains NaN or infinity")
     return values

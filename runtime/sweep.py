@@ -29,11 +29,12 @@ import numpy as np
 from metricc.runtime import confusion
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric as _metric
+from metricc.runtime.kernel import MAX_PARAMETER
 
 __all__ = ["product_grid", "sweep"]
 
 CHUNK_ELEMENTS = 1 << 21  # floats per intermediate array (16 MiB): batch x chunk x C
-MAX_GRID_ELEMENTS = 1 << 27  # product_grid refuses grids above 1 GiB of float64
+MAX_GRID_ELEMENTS = 1 << 27  # grids and sweep results above 1 GiB of float64 are refused
 
 
 def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False) -> np.ndarray:
@@ -159,9 +160,22 @@ def sweep(
         return info.function(*chosen, **{param: value}, **kwargs)
 
     batch = the_counts.true_positives.shape[:-1]
+    _check_result_size(batch, values.shape[:-1] if kind == "class_vector" else values.shape,
+                       n_classes if kwargs.get("average") == "none" else 1)
     if kind == "scalar":
         return _scalar_sweep(call, values, param, info.params, batch)
     return _vector_sweep(call, values, param, info.params, n_classes, batch)
+
+
+def _check_result_size(batch: tuple, grid_shape: tuple, per_entry: int) -> None:
+    """Refuse a sweep whose result (batch x grid values x classes) would exceed
+    :data:`MAX_GRID_ELEMENTS`, before any value is computed."""
+    size = math.prod(batch) * math.prod(grid_shape) * per_entry
+    if size > MAX_GRID_ELEMENTS:
+        raise InputError("grid", f"{math.prod(grid_shape)} grid values x {math.prod(batch)} inputs"
+                                 f"{f' x {per_entry} classes' if per_entry > 1 else ''} would take "
+                                 f"{size * 8 / 2**30:.1f} GiB, above the limit of {MAX_GRID_ELEMENTS * 8 / 2**30:.0f} GiB; "
+                                 "use fewer grid values or fewer inputs per call")
 
 
 def _scalar_sweep(call, values, param, declared, batch):
@@ -175,6 +189,8 @@ def _scalar_sweep(call, values, param, declared, batch):
                 raise
             domain = next(p.domain for p in declared if p.name == param)
             where = f"grid[{', '.join(str(int(i)) for i in np.unravel_index(index, values.shape))}]" if values.ndim else "grid"
+            if abs(value) > MAX_PARAMETER:
+                raise InputError("grid", f"{where}: {error.message}") from None
             raise InputError("grid", f"{where} = {float(value):.6g} is outside the domain of '{param}' ({domain})") from None
     if not results:
         return np.empty(batch + values.shape)

@@ -99,7 +99,7 @@ def _data(args) -> dict:
         if args.multilabel:
             raise InputError("--multilabel", "applies to --y-true/--y-pred, not to --matrix")
         matrix = inputs.read_matrix("--matrix", args.matrix)
-        (labels,), integers = inputs.typed_labels(args.labels)
+        (labels,), integers = inputs.typed_labels(inputs.text_labels(args.labels))
         classes = _matrix_classes(matrix)
         if labels is not None and classes is not None and len(labels) != classes:
             raise InputError("--labels", f"expected one label per class of the matrix ({classes}), got {len(labels)}")
@@ -117,7 +117,7 @@ def _data(args) -> dict:
                 "y_pred": inputs.read_indicators("--y-pred", args.y_pred),
                 "pos_label": inputs.positive_label(args.pos_label, True)}
     y_true, y_pred = inputs.read_labels("--y-true", args.y_true), inputs.read_labels("--y-pred", args.y_pred)
-    (y_true, y_pred, labels), integers = inputs.typed_labels(y_true, y_pred, args.labels)
+    (y_true, y_pred, labels), integers = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels))
     return {"y_true": y_true, "y_pred": y_pred, "labels": labels,
             "pos_label": inputs.positive_label(args.pos_label, integers)}
 

@@ -30,7 +30,7 @@ def score_inputs(args) -> dict:
             raise InputError(option, "does not combine with --scores")
     y_true = inputs.read_labels("--y-true", args.y_true)
     y_pred = None if args.y_pred is None else inputs.read_labels("--y-pred", args.y_pred)
-    (y_true, y_pred, labels), integers = inputs.typed_labels(y_true, y_pred, args.labels)
+    (y_true, y_pred, labels), integers = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels))
     return {"y_true": y_true, "y_pred": y_pred, "scores": inputs.read_scores("--scores", args.scores),
             "labels": labels, "pos_label": inputs.positive_label(args.pos_label, integers),
             "probabilistic": args.probabilistic}

@@ -56,7 +56,7 @@ def _run(args) -> int:
     if args.class_counts is not None:
         kwargs["class_counts"] = _class_counts(args.class_counts)
     if args.labels_file is not None:
-        kwargs["y_true"] = inputs.read_labels("--labels-file", args.labels_file)
+        kwargs["y_true"] = inputs.read_labels("--labels-file", args.labels_file).values
     try:
         found = suggest(**kwargs)
     except InputError as error:

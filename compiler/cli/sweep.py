@@ -13,6 +13,7 @@ import json
 import numpy as np
 
 from metricc.runtime.errors import InputError
+from metricc.runtime.sweep import MAX_GRID_ELEMENTS
 
 __all__ = ["parse_spec", "run"]
 
@@ -28,15 +29,18 @@ def parse_spec(text: str) -> tuple[str, list[float]]:
     if not sep or not name or not spec:
         raise InputError("--sweep", f"expected NAME=START:STOP:NUM or NAME=V1,V2,..., got {text!r}")
     try:
-        if ":" in spec:
-            start, stop, number = spec.split(":")
-            count = int(number)
-            if count < 1:
-                raise ValueError
-            return name, [float(v) for v in np.linspace(float(start), float(stop), count)]
-        return name, [float(v) for v in spec.split(",")]
+        if ":" not in spec:
+            return name, [float(v) for v in spec.split(",")]
+        start, stop, number = spec.split(":")
+        start, stop, count = float(start), float(stop), int(number)
+        if count < 1:
+            raise ValueError
     except ValueError:
         raise InputError("--sweep", f"{spec!r}: expected START:STOP:NUM (NUM a positive integer) or numbers separated by commas") from None
+    if count > MAX_GRID_ELEMENTS:  # checked before the values exist: 10**9 of them take gigabytes
+        raise InputError("--sweep", f"{count} values exceed the largest grid, {MAX_GRID_ELEMENTS} values "
+                                    f"({MAX_GRID_ELEMENTS * 8 / 2**30:.0f} GiB of float64); use fewer values")
+    return name, [float(v) for v in np.linspace(start, stop, count)]
 
 
 def _sweep_input(data: dict) -> tuple[dict, int, int]:

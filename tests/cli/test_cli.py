@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -391,6 +392,59 @@ def test_eval_multilabel(capsys, tmp_path):
     code, out, err = run(capsys, "eval", "--multilabel", "--y-true", tmp_path / "t.csv",
                          "--y-pred", tmp_path / "p.csv", "--metric", "mcc")
     assert_usage_error(code, out, err, "--metric")
+
+
+def test_eval_labels_agree_with_the_python_api(capsys, tmp_path):
+    """A label is what the API takes: JSON keeps 1 and "1" apart; null and empty fields are errors."""
+    from metricc.runtime import evaluate
+
+    y_true, y_pred = [1, "1", "a", 1], [1, 1, "a", "1"]
+    values = run_json(capsys, "eval", "--y-true", json.dumps(y_true), "--y-pred", json.dumps(y_pred),
+                      "--metric", "accuracy")
+    assert values["accuracy"] == evaluate("accuracy", y_true=y_true, y_pred=y_pred)["accuracy"] == 0.5
+    (tmp_path / "commas.csv").write_text(",,,\n")
+    (tmp_path / "four.txt").write_text("a\nb\na\nb\n")
+    for y, where in (('["a", null, "a", "b"]', "label 1 is null"), ('["a", "", "a", "b"]', "label 1 is empty"),
+                     (tmp_path / "commas.csv", f"{tmp_path / 'commas.csv'}:1: label 1 of the line is empty")):
+        code, out, err = run(capsys, "eval", "--y-true", y, "--y-pred", tmp_path / "four.txt", "--metric", "accuracy")
+        assert_usage_error(code, out, err, "--y-true")
+        assert where in err
+
+
+@pytest.mark.parametrize("metric_id", ["f_beta", "f_beta_of_macro_averages", "f_beta_of_micro_averages",
+                                       "relevance_f_beta"])
+def test_eval_huge_parameters_are_input_errors(capsys, metric_id):
+    code, out, err = run(capsys, "eval", "--matrix", M2, "--metric", metric_id, "--param", "beta=1e200")
+    assert_usage_error(code, out, err, "--param beta")
+    assert "beyond the largest parameter magnitude 2**53" in err
+
+
+@pytest.mark.parametrize("matrix", ["[[4611686018427387904, 1], [1, 1]]", "[[9007199254740992, 1], [0, 0]]",
+                                    "[[[1, 0], [0, 1]], [[4611686018427387904, 0], [0, 0]]]"])
+def test_eval_counts_beyond_2_53_are_input_errors(capsys, matrix):
+    for extra in ((), ("--sweep", "beta=1,2")):
+        code, out, err = run(capsys, "eval", "--matrix", matrix, "--metric", "f_beta", *extra)
+        assert_usage_error(code, out, err, "--matrix")
+        assert "exceeds 2**53" in err
+
+
+def test_eval_pairwise_score_metrics_refuse_large_data_before_allocating(capsys, tmp_path):
+    n = 4000  # 8 * n**2 * 3**2 bytes = 1.07 GiB for AU1U's pairwise arrays
+    (tmp_path / "y.txt").write_text("\n".join(str(k % 3) for k in range(n)))
+    (tmp_path / "s.csv").write_text("0.2,0.3,0.5\n" * n)
+    for metric_id in ("au1u", "au1p"):
+        code, out, err = run(capsys, "eval", "--y-true", tmp_path / "y.txt", "--scores", tmp_path / "s.csv",
+                             "--metric", metric_id)
+        assert_usage_error(code, out, err, "--scores")
+        assert f"{metric_id} on 4000 samples and 3 classes needs arrays of 1.1 GiB" in err and "limit of 1 GiB" in err
+
+
+def test_eval_cen_of_one_class_prints_no_warning(capsys, tmp_path):
+    (tmp_path / "y.txt").write_text("a\na\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values = run_json(capsys, "eval", "--y-true", tmp_path / "y.txt", "--y-pred", tmp_path / "y.txt", "--metric", "cen")
+    assert values == {"cen": 0.0}
 
 
 # ---------------------------------------------------------------- the error edge

@@ -79,13 +79,41 @@ def test_a_folder_is_not_a_matrix_file(tmp_path):
 # ---------------------------------------------------------------- labels
 
 def test_labels_one_per_line_or_one_comma_line(tmp_path):
-    assert inputs.read_labels("--y-true", write(tmp_path, "t.txt", "cat\n dog \n\ncat\n")) == ["cat", "dog", "cat"]
-    assert inputs.read_labels("--y-pred", write(tmp_path, "p.csv", "cat, dog ,cat\n")) == ["cat", "dog", "cat"]
-    assert inputs.read_labels("--y-true", write(tmp_path, "one.txt", "bird\n")) == ["bird"]
+    text = inputs.Labels(["cat", "dog", "cat"], text=True)
+    assert inputs.read_labels("--y-true", write(tmp_path, "t.txt", "cat\n dog \n\ncat\n")) == text
+    assert inputs.read_labels("--y-pred", write(tmp_path, "p.csv", "cat, dog ,cat\n")) == text
+    assert inputs.read_labels("--y-true", write(tmp_path, "one.txt", "bird\n")) == (["bird"], True)
 
 
-def test_labels_inline_json_are_strings():
-    assert inputs.read_labels("--y-true", '[1, "b", 2.5]') == ["1", "b", "2.5"]
+def test_labels_in_json_keep_their_types(tmp_path):
+    """As in the Python API, 1 and "1" are two labels; a JSON file is read as JSON."""
+    assert inputs.read_labels("--y-true", '[1, "b", 2.5, "1"]') == ([1, "b", 2.5, "1"], False)
+    assert inputs.read_labels("--y-true", write(tmp_path, "y.json", '["a", 2]')) == (["a", 2], False)
+
+
+@pytest.mark.parametrize(("value", "words"), [
+    ('["a", null]', "label 1 is null; every sample needs a label"),
+    ('["a", ""]', "label 1 is empty; every sample needs a label"),
+    ('[["a"]]', "label 0 is a JSON list; a label is a number or a string"),
+    ('[{"a": 1}]', "label 0 is a JSON dict; a label is a number or a string"),
+])
+def test_null_and_empty_json_labels_are_refused(value, words):
+    assert refused(inputs.read_labels, "--y-true", value) == words
+
+
+def test_a_json_label_file_holds_an_array(tmp_path):
+    path = write(tmp_path, "y.json", '{"a": 1}')
+    assert refused(inputs.read_labels, "--y-true", path) == f"{path}: expected a JSON array of labels, got dict"
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (",,,\n", "1: label 1 of the line is empty"),
+    ("a,b,\n", "1: label 3 of the line is empty"),
+    ("\n\na, ,b\n", "3: label 2 of the line is empty"),
+])
+def test_empty_fields_are_refused_with_their_position(tmp_path, content, words):
+    path = write(tmp_path, "y.csv", content)
+    assert refused(inputs.read_labels, "--y-true", path) == f"{path}:{words}; every sample needs a label"
 
 
 @pytest.mark.parametrize(("content", "words"), [
@@ -138,10 +166,19 @@ def test_bad_scores(tmp_path):
 # ---------------------------------------------------------------- label types and JSON
 
 def test_labels_are_integers_only_when_all_of_them_are():
-    assert inputs.typed_labels(["10", "9", "-1"], ["9"], None) == ([[10, 9, -1], [9], None], True)
-    assert inputs.typed_labels(["10", "cat"], ["9"]) == ([["10", "cat"], ["9"]], False)
-    assert inputs.typed_labels(["007", "1"]) == ([["007", "1"]], False)  # "007" is not written as an integer
+    text = inputs.text_labels
+    assert inputs.typed_labels(text(["10", "9", "-1"]), text(["9"]), None) == ([[10, 9, -1], [9], None], True)
+    assert inputs.typed_labels(text(["10", "cat"]), text(["9"])) == ([["10", "cat"], ["9"]], False)
+    assert inputs.typed_labels(text(["007", "1"])) == ([["007", "1"]], False)  # "007" is not written as an integer
     assert inputs.typed_labels(None) == ([None], True)
+
+
+def test_json_labels_keep_their_types_and_type_the_text_labels():
+    json = inputs.Labels
+    assert inputs.typed_labels(json([1, "1"], False)) == ([[1, "1"]], False)
+    assert inputs.typed_labels(json([1, 2], False), inputs.text_labels(["2", "1"])) == ([[1, 2], [2, 1]], True)
+    assert inputs.typed_labels(json(["1", "2"], False), inputs.text_labels(["2"])) == ([["1", "2"], ["2"]], False)
+    assert inputs.typed_labels(json([True, 1], False)) == ([[True, 1]], False)  # a bool is not an integer label
 
 
 def test_positive_label_follows_the_labels():

@@ -8,6 +8,7 @@ F1 1, 2/3, 2/3. Expected values are worked by hand from it.
 from __future__ import annotations
 
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -150,10 +151,55 @@ def test_probabilistic_matrices_feed_matrix_metrics():
     (lambda: evaluate("roc_auc", scores=[0.2, 0.9]), "y_true", "scores need y_true"),
     (lambda: evaluate("recall", matrix=MATRIX, orientation="columns"), "orientation", "not one of"),
     (lambda: evaluate("recall", matrix=MATRIX, zero_division=math.inf), "zero_division", "finite"),
+    # what is not a metric id, a parameter mapping or a label is refused by name, not a TypeError
+    (lambda: evaluate(None, matrix=MATRIX), "metrics", "a metric id or a list of ids, got NoneType"),
+    (lambda: evaluate(5, matrix=MATRIX), "metrics", "a metric id or a list of ids, got int"),
+    (lambda: evaluate([["f1"]], matrix=MATRIX), "metrics", r"metric ids \(strings\), got \['f1'\]"),
+    (lambda: evaluate({"f1": 1}, matrix=MATRIX), "metrics", "got dict"),
+    (lambda: evaluate(b"f1", matrix=MATRIX), "metrics", "got bytes"),
+    (lambda: evaluate("f1", matrix=MATRIX, params=[("beta", 2)]), "params", "a mapping"),
+    (lambda: evaluate("f1", y_true=[[1, 0]], y_pred=[[1, 0]], multilabel="yes"), "multilabel", "True or False"),
+    (lambda: evaluate("f1", y_true=[{"a": 1}, {"b": 2}], y_pred=["a", "b"]), "y_true", r"\{'a': 1\} at index 0 is not a label"),
+    (lambda: evaluate("f1", y_true=["a", "b"], y_pred=[["a"], "b"]), "y_pred", "cannot be read as an array"),
+    (lambda: evaluate("f1", y_true=["a", ""], y_pred=["a", "b"]), "y_true", "the empty string at index 1 is not a label"),
+    (lambda: evaluate("f1", y_true=["a", None], y_pred=["a", "b"]), "y_true", "None at index 1 is not a label"),
+    (lambda: evaluate("f1", matrix=MATRIX, labels=5), "labels", "got the single value 5"),
+    (lambda: evaluate("f1", counts=COUNTS, labels=[{}, 1, 2]), "labels", "not a label"),
 ])
 def test_errors_name_the_argument(call, argument, message):
     with raises(argument, message):
         call()
+
+
+@pytest.mark.parametrize("metric_id", ["f_beta", "f_beta_of_macro_averages", "f_beta_of_micro_averages",
+                                       "relevance_f_beta", "relevance_av_f_beta"])
+@pytest.mark.parametrize("beta", [1e200, 1e154, 2.0 ** 53 * 1.5, -1e300, 10 ** 400],
+                         ids=["1e200", "1e154", "1.5*2**53", "-1e300", "10**400"])
+def test_a_huge_parameter_is_refused_not_overflowed(metric_id, beta):
+    """beta**2 overflowed float64: an OverflowError (1e200) or a warning and NaN (1e154)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with raises("beta", "beyond the largest parameter magnitude 2\\*\\*53"):
+            evaluate(metric_id, matrix=MATRIX, params={"beta": beta})
+        assert 0 < evaluate(metric_id, matrix=MATRIX, params={"beta": 2.0 ** 53})[metric_id] <= 1
+
+
+@pytest.mark.parametrize("inputs", [{"matrix": [[2 ** 62, 1], [1, 1]]}, {"matrix": [[2 ** 53, 1], [0, 0]]},
+                                    {"counts": ([2 ** 62, 1], [1, 1], [1, 1], [1, 1])},
+                                    {"matrix": np.array([[2 ** 63, 1], [1, 1]], dtype=np.uint64)}])
+def test_counts_beyond_2_53_are_refused(inputs):
+    argument = next(iter(inputs)) + (".true_positives" if "counts" in inputs else "")
+    with raises(argument.replace(".", r"\."), "exceeds 2\\*\\*53"):
+        evaluate(["accuracy", "f1"], **inputs)
+
+
+@pytest.mark.parametrize("metric_id", ["au1u", "au1p"])
+def test_pairwise_score_metrics_refuse_arrays_beyond_the_limit_before_allocating(metric_id):
+    n = 4000  # 8 * 4000**2 * 3**2 bytes = 1.07 GiB
+    scores = np.full((n, 3), 1 / 3)
+    with raises("scores", f"{metric_id} on 4000 samples and 3 classes needs arrays of 1.1 GiB .* limit of 1 GiB"):
+        evaluate(metric_id, y_true=np.arange(n) % 3, scores=scores)
+    assert evaluate(["log_loss", "roc_auc"], y_true=np.arange(n) % 3, scores=scores)["roc_auc"] == 0.5
 
 
 # ---------------------------------------------------------------- exactness at large counts

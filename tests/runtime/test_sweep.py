@@ -354,3 +354,28 @@ def test_cli_sweep_text_and_scalar_parameter(capsys):
 def test_cli_sweep_errors_name_the_option(capsys, args, message):
     code, _, err = _cli(capsys, "--metric", "preference_driven", *args)
     assert code == 2 and f"metricc: error: {message}" in err
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    # 10**9 values took 19 GB before the class-vector guard applied to scalar grids too
+    (("--metric", "f_beta", "--sweep", "beta=0.1:1:1000000000"),
+     "--sweep: 1000000000 values exceed the largest grid, 134217728 values (1 GiB of float64)"),
+    (("--metric", "preference_driven", "--sweep", "kappa=0:1:2000"), "--sweep: 2000**3 vectors of 3 entries"),
+    (("--metric", "f_beta", "--sweep", "beta=1,1e200"), "--sweep: grid[1]: 1e+200 is beyond the largest parameter magnitude"),
+])
+def test_cli_sweep_refuses_grids_beyond_the_limit_before_building_them(capsys, args, message):
+    code, _, err = _cli(capsys, *args)
+    assert code == 2 and f"metricc: error: {message}" in err
+
+
+@pytest.mark.parametrize(("metric_id", "grid", "kwargs", "size"), [
+    ("f_beta", np.linspace(0.1, 1, 200_000), {"param": "beta"}, "200000 grid values x 1000 inputs"),
+    ("f_beta", np.linspace(0.1, 1, 50_000), {"param": "beta", "average": "none"}, "50000 grid values x 1000 inputs x 3 classes"),
+    ("preference_driven", np.full((50_000, 3), 0.5), {}, "50000 grid values x 1000 inputs x 3 classes"),
+])
+def test_sweep_refuses_results_beyond_the_limit_before_computing(metric_id, grid, kwargs, size):
+    matrices = np.broadcast_to(TABLE4, (1000, 3, 3))
+    if metric_id == "preference_driven":
+        kwargs["average"] = "none"
+    with pytest.raises(InputError, match=rf"^grid: {size} would take 1\.[0-9] GiB, above the limit of 1 GiB"):
+        sweep(metric_id, matrices, grid=grid, **kwargs)

@@ -1,0 +1,55 @@
+"""Fuzz the runtime: N hostile calls of ``evaluate``, the generated functions and ``metricc eval``.
+
+Not a test: the generators and the rule are those of ``tests/runtime/test_fuzz.py``
+(``tests/runtime/fuzz_inputs.py``), drawn from a seeded random source for many more calls
+than a test run can afford. Every call must return a value or raise ``InputError`` (exit 0 or
+2 on the command line); the report counts each outcome and prints the first reproducer of
+each kind of failure. Exit status 1 if any call failed.
+
+    python benchmarks/fuzz_runtime.py [--calls 10000] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "runtime"))
+
+from fuzz_inputs import GENERATORS, RandomSource, outcome  # noqa: E402 - found through the path above
+
+SHARE = {"evaluate": 6, "function": 3, "cli": 1}  # calls of each generator per 10
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    source = RandomSource(args.seed)
+    kinds = [name for name, share in SHARE.items() for _ in range(share)]
+    counts: Counter = Counter()
+    first: dict[tuple[str, str], str] = {}
+    start = time.perf_counter()
+    for _ in range(args.calls):
+        generator = source.choice(kinds)
+        case = GENERATORS[generator](source)
+        result = outcome(case)
+        counts[result.kind] += 1
+        if result.failed:
+            key = (result.kind, result.detail.split(":")[0] + result.detail.split(" at ")[-1].split(":")[0])
+            first.setdefault(key, f"{result.kind}: {result.detail}\n    {case.description[:600]}")
+    elapsed = time.perf_counter() - start
+    print(f"{args.calls} calls (seed {args.seed}) in {elapsed:.1f} s")
+    for kind in ("value", "input error", "exception", "warning", "wrong value"):
+        print(f"  {kind:12} {counts[kind]}")
+    for reproducer in first.values():
+        print(reproducer)
+    return 1 if any(counts[k] for k in ("exception", "warning", "wrong value")) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
