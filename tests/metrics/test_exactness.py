@@ -141,3 +141,20 @@ def test_reference_sees_what_it_must(compiled_metrics):
     assert precision.values == [None, 0]
     log_loss = ref.score_calls(compiled_metrics["log_loss"], [0, 1], [[0.0, 1.0], [0.0, 1.0]])[0].expected
     assert log_loss == float("inf")
+
+
+def test_judge_flags_what_it_must():
+    """The comparison can fail: a digit lost, a NaN for a value, -0.0, a numpy warning, an
+    input the runtime should have refused."""
+    third = ref.sympy.Rational(1, 3)
+    assert ref.judge(1 / 3, third)[1] == ""  # the float nearest 1/3: 5.6e-17 relative
+    assert ref.judge(1 / 3 + 1e-12, third)[1] == "inexact"
+    assert ref.judge(float("nan"), third)[1] == "undefined mismatch"
+    assert ref.judge(0.0, None)[1] == "undefined mismatch"
+    assert ref.judge(-0.0, ref.sympy.S.Zero)[1] == "signed zero"
+    assert ref.judge(1e-300, ref.sympy.S.Zero)[1] == "inexact"
+    assert ref.judge(1e-13, ref.sympy.S.Zero, scale=ref.sympy.S.One) == (1e-13, "")
+    warns = ref.run(lambda x: np.log(x), (np.array(0.0),), ref.Call("-", 0.0, {}, -ref.sympy.oo))
+    assert warns.problem == "warning"
+    refused = ref.run(lambda x: x, (1.0,), ref.Call("-", 0.0, {}, ref.Refused("pooled count beyond 2**53")))
+    assert refused.problem == "not refused"
