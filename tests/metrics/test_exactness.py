@@ -107,6 +107,9 @@ EDGE_MATRICES = {
     "single class": [[7]],
     "perfect": [[2 ** 50, 0], [0, 1]],
     "independent": [[3, 6], [5, 10]],
+    "shares near 1 (entropies)": [[1, 10 ** 8], [0, 1]],
+    "odds ratio below 2**-53": [[1, 10 ** 8], [10 ** 8, 1]],
+    "pooled total beyond 2**53": [[2 ** 52, 0], [0, 1]],
 }
 
 
