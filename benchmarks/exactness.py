@@ -66,14 +66,19 @@ def sweep_metric(metric_id: str, examples: int, seed: int) -> tuple[str, dict, f
     for _ in range(examples):
         if metric.level in ("curve", "score"):
             y, scores = ref.random_scores(rng, rng.randint(2, 10), rng.randint(2, 4))
-            outcomes = ref.check_scores_input(metric, info, y, scores)
             shown = f"y={y}, scores={scores}"
+            check = lambda: ref.check_scores_input(metric, info, y, scores)  # noqa: E731
         else:
             c = rng.randint(1, 5)
             dtype = rng.choice((np.int64, np.float64))
             matrix = np.array(ref.random_matrix(rng, c, rng.choice(ref.MATRIX_KINDS)), dtype=dtype)
-            outcomes = ref.check_matrix_input(metric, info, matrix, rng.choice(settings), ir)
+            kwargs = rng.choice(settings)
             shown = f"{matrix.tolist()} ({dtype.__name__})"
+            check = lambda: ref.check_matrix_input(metric, info, matrix, kwargs, ir)  # noqa: E731
+        try:
+            outcomes = check()
+        except Exception as error:  # the reference's own failure: reported with its input, the sweep goes on
+            outcomes = [ref.Outcome("reference", float("nan"), {}, 0.0, "reference failure", f"{type(error).__name__}: {error}")]
         for o in outcomes:
             entry = summary.setdefault(o.mode, {"worst": -1.0, "input": "", "problems": Counter(), "first": {}})
             arguments = ", ".join(f"{k}={v}" for k, v in o.kwargs.items() if k not in ("average", "labels"))

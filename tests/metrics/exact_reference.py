@@ -6,8 +6,9 @@ float arithmetic for a reference value: each metric's *simplified* formula (``ir
 the form the generated code implements) is evaluated bottom-up with sympy Integers and
 Rationals substituted for the counts, scores and parameters (a float parameter or score is
 the exact rational it stands for); sums are expanded over the concrete classes, samples or
-thresholds; irrational results (sqrt, log, exp, fractional powers) stay symbolic and are
-rounded once, with :data:`DIGITS` significant digits, for the comparison.
+thresholds; logarithms and exponentials stay symbolic, fractional powers are taken to 110
+digits (:func:`power`), and the result is rounded once, with :data:`DIGITS` significant
+digits, for the comparison.
 
 Conventions of the evaluation (docs/spec-language.md, "Undefined cases"):
 
@@ -48,6 +49,7 @@ TP, FP, FN, TN = symbols.COUNTS
 MAX_COUNT = 2 ** 53
 RTOL = 1e-12
 DIGITS = 60
+WORKING_DIGITS = 110
 TINY = float(np.finfo(np.float64).tiny)
 ZERO_DIVISIONS = (math.nan, 0.25)
 _UNDEFINED = (S.NaN, S.ComplexInfinity, S.Infinity, S.NegativeInfinity)
@@ -125,6 +127,8 @@ class Evaluator:
             args.append(value)
         if expr.func == sympy.log:
             return self._log(args[0])
+        if isinstance(expr, sympy.Pow):
+            return power(*args)
         value = expr.func(*args)
         return None if value.has(S.NaN, S.ComplexInfinity) else value
 
@@ -163,6 +167,22 @@ class Evaluator:
         index, rest = free[0], case
         size = sizes["n"] if index.name in _SAMPLE_INDICES else sizes["C"]
         return any(self.holds(rest.xreplace({index: v}), sizes) for v in range(size))
+
+
+def power(base: sympy.Expr, exponent: sympy.Expr) -> sympy.Expr | None:
+    """``base ** exponent``; a fractional power of a rational as a :data:`WORKING_DIGITS` float.
+
+    sympy would keep ``sqrt(p/q)`` exact by factoring ``p`` and ``q``, which is slow for counts
+    near 2**53 and, in sympy 1.14, can fail ("... is not a prime factor of ..."). The rounding
+    of one root to 110 digits is far below the 1e-12 the tests ask: products and quotients keep
+    the relative error, and the sums of roots in the catalog do not cancel to within 1e-90.
+    """
+    if exponent.is_Rational and not exponent.is_Integer and base.is_Rational:
+        if base == 0:
+            return S.Zero if exponent > 0 else None
+        return sympy.Float(base, WORKING_DIGITS) ** exponent
+    value = sympy.Pow(base, exponent)
+    return None if value.has(S.NaN, S.ComplexInfinity) else value
 
 
 def written_or_simplified(metric_like, evaluator: Evaluator):
@@ -291,7 +311,7 @@ class PerClass:
                 return None
             if any(v.is_negative for v in values):
                 raise Refused("geometric averaging of a negative value")
-            return sympy.Mul(*values) ** sympy.Rational(1, len(values))
+            return power(sympy.Mul(*values), sympy.Rational(1, len(values)))
         if mode == "weighted":
             weights = self.support if weights is None else weights
             kept = [(w, v) for w, v in zip(weights, values) if w != 0]
