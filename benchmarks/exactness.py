@@ -90,6 +90,23 @@ def sweep_metric(metric_id: str, examples: int, seed: int) -> tuple[str, dict, f
     return metric_id, summary, time.perf_counter() - start
 
 
+def report(metric_id: str, summary: dict, seconds: float) -> int:
+    """Print one metric's rows; returns how many of its modes are outside 1e-12 or had problems."""
+    bad = 0
+    for mode, entry in summary.items():
+        ok = entry["worst"] <= ref.RTOL and not entry["problems"]
+        bad += not ok
+        problems = ", ".join(f"{k} x{n}" for k, n in sorted(entry["problems"].items())) or "-"
+        worst = "inf" if math.isinf(entry["worst"]) else f"{entry['worst']:.3g}"
+        print(f"{metric_id:<26} {mode:<10} {worst:>12}  {'yes' if ok else 'NO ':<3} {problems}  [{seconds:.0f}s]")
+        if not ok:
+            print(f"    worst at {entry['input']}" + (f"\n      {entry['detail']}" if entry.get("detail") else ""))
+            for problem, where in sorted(entry["first"].items()):
+                print(f"    first {problem}: {where}")
+    sys.stdout.flush()
+    return bad
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--metrics", nargs="+", help="metric ids (default: the whole catalog)")
@@ -101,25 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     from metricc.generated import CATALOG
 
     ids = sorted(CATALOG) if not args.metrics else [CATALOG[m].id for m in args.metrics]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(sweep_metric, ids, [args.examples] * len(ids), [args.seed] * len(ids)))
-    else:
-        results = [sweep_metric(i, args.examples, args.seed) for i in ids]
-
-    bad = 0
-    print(f"{'metric':<26} {'mode':<10} {'worst error':>12}  ok  problems  (seed {args.seed}, {args.examples} inputs per metric)")
-    for metric_id, summary, seconds in results:
-        for mode, entry in summary.items():
-            ok = entry["worst"] <= ref.RTOL and not entry["problems"]
-            bad += not ok
-            problems = ", ".join(f"{k} x{n}" for k, n in sorted(entry["problems"].items())) or "-"
-            worst = "inf" if math.isinf(entry["worst"]) else f"{entry['worst']:.3g}"
-            print(f"{metric_id:<26} {mode:<10} {worst:>12}  {'yes' if ok else 'NO ':<3} {problems}  [{seconds:.0f}s]")
-            if not ok:
-                print(f"    worst at {entry['input']}" + (f"\n      {entry['detail']}" if entry.get("detail") else ""))
-                for problem, where in sorted(entry["first"].items()):
-                    print(f"    first {problem}: {where}")
+    print(f"{'metric':<26} {'mode':<10} {'worst error':>12}  ok  problems  (seed {args.seed}, {args.examples} inputs per metric)",
+          flush=True)
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = pool.map(sweep_metric, ids, [args.examples] * len(ids), [args.seed] * len(ids))
+        bad = sum(report(*result) for result in results)  # printed as each metric finishes
     print(f"{bad} metric/mode pairs outside 1e-12 or with problems")
     return 1 if bad else 0
 
