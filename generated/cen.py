@@ -16,7 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     transpose,
-    xlogy,
+    xlogy_ratio,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -57,14 +57,14 @@ def cen(
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
-    x0 = 1 / nonzero(p + t)
+    x0 = p + t
     value = (
         -np.sum(
             np.sum(
                 (1 - eye(C))
                 * (
-                    xlogy(M, align(x0, "j", "jk") * M)
-                    + xlogy(transpose(M), align(x0, "j", "jk") * transpose(M))
+                    xlogy_ratio(M, M, align(x0, "j", "jk"))
+                    + xlogy_ratio(transpose(M), transpose(M), align(x0, "j", "jk"))
                 ),
                 axis=-2,
             ),

@@ -12,8 +12,7 @@ from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
     exact,
-    log1p,
-    nonzero,
+    log_ratio,
     np,
     real,
 )
@@ -26,7 +25,7 @@ def _per_class(tp, fp, fn, tn):
     fn__exact, fp__exact, tn__exact, tp__exact = exact(lambda B: 2*B**2, fn, fp, tn, tp)
     exact__0 = real(tn__exact * tp__exact - fn__exact * fp__exact)
     return (
-        np.sqrt(3) * log1p(exact__0 / nonzero(fn * fp)) / (np.pi * np.log(10)),
+        np.sqrt(3) * log_ratio(tn * tp, fn * fp, exact__0) / (np.pi * np.log(10)),
         (fn == 0) | (fp == 0) | (tn == 0) | (tp == 0),
     )
 

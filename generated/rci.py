@@ -14,7 +14,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
-    xlogy,
+    xlogy_ratio,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -52,10 +52,10 @@ def rci(
     t = np.sum(M, axis=-1)
     p = np.sum(M, axis=-2)
     n = np.sum(t, axis=-1)
-    x0 = xlogy(t, t / nonzero(align(n, "", "i")))
+    x0 = xlogy_ratio(t, t, align(n, "", "i"))
     value = (
         -(
-            np.sum(np.sum(xlogy(M, M / nonzero(align(p, "j", "ij"))), axis=-1), axis=-1)
+            np.sum(np.sum(xlogy_ratio(M, M, align(p, "j", "ij")), axis=-1), axis=-1)
             - np.sum(x0, axis=-1)
         )
         / nonzero(np.sum(x0, axis=-1))

@@ -46,7 +46,7 @@ __all__ = [
     "exact",
     "eye",
     "finish",
-    "log1p",
+    "log_ratio",
     "metric_param",
     "nonzero",
     "np",
@@ -55,6 +55,7 @@ __all__ = [
     "score_curves",
     "transpose",
     "xlogy",
+    "xlogy_ratio",
     "zero_division_value",
 ]
 
@@ -68,10 +69,30 @@ def nonzero(denominator):
     return np.where(denominator == 0, 1, denominator)
 
 
-def log1p(x):
-    """``log(1 + x)``, accurate where ``x`` is small (a logarithm of a ratio near 1); where
-    ``1 + x = 0`` it is an undefined case the caller masks, so no warning."""
-    return np.log1p(np.where(x == -1, 0.0, x))
+def log_ratio(numerator, denominator, difference):
+    """``log(numerator / denominator)`` of positive values, given their exact ``difference``:
+    near 1 (within a factor 2) as ``log1p(difference / denominator)``, where the rounded quotient
+    would keep only its absolute error. Zeros are undefined cases the caller masks: no warning.
+
+    >>> float(log_ratio(10.0 ** 16 + 2, 10.0 ** 16, 2.0))  # log(1 + 2e-16); np.log(1.0000000000000002) = 2.2e-16
+    1.9999999999999997e-16
+    """
+    numerator, denominator, difference = np.broadcast_arrays(
+        *(np.asarray(a, dtype=float) for a in (numerator, denominator, difference)))
+    near = np.abs(difference) <= 0.5 * denominator
+    safe = np.where(denominator == 0, 1.0, denominator)
+    quotient = np.where(near | (numerator == 0), 1.0, numerator / safe)
+    return np.where(near, np.log1p(np.where(near, difference / safe, 0.0)), np.log(quotient))
+
+
+def xlogy_ratio(x, numerator, denominator):
+    """``x * log(numerator / denominator)`` for sums of counts (exact in float64, so is their
+    difference), 0 wherever ``x = 0``: :func:`xlogy` of a share near 1 without losing its digits."""
+    x, numerator, denominator = np.broadcast_arrays(
+        *(np.asarray(a, dtype=float) for a in (x, numerator, denominator)))
+    empty = x == 0
+    numerator, denominator = np.where(empty, 1.0, numerator), np.where(empty, 1.0, denominator)
+    return np.where(empty, 0.0, x * log_ratio(numerator, denominator, numerator - denominator))
 
 
 def exact(bound: Callable[[int], int], *counts):

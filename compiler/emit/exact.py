@@ -28,7 +28,7 @@ import sympy
 
 from metricc.compiler.language import symbols
 
-__all__ = ["LARGEST", "log1p", "rearrange", "split", "bound", "exact_atoms"]
+__all__ = ["LARGEST", "log_ratio", "xlogy_ratio", "rearrange", "split", "bound", "exact_atoms"]
 
 LARGEST = sympy.Symbol("B", integer=True, nonnegative=True)  # the largest count the kernel is given
 
@@ -75,21 +75,43 @@ def exact_atoms(expr: sympy.Basic, counts: Collection) -> set:
     return found
 
 
-class log1p(sympy.Function):
-    """``log(1 + x)``: printed as the runtime's ``log1p``, which is accurate for small ``x``."""
+class log_ratio(sympy.Function):
+    """``log(N / D)`` given ``N``, ``D`` and their exact difference: printed as the runtime's
+    ``log_ratio``, which takes ``log1p((N - D) / D)`` near 1."""
 
-    def _eval_rewrite_as_log(self, x, **kwargs):
-        return sympy.log(1 + x)
+    nargs = 3
+
+
+class xlogy_ratio(sympy.Function):
+    """``xlogy(x, N / D)`` of sums of counts ``N``, ``D``: printed as the runtime's
+    ``xlogy_ratio``, which takes the logarithm near 1 from ``N - D`` (exact in float64)."""
+
+    nargs = 3
 
 
 def _log_ratio(expr: sympy.log, counts: Collection) -> sympy.Expr:
-    """``log(N/D)`` of count polynomials as ``log1p((N - D)/D)``: near 1 the quotient N/D
-    rounded to float64 keeps only its absolute error, ``N - D`` is exact."""
+    """``log(N/D)`` of count polynomials with their exact difference ``N - D``: near 1 the
+    quotient N/D rounded to float64 keeps only its absolute error, ``N - D`` is exact."""
     numerator, denominator = sympy.fraction(sympy.cancel(sympy.together(expr.args[0])))
     if (numerator.is_number or denominator.is_number or not _positive(numerator, counts)
             or not _positive(denominator, counts)):
         return expr
-    return log1p((sympy.expand(numerator) - sympy.expand(denominator)) / denominator)
+    numerator, denominator = sympy.expand(numerator), sympy.expand(denominator)
+    return log_ratio(numerator, denominator, numerator - denominator)
+
+
+def _sum_of_counts(expr: sympy.Expr, counts: Collection) -> bool:
+    """A sum of counts with positive integer coefficients: exact in float64 below 2**53."""
+    terms = sympy.Add.make_args(expr)
+    return all(_is_count(t, counts) or (isinstance(t, sympy.Mul) and len(t.args) == 2 and t.args[0].is_Integer
+                                         and t.args[0] > 0 and _is_count(t.args[1], counts)) for t in terms)
+
+
+def _xlogy_ratio(expr: sympy.Basic, counts: Collection) -> sympy.Expr:
+    numerator, denominator = sympy.fraction(expr.args[1])
+    if denominator == 1 or not _sum_of_counts(numerator, counts) or not _sum_of_counts(denominator, counts):
+        return expr
+    return xlogy_ratio(expr.args[0], numerator, denominator)
 
 
 def _residual(expr: sympy.Basic, counts: Collection) -> bool:
@@ -142,7 +164,9 @@ def rearrange(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
     a rational function of the counts (``|specificity - recall|`` included, its positive
     denominator taken out of the absolute value) becomes one fraction of integer polynomials,
     which :func:`split` then computes exactly; parameter coefficients are grouped by count
-    monomial; the logarithm of a ratio of count polynomials is taken with :class:`log1p`. The value is unchanged wherever the metric is defined (``cancel`` removes
+    monomial; the logarithm of a ratio of count polynomials is taken from their exact
+    difference (:class:`log_ratio`), and so is ``xlogy`` of a ratio of sums of counts
+    (:class:`xlogy_ratio`: shares near 1 in entropies). The value is unchanged wherever the metric is defined (``cancel`` removes
     common factors only, and those vanish only in undefined cases).
 
     >>> from metricc.compiler.language import symbols as s
@@ -152,6 +176,7 @@ def rearrange(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
     """
     expr = expr.replace(lambda e: isinstance(e, sympy.log) and not e.has(sympy.Sum, sympy.Indexed),
                         lambda e: _log_ratio(e, counts))
+    expr = expr.replace(lambda e: isinstance(e, symbols.xlogy), lambda e: _xlogy_ratio(e, counts))
     if not _residual(split([expr], counts)[0][0], counts):
         return expr
     pulled = expr.replace(lambda e: isinstance(e, sympy.Abs), lambda e: _pull_denominator(e, counts))

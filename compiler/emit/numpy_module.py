@@ -123,7 +123,7 @@ def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symb
     printer = NumpyPrinter(names)
     lines = [f"    {name}_value, {name}_undefined = {name}(tp, fp, fn, tn)" for name in bound]
     if counts:
-        outputs, parts = exact.split([exact.rearrange(outputs[0], set(counts)), *outputs[1:]], set(counts))
+        outputs, parts = exact.split([exact.rearrange(o, set(counts)) for o in outputs], set(counts))
         lines += _exact_lines(parts, counts, printer, ranges)
     replacements, reduced = sympy.cse(
         list(outputs), symbols=sympy.numbered_symbols("x"), order="canonical", ignore=(symbols.N_CLASSES, *ranges)

@@ -197,9 +197,13 @@ class NumpyPrinter:
             return Printed(f"{name}({self.use('nonzero')}({inner.code}))", inner.indices, inner.batched)
         return Printed(f"{name}({inner.code})", inner.indices, inner.batched)
 
-    def _print_log1p(self, expr) -> Printed:
-        inner = self.print(expr.args[0])
-        return Printed(f"{self.use('log1p')}({inner.code})", inner.indices, inner.batched)
+    def _print_log_ratio(self, expr) -> Printed:
+        codes, target, batched = self._operands(expr.args)
+        return Printed(f"{self.use('log_ratio')}({', '.join(codes)})", target, batched)
+
+    def _print_xlogy_ratio(self, expr) -> Printed:
+        codes, target, batched = self._operands(expr.args)
+        return Printed(f"{self.use('xlogy_ratio')}({', '.join(codes)})", target, batched)
 
     def _print_xlogy(self, expr) -> Printed:
         codes, target, batched = self._operands(expr.args)

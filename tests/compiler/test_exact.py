@@ -81,7 +81,15 @@ def test_forms_that_do_not_cancel_are_left_alone():
     assert exact.rearrange(f1, CLASS) == f1 and exact.rearrange(mcc, CLASS) == mcc
 
 
-def test_the_logarithm_of_a_ratio_of_counts_is_a_log1p_of_an_exact_difference():
+def test_the_logarithm_of_a_ratio_of_counts_takes_their_exact_difference():
     value = exact.rearrange(sympy.log(s.TN * s.TP / (s.FN * s.FP)), CLASS)
-    assert value == exact.log1p((s.TN * s.TP - s.FN * s.FP) / (s.FN * s.FP))
+    assert value == exact.log_ratio(s.TN * s.TP, s.FN * s.FP, s.TN * s.TP - s.FN * s.FP)
     assert exact.rearrange(sympy.log(10), CLASS) == sympy.log(10)
+
+
+def test_xlogy_of_a_share_takes_the_difference_of_its_sums_of_counts():
+    k2 = sympy.Symbol("j", integer=True)
+    share = s.M[k, k2] / (s.COLUMN_TOTAL[k2] + s.ROW_TOTAL[k2])
+    rewritten = exact.rearrange(-s.xlogy(s.M[k, k2], share) - s.xlogy(s.ROW_TOTAL[k], s.ROW_TOTAL[k] / s.N_TOTAL), MATRIX)
+    assert rewritten.has(exact.xlogy_ratio(s.M[k, k2], s.M[k, k2], s.COLUMN_TOTAL[k2] + s.ROW_TOTAL[k2]))
+    assert not rewritten.has(s.xlogy)

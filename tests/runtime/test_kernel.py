@@ -286,7 +286,15 @@ def test_curve_metric_per_class_values_and_errors():
         kernel.average_curve_metric(positives, CURVES, average="samples", averages=("macro",))
 
 
-def test_log1p_is_accurate_near_zero_and_silent_where_the_caller_masks():
+def test_log_ratio_is_accurate_near_one_and_far_from_it_and_silent_where_the_caller_masks():
     with np.errstate(all="raise"):
-        got = kernel.log1p(np.array([1e-17, -1.0, 1.0]))
-    assert got[0] == 1e-17 and got[1] == 0.0 and got[2] == math.log(2)
+        got = kernel.log_ratio(np.array([1e16 + 2, 0.0, 1.0, 3.0]), np.array([1e16, 5.0, 1e20, 0.0]),
+                               np.array([2.0, -5.0, 1.0 - 1e20, 3.0]))
+    assert got[0] == math.log1p(2e-16) and got[2] == math.log(1e-20)
+
+
+def test_xlogy_ratio_keeps_the_digits_of_shares_near_one():
+    with np.errstate(all="raise"):
+        got = kernel.xlogy_ratio(np.array([3.0, 0.0, 2.0]), np.array([2.0 ** 52, 0.0, 1.0]),
+                                 np.array([2.0 ** 52 + 1, 0.0, 4.0]))
+    assert got[0] == 3 * math.log1p(-1 / (2.0 ** 52 + 1)) and got[1] == 0.0 and got[2] == 2 * math.log(0.25)
