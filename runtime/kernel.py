@@ -297,6 +297,10 @@ def _pooled(counts: ClassCounts) -> ClassCounts:
             raise InputError("average", f"micro averaging pools {field} beyond 2**53 = {MAX_COUNT}, the largest "
                                         "integer float64 holds exactly; use another averaging or scale the counts down")
         pooled.append(total)
+    if (sum(int(np.max(c, initial=0)) for c in pooled) > MAX_COUNT
+            and (np.sum([np.asarray(c, dtype=object) for c in pooled], axis=0) > MAX_COUNT).any()):
+        raise InputError("average", f"micro averaging pools a total TP + FP + FN + TN beyond 2**53 = {MAX_COUNT}, "
+                                    "as check_counts refuses for one class; use another averaging or scale the counts down")
     return ClassCounts(*pooled)
 
 

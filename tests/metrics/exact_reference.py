@@ -288,7 +288,7 @@ class PerClass:
             values.append(value)
             derived.append(holds)
         pooled_counts = tuple(sum(c[i] for c in counts) for i in range(4))
-        refused = any(x > MAX_COUNT for x in pooled_counts)
+        refused = any(x > MAX_COUNT for x in pooled_counts) or sum(pooled_counts) > MAX_COUNT  # as check_counts
         pooled = None if refused else _class_value(formula, owner, pooled_counts, None, kwargs, catalog)[0]
         return cls(values, pooled, refused, [c[0] + c[2] for c in counts], derived)
 
