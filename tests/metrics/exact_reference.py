@@ -31,6 +31,8 @@ the product; ``samples`` is the mean over the rows of the counts.
 
 from __future__ import annotations
 
+import dataclasses
+
 import functools
 import math
 import warnings
@@ -367,6 +369,15 @@ def _derived_message(per_class: PerClass) -> str:
     return f"class {k}: derived undefined cases say {said}, exact evaluation says {'defined' if said == 'undefined' else 'undefined'}"
 
 
+MEANS = ("macro", "weighted", "samples")  # documented bound: 1e-12 of the same mean of |values|
+
+
+def _magnitudes(per_class: PerClass) -> PerClass:
+    """The per-class values' magnitudes: a mean of values of both signs cancels, and its
+    documented error bound is relative to the same mean of |values| (README, "Exactness")."""
+    return dataclasses.replace(per_class, values=[None if v is None else abs(v) for v in per_class.values])
+
+
 def class_calls(metric, counts: list, kwargs: dict, catalog: dict) -> list[Call]:
     per_class = PerClass.of(metric, metric, counts, kwargs, catalog)
     mismatch = _derived_message(per_class)
@@ -374,14 +385,17 @@ def class_calls(metric, counts: list, kwargs: dict, catalog: dict) -> list[Call]
     calls = []
     for mode in metric.averages:
         for zd in ZERO_DIVISIONS:
+            scale = None
             try:
                 expected = per_class.average(mode, zd, pos_label)
+                if mode in MEANS:
+                    scale = _magnitudes(per_class).average(mode, zd, pos_label)
             except Refused as refused:
                 expected = refused
             args = dict(kwargs, average=mode, zero_division=zd)
             if mode == "binary":
                 args["pos_label"] = pos_label
-            calls.append(Call(mode, zd, args, expected, derived_mismatch=mismatch))
+            calls.append(Call(mode, zd, args, expected, scale, derived_mismatch=mismatch))
     return calls
 
 

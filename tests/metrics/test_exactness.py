@@ -110,6 +110,7 @@ EDGE_MATRICES = {
     "shares near 1 (entropies)": [[1, 10 ** 8], [0, 1]],
     "odds ratio below 2**-53": [[1, 10 ** 8], [10 ** 8, 1]],
     "pooled total beyond 2**53": [[2 ** 52, 0], [0, 1]],
+    "per-class values of both signs (youden macro)": [[27, 0, 9], [10 ** 15, 0, 20], [0, 0, 0]],
 }
 
 
