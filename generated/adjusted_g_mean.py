@@ -20,31 +20,16 @@ __all__ = ["adjusted_g_mean", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
-    x0 = fn + tp
-    x1 = 2 * fp + 2 * tn + x0
-    x2 = np.where(0 == tp, 1.0, 0.0)
-    x3 = np.sqrt(tn)
-    x4 = tp ** (3 / 2)
-    x5 = 1 / nonzero(np.sqrt(fn * fp + fn * tn + fp * tp + tn * tp))
-    x6 = tn ** (3 / 2)
-    x7 = np.sqrt(tp)
-    x8 = x3 * x5
-    x9 = x7 * x8
+    x0 = np.where(0 == tp, 1.0, 0.0)
+    x1 = 1 / nonzero(np.sqrt(fn * fp + fn * tn + fp * tp + tn * tp))
+    x2 = np.sqrt(tn) * x1
+    x3 = np.sqrt(tp)
+    x4 = x2 * x3
     return (
-        (
-            tn
-            + x3 * x4 * x5
-            + x5 * x6 * x7
-            + fn * x3 * x5 * x7
-            + fp * x3 * x5 * x7
-            - tn * x2
-            - fn * x2 * x9
-            - fp * x2 * x9
-            - x2 * x4 * x8
-            - x2 * x5 * x6 * x7
-        )
-        / nonzero(x1),
-        (x0 == 0) | (fp + tn == 0) | (x1 == 0),
+        (1 - x0)
+        * (tn + fn * x4 + fp * x4 + tp ** (3 / 2) * x2 + tn ** (3 / 2) * x1 * x3)
+        / nonzero(fn + 2 * fp + 2 * tn + tp),
+        (fp + tn + x0 == 0),
     )
 
 
@@ -67,15 +52,11 @@ def adjusted_g_mean(
 
     Formula as written: indicator(TP != 0) * (g_mean + specificity * (TN + FP) / n) / (1 + (TN + FP)
         / n)
-    Simplified: (-FN*sqrt(TN)*sqrt(TP)*[0 == TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) +
-        FN*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - FP*sqrt(TN)*sqrt(TP)*[0 ==
-        TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + FP*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP +
-        TN*TP) - TN**(3/2)*sqrt(TP)*[0 == TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) +
-        TN**(3/2)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - sqrt(TN)*TP**(3/2)*[0 ==
-        TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP +
-        TN*TP) - TN*[0 == TP] + TN)/(FN + 2*FP + 2*TN + TP)
-    Undefined when FN + TP = 0 or FP + TN = 0 or FN + 2*FP + 2*TN + TP = 0: returns `zero_division`
-        there (default NaN).
+    Simplified: (1 - [0 == TP])*(FN*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) +
+        FP*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + TN**(3/2)*sqrt(TP)/sqrt(FN*FP +
+        FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + TN)/(FN +
+        2*FP + 2*TN + TP)
+    Undefined when FP + TN + [0 == TP] = 0: returns `zero_division` there (default NaN).
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
@@ -114,14 +95,11 @@ INFO = MetricInfo(
     params=(),
     formula="indicator(TP != 0) * (g_mean + specificity * (TN + FP) / n) / (1 + (TN + FP) / n)",
     simplified=(
-        "(-FN*sqrt(TN)*sqrt(TP)*[0 == TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + "
-        "FN*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - FP*sqrt(TN)*sqrt(TP)*[0 == "
-        "TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + FP*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP "
-        "+ TN*TP) - TN**(3/2)*sqrt(TP)*[0 == TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + "
-        "TN**(3/2)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) - sqrt(TN)*TP**(3/2)*[0 == "
-        "TP]/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP + "
-        "TN*TP) - TN*[0 == TP] + TN)/(FN + 2*FP + 2*TN + TP)"
+        "(1 - [0 == TP])*(FN*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + "
+        "FP*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + TN**(3/2)*sqrt(TP)/sqrt(FN*FP "
+        "+ FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + "
+        "TN)/(FN + 2*FP + 2*TN + TP)"
     ),
-    undefined=("FN + TP = 0", "FP + TN = 0", "FN + 2*FP + 2*TN + TP = 0"),
+    undefined=("FP + TN + [0 == TP] = 0",),
     function=adjusted_g_mean,
 )

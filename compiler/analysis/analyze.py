@@ -2,8 +2,13 @@
 
 ``SIMPLIFICATIONS`` are pure ``Expr -> Expr`` passes applied in order. Undefined cases are
 derived, never declared: every denominator of the simplified form that depends on the data
-and can vanish for non-negative counts, except those inside ``xlogy(x, y)`` that force
-``x = 0`` where they vanish (the term is 0 there: 0 log 0 = 0; see :func:`excuses`).
+and can vanish for non-negative counts, except where a factor of the same product is exactly 0:
+the weight ``x`` of ``xlogy(x, y)`` (0 log 0 = 0) and the guards, Iverson brackets
+(``indicator``), ``step``, ``Heaviside`` and ``Piecewise``, which are strong zeros
+(``[P] * x = 0`` where ``P`` is false, even where ``x`` is undefined; Knuth 1992, "Two notes on
+notation"). A denominator on whose zero set the guard is 0 is excused; one on whose zero set the
+guard is 0 only in part becomes the conditional case ``D + Z = 0``, with ``Z`` an Iverson
+bracket that vanishes exactly where the guard does not (see :func:`guarded_case`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from metricc.compiler.language import ir, symbols
 __all__ = [
     "analyze_catalog",
     "SIMPLIFICATIONS", "simplify", "denominators", "excused_denominators", "excuses", "log_zeros", "undefined_cases",
+    "GUARDS", "is_guard", "guarded_case", "split_case",
     "analyze_metric", "depends_on_data",
 ]
 
@@ -38,12 +44,61 @@ def _factor_terms(expr: sympy.Expr) -> sympy.Expr:
 
 SIMPLIFICATIONS = (_combine, _cancel, _factor_terms)
 
+GUARDS = (sympy.KroneckerDelta, sympy.Piecewise, sympy.Heaviside, symbols.step)
+
+
+def is_guard(factor: sympy.Expr) -> bool:
+    """Whether ``factor`` is a data-dependent combination of guards and numbers (``1 - [TP = 0]``).
+
+    Guards are exactly 0 on whole regions of the data by definition, and zero the product they
+    multiply there, undefined or not (a plain count such as ``TP`` in ``TP / (TP + FP)`` does not).
+    """
+    if isinstance(factor, GUARDS):
+        return depends_on_data(factor)
+    if isinstance(factor, (sympy.Add, sympy.Mul)):
+        parts = [a for a in factor.args if not a.is_number]
+        return bool(parts) and all(is_guard(a) for a in parts)
+    return False
+
+
+def _has_data_denominator(expr: sympy.Expr) -> bool:
+    return any(isinstance(p, sympy.Pow) and p.exp.is_number and p.exp.is_negative and depends_on_data(p.base)
+               for p in sympy.preorder_traversal(expr))
+
+
+def _split_guards(expr: sympy.Expr) -> tuple[list[sympy.Expr], list[sympy.Expr]]:
+    """The guard factors of a product, and the other factors."""
+    factors = sympy.Mul.make_args(expr)
+    return [f for f in factors if is_guard(f)], [f for f in factors if not is_guard(f)]
+
+
+def _hide_guarded(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
+    """Replace each guarded product with a data denominator by a placeholder, outermost first.
+
+    Combining into one fraction would spread the guard over a sum (``TN - TN*[TP = 0]``) and put
+    the denominators out of its reach; the product, its other factors simplified, comes back
+    intact instead, so the analysis still sees what the guard zeroes and the emitted value is
+    the guard times a finite number (0) where it does.
+    """
+    if isinstance(expr, sympy.Mul):
+        guards, others = _split_guards(expr)
+        if guards and _has_data_denominator(sympy.Mul(*others)):
+            placeholder = sympy.Dummy("guarded")
+            hidden[placeholder] = sympy.Mul(*guards) * simplify(sympy.Mul(*others))
+            return placeholder
+    if not expr.args or isinstance(expr, (sympy.Sum, *GUARDS)):
+        return expr
+    args = tuple(_hide_guarded(a, hidden) for a in expr.args)
+    return expr if args == expr.args else expr.func(*args)
+
 
 def simplify(expr: sympy.Expr) -> sympy.Expr:
-    """Canonical form: one fraction, common factors cancelled and pulled out."""
+    """Canonical form: one fraction, common factors cancelled and pulled out; guarded products kept."""
+    hidden: dict = {}
+    expr = _hide_guarded(expr, hidden)
     for rewrite in SIMPLIFICATIONS:
         expr = rewrite(expr)
-    return expr
+    return expr.xreplace(hidden)
 
 
 def depends_on_data(expr: sympy.Expr) -> bool:
@@ -111,22 +166,72 @@ def _bounded(small: sympy.Expr, large: sympy.Expr) -> bool:
     return False
 
 
-def excuses(weight: sympy.Expr, denominator: sympy.Expr) -> bool:
-    """Whether ``weight`` vanishes wherever ``denominator`` does, for non-negative data.
+def _on_zero_set(factor: sympy.Expr, denominator: sympy.Expr) -> sympy.Expr | None:
+    """``factor`` where ``denominator`` vanishes, or None when the test does not apply.
 
-    Sufficient test: the denominator is a sum of non-negative single atoms (so it is 0 only
-    where each of them is), and one of them bounds a factor of the weight: ``t[j] + p[j] = 0``
-    forces ``M[j, k] = 0``, ``p[j] = 0`` forces ``M[i, j] = 0``, ``n = 0`` forces ``t[i] = 0``.
+    The test applies when the denominator is a sum of non-negative single atoms (so it is 0
+    only where each of them is); then every data atom of the factor that one of them bounds is
+    0 too: ``t[j] + p[j] = 0`` forces ``M[j, k] = 0``, ``p[j] = 0`` forces ``M[i, j] = 0``,
+    ``n = 0`` forces ``t[i] = 0``, ``FN + TP = 0`` forces ``TP = 0``.
     """
     atoms = []
     for term in sympy.Add.make_args(sympy.expand(denominator)):
         coefficient, rest = term.as_coeff_Mul()
         atom = _data_atom(rest)
         if not coefficient.is_positive or atom is None:
-            return False
+            return None
         atoms.append(atom)
-    factors = [_data_atom(f) for f in sympy.Mul.make_args(weight)]
-    return any(f is not None and _bounded(f, a) for f in factors for a in atoms)
+    candidates = factor.atoms(sympy.Indexed) | (factor.free_symbols & (set(symbols.COUNTS) | {symbols.N_TOTAL}))
+    forced = {c: sympy.S.Zero for c in candidates if any(_bounded(c, a) for a in atoms)}
+    return factor.xreplace(forced)
+
+
+def excuses(weight: sympy.Expr, denominator: sympy.Expr) -> bool:
+    """Whether ``weight`` vanishes wherever ``denominator`` does, for non-negative data."""
+    value = _on_zero_set(weight, denominator)
+    return value is not None and value == 0
+
+
+def _unless(guard: sympy.Expr) -> sympy.Expr:
+    """An Iverson bracket that vanishes exactly where ``guard`` does not: ``[guard = 0]``.
+
+    ``1 - [a = b]`` (``indicator(a != b)``) is non-zero where ``a != b``: its bracket is ``[a = b]``.
+    """
+    complement = sympy.expand(1 - guard)
+    if isinstance(complement, sympy.KroneckerDelta):
+        return complement
+    return sympy.KroneckerDelta(guard, 0)
+
+
+def guarded_case(guards: list[sympy.Expr], denominator: sympy.Expr) -> sympy.Expr | None:
+    """Where a product with ``guards`` is undefined because ``denominator`` vanishes.
+
+    None when a guard is 0 wherever the denominator is (excused); the denominator itself when
+    the guards cannot be 0 there or the test does not apply; otherwise ``denominator + Z`` with
+    ``Z`` an Iverson bracket per guard that is 0 only where the guard is not: both terms are
+    non-negative, so the sum vanishes exactly where the denominator does and no guard does.
+    """
+    brackets = []
+    for guard in guards:
+        there = _on_zero_set(guard, denominator)
+        if there is None:
+            return denominator
+        there = sympy.expand(there)
+        if there == 0:
+            return None
+        if depends_on_data(there):
+            brackets.append(_unless(there))
+    return sympy.Add(denominator, *brackets) if brackets else denominator
+
+
+def split_case(case: sympy.Expr) -> tuple[sympy.Expr, tuple[sympy.Expr, ...]]:
+    """A case as its denominator and the Iverson brackets of :func:`guarded_case`: ``[a = b]``
+    in the result means the case needs ``a != b``."""
+    terms = sympy.Add.make_args(case)
+    brackets = tuple(t for t in terms if isinstance(t, sympy.KroneckerDelta) and depends_on_data(t))
+    if not brackets:
+        return case, ()
+    return sympy.Add(*(t for t in terms if t not in brackets)), brackets
 
 
 def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:
@@ -138,6 +243,23 @@ def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:
         for key, part in inner.items():
             (excused if excuses(weight, part) else found).setdefault(key, part)
         return
+    if isinstance(expr, sympy.Piecewise):
+        _walk_branches(expr, found, excused)
+        return
+    if isinstance(expr, sympy.Mul):
+        guards, others = _split_guards(expr)
+        if guards:
+            for guard in guards:
+                _walk(guard, found, excused)
+            inner: dict = {}
+            _walk(sympy.Mul(*others), inner, excused)
+            for key, part in inner.items():
+                case = guarded_case(guards, part)
+                if case is None:
+                    excused.setdefault(key, part)
+                else:
+                    found.setdefault(sympy.srepr(case), case)
+            return
     if isinstance(expr, sympy.Pow) and expr.exp.is_number and expr.exp.is_negative and depends_on_data(expr.base):
         for part in _parts(expr.base):
             found.setdefault(sympy.srepr(part), part)
@@ -145,15 +267,31 @@ def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:
         _walk(arg, found, excused)
 
 
+def _walk_branches(expr: sympy.Piecewise, found: dict, excused: dict) -> None:
+    """A branch's denominators matter only where the branch is taken: excused where that is
+    nowhere on their zero set (its condition false there, or an earlier one true)."""
+    for number, (value, condition) in enumerate(expr.args):
+        inner: dict = {}
+        _walk(value, inner, excused)
+        for key, part in inner.items():
+            there = [_on_zero_set(c, part) for _, c in expr.args[:number + 1]]
+            skipped = None not in there and (there[-1] == sympy.false or sympy.true in there[:-1])
+            (excused if skipped else found).setdefault(key, part)
+
+
 def _sorted(found: dict) -> tuple[sympy.Expr, ...]:
-    return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)))
+    """Sorted, without conditional cases implied by an unconditional one (``D + Z`` beside ``D``)."""
+    implied = {k for k, c in found.items() if split_case(c)[1] and sympy.srepr(split_case(c)[0]) in found}
+    return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)) if k not in implied)
 
 
 def denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
     """Data-dependent denominators of ``expr``, as distinct factors, sorted.
 
     A denominator inside the argument ``y`` of ``xlogy(x, y)`` that forces ``x = 0`` where it
-    vanishes is excused: that term is 0 there (see :func:`excused_denominators`).
+    vanishes, or beside a guard that is 0 wherever it vanishes, is excused: that term is 0 there
+    (see :func:`excused_denominators`); beside a guard that is 0 on part of its zero set, it is
+    a conditional case (:func:`guarded_case`).
     """
     found: dict = {}
     _walk(expr, found, {})
@@ -161,11 +299,13 @@ def denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
 
 
 def excused_denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
-    """Denominators whose vanishing only zeroes an ``xlogy`` term, not the whole value."""
+    """Denominators whose vanishing only zeroes a term (an ``xlogy`` weight or a guard is 0
+    wherever they vanish), never undefines the value."""
     found: dict = {}
     excused: dict = {}
     _walk(expr, found, excused)
-    return _sorted({k: v for k, v in excused.items() if k not in found})
+    undefined = {sympy.srepr(split_case(c)[0]) for c in found.values()}
+    return _sorted({k: v for k, v in excused.items() if k not in undefined})
 
 
 def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
@@ -187,8 +327,7 @@ def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
 
 def undefined_cases(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
     """Expressions whose vanishing makes ``expr`` undefined: denominators and log arguments."""
-    cases = {sympy.srepr(c): c for c in (*denominators(expr), *log_zeros(expr))}
-    return tuple(cases[k] for k in sorted(cases, key=lambda k: (len(k), k)))
+    return _sorted({sympy.srepr(c): c for c in (*denominators(expr), *log_zeros(expr))})
 
 
 def _analyze_term(term: ir.Term) -> ir.Term:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 import jinja2
 import sympy
 
+from metricc.compiler.analysis import analyze
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
@@ -88,12 +89,22 @@ def _expansions(metric: ir.Metric) -> list[tuple[str, str]]:
     return averaging_expansions(metric) if rules(metric.level).per_class else []
 
 
+def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
+    """``D = 0``, and for a guarded case ``D = 0 and a != b`` (from its brackets ``[a = b]``)."""
+    denominator, brackets = analyze.split_case(case)
+    conditions = []
+    for bracket in brackets:
+        a, b = sorted(bracket.args, key=lambda side: side.is_number)  # TP \neq 0, not 0 \neq TP
+        conditions.append(rf"{latex(a, terms)} \neq {latex(b, terms)}")
+    return r" \text{ and } ".join([latex(denominator, terms) + " = 0", *conditions])
+
+
 def _undefined(metric: ir.Metric) -> list[str]:
-    cases = [latex(u, metric.terms) + " = 0" for u in metric.undefined]
+    cases = [_case(u, metric.terms) for u in metric.undefined]
     for term in metric.terms:
         index, unit = (_S, "instance") if term.mode == "samples" else (_K, "class")
         for u in term.undefined:
-            cases.append(latex(_per_class(u, index)) + rf" = 0 \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}")
+            cases.append(_case(_per_class(u, index)) + rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}")
     return cases
 
 
@@ -102,6 +113,14 @@ def _zero_weight(metric: ir.Metric) -> dict | None:
     if not metric.simplified.has(symbols.xlogy):
         return None
     return {"excused": [latex(d, metric.terms) + " = 0" for d in metric.excused]}
+
+
+def _guarded(metric: ir.Metric) -> list[str]:
+    """Denominators excused by a guard (indicator, step, Piecewise): the value is defined there."""
+    guards = any(analyze.is_guard(node) for node in sympy.preorder_traversal(metric.simplified))
+    if not metric.excused or not guards or metric.simplified.has(symbols.xlogy):
+        return []
+    return [latex(d, metric.terms) + " = 0" for d in metric.excused]
 
 
 def _bound(value: sympy.Expr) -> str:
@@ -148,6 +167,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
                    latex(_per_class(t.simplified, _S if t.mode == "samples" else _K))) for t in metric.terms],
         "undefined": _undefined(metric),
         "zero_weight": _zero_weight(metric),
+        "guarded": _guarded(metric),
         "conditioning": metric.conditioning.text if metric.conditioning else "",
         "low": _bound(metric.range[0]),
         "high": _bound(metric.range[1]),

@@ -15,7 +15,8 @@ from metricc.compiler.language import symbols
 
 FIXTURES = Path(__file__).parent / "fixtures" / "analyze.txt"
 NAMES = {**symbols.COUNT_NAMES, "beta": sympy.Symbol("beta", real=True), "xlogy": symbols.xlogy,
-         "sqrt": sympy.sqrt, "log": sympy.log}
+         "sqrt": sympy.sqrt, "log": sympy.log, "KroneckerDelta": sympy.KroneckerDelta, "Piecewise": sympy.Piecewise,
+         "Eq": sympy.Eq, "step": symbols.step}
 
 
 def _expr(text: str) -> sympy.Expr:

@@ -390,3 +390,57 @@ def test_limits_are_documented():
     for name in ("MAX_SPEC_BYTES", "MAX_NESTING", "MAX_FORMULA_CHARS", "MAX_NUMBER_DIGITS", "MAX_EXPONENT"):
         value = f"{getattr(limits, name):,}"
         assert f"| {value}" in table and f"at most {value}" in readme, name
+
+# --- errata --------------------------------------------------------------------------
+
+_ERRATUM = """\
+- id: {id}
+  kind: working
+  base_catalog: true
+  paper: "Wenzel"
+  location: "{location}"
+  printed: "{printed}"
+  correct: "c"
+  evidence: "e"
+  resolution: "r"
+"""
+
+
+def _errata(tmp_path: Path, *entries: dict) -> Path:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "errata.yaml").write_text("".join(_ERRATUM.format(**e) for e in entries), encoding="utf-8")
+    (tmp_path / "specs").mkdir()
+    return tmp_path / "specs"
+
+
+def test_errata_load_one_entry_per_finding(tmp_path):
+    specs = _errata(tmp_path, {"id": "a", "location": "Section 1", "printed": "x = 1"},
+                    {"id": "b", "location": "Section 2", "printed": "y = 2"})
+    assert [e["id"] for e in load.load_errata(specs)] == ["a", "b"]
+
+
+def test_errata_refuse_a_duplicate_id(tmp_path):
+    specs = _errata(tmp_path, {"id": "a", "location": "Section 1", "printed": "x = 1"},
+                    {"id": "a", "location": "Section 2", "printed": "y = 2"})
+    with pytest.raises(errors.SchemaError) as raised:
+        load.load_errata(specs)
+    assert str(raised.value).splitlines()[0].endswith(
+        "/docs/errata.yaml:10:7: $[1].id: erratum 'a' repeats the id of erratum 'a' (line 1): keep one entry per finding")
+
+
+def test_errata_refuse_two_entries_for_the_same_location(tmp_path):
+    specs = _errata(tmp_path, {"id": "a", "location": "Section 3.3.1, Figure 9", "printed": "x = 1"},
+                    {"id": "b", "location": "section 3.3.1,  figure 9", "printed": "y = 2"})
+    with pytest.raises(errors.SchemaError) as raised:
+        load.load_errata(specs)
+    assert str(raised.value).splitlines()[0].endswith(
+        "/docs/errata.yaml:14:13: $[1].location: erratum 'b' repeats the location of erratum 'a' (line 5): "
+        "keep one entry per finding")
+
+
+def test_errata_refuse_the_same_printed_text_twice(tmp_path):
+    """The same wrong text of a paper, worded as two locations, is still one finding."""
+    specs = _errata(tmp_path, {"id": "a", "location": "Section 3.3.1, recall", "printed": "r = 1/5 (3/3)"},
+                    {"id": "b", "location": "Section 3.3.1, r_M", "printed": "r = 1/5 * (3/3)"})
+    with pytest.raises(errors.SchemaError, match=r"\$\[1\]\.printed: erratum 'b' repeats the printed of erratum 'a'"):
+        load.load_errata(specs)

@@ -91,8 +91,8 @@ def test_figure9_difference_of_the_two_f1s():
 
 
 def test_figure9_printed_working_of_recall_and_precision_is_wrong():
-    """Erratum wenzel-s33-per-instance-working: both printed sums are
-    1/5 (3/3 + 4/5 + 0/2 + 2/4 + 1/5) = 0.5, which is neither printed result."""
+    """Errata wenzel-s331-per-instance-recall-working and wenzel-s332-per-instance-precision-working:
+    both printed sums are 1/5 (3/3 + 4/5 + 0/2 + 2/4 + 1/5) = 0.5, which is neither printed result."""
     printed_terms = [Fraction(3, 3), Fraction(4, 5), Fraction(0, 2), Fraction(2, 4), Fraction(1, 5)]
     assert sum(printed_terms) / 5 == Fraction(1, 2)
     counts = mc.samplewise_counts(FIG9_TRUE, FIG9_PRED)

@@ -120,6 +120,21 @@ def test_adjusted_g_mean_is_zero_without_recognised_positives():
     assert (0 + 1.0 * negatives) / (negatives + 1) > 0.45
 
 
+def test_adjusted_g_mean_is_zero_where_tp_is_zero_even_if_a_rate_is_undefined():
+    """``indicator(TP != 0)`` is a strong zero: 0 where TP = 0 whatever specificity or recall
+    are there; undefined only where FP + TN = 0 with TP > 0 (g_mean itself is undefined)."""
+    matrix = np.array([[0, 5], [0, 0]])  # class 0: TN = FP = 0; class 1: TP = FN = 0
+    per_class = np.asarray(mc.evaluate("adjusted_g_mean", matrix=matrix, average="none")["adjusted_g_mean"], dtype=float)
+    np.testing.assert_array_equal(per_class, [0.0, 0.0])
+    for average in ("binary", "micro", "macro", "weighted"):
+        assert value("adjusted_g_mean", matrix, average=average) == 0.0, average
+    # PyCM agrees where its recall is defined (class 0: TPR = 0 -> AGM = 0); for class 1 its
+    # TPR is 0/0 and it gives "None", while the spec's indicator(TP != 0) is 0 there.
+    assert pycm_per_class(matrix, "AGM")[0] == per_class[0]
+    assert math.isnan(value("adjusted_g_mean", [[5, 0], [0, 0]], average="binary", pos_label=0))
+    assert math.isnan(pycm_per_class(np.array([[5, 0], [0, 0]]), "AGM")[0])
+
+
 def test_discriminant_power_undefined_at_perfect_or_null_rates():
     assert math.isnan(value("discriminant_power", [[5, 0], [2, 4]], average="binary"))
     assert math.isnan(value("discriminant_power", [[5, 1], [4, 0]], average="binary"))
