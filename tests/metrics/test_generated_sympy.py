@@ -38,6 +38,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from metricc.compiler.analysis import analyze
 from metricc.compiler.language import symbols
 from metricc.generated import CATALOG
 
@@ -56,8 +57,10 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
     """``expr`` at ``values``, exactly; None when any sub-expression is undefined.
 
     Evaluated bottom-up, so that a division by zero anywhere counts: sympy's own arithmetic
-    would turn ``1 / (1 / 0)`` into ``1 / zoo = 0``. The one exception is the documented
-    convention of ``xlogy(x, y)``: 0 where ``x = 0``, even where ``y`` is undefined.
+    would turn ``1 / (1 / 0)`` into ``1 / zoo = 0``. The exceptions are the documented
+    conventions of ``xlogy(x, y)``, 0 where ``x = 0`` even where ``y`` is undefined, and of
+    guards (an indicator, step...): a product with a guard that is 0 is 0, whatever its other
+    factors are.
     """
     if expr in values:
         return values[expr]
@@ -65,6 +68,10 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
         weight = exact(expr.args[0], values)
         if weight is None or weight == 0:
             return weight
+    if isinstance(expr, sympy.Mul):
+        guards = [exact(f, values) for f in expr.args if analyze.is_guard(f)]
+        if any(g is not None and g == 0 for g in guards):
+            return S.Zero
     if not expr.args:
         if isinstance(expr, sympy.Symbol):
             raise AssertionError(f"test bug: no value for symbol {expr}")
