@@ -56,7 +56,7 @@ def adjusted_g_mean(
         FP*sqrt(TN)*sqrt(TP)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + TN**(3/2)*sqrt(TP)/sqrt(FN*FP +
         FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + TN)/(FN +
         2*FP + 2*TN + TP)
-    Undefined when FP + TN + [0 == TP] = 0: returns `zero_division` there (default NaN).
+    Undefined when FP + TN = 0 and TP != 0: returns `zero_division` there (default NaN).
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
@@ -100,6 +100,6 @@ INFO = MetricInfo(
         "+ FN*TN + FP*TP + TN*TP) + sqrt(TN)*TP**(3/2)/sqrt(FN*FP + FN*TN + FP*TP + TN*TP) + "
         "TN)/(FN + 2*FP + 2*TN + TP)"
     ),
-    undefined=("FP + TN + [0 == TP] = 0",),
+    undefined=("FP + TN = 0 and TP != 0",),
     function=adjusted_g_mean,
 )

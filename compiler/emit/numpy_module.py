@@ -19,6 +19,7 @@ from types import MappingProxyType
 import jinja2
 import sympy
 
+from metricc.compiler.analysis import analyze
 from metricc.compiler.emit import exact
 from metricc.compiler.emit.numpy_printer import WIDTH, NumpyPrinter, Printed, layout
 from metricc.compiler.emit.text import plain
@@ -177,6 +178,13 @@ def _exact_lines(parts, counts: Mapping[sympy.Basic, str], printer: NumpyPrinter
         printer.names[symbol] = Printed(str(symbol), printed.indices, printed.batched)
     printer.helpers |= exact_printer.helpers
     return lines
+
+
+def _case_text(case: sympy.Expr) -> str:
+    """``D = 0``, and for a guarded case ``D = 0 and TP != 0`` (its brackets ``[a = b]``)."""
+    denominator, brackets = analyze.split_case(case)
+    sides = [sorted(b.args, key=lambda side: side.is_number) for b in brackets]
+    return " and ".join([plain(denominator) + " = 0", *(f"{plain(a)} != {plain(b)}" for a, b in sides)])
 
 
 def _zero_test(printed: Printed, printer: NumpyPrinter) -> str:
@@ -354,7 +362,7 @@ def module_context(metric: ir.Metric) -> dict:
         "digest": metric.digest,
         "range": [_number(v) for v in metric.range],
         "params": params,
-        "undefined_text": [plain(u) + " = 0" for u in metric.undefined],
+        "undefined_text": [_case_text(u) for u in metric.undefined],
         "conditioning_text": metric.conditioning.text if metric.conditioning else "",
         "simplified_text": plain(metric.simplified),
         "equivalences_text": [e.text(metric.id) for e in metric.equivalences if e.stated],
