@@ -307,7 +307,8 @@ def _pooled(counts: ClassCounts) -> ClassCounts:
 def _per_class(kernel: Kernel, counts, params: Mapping, zero_division: float):
     """Per-class values with undefined entries replaced, and the undefined mask."""
     value, undefined = kernel(*counts, **params)
-    undefined = np.broadcast_to(undefined, np.shape(value))
+    shape = np.broadcast_shapes(np.shape(value), np.shape(counts[0]))  # a constant formula gives a scalar
+    value, undefined = np.broadcast_to(value, shape), np.broadcast_to(undefined, shape)
     return np.where(undefined, zero_division, value), undefined
 
 
@@ -351,7 +352,9 @@ def average_class_metric(
         if per_class:
             raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
         pooled = _floats(_pooled(counts))
-        return finish(*kernel(*pooled, **params), zero)[..., 0][()]
+        value, undefined = kernel(*pooled, **params)
+        shape = np.broadcast_shapes(np.shape(value), np.shape(pooled[0]))  # a constant formula gives a scalar
+        return finish(np.broadcast_to(value, shape), np.broadcast_to(undefined, shape), zero)[..., 0][()]
     counts = _floats(counts)
     values, undefined = _per_class(kernel, counts, params, zero)
     values = values.astype(float)

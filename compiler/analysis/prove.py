@@ -82,7 +82,11 @@ _WRONG_INSTANCE = {TP: 0, FP: 1, FN: 1}
 
 def _instance_mean(per_class: sympy.Expr, n_classes: sympy.Expr, correct: sympy.Expr, wrong: sympy.Expr) -> sympy.Expr | None:
     """Mean over one-hot instances of single-label data; None if an instance value is undefined."""
-    values = (per_class.xreplace({**_CORRECT_INSTANCE, TN: n_classes - 1}), per_class.xreplace({**_WRONG_INSTANCE, TN: n_classes - 2}))
+    try:
+        values = (per_class.xreplace({**_CORRECT_INSTANCE, TN: n_classes - 1}),
+                  per_class.xreplace({**_WRONG_INSTANCE, TN: n_classes - 2}))
+    except (TypeError, ValueError):  # max(exp(...), log(0)): sympy cannot compare an infinity
+        return None
     if any(v.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) for v in values):
         return None
     return (correct * values[0] + wrong * values[1]) / (correct + wrong)

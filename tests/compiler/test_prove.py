@@ -207,3 +207,13 @@ def test_a_formula_too_large_to_evaluate_is_not_proved_and_does_not_hang(tmp_pat
     assert run.stdout.strip() == "0"
     assert not prove._bounded(sympy.exp(sympy.exp(sympy.exp(sympy.Symbol("TP")))), {sympy.Symbol("TP"): 60})
     assert prove._bounded(sympy.exp(-sympy.Symbol("TP")) + sympy.Symbol("TP") ** 3, {sympy.Symbol("TP"): 60})
+
+
+def test_an_instance_mean_sympy_cannot_compare_is_not_proved():
+    """Fuzz finding: max(exp(...), log(precision, 2)) raised "'zoo' is not comparable" inside
+    xreplace (precision is 0 on a wrong instance)."""
+    from metricc.compiler.language import symbols as s
+
+    recall, precision = s.TP / (s.TP + s.FN), s.TP / (s.TP + s.FP)
+    per_class = sympy.Max(sympy.exp(recall / (1 + recall)), sympy.log(precision) / sympy.log(2))
+    assert prove._instance_mean(per_class, 3, 1, 1) is None

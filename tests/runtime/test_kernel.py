@@ -298,3 +298,12 @@ def test_xlogy_ratio_keeps_the_digits_of_shares_near_one():
         got = kernel.xlogy_ratio(np.array([3.0, 0.0, 2.0]), np.array([2.0 ** 52, 0.0, 1.0]),
                                  np.array([2.0 ** 52 + 1, 0.0, 4.0]))
     assert got[0] == 3 * math.log1p(-1 / (2.0 ** 52 + 1)) and got[1] == 0.0 and got[2] == 2 * math.log(0.25)
+
+
+@pytest.mark.parametrize("average", ["none", "binary", "macro", "weighted", "geometric", "micro"])
+def test_a_constant_per_class_formula_is_one_value_per_class(average):
+    """A spec whose formula simplifies to a constant (``log(1)``) gives a scalar kernel value."""
+    counts = ClassCounts(*(np.array([1, 2, 3]) for _ in range(4)))
+    got = kernel.average_class_metric(lambda tp, fp, fn, tn: (np.float64(0.5), False), counts,
+                                      average=average, averages=ALL, params={})
+    assert np.allclose(got, [0.5] * 3 if average == "none" else 0.5)
