@@ -231,7 +231,7 @@ def fuzz_one(text: str, seed: int, budget: float) -> Outcome:
 
 # ---------------------------------------------------------------- CI: bounded examples
 
-FUZZ = settings(max_examples=25, deadline=None, database=None,
+FUZZ = settings(max_examples=60, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
 
 
