@@ -1,0 +1,167 @@
+"""Fuzz the compiler with N random specs (issue 13): 0 tracebacks, 0 hangs, 0 wrong values.
+
+The specs are drawn by tests/compiler/spec_strategies.py and judged by ``fuzz_one`` of
+tests/compiler/test_spec_fuzz.py (a located refusal, or a module that imports and agrees
+with sympy), each in a worker process with a time budget; a worker past its budget plus a
+grace period is killed and replaced, so a hang in C code counts too. Prints the count of
+each outcome and the rate; the first spec of each failure kind is saved under ``--save``.
+
+    python benchmarks/fuzz_specs.py --specs 10000 --seed 1 --timeout 20 --save fuzz-findings
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import re
+import resource
+import sys
+import time
+from collections import Counter
+from multiprocessing.connection import wait
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, seed, settings
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "compiler"))
+import test_spec_fuzz as judge  # noqa: E402 - the judge lives beside the CI test
+
+FAILURES = ("traceback", "hang", "module_error", "disagreement")
+SAVED = FAILURES + ("oracle_gap",)  # kept for a look, not a finding about metricc
+GRACE = 10.0  # seconds past the budget before a worker is killed (a hang that ignores SIGALRM)
+MEMORY = 4 * 2**30  # address space per worker: a runaway allocation is a MemoryError, not a dead machine
+
+
+def signature(kind: str, detail: str) -> str:
+    """What tells two failures of a kind apart: the exception and the innermost metricc frame."""
+    lines = [line.strip() for line in detail.splitlines() if line.strip()]
+    ours = [line for line in lines if line.startswith("File ") and "/site-packages/" not in line]
+    last = re.sub(r"\d+", "N", lines[-1])[:120] if lines else ""
+    frame = re.sub(r"^File \".*?/((?:compiler|runtime|tests)/)", r"\1", ours[-1]) if ours else ""
+    return f"{kind}: {last} @ {frame}" if kind != "hang" else f"hang: {lines[0] if lines else ''}"
+
+
+def draw_texts(count: int, seed_value: int) -> list[str]:
+    """``count`` spec texts from the strategies, reproducibly for a seed."""
+    texts: list[str] = []
+
+    @seed(seed_value)
+    @settings(max_examples=count, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(judge.strategies.spec_texts())
+    def collect(text):
+        texts.append(text)
+
+    collect()
+    return texts
+
+
+def _worker(connection) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    while True:
+        job = connection.recv()
+        if job is None:
+            return
+        index, text, budget = job
+        outcome = judge.fuzz_one(text, index, budget)
+        connection.send((index, outcome.kind, outcome.detail[-4000:]))
+
+
+class Pool:
+    """Worker processes fed one spec at a time; a worker past its deadline is killed."""
+
+    def __init__(self, size: int, budget: float) -> None:
+        self.budget = budget
+        self.context = multiprocessing.get_context("fork")
+        self.workers = [self._start() for _ in range(size)]
+
+    def _start(self) -> dict:
+        parent, child = self.context.Pipe()
+        process = self.context.Process(target=_worker, args=(child,), daemon=True)
+        process.start()
+        child.close()
+        return {"process": process, "connection": parent, "job": None, "since": 0.0}
+
+    def run(self, texts: list[str]):
+        """Yield (index, kind, detail) for every text, in completion order."""
+        pending = list(enumerate(texts))[::-1]
+        while pending or any(w["job"] is not None for w in self.workers):
+            for w in self.workers:
+                if w["job"] is None and pending:
+                    w["job"] = pending.pop()
+                    w["since"] = time.monotonic()
+                    w["connection"].send((*w["job"], self.budget))
+            busy = [w["connection"] for w in self.workers if w["job"] is not None]
+            ready = wait(busy, timeout=1.0)
+            for i, w in enumerate(self.workers):
+                if w["job"] is None:
+                    continue
+                if w["connection"] in ready:
+                    try:
+                        yield w["connection"].recv()
+                        w["job"] = None
+                        continue
+                    except EOFError:  # the worker died (killed by the kernel, a crash in C)
+                        detail = f"worker died with exit code {w['process'].exitcode}"
+                        kind = "traceback"
+                elif time.monotonic() - w["since"] > self.budget + GRACE:
+                    detail = f"no answer within {self.budget + GRACE} s; worker killed"
+                    kind = "hang"
+                else:
+                    continue
+                yield w["job"][0], kind, detail
+                w["process"].kill()
+                w["process"].join()
+                self.workers[i] = self._start()
+
+    def close(self) -> None:
+        for w in self.workers:
+            w["connection"].send(None)
+            w["process"].join(5)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--specs", type=int, default=10_000, help="how many specs (default 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="hypothesis seed of the specs (default 0)")
+    parser.add_argument("--timeout", type=float, default=20.0, help="time budget per spec in seconds (default 20)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="worker processes (default: cores)")
+    parser.add_argument("--save", metavar="DIR", default="fuzz-findings", help="folder for the reproducers")
+    args = parser.parse_args(argv)
+
+    start = time.monotonic()
+    texts = draw_texts(args.specs, args.seed)
+    print(f"drew {len(texts)} specs in {time.monotonic() - start:.0f} s", flush=True)
+    save = Path(args.save)
+    counts: Counter = Counter()
+    first: dict[str, int] = {}  # failure signature -> index of its first spec
+    by_signature: Counter = Counter()
+    start = time.monotonic()
+    pool = Pool(args.workers, args.timeout)
+    try:
+        for done, (index, kind, detail) in enumerate(pool.run(texts), 1):
+            counts[kind] += 1
+            if kind in SAVED:
+                save.mkdir(parents=True, exist_ok=True)
+                stem = f"{kind}-{counts[kind]:04d}"
+                (save / f"{stem}.yaml").write_text(texts[index], encoding="utf-8", errors="surrogatepass")
+                (save / f"{stem}.txt").write_text(detail, encoding="utf-8", errors="replace")
+                by_signature[signature(kind, detail)] += 1
+                first.setdefault(signature(kind, detail), index)
+            if done % 250 == 0:
+                print(f"{done}/{len(texts)} {dict(counts)} {done / (time.monotonic() - start):.1f} specs/s", flush=True)
+    finally:
+        pool.close()
+    elapsed = time.monotonic() - start
+    print(f"\n{len(texts)} specs in {elapsed:.0f} s ({len(texts) / elapsed:.1f} specs/s, {args.workers} workers)")
+    for kind in judge.KINDS:
+        print(f"  {kind:13} {counts[kind]}")
+    for sig, index in sorted(first.items()):
+        print(f"\n{by_signature[sig]} x {sig}\nfirst reproducer (spec {index}):\n{texts[index]}")
+    return 1 if any(counts[k] for k in FAILURES) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
