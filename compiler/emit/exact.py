@@ -114,6 +114,21 @@ def _xlogy_ratio(expr: sympy.Basic, counts: Collection) -> sympy.Expr:
     return xlogy_ratio(expr.args[0], numerator, denominator)
 
 
+def _exact_equality(expr: sympy.KroneckerDelta, counts: Collection) -> sympy.Expr:
+    """``[a = b]`` of rational functions of the counts as ``[N = 0]``, N the numerator of
+    ``a - b``: float64 ``a == b`` of separately rounded values is a coin toss where the exact
+    values are equal (micro recall and F2 of single-label data)."""
+    if any(side.is_number for side in expr.args):
+        return expr  # [TP = 0]: a count or a split difference, compared as computed
+    difference = sympy.cancel(sympy.together(expr.args[0] - expr.args[1]))
+    numerator = sympy.expand(sympy.fraction(difference)[0])
+    if not exact_atoms(numerator, counts) or not _polynomial(numerator, counts):
+        return expr
+    if numerator.could_extract_minus_sign():
+        numerator = -numerator
+    return sympy.KroneckerDelta(numerator, 0)
+
+
 def _residual(expr: sympy.Basic, counts: Collection) -> bool:
     """Whether ``expr`` has a sum with terms of both signs that reads counts (after
     :func:`split`: one that float64 still computes)."""
@@ -177,6 +192,8 @@ def rearrange(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
     expr = expr.replace(lambda e: isinstance(e, sympy.log) and not e.has(sympy.Sum, sympy.Indexed),
                         lambda e: _log_ratio(e, counts))
     expr = expr.replace(lambda e: isinstance(e, symbols.xlogy), lambda e: _xlogy_ratio(e, counts))
+    expr = expr.replace(lambda e: isinstance(e, sympy.KroneckerDelta) and not e.has(sympy.Sum),
+                        lambda e: _exact_equality(e, counts))
     if not _residual(split([expr], counts)[0][0], counts):
         return expr
     pulled = expr.replace(lambda e: isinstance(e, sympy.Abs), lambda e: _pull_denominator(e, counts))

@@ -93,3 +93,11 @@ def test_xlogy_of_a_share_takes_the_difference_of_its_sums_of_counts():
     rewritten = exact.rearrange(-s.xlogy(s.M[k, k2], share) - s.xlogy(s.ROW_TOTAL[k], s.ROW_TOTAL[k] / s.N_TOTAL), MATRIX)
     assert rewritten.has(exact.xlogy_ratio(s.M[k, k2], s.M[k, k2], s.COLUMN_TOTAL[k2] + s.ROW_TOTAL[k2]))
     assert not rewritten.has(s.xlogy)
+
+
+def test_equality_of_ratios_is_tested_on_the_exact_numerator_of_their_difference():
+    recall, f2 = s.TP / (s.TP + s.FN), 5 * s.TP / (5 * s.TP + 4 * s.FN + s.FP)
+    value = exact.rearrange(sympy.sqrt(sympy.Max(f2, sympy.KroneckerDelta(recall, f2))), CLASS)
+    (delta,) = value.atoms(sympy.KroneckerDelta)
+    assert sympy.expand(delta.args[0] * delta.args[1]) == 0 and exact.split([value], CLASS)[1]
+    assert exact.rearrange(sympy.KroneckerDelta(0, s.TP) * recall, CLASS) == sympy.KroneckerDelta(0, s.TP) * recall
