@@ -91,8 +91,10 @@ def xlogy_ratio(x, numerator, denominator):
     x, numerator, denominator = np.broadcast_arrays(
         *(np.asarray(a, dtype=float) for a in (x, numerator, denominator)))
     empty = x == 0
+    zero = ~empty & (numerator == 0)  # x log 0: -inf times the sign of x, as x * np.log(0), without the warning
     numerator, denominator = np.where(empty, 1.0, numerator), np.where(empty, 1.0, denominator)
-    return np.where(empty, 0.0, x * log_ratio(numerator, denominator, numerator - denominator))
+    log = x * log_ratio(numerator, denominator, numerator - denominator)
+    return np.where(empty, 0.0, np.where(zero, np.copysign(np.inf, -x), log))
 
 
 def exact(bound: Callable[[int], int], *counts):

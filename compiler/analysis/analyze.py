@@ -316,11 +316,14 @@ def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
     """
     found: dict[str, sympy.Expr] = {}
     for node in sympy.preorder_traversal(expr):
-        if isinstance(node, sympy.log) and depends_on_data(node.args[0]) and not node.args[0].atoms(sympy.Indexed):
-            numerator, _ = sympy.fraction(sympy.together(node.args[0]))
+        is_xlogy = isinstance(node, symbols.xlogy)
+        argument = node.args[-1] if is_xlogy or isinstance(node, sympy.log) else None
+        if argument is not None and depends_on_data(argument) and not argument.atoms(sympy.Indexed):
+            numerator, _ = sympy.fraction(sympy.together(argument))
             for part in sympy.factor(numerator).as_ordered_factors():
                 part = _strip(part)
-                if depends_on_data(part) and not part.is_positive:
+                # xlogy(x, y) at y = 0 is 0 only where its weight x vanishes too (0 log 0 = 0)
+                if depends_on_data(part) and not part.is_positive and not (is_xlogy and excuses(node.args[0], part)):
                     found.setdefault(sympy.srepr(part), part)
     return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)))
 

@@ -48,3 +48,13 @@ def test_a_class_vector_in_a_denominator_is_an_undefined_case():
     weights = sympy.IndexedBase("w")[k]
     total = sympy.Sum(weights, (k, 0, symbols.N_CLASSES - 1))
     assert analyze.undefined_cases(symbols.M[k, k] / total) == (total,)
+
+
+def test_xlogy_of_a_vanishing_argument_is_undefined_unless_its_weight_vanishes_too():
+    """Spec-fuzz finding: -xlogy(1, precision) gave 0 where precision = 0 (the value is +inf)."""
+    from metricc.compiler.analysis import analyze
+    from metricc.compiler.language import symbols as s
+
+    precision = s.TP / (s.TP + s.FP)
+    assert s.TP in analyze.log_zeros(-s.xlogy(1, precision))
+    assert analyze.log_zeros(s.xlogy(s.TP, precision)) == ()

@@ -298,6 +298,8 @@ def test_xlogy_ratio_keeps_the_digits_of_shares_near_one():
         got = kernel.xlogy_ratio(np.array([3.0, 0.0, 2.0]), np.array([2.0 ** 52, 0.0, 1.0]),
                                  np.array([2.0 ** 52 + 1, 0.0, 4.0]))
     assert got[0] == 3 * math.log1p(-1 / (2.0 ** 52 + 1)) and got[1] == 0.0 and got[2] == 2 * math.log(0.25)
+    with np.errstate(all="raise"):
+        assert kernel.xlogy_ratio(np.array([2.0, -1.0]), np.zeros(2), np.ones(2)).tolist() == [-math.inf, math.inf]
 
 
 @pytest.mark.parametrize("average", ["none", "binary", "macro", "weighted", "geometric", "micro"])
