@@ -139,7 +139,8 @@ def xlogy(x, y):
     """
     x, y = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
     empty = x == 0
-    return np.where(empty, 0.0, x * np.log(np.where(empty, 1.0, y)))
+    with np.errstate(divide="ignore", invalid="ignore"):  # x log 0 = -inf * sign(x); log of a negative: NaN
+        return np.where(empty, 0.0, x * np.log(np.where(empty, 1.0, y)))
 
 
 def align(values, source: str, target: str):

@@ -183,7 +183,10 @@ def _on_zero_set(factor: sympy.Expr, denominator: sympy.Expr) -> sympy.Expr | No
         atoms.append(atom)
     candidates = factor.atoms(sympy.Indexed) | (factor.free_symbols & (set(symbols.COUNTS) | {symbols.N_TOTAL}))
     forced = {c: sympy.S.Zero for c in candidates if any(_bounded(c, a) for a in atoms)}
-    return factor.xreplace(forced)
+    try:
+        return factor.xreplace(forced)
+    except (TypeError, ValueError):  # the factor there compares a NaN (log(0) == ...): no conclusion
+        return None
 
 
 def excuses(weight: sympy.Expr, denominator: sympy.Expr) -> bool:

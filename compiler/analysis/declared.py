@@ -410,7 +410,10 @@ def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnos
             for label, setting in _settings(metric):
                 for key, message in _check_setting(metric, compiled, label, setting, batches).items():
                     found.setdefault(key, message)
-    except (ArithmeticError, LookupError, NameError, TypeError, ValueError) as error:
+    except ArithmeticError as error:  # Sum(k**-1, k): the class index 0 divides by zero
+        found = {"$.formula": f"the formula cannot be evaluated on sampled data ({error}): a division by zero "
+                              "or an overflow that does not depend on the counts?; fix the formula"}
+    except (LookupError, NameError, TypeError, ValueError) as error:
         raise InternalError(f"cannot sample '{metric.id}' to check its declared claims: {error!r}") from error
     return [Diagnostic(metric.key_location(key[2:]), key, found[key])
             for key in ("$.formula", "$.range", "$.higher_is_better", "$.conditioning") if key in found]

@@ -89,6 +89,9 @@ class NumpyPrinter:
     def _print_Infinity(self, expr) -> Printed:
         return Printed(f"{self.use('np')}.inf", batched=False)
 
+    def _print_Exp1(self, expr) -> Printed:
+        return Printed(f"{self.use('np')}.e", batched=False)
+
     def _print_Pi(self, expr) -> Printed:
         return Printed(f"{self.use('np')}.pi", batched=False)
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pytest
 import sympy
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -288,3 +289,13 @@ def test_time_budget_interrupts():
     except Hang:
         return
     raise AssertionError(f"no Hang after {start} iterations")
+
+
+FINDINGS = Path(__file__).parent / "fuzz_findings"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FINDINGS.glob("*.yaml")))
+def test_specs_the_fuzz_found_stay_fixed(name):
+    """Reproducers saved by benchmarks/fuzz_specs.py (tracebacks, warnings, wrong values)."""
+    text = (FINDINGS / f"{name}.yaml").read_text(encoding="utf-8")
+    assert_clean(fuzz_one(text, 0, budget=20), text)
