@@ -300,18 +300,22 @@ def _pooled(counts: ClassCounts) -> ClassCounts:
             raise InputError("average", f"micro averaging pools {field} beyond 2**53 = {MAX_COUNT}, the largest "
                                         "integer float64 holds exactly; use another averaging or scale the counts down")
         pooled.append(total)
-    if (sum(int(np.max(c, initial=0)) for c in pooled) > MAX_COUNT
-            and (np.sum([np.asarray(c, dtype=object) for c in pooled], axis=0) > MAX_COUNT).any()):
+    if (sum(pooled) > MAX_COUNT).any():  # each is at most 2**53 here: their int64 sum cannot overflow
         raise InputError("average", f"micro averaging pools a total TP + FP + FN + TN beyond 2**53 = {MAX_COUNT}, "
                                     "as check_counts refuses for one class; use another averaging or scale the counts down")
     return ClassCounts(*pooled)
 
 
+def _apply(kernel: Kernel, counts, params: Mapping) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's values and undefined mask, one per class (a constant formula gives a scalar)."""
+    value, undefined = kernel(*counts, **params)
+    shape = np.broadcast_shapes(np.shape(value), np.shape(counts[0]))
+    return np.broadcast_to(value, shape), np.broadcast_to(undefined, shape)
+
+
 def _per_class(kernel: Kernel, counts, params: Mapping, zero_division: float):
     """Per-class values with undefined entries replaced, and the undefined mask."""
-    value, undefined = kernel(*counts, **params)
-    shape = np.broadcast_shapes(np.shape(value), np.shape(counts[0]))  # a constant formula gives a scalar
-    value, undefined = np.broadcast_to(value, shape), np.broadcast_to(undefined, shape)
+    value, undefined = _apply(kernel, counts, params)
     return np.where(undefined, zero_division, value), undefined
 
 
@@ -355,9 +359,7 @@ def average_class_metric(
         if per_class:
             raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
         pooled = _floats(_pooled(counts))
-        value, undefined = kernel(*pooled, **params)
-        shape = np.broadcast_shapes(np.shape(value), np.shape(pooled[0]))  # a constant formula gives a scalar
-        return finish(np.broadcast_to(value, shape), np.broadcast_to(undefined, shape), zero)[..., 0][()]
+        return finish(*_apply(kernel, pooled, params), zero)[..., 0][()]
     counts = _floats(counts)
     values, undefined = _per_class(kernel, counts, params, zero)
     values = values.astype(float)

@@ -23,7 +23,7 @@ from metricc.compiler.language import ir, symbols
 __all__ = [
     "analyze_catalog",
     "SIMPLIFICATIONS", "simplify", "denominators", "excused_denominators", "excuses", "log_zeros", "undefined_cases",
-    "GUARDS", "is_guard", "guarded_case", "split_case",
+    "GUARDS", "is_guard", "guarded_case", "split_case", "case_conditions",
     "analyze_metric", "depends_on_data",
 ]
 
@@ -235,6 +235,13 @@ def split_case(case: sympy.Expr) -> tuple[sympy.Expr, tuple[sympy.Expr, ...]]:
     if not brackets:
         return case, ()
     return sympy.Add(*(t for t in terms if t not in brackets)), brackets
+
+
+def case_conditions(case: sympy.Expr) -> tuple[sympy.Expr, tuple[tuple[sympy.Expr, sympy.Expr], ...]]:
+    """A case as ``D`` (``D = 0``) and the pairs ``(a, b)`` it also needs ``a != b`` for, the
+    data side first (``TP != 0``, not ``0 != TP``): what documents state."""
+    denominator, brackets = split_case(case)
+    return denominator, tuple(tuple(sorted(b.args, key=lambda side: side.is_number)) for b in brackets)
 
 
 def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:

@@ -321,11 +321,12 @@ def _term_value(term: ir.Term, value: _Function, undefined: tuple[_Function, ...
     return per_row.mean(axis=0), ok
 
 
-def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch, scale: bool = False):
-    """The metric's values on ``batch`` and where it is defined (and its conditioning scale)."""
+def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch):
+    """The metric's values on ``batch``, where it is defined, and its conditioning scale (None
+    without one)."""
     defined = np.ones(batch.size, dtype=bool)
     if not batch.instances and any(t.mode == "samples" for t in metric.terms):
-        return np.full(batch.size, np.nan), ~defined  # samples() needs multi-label data
+        return np.full(batch.size, np.nan), ~defined, None  # samples() needs multi-label data
     params = _bind(metric, compiled, setting, batch)
     env = {**batch.env, **params}
     for index, (term, value, undefined) in enumerate(compiled.terms):
@@ -334,9 +335,7 @@ def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch, sc
     for case in compiled.undefined:
         defined &= ~case.vanishes(env, (batch.size,))
     values = compiled.value.real(env, (batch.size,))
-    if scale:
-        return values, defined, compiled.scale.real(env, (batch.size,))
-    return values, defined
+    return values, defined, compiled.scale.real(env, (batch.size,)) if compiled.scale else None
 
 
 def _number(bound: sympy.Expr) -> str:
@@ -357,13 +356,13 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
     defined_count = real_count = moved = wrong = 0
     first = outside_example = wrong_example = small_scale = None
     for batch, corrected in batches:
-        values, defined, *scale = _evaluate(metric, compiled, setting, batch, scale=compiled.scale is not None)
+        values, defined, scale = _evaluate(metric, compiled, setting, batch)
         real = defined & ~np.isnan(values)
-        if scale and small_scale is None:
-            small = real & ~(scale[0] >= np.abs(values) * (1 - TOLERANCE))
+        if scale is not None and small_scale is None:
+            small = real & ~(scale >= np.abs(values) * (1 - TOLERANCE))
             if small.any():
                 index = int(np.flatnonzero(small)[0])
-                small_scale = f"{batch.describe(index)} gives {values[index]:.6g} but the scale is {scale[0][index]:.6g}"
+                small_scale = f"{batch.describe(index)} gives {values[index]:.6g} but the scale is {scale[index]:.6g}"
         defined_count, real_count = defined_count + int(defined.sum()), real_count + int(real.sum())
         first = first or (defined.any() and batch.describe(int(np.flatnonzero(defined)[0])))
         slack = TOLERANCE * np.maximum(1.0, np.abs(np.where(np.isfinite(values), values, 0.0)))
@@ -375,7 +374,7 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
                 outside_example = (*key, f"{batch.describe(index)} gives {values[index]:.6g}")
         if corrected is None:
             continue
-        after, after_defined = _evaluate(metric, compiled, setting, corrected)
+        after, after_defined, _ = _evaluate(metric, compiled, setting, corrected)
         change = sign * (after - values)
         changed = real & after_defined & ~np.isnan(after) & (np.abs(change) > slack)
         moved, wrong = moved + int(changed.sum()), wrong + int((changed & (change < 0)).sum())

@@ -58,12 +58,17 @@ def _polynomial(expr: sympy.Basic, counts: Collection) -> bool:
     return False
 
 
+def _mixed_signs(expr: sympy.Basic) -> bool:
+    """A sum with terms of both signs: where float64 can lose digits."""
+    return isinstance(expr, sympy.Add) and len({t.could_extract_minus_sign() for t in expr.args}) == 2
+
+
 def _cancels(expr: sympy.Basic) -> bool:
     """Whether some sum in ``expr`` has terms of both signs (where float64 can lose digits);
     the limits of class sums (``C - 1``) are not computed, so they do not count."""
     if isinstance(expr, sympy.Sum):
         return _cancels(expr.function)
-    if isinstance(expr, sympy.Add) and len({term.could_extract_minus_sign() for term in expr.args}) == 2:
+    if _mixed_signs(expr):
         return True
     return any(_cancels(a) for a in expr.args)
 
@@ -102,9 +107,8 @@ def _log_ratio(expr: sympy.log, counts: Collection) -> sympy.Expr:
 
 def _sum_of_counts(expr: sympy.Expr, counts: Collection) -> bool:
     """A sum of counts with positive integer coefficients: exact in float64 below 2**53."""
-    terms = sympy.Add.make_args(expr)
-    return all(_is_count(t, counts) or (isinstance(t, sympy.Mul) and len(t.args) == 2 and t.args[0].is_Integer
-                                         and t.args[0] > 0 and _is_count(t.args[1], counts)) for t in terms)
+    parts = [term.as_coeff_Mul() for term in sympy.Add.make_args(expr)]
+    return all(c.is_Integer and c > 0 and _is_count(rest, counts) for c, rest in parts)
 
 
 def _xlogy_ratio(expr: sympy.Basic, counts: Collection) -> sympy.Expr:
@@ -132,17 +136,14 @@ def _exact_equality(expr: sympy.KroneckerDelta, counts: Collection) -> sympy.Exp
 def _residual(expr: sympy.Basic, counts: Collection) -> bool:
     """Whether ``expr`` has a sum with terms of both signs that reads counts (after
     :func:`split`: one that float64 still computes)."""
-    return any(isinstance(a, sympy.Add) and exact_atoms(a, counts)
-               and len({t.could_extract_minus_sign() for t in a.args}) == 2
-               for a in sympy.preorder_traversal(expr))
+    return any(_mixed_signs(a) and exact_atoms(a, counts) for a in sympy.preorder_traversal(expr))
 
 
 def _positive(expr: sympy.Expr, counts: Collection) -> bool:
     """A polynomial of the counts whose expanded coefficients are all positive: not negative
     anywhere, zero only where the kernel divides by it (an undefined case)."""
     expanded = sympy.expand(expr)
-    terms = expanded.args if isinstance(expanded, sympy.Add) else (expanded,)
-    return _polynomial(expanded, counts) and not any(t.could_extract_minus_sign() for t in terms)
+    return _polynomial(expanded, counts) and not any(t.could_extract_minus_sign() for t in sympy.Add.make_args(expanded))
 
 
 def _pull_denominator(expr: sympy.Abs, counts: Collection) -> sympy.Expr:
@@ -160,8 +161,7 @@ def _collect_parameters(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
     def group(node: sympy.Add) -> sympy.Expr:
         if not exact_atoms(node, counts) or _polynomial(node, counts):
             return node
-        monomials = sorted({m for t in node.args for m in [sympy.Mul(*(f for f in sympy.Mul.make_args(t)
-                                                                          if exact_atoms(f, counts)))]},
+        monomials = sorted({sympy.Mul(*(f for f in sympy.Mul.make_args(t) if exact_atoms(f, counts))) for t in node.args},
                            key=sympy.default_sort_key)
         if any(not _polynomial(m, counts) for m in monomials):
             return node
@@ -181,8 +181,9 @@ def rearrange(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
     which :func:`split` then computes exactly; parameter coefficients are grouped by count
     monomial; the logarithm of a ratio of count polynomials is taken from their exact
     difference (:class:`log_ratio`), and so is ``xlogy`` of a ratio of sums of counts
-    (:class:`xlogy_ratio`: shares near 1 in entropies). The value is unchanged wherever the metric is defined (``cancel`` removes
-    common factors only, and those vanish only in undefined cases).
+    (:class:`xlogy_ratio`: shares near 1 in entropies); an equality of ratios is tested on the
+    numerator of their difference. The value is unchanged wherever the metric is defined
+    (``cancel`` removes common factors only, and those vanish only in undefined cases).
 
     >>> from metricc.compiler.language import symbols as s
     >>> specificity, recall = s.TN / (s.TN + s.FP), s.TP / (s.TP + s.FN)

@@ -91,11 +91,8 @@ def _expansions(metric: ir.Metric) -> list[tuple[str, str]]:
 
 def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
     """``D = 0``, and for a guarded case ``D = 0 and a != b`` (from its brackets ``[a = b]``)."""
-    denominator, brackets = analyze.split_case(case)
-    conditions = []
-    for bracket in brackets:
-        a, b = sorted(bracket.args, key=lambda side: side.is_number)  # TP \neq 0, not 0 \neq TP
-        conditions.append(rf"{latex(a, terms)} \neq {latex(b, terms)}")
+    denominator, unequal = analyze.case_conditions(case)
+    conditions = [rf"{latex(a, terms)} \neq {latex(b, terms)}" for a, b in unequal]
     return r" \text{ and } ".join([latex(denominator, terms) + " = 0", *conditions])
 
 

@@ -182,9 +182,8 @@ def _exact_lines(parts, counts: Mapping[sympy.Basic, str], printer: NumpyPrinter
 
 def _case_text(case: sympy.Expr) -> str:
     """``D = 0``, and for a guarded case ``D = 0 and TP != 0`` (its brackets ``[a = b]``)."""
-    denominator, brackets = analyze.split_case(case)
-    sides = [sorted(b.args, key=lambda side: side.is_number) for b in brackets]
-    return " and ".join([plain(denominator) + " = 0", *(f"{plain(a)} != {plain(b)}" for a, b in sides)])
+    denominator, unequal = analyze.case_conditions(case)
+    return " and ".join([plain(denominator) + " = 0", *(f"{plain(a)} != {plain(b)}" for a, b in unequal)])
 
 
 def _zero_test(printed: Printed, printer: NumpyPrinter) -> str:

@@ -200,17 +200,12 @@ class NumpyPrinter:
             return Printed(f"{name}({self.use('nonzero')}({inner.code}))", inner.indices, inner.batched)
         return Printed(f"{name}({inner.code})", inner.indices, inner.batched)
 
-    def _print_log_ratio(self, expr) -> Printed:
+    def _print_runtime_call(self, expr) -> Printed:
+        """A function the runtime kernel defines under the function's own name."""
         codes, target, batched = self._operands(expr.args)
-        return Printed(f"{self.use('log_ratio')}({', '.join(codes)})", target, batched)
+        return Printed(f"{self.use(type(expr).__name__)}({', '.join(codes)})", target, batched)
 
-    def _print_xlogy_ratio(self, expr) -> Printed:
-        codes, target, batched = self._operands(expr.args)
-        return Printed(f"{self.use('xlogy_ratio')}({', '.join(codes)})", target, batched)
-
-    def _print_xlogy(self, expr) -> Printed:
-        codes, target, batched = self._operands(expr.args)
-        return Printed(f"{self.use('xlogy')}({codes[0]}, {codes[1]})", target, batched)
+    _print_xlogy = _print_log_ratio = _print_xlogy_ratio = _print_runtime_call
 
     def _print_step(self, expr) -> Printed:
         inner = self.print(expr.args[0])
