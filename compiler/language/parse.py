@@ -223,7 +223,10 @@ class _Builder(IndexedForms, ReferenceForms):
                 raise self.fail(node.keywords[0], f"{name}() takes no keyword arguments; write {name}(x)")
             if len(node.args) not in arities:
                 raise self.fail(node, f"{name}() takes {' or '.join(map(str, arities))} positional argument(s)")
-            return function(*(self.build(a) for a in node.args))
+            arguments = [self.build(a) for a in node.args]
+            if name == "log" and len(arguments) == 2:
+                self._check_log_base(node.args[1], arguments[1])
+            return function(*arguments)
         if name in self.scope.metrics and self.scope.allow_metrics:
             if node.args:
                 raise self.fail(node, f"metric '{name}' takes parameter bindings only, e.g. {name}(beta=2)")
@@ -231,6 +234,13 @@ class _Builder(IndexedForms, ReferenceForms):
                 raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name}(...))")
             return self._reference(node, name, node.keywords, None, None)
         raise self.fail(node, f"unknown function '{name}'{did_you_mean(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
+
+    def _check_log_base(self, node: ast.AST, base: sympy.Expr) -> None:
+        """A constant base must be positive and not 1: ``log(x, 0)`` would simplify to 0."""
+        if base.free_symbols:
+            return
+        if base.is_positive is not True or base == 1:
+            raise self.fail(node, f"logarithm base {base} is not allowed: a constant base is positive and not 1, e.g. log(x, 2)")
 
     def _indicator(self, node: ast.Call) -> sympy.Expr:
         """``indicator(a == b)``: the Iverson bracket [a = b], 1 where it holds, else 0.
