@@ -14,7 +14,8 @@ a metric parameter keeps its default metric.
 
 - range: a defined value outside the bounds (beyond a relative 1e-9) refuses; the message
   names the smallest such data.
-- realness: refused when no defined point gives a real number (``sqrt(-1 - TP)``).
+- realness: refused when a defined point gives no real number (``sqrt(-1 - TP)``,
+  ``sqrt(log(f1, 2))``): a metric is a real number wherever it is defined.
 - conditioning: the scale must be at least ``|value|`` wherever the value is defined (a
   documented error bound is never tighter than the 1e-12 relative guarantee it replaces).
 - direction: correcting one error (FN -> TP, FP -> TN; an off-diagonal instance onto the
@@ -231,6 +232,7 @@ class _Compiled:
     terms: tuple[tuple[ir.Term, _Function, tuple[_Function, ...]], ...]
     defaults: Mapping[str, _Function]
     scale: _Function | None = None  # the conditioning scale, where the spec states one
+    poles: tuple[_Function, ...] = ()  # denominators and logarithm arguments: NaN elsewhere is a non-real value
 
 
 def _compiled(metric: ir.Metric, cache: dict) -> _Compiled:
@@ -245,8 +247,10 @@ def _compiled(metric: ir.Metric, cache: dict) -> _Compiled:
     terms = tuple((t, get(t.simplified.xreplace(bound)), tuple(get(u) for u in t.undefined)) for t in metric.terms)
     defaults = {p.name: get(p.default) for p in metric.params if p.kind == "class_vector" and not p.default.is_number}
     scale = get(metric.conditioning.scale.xreplace(bound)) if metric.conditioning else None
-    return _Compiled(get(metric.simplified.xreplace(bound)), tuple(get(u.xreplace(bound)) for u in metric.undefined),
-                     terms, defaults, scale)
+    value = metric.simplified.xreplace(bound)
+    poles = {p.base for p in value.atoms(sympy.Pow) if p.exp.is_negative} | {a.args[0] for a in value.atoms(sympy.log)}
+    return _Compiled(get(value), tuple(get(u.xreplace(bound)) for u in metric.undefined), terms, defaults, scale,
+                     tuple(get(p) for p in sorted(poles, key=sympy.default_sort_key)))
 
 
 def _domain_values(param: ir.Param) -> list[float]:
@@ -338,6 +342,20 @@ def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch):
     return values, defined, compiled.scale.real(env, (batch.size,)) if compiled.scale else None
 
 
+def _not_real(compiled: _Compiled, setting, batch: _Batch, metric: ir.Metric, candidates: np.ndarray) -> np.ndarray:
+    """Of the defined points where the value is NaN, those where no denominator or logarithm
+    argument vanishes: there the NaN is a root or logarithm of a negative number, not 0/0
+    left in a guarded factor (``indicator(TP != 0) * g_mean`` at TP = 0)."""
+    params = _bind(metric, compiled, setting, batch)
+    env = {**batch.env, **params}
+    for index, (term, value, undefined) in enumerate(compiled.terms):
+        env[f"term_{index}"], _ = _term_value(term, value, undefined, batch, params)
+    found = candidates.copy()
+    for pole in compiled.poles:
+        found &= ~pole.vanishes(env, (batch.size,))
+    return found
+
+
 def _number(bound: sympy.Expr) -> str:
     return "inf" if bound == sympy.oo else "-inf" if bound == -sympy.oo else f"{float(bound):g}"
 
@@ -354,7 +372,7 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
     low, high = (float(b) for b in metric.range)
     sign = 1.0 if metric.higher_is_better else -1.0
     defined_count = real_count = moved = wrong = 0
-    first = outside_example = wrong_example = small_scale = None
+    first = outside_example = wrong_example = small_scale = not_real = None
     for batch, corrected in batches:
         values, defined, scale = _evaluate(metric, compiled, setting, batch)
         real = defined & ~np.isnan(values)
@@ -365,6 +383,9 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
                 small_scale = f"{batch.describe(index)} gives {values[index]:.6g} but the scale is {scale[index]:.6g}"
         defined_count, real_count = defined_count + int(defined.sum()), real_count + int(real.sum())
         first = first or (defined.any() and batch.describe(int(np.flatnonzero(defined)[0])))
+        if not_real is None and (defined & np.isnan(values)).any():
+            found = _not_real(compiled, setting, batch, metric, defined & np.isnan(values))
+            not_real = batch.describe(int(np.flatnonzero(found)[0])) if found.any() else None
         slack = TOLERANCE * np.maximum(1.0, np.abs(np.where(np.isfinite(values), values, 0.0)))
         excess = np.maximum(low - values, values - high)
         outside = real & (excess > slack)
@@ -385,6 +406,10 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
     if defined_count and not real_count:
         problems["$.formula"] = (f"the formula is never real{label}: it gives no real number at any sampled point where it "
                                  f"is defined, e.g. {first} (a square root or logarithm of a negative value?); fix the formula")
+    elif not_real:
+        problems["$.formula"] = (f"the formula is not real at {not_real}{label}, where it is defined (a square root or "
+                                 "logarithm of a negative value?): a metric must be a real number wherever it is "
+                                 "defined; fix the formula")
     if outside_example:
         problems["$.range"] = (f"range [{_number(metric.range[0])}, {_number(metric.range[1])}] but {outside_example[2]}"
                                f"{label}; fix the formula or declare the range it has")

@@ -78,9 +78,15 @@ def test_never_real_refused(tmp_path, monkeypatch):
         "e.g. TP=0, FP=0, FN=0, TN=0 (a square root or logarithm of a negative value?); fix the formula")
 
 
-def test_real_somewhere_is_not_refused(tmp_path, monkeypatch):
-    """Realness refuses only a formula that is never real: ``sqrt(TP - FP)`` is real at TP >= FP."""
-    compile_spec(tmp_path, monkeypatch, "sqrt(TP - FP) / sqrt(TP + FP)", range_="[0, 1]")
+def test_real_somewhere_is_refused(tmp_path, monkeypatch):
+    """``sqrt(TP - FP)`` is real at TP >= FP only: generated code would take roots of negatives."""
+    diagnostic = refusal(tmp_path, monkeypatch, "sqrt(TP - FP) / sqrt(TP + FP)", range_="[0, 1]")
+    assert diagnostic.message.startswith("the formula is not real at TP=0, FP=1, FN=0, TN=0, where it is defined")
+
+
+def test_guarded_nan_is_not_a_non_real_value(tmp_path, monkeypatch):
+    """0/0 inside a factor that a guard zeroes (TP = 0 here) is not a root of a negative number."""
+    compile_spec(tmp_path, monkeypatch, "indicator(TP != 0) * sqrt(TP / (TP + FN) * TN / (TN + FP))", range_="[0, 1]")
 
 
 def test_range_of_minus_one_to_one_accepted(tmp_path, monkeypatch):
