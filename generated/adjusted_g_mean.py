@@ -11,6 +11,7 @@ import math
 from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
+    equal,
     nonzero,
     np,
 )
@@ -20,7 +21,7 @@ __all__ = ["adjusted_g_mean", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
-    x0 = np.where(0 == tp, 1.0, 0.0)
+    x0 = equal(0, tp)
     x1 = 1 / nonzero(np.sqrt(fn * fp + fn * tn + fp * tp + tn * tp))
     x2 = np.sqrt(tn) * x1
     x3 = np.sqrt(tp)

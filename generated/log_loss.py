@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     check_scores,
+    extended_log,
     finish,
     nonzero,
     np,
@@ -45,7 +46,9 @@ def log_loss(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=True)
     n, C = S.shape
-    value = -np.sum(np.log(np.sum(transpose(S) * transpose(Y), axis=-2)), axis=-1) / nonzero(n)
+    value = (
+        -np.sum(extended_log(np.sum(transpose(S) * transpose(Y), axis=-2)), axis=-1) / nonzero(n)
+    )
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 

@@ -43,7 +43,9 @@ __all__ = [
     "class_param",
     "counts_from_matrix",
     "diagonal",
+    "equal",
     "exact",
+    "extended_log",
     "eye",
     "finish",
     "log_ratio",
@@ -129,6 +131,29 @@ def real(values):
     [1.152921504606847e+18]
     """
     return np.asarray(values, dtype=np.float64)
+
+
+def equal(a, b):
+    """The Iverson bracket [a = b] as floats; NaN where a side is NaN, so an undefined term
+    inside an indicator leaves the value undefined instead of turning it into 0.
+
+    >>> equal(np.array([1.0, 2.0, np.nan]), 1.0).tolist()
+    [1.0, 0.0, nan]
+    """
+    a, b = np.asarray(a), np.asarray(b)
+    unknown = (a != a) | (b != b)  # NaN is the one value unequal to itself; exact integer arrays have none
+    return np.where(a == b, 1.0, np.where(unknown, np.nan, 0.0))
+
+
+def extended_log(values):
+    """The natural logarithm with log(0) = -inf and no divide warning: the terms of a class sum
+    follow their own conventions (``analyze.log_zeros`` leaves them defined), so -inf is the value.
+
+    >>> extended_log(np.array([0.0, 1.0])).tolist()
+    [-inf, 0.0]
+    """
+    with np.errstate(divide="ignore"):
+        return np.log(values)
 
 
 def xlogy(x, y):

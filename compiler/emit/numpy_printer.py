@@ -124,7 +124,7 @@ class NumpyPrinter:
             i, j = sorted(str(a) for a in expr.args)
             return Printed(f"{self.use('eye')}(C)", i + j, batched=False)
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
-        return Printed(f"{self.use('np')}.where({codes[0]} == {codes[1]}, 1.0, 0.0)", target, batched)
+        return Printed(f"{self.use('equal')}({codes[0]}, {codes[1]})", target, batched)
 
     # -- arithmetic -----------------------------------------------------------------------
     def _print_Add(self, expr) -> Printed:
@@ -198,6 +198,8 @@ class NumpyPrinter:
         if isinstance(expr, sympy.log) and inner.batched and not inner.indices:
             # log(0) is an undefined case (analyze.log_zeros), masked by the caller: no warning.
             return Printed(f"{name}({self.use('nonzero')}({inner.code}))", inner.indices, inner.batched)
+        if isinstance(expr, sympy.log) and inner.indices:
+            return Printed(f"{self.use('extended_log')}({inner.code})", inner.indices, inner.batched)
         return Printed(f"{name}({inner.code})", inner.indices, inner.batched)
 
     def _print_runtime_call(self, expr) -> Printed:

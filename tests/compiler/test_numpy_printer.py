@@ -45,7 +45,7 @@ CASES = [
     (M[K, K], "diagonal(M)", {"diagonal"}),
     (M[I, J] + T[I], 'M + align(t, "i", "ij")', {"align"}),
     (sympy.KroneckerDelta(I, J), "eye(C)", {"eye"}),
-    (sympy.KroneckerDelta(TP, 0), "np.where(0 == tp, 1.0, 0.0)", {"np"}),
+    (sympy.KroneckerDelta(TP, 0), "equal(0, tp)", {"equal"}),
     # arithmetic
     (TP - FP, "tp - fp", set()),
     (-TP, "-tp", set()),
