@@ -1,0 +1,36 @@
+"""Values on the extended real line and NaN propagation through indicators (issue 13 findings)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from metricc.runtime import evaluate
+from metricc.runtime.kernel import equal, extended_log
+
+
+def test_log_loss_is_infinite_without_a_warning_where_the_true_class_has_probability_0():
+    """-log(0) = inf is the value (a class sum's log(0) is -inf), not a divide warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        value = evaluate("log_loss", y_true=[0, 1], scores=[[1.0, 0.0], [1.0, 0.0]])["log_loss"]
+    assert value == math.inf
+
+
+def test_extended_log_of_zero_is_minus_infinity_silently():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert extended_log(np.array([0.0, math.e])).tolist() == [-math.inf, 1.0]
+
+
+def test_indicator_of_an_undefined_value_is_undefined():
+    assert np.isnan(equal(np.nan, 1.0)) and np.isnan(equal(0.0, np.array([np.nan])))[0]
+    assert equal(np.array([2**60 + 1], dtype=object), 2**60 + 1).tolist() == [1.0]  # exact integers
+
+
+def test_adjusted_g_mean_guard_still_gives_zero_at_tp_0():
+    """The guard indicator(TP != 0) compares counts, never NaN: TP = 0 still gives 0."""
+    value = evaluate("adjusted_g_mean", matrix=[[0, 5], [0, 0]], average="none")["adjusted_g_mean"]
+    assert np.asarray(value).tolist() == [0.0, 0.0]
