@@ -10,6 +10,9 @@ from dataclasses import dataclass
 
 from metricc.runtime.errors import MetriccError
 
+# Lines longer than this are excerpted around the column in rendered diagnostics.
+EXCERPT_CHARS = 160
+
 __all__ = [
     "Location",
     "Diagnostic",
@@ -50,8 +53,12 @@ class Diagnostic:
         text = self.location.line_text
         if not text:
             return head
-        caret = " " * (max(self.location.column, 1) - 1) + "^"
-        return f"{head}\n    {text}\n    {caret}"
+        column = max(self.location.column, 1) - 1
+        if len(text) > EXCERPT_CHARS:  # a hostile 100,000-character line: show the part around the column
+            start = min(max(column - EXCERPT_CHARS // 2, 0), len(text) - EXCERPT_CHARS)
+            text = ("..." if start else "") + text[start:start + EXCERPT_CHARS] + ("..." if start + EXCERPT_CHARS < len(text) else "")
+            column = column - start + (3 if start else 0)
+        return f"{head}\n    {text}\n    {' ' * column}^"
 
 
 class SpecError(MetriccError):

@@ -298,3 +298,13 @@ def test_failing_cli_build_leaves_output_identical(tmp_path, monkeypatch, capsys
     assert "specs/hostile.yaml:12:27: $.formula: attribute access ('.system')" in capsys.readouterr().err
     assert _snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["generated", "specs"]
+
+
+def test_a_diagnostic_on_a_very_long_line_shows_an_excerpt_around_the_column():
+    from metricc.compiler.errors import EXCERPT_CHARS, Diagnostic, Location
+
+    line = "a" * 50_000 + "!" + "b" * 50_000
+    rendered = Diagnostic(Location("specs/x.yaml", 3, 50_001, line), "$.formula", "bad").render()
+    _, excerpt, caret = rendered.split("\n")
+    assert len(excerpt) < EXCERPT_CHARS + 20 and excerpt.strip().startswith("...") and excerpt.endswith("...")
+    assert excerpt[len(caret) - 1] == "!"
