@@ -14,13 +14,19 @@ from metricc.generated.aunp import INFO as _aunp
 from metricc.generated.aunu import INFO as _aunu
 from metricc.generated.average_precision import INFO as _average_precision
 from metricc.generated.balanced_accuracy import INFO as _balanced_accuracy
+from metricc.generated.braun_blanquet import INFO as _braun_blanquet
+from metricc.generated.bray_curtis_dissimilarity import INFO as _bray_curtis_dissimilarity
 from metricc.generated.brier_score import INFO as _brier_score
 from metricc.generated.cba import INFO as _cba
 from metricc.generated.cen import INFO as _cen
 from metricc.generated.class_accuracy import INFO as _class_accuracy
 from metricc.generated.class_error_rate import INFO as _class_error_rate
 from metricc.generated.cohen_kappa import INFO as _cohen_kappa
+from metricc.generated.crisp_auc import INFO as _crisp_auc
+from metricc.generated.crisp_aupr import INFO as _crisp_aupr
+from metricc.generated.diagnostic_odds_ratio import INFO as _diagnostic_odds_ratio
 from metricc.generated.discriminant_power import INFO as _discriminant_power
+from metricc.generated.distance_index import INFO as _distance_index
 from metricc.generated.error_rate import INFO as _error_rate
 from metricc.generated.exact_match_ratio import INFO as _exact_match_ratio
 from metricc.generated.f1 import INFO as _f1
@@ -34,19 +40,28 @@ from metricc.generated.fdr import INFO as _fdr
 from metricc.generated.fnr import INFO as _fnr
 from metricc.generated.fpr import INFO as _fpr
 from metricc.generated.g_mean import INFO as _g_mean
+from metricc.generated.g_measure import INFO as _g_measure
+from metricc.generated.hamming_distance import INFO as _hamming_distance
 from metricc.generated.hamming_loss import INFO as _hamming_loss
 from metricc.generated.iba import INFO as _iba
+from metricc.generated.icsi import INFO as _icsi
+from metricc.generated.information_score import INFO as _information_score
 from metricc.generated.jaccard import INFO as _jaccard
+from metricc.generated.lift_score import INFO as _lift_score
 from metricc.generated.log_loss import INFO as _log_loss
+from metricc.generated.markedness import INFO as _markedness
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
 from metricc.generated.mean_absolute_error import INFO as _mean_absolute_error
 from metricc.generated.mean_squared_error import INFO as _mean_squared_error
+from metricc.generated.negative_likelihood_ratio import INFO as _negative_likelihood_ratio
 from metricc.generated.npv import INFO as _npv
 from metricc.generated.optimized_precision import INFO as _optimized_precision
 from metricc.generated.ordinal_mae import INFO as _ordinal_mae
 from metricc.generated.ordinal_mse import INFO as _ordinal_mse
 from metricc.generated.ordinal_rmse import INFO as _ordinal_rmse
+from metricc.generated.overlap_coefficient import INFO as _overlap_coefficient
+from metricc.generated.positive_likelihood_ratio import INFO as _positive_likelihood_ratio
 from metricc.generated.precision import INFO as _precision
 from metricc.generated.preference_driven import INFO as _preference_driven
 from metricc.generated.rci import INFO as _rci
@@ -57,9 +72,12 @@ from metricc.generated.relevance_f_beta import INFO as _relevance_f_beta
 from metricc.generated.relevance_precision import INFO as _relevance_precision
 from metricc.generated.relevance_recall import INFO as _relevance_recall
 from metricc.generated.roc_auc import INFO as _roc_auc
+from metricc.generated.similarity_index import INFO as _similarity_index
 from metricc.generated.specificity import INFO as _specificity
+from metricc.generated.tversky_index import INFO as _tversky_index
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
 from metricc.generated.youden_j import INFO as _youden_j
+from metricc.generated.yule_q import INFO as _yule_q
 
 __all__ = ["CATALOG"]
 
@@ -73,13 +91,19 @@ CATALOG = Catalog((
     _aunu,
     _average_precision,
     _balanced_accuracy,
+    _braun_blanquet,
+    _bray_curtis_dissimilarity,
     _brier_score,
     _cba,
     _cen,
     _class_accuracy,
     _class_error_rate,
     _cohen_kappa,
+    _crisp_auc,
+    _crisp_aupr,
+    _diagnostic_odds_ratio,
     _discriminant_power,
+    _distance_index,
     _error_rate,
     _exact_match_ratio,
     _f1,
@@ -93,19 +117,28 @@ CATALOG = Catalog((
     _fnr,
     _fpr,
     _g_mean,
+    _g_measure,
+    _hamming_distance,
     _hamming_loss,
     _iba,
+    _icsi,
+    _information_score,
     _jaccard,
+    _lift_score,
     _log_loss,
+    _markedness,
     _mcc,
     _mcc_per_class,
     _mean_absolute_error,
     _mean_squared_error,
+    _negative_likelihood_ratio,
     _npv,
     _optimized_precision,
     _ordinal_mae,
     _ordinal_mse,
     _ordinal_rmse,
+    _overlap_coefficient,
+    _positive_likelihood_ratio,
     _precision,
     _preference_driven,
     _rci,
@@ -116,7 +149,10 @@ CATALOG = Catalog((
     _relevance_precision,
     _relevance_recall,
     _roc_auc,
+    _similarity_index,
     _specificity,
+    _tversky_index,
     _weighted_accuracy,
     _youden_j,
+    _yule_q,
 ))

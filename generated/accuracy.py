@@ -63,6 +63,7 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=accuracy,
     equivalences=(
+        "accuracy = crisp_aupr [micro] for every confusion matrix",
         (
             "accuracy = exact_match_ratio [samples] for every confusion matrix of single-label "
             "data read as one-hot indicator rows"
@@ -82,6 +83,7 @@ INFO = MetricInfo(
             "one-hot indicator rows"
         ),
         "accuracy = f_beta_of_micro_averages for every confusion matrix",
+        "accuracy = g_measure [micro] for every confusion matrix",
         (
             "accuracy = jaccard [samples] for every confusion matrix of single-label data read as "
             "one-hot indicator rows"
@@ -103,6 +105,7 @@ INFO = MetricInfo(
         "accuracy = class_accuracy [macro] for two classes (C = 2)",
         "accuracy = class_accuracy [micro] for two classes (C = 2)",
         "accuracy = class_accuracy [weighted] for two classes (C = 2)",
+        "accuracy = crisp_auc [micro] for two classes (C = 2)",
         "accuracy = g_mean [micro] for two classes (C = 2)",
         "accuracy = npv [micro] for two classes (C = 2)",
         "accuracy = optimized_precision [micro] for two classes (C = 2)",

@@ -81,6 +81,9 @@ INFO = MetricInfo(
         "balanced_accuracy = recall [macro] for every confusion matrix",
         "balanced_accuracy = preference_driven(kappa=0) [macro] for every confusion matrix",
         "balanced_accuracy = relevance_recall(relevance=1) for every confusion matrix",
+        "balanced_accuracy = crisp_auc [binary] for two classes (C = 2)",
+        "balanced_accuracy = crisp_auc [macro] for two classes (C = 2)",
+        "balanced_accuracy = crisp_auc [weighted] for two classes (C = 2)",
         "balanced_accuracy = specificity [macro] for two classes (C = 2)",
     ),
 )

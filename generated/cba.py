@@ -84,4 +84,9 @@ INFO = MetricInfo(
     simplified="TP/Max(FN + TP, FP + TP)",
     undefined=("Max(FN + TP, FP + TP) = 0",),
     function=cba,
+    equivalences=(
+        "cba [binary] = braun_blanquet [binary] for every confusion matrix",
+        "cba [macro] = braun_blanquet [macro] for every confusion matrix",
+        "cba [weighted] = braun_blanquet [weighted] for every confusion matrix",
+    ),
 )

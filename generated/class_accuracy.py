@@ -87,6 +87,7 @@ INFO = MetricInfo(
     function=class_accuracy,
     equivalences=(
         "class_accuracy [binary] = accuracy for two classes (C = 2)",
+        "class_accuracy [binary] = crisp_aupr [micro] for two classes (C = 2)",
         (
             "class_accuracy [binary] = exact_match_ratio [samples] for two classes (C = 2) of "
             "single-label data read as one-hot indicator rows"
@@ -106,6 +107,7 @@ INFO = MetricInfo(
             "data read as one-hot indicator rows"
         ),
         "class_accuracy [binary] = f_beta_of_micro_averages for two classes (C = 2)",
+        "class_accuracy [binary] = g_measure [micro] for two classes (C = 2)",
         (
             "class_accuracy [binary] = jaccard [samples] for two classes (C = 2) of single-label "
             "data read as one-hot indicator rows"

@@ -88,6 +88,11 @@ INFO = MetricInfo(
             "jaccard [samples] = accuracy for every confusion matrix of single-label data read as "
             "one-hot indicator rows"
         ),
+        "jaccard [binary] = tversky_index(alpha=1, beta=1) [binary] for every confusion matrix",
+        "jaccard [macro] = tversky_index(alpha=1, beta=1) [macro] for every confusion matrix",
+        "jaccard [micro] = tversky_index(alpha=1, beta=1) [micro] for every confusion matrix",
+        "jaccard [none] = tversky_index(alpha=1, beta=1) [none] for every confusion matrix",
+        "jaccard [weighted] = tversky_index(alpha=1, beta=1) [weighted] for every confusion matrix",
         (
             "jaccard [samples] = class_accuracy [binary] for two classes (C = 2) of single-label "
             "data read as one-hot indicator rows"

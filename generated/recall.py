@@ -99,6 +99,7 @@ INFO = MetricInfo(
         "recall [binary] = preference_driven(kappa=0) [binary] for every confusion matrix",
         "recall [none] = preference_driven(kappa=0) [none] for every confusion matrix",
         "recall [geometric] = g_mean [binary] for two classes (C = 2)",
+        "recall [macro] = crisp_auc [binary] for two classes (C = 2)",
         "recall [micro] = class_accuracy [binary] for two classes (C = 2)",
         (
             "recall [samples] = class_accuracy [binary] for two classes (C = 2) of single-label "
