@@ -14,9 +14,9 @@ counts are never copied per grid vector.
 (``INFO.affine``, e.g. ``preference_driven`` in ``kappa``) and the average weights classes
 independently of it (``binary``, ``macro``, ``weighted``), the value is ``f(0) + kappa @ c``
 with ``c_k = f(e_k) - f(0)``: the metric is evaluated at the ``C + 1`` vectors ``0, e_1, ...,
-e_C`` and the grid becomes one matrix product. Its values are within ``(C + 2) * 2**-52``
-times the largest ``|f|`` at those vectors of the formula's (absolute, not relative, for
-values near 0); ``affine=False`` evaluates the formula per vector instead.
+e_C`` and the grid becomes one matrix product. Its values differ from the formula's by about
+``(C + 2) * 2**-52`` times the largest ``|f|`` at those vectors at most: an absolute bound,
+not a relative one for values near 0; ``affine=False`` evaluates the formula per vector.
 
 **Product grids without the grid.** ``product_grid(values, C, lazy=True)`` describes the
 ``V**C`` vectors without storing them (:class:`ProductGrid`): its domain check reads the
@@ -52,7 +52,8 @@ MAX_GRID_ELEMENTS = 1 << 27  # grids and sweep results above 1 GiB of float64 ar
 
 
 class ProductGrid:
-    """Every vector of ``n_classes`` entries taken from ``values``, described, never stored.
+    """Every vector of ``n_classes`` entries taken from ``values``, described, never stored
+    (made by ``product_grid(values, n_classes, lazy=True)``, which checks the values).
 
     ``shape`` is that of the grid it stands for, ``(V,) * C + (C,)``; :meth:`rows` gives the
     flat vectors ``[start, stop)`` in row-major order (the last class fastest).

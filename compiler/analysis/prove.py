@@ -345,7 +345,7 @@ def _proved_pairs(metrics, variants, form, scope, method, memo, skip=frozenset()
     form_keys = {v: digest(f) for v, f in forms.items()}
     free = set().union(*(f.free_symbols for f in forms.values())) if forms else set()
     points = _points(free, 4, seed=2022)
-    point_key = digest(tuple(sorted((canonical(s), canonical(x)) for point in points for s, x in point.items())))
+    point_key = digest(tuple(tuple(sorted((canonical(s), canonical(x)) for s, x in point.items())) for point in points))
     prints = {v: _remembered(memo, f"print:{form_keys[v]}:{point_key}", _is_print, lambda f=f: _fingerprint(f, points))
               for v, f in forms.items()}
     groups: dict[tuple, list] = {}
