@@ -29,7 +29,7 @@ from pathlib import Path
 import sympy
 from sympy.core.operations import AssocOp
 
-__all__ = ["Cache", "ENVIRONMENT", "compiler_version", "digest"]
+__all__ = ["Cache", "ENVIRONMENT", "compiler_version", "digest", "remembered"]
 
 ENVIRONMENT = "METRICC_CACHE_DIR"
 _HEADER = b"metricc build cache 1\n"
@@ -70,6 +70,19 @@ def canonical(value) -> str:
 def digest(*parts) -> str:
     """The key of an entry computed from ``parts``."""
     return hashlib.sha256("\0".join(canonical(p) for p in parts).encode()).hexdigest()
+
+
+def remembered(memo, key: str, check, compute):
+    """``compute()``, or the value ``memo`` holds under ``key`` when it passes ``check`` (an
+    entry of the wrong kind is computed again, never used)."""
+    value = memo.get(key, _MISSING)
+    if value is _MISSING or not check(value):
+        value = compute()
+        memo[key] = value
+    return value
+
+
+_MISSING = object()
 
 
 def _rebuild(cls, args):

@@ -43,7 +43,7 @@ from collections.abc import Mapping, MutableMapping
 
 import sympy
 
-from metricc.compiler.analysis.cache import canonical, digest
+from metricc.compiler.analysis.cache import canonical, digest, remembered
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Average, rules
 
@@ -319,16 +319,6 @@ def _term_modes(metrics, *variants) -> list[str | None]:
     return [t.mode for variant in variants for t in metrics[variant[0]].terms]
 
 
-def _remembered(memo, key, check, compute):
-    """``compute()``, or the value ``memo`` holds under ``key`` when it passes ``check``."""
-    value = memo.get(key, _MISSING)
-    if value is _MISSING or not check(value):
-        value = compute()
-        memo[key] = value
-    return value
-
-
-_MISSING = object()
 _is_form = lambda value: value is None or isinstance(value, sympy.Expr)
 _is_print = lambda value: value is None or (isinstance(value, tuple) and all(isinstance(v, float) for v in value))
 _is_bool = lambda value: isinstance(value, bool)
@@ -339,14 +329,14 @@ def _proved_pairs(metrics, variants, form, scope, method, memo, skip=frozenset()
     each form by the metric's analyzed IR, each fingerprint and each proof by the forms they
     use: equal forms recur across variants, and a rebuild reuses what did not change."""
     metric_keys = {m: digest(metrics[m]) for m in {v[0] for v in variants}}
-    forms = {v: _remembered(memo, "form:" + digest(metric_keys[v[0]], v, form.__name__), _is_form,
+    forms = {v: remembered(memo, "form:" + digest(metric_keys[v[0]], v, form.__name__), _is_form,
                             lambda v=v: _form(metrics, v, form)) for v in variants}
     forms = {v: f for v, f in forms.items() if f is not None}
     form_keys = {v: digest(f) for v, f in forms.items()}
     free = set().union(*(f.free_symbols for f in forms.values())) if forms else set()
     points = _points(free, 4, seed=2022)
     point_key = digest(tuple(tuple(sorted((canonical(s), canonical(x)) for s, x in point.items())) for point in points))
-    prints = {v: _remembered(memo, f"print:{form_keys[v]}:{point_key}", _is_print, lambda f=f: _fingerprint(f, points))
+    prints = {v: remembered(memo, f"print:{form_keys[v]}:{point_key}", _is_print, lambda f=f: _fingerprint(f, points))
               for v, f in forms.items()}
     groups: dict[tuple, list] = {}
     for v, p in prints.items():
@@ -359,7 +349,7 @@ def _proved_pairs(metrics, variants, form, scope, method, memo, skip=frozenset()
                 if (left, right) in skip or not _comparable(left, right):
                     continue
                 key = f"equal:{form_keys[left]}:{form_keys[right]}"
-                if _remembered(memo, key, _is_bool, lambda: _equal(forms[left], forms[right])):
+                if remembered(memo, key, _is_bool, lambda: _equal(forms[left], forms[right])):
                     proved.append((left, right, scope, "cancellation of the per-class formulas" if left[1] == "none" else method))
     return proved
 
