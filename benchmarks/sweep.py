@@ -1,9 +1,17 @@
-"""Benchmark: one vectorized ``sweep`` call against a Python loop of single evaluations.
+"""Benchmark: one vectorized ``sweep`` call against a Python loop of single evaluations, and
+the matrix-product form against hand-written numpy.
 
 Not a test. For the two grids of Kozak et al. 2022 (Section 5.1) it times
 ``metricc.runtime.sweep`` on five random confusion matrices (five classifiers, as in
 Tables 6-9) and, in the same run, a loop calling the generated function once per matrix and
 kappa vector on a random sample of the grid, extrapolated to the whole grid. Prints the ratio.
+
+Then, for ``preference_driven`` over all 2**18 kappa vectors of {0, 1} (C = 18), it compares
+the hand-written matrix-product form (per-class coefficients from the counts, one matrix
+product with the stored grid) with ``sweep`` on the stored grid (which also checks every grid
+value against the domain), on a lazy ``product_grid(..., lazy=True)`` (never stored) and
+with ``affine=False`` (the formula per vector); medians of ``--repeat`` runs, ratios to the
+hand-written form.
 
     PYTHONPATH=... python benchmarks/sweep.py [--sample 400] [--repeat 3]
 """
@@ -56,6 +64,43 @@ def run(name: str, n_classes: int, values: np.ndarray, sample: int, repeat: int,
     print(f"  ratio loop / sweep:    {reference / vectorized:9.1f}x")
 
 
+def _median(function, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2]
+
+
+def affine_rows(repeat: int, rng, n_classes: int = 18) -> None:
+    """The matrix-product form against hand-written numpy, for one matrix and for five."""
+    grid = product_grid([0.0, 1.0], n_classes, flat=True)
+    lazy = product_grid([0.0, 1.0], n_classes, lazy=True)
+    print(f"preference_driven over all {len(grid):,} kappa vectors of {{0, 1}}, C = {n_classes} "
+          f"(medians of {repeat}; ratio to the hand-written matrix product)")
+    for batch in (1, CLASSIFIERS):
+        matrices = rng.integers(0, 200, size=(batch, n_classes, n_classes)) + np.eye(n_classes, dtype=int) * 500
+        tp, fp, fn, _ = (np.asarray(c, dtype=float) for c in counts_from_matrix(matrices))
+
+        def by_hand():  # kappa*precision + (1 - kappa)*recall = a + b*kappa per class, macro average
+            precision, recall = tp / (tp + fp), tp / (tp + fn)
+            return recall.mean(axis=-1)[:, None] + ((precision - recall) / n_classes) @ grid.T
+
+        expected = by_hand()
+        cases = [("hand-written matrix product", by_hand),
+                 ("sweep, stored grid", lambda: sweep("preference_driven", matrix=matrices, grid=grid)),
+                 ("sweep, lazy product grid", lambda: sweep("preference_driven", matrix=matrices, grid=lazy)),
+                 ("sweep, affine=False", lambda: sweep("preference_driven", matrix=matrices, grid=grid, affine=False))]
+        assert np.allclose(cases[1][1](), expected, rtol=1e-12, atol=1e-15)
+        assert np.allclose(cases[2][1]().reshape(batch, -1), expected, rtol=1e-12, atol=1e-15)
+        reference = None
+        for name, function in cases:
+            seconds = _median(function, repeat)
+            reference = reference or seconds
+            print(f"  B = {batch}: {name:28} {seconds * 1e3:9.2f} ms  {seconds / reference:6.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=400, help="grid vectors timed in the loop (default 400)")
@@ -64,6 +109,7 @@ def main() -> None:
     rng = np.random.default_rng(2022)
     for name, n_classes, values in CASES:
         run(name, n_classes, values, args.sample, args.repeat, rng)
+    affine_rows(max(args.repeat, 7), rng)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 ``compile_catalog(Path("specs"))`` returns every file of ``generated/`` (relative path ->
 text), rendered in memory; :mod:`.emit.write` puts them on disk. ``metricc check`` runs the
-stages up to the analysis (:func:`analyzed_metrics`).
+stages up to the analysis (:func:`analyzed_metrics`). With a :class:`~.analysis.cache.Cache`
+the analysis of each metric and the proofs are reused from earlier builds where their inputs
+are unchanged; the output is the same bytes either way.
 """
 
 from __future__ import annotations
@@ -10,30 +12,47 @@ from __future__ import annotations
 from pathlib import Path
 
 from metricc.compiler import emit
-from metricc.compiler.analysis import analyze, budget, declared, prove
+from metricc.compiler.analysis import affine, analyze, budget, declared, prove
+from metricc.compiler.analysis.cache import Cache, digest
 from metricc.compiler.language import ir, load, lower, validate
 
 __all__ = ["analyzed_metrics", "compile_catalog", "compile_metrics"]
 
 
-def compile_catalog(spec_dir: Path) -> dict[str, str]:
+def compile_catalog(spec_dir: Path, cache: Cache | None = None) -> dict[str, str]:
     """Every file of ``generated/`` (relative path -> text)."""
+    cache = Cache() if cache is None else cache
     sources = load.load_catalog(spec_dir)
     errata = load.load_errata(spec_dir)
     specs = validate.validate_catalog(sources)
     metrics = lower.lower_catalog(specs)
     metrics = budget.check_catalog(metrics)
-    metrics = analyze.analyze_catalog(metrics)
-    metrics = declared.check_declared(metrics)
-    metrics = prove.prove_equivalences(metrics)
-    return emit.emit_catalog(metrics, errata)
+    metrics = _analyzed(metrics, cache)
+    metrics = prove.prove_equivalences(metrics, cache)
+    files = emit.emit_catalog(metrics, errata, cache)
+    cache.save()
+    return files
+
+
+def _analyzed(metrics: dict[str, ir.Metric], cache: Cache) -> dict[str, ir.Metric]:
+    """analyze -> check the declared claims -> mark affine parameters, for the metrics whose
+    lowered IR (their spec and every spec they reference, inlined) the cache does not know;
+    all three stages are per metric."""
+    keys = {m: f"analyzed:{m}:{digest(metric)}" for m, metric in metrics.items()}
+    known = {m: cache.get(keys[m]) for m in metrics}
+    known = {m: v for m, v in known.items() if isinstance(v, ir.Metric) and v.id == m}
+    todo = {m: metric for m, metric in metrics.items() if m not in known}
+    fresh = affine.mark_affine(declared.check_declared(analyze.analyze_catalog(todo))) if todo else {}
+    for m, metric in fresh.items():
+        cache[keys[m]] = metric
+    return {m: known[m] if m in known else fresh[m] for m in metrics}
 
 
 def analyzed_metrics(spec_dir: Path) -> dict[str, ir.Metric]:
     """Specs -> analyzed IR without the catalog-wide proofs: what ``metricc check`` runs."""
     specs = validate.validate_catalog(load.load_catalog(spec_dir))
     metrics = analyze.analyze_catalog(budget.check_catalog(lower.lower_catalog(specs)))
-    return declared.check_declared(metrics)
+    return affine.mark_affine(declared.check_declared(metrics))
 
 
 def compile_metrics(spec_dir: Path) -> dict[str, ir.Metric]:

@@ -112,4 +112,5 @@ INFO = MetricInfo(
         "preference_driven(kappa=1) [none] = precision [none] for every confusion matrix",
         "preference_driven(kappa=1) [weighted] = precision [weighted] for every confusion matrix",
     ),
+    affine=("kappa",),
 )

@@ -27,7 +27,7 @@ from metricc.runtime.probabilistic import probabilistic_confusion_matrix
 from metricc.runtime.registry import Catalog, MetricInfo, ParamInfo
 from metricc.runtime.relevance import relevance_from_order, relevance_from_prevalence
 from metricc.runtime.suggest import Suggestion, suggest
-from metricc.runtime.sweep import product_grid, sweep
+from metricc.runtime.sweep import ProductGrid, product_grid, sweep
 
 __all__ = [
     "Catalog",
@@ -47,6 +47,7 @@ __all__ = [
     "normalized",
     "orient",
     "probabilistic_confusion_matrix",
+    "ProductGrid",
     "product_grid",
     "relevance_from_order",
     "relevance_from_prevalence",

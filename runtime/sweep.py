@@ -10,6 +10,20 @@ against counts ``(..., C)``, so the sweep gives the data one length-1 axis and h
 grid over in chunks: memory stays at a few arrays of ``batch x chunk x C`` floats, and the
 counts are never copied per grid vector.
 
+**Matrix-product form.** Where the compiler proved the metric affine in the parameter
+(``INFO.affine``, e.g. ``preference_driven`` in ``kappa``) and the average weights classes
+independently of it (``binary``, ``macro``, ``weighted``), the value is ``f(0) + kappa @ c``
+with ``c_k = f(e_k) - f(0)``: the metric is evaluated at the ``C + 1`` vectors ``0, e_1, ...,
+e_C`` and the grid becomes one matrix product. Its values differ from the formula's by about
+``(C + 2) * 2**-52`` times the largest ``|f|`` at those vectors at most: an absolute bound,
+not a relative one for values near 0; ``affine=False`` evaluates the formula per vector.
+
+**Product grids without the grid.** ``product_grid(values, C, lazy=True)`` describes the
+``V**C`` vectors without storing them (:class:`ProductGrid`): its domain check reads the
+``V`` values, the matrix-product form becomes a sum of ``C`` outer terms written straight into
+the result, and any other metric receives the vectors in chunks. Only the result is stored,
+so a grid larger than memory can be swept as long as its result fits the limit.
+
 >>> import numpy as np
 >>> grid = product_grid([0.0, 1.0], 3)                   # 2**3 vectors, shape (2, 2, 2, 3)
 >>> values = sweep("preference_driven", matrix=[[40, 7, 3], [8, 10, 2], [9, 1, 20]], grid=grid)
@@ -31,18 +45,50 @@ from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric as _metric
 from metricc.runtime.kernel import MAX_PARAMETER
 
-__all__ = ["product_grid", "sweep"]
+__all__ = ["ProductGrid", "product_grid", "sweep"]
 
 CHUNK_ELEMENTS = 1 << 21  # floats per intermediate array (16 MiB): batch x chunk x C
 MAX_GRID_ELEMENTS = 1 << 27  # grids and sweep results above 1 GiB of float64 are refused
 
 
-def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False) -> np.ndarray:
+class ProductGrid:
+    """Every vector of ``n_classes`` entries taken from ``values``, described, never stored
+    (made by ``product_grid(values, n_classes, lazy=True)``, which checks the values).
+
+    ``shape`` is that of the grid it stands for, ``(V,) * C + (C,)``; :meth:`rows` gives the
+    flat vectors ``[start, stop)`` in row-major order (the last class fastest).
+
+    >>> grid = product_grid([0.0, 0.5, 1.0], 2, lazy=True)
+    >>> grid.shape, grid.size
+    ((3, 3, 2), 9)
+    >>> grid.rows(3, 5).tolist()
+    [[0.5, 0.0], [0.5, 0.5]]
+    """
+
+    def __init__(self, values: np.ndarray, n_classes: int) -> None:
+        self.values, self.n_classes = values, n_classes
+        self.shape = (values.size,) * n_classes + (n_classes,)
+        self.size = values.size ** n_classes  # vectors
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        index = np.arange(start, min(stop, self.size), dtype=np.int64)
+        digits = np.empty((index.size, self.n_classes), dtype=np.int64)
+        for k in range(self.n_classes - 1, -1, -1):
+            index, digits[:, k] = np.divmod(index, self.values.size)
+        return self.values[digits]
+
+    def __repr__(self) -> str:
+        return f"ProductGrid({self.values.tolist()!r}, {self.n_classes})"
+
+
+def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False, lazy: bool = False):
     """Every vector of ``n_classes`` entries taken from ``values`` (the paper's grids).
 
     Shape ``(V,) * n_classes + (n_classes,)``: entry ``[i_1, ..., i_C]`` is the vector
     ``(values[i_1], ..., values[i_C])``. ``flat=True`` gives ``(V ** n_classes, n_classes)``
-    in the same (row-major) order, the last class varying fastest.
+    in the same (row-major) order, the last class varying fastest. ``lazy=True`` gives a
+    :class:`ProductGrid` that :func:`sweep` reads without ever storing the grid (no size limit
+    of its own: only the sweep's result must fit).
 
     >>> product_grid(np.linspace(0, 1, 11), 4, flat=True).shape   # Kozak, car data set
     (14641, 4)
@@ -59,6 +105,8 @@ def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False)
         raise InputError("values", f"expected a non-empty 1-d list of values, got shape {axis.shape}")
     if not np.isfinite(axis).all():
         raise InputError("values", "contains NaN or infinity")
+    if lazy:
+        return ProductGrid(axis, int(n_classes))
     size = float(axis.size) ** n_classes * n_classes
     if size > MAX_GRID_ELEMENTS:
         raise InputError("n_classes", f"{axis.size}**{n_classes} vectors of {n_classes} entries would take "
@@ -82,20 +130,23 @@ def _data(info, data, counts, matrix, orientation):
     return None, confusion.check_counts(counts)
 
 
-def _grid(grid, kind: str, n_classes: int) -> np.ndarray:
+def _grid(grid, kind: str, n_classes: int) -> tuple[np.ndarray, tuple[float, float]]:
+    """The grid as floats (not copied when it is already) and its least and greatest values."""
     try:
         array = np.asarray(grid)
     except ValueError:
         raise InputError("grid", "ragged: every grid vector needs the same length") from None
     if array.dtype.kind not in "biuf":
         raise InputError("grid", f"expected numbers, got dtype {array.dtype}")
-    array = array.astype(float)
-    if not np.isfinite(array).all():
+    array = array.astype(float, copy=False)
+    # min and max carry any NaN or infinity: two passes over the grid, no temporary array
+    extremes = (float(array.min()), float(array.max())) if array.size else (0.0, 0.0)
+    if not all(math.isfinite(e) for e in extremes):
         raise InputError("grid", "contains NaN or infinity")
     if kind == "class_vector" and (array.ndim == 0 or array.shape[-1] != n_classes):
         got = "a scalar" if array.ndim == 0 else f"shape {array.shape}"
         raise InputError("grid", f"the last axis holds one value per class (C={n_classes}), got {got}")
-    return array
+    return array, extremes
 
 
 def sweep(
@@ -112,6 +163,7 @@ def sweep(
     weights=None,
     pos_label: int = 1,
     zero_division=math.nan,
+    affine: bool = True,
 ) -> np.ndarray:
     """``metric`` for every parameter value in ``grid``; shape ``batch + grid``.
 
@@ -122,7 +174,8 @@ def sweep(
     result ``(B..., G...)``: batch axes first, then grid axes; ``average="none"`` appends the
     class axis. For a scalar parameter ``grid`` has shape ``(G...)`` and each value is one
     call (vectorized over the batch). Other arguments are those of the generated function;
-    ``params`` fixes the metric's other parameters.
+    ``params`` fixes the metric's other parameters. ``grid`` may be a lazy
+    :class:`ProductGrid`; ``affine=False`` turns the matrix-product form off (module docstring).
     """
     info = _metric(metric)
     by_name = {p.name: p for p in info.params}
@@ -143,7 +196,10 @@ def sweep(
         raise InputError("params", f"{info.id} has no parameter '{unknown[0]}'")
     the_matrix, the_counts = _data(info, data, counts, matrix, orientation)
     n_classes = the_counts.true_positives.shape[-1]
-    values = _grid(grid, kind, n_classes)
+    if isinstance(grid, ProductGrid):
+        values, extremes = _product(grid, kind, n_classes), (grid.values.min(), grid.values.max())
+    else:
+        values, extremes = _grid(grid, kind, n_classes)
     kwargs = {**fixed, "zero_division": zero_division}
     if info.level == "class":
         average = average or info.default_average
@@ -164,7 +220,52 @@ def sweep(
                        n_classes if kwargs.get("average") == "none" else 1)
     if kind == "scalar":
         return _scalar_sweep(call, values, param, info.params, batch)
+    if affine and param in getattr(info, "affine", ()) and kwargs.get("average") in _LINEAR_AVERAGES:
+        swept = _affine_sweep(call, values, extremes, n_classes, batch, param)
+        if swept is not None:
+            return swept
     return _vector_sweep(call, values, param, info.params, n_classes, batch)
+
+
+def _product(grid: ProductGrid, kind: str, n_classes: int) -> ProductGrid:
+    if kind != "class_vector":
+        raise InputError("grid", "a product grid holds class vectors; this parameter is a scalar: give its values")
+    if grid.n_classes != n_classes:
+        raise InputError("grid", f"the product grid has vectors of {grid.n_classes} classes, the data {n_classes}")
+    return grid
+
+
+# Averages whose class weights do not depend on the swept parameter: linear in the per-class values.
+_LINEAR_AVERAGES = ("binary", "macro", "weighted")
+
+
+def _affine_sweep(call, grid, extremes: tuple[float, float], n_classes: int, batch: tuple, param: str) -> np.ndarray | None:
+    """``f(0) + grid @ c``, or None where the form does not apply (0 or 1 outside the domain,
+    or a grid value outside it: the direct path then names the offending vector). The domain
+    is an interval (the compiler marks no other), so checking the grid's extremes checks it all."""
+    if math.prod(grid.shape[:-1]) == 0:
+        return None
+    low, high = extremes
+    basis = np.vstack([np.zeros(n_classes), np.eye(n_classes), np.full(n_classes, low), np.full(n_classes, high)])
+    try:  # the metric's own domain check, on 0, 1 and the grid's least and greatest values
+        at = np.asarray(call(basis, True), dtype=float).reshape(-1, n_classes + 3)
+    except InputError as error:
+        if error.argument != param:
+            raise
+        return None
+    offset = at[:, 0]
+    # A NaN f(0) (an undefined class under zero_division=NaN) makes every value NaN, as it
+    # should: where a class is undefined does not depend on the parameter.
+    coefficients = at[:, 1:n_classes + 1] - offset[:, None]
+    if isinstance(grid, ProductGrid):
+        out = offset[:, None]
+        for k in range(n_classes):  # sum of outer terms, the last class fastest
+            out = (out[:, :, None] + coefficients[:, k, None, None] * grid.values[None, None, :]).reshape(offset.size, -1)
+        return out.reshape(batch + grid.shape[:-1])
+    flat = grid.reshape(-1, n_classes)
+    out = coefficients @ flat.T
+    out += offset[:, None]
+    return out.reshape(batch + grid.shape[:-1])
 
 
 def _check_result_size(batch: tuple, grid_shape: tuple, per_entry: int) -> None:
@@ -199,11 +300,16 @@ def _scalar_sweep(call, values, param, declared, batch):
 
 
 def _vector_sweep(call, values, param, declared, n_classes, batch):
-    grid_shape, flat = values.shape[:-1], values.reshape(-1, n_classes)
+    grid_shape = values.shape[:-1]
+    if isinstance(values, ProductGrid):
+        count, take = values.size, values.rows
+    else:
+        flat = values.reshape(-1, n_classes)
+        count, take = flat.shape[0], lambda start, stop: flat[start:stop]
     rows = max(1, CHUNK_ELEMENTS // max(1, math.prod(batch) * n_classes))
     out = None
-    for start in range(0, max(flat.shape[0], 1), rows):
-        chunk = flat[start:start + rows]
+    for start in range(0, max(count, 1), rows):
+        chunk = take(start, start + rows)
         try:
             part = np.asarray(call(chunk, True), dtype=float)
         except InputError as error:
@@ -211,7 +317,7 @@ def _vector_sweep(call, values, param, declared, n_classes, batch):
                 raise
             raise _outside(call, chunk, start, grid_shape, param, declared, error) from None
         if out is None:  # part: batch + (rows,) + (C,) under average="none"
-            out = np.empty(batch + (flat.shape[0],) + part.shape[len(batch) + 1:])
+            out = np.empty(batch + (count,) + part.shape[len(batch) + 1:])
         out[(slice(None),) * len(batch) + (slice(start, start + chunk.shape[0]),)] = part
     return out.reshape(batch + grid_shape + out.shape[len(batch) + 1:])
 

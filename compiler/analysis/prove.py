@@ -39,10 +39,11 @@ import cmath
 import dataclasses
 import hashlib
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 
 import sympy
 
+from metricc.compiler.analysis.cache import canonical, digest, remembered
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Average, rules
 
@@ -318,12 +319,25 @@ def _term_modes(metrics, *variants) -> list[str | None]:
     return [t.mode for variant in variants for t in metrics[variant[0]].terms]
 
 
-def _proved_pairs(metrics, variants, form, scope, method, skip=frozenset()):
-    forms = {v: _form(metrics, v, form) for v in variants}
+_is_form = lambda value: value is None or isinstance(value, sympy.Expr)
+_is_print = lambda value: value is None or (isinstance(value, tuple) and all(isinstance(v, float) for v in value))
+_is_bool = lambda value: isinstance(value, bool)
+
+
+def _proved_pairs(metrics, variants, form, scope, method, memo, skip=frozenset()):
+    """The pairs of ``variants`` proved equal. ``memo`` (a mapping, or the build cache) holds
+    each form by the metric's analyzed IR, each fingerprint and each proof by the forms they
+    use: equal forms recur across variants, and a rebuild reuses what did not change."""
+    metric_keys = {m: digest(metrics[m]) for m in {v[0] for v in variants}}
+    forms = {v: remembered(memo, "form:" + digest(metric_keys[v[0]], v, form.__name__), _is_form,
+                            lambda v=v: _form(metrics, v, form)) for v in variants}
     forms = {v: f for v, f in forms.items() if f is not None}
+    form_keys = {v: digest(f) for v, f in forms.items()}
     free = set().union(*(f.free_symbols for f in forms.values())) if forms else set()
     points = _points(free, 4, seed=2022)
-    prints = {v: _fingerprint(f, points) for v, f in forms.items()}
+    point_key = digest(tuple(tuple(sorted((canonical(s), canonical(x)) for s, x in point.items())) for point in points))
+    prints = {v: remembered(memo, f"print:{form_keys[v]}:{point_key}", _is_print, lambda f=f: _fingerprint(f, points))
+              for v, f in forms.items()}
     groups: dict[tuple, list] = {}
     for v, p in prints.items():
         if p is not None:
@@ -332,7 +346,10 @@ def _proved_pairs(metrics, variants, form, scope, method, skip=frozenset()):
     for members in groups.values():
         for i, left in enumerate(members):
             for right in members[i + 1:]:
-                if (left, right) not in skip and _comparable(left, right) and _equal(forms[left], forms[right]):
+                if (left, right) in skip or not _comparable(left, right):
+                    continue
+                key = f"equal:{form_keys[left]}:{form_keys[right]}"
+                if remembered(memo, key, _is_bool, lambda: _equal(forms[left], forms[right])):
                     proved.append((left, right, scope, "cancellation of the per-class formulas" if left[1] == "none" else method))
     return proved
 
@@ -366,14 +383,18 @@ def _text(metrics, metric_id, bindings) -> tuple[tuple[str, str, str], ...]:
     return tuple((name, str(value), metrics[metric_id].param(name).kind) for name, value in bindings)
 
 
-def prove_equivalences(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
-    """Attach every proved equivalence to both metrics it relates, marking those to state."""
+def prove_equivalences(metrics: Mapping[str, ir.Metric], memo: MutableMapping | None = None) -> dict[str, ir.Metric]:
+    """Attach every proved equivalence to both metrics it relates, marking those to state.
+
+    ``memo``: where forms, fingerprints and proofs are remembered (default: for this call only).
+    """
+    memo = {} if memo is None else memo
     variants = _variants(metrics)
     general = _proved_pairs(metrics, variants, general_form, "all",
-                            "cancellation under the single-label count identities")
+                            "cancellation under the single-label count identities", memo)
     done = {(l, r) for l, r, *_ in general}
     binary = _proved_pairs(metrics, variants, binary_form, "binary",
-                           "cancellation over the entries of a 2 x 2 matrix", skip=frozenset(done))
+                           "cancellation over the entries of a 2 x 2 matrix", memo, skip=frozenset(done))
     # Two-class coincidences between averaged variants are many and rarely informative; keep
     # those that say what a binary value or a one-per-matrix metric equals.
     binary = [(l, r, s, m) for l, r, s, m in binary if {l[1], r[1]} & {"binary", None}]

@@ -25,6 +25,9 @@ def add_command(commands) -> None:
     build.add_argument("--check", action="store_true", help="write nothing; exit 1 if the output is stale")
     build.add_argument("--specs", metavar="DIR", help="spec folder (default: ./specs, else the installed one)")
     build.add_argument("--out", metavar="DIR", help="output folder (default: ./generated, else the installed one)")
+    build.add_argument("--cache-dir", metavar="DIR",
+                       help="build cache folder (default: $METRICC_CACHE_DIR, else .metricc-cache beside the spec folder)")
+    build.add_argument("--no-cache", action="store_true", help="compute everything; read and write no cache")
     build.set_defaults(run=_cmd_build)
 
     check = commands.add_parser("check", help="validate specs without writing anything")
@@ -46,7 +49,15 @@ def _out_dir(given: str | None) -> Path:
     return Path("generated") if Path("specs").is_dir() else package_dir("metricc.generated")
 
 
-def _compile_catalog(spec_dir: Path) -> dict[str, str]:
+def _cache_dir(args, spec_dir: Path) -> Path | None:
+    """Where the build cache lives: never inside the output, so ``generated/`` stays pure output."""
+    if args.no_cache:
+        return None
+    given = args.cache_dir or os.environ.get("METRICC_CACHE_DIR")
+    return Path(given).resolve() if given else spec_dir.resolve().parent / ".metricc-cache"
+
+
+def _compile_catalog(spec_dir: Path, cache_dir: Path | None = None) -> dict[str, str]:
     """``build.compile_catalog`` run from the spec folder's parent.
 
     The compiler names each spec in the generated banners by the path it was given, so
@@ -54,11 +65,12 @@ def _compile_catalog(spec_dir: Path) -> dict[str, str]:
     directory. Diagnostics are mapped back to paths relative to the user's directory.
     """
     from metricc.compiler import build
+    from metricc.compiler.analysis.cache import Cache
 
     here, spec_dir = Path.cwd(), spec_dir.resolve()
     os.chdir(spec_dir.parent)
     try:
-        return build.compile_catalog(Path(spec_dir.name))
+        return build.compile_catalog(Path(spec_dir.name), Cache(cache_dir))
     except SpecError as error:
         raise _relocated(error, spec_dir.parent, here) from None
     finally:
@@ -88,7 +100,11 @@ def _cmd_build(args) -> int:
     from metricc.compiler.emit import write
 
     spec_dir, out_dir = _spec_dir(args.specs), _out_dir(args.out)
-    files = _compile_catalog(spec_dir)
+    cache_dir = _cache_dir(args, spec_dir)
+    if cache_dir is not None and cache_dir.resolve().is_relative_to(out_dir.resolve()):
+        raise InputError("--cache-dir", f"{shown(cache_dir)} is inside the output folder {shown(out_dir)}, "
+                                        "which a build replaces; choose a folder outside it")
+    files = _compile_catalog(spec_dir, cache_dir)
     if not args.check:
         write.recover(out_dir)  # an interrupted build: restore or finish before comparing
     stale = write.stale_files(out_dir, files)

@@ -176,10 +176,20 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
 
 
 
+def emit_metric_doc(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> str:
+    """``docs/metrics/<id>.tex``: a function of the metric's own IR (its equivalences name the others)."""
+    return _ENVIRONMENT.get_template("metric.tex.j2").render(_context(metric, metrics))
+
+
 def emit_docs(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping[str, str]] = ()) -> dict[str, str]:
     """``docs/metrics/<id>.tex`` per metric, ``docs/errata.tex`` and the ``docs/metrics.tex`` catalog."""
-    fragment = _ENVIRONMENT.get_template("metric.tex.j2")
-    files = {f"docs/metrics/{m.id}.tex": fragment.render(_context(m, metrics)) for m in metrics.values()}
+    files = {f"docs/metrics/{m.id}.tex": emit_metric_doc(m, metrics) for m in metrics.values()}
+    return {**files, **emit_catalog_docs(metrics, errata)}
+
+
+def emit_catalog_docs(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping[str, str]] = ()) -> dict[str, str]:
+    """``docs/errata.tex`` and the ``docs/metrics.tex`` catalog: the files about every metric."""
+    files = {}
     entries = [{key: str(entry.get(key, "")) for key in ERRATA_FIELDS} for entry in errata]
     if entries:
         files["docs/errata.tex"] = _ENVIRONMENT.get_template("errata.tex.j2").render(entries=entries)

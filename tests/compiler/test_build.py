@@ -256,7 +256,7 @@ def test_failing_render_writes_nothing(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("emitter bug")
 
-    monkeypatch.setattr(latex, "emit_docs", broken)
+    monkeypatch.setattr(latex, "emit_catalog_docs", broken)
     small = tmp_path / "specs"
     small.mkdir()
     (small / "precision.yaml").write_bytes((REPO / "specs" / "precision.yaml").read_bytes())
