@@ -6,6 +6,7 @@ every piece of spec text passes through :func:`~metricc.compiler.text.latex_esca
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import jinja2
@@ -17,7 +18,7 @@ from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 from metricc.compiler.emit.text import latex, latex_escape
 
-__all__ = ["emit_docs", "averaging_expansions"]
+__all__ = ["emit_docs", "averaging_expansions", "family", "source_of", "per_class", "pooled", "INDEX", "INSTANCE"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),
@@ -35,41 +36,62 @@ _ENVIRONMENT = jinja2.Environment(
 )
 _ENVIRONMENT.filters["esc"] = latex_escape
 
-_K = symbols.index_symbol("k")
-_S = symbols.index_symbol("s")  # an instance (sample) of multi-label data
-_SUM_LIMITS = (_K, 1, symbols.N_CLASSES)
+INDEX = symbols.index_symbol("k")
+INSTANCE = symbols.index_symbol("s")  # an instance (sample) of multi-label data
+_SUM_LIMITS = (INDEX, 1, symbols.N_CLASSES)
 
 
-def _per_class(expr: sympy.Expr, index: sympy.Symbol = _K) -> sympy.Expr:
-    """``TP`` -> ``TP_k``: the formula applied to class k (or, with ``_S``, to instance s)."""
+def per_class(expr: sympy.Expr, index: sympy.Symbol = INDEX) -> sympy.Expr:
+    """``TP`` -> ``TP_k``: the formula applied to class k (or, with ``INSTANCE``, to instance s)."""
     return expr.xreplace({s: sympy.IndexedBase(s.name)[index] for s in symbols.COUNTS})
 
 
-def _pooled(expr: sympy.Expr) -> sympy.Expr:
-    return expr.xreplace({s: sympy.Sum(sympy.IndexedBase(s.name)[_K], _SUM_LIMITS) for s in symbols.COUNTS})
+def pooled(expr: sympy.Expr) -> sympy.Expr:
+    """``TP`` -> ``sum_k TP_k``: the counts of all classes pooled (micro averaging)."""
+    return expr.xreplace({s: sympy.Sum(sympy.IndexedBase(s.name)[INDEX], _SUM_LIMITS) for s in symbols.COUNTS})
+
+
+# Families, in catalog order: the level says what a metric is computed from.
+FAMILIES = {
+    Level.CLASS: "Per-class metrics",
+    Level.AGGREGATE: "Metrics of averaged metrics",
+    Level.MATRIX: "Confusion-matrix metrics",
+    Level.CURVE: "Threshold-curve metrics",
+    Level.SCORE: "Score metrics",
+}
+
+
+def family(metric: ir.Metric) -> str:
+    """The family a metric is listed under, by what it is computed from (its level)."""
+    return FAMILIES[metric.level]
+
+
+def source_of(reference: str) -> str:
+    """The work a reference cites: ``Kozak et al. 2022, Eq. 9`` -> ``Kozak et al. 2022``."""
+    return re.split(r"[,:]", reference, maxsplit=1)[0].strip()
 
 
 def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
     """(mode, LaTeX) for every averaging mode of a class-level metric, sums written out."""
-    per_class = latex(_per_class(metric.simplified))
+    value = latex(per_class(metric.simplified))
     out = []
     for mode in metric.averages:
         if mode == "none":
-            text = rf"m_k = {per_class}, \quad k = 1, \dots, C"
+            text = rf"m_k = {value}, \quad k = 1, \dots, C"
         elif mode == "binary":
-            text = rf"m_c = {per_class.replace('_{k}', '_{c}')} \quad \text{{for the positive class }} c"
+            text = rf"m_c = {value.replace('_{k}', '_{c}')} \quad \text{{for the positive class }} c"
         elif mode == "micro":
-            text = latex(_pooled(metric.simplified))
+            text = latex(pooled(metric.simplified))
         elif mode == "macro":
-            text = rf"\frac{{1}}{{C}} \sum_{{k=1}}^{{C}} {per_class}"
+            text = rf"\frac{{1}}{{C}} \sum_{{k=1}}^{{C}} {value}"
         elif mode == "weighted":
-            text = (rf"\frac{{\sum_{{k=1}}^{{C}} w_k \, {per_class}}}{{\sum_{{k=1}}^{{C}} w_k}}, \quad "
+            text = (rf"\frac{{\sum_{{k=1}}^{{C}} w_k \, {value}}}{{\sum_{{k=1}}^{{C}} w_k}}, \quad "
                     r"w_k = \mathit{TP}_k + \mathit{FN}_k \text{ (support) unless weights are given}")
         elif mode == "samples":
-            text = (rf"\frac{{1}}{{N}} \sum_{{s=1}}^{{N}} {latex(_per_class(metric.simplified, _S))}, \quad "
+            text = (rf"\frac{{1}}{{N}} \sum_{{s=1}}^{{N}} {latex(per_class(metric.simplified, INSTANCE))}, \quad "
                     r"\text{counts of instance } s \text{ over its labels, } N \text{ instances}")
         else:
-            text = rf"\Bigl(\prod_{{k=1}}^{{C}} {per_class}\Bigr)^{{1/C}}"
+            text = rf"\Bigl(\prod_{{k=1}}^{{C}} {value}\Bigr)^{{1/C}}"
         out.append((mode, text))
     return out
 
@@ -99,9 +121,9 @@ def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
 def _undefined(metric: ir.Metric) -> list[str]:
     cases = [_case(u, metric.terms) for u in metric.undefined]
     for term in metric.terms:
-        index, unit = (_S, "instance") if term.mode == "samples" else (_K, "class")
+        index, unit = (INSTANCE, "instance") if term.mode == "samples" else (INDEX, "class")
         for u in term.undefined:
-            cases.append(_case(_per_class(u, index)) + rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}")
+            cases.append(_case(per_class(u, index)) + rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}")
     return cases
 
 
@@ -161,7 +183,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "simplified": latex(metric.simplified, metric.terms),
         "expansions": _expansions(metric),
         "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
-                   latex(_per_class(t.simplified, _S if t.mode == "samples" else _K))) for t in metric.terms],
+                   latex(per_class(t.simplified, INSTANCE if t.mode == "samples" else INDEX))) for t in metric.terms],
         "undefined": _undefined(metric),
         "zero_weight": _zero_weight(metric),
         "guarded": _guarded(metric),

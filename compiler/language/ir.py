@@ -154,6 +154,7 @@ class Metric:
     scores: str = "any"  # curve and score levels: "probabilities" when rows must be distributions
     key_locations: tuple[tuple[str, Location], ...] = ()  # where the spec writes formula, range, ...
     conditioning: Conditioning | None = None
+    lets: tuple[tuple[str, str], ...] = ()  # the spec's let definitions as written (name, text), for documents
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
