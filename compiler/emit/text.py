@@ -202,6 +202,9 @@ class _MathML(MathMLPresentationPrinter):
     def _print_step(self, expr):
         return self._call("step", self._print(expr.args[0]))
 
+    def _print_Pi(self, expr):
+        return self._element("mi", "\u03c0")  # sympy writes the entity &pi;, which XML does not define
+
 
 _GREEK = {"alpha": "\u03b1", "beta": "\u03b2", "gamma": "\u03b3", "delta": "\u03b4", "kappa": "\u03ba",
           "lambda": "\u03bb", "mu": "\u03bc", "theta": "\u03b8", "pi": "\u03c0", "sigma": "\u03c3", "tau": "\u03c4"}
