@@ -129,7 +129,7 @@ def _require_fresh(metrics, errata) -> None:
     from metricc.compiler.emit import write
 
     generated = package_dir("metricc.generated")
-    stale = write.stale_files(generated, emit.emit_catalog(metrics, errata))
+    stale = [name for name in write.stale_files(generated, emit.emit_catalog(metrics, errata)) if name.endswith(".py")]
     if stale:
         raise InputError("--html", f"{shown(generated)} is out of date with the specs ({len(stale)} files, e.g. "
                          f"{stale[0]}); run `metricc build` first: the worked examples run the generated code")
