@@ -158,13 +158,15 @@ def _compile_pdf(files: dict[str, str], out: Path) -> None:
                 path = Path(scratch, name.removeprefix("docs/"))
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
-        for _ in range(2):  # the second pass resolves the contents and cross-references
+        for _ in range(4):  # until the contents and labels stop moving (3 passes from scratch)
             done = subprocess.run([pdflatex, "-interaction=nonstopmode", "-halt-on-error", "metrics.tex"],
                                   cwd=scratch, capture_output=True, text=True, errors="replace")
             if done.returncode != 0:
                 errors = [line for line in done.stdout.splitlines() if line.startswith("!")]
                 raise InputError("--pdf", "pdflatex failed: " + ("; ".join(errors[:3]) or "see its log") +
                                  " (a TeX package may be missing: texlive-latex-extra, lmodern)")
+            if "Rerun to get" not in Path(scratch, "metrics.log").read_text("utf-8", errors="replace"):
+                break
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(Path(scratch, "metrics.pdf"), out)
 
