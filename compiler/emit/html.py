@@ -114,7 +114,7 @@ def _equivalences(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> list[d
     """Stated equivalences, one per other metric: the modes and scopes in which they agree."""
     grouped: dict[str, list[str]] = {}
     for eq in (e for e in metric.equivalences if e.stated):
-        grouped.setdefault(eq.other, []).append(eq.text(metric.id).replace(metric.id, "this", 1) + f" (proved by {eq.method})")
+        grouped.setdefault(eq.other, []).append(eq.text(metric.id) + f" (proved by {eq.method})")
     return [{"other": other, "name": metrics[other].name if other in metrics else other,
              "linked": other in metrics, "statements": statements} for other, statements in sorted(grouped.items())]
 

@@ -231,23 +231,27 @@ def _equivalences(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> list[s
     """Stated equivalences, condensed: one line per partner, bindings, scope and proof, listing
     the averaging modes in which both sides agree mode by mode (``macro(f1) = macro(f_beta)``,
     ``weighted(f1) = ...`` become one line)."""
-    groups: dict[tuple, list[str | None]] = {}
+    groups: dict[tuple, tuple[list[str | None], list[str]]] = {}
     for eq in (e for e in metric.equivalences if e.stated):
         alike = eq.mode == eq.other_mode and eq.mode is not None
-        key = (eq.other, eq.bindings, eq.other_bindings, eq.scope_text, eq.method, None if alike else (eq.mode, eq.other_mode))
-        groups.setdefault(key, []).append(eq.mode)
+        key = (eq.other, eq.bindings, eq.other_bindings, eq.scope_text, None if alike else (eq.mode, eq.other_mode))
+        modes, methods = groups.setdefault(key, ([], []))
+        modes.append(eq.mode)
+        if eq.method not in methods:
+            methods.append(eq.method)
     lines = []
-    for (other, bindings, other_bindings, scope, method, modes), found in groups.items():
+    for (other, bindings, other_bindings, scope, modes), (found, methods) in groups.items():
         if modes is None:
             left, right = _variant(metric.id, None, bindings), _variant(other, None, other_bindings)
-            listed = ", ".join(rf"\texttt{{{m}}}" for m in found)
-            where = (f"averaged alike ({listed}{'; none: class by class' if 'none' in found else ''})")
+            listed = ", ".join(r"\texttt{none} (class by class)" if m == "none" else rf"\texttt{{{m}}}" for m in sorted(found))
+            where = f"averaged alike: {listed};"
         else:
             left, right = _variant(metric.id, modes[0], bindings), _variant(other, modes[1], other_bindings)
-            where = "class by class" if modes[0] == "none" else ""
+            where = "class by class," if modes[0] == "none" else ""
         notes = [_binding_note(b) for b in (bindings, other_bindings)]
         note = "".join(f"; {n}" for n in notes if n)
-        lines.append(rf"${left} = {right}$ " + ", ".join(filter(None, [where, scope])) + f" (proved by {latex_escape(method)}{note})")
+        proof = "; ".join(latex_escape(m) for m in methods)
+        lines.append(rf"${left} = {right}$ " + " ".join(filter(None, [where, scope])) + f" (proved by {proof}{note})")
     return lines
 
 

@@ -237,6 +237,7 @@ def display_form(expr: sympy.Expr) -> sympy.Expr:
         factored = sympy.factor_terms(sympy.factor(expr, deep=True))
         numerator, denominator = sympy.fraction(sympy.together(factored))
         expanded = sympy.expand(numerator)
-        kernels = [a for a in expanded.atoms(sympy.Abs, sympy.Pow, sympy.Function) if not (a.is_Pow and a.exp.is_Integer)]
+        kernels = sorted((a for a in expanded.atoms(sympy.Abs, sympy.Pow, sympy.Function) if not (a.is_Pow and a.exp.is_Integer)),
+                         key=sympy.default_sort_key)  # a set: sorted, or the output depends on the hash seed
         candidates += [factored, sympy.collect(expanded, kernels, func=sympy.factor) / denominator]
     return min(candidates, key=lambda e: (sympy.count_ops(e), len(plain(e))))
