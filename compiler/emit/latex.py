@@ -6,6 +6,7 @@ every piece of spec text passes through :func:`~metricc.compiler.text.latex_esca
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import jinja2
@@ -15,9 +16,11 @@ from metricc.compiler.analysis import analyze
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
-from metricc.compiler.emit.text import latex, latex_escape
+from metricc.compiler.emit.errata_math import errata_latex
+from metricc.compiler.emit.text import display_form, latex, latex_escape
+from metricc.compiler.emit.written import written_latex
 
-__all__ = ["emit_docs", "averaging_expansions"]
+__all__ = ["emit_docs", "averaging_expansions", "family", "source_of", "per_class", "pooled", "INDEX", "INSTANCE"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),
@@ -34,44 +37,142 @@ _ENVIRONMENT = jinja2.Environment(
     autoescape=False,
 )
 _ENVIRONMENT.filters["esc"] = latex_escape
+# Long identifiers of the errata (test names, file paths) may break after _ and / .
+_ENVIRONMENT.filters["breakable"] = lambda text: re.sub(r"(\\_|/)", r"\1\\allowbreak{}", latex_escape(text))
 
-_K = symbols.index_symbol("k")
-_S = symbols.index_symbol("s")  # an instance (sample) of multi-label data
-_SUM_LIMITS = (_K, 1, symbols.N_CLASSES)
+INDEX = symbols.index_symbol("k")
+INSTANCE = symbols.index_symbol("s")  # an instance (sample) of multi-label data
+_SUM_LIMITS = (INDEX, 1, symbols.N_CLASSES)
 
 
-def _per_class(expr: sympy.Expr, index: sympy.Symbol = _K) -> sympy.Expr:
-    """``TP`` -> ``TP_k``: the formula applied to class k (or, with ``_S``, to instance s)."""
+def per_class(expr: sympy.Expr, index: sympy.Symbol = INDEX) -> sympy.Expr:
+    """``TP`` -> ``TP_k``: the formula applied to class k (or, with ``INSTANCE``, to instance s)."""
     return expr.xreplace({s: sympy.IndexedBase(s.name)[index] for s in symbols.COUNTS})
 
 
-def _pooled(expr: sympy.Expr) -> sympy.Expr:
-    return expr.xreplace({s: sympy.Sum(sympy.IndexedBase(s.name)[_K], _SUM_LIMITS) for s in symbols.COUNTS})
+def pooled(expr: sympy.Expr) -> sympy.Expr:
+    """``TP`` -> ``sum_k TP_k``: the counts of all classes pooled (micro averaging)."""
+    return expr.xreplace({s: sympy.Sum(sympy.IndexedBase(s.name)[INDEX], _SUM_LIMITS) for s in symbols.COUNTS})
+
+
+# Families, in catalog order: the level says what a metric is computed from.
+FAMILIES = {
+    Level.CLASS: "Per-class metrics",
+    Level.AGGREGATE: "Metrics of averaged metrics",
+    Level.MATRIX: "Confusion-matrix metrics",
+    Level.CURVE: "Threshold-curve metrics",
+    Level.SCORE: "Score metrics",
+}
+
+
+def family(metric: ir.Metric) -> str:
+    """The family a metric is listed under, by what it is computed from (its level)."""
+    return FAMILIES[metric.level]
+
+
+def source_of(reference: str) -> str:
+    """The work a reference cites: ``Kozak et al. 2022, Eq. 9`` -> ``Kozak et al. 2022``."""
+    return re.split(r"[,:]", reference, maxsplit=1)[0].strip()
+
+
+# About the characters of math that fit one display line of the catalog (A4, 2 cm margins).
+_LINE = 80
+
+
+def width(expr: sympy.Basic) -> int:
+    """The printed width of ``expr`` in characters, roughly: a fraction is as wide as its wider part."""
+    if expr.is_Symbol or expr.is_Number or isinstance(expr, sympy.Indexed):
+        return len(str(expr))
+    numerator, denominator = sympy.fraction(expr) if expr.is_Mul or expr.is_Pow else (expr, sympy.S.One)
+    if denominator != 1:
+        return max(width(numerator), width(denominator))
+    parts = sum(width(a) for a in expr.args)
+    if expr.is_Add:
+        return parts + 3 * (len(expr.args) - 1)
+    if expr.is_Mul:
+        return parts + 2 * (len(expr.args) - 1)
+    return parts + 4
+
+
+def _lines(expr: sympy.Expr, terms: Sequence[ir.Term]) -> list[str]:
+    """A sum broken into lines of at most about ``_LINE`` characters, signs leading."""
+    if not expr.is_Add or width(expr) <= _LINE:
+        return [latex(expr, terms)]
+    lines, current, used = [], "", 0
+    for i, term in enumerate(expr.as_ordered_terms()):
+        negative = term.could_extract_minus_sign()
+        text = latex(-term if negative else term, terms)
+        piece = (("- " if negative else "") if i == 0 else (" - " if negative else " + ")) + text
+        if current and used + width(term) > _LINE:
+            lines.append(current)
+            current, used = piece.lstrip(), 0
+        else:
+            current += piece
+        used += width(term) + 3
+    return lines + [current]
+
+
+def broken(expr: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
+    """A display of ``expr`` that fits the page: as one line when it does, else as
+    ``N / D`` with the numerator and denominator written out below, broken at their sums."""
+    if width(expr) <= _LINE:
+        return rf"\[ {latex(expr, terms)} \]"
+    numerator, denominator = sympy.fraction(sympy.factor_terms(expr))
+    if denominator == 1:
+        parts, head = [("", numerator)], ""
+    else:
+        parts = [(name, part) for name, part in (("N", numerator), ("D", denominator))]
+        head = r"& \frac{N}{D}, \quad \text{where} \\" + "\n"
+    rows = []
+    for name, part in parts:
+        lines = _lines(part, terms)
+        lead = f"{name} &= " if name else "& "
+        rows.append(lead + lines[0] + "".join(rf" \\ & \quad {line}" for line in lines[1:]))
+    return "\\begin{align*}\n" + head + " \\\\\n".join(rows) + "\n\\end{align*}"
 
 
 def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
-    """(mode, LaTeX) for every averaging mode of a class-level metric, sums written out."""
-    per_class = latex(_per_class(metric.simplified))
+    """(mode, LaTeX) for every averaging mode of a class-level metric, sums written out.
+    A per-class formula too long to repeat is shown once (``none``), the others use its m_k."""
+    shown = display_form(metric.simplified)
+    value = latex(per_class(shown))
+    short = width(shown) <= _LINE // 2
     out = []
     for mode in metric.averages:
-        if mode == "none":
-            text = rf"m_k = {per_class}, \quad k = 1, \dots, C"
+        if mode == "none" and short:
+            text = rf"m_k = {value}, \quad k = 1, \dots, C"
+        elif mode == "none" or not short and mode != "samples":
+            text = _by_class_value(mode)
         elif mode == "binary":
-            text = rf"m_c = {per_class.replace('_{k}', '_{c}')} \quad \text{{for the positive class }} c"
+            text = rf"m_c = {value.replace('_{k}', '_{c}')} \quad \text{{for the positive class }} c"
         elif mode == "micro":
-            text = latex(_pooled(metric.simplified))
+            text = latex(pooled(shown))
         elif mode == "macro":
-            text = rf"\frac{{1}}{{C}} \sum_{{k=1}}^{{C}} {per_class}"
+            text = rf"\frac{{1}}{{C}} \sum_{{k=1}}^{{C}} {value}"
         elif mode == "weighted":
-            text = (rf"\frac{{\sum_{{k=1}}^{{C}} w_k \, {per_class}}}{{\sum_{{k=1}}^{{C}} w_k}}, \quad "
+            text = (rf"\frac{{\sum_{{k=1}}^{{C}} w_k \, {value}}}{{\sum_{{k=1}}^{{C}} w_k}}, \quad "
                     r"w_k = \mathit{TP}_k + \mathit{FN}_k \text{ (support) unless weights are given}")
         elif mode == "samples":
-            text = (rf"\frac{{1}}{{N}} \sum_{{s=1}}^{{N}} {latex(_per_class(metric.simplified, _S))}, \quad "
+            text = (rf"\frac{{1}}{{N}} \sum_{{s=1}}^{{N}} {latex(per_class(shown, INSTANCE))}, \quad "
                     r"\text{counts of instance } s \text{ over its labels, } N \text{ instances}")
         else:
-            text = rf"\Bigl(\prod_{{k=1}}^{{C}} {per_class}\Bigr)^{{1/C}}"
+            text = rf"\Bigl(\prod_{{k=1}}^{{C}} {value}\Bigr)^{{1/C}}"
         out.append((mode, text))
     return out
+
+
+def _by_class_value(mode: str) -> str:
+    """An averaging mode over the per-class values m_k (of the ``none`` line)."""
+    pooled_counts = ", ".join(rf"\textstyle\sum_k \mathit{{{c}}}_k" for c in ("TP", "FP", "FN", "TN"))
+    return {
+        "none": (r"m_k = m(\mathit{TP}_k, \mathit{FP}_k, \mathit{FN}_k, \mathit{TN}_k), \quad k = 1, \dots, C"
+                 r" \quad \text{(the simplified formula on the counts of class } k\text{)}"),
+        "binary": r"m_c \quad \text{for the positive class } c",
+        "micro": rf"m\bigl({pooled_counts}\bigr) \quad \text{{(the formula on the pooled counts)}}",
+        "macro": r"\frac{1}{C} \sum_{k=1}^{C} m_k",
+        "weighted": r"\frac{\sum_{k=1}^{C} w_k \, m_k}{\sum_{k=1}^{C} w_k}, \quad w_k = \mathit{TP}_k + \mathit{FN}_k \text{ (support) unless weights are given}",
+        "geometric": r"\Bigl(\prod_{k=1}^{C} m_k\Bigr)^{1/C}",
+    }[mode]
 
 
 _CURVE_AVERAGES = {
@@ -99,9 +200,9 @@ def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
 def _undefined(metric: ir.Metric) -> list[str]:
     cases = [_case(u, metric.terms) for u in metric.undefined]
     for term in metric.terms:
-        index, unit = (_S, "instance") if term.mode == "samples" else (_K, "class")
+        index, unit = (INSTANCE, "instance") if term.mode == "samples" else (INDEX, "class")
         for u in term.undefined:
-            cases.append(_case(_per_class(u, index)) + rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}")
+            cases.append(_case(per_class(u, index)) + rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}")
     return cases
 
 
@@ -127,16 +228,30 @@ def _bound(value: sympy.Expr) -> str:
 
 
 def _equivalences(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> list[str]:
-    lines = []
+    """Stated equivalences, condensed: one line per partner, bindings, scope and proof, listing
+    the averaging modes in which both sides agree mode by mode (``macro(f1) = macro(f_beta)``,
+    ``weighted(f1) = ...`` become one line)."""
+    groups: dict[tuple, tuple[list[str | None], list[str]]] = {}
     for eq in (e for e in metric.equivalences if e.stated):
-        left = _variant(metric.id, eq.mode, eq.bindings)
-        right = _variant(eq.other, eq.other_mode, eq.other_bindings)
-        scope = eq.scope_text
-        if eq.mode == "none":
-            scope = "class by class, " + scope
-        notes = [_binding_note(b) for b in (eq.bindings, eq.other_bindings)]
+        alike = eq.mode == eq.other_mode and eq.mode is not None
+        key = (eq.other, eq.bindings, eq.other_bindings, eq.scope_text, None if alike else (eq.mode, eq.other_mode))
+        modes, methods = groups.setdefault(key, ([], []))
+        modes.append(eq.mode)
+        if eq.method not in methods:
+            methods.append(eq.method)
+    lines = []
+    for (other, bindings, other_bindings, scope, modes), (found, methods) in groups.items():
+        if modes is None:
+            left, right = _variant(metric.id, None, bindings), _variant(other, None, other_bindings)
+            listed = ", ".join(r"\texttt{none} (class by class)" if m == "none" else rf"\texttt{{{m}}}" for m in sorted(found))
+            where = f"averaged alike: {listed};"
+        else:
+            left, right = _variant(metric.id, modes[0], bindings), _variant(other, modes[1], other_bindings)
+            where = "class by class," if modes[0] == "none" else ""
+        notes = [_binding_note(b) for b in (bindings, other_bindings)]
         note = "".join(f"; {n}" for n in notes if n)
-        lines.append(rf"${left} = {right}$ {scope} (proved by {latex_escape(eq.method)}{note})")
+        proof = "; ".join(latex_escape(m) for m in methods)
+        lines.append(rf"${left} = {right}$ " + " ".join(filter(None, [where, scope])) + f" (proved by {proof}{note})")
     return lines
 
 
@@ -157,11 +272,12 @@ def _binding_note(bindings) -> str:
 def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
     return {
         "metric": metric,
-        "written": latex(metric.as_written),
-        "simplified": latex(metric.simplified, metric.terms),
+        "written": written_latex(metric.formula),
+        "lets": [(written_latex(name), written_latex(text)) for name, text in metric.lets],
+        "simplified": broken(display_form(metric.simplified), metric.terms),
         "expansions": _expansions(metric),
         "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
-                   latex(_per_class(t.simplified, _S if t.mode == "samples" else _K))) for t in metric.terms],
+                   latex(per_class(t.simplified, INSTANCE if t.mode == "samples" else INDEX))) for t in metric.terms],
         "undefined": _undefined(metric),
         "zero_weight": _zero_weight(metric),
         "guarded": _guarded(metric),
@@ -191,9 +307,23 @@ def emit_catalog_docs(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping
     """``docs/errata.tex`` and the ``docs/metrics.tex`` catalog: the files about every metric."""
     files = {}
     entries = [{key: str(entry.get(key, "")) for key in ERRATA_FIELDS} for entry in errata]
+    for entry in entries:
+        entry["printed_tex"], entry["correct_tex"] = errata_latex(entry["printed"]), errata_latex(entry["correct"])
     if entries:
         files["docs/errata.tex"] = _ENVIRONMENT.get_template("errata.tex.j2").render(entries=entries)
+    families: dict[str, list[ir.Metric]] = {name: [] for name in FAMILIES.values()}
+    for metric in sorted(metrics.values(), key=lambda m: (m.name.lower(), m.id)):
+        families[family(metric)].append(metric)
     files["docs/metrics.tex"] = _ENVIRONMENT.get_template("catalog.tex.j2").render(
-        metrics=list(metrics.values()), errata=bool(entries)
+        families=[(name, members) for name, members in families.items() if members],
+        summary=[_summary(m) for members in families.values() for m in members], errata=bool(entries),
     )
     return files
+
+
+def _summary(metric: ir.Metric) -> dict:
+    """A row of the catalog's summary table."""
+    return {"id": metric.id, "name": metric.name, "level": metric.level.value,
+            "averages": ", ".join(m + ("*" if m == metric.default_average else "") for m in metric.averages) or "--",
+            "range": f"$[{_bound(metric.range[0])}, {_bound(metric.range[1])}]$",
+            "better": "higher" if metric.higher_is_better else "lower"}

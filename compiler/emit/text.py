@@ -1,9 +1,11 @@
-"""Printers for people: compact plain text and LaTeX of metric formulas.
+"""Printers for people: compact plain text, LaTeX and MathML of metric formulas.
 
-Both print class sums as ``Sum(x, k)`` / ``\\sum_{k}``, averaged terms as ``macro(precision)``
+All print class sums as ``Sum(x, k)`` / ``\\sum_{k}``, averaged terms as ``macro(precision)``
 and per-class terms as ``recall[k]``, so documentation reads like the specs. Term symbols are
-named by their labels; the LaTeX printer takes the terms (:class:`~..language.ir.Term`) to
-set the averaging mode apart from the metric.
+named by their labels; the LaTeX and MathML printers take the terms
+(:class:`~..language.ir.Term`) to set the averaging mode apart from the metric.
+:func:`display_form` is the form documents show: the simplified formula with common factors
+pulled out, when that is shorter.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from collections.abc import Sequence
 
 import sympy
 from sympy.printing.latex import LatexPrinter, greek_letters_set
+from sympy.printing.mathml import MathMLPresentationPrinter
+from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
-__all__ = ["plain", "latex", "latex_escape"]
+__all__ = ["plain", "latex", "latex_escape", "mathml", "display_form"]
 
 
 class _Plain(StrPrinter):
@@ -72,7 +76,7 @@ class _Latex(LatexPrinter):
 
     def _print_Sum(self, expr):
         indices = ", ".join(self._print(limit[0]) for limit in expr.limits)
-        return rf"\sum_{{{indices}}} {self.parenthesize(expr.function, 1100)}"
+        return rf"\sum_{{{indices}}} {self.parenthesize(expr.function, PRECEDENCE['Mul'])}"
 
     def _print_KroneckerDelta(self, expr, exp=None):
         return rf"[{self._print(expr.args[0])} = {self._print(expr.args[1])}]"
@@ -120,3 +124,120 @@ def latex_escape(text: str) -> str:
         else:
             out.append(rf"\texttt{{U+{ord(char):04X}}}")
     return "".join(out)
+
+
+class _MathML(MathMLPresentationPrinter):
+    """Presentation MathML as the LaTeX printer writes it: counts in italics, metric names upright."""
+
+    def __init__(self, terms: Sequence = ()) -> None:
+        super().__init__({"mul_symbol": "dot", "fold_short_frac": False})
+        self._terms = {t.symbol.label if isinstance(t.symbol, sympy.IndexedBase) else t.symbol: t for t in terms}
+
+    def _element(self, tag: str, text: str | None = None, **attributes):
+        element = self.dom.createElement(tag)
+        for key, value in attributes.items():
+            element.setAttribute(key, value)
+        if text is not None:
+            element.appendChild(self.dom.createTextNode(text))
+        return element
+
+    def _row(self, *children):
+        row = self.dom.createElement("mrow")
+        for child in children:
+            row.appendChild(child)
+        return row
+
+    def _name(self, name: str):
+        if name in _NAMES:
+            return self._element("mi", name, mathvariant="italic")
+        if name in greek_letters_set:
+            return self._element("mi", _GREEK.get(name, name))
+        if len(name) == 1:
+            return self._element("mi", name)
+        return self._element("mi", name, mathvariant="normal")
+
+    def _call(self, function: str, *arguments):
+        row = self._row(self._element("mi", function, mathvariant="normal"), self._element("mo", "("))
+        for i, argument in enumerate(arguments):
+            if i:
+                row.appendChild(self._element("mo", ","))
+            row.appendChild(argument)
+        row.appendChild(self._element("mo", ")"))
+        return row
+
+    def _print_Symbol(self, sym, style="plain"):
+        if sym in self._terms:
+            term = self._terms[sym]
+            return self._call(term.mode, self._element("mi", term.inner, mathvariant="normal"))
+        return self._name(sym.name)
+
+    def _print_Indexed(self, expr):
+        label = expr.base.label
+        base = (self._element("mi", self._terms[label].inner, mathvariant="normal") if label in self._terms
+                else self._name(str(label)))
+        indices = [self._print(i) for i in expr.indices]
+        index = indices[0] if len(indices) == 1 else self._row(*_interleave(indices, lambda: self._element("mo", ",")))
+        sub = self.dom.createElement("msub")
+        sub.appendChild(base)
+        sub.appendChild(index)
+        return sub
+
+    def _print_Sum(self, expr):
+        under = self.dom.createElement("munder")
+        under.appendChild(self._element("mo", "\u2211"))
+        indices = [self._print(limit[0]) for limit in expr.limits]
+        under.appendChild(indices[0] if len(indices) == 1 else self._row(*_interleave(indices, lambda: self._element("mo", ","))))
+        return self._row(under, self.parenthesize(expr.function, PRECEDENCE["Mul"]))
+
+    def _print_KroneckerDelta(self, expr):
+        return self._row(self._element("mo", "["), self._print(expr.args[0]), self._element("mo", "="),
+                         self._print(expr.args[1]), self._element("mo", "]"))
+
+    def _print_xlogy(self, expr):
+        """``x log y``; documents state the convention 0 log y = 0 beside the formula."""
+        weight, argument = expr.args
+        return self._row(self.parenthesize(weight, 50), self._element("mo", "\u2062"),
+                         self._call("log", self._print(argument)))
+
+    def _print_step(self, expr):
+        return self._call("step", self._print(expr.args[0]))
+
+    def _print_Pi(self, expr):
+        return self._element("mi", "\u03c0")  # sympy writes the entity &pi;, which XML does not define
+
+
+_GREEK = {"alpha": "\u03b1", "beta": "\u03b2", "gamma": "\u03b3", "delta": "\u03b4", "kappa": "\u03ba",
+          "lambda": "\u03bb", "mu": "\u03bc", "theta": "\u03b8", "pi": "\u03c0", "sigma": "\u03c3", "tau": "\u03c4"}
+
+
+def _interleave(items, separator):
+    out = []
+    for i, item in enumerate(items):
+        if i:
+            out.append(separator())
+        out.append(item)
+    return out
+
+
+def mathml(expr: sympy.Basic, terms: Sequence = (), display: bool = False) -> str:
+    """A ``<math>`` element of ``expr`` (presentation MathML, which browsers render natively)."""
+    body = _MathML(terms).doprint(expr)
+    mode = ' display="block"' if display else ""
+    return f'<math xmlns="http://www.w3.org/1998/Math/MathML"{mode}>{body}</math>'
+
+
+def display_form(expr: sympy.Expr) -> sympy.Expr:
+    """The simplified form as documents show it: numerator and denominator factored where that
+    makes it shorter (``TP/sqrt((FN + TP)*(FP + TP))``, not ``TP/sqrt(FN*FP + FN*TP + ...)``).
+
+    The same function, only regrouped: ``factor`` of a rational function of counts is exact.
+    """
+    candidates = [expr]
+    if not expr.has(sympy.Sum, sympy.Indexed):  # factor() does not look inside sums over classes
+        factored = sympy.factor_terms(sympy.factor(expr, deep=True))
+        numerator, denominator = sympy.fraction(sympy.together(factored))
+        expanded = sympy.expand(numerator)
+        kernels = sorted((a for a in expanded.atoms(sympy.Abs, sympy.Pow, sympy.Function) if not (a.is_Pow and a.exp.is_Integer)),
+                         key=sympy.default_sort_key)  # a set: sorted, or the output depends on the hash seed
+        candidates += [factored, sympy.collect(expanded, kernels, func=sympy.factor) / denominator]
+    return min(candidates, key=lambda e: (sympy.count_ops(e), len(plain(e))))

@@ -155,6 +155,7 @@ class Metric:
     key_locations: tuple[tuple[str, Location], ...] = ()  # where the spec writes formula, range, ...
     conditioning: Conditioning | None = None
     affine: tuple[str, ...] = ()  # class-vector parameters the value is affine in (analysis/affine.py)
+    lets: tuple[tuple[str, str], ...] = ()  # the spec's let definitions as written (name, text), for documents
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)

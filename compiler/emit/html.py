@@ -1,0 +1,182 @@
+"""Emit the catalog as a static website: an index with search, one page per metric, the
+errata and the audit results.
+
+The pages come from the same IR as the numpy modules and the LaTeX catalog. Formulas are
+presentation MathML (:func:`~.text.mathml`), which current browsers render natively: the site
+needs no network, no CDN and no script to show mathematics; the only script is the index's
+search box. What the generated code computes (the worked examples) and what the audits
+found are computed by the caller (``metricc docs``) and passed in as plain rows, so this
+module stays a pure function of its inputs, like every emitter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import jinja2
+import sympy
+from markupsafe import Markup
+
+from metricc.compiler.analysis import analyze
+from metricc.compiler.emit.latex import per_class, pooled, family, source_of, INDEX, INSTANCE
+from metricc.compiler.emit.text import display_form, mathml
+from metricc.compiler.emit.written import written_mathml
+from metricc.compiler.language import ir, symbols
+from metricc.compiler.language.levels import Level, rules
+from metricc.compiler.language.load import ERRATA_FIELDS
+
+__all__ = ["emit_site"]
+
+_ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.PackageLoader("metricc.compiler.emit", "templates/html"),
+    undefined=jinja2.StrictUndefined,
+    autoescape=True,
+    keep_trailing_newline=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+_LEVELS = {
+    Level.CLASS: "Per class, over the one-vs-rest counts TP, FP, FN, TN of each class; averaging is the compiler's.",
+    Level.AGGREGATE: "One value per confusion matrix, from averaged per-class metrics.",
+    Level.MATRIX: "One value per confusion matrix M (rows: true classes; t, p: row and column totals; n: total; C: classes).",
+    Level.CURVE: "Per class, over the one-vs-rest count curve of each class (one point per distinct score threshold).",
+    Level.SCORE: "One value per data set, from the scores S[s, k] of sample s for class k and the one-hot truth Y[s, k].",
+}
+_CURVE_AVERAGES = {
+    "none": "the value on the curve of each class against the rest",
+    "binary": "the value on the curve of the positive class",
+    "micro": "the value on one curve over all (sample, class) pairs",
+    "macro": "the mean of the per-class values",
+    "weighted": "the mean of the per-class values weighted by support (or given weights)",
+}
+_NOTES = {
+    "none": "for each class k = 1, ..., C",
+    "binary": "for the positive class c (pos_label)",
+    "micro": "the counts of all classes pooled, then the formula",
+    "macro": "the mean of the per-class values",
+    "weighted": "w_k = TP_k + FN_k (support) unless weights are given",
+    "samples": "over the N instances of multi-label data, counts of instance s over its labels",
+    "geometric": "the geometric mean of the per-class values",
+}
+
+
+def _math(expr: sympy.Expr, terms: Sequence[ir.Term] = (), display: bool = False) -> Markup:
+    return Markup(mathml(expr, terms, display))
+
+
+def _expansions(metric: ir.Metric, shown: sympy.Expr) -> list[tuple[str, Markup | None, str]]:
+    """(mode, MathML, note) for every averaging mode."""
+    if metric.level is Level.CURVE:
+        return [(mode, None, _CURVE_AVERAGES[mode]) for mode in metric.averages]
+    if not rules(metric.level).per_class:
+        return []
+    k, count = INDEX, symbols.N_CLASSES
+    value = per_class(shown)
+    m = sympy.IndexedBase("m")
+    w = sympy.IndexedBase("w")
+    forms = {
+        "none": sympy.Eq(m[k], value, evaluate=False),
+        "binary": per_class(shown, sympy.Symbol("c")),
+        "micro": pooled(shown),
+        "macro": sympy.Mul(1 / count, sympy.Sum(value, (k, 1, count)), evaluate=False),
+        "weighted": sympy.Mul(sympy.Sum(sympy.Mul(w[k], value, evaluate=False), (k, 1, count)),
+                              sympy.Pow(sympy.Sum(w[k], (k, 1, count)), -1), evaluate=False),
+        "samples": sympy.Mul(1 / sympy.Symbol("N"), sympy.Sum(per_class(shown, INSTANCE), (INSTANCE, 1, sympy.Symbol("N"))), evaluate=False),
+        "geometric": sympy.Pow(sympy.Product(value, (k, 1, count)), 1 / count, evaluate=False),
+    }
+    return [(mode, _math(forms[mode], display=True), _NOTES[mode]) for mode in metric.averages]
+
+
+def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> Markup:
+    denominator, unequal = analyze.case_conditions(case)
+    parts = [_math(sympy.Eq(denominator, 0, evaluate=False), terms)]
+    parts += [_math(sympy.Ne(a, b, evaluate=False), terms) for a, b in unequal]
+    return Markup(" and ").join(parts)
+
+
+def _undefined(metric: ir.Metric) -> list[Markup]:
+    cases = [_case(u, metric.terms) for u in metric.undefined]
+    for term in metric.terms:
+        index, unit = (INSTANCE, "instance") if term.mode == "samples" else (INDEX, "class")
+        for u in term.undefined:
+            cases.append(_case(per_class(u, index)) + Markup(f" for some {unit} {index} (in <code>{Markup.escape(term.label)}</code>)"))
+    return cases
+
+
+def _bound(value: sympy.Expr) -> str:
+    if value.is_Rational and not value.is_Integer:
+        return repr(float(value))
+    return {sympy.oo: "\u221e", -sympy.oo: "\u2212\u221e"}.get(value, str(value))
+
+
+def _equivalences(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> list[dict]:
+    """Stated equivalences, one per other metric: the modes and scopes in which they agree."""
+    grouped: dict[str, list[str]] = {}
+    for eq in (e for e in metric.equivalences if e.stated):
+        grouped.setdefault(eq.other, []).append(eq.text(metric.id) + f" (proved by {eq.method})")
+    return [{"other": other, "name": metrics[other].name if other in metrics else other,
+             "linked": other in metrics, "statements": statements} for other, statements in sorted(grouped.items())]
+
+
+def _params(metric: ir.Metric) -> list[dict]:
+    out = []
+    for p in metric.params:
+        default = Markup(f"<code>{Markup.escape(p.reference)}</code>") if p.kind == "metric" else _math(p.default)
+        out.append({"name": p.name, "kind": p.kind, "default": default, "domain": p.domain_text, "description": p.description})
+    return out
+
+
+def _metric_page(metric: ir.Metric, metrics: Mapping[str, ir.Metric], example: Mapping | None) -> dict:
+    shown = display_form(metric.simplified)
+    return {
+        "metric": metric,
+        "family": family(metric),
+        "level_text": _LEVELS[metric.level],
+        "written": Markup(written_mathml(metric.formula, display=True)),
+        "lets": [(Markup(written_mathml(name)), Markup(written_mathml(text))) for name, text in metric.lets],
+        "simplified": _math(shown, metric.terms, display=True),
+        "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
+                   _math(per_class(t.simplified, INSTANCE if t.mode == "samples" else INDEX))) for t in metric.terms],
+        "expansions": _expansions(metric, shown),
+        "params": _params(metric),
+        "low": _bound(metric.range[0]),
+        "high": _bound(metric.range[1]),
+        "undefined": _undefined(metric),
+        "xlogy": metric.simplified.has(symbols.xlogy),
+        "excused": [_math(sympy.Eq(d, 0, evaluate=False), metric.terms) for d in metric.excused],
+        "equivalences": _equivalences(metric, metrics),
+        "example": example,
+    }
+
+
+def _index(metrics: Mapping[str, ir.Metric]) -> dict:
+    by_family: dict[str, list[ir.Metric]] = {}
+    by_source: dict[str, set[str]] = {}
+    for metric in metrics.values():
+        by_family.setdefault(family(metric), []).append(metric)
+        for reference in metric.references:
+            by_source.setdefault(source_of(reference), set()).add(metric.id)
+    return {
+        "families": list(by_family.items()),
+        "sources": [(source, sorted(ids)) for source, ids in sorted(by_source.items())],
+        "metrics": metrics,
+    }
+
+
+def emit_site(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping[str, str]] = (),
+              examples: Mapping[str, Mapping] | None = None, audits: Sequence[Mapping[str, str]] = ()) -> dict[str, str]:
+    """Every file of the site (relative path -> text): ``index.html``, ``metrics/<id>.html``,
+    ``errata.html`` and ``audits.html``. ``examples``: metric id -> worked example (``call``:
+    the Python that computes it, ``input``: the data, ``rows``: (what, value) pairs);
+    ``audits``: one row per recomputed claim."""
+    examples = examples or {}
+    ordered = dict(sorted(metrics.items()))
+    files = {"index.html": _ENVIRONMENT.get_template("index.html.j2").render(root="", **_index(ordered))}
+    page = _ENVIRONMENT.get_template("metric.html.j2")
+    for metric in ordered.values():
+        files[f"metrics/{metric.id}.html"] = page.render(root="../", **_metric_page(metric, ordered, examples.get(metric.id)))
+    entries = [{key: str(entry.get(key, "")) for key in ERRATA_FIELDS} for entry in errata]
+    files["errata.html"] = _ENVIRONMENT.get_template("errata.html.j2").render(root="", entries=entries)
+    files["audits.html"] = _ENVIRONMENT.get_template("audits.html.j2").render(root="", rows=list(audits))
+    return dict(sorted(files.items()))
