@@ -30,6 +30,7 @@ from metricc.runtime.confusion import (
 )
 from metricc.runtime.curves import Curves, check_scores, score_curves
 from metricc.runtime.errors import InputError
+from metricc.runtime.terms import matrix_counts, matrix_terms
 
 __all__ = [
     "AVERAGES",
@@ -47,6 +48,8 @@ __all__ = [
     "eye",
     "finish",
     "log_ratio",
+    "matrix_counts",
+    "matrix_terms",
     "metric_param",
     "nonzero",
     "np",
@@ -158,7 +161,9 @@ def align(values, source: str, target: str):
 
 
 def diagonal(matrix):
-    return np.diagonal(matrix, axis1=-2, axis2=-1)
+    """The diagonal ``(..., C)`` as float64: a matrix read by :func:`matrix_terms` may be int64,
+    and float kernels must not multiply int64 counts (products wrap around silently)."""
+    return np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64, copy=False)
 
 
 def transpose(matrix):

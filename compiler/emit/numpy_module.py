@@ -302,7 +302,7 @@ class Shape:
 SHAPES: Mapping[str, Shape] = MappingProxyType({
     "class": Shape("class.py.j2", _class_level, frozenset({"average_class_metric", "check_counts"})),
     "aggregate": Shape("aggregate.py.j2", _aggregate_level, frozenset({"check_counts", "finish"})),
-    "matrix": Shape("matrix.py.j2", _matrix_level, frozenset({"check_matrix", "finish", "np"}), "counts_from_matrix"),
+    "matrix": Shape("matrix.py.j2", _matrix_level, frozenset({"matrix_terms", "finish"}), "matrix_counts"),
     "curve": Shape("curve.py.j2", _curve_level, frozenset({"average_curve_metric", "score_curves"})),
     "score": Shape("score.py.j2", _score_level, frozenset({"check_scores", "finish", "np"})),
 })
@@ -335,6 +335,13 @@ def _param_info(param: ir.Param) -> dict:
         "info": f"ParamInfo({_literal(param.name)}, {_literal(param.kind)}, {default}, {_literal(domain)})",
         "helpers": printer.helpers | {_PARAM_HELPERS[param.kind]} | (default_kernel.helpers if default_kernel else set()),
     }
+
+
+def _reads_entries(kernel: Kernel) -> bool:
+    """True if the printed kernel reads the matrix ``M`` beyond its diagonal: the matrix is
+    then needed as float64 (the runtime keeps integer matrices as int64 otherwise)."""
+    code = "\n".join((*kernel.lines, kernel.value, kernel.undefined)).replace("diagonal(M)", "")
+    return re.search(r"\bM\b", code) is not None
 
 
 def module_context(metric: ir.Metric) -> dict:
@@ -370,6 +377,7 @@ def module_context(metric: ir.Metric) -> dict:
         "counts": counts,
         "class_params": _tuple(p.name for p in metric.params if p.kind == "class_vector"),
         "kernel": kernel,
+        "elementwise": _reads_entries(kernel),
         "imports": sorted(helpers),
         "registry_imports": ["MetricInfo", "ParamInfo"] if params else ["MetricInfo"],
     }
