@@ -9,6 +9,7 @@ are batch axes and every function is vectorised over them. Bad input raises
 from __future__ import annotations
 
 import numbers
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -23,6 +24,7 @@ __all__ = [
     "check_labels",
     "check_matrix",
     "checked_matrix",
+    "float_counts",
     "class_labels",
     "label_array",
     "classes_and_matrix",
@@ -31,6 +33,7 @@ __all__ = [
     "multilabel_counts",
     "orient",
     "samplewise_counts",
+    "trusted_counts",
 ]
 
 ORIENTATIONS = ("true-rows", "pred-rows")
@@ -512,12 +515,46 @@ def check_class_vector(values, n_classes: int, *, argument: str) -> np.ndarray:
     return v
 
 
+# Counts the runtime derived itself from checked input (evaluate's counts of a matrix), by
+# id: each metric of one evaluate call takes them without checking them again. The arrays are
+# made read-only; an entry goes when its array does, so an id cannot be reused meanwhile.
+_TRUSTED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_FLOAT_COPIES: dict[int, np.ndarray] = {}
+
+
+def trusted_counts(counts: ClassCounts) -> ClassCounts:
+    """Mark int64 counts the runtime derived from a checked matrix as checked (read-only)."""
+    for a in counts:
+        if a.dtype == np.int64:  # weighted (float) counts are checked as usual
+            a.flags.writeable = False
+            _TRUSTED[id(a)] = a
+    return counts
+
+
+def _trusted(a) -> bool:
+    return _TRUSTED.get(id(a)) is a
+
+
+def float_counts(a) -> np.ndarray:
+    """``a`` as float64; for trusted counts one read-only copy, shared by all the metrics of a call."""
+    if not _trusted(a):
+        return np.asarray(a, dtype=np.float64)
+    copy = _FLOAT_COPIES.get(id(a))
+    if copy is None:
+        copy = _FLOAT_COPIES[id(a)] = a.astype(np.float64)
+        copy.flags.writeable = False
+        weakref.finalize(a, _FLOAT_COPIES.pop, id(a), None)
+    return copy
+
+
 def check_counts(counts, *, argument: str = "counts", integer: bool = True) -> ClassCounts:
     """Validate per-class counts (TP, FP, FN, TN), each ``(..., C)`` of one shape.
 
     >>> check_counts(([1, 2], [0, 1], [1, 0], [3, 2])).true_negatives
     array([3, 2])
     """
+    if isinstance(counts, tuple) and len(counts) == 4 and all(_trusted(a) for a in counts):
+        return ClassCounts(*(a if integer else float_counts(a) for a in counts))
     if (isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__")
             or (isinstance(counts, np.ndarray) and counts.ndim == 0) or len(counts) != 4):
         raise InputError(argument, "expected four arrays (true_positives, false_positives, "

@@ -27,6 +27,7 @@ from metricc.runtime.confusion import (
     check_counts,
     check_matrix,
     counts_from_matrix,
+    float_counts,
 )
 from metricc.runtime.curves import Curves, check_scores, score_curves
 from metricc.runtime.errors import InputError
@@ -290,7 +291,7 @@ def _floats(counts) -> ClassCounts:
     wrong numbers without a warning. float64 is exact for integers up to 2**53 and loses
     only relative precision beyond.
     """
-    return ClassCounts(*(np.asarray(c, dtype=np.float64) for c in counts))
+    return ClassCounts(*(float_counts(c) for c in counts))
 
 
 def _pooled(counts: ClassCounts) -> ClassCounts:

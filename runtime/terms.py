@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from metricc.runtime.confusion import ClassCounts, checked_matrix, counts_from_matrix
+from metricc.runtime.confusion import ClassCounts, check_matrix, checked_matrix, counts_from_matrix, trusted_counts
 
 __all__ = ["MatrixTerms", "matrix_counts", "matrix_terms", "read_matrix"]
 
@@ -47,18 +47,25 @@ class MatrixTerms:
         return self._real
 
     def counts(self) -> ClassCounts:
-        """Per-class TP, FP, FN, TN ``(..., C)`` from the diagonal and the totals."""
+        """Per-class TP, FP, FN, TN ``(..., C)`` from the diagonal and the totals (int64 for an
+        integer matrix), read-only and trusted: the metrics they are passed to need not check them."""
         tp = np.diagonal(self.matrix, axis1=-2, axis2=-1).copy()
         fp = self._columns - tp
         fn = self._rows - tp
-        return ClassCounts(tp, fp, fn, self._rows.sum(axis=-1)[..., None] - tp - fp - fn)
+        tn = self._rows.sum(axis=-1)[..., None] - tp - fp - fn
+        return trusted_counts(ClassCounts(tp, fp, fn, tn))
 
 
-def read_matrix(matrix, *, argument: str = "matrix") -> MatrixTerms:
-    """Check a confusion matrix ``(..., C, C)`` (rows = true classes) and total it, once."""
+def read_matrix(matrix, *, argument: str = "matrix", integer: bool = False) -> MatrixTerms:
+    """Check a confusion matrix ``(..., C, C)`` (rows = true classes) and total it, once;
+    ``integer``: float entries must be whole numbers, and become int64."""
     if isinstance(matrix, MatrixTerms):
         return matrix
-    return MatrixTerms(*checked_matrix(matrix, argument=argument))
+    m, rows = checked_matrix(matrix, argument=argument)
+    if integer and m.dtype.kind == "f":
+        m = check_matrix(m, argument=argument)  # whole numbers as int64, else the error
+        rows = rows.astype(np.int64)
+    return MatrixTerms(m, rows)
 
 
 def matrix_terms(matrix, *, elementwise: bool = False):
