@@ -29,8 +29,9 @@ from metricc.runtime.confusion import (
     counts_from_matrix,
     float_counts,
 )
-from metricc.runtime.curves import Curves, check_scores, score_curves
+from metricc.runtime.curves import Curves, ScoreCurves, check_scores, score_curves
 from metricc.runtime.errors import InputError
+from metricc.runtime.scores import rank_pairs
 from metricc.runtime.terms import matrix_counts, matrix_terms
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "metric_param",
     "nonzero",
     "np",
+    "rank_pairs",
     "real",
     "scalar_param",
     "score_curves",
@@ -410,7 +412,7 @@ def average_class_metric(
     return finish(weighted, total == 0, zero)
 
 
-def average_curve_metric(kernel, curves: tuple[Curves, Curves], *, average: str, averages: tuple[str, ...],
+def average_curve_metric(kernel, curves: ScoreCurves, *, average: str, averages: tuple[str, ...],
                          weights=None, pos_label: int = 1, zero_division=math.nan):
     """Apply a per-curve kernel and average over classes, as class-level metrics are averaged.
 
@@ -420,10 +422,10 @@ def average_curve_metric(kernel, curves: tuple[Curves, Curves], *, average: str,
     """
     if average not in averages:
         raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
-    per_class, pooled = curves
+    per_class = curves.per_class
     zero = zero_division_value(zero_division)
-    if average == "micro":
-        return finish(*_apply_to_curves(kernel, pooled), zero)[0][()]
+    if average == "micro":  # the only mode that reads the pooled curve: built here, on demand
+        return finish(*_apply_to_curves(kernel, curves.pooled), zero)[0][()]
     value, undefined = _apply_to_curves(kernel, per_class)
     values = np.where(undefined, zero, value).astype(float)
     # The per-class values are final here: averaging them reuses the class-level rules, with
