@@ -250,7 +250,7 @@ def _small_integers(t: np.ndarray, p: np.ndarray) -> int | None:
 def _grid_counts(t: np.ndarray, p: np.ndarray, k: int, weights) -> np.ndarray:
     """Counts ``(B, K, K)`` of label values ``0..K-1``: one bincount over ``t * K + p``."""
     rows = t.shape[0] if t.ndim == 2 else 1
-    flat = t.astype(np.intp, copy=False) * k + p
+    flat = t.astype(np.intp, copy=False) * k + p.astype(np.intp, copy=False)
     if t.ndim == 2:
         flat += (np.arange(rows, dtype=np.intp) * (k * k))[:, None]
     counts = np.bincount(flat.ravel(), weights=weights, minlength=rows * k * k)
