@@ -32,7 +32,7 @@ from metricc.runtime.confusion import (
 from metricc.runtime.curves import Curves, ScoreCurves, check_scores, score_curves
 from metricc.runtime.errors import InputError
 from metricc.runtime.scores import rank_pairs
-from metricc.runtime.terms import matrix_counts, matrix_terms
+from metricc.runtime.terms import derived, matrix_counts, matrix_terms
 
 __all__ = [
     "AVERAGES",
@@ -118,10 +118,14 @@ def exact(bound: Callable[[int], int], *counts):
     >>> [a.dtype.name for a in exact(lambda B: 2 * B ** 2, np.array([2.0 ** 40]))]
     ['object']
     """
-    arrays = [np.asarray(c, dtype=np.float64) for c in counts]
-    integers = [a.astype(np.int64) for a in arrays]  # counts are at most 2**53: no overflow
-    if not all(np.array_equal(i, a) for i, a in zip(integers, arrays)):
-        return arrays
+    twins = [derived(c) for c in counts]  # totals of an integer matrix: exact int64 already
+    if all(twin is not None for twin in twins):
+        integers = twins
+    else:
+        arrays = [np.asarray(c, dtype=np.float64) for c in counts]
+        integers = [a.astype(np.int64) for a in arrays]  # counts are at most 2**53: no overflow
+        if not all(np.array_equal(i, a) for i, a in zip(integers, arrays)):
+            return arrays
     largest = max((int(np.max(np.abs(i), initial=0)) for i in integers), default=0)
     if bound(largest) < 2 ** 63:
         return integers
@@ -166,6 +170,9 @@ def align(values, source: str, target: str):
 def diagonal(matrix):
     """The diagonal ``(..., C)`` as float64: a matrix read by :func:`matrix_terms` may be int64,
     and float kernels must not multiply int64 counts (products wrap around silently)."""
+    remembered = derived(matrix)
+    if remembered is not None:
+        return remembered
     return np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64, copy=False)
 
 
@@ -370,7 +377,7 @@ def average_class_metric(
         return finish(*_apply(kernel, pooled, params), zero)[..., 0][()]
     counts = _floats(counts)
     values, undefined = _per_class(kernel, counts, params, zero)
-    values = values.astype(float)
+    values = np.asarray(values, dtype=float)
     if skips(zero_division) and average in ("macro", "samples", "geometric"):
         # A mean over the defined classes only: the weighted mean with weights 1 or 0.
         kept = np.where(undefined, 0.0, 1.0)

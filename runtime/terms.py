@@ -15,26 +15,57 @@ is copied to float64 only for a formula that reads it entry by entry (and then o
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from metricc.runtime.confusion import ClassCounts, check_matrix, checked_matrix, counts_from_matrix, trusted_counts
 
-__all__ = ["MatrixTerms", "matrix_counts", "matrix_terms", "read_matrix"]
+__all__ = ["MatrixTerms", "derived", "matrix_counts", "matrix_terms", "read_matrix"]
+
+
+# Arrays a MatrixTerms derived, by id, with what the kernels would otherwise recompute from
+# them: the float64 diagonal of its matrix (a strided gather over the whole stack), and the
+# exact int64 twin of each float64 total (which ``exact`` would convert and compare back). An
+# entry goes when its array does, so an id is never confused with a later array's.
+_DERIVED: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+
+
+def _remember(array: np.ndarray, derived: np.ndarray) -> None:
+    if not isinstance(array, np.ndarray):  # a scalar total (one matrix): nothing worth remembering
+        return
+    key = id(array)
+    _DERIVED[key] = (weakref.ref(array), derived)
+    weakref.finalize(array, _DERIVED.pop, key, None)
+
+
+def derived(array) -> np.ndarray | None:
+    """The diagonal of a matrix, or the int64 twin of a total, remembered by :class:`MatrixTerms`; else None."""
+    entry = _DERIVED.get(id(array))
+    return entry[1] if entry is not None and entry[0]() is array else None
 
 
 class MatrixTerms:
     """A checked matrix ``(..., C, C)`` (int64, or float64 for weighted or probabilistic
     matrices) and its totals as float64: exact, since every total is at most 2**53."""
 
-    __slots__ = ("matrix", "_rows", "_columns", "t", "p", "n", "_real")
+    __slots__ = ("matrix", "_rows", "_columns", "_tp", "t", "p", "n", "_real")
 
     def __init__(self, matrix: np.ndarray, rows: np.ndarray):
-        self.matrix, self._rows = matrix, rows
+        # A view of its own: what is remembered about it is this object's, never a caller's array.
+        self.matrix, self._rows = matrix.view(), rows
         self._columns = matrix.sum(axis=-2)
-        self.t = rows.astype(np.float64, copy=False)
-        self.p = self._columns.astype(np.float64, copy=False)
+        self._tp = np.diagonal(matrix, axis1=-2, axis2=-1).copy()
+        self.t = rows.astype(np.float64)
+        self.p = self._columns.astype(np.float64)
         self.n = self.t.sum(axis=-1)
         self._real = None
+        diagonal = self._tp.astype(np.float64)
+        _remember(self.matrix, diagonal)
+        if matrix.dtype.kind in "iu":
+            n = rows.sum(axis=-1)
+            for real, integer in ((self.t, rows), (self.p, self._columns), (self.n, n), (diagonal, self._tp)):
+                _remember(real, integer)
 
     @property
     def n_classes(self) -> int:
@@ -43,13 +74,14 @@ class MatrixTerms:
     def real_matrix(self) -> np.ndarray:
         """The matrix as float64, converted on first use only."""
         if self._real is None:
-            self._real = self.matrix.astype(np.float64, copy=False)
+            self._real = self.matrix.astype(np.float64)
+            _remember(self._real, derived(self.matrix))
         return self._real
 
     def counts(self) -> ClassCounts:
         """Per-class TP, FP, FN, TN ``(..., C)`` from the diagonal and the totals (int64 for an
         integer matrix), read-only and trusted: the metrics they are passed to need not check them."""
-        tp = np.diagonal(self.matrix, axis1=-2, axis2=-1).copy()
+        tp = self._tp.copy()
         fp = self._columns - tp
         fn = self._rows - tp
         tn = self._rows.sum(axis=-1)[..., None] - tp - fp - fn
