@@ -158,8 +158,8 @@ def _ms(seconds) -> str:
 
 
 def _peer(value, target) -> str:
-    if value is None:
-        return "not installed"
+    if value is None or isinstance(value, str):  # not compared in this row, or "not installed"
+        return value or ""
     seconds, extrapolated = value
     ratio = f" ({seconds / target:.0f}x)" if target else ""
     return ("~" if extrapolated else "") + _ms(seconds) + ratio
@@ -172,7 +172,7 @@ def labels_rows(table, sizes, repeat, rng, peers):
         for c in (3, 20):
             t, p = rng.integers(0, c, n), rng.integers(0, c, n)
             assert np.array_equal(mc.confusion_matrix(t, p), hand_matrix(t, p, c))
-            sk = pc = None
+            sk, pc = ("" if peers[name] else "not installed" for name in ("sklearn", "pycm"))
             if peers["sklearn"]:
                 from sklearn.metrics import confusion_matrix as sk_matrix
                 sk = on_subset(lambda k: (lambda: sk_matrix(t[:k], p[:k])), n, repeat)
@@ -235,8 +235,8 @@ def score_rows(table, sizes, repeat, rng, peers):
             assert abs(mc.evaluate("au1u", y_true=y, scores=scores)["au1u"] - reference) < 1e-12
             ovo = median_time(lambda: roc_auc_score(y, scores, multi_class="ovo"), repeat)
             ovr = median_time(lambda: roc_auc_score(y, scores, multi_class="ovr"), repeat)
-        else:
-            ovo = ovr = None
+        else:  # the AUC rows compare with scikit-learn: nothing to compare with
+            continue
         # The target of the AUC rows is scikit-learn (there is no shorter numpy form).
         table.add(f"AU1U (Hand and Till's M) = sklearn OvO AUC, N = {n:.0e}, C = {c}; target: sklearn", ovo,
                   median_time(lambda: mc.evaluate("au1u", y_true=y, scores=scores), repeat),
@@ -254,7 +254,7 @@ def import_row(table, repeat):
         return statistics.median(float(subprocess.run([sys.executable, "-c", source], capture_output=True, text=True,
                                                       check=True).stdout) for _ in range(repeat))
 
-    sk = (run(peer), False) if _installed("sklearn") else None
+    sk = (run(peer), False) if _installed("sklearn") else "not installed"
     table.add("`import metricc.runtime` + first call (target: 0.35 s; peer: import sklearn.metrics)", 0.35,
               run(code), sk)
 
