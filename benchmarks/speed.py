@@ -2,7 +2,7 @@
 
 Not a test (no thresholds: machines are noisy). Each row times metricc, the hand-written
 numpy target defined here, and scikit-learn and PyCM where installed, as the median of
-``--repeat`` runs; ratios are to the target. Peers that would take minutes run on a subset
+``--repeat`` runs, target and metricc timed alternately; ratios are to the target. Peers that would take minutes run on a subset
 and are extrapolated linearly (marked ``~``). Peak memory is the largest traced allocation
 of one run (``tracemalloc``, which numpy reports to). ``--quick`` (N = 1e6 only, fewer
 repeats) finishes in under two minutes; the full run adds N = 1e7.
@@ -37,7 +37,11 @@ def hand_matrix(t, p, c):
 
 
 def hand_label_set(t, p, c):
-    m = hand_matrix(t, p, c).astype(float)
+    return hand_matrix_set(hand_matrix(t, p, c))
+
+
+def hand_matrix_set(counts):
+    m = counts.astype(float)
     tp, rows, cols = np.diagonal(m), m.sum(axis=1), m.sum(axis=0)
     n, hits = rows.sum(), np.trace(m)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -115,6 +119,18 @@ def median_time(function, repeat: int) -> float:
     return statistics.median(times)
 
 
+def paired_times(target, ours, repeat: int) -> tuple[float, float]:
+    """Medians of the target and of metricc, timed alternately so that load on the machine
+    falls on both alike (the ratio is what a noisy machine can still measure)."""
+    times = ([], [])
+    for _ in range(repeat):
+        for k, function in enumerate((target, ours)):
+            start = time.perf_counter()
+            function()
+            times[k].append(time.perf_counter() - start)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
 def peak_mib(function) -> float:
     tracemalloc.start()
     try:
@@ -133,10 +149,12 @@ def on_subset(make_call, size: int, repeat: int) -> tuple[float, bool]:
 
 
 class Table:
-    def __init__(self):
-        self.rows = []
+    def __init__(self, repeat: int):
+        self.rows, self.repeat = [], repeat
 
     def add(self, work, target, ours, sklearn=None, pycm=None, memory=None):
+        if callable(ours):  # (target, ours) functions: time them alternately
+            target, ours = paired_times(target, ours, self.repeat)
         self.rows.append((work, target, ours, sklearn, pycm, memory))
         print(f"  {work}: metricc {_ms(ours)}, target {_ms(target)}", file=sys.stderr, flush=True)
 
@@ -178,8 +196,8 @@ def labels_rows(table, sizes, repeat, rng, peers):
                 sk = on_subset(lambda k: (lambda: sk_matrix(t[:k], p[:k])), n, repeat)
             if peers["pycm"]:
                 pc = on_subset(lambda k: (lambda: pycm_matrix(t[:k], p[:k])), n, 1)
-            table.add(f"`confusion_matrix`, N = {n:.0e}, C = {c}", median_time(lambda: hand_matrix(t, p, c), repeat),
-                      median_time(lambda: mc.confusion_matrix(t, p), repeat), sk, pc,
+            table.add(f"`confusion_matrix`, N = {n:.0e}, C = {c}", lambda: hand_matrix(t, p, c),
+                      lambda: mc.confusion_matrix(t, p), sk, pc,
                       (peak_mib(lambda: mc.confusion_matrix(t, p)), peak_mib(lambda: hand_matrix(t, p, c))))
             ours = mc.evaluate(LABEL_SET, y_true=t, y_pred=p)
             assert np.allclose(list(ours.values()), hand_label_set(t, p, c), rtol=1e-12, equal_nan=True)
@@ -188,13 +206,13 @@ def labels_rows(table, sizes, repeat, rng, peers):
             if peers["pycm"]:
                 pc = on_subset(lambda k: (lambda: pycm_label_set(t[:k], p[:k])), n, 1)
             table.add(f"13 values (accuracy, P/R/F1 x micro/macro/weighted, MCC, kappa, balanced accuracy) "
-                      f"in one `evaluate`, N = {n:.0e}, C = {c}", median_time(lambda: hand_label_set(t, p, c), repeat),
-                      median_time(lambda: mc.evaluate(LABEL_SET, y_true=t, y_pred=p), repeat), sk, pc,
+                      f"in one `evaluate`, N = {n:.0e}, C = {c}", lambda: hand_label_set(t, p, c),
+                      lambda: mc.evaluate(LABEL_SET, y_true=t, y_pred=p), sk, pc,
                       (peak_mib(lambda: mc.evaluate(LABEL_SET, y_true=t, y_pred=p)),
                        peak_mib(lambda: hand_label_set(t, p, c))))
             m = hand_matrix(t, p, c)
-            table.add(f"the same from the matrix, C = {c}", None,
-                      median_time(lambda: mc.evaluate(LABEL_SET, matrix=m), repeat))
+            table.add(f"the same from the matrix, C = {c}", lambda: hand_matrix_set(m),
+                      lambda: mc.evaluate(LABEL_SET, matrix=m))
 
 
 def batch_rows(table, batch, repeat, rng):
@@ -203,11 +221,11 @@ def batch_rows(table, batch, repeat, rng):
         ours = mc.evaluate(BATCH_SET, matrix=m)
         assert all(np.allclose(ours[k], v, rtol=1e-12, equal_nan=True) for k, v in zip(BATCH_SET, hand_batch_set(m)))
         table.add(f"accuracy, macro P/R/F1, MCC over (B, C, C), B = {batch:.0e}, C = {c}",
-                  median_time(lambda: hand_batch_set(m), repeat), median_time(lambda: mc.evaluate(BATCH_SET, matrix=m), repeat),
+                  lambda: hand_batch_set(m), lambda: mc.evaluate(BATCH_SET, matrix=m),
                   memory=(peak_mib(lambda: mc.evaluate(BATCH_SET, matrix=m)), peak_mib(lambda: hand_batch_set(m))))
         mcc = mc.metric("mcc").function
-        table.add(f"`mcc(batch)` alone, B = {batch:.0e}, C = {c}", median_time(lambda: hand_mcc(m), repeat),
-                  median_time(lambda: mcc(m), repeat), memory=(peak_mib(lambda: mcc(m)), peak_mib(lambda: hand_mcc(m))))
+        table.add(f"`mcc(batch)` alone, B = {batch:.0e}, C = {c}", lambda: hand_mcc(m),
+                  lambda: mcc(m), memory=(peak_mib(lambda: mcc(m)), peak_mib(lambda: hand_mcc(m))))
 
 
 def sweep_row(table, repeat, rng):
@@ -217,13 +235,12 @@ def sweep_row(table, repeat, rng):
     ours = mc.sweep("preference_driven", matrix=m, grid=grid)
     assert np.allclose(np.ravel(ours), hand_preference_sweep(m, grid), rtol=1e-12)
     table.add(f"`sweep` of `preference_driven` over all 2^{c} kappa vectors of {{0, 1}}, C = {c}",
-              median_time(lambda: hand_preference_sweep(m, grid), repeat),
-              median_time(lambda: mc.sweep("preference_driven", matrix=m, grid=grid), repeat),
+              lambda: hand_preference_sweep(m, grid), lambda: mc.sweep("preference_driven", matrix=m, grid=grid),
               memory=(peak_mib(lambda: mc.sweep("preference_driven", matrix=m, grid=grid)),
                       peak_mib(lambda: hand_preference_sweep(m, grid))))
 
 
-def score_rows(table, sizes, repeat, rng, peers):
+def score_rows(table, sizes, rng, peers):
     for n in sizes:
         c = 5
         y = rng.integers(0, c, n)
@@ -233,16 +250,16 @@ def score_rows(table, sizes, repeat, rng, peers):
             from sklearn.metrics import roc_auc_score
             reference = roc_auc_score(y, scores, multi_class="ovo")
             assert abs(mc.evaluate("au1u", y_true=y, scores=scores)["au1u"] - reference) < 1e-12
-            ovo = median_time(lambda: roc_auc_score(y, scores, multi_class="ovo"), repeat)
-            ovr = median_time(lambda: roc_auc_score(y, scores, multi_class="ovr"), repeat)
         else:  # the AUC rows compare with scikit-learn: nothing to compare with
             continue
         # The target of the AUC rows is scikit-learn (there is no shorter numpy form).
-        table.add(f"AU1U (Hand and Till's M) = sklearn OvO AUC, N = {n:.0e}, C = {c}; target: sklearn", ovo,
-                  median_time(lambda: mc.evaluate("au1u", y_true=y, scores=scores), repeat),
-                  memory=(peak_mib(lambda: mc.evaluate("au1u", y_true=y, scores=scores)), 0.0))
-        table.add(f"`roc_auc` macro (AUNU) = sklearn OvR AUC, N = {n:.0e}, C = {c}; target: sklearn", ovr,
-                  median_time(lambda: mc.evaluate("roc_auc", y_true=y, scores=scores, average="macro"), repeat))
+        table.add(f"AU1U (Hand and Till's M) = sklearn OvO AUC, N = {n:.0e}, C = {c}; target: sklearn",
+                  lambda: roc_auc_score(y, scores, multi_class="ovo"), lambda: mc.evaluate("au1u", y_true=y, scores=scores),
+                  memory=(peak_mib(lambda: mc.evaluate("au1u", y_true=y, scores=scores)),
+                          peak_mib(lambda: roc_auc_score(y, scores, multi_class="ovo"))))
+        table.add(f"`roc_auc` macro (AUNU) = sklearn OvR AUC, N = {n:.0e}, C = {c}; target: sklearn",
+                  lambda: roc_auc_score(y, scores, multi_class="ovr"),
+                  lambda: mc.evaluate("roc_auc", y_true=y, scores=scores, average="macro"))
 
 
 def import_row(table, repeat):
@@ -268,13 +285,13 @@ def main() -> None:
     sizes = [10 ** 6] if args.quick else [10 ** 6, 10 ** 7]
     peers = {"sklearn": _installed("sklearn"), "pycm": _installed("pycm")}
     rng = np.random.default_rng(8)
-    table = Table()
+    table = Table(repeat)
     warnings.simplefilter("ignore")  # peers warn about undefined values; the values are compared above
     start = time.perf_counter()
     labels_rows(table, sizes, repeat, rng, peers)
     batch_rows(table, 10 ** 5, repeat, rng)
     sweep_row(table, repeat, rng)
-    score_rows(table, [10 ** 5] if args.quick else [10 ** 5, 10 ** 6], repeat, rng, peers)
+    score_rows(table, [10 ** 5] if args.quick else [10 ** 5, 10 ** 6], rng, peers)
     import_row(table, repeat)
     print(table.markdown())
     print(f"\n{'quick ' if args.quick else ''}run, median of {repeat}, numpy {np.__version__}, "
