@@ -172,6 +172,8 @@ class Table:
 def _ms(seconds) -> str:
     if seconds is None:
         return ""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} us"
     return f"{seconds * 1e3:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
