@@ -111,14 +111,15 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
     return None, counts, labels
 
 
-def _instance_counts(requests, averages, y_true, y_pred, multilabel):
+def _instance_counts(requests, averages, average, y_true, y_pred, multilabel):
     """Per-instance counts when a requested metric averages over instances (samples), else None."""
     per_instance = [r.info.id for r, average in zip(requests, averages)
                     if r.info.per_instance or (r.info.level == "class" and average == "samples")]
     if not per_instance:
         return None
     if y_true is None or not multilabel:
-        raise InputError("average" if "samples" in averages else "multilabel",
+        asked = "samples" in [average, *(r.average for r in requests)]  # by the caller, not a metric's default
+        raise InputError("average" if asked else "multilabel",
                          f"{per_instance[0]} averages over instances (samples): pass indicator matrices "
                          "y_true and y_pred with multilabel=True")
     return confusion.samplewise_counts(y_true, y_pred)
@@ -245,7 +246,7 @@ def evaluate(
         if all(r.key in results for r in requests):
             return {r.key: results[r.key] for r in requests}
     terms, the_counts, class_labels = _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation)
-    instance_counts = _instance_counts(requests, averages, y_true, y_pred, multilabel)
+    instance_counts = _instance_counts(requests, averages, average, y_true, y_pred, multilabel)
     n_classes = the_counts.true_positives.shape[-1]
     phi = _relevance(relevance, relevance_order, params, infos, the_counts, class_labels)
     if phi is not None:
