@@ -9,9 +9,9 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    check_matrix,
     diagonal,
     finish,
+    matrix_terms,
     nonzero,
     np,
 )
@@ -36,11 +36,7 @@ def accuracy(
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Kozak et al. 2022, Eq. 14-16
     """
-    M = check_matrix(matrix, integer=False)
-    C = M.shape[-1]
-    t = np.sum(M, axis=-1)
-    p = np.sum(M, axis=-2)
-    n = np.sum(t, axis=-1)
+    M, C, t, p, n = matrix_terms(matrix)
     value = np.sum(diagonal(M), axis=-1) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
+    rank_pairs,
     transpose,
 )
 from metricc.runtime.registry import MetricInfo
@@ -49,26 +50,12 @@ def au1u(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False)
     n, C = S.shape
+    ranked__pairs = rank_pairs(Y, S)
     value = (
         np.sum(
             np.sum(
                 (1 - eye(C))
-                * np.sum(
-                    np.sum(
-                        align(
-                            np.heaviside(
-                                align(transpose(S), "js", "jsu") - align(transpose(S), "ju", "jsu"),
-                                0.5,
-                            ),
-                            "jsu",
-                            "jksu",
-                        )
-                        * align(transpose(Y), "js", "jksu")
-                        * align(transpose(Y), "ku", "jksu"),
-                        axis=-2,
-                    ),
-                    axis=-1,
-                )
+                * ranked__pairs
                 / nonzero(
                     align(np.sum(transpose(Y), axis=-1), "j", "jk")
                     * align(np.sum(transpose(Y), axis=-1), "k", "jk")

@@ -10,9 +10,9 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    check_matrix,
     eye,
     finish,
+    matrix_terms,
     nonzero,
     np,
     transpose,
@@ -52,11 +52,7 @@ def cen(
     Reference: Wang et al. 2013, Eq. 7-11
     Reference: Branco et al., Table 1 (CEN)
     """
-    M = check_matrix(matrix, integer=False)
-    C = M.shape[-1]
-    t = np.sum(M, axis=-1)
-    p = np.sum(M, axis=-2)
-    n = np.sum(t, axis=-1)
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     x0 = p + t
     value = (
         -np.sum(

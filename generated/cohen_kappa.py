@@ -9,10 +9,10 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    check_matrix,
     diagonal,
     exact,
     finish,
+    matrix_terms,
     nonzero,
     np,
     real,
@@ -39,11 +39,7 @@ def cohen_kappa(
     Reference: Cohen 1960
     Reference: Puertolas Molina 2022, Eq. 2.9
     """
-    M = check_matrix(matrix, integer=False)
-    C = M.shape[-1]
-    t = np.sum(M, axis=-1)
-    p = np.sum(M, axis=-2)
-    n = np.sum(t, axis=-1)
+    M, C, t, p, n = matrix_terms(matrix)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 3*B**2*C + B**2, diagonal(M), n, p, t
     )

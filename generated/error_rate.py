@@ -9,10 +9,10 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    check_matrix,
     diagonal,
     exact,
     finish,
+    matrix_terms,
     nonzero,
     np,
     real,
@@ -38,11 +38,7 @@ def error_rate(
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Kozak et al. 2022, Eq. 16 (complement)
     """
-    M = check_matrix(matrix, integer=False)
-    C = M.shape[-1]
-    t = np.sum(M, axis=-1)
-    p = np.sum(M, axis=-2)
-    n = np.sum(t, axis=-1)
+    M, C, t, p, n = matrix_terms(matrix)
     M_diagonal__exact, n__exact = exact(lambda B: B*C + B, diagonal(M), n)
     exact__0 = real(n__exact - np.sum(M_diagonal__exact, axis=-1))
     value = exact__0 / nonzero(n)

@@ -9,10 +9,10 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    check_matrix,
     diagonal,
     exact,
     finish,
+    matrix_terms,
     nonzero,
     np,
     real,
@@ -44,11 +44,7 @@ def mcc(
     Reference: Gorodkin 2004
     Reference: Branco et al., Table 1
     """
-    M = check_matrix(matrix, integer=False)
-    C = M.shape[-1]
-    t = np.sum(M, axis=-1)
-    p = np.sum(M, axis=-2)
-    n = np.sum(t, axis=-1)
+    M, C, t, p, n = matrix_terms(matrix)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 4*B**2*C + 2*B**2, diagonal(M), n, p, t
     )

@@ -11,8 +11,8 @@ import math
 from metricc.runtime.kernel import (
     align,
     arange,
-    check_matrix,
     finish,
+    matrix_terms,
     nonzero,
     np,
 )
@@ -39,11 +39,7 @@ def ordinal_rmse(
     Reference: Puertolas Molina 2022, Sec. 3.1.4
     Reference: Chai and Draxler 2014
     """
-    M = check_matrix(matrix, integer=False)
-    C = M.shape[-1]
-    t = np.sum(M, axis=-1)
-    p = np.sum(M, axis=-2)
-    n = np.sum(t, axis=-1)
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     value = np.sqrt(
         np.sum(
             np.sum((align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M, axis=-2),

@@ -10,8 +10,8 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    check_matrix,
     finish,
+    matrix_terms,
     nonzero,
     np,
     xlogy_ratio,
@@ -47,11 +47,7 @@ def rci(
     Reference: Sindhwani et al. 2001
     Reference: Branco et al., Table 1 (RCI; the weights there are t_i / n and p_j / n)
     """
-    M = check_matrix(matrix, integer=False)
-    C = M.shape[-1]
-    t = np.sum(M, axis=-1)
-    p = np.sum(M, axis=-2)
-    n = np.sum(t, axis=-1)
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     x0 = xlogy_ratio(t, t, align(n, "", "i"))
     value = (
         -(

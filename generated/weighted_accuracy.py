@@ -10,10 +10,10 @@ import math
 
 from metricc.runtime.kernel import (
     average_class_metric,
-    check_matrix,
     class_param,
-    counts_from_matrix,
     finish,
+    matrix_counts,
+    matrix_terms,
     nonzero,
     np,
 )
@@ -52,12 +52,8 @@ def weighted_accuracy(
     Reference: Puertolas Molina 2022, Sec. 3.1.2
     Reference: Gupta et al. 2020
     """
-    M = check_matrix(matrix, integer=False)
-    C = M.shape[-1]
-    t = np.sum(M, axis=-1)
-    p = np.sum(M, axis=-2)
-    n = np.sum(t, axis=-1)
-    counts = counts_from_matrix(M)
+    M, C, t, p, n = matrix_terms(matrix)
+    counts = matrix_counts(matrix)
     class_weights = class_param(
         "class_weights",
         class_weights,

@@ -9,6 +9,7 @@ are batch axes and every function is vectorised over them. Bad input raises
 from __future__ import annotations
 
 import numbers
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -22,13 +23,17 @@ __all__ = [
     "check_counts",
     "check_labels",
     "check_matrix",
+    "checked_matrix",
+    "float_counts",
     "class_labels",
     "label_array",
+    "classes_and_matrix",
     "confusion_matrix",
     "counts_from_matrix",
     "multilabel_counts",
     "orient",
     "samplewise_counts",
+    "trusted_counts",
 ]
 
 ORIENTATIONS = ("true-rows", "pred-rows")
@@ -225,6 +230,33 @@ def check_labels(labels) -> np.ndarray:
     return arr
 
 
+# Small non-negative integer labels are counted directly: ``bincount(t * K + p)`` over a
+# K x K grid of label values needs no sort. The grid may hold up to this many cells per
+# sample (and always 2**16), so its memory stays of the order of the labels' own.
+_GRID_CELLS_PER_LABEL = 1
+
+
+def _small_integers(t: np.ndarray, p: np.ndarray) -> int | None:
+    """K = largest label + 1 when all labels are integers in 0..K-1 with a K x K grid small
+    enough to count directly; else None, and the labels are sorted."""
+    if t.dtype.kind not in "iu" or p.dtype.kind not in "iu" or not _numpy_exact(t.dtype, p.dtype):
+        return None
+    # Read as unsigned, a negative label is larger than any grid: one max pass per array.
+    k = max(int(a.view(a.dtype.str.replace("i", "u")).max()) for a in (t, p)) + 1
+    rows = t.shape[0] if t.ndim == 2 else 1
+    return k if rows * k * k <= max(_GRID_CELLS_PER_LABEL * t.size, 2 ** 16) else None
+
+
+def _grid_counts(t: np.ndarray, p: np.ndarray, k: int, weights) -> np.ndarray:
+    """Counts ``(B, K, K)`` of label values ``0..K-1``: one bincount over ``t * K + p``."""
+    rows = t.shape[0] if t.ndim == 2 else 1
+    flat = t.astype(np.intp, copy=False) * k + p.astype(np.intp, copy=False)
+    if t.ndim == 2:
+        flat += (np.arange(rows, dtype=np.intp) * (k * k))[:, None]
+    counts = np.bincount(flat.ravel(), weights=weights, minlength=rows * k * k)
+    return counts.reshape(rows, k, k)
+
+
 def _classes_and_codes(t: np.ndarray, p: np.ndarray, labels):
     if labels is not None:
         classes = check_labels(labels)
@@ -280,16 +312,36 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None) -> np.n
     array([[1, 0],
            [1, 0]])
     """
+    return classes_and_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight)[1]
+
+
+def classes_and_matrix(y_true, y_pred, *, labels=None, sample_weight=None) -> tuple[np.ndarray, np.ndarray]:
+    """(:func:`class_labels`, :func:`confusion_matrix`) from one reading of the labels.
+
+    Labels that are small non-negative integers are counted on the grid of their values
+    (no sort), and the classes read off the grid's non-empty rows and columns; other labels
+    are sorted once (``np.unique``) or, with ``labels=``, looked up once.
+
+    >>> classes, matrix = classes_and_matrix([5, 3, 5], [5, 5, 5])
+    >>> classes.tolist(), matrix.tolist()
+    ([3, 5], [[0, 1], [0, 2]])
+    """
     t, p = _check_pair(y_true, y_pred)
-    classes, ct, cp = _classes_and_codes(t, p, labels)
-    c = len(classes)
-    batch = t.shape[0] if t.ndim == 2 else 1
-    offset = (np.arange(batch, dtype=np.int64) * c * c)[:, None] if t.ndim == 2 else 0
-    flat = (offset + ct.astype(np.int64) * c + cp).ravel()
     weights = None if sample_weight is None else _check_weights(sample_weight, t.shape).ravel()
-    counts = np.bincount(flat, weights=weights, minlength=batch * c * c)
-    counts = counts.astype(np.int64 if weights is None else np.float64)
-    return counts.reshape((batch, c, c) if t.ndim == 2 else (c, c))
+    k = _small_integers(t, p) if labels is None else None
+    if k is not None:
+        grid = _grid_counts(t, p, k, weights)
+        if weights is None:
+            seen = (grid.sum(axis=(0, 1)) + grid.sum(axis=(0, 2))) > 0
+        else:  # a class seen only with weight 0 is still a class
+            seen = (np.bincount(t.ravel(), minlength=k) + np.bincount(p.ravel(), minlength=k)) > 0
+        classes = np.flatnonzero(seen).astype(np.result_type(t.dtype, p.dtype))
+        counts = grid if seen.all() else grid[:, seen][:, :, seen]
+    else:
+        classes, ct, cp = _classes_and_codes(t, p, labels)
+        counts = _grid_counts(ct, cp, len(classes), weights)
+    counts = counts.astype(np.int64 if weights is None else np.float64, copy=False)
+    return classes, (counts if t.ndim == 2 else counts[0])
 
 
 def _object_numbers(a: np.ndarray, argument: str) -> np.ndarray:
@@ -313,6 +365,24 @@ def check_matrix(matrix, *, argument: str = "matrix", integer: bool = True) -> n
     >>> check_matrix([[0.5, 0.5], [0.0, 1.0]], integer=False).tolist()
     [[0.5, 0.5], [0.0, 1.0]]
     """
+    m, _ = checked_matrix(matrix, argument=argument)
+    if not integer:
+        return m.astype(np.float64, copy=False)
+    if m.dtype.kind == "f" and (m != np.round(m)).any():
+        raise InputError(argument, "contains non-integer counts; round them, or use "
+                                   "integer=False for a probabilistic confusion matrix")
+    return m.astype(np.int64, copy=False)
+
+
+def checked_matrix(matrix, *, argument: str = "matrix") -> tuple[np.ndarray, np.ndarray]:
+    """-> (the matrix ``(..., C, C)`` as given, int64 or float64; its row totals ``(..., C)``).
+
+    One min and one max pass check every entry (NaN propagates through both); the row totals,
+    which the kernels need anyway, bound every column and grand total: two passes where
+    separate checks of finiteness, sign, size and totals took six. Integer totals are exact
+    int64 sums (no entry exceeds 2**53 by then, so they overflow only for C >= 1024, where the
+    sums are taken in float64 and checked first).
+    """
     m = _object_numbers(_array(matrix, argument), argument)
     if m.dtype.kind not in "iuf":
         raise InputError(argument, f"expected numeric counts, got dtype {m.dtype}")
@@ -321,18 +391,26 @@ def check_matrix(matrix, *, argument: str = "matrix", integer: bool = True) -> n
                                    f"got shape {m.shape}")
     if m.size == 0:
         raise InputError(argument, f"is empty (shape {m.shape}); need at least one class")
-    if not np.isfinite(m).all():
+    if m.dtype.kind in "iu" and m.dtype != np.int64 and m.dtype.itemsize < 8:
+        m = m.astype(np.int64)
+    low, high = m.min(), m.max()
+    if m.dtype.kind == "f" and not (np.isfinite(low) and np.isfinite(high)):
         raise InputError(argument, "contains NaN or infinity; counts must be finite")
-    if (m < 0).any():
+    if low < 0:
         raise InputError(argument, "contains negative entries; counts must be >= 0")
-    _check_size(m, argument)
-    _check_size(_total([m], (-2, -1)), argument, "the total of the matrix")
-    if not integer:
-        return m.astype(np.float64)
-    if m.dtype.kind == "f" and (m != np.round(m)).any():
-        raise InputError(argument, "contains non-integer counts; round them, or use "
-                                   "integer=False for a probabilistic confusion matrix")
-    return m.astype(np.int64)
+    _check_size(np.asarray(high), argument)
+    if m.dtype.kind == "f":
+        m = m.astype(np.float64, copy=False)
+        t = m.sum(axis=-1)
+    elif m.shape[-1] < 1024:
+        m = m.astype(np.int64, copy=False)
+        t = m.sum(axis=-1)
+    else:
+        m = m.astype(np.int64, copy=False)
+        t = _total([m], -1)
+        _check_size(t, argument, "the total of the matrix")
+    _check_size(_total([t], -1), argument, "the total of the matrix")
+    return m, t
 
 
 def orient(matrix, orientation: str = "true-rows") -> np.ndarray:
@@ -437,12 +515,46 @@ def check_class_vector(values, n_classes: int, *, argument: str) -> np.ndarray:
     return v
 
 
+# Counts the runtime derived itself from checked input (evaluate's counts of a matrix), by
+# id: each metric of one evaluate call takes them without checking them again. The arrays are
+# made read-only; an entry goes when its array does, so an id cannot be reused meanwhile.
+_TRUSTED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_FLOAT_COPIES: dict[int, np.ndarray] = {}
+
+
+def trusted_counts(counts: ClassCounts) -> ClassCounts:
+    """Mark int64 counts the runtime derived from a checked matrix as checked (read-only)."""
+    for a in counts:
+        if a.dtype == np.int64:  # weighted (float) counts are checked as usual
+            a.flags.writeable = False
+            _TRUSTED[id(a)] = a
+    return counts
+
+
+def _trusted(a) -> bool:
+    return _TRUSTED.get(id(a)) is a
+
+
+def float_counts(a) -> np.ndarray:
+    """``a`` as float64; for trusted counts one read-only copy, shared by all the metrics of a call."""
+    if not _trusted(a):
+        return np.asarray(a, dtype=np.float64)
+    copy = _FLOAT_COPIES.get(id(a))
+    if copy is None:
+        copy = _FLOAT_COPIES[id(a)] = a.astype(np.float64)
+        copy.flags.writeable = False
+        weakref.finalize(a, _FLOAT_COPIES.pop, id(a), None)
+    return copy
+
+
 def check_counts(counts, *, argument: str = "counts", integer: bool = True) -> ClassCounts:
     """Validate per-class counts (TP, FP, FN, TN), each ``(..., C)`` of one shape.
 
     >>> check_counts(([1, 2], [0, 1], [1, 0], [3, 2])).true_negatives
     array([3, 2])
     """
+    if isinstance(counts, tuple) and len(counts) == 4 and all(_trusted(a) for a in counts):
+        return ClassCounts(*(a if integer else float_counts(a) for a in counts))
     if (isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__")
             or (isinstance(counts, np.ndarray) and counts.ndim == 0) or len(counts) != 4):
         raise InputError(argument, "expected four arrays (true_positives, false_positives, "

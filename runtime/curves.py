@@ -21,7 +21,7 @@ from metricc.runtime.confusion import check_labels, label_array
 from metricc.runtime.errors import InputError
 from metricc.runtime.scores import check_probabilities, score_array
 
-__all__ = ["Curves", "check_scores", "threshold_curve", "score_curves"]
+__all__ = ["Curves", "ScoreCurves", "check_scores", "threshold_curve", "score_curves"]
 
 
 class Curves(NamedTuple):
@@ -45,7 +45,16 @@ class Curves(NamedTuple):
 
 def _column_index(y_true, n_classes: int, labels) -> np.ndarray:
     """Class labels -> score columns: ``labels`` order, else the sorted distinct labels, else 0..C-1."""
-    y = label_array(y_true, "y_true", max_ndim=1).astype(object)
+    y = label_array(y_true, "y_true", max_ndim=1)
+    if labels is None and y.dtype.kind != "O":  # numbers or strings of one type: numpy sorts them
+        distinct, codes = np.unique(y, return_inverse=True)
+        if len(distinct) == n_classes:
+            return codes.ravel()
+        if y.dtype.kind in "iu" and distinct[0] >= 0 and distinct[-1] < n_classes:
+            return y.astype(int)
+        raise InputError("labels", f"y_true has {len(distinct)} distinct labels for {n_classes} score columns: "
+                         "give labels= (one per column, in column order)")
+    y = y.astype(object)
     if labels is not None:
         order = check_labels(labels).tolist()
         if len(order) != n_classes:
@@ -80,7 +89,7 @@ def check_scores(y_true, scores, labels=None, probabilities: bool = False) -> tu
         values = np.stack([1.0 - values, values], axis=-1)
     if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] < 2:
         raise InputError("scores", f"expected shape (n_samples, n_classes >= 2) or (n_samples,), got {np.shape(scores)}")
-    y = np.asarray(y_true, dtype=object)
+    y = y_true if isinstance(y_true, np.ndarray) else np.asarray(y_true, dtype=object)
     if y.ndim != 1 or y.shape[0] != values.shape[0]:
         raise InputError("y_true", f"expected one label per score row ({values.shape[0]}), got shape {y.shape}")
     if probabilities:
@@ -116,11 +125,29 @@ def _stack(curves: list[Curves]) -> Curves:
                   np.stack([np.r_[c.valid, np.zeros(length - c.valid.size, dtype=bool)] for c in curves]))
 
 
-def score_curves(y_true, scores, labels=None) -> tuple[Curves, Curves]:
+class ScoreCurves:
+    """The one-vs-rest curves of every class ``(C, L + 1)`` and the pooled (micro) curve
+    ``(1, L + 1)`` of every (sample, class) pair; unpacks as ``per_class, pooled``. The pooled
+    curve sorts n * C scores: it is built only when read (micro averaging), not for macro."""
+
+    def __init__(self, truth: np.ndarray, values: np.ndarray):
+        self._truth, self._values = truth, values
+        self.per_class = _stack([threshold_curve(truth[:, k], values[:, k]) for k in range(values.shape[1])])
+        self._pooled = None
+
+    @property
+    def pooled(self) -> Curves:
+        if self._pooled is None:
+            self._pooled = _stack([threshold_curve(self._truth.ravel(), self._values.ravel())])
+        return self._pooled
+
+    def __iter__(self):
+        return iter((self.per_class, self.pooled))
+
+
+def score_curves(y_true, scores, labels=None) -> ScoreCurves:
     """One-vs-rest curves per class ``(C, L + 1)`` and the pooled (micro) curve ``(1, L + 1)``."""
     truth, values = check_scores(y_true, scores, labels)
     if np.count_nonzero(truth.sum(axis=0)) < 2:
         raise InputError("y_true", "only one class is present: a threshold curve needs positive and negative samples")
-    per_class = _stack([threshold_curve(truth[:, k], values[:, k]) for k in range(values.shape[1])])
-    pooled = _stack([threshold_curve(truth.ravel(), values.ravel())])
-    return per_class, pooled
+    return ScoreCurves(truth, values)

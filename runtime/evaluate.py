@@ -3,12 +3,15 @@
 >>> values = evaluate(["accuracy", "f1"], y_true=[0, 1, 1, 2], y_pred=[0, 1, 2, 2], average="macro")
 >>> print(f"{values['accuracy']:.4f} {values['f1']:.4f}")
 0.7500 0.7778
+>>> sorted(evaluate(["f1:micro", ("f1", "weighted")], y_true=[0, 1, 1], y_pred=[0, 1, 0]))
+['f1:micro', 'f1:weighted']
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,6 +19,7 @@ from metricc.runtime import confusion, probabilistic as probabilistic_matrices, 
 from metricc.runtime.errors import InputError
 from metricc.runtime.registry import Catalog, MetricInfo, install_lookup
 from metricc.runtime.scores import check_score_memory
+from metricc.runtime.terms import MatrixTerms, read_matrix
 
 __all__ = ["catalog", "metric", "evaluate"]
 
@@ -35,23 +39,51 @@ def metric(name: str) -> MetricInfo:
 install_lookup(metric)  # metric parameters of generated functions resolve their ids here
 
 
-def _metric_names(metrics) -> list[str]:
-    """``metrics`` as a list of ids: one id, or a sequence of ids."""
-    if isinstance(metrics, str):
-        return [metrics]
+class Request(NamedTuple):
+    """One requested value: the key it is returned under, the metric, and its own averaging
+    (None: the call's ``average=``, else the metric's default)."""
+
+    key: str
+    info: MetricInfo
+    average: str | None
+
+
+def _requests(metrics) -> list[Request]:
+    """``metrics`` as requests: one entry or a sequence of ids, ``"id:average"`` strings and
+    ``(id, average)`` tuples, each keyed by its string as requested (a tuple as ``"id:average"``)."""
+    if isinstance(metrics, (str, tuple)):
+        metrics = [metrics]
     if isinstance(metrics, (bytes, Mapping)) or not isinstance(metrics, Sequence | np.ndarray):
         raise InputError("metrics", f"expected a metric id or a list of ids, got {type(metrics).__name__}")
-    names = list(metrics)
-    if not names:
+    entries = list(metrics)
+    if not entries:
         raise InputError("metrics", "name at least one metric")
-    wrong = [name for name in names if not isinstance(name, str)]
-    if wrong:
-        raise InputError("metrics", f"expected metric ids (strings), got {wrong[0]!r}")
-    return names
+    requests = []
+    for entry in entries:
+        if isinstance(entry, tuple) and len(entry) == 2 and all(isinstance(part, str) for part in entry):
+            name, own = entry
+            key = f"{name}:{own}"
+        elif isinstance(entry, str):
+            key = entry
+            name, _, own = entry.partition(":")
+            own = own if ":" in entry else None
+        else:
+            raise InputError("metrics", f"expected metric ids (strings), got {entry!r}; "
+                                        "give an averaging as 'id:average' or (id, average)")
+        info = metric(name)
+        if own is not None:
+            if info.level not in ("class", "curve"):
+                raise InputError("metrics", f"{key!r}: {info.id} is a {info.level}-level metric without averaging; "
+                                            f"ask for {name!r}")
+            if own not in info.averages:
+                raise InputError("metrics", f"{key!r}: {info.id} does not support {own!r} averaging; "
+                                            f"choose one of {', '.join(info.averages)}")
+        requests.append(Request(key, info, own))
+    return requests
 
 
 def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
-    """-> (matrix or None, per-class counts, class labels or None)."""
+    """-> (the matrix read once (:class:`MatrixTerms`) or None, per-class counts, class labels or None)."""
     given = [name for name, value in (("y_true", y_true), ("matrix", matrix), ("counts", counts)) if value is not None]
     if len(given) != 1:
         raise InputError("input", "give exactly one of y_true/y_pred, matrix or counts")
@@ -60,17 +92,18 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
             raise InputError("y_pred", "y_true needs y_pred")
         if multilabel:
             return None, confusion.multilabel_counts(y_true, y_pred), None
-        class_labels = confusion.class_labels(y_true, y_pred, labels)
-        matrix = confusion.confusion_matrix(y_true, y_pred, labels=class_labels)
-        return matrix, confusion.counts_from_matrix(matrix), class_labels
+        class_labels, matrix = confusion.classes_and_matrix(y_true, y_pred, labels=labels)
+        terms = MatrixTerms(matrix, matrix.sum(axis=-1))  # counted here: nothing to check
+        return terms, terms.counts(), class_labels
     if y_pred is not None:
         raise InputError("y_pred", "y_pred needs y_true")
     if matrix is not None:
-        matrix = confusion.check_matrix(confusion.orient(matrix, orientation))
+        terms = read_matrix(confusion.orient(matrix, orientation), integer=True)
+        n_classes = terms.n_classes
         labels = None if labels is None else confusion.check_labels(labels)
-        if labels is not None and len(labels) != matrix.shape[-1]:
-            raise InputError("labels", f"expected one label per class of the matrix ({matrix.shape[-1]}), got {len(labels)}")
-        return matrix, confusion.counts_from_matrix(matrix), labels
+        if labels is not None and len(labels) != n_classes:
+            raise InputError("labels", f"expected one label per class of the matrix ({n_classes}), got {len(labels)}")
+        return terms, terms.counts(), labels
     counts = confusion.check_counts(counts)
     labels = None if labels is None else confusion.check_labels(labels)
     if labels is not None and len(labels) != counts.true_positives.shape[-1]:
@@ -78,14 +111,15 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
     return None, counts, labels
 
 
-def _instance_counts(infos, average, y_true, y_pred, multilabel):
+def _instance_counts(requests, averages, average, y_true, y_pred, multilabel):
     """Per-instance counts when a requested metric averages over instances (samples), else None."""
-    per_instance = [i.id for i in infos
-                    if i.per_instance or (i.level == "class" and (average or i.default_average) == "samples")]
+    per_instance = [r.info.id for r, average in zip(requests, averages)
+                    if r.info.per_instance or (r.info.level == "class" and average == "samples")]
     if not per_instance:
         return None
     if y_true is None or not multilabel:
-        raise InputError("average" if average == "samples" else "multilabel",
+        asked = "samples" in [average, *(r.average for r in requests)]  # by the caller, not a metric's default
+        raise InputError("average" if asked else "multilabel",
                          f"{per_instance[0]} averages over instances (samples): pass indicator matrices "
                          "y_true and y_pred with multilabel=True")
     return confusion.samplewise_counts(y_true, y_pred)
@@ -131,7 +165,7 @@ def _relevance(relevance, order, params, infos, counts, class_labels):
 
 
 def evaluate(
-    metrics: str | Sequence[str],
+    metrics: str | tuple[str, str] | Sequence[str | tuple[str, str]],
     *,
     y_true=None,
     y_pred=None,
@@ -151,6 +185,14 @@ def evaluate(
     probabilistic: str | None = None,
 ) -> dict[str, object]:
     """Evaluate metrics (ids or aliases) on one kind of input; returns ``{name: value}``.
+
+    ``metrics``: one entry or a list of them, each a metric id (``"accuracy"``), an id with
+    its own averaging as ``"f1:macro"``, or the tuple ``("f1", "macro")``. Values are keyed
+    by the entry as requested (a tuple by ``"f1:macro"``), so one call can ask for
+    ``["accuracy", "f1:macro", "f1:weighted", ("recall", "micro")]``; ``average=`` is the
+    averaging of entries without their own. The labels are read and counted once per call,
+    the matrix checked and totalled once, and every metric computed from those counts:
+    asking for more metrics costs O(C^2) each, not another pass over the samples.
 
     Input: ``y_true``/``y_pred`` labels (``labels=`` fixes the class order; with
     ``multilabel=True`` they are indicator matrices), a confusion ``matrix`` (``(..., C, C)``,
@@ -175,8 +217,8 @@ def evaluate(
     ``scores`` (class probabilities) and ``y_true``: matrix-level metrics read the
     probabilistic confusion matrix instead of a count matrix (``cen`` gives rpCEN or pCEN).
     """
-    names = _metric_names(metrics)
-    infos = [metric(name) for name in names]
+    requests = _requests(metrics)
+    infos = [r.info for r in requests]
     if params is not None and not isinstance(params, Mapping):
         raise InputError("params", f"expected a mapping {{parameter: value}}, got {type(params).__name__}")
     if not isinstance(multilabel, (bool, np.bool_)):
@@ -187,68 +229,69 @@ def evaluate(
     if unknown:
         raise InputError("params", f"no requested metric has a parameter '{unknown[0]}'")
     if average is not None:
-        unsupported = [i.id for i in infos if i.level == "class" and average not in i.averages]
+        unsupported = [r.info.id for r in requests if r.average is None and r.info.level == "class" and average not in r.info.averages]
         if unsupported:
             raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
+    averages = [r.average or average or r.info.default_average for r in requests]
     results: dict[str, object] = {}
-    on_scores = [(name, info) for name, info in zip(names, infos) if info.level in SCORE_LEVELS]
+    on_scores = [(r, mode) for r, mode in zip(requests, averages) if r.info.level in SCORE_LEVELS]
     if on_scores or scores is not None:
-        results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, average, weights, pos_label, zero_division))
-        if len(on_scores) == len(names):
-            return {name: results[name] for name in names}
+        results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, weights, pos_label, zero_division))
+        if len(on_scores) == len(requests):
+            return {r.key: results[r.key] for r in requests}
     if probabilistic is not None:
-        on_matrix = [(name, info) for name, info in zip(names, infos) if info.level == "matrix"]
+        on_matrix = [(r.key, r.info) for r in requests if r.info.level == "matrix"]
         results.update(probabilistic_matrices.evaluate_matrix_metrics(
             on_matrix, y_true, scores, probabilistic, labels, params, zero_division))
-        if len(results) == len(set(names)):
-            return {name: results[name] for name in names}
-    the_matrix, the_counts, class_labels = _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation)
-    instance_counts = _instance_counts(infos, average, y_true, y_pred, multilabel)
+        if all(r.key in results for r in requests):
+            return {r.key: results[r.key] for r in requests}
+    terms, the_counts, class_labels = _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation)
+    instance_counts = _instance_counts(requests, averages, average, y_true, y_pred, multilabel)
     n_classes = the_counts.true_positives.shape[-1]
     phi = _relevance(relevance, relevance_order, params, infos, the_counts, class_labels)
     if phi is not None:
         params["relevance"] = phi
-    for name, info in zip(names, infos):
-        if name in results:  # score-level, or read off a probabilistic matrix
+    for (key, info, _), mode in zip(requests, averages):
+        if key in results:  # score-level, or read off a probabilistic matrix
             continue
         kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
         kwargs["zero_division"] = zero_division
         if info.level == "matrix":
-            if the_matrix is None:
+            if terms is None:
                 raise InputError("input", f"{info.id} needs a confusion matrix; per-class counts (multi-label data) are not enough")
-            results[name] = info.function(the_matrix, **kwargs)
+            results[key] = info.function(terms, **kwargs)
             continue
         if info.level == "class":
-            kwargs["average"] = average or info.default_average
+            kwargs["average"] = mode
             kwargs["weights"] = weights
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, n_classes)
         per_instance = info.per_instance or kwargs.get("average") == "samples"
-        results[name] = info.function(*(instance_counts if per_instance else the_counts), **kwargs)
-    return {name: results[name] for name in names}
+        results[key] = info.function(*(instance_counts if per_instance else the_counts), **kwargs)
+    return {r.key: results[r.key] for r in requests}
 
 
 SCORE_LEVELS = ("curve", "score")
 
 
-def _evaluate_scores(requested, y_true, scores, labels, multilabel, average, weights, pos_label, zero_division) -> dict:
-    """Curve- and score-level metrics: true labels and a score matrix in."""
+def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos_label, zero_division) -> dict:
+    """Curve- and score-level metrics, each with its averaging: true labels and a score matrix in."""
     if scores is None:
-        raise InputError("scores", f"{requested[0][1].id} needs scores (rows = samples, columns = classes) and y_true")
+        raise InputError("scores", f"{requested[0][0].info.id} needs scores (rows = samples, columns = classes) and y_true")
     if y_true is None:
         raise InputError("y_true", "scores need y_true")
     if multilabel:
         raise InputError("multilabel", "scores are single-label: one true class per sample")
     results = {}
-    for name, info in requested:
+    for (key, info, _), mode in requested:
         kwargs = {"labels": labels, "zero_division": zero_division}
         if info.level == "curve":
-            kwargs["average"] = average or info.default_average
+            kwargs["average"] = mode
             kwargs["weights"] = weights
             named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
             class_labels = _sorted_labels(y_true) if labels is None and named else labels
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
         check_score_memory(info.id, info.simplified, scores)
-        results[name] = info.function(y_true, scores, **kwargs)
+        results[key] = info.function(y_true, scores, **kwargs)
     return results
 
 

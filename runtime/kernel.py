@@ -27,9 +27,12 @@ from metricc.runtime.confusion import (
     check_counts,
     check_matrix,
     counts_from_matrix,
+    float_counts,
 )
-from metricc.runtime.curves import Curves, check_scores, score_curves
+from metricc.runtime.curves import Curves, ScoreCurves, check_scores, score_curves
 from metricc.runtime.errors import InputError
+from metricc.runtime.scores import rank_pairs
+from metricc.runtime.terms import derived, matrix_counts, matrix_terms
 
 __all__ = [
     "AVERAGES",
@@ -49,9 +52,12 @@ __all__ = [
     "eye",
     "finish",
     "log_ratio",
+    "matrix_counts",
+    "matrix_terms",
     "metric_param",
     "nonzero",
     "np",
+    "rank_pairs",
     "real",
     "scalar_param",
     "score_curves",
@@ -114,10 +120,14 @@ def exact(bound: Callable[[int], int], *counts):
     >>> [a.dtype.name for a in exact(lambda B: 2 * B ** 2, np.array([2.0 ** 40]))]
     ['object']
     """
-    arrays = [np.asarray(c, dtype=np.float64) for c in counts]
-    integers = [a.astype(np.int64) for a in arrays]  # counts are at most 2**53: no overflow
-    if not all(np.array_equal(i, a) for i, a in zip(integers, arrays)):
-        return arrays
+    twins = [derived(c) for c in counts]  # totals of an integer matrix: exact int64 already
+    if all(twin is not None for twin in twins):
+        integers = twins
+    else:
+        arrays = [np.asarray(c, dtype=np.float64) for c in counts]
+        integers = [a.astype(np.int64) for a in arrays]  # counts are at most 2**53: no overflow
+        if not all(np.array_equal(i, a) for i, a in zip(integers, arrays)):
+            return arrays
     largest = max((int(np.max(np.abs(i), initial=0)) for i in integers), default=0)
     if bound(largest) < 2 ** 63:
         return integers
@@ -183,7 +193,12 @@ def align(values, source: str, target: str):
 
 
 def diagonal(matrix):
-    return np.diagonal(matrix, axis1=-2, axis2=-1)
+    """The diagonal ``(..., C)`` as float64: a matrix read by :func:`matrix_terms` may be int64,
+    and float kernels must not multiply int64 counts (products wrap around silently)."""
+    remembered = derived(matrix)
+    if remembered is not None:
+        return remembered
+    return np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64, copy=False)
 
 
 def transpose(matrix):
@@ -310,7 +325,7 @@ def _floats(counts) -> ClassCounts:
     wrong numbers without a warning. float64 is exact for integers up to 2**53 and loses
     only relative precision beyond.
     """
-    return ClassCounts(*(np.asarray(c, dtype=np.float64) for c in counts))
+    return ClassCounts(*(float_counts(c) for c in counts))
 
 
 def _pooled(counts: ClassCounts) -> ClassCounts:
@@ -387,7 +402,7 @@ def average_class_metric(
         return finish(*_apply(kernel, pooled, params), zero)[..., 0][()]
     counts = _floats(counts)
     values, undefined = _per_class(kernel, counts, params, zero)
-    values = values.astype(float)
+    values = np.asarray(values, dtype=float)
     if skips(zero_division) and average in ("macro", "samples", "geometric"):
         # A mean over the defined classes only: the weighted mean with weights 1 or 0.
         kept = np.where(undefined, 0.0, 1.0)
@@ -429,7 +444,7 @@ def average_class_metric(
     return finish(weighted, total == 0, zero)
 
 
-def average_curve_metric(kernel, curves: tuple[Curves, Curves], *, average: str, averages: tuple[str, ...],
+def average_curve_metric(kernel, curves: ScoreCurves, *, average: str, averages: tuple[str, ...],
                          weights=None, pos_label: int = 1, zero_division=math.nan):
     """Apply a per-curve kernel and average over classes, as class-level metrics are averaged.
 
@@ -439,10 +454,10 @@ def average_curve_metric(kernel, curves: tuple[Curves, Curves], *, average: str,
     """
     if average not in averages:
         raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
-    per_class, pooled = curves
+    per_class = curves.per_class
     zero = zero_division_value(zero_division)
-    if average == "micro":
-        return finish(*_apply_to_curves(kernel, pooled), zero)[0][()]
+    if average == "micro":  # the only mode that reads the pooled curve: built here, on demand
+        return finish(*_apply_to_curves(kernel, curves.pooled), zero)[0][()]
     value, undefined = _apply_to_curves(kernel, per_class)
     values = np.where(undefined, zero, value).astype(float)
     # The per-class values are final here: averaging them reuses the class-level rules, with

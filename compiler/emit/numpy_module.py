@@ -13,6 +13,7 @@ import re
 import textwrap
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -260,9 +261,41 @@ def _curve_level(metric: ir.Metric, terms: Mapping) -> Kernel:
     return _kernel(outputs, names, ranges=(symbols.THRESHOLDS,))
 
 
+_RANKED = sympy.IndexedBase("ranked__pairs")
+
+
+def _ranked_pairs(expr: sympy.Basic):
+    """``Sum(step(S[a, j] - S[b, j]) * Y[a, j] * Y[b, k], (a, b))`` over all samples -> the
+    entry ``[j, k]`` of the pairwise rank sums; anything else -> None. Broadcast over the pairs
+    of samples it needs O(n^2 C^2) memory; the runtime's ``rank_pairs`` sorts instead."""
+    if not isinstance(expr, sympy.Sum) or len(expr.limits) != 2:
+        return None
+    every_sample = (0, symbols.N_TOTAL - 1)
+    if any(tuple(limit[1:]) != every_sample for limit in expr.limits):
+        return None
+    factors = sympy.Mul.make_args(expr.function)
+    steps = [f for f in factors if isinstance(f, symbols.step)]
+    truths = [f for f in factors if isinstance(f, sympy.Indexed) and f.base == symbols.TRUTH]
+    if len(factors) != 3 or len(steps) != 1 or len(truths) != 2:
+        return None
+    samples = {limit[0] for limit in expr.limits}
+    for above, below in (truths, truths[::-1]):
+        (a, j), (b, k) = above.indices, below.indices
+        if {a, b} == samples and a != b and steps[0].args[0] == symbols.SCORE[a, j] - symbols.SCORE[b, j]:
+            return _RANKED[j, k]
+    return None
+
+
 def _score_level(metric: ir.Metric, terms: Mapping) -> Kernel:
-    names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n")}
-    return _kernel([metric.simplified, *metric.undefined], names, ranges=(symbols.N_TOTAL,))
+    names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n"),
+             _RANKED: Printed("ranked__pairs")}
+    outputs = [e.replace(lambda x: _ranked_pairs(x) is not None, _ranked_pairs)
+               for e in (metric.simplified, *metric.undefined)]
+    kernel = _kernel(outputs, names, ranges=(symbols.N_TOTAL,))
+    if not any(o.has(_RANKED) for o in outputs):
+        return kernel
+    ranks = "    ranked__pairs = rank_pairs(Y, S)"
+    return dataclasses.replace(kernel, lines=(ranks, *kernel.lines), helpers=kernel.helpers | {"rank_pairs"})
 
 
 def _scalar_names(metric: ir.Metric) -> dict:
@@ -302,7 +335,7 @@ class Shape:
 SHAPES: Mapping[str, Shape] = MappingProxyType({
     "class": Shape("class.py.j2", _class_level, frozenset({"average_class_metric", "check_counts"})),
     "aggregate": Shape("aggregate.py.j2", _aggregate_level, frozenset({"check_counts", "finish"})),
-    "matrix": Shape("matrix.py.j2", _matrix_level, frozenset({"check_matrix", "finish", "np"}), "counts_from_matrix"),
+    "matrix": Shape("matrix.py.j2", _matrix_level, frozenset({"matrix_terms", "finish"}), "matrix_counts"),
     "curve": Shape("curve.py.j2", _curve_level, frozenset({"average_curve_metric", "score_curves"})),
     "score": Shape("score.py.j2", _score_level, frozenset({"check_scores", "finish", "np"})),
 })
@@ -335,6 +368,13 @@ def _param_info(param: ir.Param) -> dict:
         "info": f"ParamInfo({_literal(param.name)}, {_literal(param.kind)}, {default}, {_literal(domain)})",
         "helpers": printer.helpers | {_PARAM_HELPERS[param.kind]} | (default_kernel.helpers if default_kernel else set()),
     }
+
+
+def _reads_entries(kernel: Kernel) -> bool:
+    """True if the printed kernel reads the matrix ``M`` beyond its diagonal: the matrix is
+    then needed as float64 (the runtime keeps integer matrices as int64 otherwise)."""
+    code = "\n".join((*kernel.lines, kernel.value, kernel.undefined)).replace("diagonal(M)", "")
+    return re.search(r"\bM\b", code) is not None
 
 
 def module_context(metric: ir.Metric) -> dict:
@@ -370,6 +410,7 @@ def module_context(metric: ir.Metric) -> dict:
         "counts": counts,
         "class_params": _tuple(p.name for p in metric.params if p.kind == "class_vector"),
         "kernel": kernel,
+        "elementwise": _reads_entries(kernel),
         "imports": sorted(helpers),
         "registry_imports": ["MetricInfo", "ParamInfo"] if params else ["MetricInfo"],
     }

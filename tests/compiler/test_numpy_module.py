@@ -246,8 +246,8 @@ def test_imports_are_the_printed_helpers_and_the_shape_s_own(sources):
     imported, _ = _imported_and_used(sources["precision"])
     assert imported == {"average_class_metric", "check_counts", "nonzero", "math", "MetricInfo"}
     imported, _ = _imported_and_used(sources["half_error"])
-    assert imported == {"check_matrix", "diagonal", "finish", "nonzero", "np", "math", "MetricInfo"}
-    assert "counts_from_matrix" in _imported_and_used(sources["mean_recall"])[0]
+    assert imported == {"matrix_terms", "diagonal", "finish", "nonzero", "np", "math", "MetricInfo"}
+    assert "matrix_counts" in _imported_and_used(sources["mean_recall"])[0]
     assert "ParamInfo" in _imported_and_used(sources["weighted_f"])[0]
 
 

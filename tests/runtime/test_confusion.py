@@ -14,6 +14,7 @@ from metricc.runtime.confusion import (
     check_counts,
     check_matrix,
     class_labels,
+    classes_and_matrix,
     confusion_matrix,
     counts_from_matrix,
     multilabel_counts,
@@ -379,3 +380,22 @@ def test_integer_path_has_no_python_loop_over_samples():
     rng = np.random.default_rng(1)
     y = rng.integers(0, 10, 300_000)
     assert confusion_matrix(y, y).trace() == 300_000
+
+
+# ---------------------------------------------------------------- integer labels counted without sorting
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.uint64, np.int64])
+def test_small_integer_labels_give_the_sorted_classes_and_counts(dtype):
+    y_true = np.array([7, 3, 3, 9, 7, 0], dtype=dtype)
+    y_pred = np.array([7, 7, 3, 3, 9, 0], dtype=dtype)
+    classes, matrix = classes_and_matrix(y_true, y_pred)
+    assert classes.tolist() == [0, 3, 7, 9] and classes.dtype == dtype
+    expected = confusion_matrix(y_true.astype(object), y_pred.astype(object))  # the sorting path
+    assert np.array_equal(matrix, expected) and matrix.dtype == np.int64
+
+
+def test_negative_large_and_weighted_integer_labels_take_the_general_path():
+    assert class_labels([-1, 2], [2, 2]).tolist() == [-1, 2]
+    assert confusion_matrix([10 ** 12, 0], [0, 0]).tolist() == [[1, 0], [1, 0]]
+    weighted = confusion_matrix([0, 2], [0, 0], sample_weight=[1.5, 0.0])  # class 2 has weight 0: still a class
+    assert weighted.tolist() == [[1.5, 0.0], [0.0, 0.0]]

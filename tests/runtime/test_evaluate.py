@@ -18,6 +18,7 @@ from metricc.runtime.confusion import ClassCounts
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import catalog, evaluate, metric
 from metricc.runtime.registry import Catalog, MetricInfo, find_metric
+from metricc.runtime.scores import check_score_memory
 
 Y_TRUE, Y_PRED = [0, 1, 1, 2], [0, 1, 2, 2]
 MATRIX = [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
@@ -194,12 +195,17 @@ def test_counts_beyond_2_53_are_refused(inputs):
 
 
 @pytest.mark.parametrize("metric_id", ["au1u", "au1p"])
-def test_pairwise_score_metrics_refuse_arrays_beyond_the_limit_before_allocating(metric_id):
-    n = 4000  # 8 * 4000**2 * 3**2 bytes = 1.07 GiB
+def test_pairwise_auc_ranks_instead_of_broadcasting_over_pairs(metric_id):
+    n = 4000  # broadcast over pairs of samples: 8 * 4000**2 * 3**2 bytes = 1.07 GiB
     scores = np.full((n, 3), 1 / 3)
-    with raises("scores", f"{metric_id} on 4000 samples and 3 classes needs arrays of 1.1 GiB .* limit of 1 GiB"):
-        evaluate(metric_id, y_true=np.arange(n) % 3, scores=scores)
-    assert evaluate(["log_loss", "roc_auc"], y_true=np.arange(n) % 3, scores=scores)["roc_auc"] == 0.5
+    assert evaluate([metric_id, "roc_auc"], y_true=np.arange(n) % 3, scores=scores) == {metric_id: 0.5, "roc_auc": 0.5}
+
+
+def test_score_formulas_broadcasting_over_pairs_of_samples_are_refused_before_allocating():
+    scores = np.full((4000, 3), 1 / 3)
+    with raises("scores", "pairs on 4000 samples and 3 classes needs arrays of 1.1 GiB .* limit of 1 GiB"):
+        check_score_memory("pairs", "Sum(S[s, j]*S[u, k]*Y[s, j], (u, s))", scores)
+    check_score_memory("au1u", metric("au1u").simplified, scores)  # ranked, not broadcast: nothing to refuse
 
 
 # ---------------------------------------------------------------- exactness at large counts
@@ -279,3 +285,35 @@ def test_rci_near_independence_is_within_its_documented_scale(matrix):
     got = evaluate("rci", matrix=matrix)["rci"]
     assert abs(got - exact) <= 1e-12 * scale
     assert abs(got - exact) > 1e-12 * abs(exact)  # why rci documents its conditioning
+
+
+# ---------------------------------------------------------------- metrics with their own averaging
+
+def test_entries_carry_their_own_averaging_and_are_keyed_as_requested():
+    y_true, y_pred = [0, 1, 2, 2, 1, 0], [0, 2, 2, 1, 1, 0]
+    values = evaluate(["accuracy", "f1:macro", ("f1", "weighted"), "recall"], y_true=y_true, y_pred=y_pred,
+                      average="micro")
+    assert list(values) == ["accuracy", "f1:macro", "f1:weighted", "recall"]
+    for key, mode in (("f1:macro", "macro"), ("f1:weighted", "weighted")):
+        assert values[key] == evaluate("f1", y_true=y_true, y_pred=y_pred, average=mode)["f1"]
+    assert values["recall"] == evaluate("recall", y_true=y_true, y_pred=y_pred, average="micro")["recall"]
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("accuracy:macro", "'accuracy:macro': accuracy is a matrix-level metric without averaging; ask for 'accuracy'"),
+    (("f1", "mean"), "'f1:mean': f1 does not support 'mean' averaging; choose one of none, binary"),
+    ("nope:macro", "nope"),
+])
+def test_entries_with_an_averaging_they_cannot_take_are_refused(entry, message):
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        evaluate([entry], matrix=[[3, 1], [1, 3]])
+
+
+def test_one_call_reads_the_matrix_once_and_gives_what_separate_calls_give():
+    rng = np.random.default_rng(3)
+    matrices = rng.integers(0, 20, (50, 4, 4))
+    entries = ["accuracy", "mcc", "cen", "f1:macro", "precision:weighted", "weighted_accuracy"]
+    together = evaluate(entries, matrix=matrices)
+    for entry in entries:
+        alone = evaluate(entry, matrix=matrices.astype(float))[entry]
+        assert np.array_equal(together[entry], alone, equal_nan=True)

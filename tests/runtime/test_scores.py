@@ -15,6 +15,7 @@ from sklearn import metrics as skm
 from metricc.generated import CATALOG
 from metricc.runtime import curves, evaluate, probabilistic_confusion_matrix
 from metricc.runtime.errors import InputError
+from metricc.runtime.scores import rank_pairs
 
 WANG = yaml.safe_load((Path(__file__).parents[1] / "papers" / "data" / "wang2013.yaml").read_text(encoding="utf-8"))
 CLASSIFIERS = ("M1", "M2", "M3")
@@ -279,3 +280,41 @@ def test_eval_command_with_a_score_file(capsys, tmp_path):
     assert values["log_loss"] == pytest.approx(skm.log_loss(y, s), rel=1e-12)
     assert cli.main(["eval", "--scores", str(tmp_path / "s.csv"), "--metric", "roc_auc"]) == 2
     assert "--y-true" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- pairwise AUC by ranking
+
+def _rank_pairs_by_broadcasting(truth, scores):
+    """The definition, O(n^2 C^2): every pair of samples for every pair of classes."""
+    step = np.heaviside(scores[:, None, :] - scores[None, :, :], 0.5)  # (s, u, j)
+    return np.einsum("sj,uk,suj->jk", truth, truth, step)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(2, 5), st.data())
+def test_rank_pairs_is_the_pairwise_definition(n_classes, data):
+    n = data.draw(st.integers(1, 30))
+    codes = np.array(data.draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    scores = np.array(data.draw(st.lists(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]), min_size=n_classes,
+                                                  max_size=n_classes), min_size=n, max_size=n)))
+    truth = np.eye(n_classes)[codes]
+    assert np.array_equal(rank_pairs(truth, scores), _rank_pairs_by_broadcasting(truth, scores))
+
+
+def test_au1u_is_sklearn_ovo_without_quadratic_memory():
+    rng = np.random.default_rng(7)
+    n, n_classes = 20_000, 4  # broadcast over pairs of samples: 25 GiB
+    y = rng.integers(0, n_classes, n)
+    scores = rng.random((n, n_classes)).round(2)  # ties
+    scores /= scores.sum(axis=1, keepdims=True)
+    values = evaluate(["au1u", "au1p"], y_true=y, scores=scores)
+    assert values["au1u"] == pytest.approx(skm.roc_auc_score(y, scores, multi_class="ovo"), abs=1e-12)
+    assert 0 <= values["au1p"] <= 1
+
+
+def test_macro_roc_auc_does_not_build_the_pooled_curve():
+    curves_of = curves.score_curves([0, 1, 2, 1], np.eye(3)[[0, 1, 2, 2]])
+    macro = CATALOG["roc_auc"].function([0, 1, 2, 1], np.eye(3)[[0, 1, 2, 2]], average="macro")
+    assert curves_of._pooled is None and 0 < macro <= 1
+    per_class, pooled = curves_of  # unpacking reads (builds) the pooled curve
+    assert pooled.tp.shape[0] == 1 and curves_of._pooled is pooled

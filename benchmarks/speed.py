@@ -1,0 +1,304 @@
+"""Benchmark: metricc against hand-written numpy and its peers, every row of issue 8 in one process.
+
+Not a test (no thresholds: machines are noisy). Each row times metricc, the hand-written
+numpy target defined here, and scikit-learn and PyCM where installed, as the median of
+``--repeat`` runs, target and metricc timed alternately; ratios are to the target. Peers that would take minutes run on a subset
+and are extrapolated linearly (marked ``~``). Peak memory is the largest traced allocation
+of one run (``tracemalloc``, which numpy reports to). ``--quick`` (N = 1e6 only, fewer
+repeats) finishes in under two minutes; the full run adds N = 1e7.
+
+    python benchmarks/speed.py [--quick] [--repeat 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+import warnings
+
+import numpy as np
+
+import metricc.runtime as mc
+
+LABEL_SET = ["accuracy", "precision:micro", "precision:macro", "precision:weighted", "recall:micro", "recall:macro",
+             "recall:weighted", "f1:micro", "f1:macro", "f1:weighted", "mcc", "cohen_kappa", "balanced_accuracy"]
+BATCH_SET = ["accuracy", "precision:macro", "recall:macro", "f1:macro", "mcc"]
+PEER_BUDGET = 1e5  # samples a slow peer is timed on before extrapolating
+
+
+# ---------------------------------------------------------------- hand-written numpy targets
+
+def hand_matrix(t, p, c):
+    return np.bincount(t * c + p, minlength=c * c).reshape(c, c)
+
+
+def hand_label_set(t, p, c):
+    return hand_matrix_set(hand_matrix(t, p, c))
+
+
+def hand_matrix_set(counts):
+    m = counts.astype(float)
+    tp, rows, cols = np.diagonal(m), m.sum(axis=1), m.sum(axis=0)
+    n, hits = rows.sum(), np.trace(m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = [hits / n]
+        for v in (tp / cols, tp / rows, 2 * tp / (rows + cols)):
+            out += [hits / n, v.mean(), v @ rows / n]
+        chance = rows @ cols
+        out += [(n * hits - chance) / np.sqrt((n * n - cols @ cols) * (n * n - rows @ rows)),
+                (n * hits - chance) / (n * n - chance), (tp / rows).mean()]
+    return out
+
+
+def hand_batch_set(m):
+    tp = np.diagonal(m, axis1=-2, axis2=-1).astype(float)
+    rows, cols = m.sum(axis=-1).astype(float), m.sum(axis=-2).astype(float)
+    n, hits = rows.sum(axis=-1), tp.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        chance = np.einsum("bk,bk->b", rows, cols)
+        mcc = (n * hits - chance) / np.sqrt((n * n - np.einsum("bk,bk->b", cols, cols))
+                                            * (n * n - np.einsum("bk,bk->b", rows, rows)))
+        return [hits / n, (tp / cols).mean(-1), (tp / rows).mean(-1), (2 * tp / (rows + cols)).mean(-1), mcc]
+
+
+def hand_mcc(m):
+    return hand_batch_set(m)[-1]
+
+
+def hand_preference_sweep(m, grid):
+    """Macro preference-driven measure for every kappa vector: one matrix product."""
+    tp, rows, cols = np.diagonal(m).astype(float), m.sum(axis=1), m.sum(axis=0)
+    precision, recall = tp / cols, tp / rows
+    return (grid @ (precision - recall) + recall.sum()) / len(tp)
+
+
+# ---------------------------------------------------------------- peers
+
+def sklearn_label_set(t, p):
+    from sklearn import metrics as skm
+
+    out = [skm.accuracy_score(t, p)]
+    for average in ("micro", "macro", "weighted"):
+        out += list(skm.precision_recall_fscore_support(t, p, average=average, zero_division=np.nan)[:3])
+    return out + [skm.matthews_corrcoef(t, p), skm.cohen_kappa_score(t, p), skm.balanced_accuracy_score(t, p)]
+
+
+def pycm_label_set(t, p):
+    from pycm import ConfusionMatrix
+
+    cm = ConfusionMatrix(actual_vector=t.tolist(), predict_vector=p.tolist())
+    return [cm.Overall_ACC, cm.PPV_Macro, cm.TPR_Macro, cm.F1_Macro, cm.Overall_MCC, cm.Kappa]
+
+
+def pycm_matrix(t, p):
+    from pycm import ConfusionMatrix
+
+    return ConfusionMatrix(actual_vector=t.tolist(), predict_vector=p.tolist()).to_array()
+
+
+def _installed(module: str) -> bool:
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        return False
+
+
+# ---------------------------------------------------------------- measuring
+
+def median_time(function, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def paired_times(target, ours, repeat: int) -> tuple[float, float]:
+    """Medians of the target and of metricc, timed alternately so that load on the machine
+    falls on both alike (the ratio is what a noisy machine can still measure)."""
+    times = ([], [])
+    for _ in range(repeat):
+        for k, function in enumerate((target, ours)):
+            start = time.perf_counter()
+            function()
+            times[k].append(time.perf_counter() - start)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+def peak_mib(function) -> float:
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1] / 2 ** 20
+    finally:
+        tracemalloc.stop()
+
+
+def on_subset(make_call, size: int, repeat: int) -> tuple[float, bool]:
+    """(seconds, extrapolated): the call on at most PEER_BUDGET samples, scaled linearly to ``size``."""
+    if size <= PEER_BUDGET:
+        return median_time(make_call(size), repeat), False
+    part = int(PEER_BUDGET)
+    return median_time(make_call(part), max(1, repeat // 2)) * size / part, True
+
+
+class Table:
+    def __init__(self, repeat: int):
+        self.rows, self.repeat = [], repeat
+
+    def add(self, work, target, ours, sklearn=None, pycm=None, memory=None):
+        if callable(ours):  # (target, ours) functions: time them alternately
+            target, ours = paired_times(target, ours, self.repeat)
+        self.rows.append((work, target, ours, sklearn, pycm, memory))
+        print(f"  {work}: metricc {_ms(ours)}, target {_ms(target)}", file=sys.stderr, flush=True)
+
+    def markdown(self) -> str:
+        lines = ["| work | hand-written numpy | metricc | ratio | scikit-learn | PyCM | peak MiB metricc / numpy |",
+                 "|---|---|---|---|---|---|---|"]
+        for work, target, ours, sklearn, pycm, memory in self.rows:
+            ratio = f"{ours / target:.2f}x" if target else ""
+            peers = [_peer(v, target) for v in (sklearn, pycm)]
+            mem = f"{memory[0]:.0f} / {memory[1]:.0f}" if memory else ""
+            lines.append(f"| {work} | {_ms(target)} | {_ms(ours)} | {ratio} | {peers[0]} | {peers[1]} | {mem} |")
+        return "\n".join(lines)
+
+
+def _ms(seconds) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} us"
+    return f"{seconds * 1e3:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def _peer(value, target) -> str:
+    if value is None or isinstance(value, str):  # not compared in this row, or "not installed"
+        return value or ""
+    seconds, extrapolated = value
+    ratio = f" ({seconds / target:.0f}x)" if target else ""
+    return ("~" if extrapolated else "") + _ms(seconds) + ratio
+
+
+# ---------------------------------------------------------------- the rows
+
+def labels_rows(table, sizes, repeat, rng, peers):
+    for n in sizes:
+        for c in (3, 20):
+            t, p = rng.integers(0, c, n), rng.integers(0, c, n)
+            assert np.array_equal(mc.confusion_matrix(t, p), hand_matrix(t, p, c))
+            sk, pc = ("" if peers[name] else "not installed" for name in ("sklearn", "pycm"))
+            if peers["sklearn"]:
+                from sklearn.metrics import confusion_matrix as sk_matrix
+                sk = on_subset(lambda k: (lambda: sk_matrix(t[:k], p[:k])), n, repeat)
+            if peers["pycm"]:
+                pc = on_subset(lambda k: (lambda: pycm_matrix(t[:k], p[:k])), n, 1)
+            table.add(f"`confusion_matrix`, N = {n:.0e}, C = {c}", lambda: hand_matrix(t, p, c),
+                      lambda: mc.confusion_matrix(t, p), sk, pc,
+                      (peak_mib(lambda: mc.confusion_matrix(t, p)), peak_mib(lambda: hand_matrix(t, p, c))))
+            ours = mc.evaluate(LABEL_SET, y_true=t, y_pred=p)
+            assert np.allclose(list(ours.values()), hand_label_set(t, p, c), rtol=1e-12, equal_nan=True)
+            if peers["sklearn"]:
+                sk = on_subset(lambda k: (lambda: sklearn_label_set(t[:k], p[:k])), n, repeat)
+            if peers["pycm"]:
+                pc = on_subset(lambda k: (lambda: pycm_label_set(t[:k], p[:k])), n, 1)
+            table.add(f"13 values (accuracy, P/R/F1 x micro/macro/weighted, MCC, kappa, balanced accuracy) "
+                      f"in one `evaluate`, N = {n:.0e}, C = {c}", lambda: hand_label_set(t, p, c),
+                      lambda: mc.evaluate(LABEL_SET, y_true=t, y_pred=p), sk, pc,
+                      (peak_mib(lambda: mc.evaluate(LABEL_SET, y_true=t, y_pred=p)),
+                       peak_mib(lambda: hand_label_set(t, p, c))))
+            m = hand_matrix(t, p, c)
+            table.add(f"the same from the matrix, C = {c}", lambda: hand_matrix_set(m),
+                      lambda: mc.evaluate(LABEL_SET, matrix=m))
+
+
+def batch_rows(table, batch, repeat, rng):
+    for c in (3, 18):
+        m = rng.integers(0, 50, (batch, c, c))
+        ours = mc.evaluate(BATCH_SET, matrix=m)
+        assert all(np.allclose(ours[k], v, rtol=1e-12, equal_nan=True) for k, v in zip(BATCH_SET, hand_batch_set(m)))
+        table.add(f"accuracy, macro P/R/F1, MCC over (B, C, C), B = {batch:.0e}, C = {c}",
+                  lambda: hand_batch_set(m), lambda: mc.evaluate(BATCH_SET, matrix=m),
+                  memory=(peak_mib(lambda: mc.evaluate(BATCH_SET, matrix=m)), peak_mib(lambda: hand_batch_set(m))))
+        mcc = mc.metric("mcc").function
+        table.add(f"`mcc(batch)` alone, B = {batch:.0e}, C = {c}", lambda: hand_mcc(m),
+                  lambda: mcc(m), memory=(peak_mib(lambda: mcc(m)), peak_mib(lambda: hand_mcc(m))))
+
+
+def sweep_row(table, repeat, rng):
+    c = 18
+    m = rng.integers(0, 200, (c, c)) + 500 * np.eye(c, dtype=int)
+    grid = mc.product_grid([0.0, 1.0], c, flat=True)
+    ours = mc.sweep("preference_driven", matrix=m, grid=grid)
+    assert np.allclose(np.ravel(ours), hand_preference_sweep(m, grid), rtol=1e-12)
+    table.add(f"`sweep` of `preference_driven` over all 2^{c} kappa vectors of {{0, 1}}, C = {c}",
+              lambda: hand_preference_sweep(m, grid), lambda: mc.sweep("preference_driven", matrix=m, grid=grid),
+              memory=(peak_mib(lambda: mc.sweep("preference_driven", matrix=m, grid=grid)),
+                      peak_mib(lambda: hand_preference_sweep(m, grid))))
+
+
+def score_rows(table, sizes, rng, peers):
+    for n in sizes:
+        c = 5
+        y = rng.integers(0, c, n)
+        scores = rng.random((n, c)).round(3)
+        scores /= scores.sum(axis=1, keepdims=True)
+        if peers["sklearn"]:
+            from sklearn.metrics import roc_auc_score
+            reference = roc_auc_score(y, scores, multi_class="ovo")
+            assert abs(mc.evaluate("au1u", y_true=y, scores=scores)["au1u"] - reference) < 1e-12
+        else:  # the AUC rows compare with scikit-learn: nothing to compare with
+            continue
+        # The target of the AUC rows is scikit-learn (there is no shorter numpy form).
+        table.add(f"AU1U (Hand and Till's M) = sklearn OvO AUC, N = {n:.0e}, C = {c}; target: sklearn",
+                  lambda: roc_auc_score(y, scores, multi_class="ovo"), lambda: mc.evaluate("au1u", y_true=y, scores=scores),
+                  memory=(peak_mib(lambda: mc.evaluate("au1u", y_true=y, scores=scores)),
+                          peak_mib(lambda: roc_auc_score(y, scores, multi_class="ovo"))))
+        table.add(f"`roc_auc` macro (AUNU) = sklearn OvR AUC, N = {n:.0e}, C = {c}; target: sklearn",
+                  lambda: roc_auc_score(y, scores, multi_class="ovr"),
+                  lambda: mc.evaluate("roc_auc", y_true=y, scores=scores, average="macro"))
+
+
+def import_row(table, repeat):
+    code = ("import time; s = time.perf_counter(); import metricc.runtime as mc; "
+            "mc.evaluate('mcc', matrix=[[5, 1], [2, 4]]); print(time.perf_counter() - s)")
+    peer = "import time; s = time.perf_counter(); import sklearn.metrics; print(time.perf_counter() - s)"
+
+    def run(source):
+        return statistics.median(float(subprocess.run([sys.executable, "-c", source], capture_output=True, text=True,
+                                                      check=True).stdout) for _ in range(repeat))
+
+    sk = (run(peer), False) if _installed("sklearn") else "not installed"
+    table.add("`import metricc.runtime` + first call (target: 0.35 s; peer: import sklearn.metrics)", 0.35,
+              run(code), sk)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="N = 1e6 only, 3 repeats: under two minutes")
+    parser.add_argument("--repeat", type=int, default=None, help="median of this many runs (default 7, quick 3)")
+    args = parser.parse_args()
+    repeat = args.repeat or (3 if args.quick else 7)
+    sizes = [10 ** 6] if args.quick else [10 ** 6, 10 ** 7]
+    peers = {"sklearn": _installed("sklearn"), "pycm": _installed("pycm")}
+    rng = np.random.default_rng(8)
+    table = Table(repeat)
+    warnings.simplefilter("ignore")  # peers warn about undefined values; the values are compared above
+    start = time.perf_counter()
+    labels_rows(table, sizes, repeat, rng, peers)
+    batch_rows(table, 10 ** 5, repeat, rng)
+    sweep_row(table, repeat, rng)
+    score_rows(table, [10 ** 5] if args.quick else [10 ** 5, 10 ** 6], rng, peers)
+    import_row(table, repeat)
+    print(table.markdown())
+    print(f"\n{'quick ' if args.quick else ''}run, median of {repeat}, numpy {np.__version__}, "
+          f"{time.perf_counter() - start:.0f} s in all; ~ = peer timed on {PEER_BUDGET:.0e} samples and extrapolated")
+
+
+if __name__ == "__main__":
+    main()

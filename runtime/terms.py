@@ -1,0 +1,119 @@
+"""A confusion matrix read once: the checked stack and the totals every matrix-level kernel needs.
+
+A generated matrix-level function reads the matrix ``M``, its row totals ``t``, column totals
+``p`` and grand total ``n``. Reading them once per call, and once per :func:`evaluate` for all
+the metrics it computes, is what keeps a batch ``(B, C, C)`` of matrices at the cost of
+hand-written numpy: validation is fused into the passes that compute the totals, and the stack
+is copied to float64 only for a formula that reads it entry by entry (and then once).
+
+>>> M, C, t, p, n = matrix_terms([[5, 1], [2, 7]])
+>>> M.dtype.name, C, t.tolist(), p.tolist(), float(n)
+('int64', 2, [6.0, 9.0], [7.0, 8.0], 15.0)
+>>> matrix_counts(read_matrix([[5, 1], [2, 7]])).false_positives.tolist()
+[2, 1]
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from metricc.runtime.confusion import ClassCounts, check_matrix, checked_matrix, counts_from_matrix, trusted_counts
+
+__all__ = ["MatrixTerms", "derived", "matrix_counts", "matrix_terms", "read_matrix"]
+
+
+# Arrays a MatrixTerms derived, by id, with what the kernels would otherwise recompute from
+# them: the float64 diagonal of its matrix (a strided gather over the whole stack), and the
+# exact int64 twin of each float64 total (which ``exact`` would convert and compare back). An
+# entry goes when its array does, so an id is never confused with a later array's.
+_DERIVED: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+
+
+def _remember(array: np.ndarray, derived: np.ndarray) -> None:
+    if not isinstance(array, np.ndarray):  # a scalar total (one matrix): nothing worth remembering
+        return
+    key = id(array)
+    _DERIVED[key] = (weakref.ref(array), derived)
+    weakref.finalize(array, _DERIVED.pop, key, None)
+
+
+def derived(array) -> np.ndarray | None:
+    """The diagonal of a matrix, or the int64 twin of a total, remembered by :class:`MatrixTerms`; else None."""
+    entry = _DERIVED.get(id(array))
+    return entry[1] if entry is not None and entry[0]() is array else None
+
+
+class MatrixTerms:
+    """A checked matrix ``(..., C, C)`` (int64, or float64 for weighted or probabilistic
+    matrices) and its totals as float64: exact, since every total is at most 2**53."""
+
+    __slots__ = ("matrix", "_rows", "_columns", "_tp", "t", "p", "n", "_real")
+
+    def __init__(self, matrix: np.ndarray, rows: np.ndarray):
+        # A view of its own: what is remembered about it is this object's, never a caller's array.
+        self.matrix, self._rows = matrix.view(), rows
+        self._columns = matrix.sum(axis=-2)
+        self._tp = np.diagonal(matrix, axis1=-2, axis2=-1).copy()
+        self.t = rows.astype(np.float64)
+        self.p = self._columns.astype(np.float64)
+        self.n = self.t.sum(axis=-1)
+        self._real = None
+        diagonal = self._tp.astype(np.float64)
+        _remember(self.matrix, diagonal)
+        if matrix.dtype.kind in "iu":
+            n = rows.sum(axis=-1)
+            for real, integer in ((self.t, rows), (self.p, self._columns), (self.n, n), (diagonal, self._tp)):
+                _remember(real, integer)
+
+    @property
+    def n_classes(self) -> int:
+        return self.matrix.shape[-1]
+
+    def real_matrix(self) -> np.ndarray:
+        """The matrix as float64, converted on first use only."""
+        if self._real is None:
+            self._real = self.matrix.astype(np.float64)
+            _remember(self._real, derived(self.matrix))
+        return self._real
+
+    def counts(self) -> ClassCounts:
+        """Per-class TP, FP, FN, TN ``(..., C)`` from the diagonal and the totals (int64 for an
+        integer matrix), read-only and trusted: the metrics they are passed to need not check them."""
+        tp = self._tp.copy()
+        fp = self._columns - tp
+        fn = self._rows - tp
+        tn = self._rows.sum(axis=-1)[..., None] - tp - fp - fn
+        return trusted_counts(ClassCounts(tp, fp, fn, tn))
+
+
+def read_matrix(matrix, *, argument: str = "matrix", integer: bool = False) -> MatrixTerms:
+    """Check a confusion matrix ``(..., C, C)`` (rows = true classes) and total it, once;
+    ``integer``: float entries must be whole numbers, and become int64."""
+    if isinstance(matrix, MatrixTerms):
+        return matrix
+    m, rows = checked_matrix(matrix, argument=argument)
+    if integer and m.dtype.kind == "f":
+        m = check_matrix(m, argument=argument)  # whole numbers as int64, else the error
+        rows = rows.astype(np.int64)
+    return MatrixTerms(m, rows)
+
+
+def matrix_terms(matrix, *, elementwise: bool = False):
+    """``(M, C, t, p, n)`` of a matrix or of :class:`MatrixTerms` already read.
+
+    ``M`` is float64 when ``elementwise`` (the formula reads entries of ``M`` beyond its
+    diagonal, and integer products of them could overflow); otherwise it is the checked
+    matrix as given, whose diagonal :func:`~metricc.runtime.kernel.diagonal` reads as float64.
+    """
+    terms = read_matrix(matrix)
+    M = terms.real_matrix() if elementwise else terms.matrix
+    return M, terms.n_classes, terms.t, terms.p, terms.n
+
+
+def matrix_counts(matrix) -> ClassCounts:
+    """Per-class counts of a matrix, or of :class:`MatrixTerms` without reading it again."""
+    if isinstance(matrix, MatrixTerms):
+        return matrix.counts()
+    return counts_from_matrix(matrix)

@@ -1,0 +1,57 @@
+"""A matrix read once (runtime/terms.py): the same values as reading it per metric, never stale."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from metricc.generated import CATALOG
+from metricc.runtime import kernel
+from metricc.runtime.errors import InputError
+from metricc.runtime.terms import derived, matrix_counts, matrix_terms, read_matrix
+
+MATRIX_METRICS = sorted(i.id for i in CATALOG.values() if i.level == "matrix")
+
+
+@pytest.mark.parametrize("metric_id", MATRIX_METRICS)
+def test_terms_give_what_the_raw_matrix_gives(metric_id):
+    matrices = np.random.default_rng(5).integers(0, 30, (20, 4, 4))
+    function = CATALOG[metric_id].function
+    shared = function(read_matrix(matrices))
+    assert np.array_equal(shared, function(matrices), equal_nan=True)
+    assert np.array_equal(shared, function(matrices.astype(float)), equal_nan=True)
+
+
+def test_nothing_remembered_outlives_a_call_or_reaches_the_caller_s_array():
+    matrices = np.ones((3, 2, 2), dtype=np.int64)
+    accuracy = CATALOG["accuracy"].function
+    assert accuracy(matrices).tolist() == [0.5] * 3
+    assert derived(matrices) is None  # the caller's array is never a key
+    matrices[:, 0, 1] = 0  # changed in place between calls
+    assert accuracy(matrices).tolist() == pytest.approx([2 / 3] * 3)
+
+
+def test_integer_matrices_stay_int64_unless_read_entry_by_entry():
+    M, C, t, p, n = matrix_terms(np.ones((2, 3, 3), dtype=np.int32))
+    assert M.dtype == np.int64 and C == 3 and t.dtype == np.float64 and n.tolist() == [9.0, 9.0]
+    assert matrix_terms(np.ones((2, 3, 3), dtype=np.int32), elementwise=True)[0].dtype == np.float64
+    assert kernel.diagonal(M).dtype == np.float64 and derived(t).dtype == np.int64
+
+
+def test_counts_of_terms_are_those_of_the_matrix_and_read_only():
+    matrix = [[5, 1, 0], [2, 7, 1], [0, 3, 4]]
+    counts = matrix_counts(read_matrix(matrix))
+    assert all(np.array_equal(a, b) for a, b in zip(counts, matrix_counts(matrix)))
+    with pytest.raises(ValueError):
+        counts.true_positives[0] = 9
+
+
+@pytest.mark.parametrize("matrix, message", [
+    ([[1, -1], [0, 1]], "negative entries"),
+    ([[1.0, np.nan], [0.0, 1.0]], "NaN or infinity"),
+    ([[2 ** 53 + 1, 0], [0, 0]], "exceeds 2\\*\\*53"),
+    ([[2 ** 52, 2 ** 52], [1, 0]], "the total of the matrix exceeds 2\\*\\*53"),
+])
+def test_one_pass_checks_refuse_what_check_matrix_refuses(matrix, message):
+    with pytest.raises(InputError, match=f"^matrix: .*{message}"):
+        read_matrix(np.array(matrix))
