@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from metricc.runtime import confusion, probabilistic as probabilistic_matrices, relevance as relevance_estimates
+from metricc.runtime import confusion, per_class, probabilistic as probabilistic_matrices, relevance as relevance_estimates
 from metricc.runtime.errors import InputError
 from metricc.runtime.registry import Catalog, MetricInfo, install_lookup
 from metricc.runtime.scores import check_score_memory
@@ -60,6 +60,7 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
             raise InputError("y_pred", "y_true needs y_pred")
         if multilabel:
             return None, confusion.multilabel_counts(y_true, y_pred), None
+        labels = per_class.categorical_labels(y_true, y_pred) if labels is None else labels
         class_labels = confusion.class_labels(y_true, y_pred, labels)
         matrix = confusion.confusion_matrix(y_true, y_pred, labels=class_labels)
         return matrix, confusion.counts_from_matrix(matrix), class_labels
@@ -89,6 +90,16 @@ def _instance_counts(infos, average, y_true, y_pred, multilabel):
                          f"{per_instance[0]} averages over instances (samples): pass indicator matrices "
                          "y_true and y_pred with multilabel=True")
     return confusion.samplewise_counts(y_true, y_pred)
+
+
+def _binary_needs_pos_label(info, average, n_classes: int) -> None:
+    """Binary averaging reports one class: on more than two classes that class must be named
+    (scikit-learn refuses too), else a multi-class result would silently be one class's value."""
+    if n_classes > 2:
+        other = ", ".join(repr(a) for a in info.averages if a not in ("binary", "samples"))
+        how = "averages 'binary' by default" if average is None else "with average='binary'"
+        raise InputError("average", f"{info.id} {how}, the value of one class; with {n_classes} classes "
+                                    f"name that class (pos_label=) or choose another average ({other})")
 
 
 def _pos_index(pos_label, class_labels, n_classes: int) -> int:
@@ -195,7 +206,8 @@ def evaluate(
     if on_scores or scores is not None:
         results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, average, weights, pos_label, zero_division))
         if len(on_scores) == len(names):
-            return {name: results[name] for name in names}
+            score_labels = labels if labels is not None else _sorted_labels(y_true)
+            return _labelled(names, infos, results, average, score_labels, len(score_labels))
     if probabilistic is not None:
         on_matrix = [(name, info) for name, info in zip(names, infos) if info.level == "matrix"]
         results.update(probabilistic_matrices.evaluate_matrix_metrics(
@@ -221,10 +233,24 @@ def evaluate(
         if info.level == "class":
             kwargs["average"] = average or info.default_average
             kwargs["weights"] = weights
+            if kwargs["average"] == "binary" and pos_label is None:
+                _binary_needs_pos_label(info, average, n_classes)
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, n_classes)
         per_instance = info.per_instance or kwargs.get("average") == "samples"
         results[name] = info.function(*(instance_counts if per_instance else the_counts), **kwargs)
-    return {name: results[name] for name in names}
+    return _labelled(names, infos, results, average, class_labels, n_classes)
+
+
+def _labelled(names, infos, results, average, class_labels, n_classes) -> dict:
+    """The results in request order; per-class values (``average="none"``) carry their class
+    labels as :class:`~metricc.runtime.per_class.ClassValues` (class indices without labels)."""
+    out = {}
+    for name, info in zip(names, infos):
+        value = results[name]
+        if info.level in ("class", *SCORE_LEVELS) and (average or info.default_average) == "none":
+            value = per_class.with_labels(value, class_labels, n_classes)
+        out[name] = value
+    return out
 
 
 SCORE_LEVELS = ("curve", "score")
