@@ -242,7 +242,7 @@ def test_explain_unknown_metric(capsys):
 def test_eval_inline_matrix(capsys):
     values = run_json(capsys, "eval", "--matrix", M2, "--metric", "accuracy", "--metric", "precision", "--average", "none")
     assert values["accuracy"] == 0.75
-    assert values["precision"] == pytest.approx([5 / 7, 4 / 5])
+    assert values["precision"] == pytest.approx({"0": 5 / 7, "1": 4 / 5})  # class indices without --labels
 
 
 def test_eval_matrix_files(capsys, tmp_path):
@@ -258,7 +258,7 @@ def test_eval_pred_rows(capsys):
     # Rows are predicted classes: with true rows the matrix is [[5, 2], [1, 4]], so class 0 is
     # predicted 5 + 1 times (precision 5/6) and class 1 is predicted 2 + 4 times (4/6).
     values = run_json(capsys, "eval", "--matrix", M2, "--orientation", "pred-rows", "--metric", "precision", "--average", "none")
-    assert values["precision"] == pytest.approx([5 / 6, 2 / 3])
+    assert values["precision"] == pytest.approx({"0": 5 / 6, "1": 2 / 3})
 
 
 def test_eval_f_beta_with_param(capsys):
@@ -271,12 +271,12 @@ def test_eval_nan_is_printed_as_nan(capsys):
     code, out, err = run(capsys, "eval", "--matrix", "[[2, 0], [1, 0]]", "--metric", "precision",
                          "--average", "none", "--format", "json")
     assert (code, err) == (0, "")
-    assert out == '{"precision": [0.6666666666666666, NaN]}\n'
+    assert out == '{"precision": {"0": 0.6666666666666666, "1": NaN}}\n'
     code, out, _ = run(capsys, "eval", "--matrix", "[[2, 0], [1, 0]]", "--metric", "precision", "--average", "none")
-    assert out == "precision: [0.6666666666666666, NaN]\n"
+    assert out == "precision[0]: 0.6666666666666666\nprecision[1]: NaN\n"
     values = run_json(capsys, "eval", "--matrix", "[[2, 0], [1, 0]]", "--metric", "precision",
                       "--average", "none", "--zero-division", "0")
-    assert values == {"precision": [2 / 3, 0.0]}
+    assert values == {"precision": {"0": 2 / 3, "1": 0.0}}
     assert math.isnan(run_json(capsys, "eval", "--matrix", "[[0, 0], [0, 0]]", "--metric", "mcc",
                                "--zero-division", "nan")["mcc"])
 
@@ -284,7 +284,7 @@ def test_eval_nan_is_printed_as_nan(capsys):
 def test_eval_class_vector_param(capsys):
     values = run_json(capsys, "eval", "--matrix", M2, "--metric", "preference_driven",
                       "--param", "kappa=[0.5, 0.5]", "--average", "none")
-    assert values["preference_driven"] == pytest.approx([(5 / 7 + 5 / 6) / 2, (4 / 5 + 4 / 6) / 2])
+    assert values["preference_driven"] == pytest.approx({"0": (5 / 7 + 5 / 6) / 2, "1": (4 / 5 + 4 / 6) / 2})
 
 
 @pytest.mark.parametrize(("args", "argument", "words"), [
@@ -354,10 +354,11 @@ def test_eval_string_labels(capsys, label_files):
     assert out == "precision: 0.6666666666666666\naccuracy: 0.75\n"
     # Classes sorted: bird, cat, dog; --labels reorders them.
     values = run_json(capsys, "eval", "--y-true", y_true, "--y-pred", y_pred, "--metric", "recall", "--average", "none")
-    assert values == {"recall": [1.0, 1.0, 0.0]}
+    assert values == {"recall": {"bird": 1.0, "cat": 1.0, "dog": 0.0}}
     values = run_json(capsys, "eval", "--y-true", y_true, "--y-pred", y_pred, "--metric", "recall",
                       "--average", "none", "--labels", "dog", "cat", "bird")
-    assert values == {"recall": [0.0, 1.0, 1.0]}
+    assert values == {"recall": {"dog": 0.0, "cat": 1.0, "bird": 1.0}}
+    assert list(values["recall"]) == ["dog", "cat", "bird"]
 
 
 def test_eval_integer_labels(capsys, tmp_path):
@@ -366,7 +367,8 @@ def test_eval_integer_labels(capsys, tmp_path):
     # Integers sort as numbers (9 before 10); --pos-label is compared as an integer.
     values = run_json(capsys, "eval", "--y-true", tmp_path / "t", "--y-pred", tmp_path / "p",
                       "--metric", "recall", "--average", "none")
-    assert values == {"recall": [0.5, 1.0]}
+    assert values == {"recall": {"9": 0.5, "10": 1.0}}
+    assert list(values["recall"]) == ["9", "10"]
     values = run_json(capsys, "eval", "--y-true", tmp_path / "t", "--y-pred", tmp_path / "p",
                       "--metric", "recall", "--average", "binary", "--pos-label", "9")
     assert values == {"recall": 0.5}
@@ -388,7 +390,7 @@ def test_eval_multilabel(capsys, tmp_path):
     (tmp_path / "p.csv").write_text("1,0,0\n0,1,1\n1,0,0\n0,0,1\n")
     values = run_json(capsys, "eval", "--multilabel", "--y-true", tmp_path / "t.csv", "--y-pred", tmp_path / "p.csv",
                       "--metric", "precision", "--metric", "recall", "--average", "none")
-    assert values == {"precision": [1.0, 1.0, 0.5], "recall": [1.0, 0.5, 0.5]}
+    assert values == {"precision": {"0": 1.0, "1": 1.0, "2": 0.5}, "recall": {"0": 1.0, "1": 0.5, "2": 0.5}}
     code, out, err = run(capsys, "eval", "--multilabel", "--y-true", tmp_path / "t.csv",
                          "--y-pred", tmp_path / "p.csv", "--metric", "mcc")
     assert_usage_error(code, out, err, "--metric")

@@ -1,0 +1,102 @@
+"""``metricc eval`` as a new user meets it: table files with headers, per-class labels, several
+averages and families of metrics, real-valued matrices, printed probabilities."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from metricc.compiler import cli
+
+M3 = "[[5, 1, 0], [2, 4, 1], [0, 1, 3]]"
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys, *argv) -> dict:
+    code, out, err = run(capsys, *argv, "--format", "json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def error(capsys, *argv) -> str:
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, ""), err
+    return err
+
+
+def test_label_files_with_a_header_and_columns(capsys, tmp_path):
+    (tmp_path / "data.csv").write_text("id,truth,guess\n1,10,10\n2,2,10\n3,1,1\n4,10,2\n")
+    values = run_json(capsys, "eval", "--y-true", tmp_path / "data.csv", "--y-pred", tmp_path / "data.csv",
+                      "--column", "truth", "--y-pred-column", "guess", "--metric", "recall:none")
+    assert list(values["recall:none"]) == ["1", "2", "10"]  # numbers sorted as numbers, no 'truth' class
+    assert values["recall:none"] == {"1": 1.0, "2": 0.0, "10": 0.5}
+    assert "no column named 'label'" in error(capsys, "eval", "--y-true", tmp_path / "data.csv", "--y-pred",
+                                              tmp_path / "data.csv", "--column", "label", "--metric", "f1")
+
+
+def test_single_column_files_with_header_lines(capsys, tmp_path):
+    (tmp_path / "t.txt").write_text("label\ncat\ndog\ncat\n")
+    (tmp_path / "p.txt").write_text("label\ncat\ncat\ncat\n")
+    code, out, err = run(capsys, "eval", "--y-true", tmp_path / "t.txt", "--y-pred", tmp_path / "p.txt",
+                         "--metric", "accuracy")
+    assert (code, out) == (0, "accuracy: 0.6666666666666666\n")
+    assert "line 1 (label) read as a header" in err
+    code, out, _ = run(capsys, "eval", "--y-true", tmp_path / "t.txt", "--y-pred", tmp_path / "p.txt",
+                       "--metric", "accuracy", "--header", "no")
+    assert out == "accuracy: 0.75\n"
+
+
+def test_per_class_text_names_the_classes(capsys, tmp_path):
+    code, out, _ = run(capsys, "eval", "--matrix", M3, "--labels", "a", "b", "c", "--metric", "precision:none",
+                       "--metric", "mcc", "--normalized")
+    assert code == 0
+    assert out.splitlines()[0] == "precision:none[a]: 0.7142857142857143 (71.43% of range)"
+    assert out.splitlines()[-1].startswith("mcc: 0.5531") and "{" not in out
+
+
+def test_several_averages_and_families(capsys):
+    values = run_json(capsys, "eval", "--matrix", M3, "--metric", "f1:macro", "--metric", "f1:micro",
+                      "--metric", "accuracy")
+    assert list(values) == ["f1:macro", "f1:micro", "accuracy"]
+    assert values["f1:micro"] == pytest.approx(values["accuracy"])
+    everything = run_json(capsys, "eval", "--matrix", M3, "--metric", "all")
+    assert {"accuracy", "f1", "mcc", "g_mean:macro", "balanced_accuracy"} <= set(everything)
+    assert "exact_match_ratio" not in everything  # needs multi-label indicator rows
+    micro = run_json(capsys, "eval", "--matrix", M3, "--metric", "class:micro")
+    assert micro["precision:micro"] == pytest.approx(values["accuracy"]) and "cba:micro" not in micro
+    assert "given twice" in error(capsys, "eval", "--matrix", M3, "--metric", "f1", "--average", "macro",
+                                  "--average", "micro")
+    assert "accuracy is a matrix-level metric" in error(capsys, "eval", "--matrix", M3, "--metric", "accuracy:macro")
+    assert "curve-level metrics need other input" in error(capsys, "eval", "--matrix", M3, "--metric", "curve")
+
+
+def test_binary_average_on_three_classes_needs_the_class(capsys):
+    err = error(capsys, "eval", "--matrix", M3, "--metric", "g_mean")
+    assert "--average: g_mean averages 'binary' by default" in err and "with 3 classes" in err
+    assert run_json(capsys, "eval", "--matrix", M3, "--metric", "g_mean", "--pos-label", "2")["g_mean"] > 0
+
+
+def test_weighted_and_normalised_matrices(capsys):
+    weighted = "[[5.5, 1.25, 0], [2, 4, 1], [0, 1, 3]]"
+    values = run_json(capsys, "eval", "--matrix", weighted, "--metric", "f1", "--metric", "mcc", "--metric", "cohen_kappa")
+    assert 0 < values["f1"] < 1 and 0 < values["mcc"] < 1
+    rates = "[[0.8, 0.2], [0.25, 0.75]]"  # row-normalised, as papers print them
+    assert run_json(capsys, "eval", "--matrix", rates, "--metric", "recall:macro")["recall:macro"] == pytest.approx(0.775)
+
+
+def test_score_columns_named_by_a_header_and_printed_probabilities(capsys, tmp_path):
+    (tmp_path / "t.txt").write_text("b\na\nc\nb\n")
+    (tmp_path / "s.csv").write_text("c,b,a\n0.1000,0.7000,0.2001\n0.2000,0.2000,0.6000\n0.5,0.25,0.25\n0.3333,0.3333,0.3334\n")
+    named = run_json(capsys, "eval", "--y-true", tmp_path / "t.txt", "--scores", tmp_path / "s.csv",
+                     "--metric", "roc_auc:none", "--metric", "log_loss")
+    assert named["roc_auc:none"] == {"c": 1.0, "b": 1.0, "a": 1.0}
+    reordered = run_json(capsys, "eval", "--y-true", tmp_path / "t.txt", "--scores", tmp_path / "s.csv",
+                         "--metric", "roc_auc:none", "--metric", "log_loss", "--labels", "a", "b", "c")
+    assert reordered["roc_auc:none"] == {"a": 1.0, "b": 1.0, "c": 1.0}
+    assert reordered["log_loss"] == pytest.approx(named["log_loss"])
