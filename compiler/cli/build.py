@@ -25,6 +25,7 @@ def add_command(commands) -> None:
     build.add_argument("--check", action="store_true", help="write nothing; exit 1 if the output is stale")
     build.add_argument("--specs", metavar="DIR", help="spec folder (default: ./specs, else the installed one)")
     build.add_argument("--out", metavar="DIR", help="output folder (default: ./generated, else the installed one)")
+    build.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     build.set_defaults(run=_cmd_build)
 
     check = commands.add_parser("check", help="validate specs without writing anything")
@@ -46,7 +47,7 @@ def _out_dir(given: str | None) -> Path:
     return Path("generated") if Path("specs").is_dir() else package_dir("metricc.generated")
 
 
-def _compile_catalog(spec_dir: Path) -> dict[str, str]:
+def _compile_catalog(spec_dir: Path, show_progress: bool = True) -> dict[str, str]:
     """``build.compile_catalog`` run from the spec folder's parent.
 
     The compiler names each spec in the generated banners by the path it was given, so
@@ -54,11 +55,18 @@ def _compile_catalog(spec_dir: Path) -> dict[str, str]:
     directory. Diagnostics are mapped back to paths relative to the user's directory.
     """
     from metricc.compiler import build
+    from metricc.runtime.progress import progress
 
     here, spec_dir = Path.cwd(), spec_dir.resolve()
     os.chdir(spec_dir.parent)
     try:
-        return build.compile_catalog(Path(spec_dir.name))
+        with progress(len(build.STAGES), "build", enabled=show_progress, tick=0.5) as bar:
+            def on_stage(stage: str) -> None:
+                bar.update(1 if bar.stage else 0, stage)  # a stage that starts ends the one before it
+
+            files = build.compile_catalog(Path(spec_dir.name), on_stage)
+            bar.update(1, "done")
+        return files
     except SpecError as error:
         raise _relocated(error, spec_dir.parent, here) from None
     finally:
@@ -88,7 +96,7 @@ def _cmd_build(args) -> int:
     from metricc.compiler.emit import write
 
     spec_dir, out_dir = _spec_dir(args.specs), _out_dir(args.out)
-    files = _compile_catalog(spec_dir)
+    files = _compile_catalog(spec_dir, not args.quiet)
     if not args.check:
         write.recover(out_dir)  # an interrupted build: restore or finish before comparing
     stale = write.stale_files(out_dir, files)

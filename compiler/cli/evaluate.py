@@ -55,6 +55,7 @@ def add_command(commands) -> None:
     ev.add_argument("--sweep", metavar="NAME=START:STOP:NUM", help="evaluate for every value of a parameter grid "
                     "(a class vector: every vector with entries from the values); also NAME=V1,V2,...")
     relevance.add_options(ev)
+    ev.add_argument("--quiet", action="store_true", help="no progress bar for --sweep (shown only on a terminal)")
     ev.add_argument("--format", choices=("text", "json"), default="text")
     scores.add_arguments(ev)
     ev.set_defaults(run=_cmd_eval)

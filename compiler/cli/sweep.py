@@ -88,7 +88,8 @@ def run(args, data: dict, params: dict, weights, zero_division: float, options: 
             if grid is None:
                 grid = product_grid(values, n_classes, flat=True) if kinds[name] == "class_vector" else values
             kwargs = {"average": args.average, "weights": weights, "pos_label": pos_label} if info.level == "class" else {}
-            result = sweep(info.id, **inputs, param=name, grid=grid, params=params, zero_division=zero_division, **kwargs)
+            result = sweep(info.id, **inputs, param=name, grid=grid, params=params, zero_division=zero_division,
+                           progress=not args.quiet, **kwargs)
             batch_axes = np.ndim(inputs["matrix"]) - 2 if "matrix" in inputs else np.ndim(inputs["counts"][0]) - 1
             results[metric_id] = [r.tolist() for r in np.moveaxis(result, batch_axes, 0)]  # grid axis first
     except InputError as error:

@@ -100,3 +100,45 @@ def test_score_columns_named_by_a_header_and_printed_probabilities(capsys, tmp_p
                          "--metric", "roc_auc:none", "--metric", "log_loss", "--labels", "a", "b", "c")
     assert reordered["roc_auc:none"] == {"a": 1.0, "b": 1.0, "c": 1.0}
     assert reordered["log_loss"] == pytest.approx(named["log_loss"])
+
+
+class Terminal:
+    """stderr as a terminal: the progress bar draws only there."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_build_shows_its_stages_on_a_terminal(monkeypatch, tmp_path, quiet):
+    from metricc.compiler import build
+    from metricc.compiler.cli import build as build_command
+    from metricc.runtime import progress
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)
+
+    def compile_catalog(spec_dir, on_stage):
+        for stage in build.STAGES:
+            on_stage(stage)
+        return {"f.py": ""}
+
+    monkeypatch.setattr(build, "compile_catalog", compile_catalog)
+    (tmp_path / "specs").mkdir()
+    assert build_command._compile_catalog(tmp_path / "specs", not quiet) == {"f.py": ""}
+    if quiet:
+        assert terminal.text == ""
+    else:
+        assert "build [" in terminal.text and "prove" in terminal.text
+        assert terminal.text.endswith(f"100% {len(build.STAGES)}/{len(build.STAGES)} 0s done\x1b[K\n")
