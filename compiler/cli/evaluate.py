@@ -20,7 +20,7 @@ from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError
 from metricc.runtime.kernel import AVERAGES
 
-__all__ = ["add_command"]
+__all__ = ["add_command", "add_label_file_options", "n_classes", "parse_params", "parse_zero_division", "plain", "read_inputs"]
 
 # Runtime argument names -> the options that supply them (parameters map to --param NAME).
 _OPTIONS = {
@@ -90,7 +90,7 @@ def _matrix_classes(matrix) -> int | None:
     return shape[-1] if len(shape) >= 2 else None
 
 
-def _params(items: list[str]) -> dict:
+def parse_params(items: list[str]) -> dict:
     params = {}
     for item in items:
         name, sep, text = item.partition("=")
@@ -103,7 +103,7 @@ def _params(items: list[str]) -> dict:
     return params
 
 
-def _zero_division(text: str) -> float | str:
+def parse_zero_division(text: str) -> float | str:
     if text.strip().lower() == "nan":
         return math.nan
     if text.strip().lower() == "skip":
@@ -114,7 +114,7 @@ def _zero_division(text: str) -> float | str:
         raise InputError("--zero-division", f"expected a number or nan, or skip, got {text!r}") from None
 
 
-def _data(args) -> dict:
+def read_inputs(args) -> dict:
     """The data keyword arguments of ``evaluate`` from the input options."""
     if args.scores is not None:
         return scores.score_inputs(args)
@@ -214,10 +214,10 @@ def _percent(percent) -> str:
 
 
 def _cmd_eval(args) -> int:
-    params = _params(args.param)
+    params = parse_params(args.param)
     weights = None if args.weights is None else inputs.parse_json("--weights", args.weights)
-    zero_division = _zero_division(args.zero_division)
-    data = _data(args)
+    zero_division = parse_zero_division(args.zero_division)
+    data = read_inputs(args)
     requests = metrics.expand(args.metric, args.average, metrics.input_kind(data), n_classes(data))
     if args.sweep is not None:
         relevance.refuse_with("--sweep", args)

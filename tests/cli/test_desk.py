@@ -142,3 +142,32 @@ def test_build_shows_its_stages_on_a_terminal(monkeypatch, tmp_path, quiet):
     else:
         assert "build [" in terminal.text and "prove" in terminal.text
         assert terminal.text.endswith(f"100% {len(build.STAGES)}/{len(build.STAGES)} 0s done\x1b[K\n")
+
+
+# ---------------------------------------------------------------- metricc report
+
+@pytest.mark.parametrize(("fmt", "marker"), [
+    ("text", "weighted avg"), ("markdown", "|---|"), ("csv", "section,row,column,value"),
+    ("json", '"per_class"'), ("latex", r"\begin{tabular}"), ("html", "<!DOCTYPE html>"),
+])
+def test_report_formats(capsys, fmt, marker):
+    code, out, err = run(capsys, "report", "--matrix", M3, "--labels", "a", "b", "c", "--format", fmt)
+    assert (code, err) == (0, "") and marker in out and "b" in out
+
+
+def test_report_of_label_files_to_a_file(capsys, tmp_path):
+    (tmp_path / "t.txt").write_text("cat\ndog\ncat\nbird\n")
+    (tmp_path / "p.txt").write_text("cat\ncat\ncat\nbird\n")
+    code, out, _ = run(capsys, "report", "--y-true", tmp_path / "t.txt", "--y-pred", tmp_path / "p.txt",
+                       "--metric", "f1", "--metric", "mcc", "--format", "json", "-o", tmp_path / "r.json")
+    assert code == 0 and out.startswith("wrote ")
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert list(data["per_class"]) == ["bird", "cat", "dog"] and list(data["overall"]) == ["mcc"]
+
+
+def test_report_errors_name_the_option(capsys):
+    assert "--metric: roc_auc is a curve-level metric" in error(capsys, "report", "--matrix", M3, "--metric", "roc_auc")
+    assert "--param: no requested metric has a parameter 'beta'" in error(capsys, "report", "--matrix", M3,
+                                                                          "--param", "beta=2")
+    assert "--digits" in error(capsys, "report", "--matrix", M3, "--digits", "40")
+    assert "--matrix" in error(capsys, "report", "--metric", "f1")
