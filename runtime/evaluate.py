@@ -272,6 +272,8 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, average, wei
             kwargs["weights"] = weights
             named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
             class_labels = _sorted_labels(y_true) if labels is None and named else labels
+            if kwargs["average"] == "binary" and pos_label is None:
+                _binary_needs_pos_label(info, average, np.shape(scores)[-1] if np.ndim(scores) == 2 else 2)
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
         check_score_memory(info.id, info.simplified, scores)
         results[name] = info.function(y_true, scores, **kwargs)

@@ -171,3 +171,11 @@ def test_report_errors_name_the_option(capsys):
                                                                           "--param", "beta=2")
     assert "--digits" in error(capsys, "report", "--matrix", M3, "--digits", "40")
     assert "--matrix" in error(capsys, "report", "--metric", "f1")
+
+
+def test_sweep_refuses_binary_averaging_on_three_classes(capsys):
+    assert "--average: f_beta with binary averaging" in error(capsys, "eval", "--matrix", M3, "--metric", "f_beta",
+                                                              "--sweep", "beta=1,2", "--average", "binary")
+    code, out, _ = run(capsys, "eval", "--matrix", M3, "--metric", "f_beta", "--sweep", "beta=1,2",
+                       "--average", "binary", "--pos-label", "2", "--quiet")
+    assert code == 0 and out.splitlines()[1] == "1.0\t0.7272727272727273"
