@@ -66,7 +66,7 @@ class Once(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         if getattr(namespace, self.dest) is not None:
-            raise InputError(option_string, f"given twice; give it once, or one average per metric (--metric f1:macro)")
+            raise InputError(option_string, "given twice; give it once, or one average per metric (--metric f1:macro)")
         setattr(namespace, self.dest, values)
 
 
