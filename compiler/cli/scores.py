@@ -11,6 +11,8 @@ numbers). Printed probabilities that miss 1 only by their rounding are renormali
 
 from __future__ import annotations
 
+import sys
+
 from metricc.compiler.cli import inputs
 from metricc.runtime.errors import InputError
 
@@ -39,6 +41,8 @@ def score_inputs(args) -> dict:
     (y_true, y_pred, labels, columns), numbers = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels),
                                                                      columns)
     rows = table.rows if columns is None else _named_columns(table.rows, columns, labels)
+    if columns is None and labels is None:
+        _note_column_order(rows, y_true, y_pred)
     return {"y_true": y_true, "y_pred": y_pred, "scores": inputs.rounded_probabilities("--scores", rows, table.decimals),
             "labels": labels if columns is None or labels is not None else columns,
             "pos_label": inputs.positive_label(args.pos_label, numbers), "probabilistic": args.probabilistic}
@@ -54,3 +58,18 @@ def _named_columns(rows: list, columns: list, labels: list | None) -> list:
         raise InputError("--scores", f"the header's classes {columns} are not those of --labels {labels}")
     order = [columns.index(label) for label in labels]
     return [[row[k] for k in order] for row in rows]
+
+
+def _note_column_order(rows: list, y_true: list, y_pred: list | None) -> None:
+    """Columns without names are taken as the sorted classes: say so (unless the classes are
+    0..C-1), so that a file written in another class order is noticed."""
+    if not rows or not isinstance(rows[0], list) or len(rows[0]) < 2:
+        return
+    try:
+        classes = sorted(set(y_true) | set(y_pred or []))
+    except TypeError:  # mixed label types: the runtime explains
+        return
+    if classes == list(range(len(classes))):  # column k is class k: nothing to guess
+        return
+    print(f"metricc: note: --scores: columns read as the classes {', '.join(map(str, classes))} (sorted); "
+          "name them in a header line or give --labels", file=sys.stderr)

@@ -179,3 +179,13 @@ def test_sweep_refuses_binary_averaging_on_three_classes(capsys):
     code, out, _ = run(capsys, "eval", "--matrix", M3, "--metric", "f_beta", "--sweep", "beta=1,2",
                        "--average", "binary", "--pos-label", "2", "--quiet")
     assert code == 0 and out.splitlines()[1:] == ["1.0\t0.75", "2.0\t0.75"]  # class 2: TP 3, FP 1, FN 1
+
+
+def test_unnamed_score_columns_of_named_classes_are_reported(capsys, tmp_path):
+    (tmp_path / "t.txt").write_text("b\na\nc\nb\n")
+    scores = "[[0.1, 0.7, 0.2], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6], [0.2, 0.5, 0.3]]"
+    code, _, err = run(capsys, "eval", "--y-true", tmp_path / "t.txt", "--scores", scores, "--metric", "roc_auc")
+    assert code == 0 and "columns read as the classes a, b, c (sorted)" in err
+    code, _, err = run(capsys, "eval", "--y-true", tmp_path / "t.txt", "--scores", scores, "--metric", "roc_auc",
+                       "--labels", "b", "a", "c")
+    assert (code, err) == (0, "")
