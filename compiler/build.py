@@ -9,6 +9,7 @@ are unchanged; the output is the same bytes either way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from metricc.compiler import emit
@@ -16,19 +17,31 @@ from metricc.compiler.analysis import affine, analyze, budget, declared, prove
 from metricc.compiler.analysis.cache import Cache, digest
 from metricc.compiler.language import ir, load, lower, validate
 
-__all__ = ["analyzed_metrics", "compile_catalog", "compile_metrics"]
+__all__ = ["STAGES", "analyzed_metrics", "compile_catalog", "compile_metrics"]
 
 
-def compile_catalog(spec_dir: Path, cache: Cache | None = None) -> dict[str, str]:
-    """Every file of ``generated/`` (relative path -> text)."""
+STAGES = ("load", "validate", "lower", "budget", "analyze", "prove", "emit")
+
+
+def compile_catalog(spec_dir: Path, cache: Cache | None = None,
+                    on_stage: Callable[[str], None] = lambda stage: None) -> dict[str, str]:
+    """Every file of ``generated/`` (relative path -> text); ``on_stage`` hears the name of each
+    of :data:`STAGES` as it starts (``metricc build`` draws a progress bar from it)."""
     cache = Cache() if cache is None else cache
+    on_stage("load")
     sources = load.load_catalog(spec_dir)
     errata = load.load_errata(spec_dir)
+    on_stage("validate")
     specs = validate.validate_catalog(sources)
+    on_stage("lower")
     metrics = lower.lower_catalog(specs)
+    on_stage("budget")
     metrics = budget.check_catalog(metrics)
+    on_stage("analyze")
     metrics = _analyzed(metrics, cache)
+    on_stage("prove")
     metrics = prove.prove_equivalences(metrics, cache)
+    on_stage("emit")
     files = emit.emit_catalog(metrics, errata, cache)
     cache.save()
     return files

@@ -1,6 +1,6 @@
 """metricc's public Python API: numpy only, no compiler import.
 
-Evaluate metrics (:func:`evaluate`, :func:`sweep`, :func:`normalized`), look them up
+Evaluate metrics (:func:`evaluate`, :func:`sweep`, :func:`normalized`, :func:`report`), look them up
 (:func:`catalog`, :func:`metric` and the types they return), build their inputs (confusion
 matrices, per-class counts, probabilistic matrices, relevance vectors) and choose them
 (:func:`suggest`). The helpers generated modules import live in
@@ -23,19 +23,23 @@ from metricc.runtime.confusion import (
 from metricc.runtime.errors import InputError, MetriccError
 from metricc.runtime.evaluate import catalog, evaluate, metric
 from metricc.runtime.normalize import normalized
+from metricc.runtime.per_class import ClassValues
 from metricc.runtime.probabilistic import probabilistic_confusion_matrix
 from metricc.runtime.registry import Catalog, MetricInfo, ParamInfo
 from metricc.runtime.relevance import relevance_from_order, relevance_from_prevalence
+from metricc.runtime.report import Report, report
 from metricc.runtime.suggest import Suggestion, suggest
 from metricc.runtime.sweep import ProductGrid, product_grid, sweep
 
 __all__ = [
     "Catalog",
     "ClassCounts",
+    "ClassValues",
     "InputError",
     "MetricInfo",
     "MetriccError",
     "ParamInfo",
+    "Report",
     "Suggestion",
     "catalog",
     "class_labels",
@@ -51,6 +55,7 @@ __all__ = [
     "product_grid",
     "relevance_from_order",
     "relevance_from_prevalence",
+    "report",
     "samplewise_counts",
     "suggest",
     "sweep",

@@ -357,18 +357,25 @@ def _object_numbers(a: np.ndarray, argument: str) -> np.ndarray:
         raise InputError(argument, "expected numbers, got non-numeric entries") from None
 
 
-def check_matrix(matrix, *, argument: str = "matrix", integer: bool = True) -> np.ndarray:
+def check_matrix(matrix, *, argument: str = "matrix", integer: bool | None = None) -> np.ndarray:
     """Validate a confusion matrix ``(..., C, C)``; returns int64 (or float64 if not ``integer``).
+
+    ``integer=None`` takes whole numbers as int64 (exact arithmetic) and real-valued matrices
+    (weighted, normalised) as float64; ``True`` refuses non-integers.
 
     >>> check_matrix([[3, 1], [0, 2]]).dtype
     dtype('int64')
+    >>> check_matrix([[0.5, 1.5], [0.0, 2.0]]).dtype
+    dtype('float64')
     >>> check_matrix([[0.5, 0.5], [0.0, 1.0]], integer=False).tolist()
     [[0.5, 0.5], [0.0, 1.0]]
     """
     m, _ = checked_matrix(matrix, argument=argument)
-    if not integer:
+    if integer is False:
         return m.astype(np.float64, copy=False)
     if m.dtype.kind == "f" and (m != np.round(m)).any():
+        if integer is None:
+            return m.astype(np.float64, copy=False)
         raise InputError(argument, "contains non-integer counts; round them, or use "
                                    "integer=False for a probabilistic confusion matrix")
     return m.astype(np.int64, copy=False)
@@ -547,14 +554,17 @@ def float_counts(a) -> np.ndarray:
     return copy
 
 
-def check_counts(counts, *, argument: str = "counts", integer: bool = True) -> ClassCounts:
+def check_counts(counts, *, argument: str = "counts", integer: bool | None = None) -> ClassCounts:
     """Validate per-class counts (TP, FP, FN, TN), each ``(..., C)`` of one shape.
+
+    ``integer`` as for :func:`check_matrix`: by default int64 when every count is a whole
+    number, else float64 for all four (weighted counts).
 
     >>> check_counts(([1, 2], [0, 1], [1, 0], [3, 2])).true_negatives
     array([3, 2])
     """
     if isinstance(counts, tuple) and len(counts) == 4 and all(_trusted(a) for a in counts):
-        return ClassCounts(*(a if integer else float_counts(a) for a in counts))
+        return ClassCounts(*(float_counts(a) if integer is False else a for a in counts))
     if (isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__")
             or (isinstance(counts, np.ndarray) and counts.ndim == 0) or len(counts) != 4):
         raise InputError(argument, "expected four arrays (true_positives, false_positives, "
@@ -577,6 +587,8 @@ def check_counts(counts, *, argument: str = "counts", integer: bool = True) -> C
         _check_size(a, name)
         if integer and a.dtype.kind == "f" and (a != np.round(a)).any():
             raise InputError(name, "contains non-integer counts; round them or pass integer=False")
-        arrays.append(a.astype(np.int64 if integer else np.float64))
+        arrays.append(a)
+    whole = all(a.dtype.kind != "f" or bool((a == np.round(a)).all()) for a in arrays)
+    arrays = [a.astype(np.int64 if integer or (integer is None and whole) else np.float64) for a in arrays]
     _check_size(_total(arrays, ()), argument, "a class's total TP + FP + FN + TN")
     return ClassCounts(*arrays)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from metricc.runtime import confusion, probabilistic as probabilistic_matrices, relevance as relevance_estimates
+from metricc.runtime import confusion, per_class, probabilistic as probabilistic_matrices, relevance as relevance_estimates
 from metricc.runtime.errors import InputError
 from metricc.runtime.registry import Catalog, MetricInfo, install_lookup
 from metricc.runtime.scores import check_score_memory
@@ -92,6 +92,7 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
             raise InputError("y_pred", "y_true needs y_pred")
         if multilabel:
             return None, confusion.multilabel_counts(y_true, y_pred), None
+        labels = per_class.categorical_labels(y_true, y_pred) if labels is None else labels
         class_labels, matrix = confusion.classes_and_matrix(y_true, y_pred, labels=labels)
         terms = MatrixTerms(matrix, matrix.sum(axis=-1))  # counted here: nothing to check
         return terms, terms.counts(), class_labels
@@ -123,6 +124,16 @@ def _instance_counts(requests, averages, average, y_true, y_pred, multilabel):
                          f"{per_instance[0]} averages over instances (samples): pass indicator matrices "
                          "y_true and y_pred with multilabel=True")
     return confusion.samplewise_counts(y_true, y_pred)
+
+
+def _binary_needs_pos_label(info, average, n_classes: int) -> None:
+    """Binary averaging reports one class: on more than two classes that class must be named
+    (scikit-learn refuses too), else a multi-class result would silently be one class's value."""
+    if n_classes > 2:
+        other = ", ".join(repr(a) for a in info.averages if a not in ("binary", "samples"))
+        how = "averages 'binary' by default" if average is None else "with average='binary'"
+        raise InputError("average", f"{info.id} {how}, the value of one class; with {n_classes} classes "
+                                    f"name that class (pos_label=) or choose another average ({other})")
 
 
 def _pos_index(pos_label, class_labels, n_classes: int) -> int:
@@ -238,7 +249,8 @@ def evaluate(
     if on_scores or scores is not None:
         results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, weights, pos_label, zero_division))
         if len(on_scores) == len(requests):
-            return {r.key: results[r.key] for r in requests}
+            score_labels = labels if labels is not None else _sorted_labels(y_true)
+            return _labelled(requests, averages, results, score_labels, len(score_labels))
     if probabilistic is not None:
         on_matrix = [(r.key, r.info) for r in requests if r.info.level == "matrix"]
         results.update(probabilistic_matrices.evaluate_matrix_metrics(
@@ -251,7 +263,7 @@ def evaluate(
     phi = _relevance(relevance, relevance_order, params, infos, the_counts, class_labels)
     if phi is not None:
         params["relevance"] = phi
-    for (key, info, _), mode in zip(requests, averages):
+    for (key, info, asked), mode in zip(requests, averages):
         if key in results:  # score-level, or read off a probabilistic matrix
             continue
         kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
@@ -264,10 +276,24 @@ def evaluate(
         if info.level == "class":
             kwargs["average"] = mode
             kwargs["weights"] = weights
+            if kwargs["average"] == "binary" and pos_label is None:
+                _binary_needs_pos_label(info, asked or average, n_classes)
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, n_classes)
         per_instance = info.per_instance or kwargs.get("average") == "samples"
         results[key] = info.function(*(instance_counts if per_instance else the_counts), **kwargs)
-    return {r.key: results[r.key] for r in requests}
+    return _labelled(requests, averages, results, class_labels, n_classes)
+
+
+def _labelled(requests, averages, results, class_labels, n_classes) -> dict:
+    """The results in request order; per-class values (average ``none``) carry their class
+    labels as :class:`~metricc.runtime.per_class.ClassValues` (class indices without labels)."""
+    out = {}
+    for (key, info, _), mode in zip(requests, averages):
+        value = results[key]
+        if info.level in ("class", *SCORE_LEVELS) and mode == "none":
+            value = per_class.with_labels(value, class_labels, n_classes)
+        out[key] = value
+    return out
 
 
 SCORE_LEVELS = ("curve", "score")
@@ -282,13 +308,15 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
     if multilabel:
         raise InputError("multilabel", "scores are single-label: one true class per sample")
     results = {}
-    for (key, info, _), mode in requested:
+    for (key, info, asked), mode in requested:
         kwargs = {"labels": labels, "zero_division": zero_division}
         if info.level == "curve":
             kwargs["average"] = mode
             kwargs["weights"] = weights
             named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
             class_labels = _sorted_labels(y_true) if labels is None and named else labels
+            if kwargs["average"] == "binary" and pos_label is None:
+                _binary_needs_pos_label(info, asked, np.shape(scores)[-1] if np.ndim(scores) == 2 else 2)
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
         check_score_memory(info.id, info.simplified, scores)
         results[key] = info.function(y_true, scores, **kwargs)

@@ -44,6 +44,7 @@ from metricc.runtime import confusion
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric as _metric
 from metricc.runtime.kernel import MAX_PARAMETER
+from metricc.runtime.progress import track
 
 __all__ = ["ProductGrid", "product_grid", "sweep"]
 
@@ -164,6 +165,7 @@ def sweep(
     pos_label: int = 1,
     zero_division=math.nan,
     affine: bool = True,
+    progress: bool = True,
 ) -> np.ndarray:
     """``metric`` for every parameter value in ``grid``; shape ``batch + grid``.
 
@@ -176,6 +178,7 @@ def sweep(
     call (vectorized over the batch). Other arguments are those of the generated function;
     ``params`` fixes the metric's other parameters. ``grid`` may be a lazy
     :class:`ProductGrid`; ``affine=False`` turns the matrix-product form off (module docstring).
+    A long sweep shows a progress bar on stderr when it is a terminal; ``progress=False`` turns it off.
     """
     info = _metric(metric)
     by_name = {p.name: p for p in info.params}
@@ -218,13 +221,14 @@ def sweep(
     batch = the_counts.true_positives.shape[:-1]
     _check_result_size(batch, values.shape[:-1] if kind == "class_vector" else values.shape,
                        n_classes if kwargs.get("average") == "none" else 1)
+    shown = {"label": f"sweep {info.id}", "enabled": progress}
     if kind == "scalar":
-        return _scalar_sweep(call, values, param, info.params, batch)
+        return _scalar_sweep(call, values, param, info.params, batch, shown)
     if affine and param in getattr(info, "affine", ()) and kwargs.get("average") in _LINEAR_AVERAGES:
         swept = _affine_sweep(call, values, extremes, n_classes, batch, param)
         if swept is not None:
             return swept
-    return _vector_sweep(call, values, param, info.params, n_classes, batch)
+    return _vector_sweep(call, values, param, info.params, n_classes, batch, shown)
 
 
 def _product(grid: ProductGrid, kind: str, n_classes: int) -> ProductGrid:
@@ -279,10 +283,10 @@ def _check_result_size(batch: tuple, grid_shape: tuple, per_entry: int) -> None:
                                  "use fewer grid values or fewer inputs per call")
 
 
-def _scalar_sweep(call, values, param, declared, batch):
+def _scalar_sweep(call, values, param, declared, batch, shown):
     """One call per value (scalar parameters are plain floats in the generated code)."""
     results = []
-    for index, value in enumerate(values.reshape(-1)):
+    for index, value in track(enumerate(values.reshape(-1)), total=values.size, **shown):
         try:
             results.append(np.asarray(call(value, False), dtype=float))
         except InputError as error:
@@ -299,7 +303,7 @@ def _scalar_sweep(call, values, param, declared, batch):
     return stacked.reshape(batch + values.shape + stacked.shape[len(batch) + 1:])
 
 
-def _vector_sweep(call, values, param, declared, n_classes, batch):
+def _vector_sweep(call, values, param, declared, n_classes, batch, shown):
     grid_shape = values.shape[:-1]
     if isinstance(values, ProductGrid):
         count, take = values.size, values.rows
@@ -308,7 +312,7 @@ def _vector_sweep(call, values, param, declared, n_classes, batch):
         count, take = flat.shape[0], lambda start, stop: flat[start:stop]
     rows = max(1, CHUNK_ELEMENTS // max(1, math.prod(batch) * n_classes))
     out = None
-    for start in range(0, max(count, 1), rows):
+    for start in track(range(0, max(count, 1), rows), **shown):
         chunk = take(start, start + rows)
         try:
             part = np.asarray(call(chunk, True), dtype=float)

@@ -90,13 +90,14 @@ class MatrixTerms:
 
 def read_matrix(matrix, *, argument: str = "matrix", integer: bool = False) -> MatrixTerms:
     """Check a confusion matrix ``(..., C, C)`` (rows = true classes) and total it, once;
-    ``integer``: float entries must be whole numbers, and become int64."""
+    ``integer``: float entries that are all whole numbers become int64 (exact arithmetic);
+    real-valued (weighted, normalised) matrices stay float64."""
     if isinstance(matrix, MatrixTerms):
         return matrix
     m, rows = checked_matrix(matrix, argument=argument)
     if integer and m.dtype.kind == "f":
-        m = check_matrix(m, argument=argument)  # whole numbers as int64, else the error
-        rows = rows.astype(np.int64)
+        m = check_matrix(m, argument=argument)  # whole numbers as int64, else float64
+        rows = rows.astype(m.dtype)
     return MatrixTerms(m, rows)
 
 

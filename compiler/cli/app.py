@@ -19,7 +19,7 @@ import os
 import sys
 import traceback
 
-from metricc.compiler.cli import audit, build, catalog, docs, evaluate, suggest
+from metricc.compiler.cli import audit, build, catalog, docs, evaluate, report, suggest
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.errors import InputError, MetriccError
 
@@ -80,6 +80,7 @@ def _parser() -> _Parser:
     build.add_command(commands)
     catalog.add_command(commands)
     evaluate.add_command(commands)
+    report.add_command(commands)
     audit.add_command(commands)
     docs.add_command(commands)
     suggest.add_command(commands)

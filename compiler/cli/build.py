@@ -28,6 +28,7 @@ def add_command(commands) -> None:
     build.add_argument("--cache-dir", metavar="DIR",
                        help="build cache folder (default: $METRICC_CACHE_DIR, else .metricc-cache beside the spec folder)")
     build.add_argument("--no-cache", action="store_true", help="compute everything; read and write no cache")
+    build.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     build.set_defaults(run=_cmd_build)
 
     check = commands.add_parser("check", help="validate specs without writing anything")
@@ -57,7 +58,7 @@ def _cache_dir(args, spec_dir: Path) -> Path | None:
     return Path(given).resolve() if given else spec_dir.resolve().parent / ".metricc-cache"
 
 
-def _compile_catalog(spec_dir: Path, cache_dir: Path | None = None) -> dict[str, str]:
+def _compile_catalog(spec_dir: Path, cache_dir: Path | None = None, show_progress: bool = True) -> dict[str, str]:
     """``build.compile_catalog`` run from the spec folder's parent.
 
     The compiler names each spec in the generated banners by the path it was given, so
@@ -66,11 +67,18 @@ def _compile_catalog(spec_dir: Path, cache_dir: Path | None = None) -> dict[str,
     """
     from metricc.compiler import build
     from metricc.compiler.analysis.cache import Cache
+    from metricc.runtime.progress import progress
 
     here, spec_dir = Path.cwd(), spec_dir.resolve()
     os.chdir(spec_dir.parent)
     try:
-        return build.compile_catalog(Path(spec_dir.name), Cache(cache_dir))
+        with progress(len(build.STAGES), "build", enabled=show_progress, tick=0.5) as bar:
+            def on_stage(stage: str) -> None:
+                bar.update(1 if bar.stage else 0, stage)  # a stage that starts ends the one before it
+
+            files = build.compile_catalog(Path(spec_dir.name), Cache(cache_dir), on_stage)
+            bar.update(1, "done")
+        return files
     except SpecError as error:
         raise _relocated(error, spec_dir.parent, here) from None
     finally:
@@ -104,7 +112,7 @@ def _cmd_build(args) -> int:
     if cache_dir is not None and cache_dir.resolve().is_relative_to(out_dir.resolve()):
         raise InputError("--cache-dir", f"{shown(cache_dir)} is inside the output folder {shown(out_dir)}, "
                                         "which a build replaces; choose a folder outside it")
-    files = _compile_catalog(spec_dir, cache_dir)
+    files = _compile_catalog(spec_dir, cache_dir, not args.quiet)
     if not args.check:
         write.recover(out_dir)  # an interrupted build: restore or finish before comparing
     stale = write.stale_files(out_dir, files)

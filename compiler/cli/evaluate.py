@@ -1,22 +1,26 @@
 """``metricc eval``: metrics of a confusion matrix, of label files or of scores (numpy only).
 
-The data files are read by :mod:`.inputs`; ``--scores`` (:mod:`.scores`), ``--sweep``
-(:mod:`.sweep`) and the relevance options (:mod:`.relevance`) live in modules of their own.
+The data files are read by :mod:`.inputs`; ``--metric`` requests are expanded by
+:mod:`.metrics`; ``--scores`` (:mod:`.scores`), ``--sweep`` (:mod:`.sweep`) and the relevance
+options (:mod:`.relevance`) live in modules of their own. Per-class values are printed with
+their class labels: ``precision[cat]: 0.75`` in text, ``{"precision": {"cat": 0.75}}`` in JSON.
 Errors of the runtime name its arguments (``y_true``); they are reported under the option
 that supplied them (``--y-true``).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 
-from metricc.compiler.cli import inputs, relevance, scores, sweep
+from metricc.compiler.cli import inputs, metrics, relevance, scores, sweep
+from metricc.compiler.cli.tables import HEADER_CHOICES
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError
 from metricc.runtime.kernel import AVERAGES
 
-__all__ = ["add_command"]
+__all__ = ["add_command", "add_label_file_options", "n_classes", "parse_params", "parse_zero_division", "plain", "read_inputs"]
 
 # Runtime argument names -> the options that supply them (parameters map to --param NAME).
 _OPTIONS = {
@@ -37,9 +41,12 @@ def add_command(commands) -> None:
     ev.add_argument("--y-true", metavar="FILE", help="true labels: one per line, or one comma-separated line")
     ev.add_argument("--y-pred", metavar="FILE", help="predicted labels, like --y-true")
     ev.add_argument("--multilabel", action="store_true", help="label files hold 0/1 indicator rows")
-    ev.add_argument("--labels", nargs="+", metavar="LABEL", help="class order (names matrix rows)")
-    ev.add_argument("--metric", action="append", required=True, metavar="ID", help="metric id or alias (repeatable)")
-    ev.add_argument("--average", choices=AVERAGES, help="averaging of class-level metrics (default: each metric's)")
+    add_label_file_options(ev)
+    ev.add_argument("--metric", action="append", required=True, metavar="ID",
+                    help="metric id or alias, ID:AVERAGE (f1:macro), 'all', or a level: class, aggregate, matrix, "
+                         "curve, score (also LEVEL:AVERAGE); repeatable")
+    ev.add_argument("--average", choices=AVERAGES, action=Once,
+                    help="averaging of class-level metrics (default: each metric's)")
     ev.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="parameter, value in JSON")
     ev.add_argument("--weights", metavar="JSON", help="class weights for --average weighted")
     ev.add_argument("--pos-label", metavar="LABEL", help="positive class for --average binary")
@@ -48,9 +55,29 @@ def add_command(commands) -> None:
     ev.add_argument("--sweep", metavar="NAME=START:STOP:NUM", help="evaluate for every value of a parameter grid "
                     "(a class vector: every vector with entries from the values); also NAME=V1,V2,...")
     relevance.add_options(ev)
+    ev.add_argument("--quiet", action="store_true", help="no progress bar for --sweep (shown only on a terminal)")
     ev.add_argument("--format", choices=("text", "json"), default="text")
     scores.add_arguments(ev)
     ev.set_defaults(run=_cmd_eval)
+
+
+class Once(argparse.Action):
+    """An option that may be given once: a repeated ``--average`` is an error, not "the last wins"."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest) is not None:
+            raise InputError(option_string, "given twice; give it once, or one average per metric (--metric f1:macro)")
+        setattr(namespace, self.dest, values)
+
+
+def add_label_file_options(parser) -> None:
+    """``--labels``, and how label files are read (``--column``, ``--y-pred-column``, ``--header``)."""
+    parser.add_argument("--labels", nargs="+", metavar="LABEL", help="class order (names matrix rows)")
+    parser.add_argument("--column", metavar="NAME|INDEX",
+                        help="the column of --y-true (and --y-pred) in a table file, by header name or index from 0")
+    parser.add_argument("--y-pred-column", metavar="NAME|INDEX", help="the column of --y-pred, if not --column")
+    parser.add_argument("--header", choices=HEADER_CHOICES, default="auto",
+                        help="whether label files start with a header line (default: detect it, and say so on stderr)")
 
 
 def _matrix_classes(matrix) -> int | None:
@@ -63,7 +90,7 @@ def _matrix_classes(matrix) -> int | None:
     return shape[-1] if len(shape) >= 2 else None
 
 
-def _params(items: list[str]) -> dict:
+def parse_params(items: list[str]) -> dict:
     params = {}
     for item in items:
         name, sep, text = item.partition("=")
@@ -76,7 +103,7 @@ def _params(items: list[str]) -> dict:
     return params
 
 
-def _zero_division(text: str) -> float | str:
+def parse_zero_division(text: str) -> float | str:
     if text.strip().lower() == "nan":
         return math.nan
     if text.strip().lower() == "skip":
@@ -87,7 +114,7 @@ def _zero_division(text: str) -> float | str:
         raise InputError("--zero-division", f"expected a number or nan, or skip, got {text!r}") from None
 
 
-def _data(args) -> dict:
+def read_inputs(args) -> dict:
     """The data keyword arguments of ``evaluate`` from the input options."""
     if args.scores is not None:
         return scores.score_inputs(args)
@@ -111,45 +138,108 @@ def _data(args) -> dict:
     if missing:
         raise InputError(missing, "--y-true and --y-pred go together")
     if args.multilabel:
+        if args.column is not None or args.y_pred_column is not None:
+            raise InputError("--column", "not used with --multilabel: indicator files hold one column per class")
         if args.labels is not None:
             raise InputError("--labels", "not used with --multilabel; give --pos-label as a column index")
         return {"y_true": inputs.read_indicators("--y-true", args.y_true), "multilabel": True,
                 "y_pred": inputs.read_indicators("--y-pred", args.y_pred),
                 "pos_label": inputs.positive_label(args.pos_label, True)}
-    y_true, y_pred = inputs.read_labels("--y-true", args.y_true), inputs.read_labels("--y-pred", args.y_pred)
+    y_true, y_pred = inputs.read_label_pair(args.y_true, args.y_pred, args.column, args.header,
+                                            pred_column=args.y_pred_column)
     (y_true, y_pred, labels), integers = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels))
     return {"y_true": y_true, "y_pred": y_pred, "labels": labels,
             "pos_label": inputs.positive_label(args.pos_label, integers)}
 
 
-def _plain(value):
-    """numpy arrays -> lists, numpy scalars -> Python numbers (NaN stays NaN)."""
+def n_classes(data: dict) -> int | None:
+    """The number of classes of ``evaluate``'s input, for ``--metric all`` (None if unknown)."""
+    import numpy as np
+
+    if data.get("labels") is not None:
+        return len(data["labels"])
+    if "matrix" in data:
+        return _matrix_classes(data["matrix"])
+    if data.get("multilabel"):
+        return np.shape(data["y_true"])[-1]
+    groups = [data.get(k) for k in ("y_true", "y_pred") if data.get(k) is not None]
+    try:
+        return len({label for group in groups for label in group})
+    except TypeError:
+        return None
+
+
+def plain(value):
+    """JSON-ready values: per-class values as ``{label: value}``, arrays as lists, NaN kept."""
+    from metricc.runtime.per_class import ClassValues
+
+    if isinstance(value, ClassValues) and value.labels is not None:
+        return {str(label): v for label, v in value.to_dict().items()}
     if hasattr(value, "tolist"):
         return value.tolist()
     return value
 
 
-def _cmd_eval(args) -> int:
-    from metricc.runtime import evaluate
+def _normalized(requests, values: dict) -> dict:
+    """``{key: (value, percent of the range)}``; per-class values stay labelled."""
+    from metricc.runtime.normalize import normalized
+    from metricc.runtime.per_class import ClassValues
 
-    params = _params(args.param)
+    out = {}
+    for r in requests:
+        value = values[r.key]
+        percent = normalized(r.id, value)
+        if isinstance(value, ClassValues) and value.labels is not None:
+            percent = ClassValues(percent, value.labels)
+        out[r.key] = (value, percent)
+    return out
+
+
+def _text_lines(key: str, value, percent=None) -> list[str]:
+    """``key: value``, or one ``key[label]: value`` line per class; ``(P% of range)`` when normalized."""
+    shown = plain(value)
+    percents = plain(percent) if percent is not None else None
+    if isinstance(shown, dict):
+        return [f"{key}[{label}]: {json.dumps(v)}" + _percent(percents[label] if percents else None)
+                for label, v in shown.items()]
+    return [f"{key}: {json.dumps(shown)}" + _percent(percents)]
+
+
+def _percent(percent) -> str:
+    if percent is None:
+        return ""
+    if isinstance(percent, list):
+        return f" ({json.dumps(percent)} % of range)"
+    return f" ({percent:.4g}% of range)"
+
+
+def _cmd_eval(args) -> int:
+    params = parse_params(args.param)
     weights = None if args.weights is None else inputs.parse_json("--weights", args.weights)
-    zero_division = _zero_division(args.zero_division)
-    data = _data(args)
+    zero_division = parse_zero_division(args.zero_division)
+    data = read_inputs(args)
+    requests = metrics.expand(args.metric, args.average, metrics.input_kind(data), n_classes(data))
     if args.sweep is not None:
         relevance.refuse_with("--sweep", args)
+        if any(r.average is not None for r in requests):
+            raise InputError("--metric", "with --sweep give one average for every metric with --average")
+        args.metric = [r.id for r in requests]
         return sweep.run(args, data, params, weights, zero_division, _OPTIONS)
     try:
-        values = evaluate(args.metric, average=args.average, params=params, weights=weights,
-                          zero_division=zero_division, **data, **relevance.evaluate_kwargs(args))
-        values = {name: _plain(value) for name, value in values.items()}
-        if args.normalized:
-            values = relevance.with_normalized(values)
+        values = metrics.evaluate_requests(requests, args.average, params=params, weights=weights,
+                                           zero_division=zero_division, **data, **relevance.evaluate_kwargs(args))
+        normalized = _normalized(requests, values) if args.normalized else None
     except InputError as error:
         option = f"--param {error.argument}" if error.argument in params else _OPTIONS.get(error.argument, error.argument)
         raise InputError(option, error.message) from None
     if args.format == "json":
-        print(json.dumps(values))
-    else:
-        print("\n".join(f"{name}: {json.dumps(value)}" for name, value in values.items()))
+        if normalized is None:
+            print(json.dumps({key: plain(value) for key, value in values.items()}))
+        else:
+            print(json.dumps({key: {"value": plain(v), "normalized": plain(p)} for key, (v, p) in normalized.items()}))
+        return 0
+    lines = []
+    for key, value in values.items():
+        lines += _text_lines(key, value, None if normalized is None else normalized[key][1])
+    print("\n".join(lines))
     return 0

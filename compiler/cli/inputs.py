@@ -18,25 +18,35 @@ given as inline JSON keep their JSON types, so ``[1, "1"]`` are two labels, as i
 ([[10, 9], None], True)
 >>> typed_labels(Labels([1, "1"], text=False))
 ([[1, '1']], False)
+>>> typed_labels(Labels(["2.5", "10"], text=True))
+([[2.5, 10.0]], True)
 >>> positive_label("9", True), positive_label("9", False)
 (9, '9')
+
+Label files may be tables with a header line and several columns (:mod:`.tables`): the
+header is detected, ``--column NAME|INDEX`` picks a column. Score files may name their
+columns in a header line; printed probabilities are accepted within their rounding
+(:func:`rounded_probabilities`).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from metricc.compiler.cli import tables
 from metricc.runtime.errors import InputError
 
-__all__ = ["Labels", "parse_json", "positive_label", "read_indicators", "read_labels", "read_matrix", "read_scores",
-           "text_labels", "typed_labels"]
+__all__ = ["Labels", "ScoreTable", "parse_json", "positive_label", "read_indicators", "read_label_pair", "read_labels",
+           "read_matrix", "read_score_table", "read_scores", "rounded_probabilities", "text_labels", "typed_labels"]
 
-Label = str | int | float  # floats only from JSON
+Label = str | int | float
 
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")  # canonical only: "007" stays a string label
+_DECIMAL = re.compile(r"-?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?|-?[0-9]+[eE][-+]?[0-9]+")
 
 
 def _read_text(option: str, path: str) -> str:
@@ -121,27 +131,66 @@ def _json_labels(option: str, labels, where: str) -> Labels:
     return Labels(labels, text=False)
 
 
-def read_labels(option: str, value: str) -> Labels:
-    """One label per line (blank lines skipped), or a single comma-separated line; or a JSON
-    array, inline or in a file. Null and empty labels are refused with their position."""
+def read_labels(option: str, value: str, column: str | None = None, header: str = "auto") -> Labels:
+    """One label per line (blank lines skipped), a single comma-separated line, or a column of
+    a table (a header line detected, ``column`` a name or an index from 0); or a JSON array,
+    inline or in a file. Null and empty labels are refused with their position."""
+    return _read_label_file(option, value, column, header)[0]
+
+
+def _read_label_file(option: str, value: str, column: str | None, header: str):
+    """-> (labels, the table they came from or None)."""
     if value.lstrip().startswith("["):
-        return _json_labels(option, parse_json(option, value), "")
+        _no_column(option, column, "inline JSON")
+        return _json_labels(option, parse_json(option, value), ""), None
     text = _read_text(option, value)
     if value.endswith(".json") or text.lstrip().startswith("["):
-        return _json_labels(option, parse_json(option, text, f"{value}: "), f"{value}: ")
+        _no_column(option, column, "a JSON file")
+        return _json_labels(option, parse_json(option, text, f"{value}: "), f"{value}: "), None
     lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if len(lines) == 1:
+    if len(lines) == 1 and column is None and header != "yes":
         number, line = lines[0]
-        lines = [(number, label.strip()) for label in line.split(",")]
-        empty = [k for k, (_, label) in enumerate(lines) if not label]
+        labels = [label.strip() for label in line.split(",")]
+        empty = [k for k, label in enumerate(labels) if not label]
         if empty:
             raise InputError(option, f"{value}:{number}: label {empty[0] + 1} of the line is empty; "
                                      "every sample needs a label")
-    elif any("," in line for _, line in lines):
-        raise InputError(option, f"{value}: give one label per line, or all labels on one comma-separated line")
-    if not lines:
-        raise InputError(option, f"{value}: no labels in the file")
-    return Labels([label for _, label in lines], text=True)
+        return Labels(labels, text=True), None
+    named = column is not None and not column.isdigit()
+    table = tables.read_table(option, value, text, header, named=named)
+    if table.header is not None and header == "auto" and not named:
+        _note(option, value, table.header)
+    return Labels(tables.column_values(option, value, table, column), text=True), table
+
+
+def _no_column(option: str, column: str | None, what: str) -> None:
+    if column is not None:
+        raise InputError(option, f"--column applies to table files; {what} holds the labels themselves")
+
+
+def _note(option: str, path: str, header: list[str]) -> None:
+    """Say which line was taken as a header, so that a guess is never silent."""
+    print(f"metricc: note: {option}: {path}: line 1 ({','.join(header)}) read as a header; "
+          "--header no reads it as labels", file=sys.stderr)
+
+
+def read_label_pair(y_true: str, y_pred: str | None, column: str | None = None, header: str = "auto",
+                    *, pred_column: str | None = None) -> tuple[Labels, Labels | None]:
+    """``--y-true`` and ``--y-pred`` read together: two single columns of text labels whose first
+    lines occur nowhere else in either file are header lines (``label`` / ``prediction``)."""
+    truth, true_table = _read_label_file("--y-true", y_true, column, header)
+    if y_pred is None:
+        return truth, None
+    predicted, pred_table = _read_label_file("--y-pred", y_pred, pred_column or column, header)
+    plain = [t for t in (true_table, pred_table) if t is not None and t.header is None and len(t.rows[0]) == 1]
+    if header == "auto" and len(plain) == 2 and min(len(truth.values), len(predicted.values)) > 1:
+        first_true, first_pred = truth.values[0], predicted.values[0]
+        rest = set(truth.values[1:]) | set(predicted.values[1:])
+        if first_true not in rest and first_pred not in rest:
+            _note("--y-true", y_true, [first_true])
+            _note("--y-pred", y_pred, [first_pred])
+            return Labels(truth.values[1:], True), Labels(predicted.values[1:], True)
+    return truth, predicted
 
 
 def read_indicators(option: str, value: str) -> list:
@@ -157,35 +206,103 @@ def text_labels(values: list[str] | None) -> Labels | None:
 
 
 def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool]:
-    """The groups' values (``None`` kept), and whether the labels are integers.
+    """The groups' values (``None`` kept), and whether the labels are numbers.
 
     Text labels become ints when every text label is written as an integer (``"007"`` is not)
-    and every JSON label is an int; otherwise they stay strings. JSON labels keep their types.
+    and every JSON label is an int; floats when every text label is a decimal number
+    (``2.5``, ``1e-3``) and every JSON label a number: so they sort as numbers (2 before 10).
+    Otherwise they stay strings. JSON labels keep their types.
     """
     text = [label for group in groups if group and group.text for label in group.values]
     typed = [label for group in groups if group and not group.text for label in group.values]
+    numeric = all(isinstance(label, (int, float)) and not isinstance(label, bool) for label in typed)
     integers = (all(_INTEGER.fullmatch(label) for label in text)
                 and all(isinstance(label, int) and not isinstance(label, bool) for label in typed))
-    return [None if group is None else [int(x) for x in group.values] if integers and group.text
-            else list(group.values) for group in groups], integers
+    decimals = not integers and bool(text) and numeric and all(_INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label)
+                                                              for label in text)
+    convert = int if integers else float if decimals else None
+    return [None if group is None else [convert(x) for x in group.values] if convert and group.text
+            else list(group.values) for group in groups], integers or decimals
 
 
-def positive_label(text: str | None, integers: bool) -> Label | None:
-    """``--pos-label`` typed like the labels: an int when they are ints (or it indexes a matrix)."""
-    if text is not None and integers and _INTEGER.fullmatch(text):
+def positive_label(text: str | None, numbers: bool) -> Label | None:
+    """``--pos-label`` typed like the labels: a number when they are numbers (or it indexes a matrix)."""
+    if text is not None and numbers and _INTEGER.fullmatch(text):
         return int(text)
+    if text is not None and numbers and _DECIMAL.fullmatch(text):
+        return float(text)
     return text
+
+
+class ScoreTable(NamedTuple):
+    """A score matrix as read: rows, the column names of a header line (or None), and the
+    fewest decimals any fractional entry is printed with (None: no fractions printed)."""
+
+    rows: list
+    columns: list[str] | None
+    decimals: int | None
 
 
 def read_scores(option: str, value: str) -> list:
     """Class scores, one row per sample and one column per class; a one-column file gives a
     flat list (the positive class's score of a two-class task)."""
+    return read_score_table(option, value).rows
+
+
+def read_score_table(option: str, value: str) -> ScoreTable:
+    """:func:`read_scores` with the header: a first line that is not all numbers names the columns
+    (numeric class names are written quoted: ``"10","2","1"``)."""
+    columns = None
     if value.lstrip().startswith("["):
+        text = value
         scores = parse_json(option, value)
     else:
         text = _read_text(option, value)
         is_json = value.endswith(".json") or text.lstrip().startswith("[")
+        if not is_json:
+            text, columns = _score_header(text)
         scores = parse_json(option, text, f"{value}: ") if is_json else _rows(option, text, value)
     if not isinstance(scores, list):
         raise InputError(option, f"expected a JSON array of rows, got {type(scores).__name__}")
-    return [row[0] if isinstance(row, list) and len(row) == 1 else row for row in scores]
+    if columns is not None and scores and isinstance(scores[0], list) and len(columns) != len(scores[0]):
+        raise InputError(option, f"{value}: the header names {len(columns)} columns, the rows hold {len(scores[0])}")
+    printed = [len(fraction) for fraction in re.findall(r"[0-9]*\.([0-9]+)", text)]
+    rows = [row[0] if isinstance(row, list) and len(row) == 1 else row for row in scores]
+    return ScoreTable(rows, columns, min(printed) if printed else None)
+
+
+def _score_header(text: str) -> tuple[str, list[str] | None]:
+    """The text with its header line blanked (line numbers kept), and the header's names."""
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        if line.strip() and not line.lstrip().startswith("#"):
+            names = [n.strip().strip('"') for n in re.split(r"[,;\t]|\s+", line.strip()) if n.strip()]
+            if '"' not in line and all(tables.is_number(n) for n in names):  # quoted: numeric class names
+                return text, None
+            return "\n".join(lines[:k] + [""] + lines[k + 1:]), names
+    return text, None
+
+
+def rounded_probabilities(option: str, rows: list, decimals: int | None) -> list:
+    """Rows of printed probabilities, renormalised when they miss 1 only by their rounding.
+
+    A row of ``C`` probabilities printed with ``d`` decimals can sum to 1 +- ``C * 0.5e-d``
+    (0.2500, 0.2500, 0.5001). Rows within that tolerance are divided by their sum, so that
+    the runtime's check (1e-6) and the metrics see probabilities; anything else (other scores,
+    or a row further off) is returned unchanged for the metric to judge.
+    """
+    import numpy as np
+
+    try:
+        values = np.asarray(rows, dtype=float)
+    except (TypeError, ValueError):
+        return rows
+    if values.ndim != 2 or values.shape[1] < 2 or decimals is None or not np.isfinite(values).all():
+        return rows
+    if (values < 0).any() or (values > 1).any():
+        return rows
+    tolerance = values.shape[1] * 0.5 * 10.0 ** -decimals
+    sums = values.sum(axis=1)
+    if (np.abs(sums - 1) > tolerance + 1e-12).any():
+        return rows
+    return (values / sums[:, None]).tolist()

@@ -12,7 +12,7 @@ import json
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["OPTIONS", "add_options", "evaluate_kwargs", "refuse_with", "with_normalized"]
+__all__ = ["OPTIONS", "add_options", "evaluate_kwargs", "refuse_with"]
 
 OPTIONS = {"relevance": "--relevance", "relevance_order": "--relevance-order", "value": "--normalized"}
 
@@ -51,14 +51,3 @@ def refuse_with(option: str, args) -> None:
                         (args.normalized or None, "--normalized")):
         if given is not None:
             raise InputError(name, f"cannot be combined with {option}")
-
-
-def with_normalized(values: dict) -> dict:
-    """``{name: {"value": v, "normalized": percent}}`` for every evaluated metric."""
-    from metricc.runtime.normalize import normalized
-
-    out = {}
-    for name, value in values.items():
-        percent = normalized(name, value)
-        out[name] = {"value": value, "normalized": percent.tolist() if hasattr(percent, "tolist") else percent}
-    return out

@@ -1,11 +1,17 @@
 """``metricc eval --scores FILE``: the score-matrix input of curve- and score-level metrics.
 
 Kept apart from :mod:`.evaluate` so the command module does not grow; the files are read
-by :mod:`.inputs`. The score matrix has one row per sample, one column per class in
-``--labels`` order (or the sorted distinct true labels), or a single column for two classes.
+by :mod:`.inputs`. The score matrix has one row per sample and one column per class, or a
+single column for two classes. A header line names the columns: they are matched to the
+classes by name (and reordered to ``--labels`` when it is given); without a header the
+columns are in ``--labels`` order, or that of the sorted distinct labels (numbers sorted as
+numbers). Printed probabilities that miss 1 only by their rounding are renormalised
+(:func:`.inputs.rounded_probabilities`).
 """
 
 from __future__ import annotations
+
+import sys
 
 from metricc.compiler.cli import inputs
 from metricc.runtime.errors import InputError
@@ -28,9 +34,42 @@ def score_inputs(args) -> dict:
     for option, given in (("--matrix", args.matrix), ("--multilabel", args.multilabel), ("--orientation", args.orientation)):
         if given:
             raise InputError(option, "does not combine with --scores")
-    y_true = inputs.read_labels("--y-true", args.y_true)
-    y_pred = None if args.y_pred is None else inputs.read_labels("--y-pred", args.y_pred)
-    (y_true, y_pred, labels), integers = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels))
-    return {"y_true": y_true, "y_pred": y_pred, "scores": inputs.read_scores("--scores", args.scores),
-            "labels": labels, "pos_label": inputs.positive_label(args.pos_label, integers),
-            "probabilistic": args.probabilistic}
+    y_true, y_pred = inputs.read_label_pair(args.y_true, args.y_pred, args.column, args.header,
+                                            pred_column=args.y_pred_column)
+    table = inputs.read_score_table("--scores", args.scores)
+    columns = None if table.columns is None else inputs.Labels(table.columns, text=True)
+    (y_true, y_pred, labels, columns), numbers = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels),
+                                                                     columns)
+    rows = table.rows if columns is None else _named_columns(table.rows, columns, labels)
+    if columns is None and labels is None:
+        _note_column_order(rows, y_true, y_pred)
+    return {"y_true": y_true, "y_pred": y_pred, "scores": inputs.rounded_probabilities("--scores", rows, table.decimals),
+            "labels": labels if columns is None or labels is not None else columns,
+            "pos_label": inputs.positive_label(args.pos_label, numbers), "probabilistic": args.probabilistic}
+
+
+def _named_columns(rows: list, columns: list, labels: list | None) -> list:
+    """Score rows with their columns in ``labels`` order (the header's order without ``--labels``)."""
+    if len(set(columns)) != len(columns):
+        raise InputError("--scores", f"the header names a class twice: {columns}")
+    if labels is None:
+        return rows
+    if sorted(map(str, columns)) != sorted(map(str, labels)) or len(columns) != len(labels):
+        raise InputError("--scores", f"the header's classes {columns} are not those of --labels {labels}")
+    order = [columns.index(label) for label in labels]
+    return [[row[k] for k in order] for row in rows]
+
+
+def _note_column_order(rows: list, y_true: list, y_pred: list | None) -> None:
+    """Columns without names are taken as the sorted classes: say so (unless the classes are
+    0..C-1), so that a file written in another class order is noticed."""
+    if not rows or not isinstance(rows[0], list) or len(rows[0]) < 2:
+        return
+    try:
+        classes = sorted(set(y_true) | set(y_pred or []))
+    except TypeError:  # mixed label types: the runtime explains
+        return
+    if classes == list(range(len(classes))):  # column k is class k: nothing to guess
+        return
+    print(f"metricc: note: --scores: columns read as the classes {', '.join(map(str, classes))} (sorted); "
+          "name them in a header line or give --labels", file=sys.stderr)

@@ -43,8 +43,8 @@ def parse_spec(text: str) -> tuple[str, list[float]]:
     return name, [float(v) for v in np.linspace(start, stop, count)]
 
 
-def _sweep_input(data: dict) -> tuple[dict, int, int]:
-    """``eval``'s input -> (keyword arguments of ``sweep``, number of classes, positive class index)."""
+def _sweep_input(data: dict) -> tuple[dict, int, int | None]:
+    """``eval``'s input -> (keyword arguments of ``sweep``, number of classes, positive class index or None)."""
     from metricc.runtime import confusion
 
     labels, pos_label = data.get("labels"), data.get("pos_label")
@@ -52,11 +52,11 @@ def _sweep_input(data: dict) -> tuple[dict, int, int]:
         matrix = confusion.check_matrix(confusion.orient(data["matrix"], data["orientation"]))
     elif data.get("multilabel"):
         counts = confusion.multilabel_counts(data["y_true"], data["y_pred"])
-        return {"counts": counts}, counts.true_positives.shape[-1], 1 if pos_label is None else pos_label
+        return {"counts": counts}, counts.true_positives.shape[-1], pos_label
     else:
         labels = confusion.class_labels(data["y_true"], data["y_pred"], labels)
         matrix = confusion.confusion_matrix(data["y_true"], data["y_pred"], labels=labels)
-    index = 1 if pos_label is None else pos_label
+    index = pos_label
     if pos_label is not None and labels is not None:
         positions = [i for i, label in enumerate(labels) if label == pos_label]
         if not positions:
@@ -87,8 +87,14 @@ def run(args, data: dict, params: dict, weights, zero_division: float, options: 
                 raise InputError("param", f"{info.id} has no parameter '{name}'")
             if grid is None:
                 grid = product_grid(values, n_classes, flat=True) if kinds[name] == "class_vector" else values
-            kwargs = {"average": args.average, "weights": weights, "pos_label": pos_label} if info.level == "class" else {}
-            result = sweep(info.id, **inputs, param=name, grid=grid, params=params, zero_division=zero_division, **kwargs)
+            binary = info.level == "class" and (args.average or info.default_average) == "binary"
+            if binary and pos_label is None and n_classes > 2:  # one class's value: name it on multi-class data
+                raise InputError("--average", f"{info.id} with binary averaging is the value of one class; with "
+                                              f"{n_classes} classes name it (--pos-label) or choose another average")
+            index = 1 if pos_label is None else pos_label
+            kwargs = {"average": args.average, "weights": weights, "pos_label": index} if info.level == "class" else {}
+            result = sweep(info.id, **inputs, param=name, grid=grid, params=params, zero_division=zero_division,
+                           progress=not args.quiet, **kwargs)
             batch_axes = np.ndim(inputs["matrix"]) - 2 if "matrix" in inputs else np.ndim(inputs["counts"][0]) - 1
             results[metric_id] = [r.tolist() for r in np.moveaxis(result, batch_axes, 0)]  # grid axis first
     except InputError as error:

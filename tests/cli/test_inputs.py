@@ -117,12 +117,12 @@ def test_empty_fields_are_refused_with_their_position(tmp_path, content, words):
 
 
 @pytest.mark.parametrize(("content", "words"), [
-    ("a,b\nc\n", "give one label per line, or all labels on one comma-separated line"),
-    ("\n \n", "no labels in the file"),
+    ("a,b\nc\n", ":2: 1 fields, expected 2 like line 1; give one label per line, or a table with the same columns on every line"),
+    ("\n \n", ": no labels in the file"),
 ])
 def test_bad_label_files(tmp_path, content, words):
     path = write(tmp_path, "y.txt", content)
-    assert refused(inputs.read_labels, "--y-pred", path) == f"{path}: {words}"
+    assert refused(inputs.read_labels, "--y-pred", path) == f"{path}{words}"
 
 
 def test_bad_label_values(tmp_path):
@@ -193,3 +193,58 @@ def test_parse_json_names_the_option_and_where():
     with pytest.raises(InputError) as info:
         inputs.parse_json("--param beta", "two", "'two' is ")
     assert info.value.argument == "--param beta" and info.value.message.startswith("'two' is not valid JSON (")
+
+
+# ---------------------------------------------------------------- tables: headers, columns, numbers, rounding
+
+def test_a_header_over_numbers_is_not_a_class(tmp_path, capsys):
+    path = write(tmp_path, "y.csv", "label\n1\n10\n2\n")
+    assert inputs.read_labels("--y-true", path) == (["1", "10", "2"], True)
+    assert "line 1 (label) read as a header" in capsys.readouterr().err
+    assert inputs.read_labels("--y-true", path, header="no") == (["label", "1", "10", "2"], True)
+
+
+def test_columns_by_name_or_index(tmp_path):
+    path = write(tmp_path, "p.csv", 'id,y_true,y_pred\n1,cat,dog\n2,"dog",dog\n')
+    assert inputs.read_labels("--y-true", path, "y_true").values == ["cat", "dog"]
+    assert inputs.read_labels("--y-pred", path, "2").values == ["dog", "dog"]
+    assert "3 columns (id, y_true, y_pred); choose one with --column" in refused(inputs.read_labels, "--y-true", path)
+    with pytest.raises(InputError, match=r"no column named 'truth' \(columns: id, y_true, y_pred\)"):
+        inputs.read_labels("--y-true", path, "truth")
+    with pytest.raises(InputError, match="column 5 does not exist; the file has 3"):
+        inputs.read_labels("--y-true", path, "5")
+    with pytest.raises(InputError, match="--column applies to table files"):
+        inputs.read_labels("--y-true", '["a"]', "0")
+
+
+def test_a_pair_of_text_columns_with_header_lines(tmp_path, capsys):
+    truth = write(tmp_path, "t.txt", "label\ncat\ndog\ncat\n")
+    predicted = write(tmp_path, "p.txt", "prediction\ncat\ncat\ndog\n")
+    y_true, y_pred = inputs.read_label_pair(truth, predicted)
+    assert y_true.values == ["cat", "dog", "cat"] and y_pred.values == ["cat", "cat", "dog"]
+    assert capsys.readouterr().err.count("read as a header") == 2
+    # a first sample whose class occurs again is data, not a header
+    assert inputs.read_label_pair(predicted, write(tmp_path, "q.txt", "cat\ndog\ncat\ndog\n"))[0].values[0] == "prediction"
+
+
+def test_decimal_labels_sort_as_numbers():
+    (labels,), numbers = inputs.typed_labels(inputs.text_labels(["10", "2.5", "1e1"]))
+    assert labels == [10.0, 2.5, 10.0] and numbers
+    assert inputs.positive_label("2.5", numbers) == 2.5
+    assert inputs.typed_labels(inputs.text_labels(["2.5", "cat"]))[1] is False
+
+
+def test_score_columns_named_by_a_header(tmp_path):
+    table = inputs.read_score_table("--scores", write(tmp_path, "s.csv", "b,a\n0.2500,0.7500\n0.5,0.5\n"))
+    assert table == ([[0.25, 0.75], [0.5, 0.5]], ["b", "a"], 1)
+    assert inputs.read_score_table("--scores", "[[0.25, 0.75]]").columns is None
+    with pytest.raises(InputError, match="the header names 3 columns, the rows hold 2"):
+        inputs.read_score_table("--scores", write(tmp_path, "t.csv", "a,b,c\n0.5,0.5\n"))
+
+
+def test_printed_probabilities_are_accepted_within_their_rounding():
+    rows = [[0.3334, 0.3333, 0.3334], [0.5, 0.5, 0.0]]
+    fixed = inputs.rounded_probabilities("--scores", rows, 4)
+    assert abs(sum(fixed[0]) - 1) < 1e-12 and fixed[1] == [0.5, 0.5, 0.0]
+    assert inputs.rounded_probabilities("--scores", [[0.34, 0.34, 0.34]], 2) == [[0.34, 0.34, 0.34]]  # off by 0.02
+    assert inputs.rounded_probabilities("--scores", [[2.0, -1.0]], 1) == [[2.0, -1.0]]  # not probabilities

@@ -363,7 +363,7 @@ def test_check_counts():
     with raises_input_error(r"c\.true_negatives", "negative"):
         check_counts(([1], [0], [1], [-1]), argument="c")
     with raises_input_error(r"counts\.true_positives", "non-integer"):
-        check_counts(([0.5], [0], [0], [1]))
+        check_counts(([0.5], [0], [0], [1]), integer=True)
     with raises_input_error(r"counts\.false_positives", "NaN"):
         check_counts(([1], [np.nan], [0], [1]), integer=False)
     with raises_input_error(r"counts\.true_positives", "C >= 1"):

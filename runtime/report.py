@@ -1,0 +1,219 @@
+"""``report``: the per-class table a reader expects on the desk (scikit-learn's
+``classification_report``, PyCM's ``stat``), computed from the catalog.
+
+One call gives the class-level metrics per class (rows named by the class labels) with the
+support, their micro, macro and weighted averages where the metric has that average, the
+metrics with one value per matrix (accuracy, MCC, kappa, ...), and the confusion matrix with
+the class names. :class:`Report` holds the numbers and prints them as aligned text (``str``),
+Markdown, CSV, JSON, a LaTeX ``tabular`` or a self-contained HTML page
+(:mod:`metricc.runtime.report_formats`), or as a pandas DataFrame (``to_frame``; pandas is
+imported only there).
+
+>>> r = report(y_true=["cat", "dog", "cat", "bird"], y_pred=["cat", "cat", "cat", "bird"])
+>>> print(r.to_text(digits=2))
+              precision  recall    f1  support
+bird               1.00    1.00  1.00        1
+cat                0.67    1.00  0.80        2
+dog                 nan    0.00  0.00        1
+micro avg          0.75    0.75  0.75        4
+macro avg           nan    0.67  0.60        4
+weighted avg        nan    0.75  0.65        4
+<BLANKLINE>
+accuracy           0.75
+mcc                0.65
+cohen_kappa        0.56
+<BLANKLINE>
+confusion matrix (rows: true class, columns: predicted class)
+      bird  cat  dog
+bird     1    0    0
+cat      0    2    0
+dog      0    1    0
+>>> r.to_dict()["per_class"]["cat"]
+{'precision': 0.6666666666666666, 'recall': 1.0, 'f1': 0.8, 'support': 2}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from metricc.runtime import confusion, per_class, report_formats
+from metricc.runtime.errors import InputError
+from metricc.runtime.evaluate import evaluate, metric
+
+__all__ = ["AVERAGED", "DEFAULT_CLASS_METRICS", "DEFAULT_OVERALL_METRICS", "Report", "report"]
+
+DEFAULT_CLASS_METRICS = ("precision", "recall", "f1")
+DEFAULT_OVERALL_METRICS = ("accuracy", "mcc", "cohen_kappa")
+AVERAGED = ("micro", "macro", "weighted")  # the rows under the classes, as in scikit-learn
+
+
+@dataclass(frozen=True)
+class Report:
+    """The numbers of a classification report; ``str(report)`` is the aligned text table.
+
+    ``per_class[m]`` holds metric ``m``'s value per class (labels in ``labels`` order),
+    ``averages[a][m]`` its ``a``-average (absent if ``m`` has no such average), ``overall``
+    the one-per-matrix metrics, ``matrix`` the confusion matrix (rows: true classes).
+    """
+
+    labels: list
+    class_metrics: list[str]
+    per_class: dict[str, np.ndarray]
+    support: np.ndarray
+    averages: dict[str, dict[str, float]]
+    overall: dict[str, float]
+    matrix: np.ndarray = field(repr=False)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def to_text(self, digits: int = 4) -> str:
+        """Aligned plain text: the class table, the overall metrics, the confusion matrix."""
+        return report_formats.text(self, digits)
+
+    def to_markdown(self, digits: int = 4) -> str:
+        """GitHub-flavoured Markdown tables."""
+        return report_formats.markdown(self, digits)
+
+    def to_csv(self) -> str:
+        """Long form, one number per line: ``section,row,column,value`` (full precision)."""
+        return report_formats.csv_text(self)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """JSON with label -> value mappings (NaN stays NaN, as in ``metricc eval``)."""
+        return report_formats.json_text(self, indent)
+
+    def to_dict(self) -> dict:
+        """The report as plain Python data (what :meth:`to_json` writes)."""
+        return report_formats.as_dict(self)
+
+    def to_latex(self, digits: int = 4) -> str:
+        """Two LaTeX ``tabular`` environments (booktabs rules): the class table, the matrix."""
+        return report_formats.latex(self, digits)
+
+    def to_html(self, digits: int = 4, title: str = "Classification report") -> str:
+        """A self-contained HTML page (inline style, no scripts, no network)."""
+        return report_formats.html_page(self, digits, title)
+
+    def to_frame(self):
+        """The class table as a pandas DataFrame: one row per class, then the averaged rows
+        (index ``"micro avg"``, ...), one column per metric and ``support``."""
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError('Report.to_frame() needs pandas: pip install "metricc[pandas]"') from None
+        rows = report_formats.table_rows(self)
+        columns = [*self.class_metrics, "support"]
+        frame = pandas.DataFrame([values for _, values in rows], index=[name for name, _ in rows], columns=columns)
+        if all(float(v).is_integer() for v in frame["support"]):
+            frame["support"] = frame["support"].astype("int64")
+        return frame
+
+
+def _split_metrics(metrics) -> tuple[list[str], list[str]]:
+    """Requested ids -> (class-level: per-class columns, one-per-matrix: the overall rows)."""
+    if metrics is None:
+        return list(DEFAULT_CLASS_METRICS), list(DEFAULT_OVERALL_METRICS)
+    names = [metrics] if isinstance(metrics, str) else list(metrics) if isinstance(metrics, Sequence) else None
+    if not names or not all(isinstance(name, str) for name in names):
+        raise InputError("metrics", f"expected metric ids, got {metrics!r}")
+    columns, overall = [], []
+    for name in names:
+        info = metric(name)
+        if info.level in ("curve", "score"):
+            raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it needs scores, "
+                                        "which a report of predicted labels does not have")
+        if info.per_instance or info.default_average == "samples":
+            raise InputError("metrics", f"{info.id} averages over the instances of multi-label data; "
+                                        "a report covers single-label data")
+        (columns if info.level == "class" else overall).append(name)
+    if len(set(names)) != len(names):
+        raise InputError("metrics", "a metric is listed twice")
+    return columns, overall
+
+
+def _matrix_and_labels(y_true, y_pred, matrix, labels, orientation) -> tuple[np.ndarray, list]:
+    if (matrix is None) == (y_true is None and y_pred is None):
+        raise InputError("input", "give either matrix=, or y_true= with y_pred=")
+    if matrix is not None:
+        m = confusion.check_matrix(confusion.orient(matrix, orientation))
+        if m.ndim != 2:
+            raise InputError("matrix", f"a report covers one confusion matrix (C, C), got shape {m.shape}; "
+                                       "report each matrix of the batch on its own")
+        if labels is None:
+            return m, list(range(m.shape[-1]))
+        labels = per_class.label_list(confusion.check_labels(labels))
+        if len(labels) != m.shape[-1]:
+            raise InputError("labels", f"expected one label per class of the matrix ({m.shape[-1]}), got {len(labels)}")
+        return m, labels
+    if y_true is None or y_pred is None:
+        raise InputError("y_pred" if y_pred is None else "y_true", "y_true and y_pred go together")
+    if labels is None:
+        labels = per_class.categorical_labels(y_true, y_pred)
+    classes = confusion.class_labels(y_true, y_pred, labels)
+    if np.ndim(y_true) != 1:
+        raise InputError("y_true", "a report covers one set of labels (N,); report each row of a batch on its own")
+    return confusion.confusion_matrix(y_true, y_pred, labels=classes), per_class.label_list(classes)
+
+
+def report(
+    metrics: str | Sequence[str] | None = None,
+    *,
+    y_true=None,
+    y_pred=None,
+    matrix=None,
+    labels=None,
+    orientation: str = "true-rows",
+    params: Mapping[str, object] | None = None,
+    zero_division=math.nan,
+) -> Report:
+    """A classification report of labels (``y_true``, ``y_pred``: lists, arrays, pandas
+    Series or categoricals) or of one confusion ``matrix``.
+
+    ``metrics``: class-level ids become columns (default precision, recall, F1), the others
+    rows of the overall section (default accuracy, MCC, Cohen's kappa); give both kinds in one
+    list to choose both. ``labels`` orders (and names) the classes; categorical labels keep
+    their category order. ``params`` and ``zero_division`` as for :func:`evaluate`.
+    """
+    columns, overall_ids = _split_metrics(metrics)
+    the_matrix, class_labels = _matrix_and_labels(y_true, y_pred, matrix, labels, orientation)
+    params = _check_params(params, columns + overall_ids)
+
+    def run(names: list[str], average: str | None = None) -> dict:
+        own = {p.name for name in names for p in metric(name).params}
+        return evaluate(names, matrix=the_matrix, labels=class_labels, average=average, zero_division=zero_division,
+                        params={k: v for k, v in params.items() if k in own})
+
+    per_class_values = run(columns, "none") if columns else {}
+    averages: dict[str, dict[str, float]] = {}
+    for mode in AVERAGED:
+        having = [name for name in columns if mode in metric(name).averages]
+        if having:
+            averages[mode] = {name: float(v) for name, v in run(having, mode).items()}
+    overall = {name: float(v) for name, v in run(overall_ids).items()} if overall_ids else {}
+    return Report(
+        labels=class_labels,
+        class_metrics=columns,
+        per_class={name: np.asarray(v, dtype=float) for name, v in per_class_values.items()},
+        support=the_matrix.sum(axis=-1),
+        averages=averages,
+        overall=overall,
+        matrix=the_matrix,
+    )
+
+
+def _check_params(params, names: list[str]) -> dict:
+    """``params`` checked against the requested metrics (each evaluation gets its metrics' share)."""
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping):
+        raise InputError("params", f"expected a mapping {{parameter: value}}, got {type(params).__name__}")
+    declared = {p.name for name in names for p in metric(name).params}
+    unknown = sorted(set(params) - declared)
+    if unknown:
+        raise InputError("params", f"no requested metric has a parameter '{unknown[0]}'")
+    return dict(params)
