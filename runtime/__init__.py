@@ -11,6 +11,8 @@ matrices, per-class counts, probabilistic matrices, relevance vectors) and choos
 0.5071
 """
 
+from metricc.runtime.accumulate import ConfusionAccumulator, MultilabelAccumulator
+from metricc.runtime.accumulate_curves import ThresholdAccumulator
 from metricc.runtime.confusion import (
     ClassCounts,
     class_labels,
@@ -25,6 +27,7 @@ from metricc.runtime.evaluate import catalog, evaluate, metric
 from metricc.runtime.normalize import normalized
 from metricc.runtime.probabilistic import probabilistic_confusion_matrix
 from metricc.runtime.registry import Catalog, MetricInfo, ParamInfo
+from metricc.runtime.streaming import StreamingMetric
 from metricc.runtime.relevance import relevance_from_order, relevance_from_prevalence
 from metricc.runtime.suggest import Suggestion, suggest
 from metricc.runtime.sweep import product_grid, sweep
@@ -32,11 +35,15 @@ from metricc.runtime.sweep import product_grid, sweep
 __all__ = [
     "Catalog",
     "ClassCounts",
+    "ConfusionAccumulator",
     "InputError",
     "MetricInfo",
     "MetriccError",
+    "MultilabelAccumulator",
     "ParamInfo",
+    "StreamingMetric",
     "Suggestion",
+    "ThresholdAccumulator",
     "catalog",
     "class_labels",
     "confusion_matrix",
