@@ -239,7 +239,8 @@ class MultilabelAccumulator:
     @property
     def instance_counts(self) -> confusion.ClassCounts:
         """Per-instance TP, FP, FN, TN ``(N,)``, in sorted order of the count tuples."""
-        self.counts  # noqa: B018 - raises before any data
+        if not self.instances:
+            raise InputError("update", "no data yet: call update() with at least one chunk first")
         rows = sorted(self.instances)
         expanded = np.repeat(np.array(rows, dtype=np.int64), [self.instances[r] for r in rows], axis=0)
         return confusion.ClassCounts(*expanded.T)

@@ -50,7 +50,10 @@ class _Histogram:
         rows = []
         for k in range(len(self.values)):
             values, inverse = np.unique(np.r_[self.values[k], other.values[k]], return_inverse=True)
-            add = lambda a, b: np.bincount(inverse, weights=np.r_[a, b], minlength=values.size).astype(np.int64)  # noqa: E731
+
+            def add(a, b):  # counts of equal scores land on one value; float64 sums are exact below 2**53
+                return np.bincount(inverse, weights=np.r_[a, b], minlength=values.size).astype(np.int64)
+
             rows.append((values, add(self.positives[k], other.positives[k]), add(self.negatives[k], other.negatives[k])))
         return _Histogram(*(list(part) for part in zip(*rows)))
 
@@ -167,7 +170,8 @@ class ThresholdAccumulator:
     def _pos_index(self, pos_label) -> int:
         if pos_label is None:
             return 1
-        matches = [k for k, v in enumerate(self.labels.tolist()) if v == pos_label and type(v) is type(pos_label)]
+        matches = [k for k, v in enumerate(self.labels.tolist())
+                   if v == pos_label and isinstance(v, str) == isinstance(pos_label, str)]
         if not matches:
             raise InputError("pos_label", f"{pos_label!r} is not one of the labels {self.labels.tolist()!r}")
         return matches[0]
