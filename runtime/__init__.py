@@ -11,6 +11,8 @@ matrices, per-class counts, probabilistic matrices, relevance vectors) and choos
 0.5071
 """
 
+from metricc.runtime.accumulate import ConfusionAccumulator, MultilabelAccumulator
+from metricc.runtime.accumulate_curves import ThresholdAccumulator
 from metricc.runtime.confusion import (
     ClassCounts,
     class_labels,
@@ -26,6 +28,7 @@ from metricc.runtime.normalize import normalized
 from metricc.runtime.per_class import ClassValues
 from metricc.runtime.probabilistic import probabilistic_confusion_matrix
 from metricc.runtime.registry import Catalog, MetricInfo, ParamInfo
+from metricc.runtime.streaming import StreamingMetric
 from metricc.runtime.relevance import relevance_from_order, relevance_from_prevalence
 from metricc.runtime.report import Report, report
 from metricc.runtime.suggest import Suggestion, suggest
@@ -35,12 +38,16 @@ __all__ = [
     "Catalog",
     "ClassCounts",
     "ClassValues",
+    "ConfusionAccumulator",
     "InputError",
     "MetricInfo",
     "MetriccError",
+    "MultilabelAccumulator",
     "ParamInfo",
     "Report",
+    "StreamingMetric",
     "Suggestion",
+    "ThresholdAccumulator",
     "catalog",
     "class_labels",
     "confusion_matrix",
