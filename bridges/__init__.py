@@ -1,0 +1,1 @@
+"""Optional bridges from metricc to other libraries, each imported only when used."""
