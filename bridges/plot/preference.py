@@ -49,28 +49,51 @@ def _edges(axis: np.ndarray) -> np.ndarray:
 
 
 def _heatmap(ax, axis, surface, norm, references, corners, class_names):
-    """One (kappa_1, kappa_2) panel; ``surface[i, j]`` is the value at (axis[i], axis[j])."""
+    """One (kappa_1, kappa_2) panel; ``surface[i, j]`` is the value at (axis[i], axis[j]).
+    ``corners``: which of precision and recall this panel holds the kappa vector of."""
     image = ax.pcolormesh(_edges(axis), _edges(axis), surface.T, cmap=SEQUENTIAL, norm=norm)
     low, high = np.nanmin(surface), np.nanmax(surface)
     for (label, _, colour), level in zip(REFERENCES, references):
         if axis.size > 1 and np.isfinite(level) and low < level < high:
-            ax.contour(axis, axis, surface.T, levels=[level], colors=[colour], linewidths=1.2,
-                       linestyles="dashed" if label != "F1" else "solid")
-    for label, point, colour in corners:
-        ax.plot(*point, marker="o", markersize=8, markeredgecolor="black", color=colour, linestyle="none",
-                label=label, clip_on=False, zorder=3)
+            ax.contour(axis, axis, surface.T, levels=[level], colors=[colour], **_line_style(label))
+    for label, point in (("precision", (1.0, 1.0)), ("recall", (0.0, 0.0))):
+        if label in corners:
+            value, colour = next((v, c) for (name, _, c), v in zip(REFERENCES, references) if name == label)
+            ax.plot(*point, marker="o", markersize=9, markeredgecolor="black", color=colour, linestyle="none",
+                    label=f"{label} = {value:.4f}", clip_on=False, zorder=3)
     ax.set_xlabel(f"κ₁ ({class_names[0]})")
     ax.set_ylabel(f"κ₂ ({class_names[1]})")
     ax.set_aspect("equal")
     return image
 
 
-def _legend_handles(references):
+def _line_style(label: str) -> dict:
+    """Dashed precision and recall lines; the F1 line white with a black edge, visible on any colour."""
+    from matplotlib import patheffects
+
+    if label == "F1":
+        return {"linewidths": 1.6, "linestyles": "solid",
+                "path_effects": [patheffects.withStroke(linewidth=3, foreground="black")]}
+    return {"linewidths": 1.6, "linestyles": "dashed"}
+
+
+def _key(figure) -> None:
+    """One legend for every panel: what the dots and lines mean (the values are in the titles)."""
+    from matplotlib import patheffects
     from matplotlib.lines import Line2D
 
-    return [Line2D([], [], color=colour if colour != "white" else "black", linestyle="solid" if label == "F1" else "dashed",
-                   marker="o" if label != "F1" else None, markeredgecolor="black",
-                   label=f"{label} = {value:.4f}") for (label, _, colour), value in zip(REFERENCES, references)]
+    handles = [Line2D([], [], color="tab:red", linestyle="dashed", marker="o", markeredgecolor="black",
+                      label="macro precision: κ = (1, …, 1), and its level line"),
+               Line2D([], [], color="tab:orange", linestyle="dashed", marker="o", markeredgecolor="black",
+                      label="macro recall: κ = (0, …, 0), and its level line"),
+               Line2D([], [], color="white", linewidth=1.6, label="F1 of macro precision and recall (Eq. 23): level line",
+                      path_effects=[patheffects.withStroke(linewidth=3, foreground="black")])]
+    figure.legend(handles=handles, loc="outside lower center", ncols=1, fontsize=8, frameon=False)
+
+
+def _values_text(references) -> str:
+    precision, recall, f1 = references
+    return f"precision {precision:.4f} · recall {recall:.4f} · F1 {f1:.4f}"
 
 
 def preference_space(matrix, *, values=DEFAULT_VALUES, labels=None, names=None,
@@ -111,19 +134,17 @@ def _norm(surfaces):
 
 def _two_classes(axis, surfaces, references, class_names, titles) -> Figure:
     rows, columns = grid_shape(len(titles))
-    figure = new_figure(3.6 * columns + 1.2, 3.4 * rows + 0.6)
+    figure = new_figure(3.8 * columns + 1.2, 3.6 * rows + 1.4)
     norm = _norm(surfaces)
     image = None
     for k, title in enumerate(titles):
         ax = figure.add_subplot(rows, columns, k + 1)
         refs = [references[label][k] for label, _, _ in REFERENCES]
-        corners = [(f"precision = {refs[0]:.4f}", (1.0, 1.0), REFERENCES[0][2]),
-                   (f"recall = {refs[1]:.4f}", (0.0, 0.0), REFERENCES[1][2])]
-        image = _heatmap(ax, axis, surfaces[k], norm, refs, corners, class_names)
-        ax.set_title(title)
-        ax.legend(handles=_legend_handles(refs), fontsize=7, loc="upper left", framealpha=0.8)
+        image = _heatmap(ax, axis, surfaces[k], norm, refs, ("precision", "recall"), class_names)
+        ax.set_title(f"{title}\n{_values_text(refs)}" if title else _values_text(refs), fontsize=9)
     figure.colorbar(image, ax=figure.axes, shrink=0.8, label="preference-driven measure (macro)")
     figure.suptitle("Preference-driven measure over the preference vectors κ")
+    _key(figure)
     return figure
 
 
@@ -141,24 +162,22 @@ def _slices(axis, slices) -> list[int]:
 
 
 def _three_classes(axis, surfaces, references, class_names, titles, slices) -> Figure:
+    """One row of (kappa_1, kappa_2) panels per matrix, one panel per chosen kappa_3."""
     chosen = _slices(axis, slices)
-    figure = new_figure(3.2 * len(chosen) + 1.2, 3.2 * len(titles) + 0.6)
+    figure = new_figure(3.4 * len(chosen) + 1.2, 3.4 * len(titles) + 1.6)
     norm = _norm(surfaces)
-    image = None
-    for k, title in enumerate(titles):
+    rows = np.atleast_1d(figure.subfigures(len(titles), 1))
+    for k, (title, row) in enumerate(zip(titles, rows)):
         refs = [references[label][k] for label, _, _ in REFERENCES]
-        for s, index in enumerate(chosen):
-            ax = figure.add_subplot(len(titles), len(chosen), k * len(chosen) + s + 1)
-            corners = []
-            if np.isclose(axis[index], 1.0):
-                corners.append((f"precision = {refs[0]:.4f}", (1.0, 1.0), REFERENCES[0][2]))
-            if np.isclose(axis[index], 0.0):
-                corners.append((f"recall = {refs[1]:.4f}", (0.0, 0.0), REFERENCES[1][2]))
+        panels = np.atleast_1d(row.subplots(1, len(chosen)))
+        for ax, index in zip(panels, chosen):
+            corners = [name for name, at in (("precision", 1.0), ("recall", 0.0)) if np.isclose(axis[index], at)]
             image = _heatmap(ax, axis, surfaces[k][:, :, index], norm, refs, corners, class_names)
-            ax.set_title(f"{title}{': ' if title else ''}κ₃ ({class_names[2]}) = {axis[index]:.2g}", fontsize=9)
-        figure.axes[k * len(chosen)].legend(handles=_legend_handles(refs), fontsize=7, loc="upper left", framealpha=0.8)
-    figure.colorbar(image, ax=figure.axes, shrink=0.8, label="preference-driven measure (macro)")
+            ax.set_title(f"κ₃ ({class_names[2]}) = {axis[index]:.2g}", fontsize=9)
+        row.suptitle(f"{title}: {_values_text(refs)}" if title else _values_text(refs), fontsize=10)
+        row.colorbar(image, ax=panels.tolist(), shrink=0.8, label="preference-driven (macro)")
     figure.suptitle("Preference-driven measure over the preference vectors κ")
+    _key(figure)
     return figure
 
 

@@ -7,7 +7,6 @@ Section 4.2, Table 3) rebuilt from the values the paper prints for Figure 2.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,12 +16,12 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 
-import metricc  # noqa: E402
 import metricc.runtime as mc  # noqa: E402
 from metricc.bridges import plot  # noqa: E402
 from metricc.compiler import cli  # noqa: E402
 from metricc.runtime.errors import InputError  # noqa: E402
 
+REPO = Path(__file__).resolve().parents[2]
 CM4 = [[10, 0], [5, 5]]  # recall 1 and 0.5, precision 2/3 and 1: every value of Figure 2 follows
 CM8 = [[5, 5], [0, 10]]  # its opposite (Figure 3)
 THREE = [[40, 7, 3], [8, 10, 2], [9, 1, 20]]
@@ -105,7 +104,9 @@ def test_two_classes_reproduce_kozak_figure_2(tmp_path):
                               (10, 0): 0.5833, (0, 10): 1.0}.items():
         assert surface[k1, k2] == pytest.approx(printed, abs=5e-5)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("κ₁ (c1)", "κ₂ (c2)")
-    assert legend_texts(ax) == ["precision = 0.8333", "recall = 0.7500", "F1 = 0.7895"]  # Table 3, cm4
+    assert ax.get_title() == "precision 0.8333 · recall 0.7500 · F1 0.7895"  # Table 3, cm4
+    assert [text.get_text().split(":")[0] for text in figure.legends[0].get_texts()] == [
+        "macro precision", "macro recall", "F1 of macro precision and recall (Eq. 23)"]
     marks = {line.get_label(): line.get_xydata().tolist() for line in ax.lines}
     assert marks == {"precision = 0.8333": [[1.0, 1.0]], "recall = 0.7500": [[0.0, 0.0]]}
     assert "preference-driven" in figure.axes[-1].get_ylabel()  # the colour bar
@@ -115,7 +116,7 @@ def test_two_classes_reproduce_kozak_figure_2(tmp_path):
 def test_several_matrices_share_one_colour_scale_one_panel_each(tmp_path):
     figure = plot.preference_space([CM4, CM8], names=["cm4", "cm8"])
     panels = figure.axes[:2]
-    assert [ax.get_title() for ax in panels] == ["cm4", "cm8"]
+    assert [ax.get_title().split("\n")[0] for ax in panels] == ["cm4", "cm8"]
     assert np.allclose(_surface(panels[1]), _surface(panels[0]).T)  # the opposite matrix mirrors the space
     assert panels[0].collections[0].norm.vmin == panels[1].collections[0].norm.vmin == pytest.approx(0.5833, abs=1e-4)
     png(figure, tmp_path)
@@ -128,6 +129,7 @@ def test_three_classes_show_kappa_3_slices_with_precision_and_recall_in_the_corn
     precision = float(mc.evaluate("precision", matrix=THREE, average="macro")["precision"])
     recall = float(mc.evaluate("recall", matrix=THREE, average="macro")["recall"])
     assert [line.get_label() for line in panels[0].lines] == [f"recall = {recall:.4f}"]
+    assert figure.subfigs[0]._suptitle.get_text().startswith(f"precision {precision:.4f} · recall {recall:.4f} · F1 ")
     assert [line.get_label() for line in panels[2].lines] == [f"precision = {precision:.4f}"]
     assert _surface(panels[2])[10, 10] == pytest.approx(precision)
     assert _surface(panels[0])[0, 0] == pytest.approx(recall)
@@ -263,7 +265,6 @@ def test_rankings_rank_each_metric_by_its_direction(tmp_path):
 
 
 def test_ties_share_a_rank_and_undefined_values_get_none():
-    assert plot.rankings.__module__ == "metricc.bridges.plot.rankings"
     from metricc.bridges.plot.rankings import rank
 
     assert rank([0.5, 0.9, 0.5, float("nan")]).tolist()[:3] == [2.0, 1.0, 2.0]
@@ -353,9 +354,7 @@ def test_without_matplotlib_the_command_says_what_to_install(tmp_path):
     script = ("import sys; sys.modules['matplotlib'] = None\n"
               "from metricc.compiler.cli.app import main\n"
               "sys.exit(main(['plot', 'roc', '--y-true', '[0, 1]', '--scores', '[0.2, 0.7]', '-o', 'r.png']))")
-    root = str(Path(list(metricc.__path__)[0]).parent)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                            env={**os.environ, "PYTHONPATH": root})
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert result.returncode == 2
     assert result.stderr.strip() == "metricc: error: plot: metricc's plots need matplotlib: pip install 'metricc[plot]'"
 
@@ -368,3 +367,25 @@ def test_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def _readme_plots() -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    return text.split("\n## Plots\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_examples_run(tmp_path, monkeypatch, capsys):
+    """The section's Python block and the command that made its image both work as printed."""
+    import shlex
+
+    section = _readme_plots()
+    monkeypatch.chdir(tmp_path)
+    exec(section.split("```python\n", 1)[1].split("```", 1)[0], {})  # noqa: S102 - the README's own example
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["matrix.svg", "preference_space.png", "rankings.png",
+                                                          "threshold.png"]
+    command = shlex.split(section.split("```sh\n", 1)[1].split("```", 1)[0])
+    image = command[command.index("-o") + 1]
+    assert (REPO / image).is_file() and f"]({image})" in section
+    command[command.index("-o") + 1] = str(tmp_path / "image.png")
+    assert command[0] == "metricc" and cli.main(command[1:]) == 0
+    assert (tmp_path / "image.png").read_bytes().startswith(b"\x89PNG")
