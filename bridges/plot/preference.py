@@ -183,7 +183,7 @@ def _three_classes(axis, surfaces, references, class_names, titles, slices) -> F
 
 def _histograms(surfaces, references, titles, size) -> Figure:
     rows, columns = grid_shape(len(titles))
-    figure = new_figure(4.0 * columns, 3.0 * rows + 0.4)
+    figure = new_figure(max(6.0, 4.0 * columns), 3.2 * rows + 0.6)
     for k, title in enumerate(titles):
         ax = figure.add_subplot(rows, columns, k + 1)
         ax.hist(surfaces[k].ravel(), bins=40, color="tab:blue", alpha=0.8)
@@ -194,5 +194,6 @@ def _histograms(surfaces, references, titles, size) -> Figure:
         ax.set_ylabel(f"preference vectors (of {surfaces[k].size})")
         ax.set_title(title)
         ax.legend(fontsize=7)
-    figure.suptitle(f"Preference-driven measure over all {size}^{surfaces.ndim - 1} preference vectors κ")
+    figure.suptitle(f"Preference-driven measure over {surfaces[0].size:,} preference vectors κ "
+                    f"({size} values per class)")
     return figure

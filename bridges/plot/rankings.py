@@ -53,6 +53,20 @@ def _scores(m: np.ndarray, metric_ids: list[str], average, params) -> np.ndarray
     return np.stack(rows)
 
 
+def _spread(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Heights that pull tied classifiers apart around their shared rank (else their lines
+    hide each other), and which point of each tie carries the value label (the top one)."""
+    heights = ranks.copy()
+    first = np.zeros(ranks.shape, dtype=bool)
+    for row, (shared, spread) in enumerate(zip(ranks, heights)):
+        for value in np.unique(shared[np.isfinite(shared)]):
+            members = np.flatnonzero(shared == value)
+            step = min(0.2, 0.6 / len(members))
+            spread[members] = value + (np.arange(members.size) - (members.size - 1) / 2) * step
+            first[row, members[0]] = True
+    return heights, first
+
+
 def rankings(matrices, metrics, *, names=None, average: str | None = None, params=None,
              orientation: str = "true-rows") -> Figure:
     """A bump chart of classifiers ranked by each metric.
@@ -70,18 +84,21 @@ def rankings(matrices, metrics, *, names=None, average: str | None = None, param
     classifiers = display_names(names, m.shape[0], "names", "classifier {}")
     values = _scores(m, listed, average, params)
     ranks = np.stack([rank(row, metric(name).higher_is_better) for name, row in zip(listed, values)])
+    heights, first_of_tie = _spread(ranks)
     figure = new_figure(1.6 * len(listed) + 3.5, 0.45 * m.shape[0] + 2.2)
     ax = figure.add_subplot()
     columns = np.arange(len(listed))
     for b, name in enumerate(classifiers):
-        line, = ax.plot(columns, ranks[:, b], marker="o", markersize=9, linewidth=2.5, label=name)
-        for x, (r, v) in enumerate(zip(ranks[:, b], values[:, b])):
-            if np.isfinite(r):
-                ax.annotate(f"{v:.3f}", (x, r), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=7)
+        line, = ax.plot(columns, heights[:, b], marker="o", markersize=9, linewidth=2.5, label=name)
+        for x in np.flatnonzero(first_of_tie[:, b]):
+            ax.annotate(f"{values[x, b]:.3f}", (x, heights[x, b]), textcoords="offset points", xytext=(0, 8),
+                        ha="center", fontsize=7)
         first = np.flatnonzero(np.isfinite(ranks[:, b]))
         if first.size:
-            ax.annotate(name, (first[0], ranks[first[0], b]), textcoords="offset points", xytext=(-12, 0),
+            ax.annotate(name, (first[0], heights[first[0], b]), textcoords="offset points", xytext=(-12, 0),
                         ha="right", va="center", fontsize=8, color=line.get_color())
+    undefined = np.isnan(ranks).sum(axis=1)
+    listed = [f"{name}\n({n} undefined)" if n else name for name, n in zip(listed, undefined)]
     ax.set_xticks(columns, listed)
     ax.set_xlim(-0.9, len(listed) - 0.6)
     ax.set_yticks(np.arange(1, m.shape[0] + 1))

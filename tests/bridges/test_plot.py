@@ -272,7 +272,10 @@ def test_ties_share_a_rank_and_undefined_values_get_none():
     figure = plot.rankings([[[5, 0], [0, 5]], [[5, 0], [0, 5]], [[0, 5], [0, 5]]], ["precision", "f1"])
     precision = figure.axes[0].lines[2].get_ydata()[0]  # class 0 never predicted: NaN, no rank
     assert np.isnan(precision)
-    assert [line.get_ydata()[1] for line in figure.axes[0].lines] == [1, 1, 3]
+    tied = [line.get_ydata()[1] for line in figure.axes[0].lines]
+    assert np.round(tied).tolist() == [1, 1, 3] and tied[0] != tied[1]  # pulled apart, both visible
+    assert ticks(figure.axes[0].get_xticklabels()) == ["precision\n(1 undefined)", "f1"]
+    assert [text.get_text() for text in figure.axes[0].texts].count("1.000") == 1 + 1  # one label per tie
 
 
 @pytest.mark.parametrize("args, kwargs, argument", [
