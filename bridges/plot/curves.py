@@ -76,12 +76,10 @@ def threshold(metrics, y_true, scores, *, labels=None, pos_label=None, params: M
     matrices = np.stack([np.stack([curve.tn, curve.fp], -1), np.stack([curve.fn, curve.tp], -1)], -2)[1:]
     figure = new_figure(6.4, 4.2)
     ax = figure.add_subplot()
+    results = evaluate(names, matrix=matrices, average="binary", pos_label=1, params=params,
+                       zero_division=zero_division)  # the average applies to class-level metrics only
     for name in names:
-        info = metric(name)
-        kwargs = {"average": "binary", "pos_label": 1} if info.level == "class" else {}
-        given = {p.name: params[p.name] for p in info.params if params and p.name in params}
-        value = np.asarray(evaluate(name, matrix=matrices, params=given, zero_division=zero_division,
-                                    **kwargs)[name], dtype=float)
+        info, value = metric(name), np.asarray(results[name], dtype=float)
         line, = ax.step(cuts[::-1], value[::-1], where="pre", label=info.name)
         if np.isfinite(value).any():
             best = int(np.nanargmax(value) if info.higher_is_better else np.nanargmin(value))

@@ -36,20 +36,18 @@ def rank(values, higher_is_better: bool = True) -> np.ndarray:
 
 def _scores(m: np.ndarray, metric_ids: list[str], average, params) -> np.ndarray:
     """``(M, B)``: each metric's single value for each matrix."""
-    rows = []
     for name in metric_ids:
         info = metric(name)
         if info.level in SCORE_LEVELS:
             raise InputError("metrics", f"{name} needs scores, not confusion matrices")
-        chosen = average if info.level == "class" else None
-        if chosen == "none" or (chosen is None and info.level == "class" and info.default_average == "none"):
+        if info.level == "class" and (average or info.default_average) == "none":
             raise InputError("average", f"{name}: a ranking needs one value per classifier; choose an averaging "
                                         "other than none")
-        given = {p.name: params[p.name] for p in info.params if params and p.name in params}
-        value = np.asarray(evaluate(name, matrix=m, average=chosen, params=given)[name], dtype=float)
-        if value.shape != (m.shape[0],):
-            raise InputError("metrics", f"{name} gives shape {value.shape[1:]} per matrix; a ranking needs one value")
-        rows.append(value)
+    results = evaluate(metric_ids, matrix=m, average=average, params=params)
+    rows = [np.asarray(results[name], dtype=float) for name in metric_ids]
+    for name, row in zip(metric_ids, rows):
+        if row.shape != (m.shape[0],):
+            raise InputError("metrics", f"{name} gives shape {row.shape[1:]} per matrix; a ranking needs one value")
     return np.stack(rows)
 
 

@@ -201,6 +201,7 @@ def test_a_loss_marks_its_smallest_value_and_multi_class_needs_the_positive_clas
     ({"metrics": "f1", "pos_label": "yak"}, "pos_label"),
     ({"metrics": "f1", "scores": S_THREE[:10]}, "y_true"),
     ({"metrics": "no_such_metric"}, "metric"),
+    ({"metrics": "f1", "params": {"bta": 2}}, "params"),
 ])
 def test_threshold_refuses_bad_input(kwargs, argument):
     arguments = {"y_true": Y_THREE, "scores": S_THREE, "pos_label": "ant", **kwargs}
@@ -284,6 +285,7 @@ def test_ties_share_a_rank_and_undefined_values_get_none():
     ([CLASSIFIERS, ["f1", "roc_auc"]], {}, "metrics"),
     ([CLASSIFIERS, ["f1", "mcc"]], {"average": "none"}, "average"),
     ([CLASSIFIERS, ["f1", "mcc"]], {"names": ["a", "b"]}, "names"),
+    ([CLASSIFIERS, ["f1", "f_beta"]], {"params": {"beta": 0}}, "beta"),
 ])
 def test_rankings_refuse_bad_input(args, kwargs, argument):
     with pytest.raises(InputError) as error:
