@@ -394,3 +394,14 @@ def test_the_readme_examples_run(tmp_path, monkeypatch, capsys):
     command[command.index("-o") + 1] = str(tmp_path / "image.png")
     assert command[0] == "metricc" and cli.main(command[1:]) == 0
     assert (tmp_path / "image.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_command_draws_a_matrix_from_label_files(capsys, tmp_path):
+    (tmp_path / "t.txt").write_text("cat\ndog\ndog\nowl\n")
+    (tmp_path / "p.txt").write_text("cat\ncat\ndog\nowl\n")
+    out_file = tmp_path / "m.png"
+    code, _, err = _cli(capsys, "plot", "confusion-matrix", "--y-true", tmp_path / "t.txt",
+                        "--y-pred", tmp_path / "p.txt", "-o", out_file)
+    assert (code, err) == (0, "") and out_file.read_bytes().startswith(b"\x89PNG")
+    code, _, err = _cli(capsys, "plot", "confusion-matrix", "--y-true", tmp_path / "t.txt", "-o", out_file)
+    assert code == 2 and err.startswith("metricc: error: --y-pred: ")
