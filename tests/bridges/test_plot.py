@@ -118,6 +118,8 @@ def test_several_matrices_share_one_colour_scale_one_panel_each(tmp_path):
     panels = figure.axes[:2]
     assert [ax.get_title().split("\n")[0] for ax in panels] == ["cm4", "cm8"]
     assert np.allclose(_surface(panels[1]), _surface(panels[0]).T)  # the opposite matrix mirrors the space
+    for ax, printed in zip(panels, ([0.8500, 0.7000, 0.7917], [0.7250, 0.9083, 0.7917])):  # Table 3
+        assert [_surface(ax)[k1, k2] for k1, k2 in ((3, 6), (9, 4), (5, 5))] == pytest.approx(printed, abs=5e-5)
     assert panels[0].collections[0].norm.vmin == panels[1].collections[0].norm.vmin == pytest.approx(0.5833, abs=1e-4)
     png(figure, tmp_path)
 
