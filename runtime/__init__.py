@@ -67,3 +67,13 @@ __all__ = [
     "suggest",
     "sweep",
 ]
+
+
+def __getattr__(name: str):
+    """``mc.plot`` (:mod:`metricc.bridges.plot`, the extra ``metricc[plot]``) imports matplotlib
+    on first use only: importing the runtime stays numpy-only."""
+    if name == "plot":
+        from metricc.bridges import plot
+
+        return plot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,7 +19,7 @@ import pytest
 import metricc
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("compiler", "runtime", "generated")
+PACKAGES = ("compiler", "runtime", "generated", "bridges")
 BARE = {"compiler", "runtime", "generated", "specs"}
 HEAVY = ("sympy", "jinja2", "jsonschema", "yaml")
 
@@ -114,6 +114,26 @@ print("ok")
 
 def test_using_metrics_imports_numpy_only():
     result = subprocess.run([sys.executable, "-c", _USE_METRICS], capture_output=True, text=True,
+                            env=_env(), cwd=REPO / "tests", timeout=120)
+    assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr
+
+
+_PLOTS_ON_DEMAND = """
+import importlib.util, sys
+import metricc.runtime as mc
+from metricc.compiler.cli import app
+mc.evaluate("f1", matrix=[[5, 1], [2, 4]])
+assert "matplotlib" not in sys.modules, "import metricc.runtime (or the command line) imported matplotlib"
+if importlib.util.find_spec("matplotlib") is not None:
+    assert mc.plot.confusion_matrix([[5, 1], [2, 4]]).axes
+    assert "matplotlib" in sys.modules and "matplotlib.pyplot" not in sys.modules
+print("ok")
+"""
+
+
+def test_matplotlib_is_imported_only_when_a_plot_is_drawn():
+    """``mc.plot`` is resolved lazily; the figures never go through pyplot's global state."""
+    result = subprocess.run([sys.executable, "-c", _PLOTS_ON_DEMAND], capture_output=True, text=True,
                             env=_env(), cwd=REPO / "tests", timeout=120)
     assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr
 
