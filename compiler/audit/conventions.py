@@ -4,8 +4,8 @@ Papers and their code disagree on conventions more often than on arithmetic. For
 that differs, :func:`explain` recomputes it under the usual alternatives and returns every
 one that gives the printed value, the simplest first:
 
-- the transposed matrix (``orientation``), the other positive class (``pos_label``), another
-  ``average`` (mean of per-class F1 vs F1 of the means is a change of ``metric``), a zero-division
+- the other positive class (``pos_label``), another ``average``, the transposed matrix
+  (``orientation``), mean of per-class F1 vs F1 of the means (a change of ``metric``), a zero-division
   policy (``zero_division``), a percent printed as a fraction or back (``scale``), a close
   relative in the catalog (``metric``: code computing one metric under another's name);
 - and every pair of these of different kinds; a pair counts only if neither half explains
@@ -37,7 +37,10 @@ RELATIVES = (
     ("mcc", "mcc_per_class", "cohen_kappa"),
     ("g_mean", "adjusted_g_mean", "balanced_accuracy"),
 )
-_KINDS = ("orientation", "pos_label", "average", "metric", "zero_division", "scale")
+# Order among equally simple explanations: choices of the computation that papers leave
+# implicit first, then a different reading of the data (transposed), then the catalog
+# relatives, zero division and the printed scale.
+_KINDS = ("pos_label", "average", "orientation", "metric", "zero_division", "scale")
 _SCALES = {"percent": 100.0, "fraction": 0.01}
 
 
@@ -63,15 +66,15 @@ def _singles(metric_id: str, inputs: dict) -> list[dict]:
     """Every one-argument change of the claim's convention, in the order of ``_KINDS``."""
     info = metric(metric_id)
     changes = []
-    if inputs.get("matrix") is not None:
-        flipped = "pred-rows" if inputs.get("orientation", "true-rows") == "true-rows" else "true-rows"
-        changes.append({"orientation": flipped})
     if info.level == "class":
         labels = _class_labels(inputs)
         current = inputs.get("pos_label", labels[1] if len(labels) > 1 else None)
         changes += [{"pos_label": label} for label in labels if label != current]
         average = inputs.get("average") or info.default_average
         changes += [{"average": a} for a in info.averages if a not in (average, "none", "samples")]
+    if inputs.get("matrix") is not None:
+        flipped = "pred-rows" if inputs.get("orientation", "true-rows") == "true-rows" else "true-rows"
+        changes.append({"orientation": flipped})
     changes += [{"metric": m} for m in _relatives(metric_id)]
     changes += [{"zero_division": z} for z in (0.0, 1.0)]
     if info.level == "class":
