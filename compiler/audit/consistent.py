@@ -18,6 +18,7 @@ hold together. This recovers a paper's missing confusion matrix from its reporte
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import asdict, dataclass, field
 
@@ -110,14 +111,22 @@ def _matches(score: Score, batch: grid.Batch) -> np.ndarray:
         return np.abs(_values(score, batch) - score.value) <= score.tolerance + 1e-12
 
 
-def _check_usable(scores: list[Score], classes: int) -> None:
-    """Every score evaluates on a matrix of this size (parameters without default fail here)."""
+@functools.lru_cache(maxsize=1024)
+def _unusable(score: Score, classes: int) -> str | None:
+    """Why ``score`` cannot be evaluated on a matrix of this size (a parameter without default)."""
     probe = grid.Batch.of_matrices(np.ones((1, classes, classes), dtype=np.int64))
+    try:
+        _values(score, probe)
+    except InputError as error:
+        return error.message
+    return None
+
+
+def _check_usable(scores: list[Score], classes: int) -> None:
     for score in scores:
-        try:
-            _values(score, probe)
-        except InputError as error:
-            raise InputError("score", f"{score.label}: {error.message}") from None
+        problem = _unusable(score, classes)
+        if problem:
+            raise InputError("score", f"{score.label}: {problem}")
 
 
 def _search(scores: list[Score], batches) -> tuple[int, list, np.ndarray | None]:
