@@ -129,11 +129,12 @@ def _check_usable(scores: list[Score], classes: int) -> None:
             raise InputError("score", f"{score.label}: {problem}")
 
 
-def _search(scores: list[Score], batches) -> tuple[int, list, np.ndarray | None]:
+def _search(scores: list[Score], batches, candidates=None) -> tuple[int, list, np.ndarray | None]:
     """Count feasible matrices, keeping the first ten; if none, the match patterns (bit i =
-    score i holds) that occur anywhere, from which the conflicts are read."""
+    score i holds) that occur anywhere, from which the conflicts are read. ``candidates``:
+    a subset of the batches that holds every feasible matrix, searched first."""
     count, found = 0, []
-    for batch in batches():
+    for batch in (candidates or batches)():
         for score in scores:
             batch = batch.take(np.flatnonzero(_matches(score, batch)))
             if not len(batch):
@@ -178,6 +179,15 @@ def _intervals(scores, class_totals, samples, classes) -> Consistency:
     return Consistency(False, "intervals", None, [], conflicts, unchecked)
 
 
+def _possible_traces(scores, totals) -> np.ndarray | None:
+    """Traces TP + TN that the scores of the trace alone allow (a superset: interval slack),
+    or None when no score is a function of the trace."""
+    masks = [m for m, s in zip(trace_conditions(scores, None, sum(totals), 2), scores) if m is not None]
+    if not masks:
+        return None
+    return np.flatnonzero(np.logical_and.reduce(masks))
+
+
 def _totals(class_totals, samples, classes) -> tuple[list[int] | None, int, int]:
     if (class_totals is None) == (samples is None):
         raise InputError("class-totals", "give either the class totals (--class-totals) or the number of samples (--samples)")
@@ -206,8 +216,12 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None) -> Cons
     totals, n, classes = _totals(class_totals, samples, classes)
     _check_usable(scores, classes)
     labels = [s.label for s in scores]
+    candidates = None
     if classes == 2 and totals is not None and (totals[0] + 1) * (totals[1] + 1) <= EXHAUSTIVE_LIMIT:
         method, batches = "exhaustive", lambda: grid.binary_batches(totals[0], totals[1])
+        traces = _possible_traces(scores, totals)
+        if traces is not None:
+            candidates = lambda: grid.binary_trace_batches(totals[0], totals[1], traces)  # noqa: E731
     elif classes == 2 and totals is None and grid.binary_samples_size(n) <= EXHAUSTIVE_LIMIT:
         method = "exhaustive"
         batches = lambda: (b for p in range(n + 1) for b in grid.binary_batches(n - p, p))  # noqa: E731
@@ -215,7 +229,7 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None) -> Cons
         method, batches = "search", lambda: grid.matrix_batches(totals, n, classes)
     else:
         return _intervals(scores, totals, n, classes)
-    count, matrices, patterns = _search(scores, batches)
+    count, matrices, patterns = _search(scores, batches, candidates)
     if count:
         return Consistency(True, method, count, matrices, [], [])
     return Consistency(False, method, 0, [], _conflicts(labels, patterns), [])

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-__all__ = ["CHUNK", "Batch", "binary_batches", "binary_samples_size", "matrix_batches",
+__all__ = ["CHUNK", "Batch", "binary_batches", "binary_trace_batches", "binary_samples_size", "matrix_batches",
            "matrix_search_size", "compositions"]
 
 CHUNK = 1 << 16  # matrices per batch: arrays of CHUNK x C x C int64 stay in the cache
@@ -74,6 +74,26 @@ def binary_batches(negatives: int, positives: int) -> Iterator[Batch]:
         cells[0, 0], cells[0, 1] = tn, negatives - tn
         cells[1, 0], cells[1, 1] = positives - tp, tp
         yield Batch(cells)
+
+
+def binary_trace_batches(negatives: int, positives: int, traces: np.ndarray) -> Iterator[Batch]:
+    """The cells of :func:`binary_batches` whose trace TP + TN is one of ``traces``: a score of
+    the trace alone (accuracy, micro averages) cuts the grid down to a few diagonals."""
+    pending_tp, pending_tn, size = [], [], 0
+    for trace in np.asarray(traces, dtype=np.int64):
+        tp = np.arange(max(0, trace - negatives), min(positives, trace) + 1, dtype=np.int64)
+        pending_tp.append(tp)
+        pending_tn.append(trace - tp)
+        size += len(tp)
+        if size >= CHUNK or trace == traces[-1]:
+            tp, tn = np.concatenate(pending_tp), np.concatenate(pending_tn)
+            pending_tp, pending_tn, size = [], [], 0
+            for start in range(0, len(tp), CHUNK):
+                part_tp, part_tn = tp[start:start + CHUNK], tn[start:start + CHUNK]
+                cells = np.empty((2, 2, len(part_tp)), dtype=np.int64)
+                cells[0, 0], cells[0, 1] = part_tn, negatives - part_tn
+                cells[1, 0], cells[1, 1] = positives - part_tp, part_tp
+                yield Batch(cells)
 
 
 def binary_samples_size(samples: int) -> int:
