@@ -54,7 +54,8 @@ def _cmd_consistent(args) -> int:
         print(json.dumps(result.to_json(), indent=2))
         return 0 if result.consistent else 1
     if result.consistent:
-        count = "" if result.feasible_count is None else f": {result.feasible_count} matrices give every score"
+        count = result.feasible_count
+        count = "" if count is None else f": {count} matri{'x gives' if count == 1 else 'ces give'} every score"
         print(f"consistent{count} ({result.method}: {_METHODS[result.method]})")
         for matrix in result.matrices:
             print("  " + json.dumps(matrix))

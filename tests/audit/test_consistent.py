@@ -164,7 +164,7 @@ def test_cli_exit_codes_text_and_json(capsys):
     kc2 = ["--class-totals", "415,107", "--score", "accuracy=0.842912", "--score", "balanced_accuracy=0.700056"]
     assert main(["consistent", *kc2]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("consistent: 1 matrices give every score (exhaustive") and "[[391, 24], [58, 49]]" in out
+    assert out.startswith("consistent: 1 matrix gives every score (exhaustive") and "[[391, 24], [58, 49]]" in out
     assert main(["consistent", *kc2, "--score", "f1:binary=0.905093"]) == 1
     assert "cannot hold together: f1:binary" in capsys.readouterr().out
     assert main(["consistent", *kc2, "--format", "json"]) == 0
