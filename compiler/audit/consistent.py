@@ -30,7 +30,7 @@ from metricc.compiler.audit.consistent_intervals import trace_conditions
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric
 
-__all__ = ["Score", "Consistency", "parse_score", "consistent", "EXHAUSTIVE_LIMIT", "SEARCH_LIMIT"]
+__all__ = ["Score", "Consistency", "parse_score", "make_score", "consistent", "EXHAUSTIVE_LIMIT", "SEARCH_LIMIT"]
 
 EXHAUSTIVE_LIMIT = 120_000_000  # two classes: a 10^4 x 10^4 (TP, TN) grid is searched exactly
 SEARCH_LIMIT = 5_000_000  # more classes: matrices enumerated one by one
@@ -82,7 +82,10 @@ def parse_score(text: str) -> Score:
 
 
 def make_score(metric_id: str, average: str | None, printed: str, value: float, tolerance: float) -> Score:
+    """A checked :class:`Score`: one number per confusion matrix (no per-class or per-sample values)."""
     info = metric(metric_id)
+    if info.per_instance:
+        raise InputError("score", f"{metric_id} averages over the samples of multi-label data, not a confusion matrix")
     if info.level not in _LEVELS:
         raise InputError("score", f"{metric_id} needs scores or labels, not a confusion matrix; "
                                   "give metrics of counts or matrices (e.g. accuracy, f1, mcc)")

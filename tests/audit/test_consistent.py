@@ -146,6 +146,7 @@ def test_samples_without_totals():
     ("roc_auc=0.7", "needs scores or labels"),
     ("nosuch=0.4", "unknown metric 'nosuch'"),
     ("cba:micro=0.4", "does not support 'micro'"),
+    ("f1_of_sample_averages=0.4", "samples of multi-label data"),
 ])
 def test_bad_scores_name_the_problem(text, message):
     with pytest.raises(InputError, match=re.escape(message)):
