@@ -21,7 +21,11 @@ An audit file (YAML) is a list of *examples*: the data a paper prints (a confusi
 
 A claim *agrees* when the recomputed value is within half a unit of the last printed digit
 (or ``tolerance``). A claim with an ``erratum`` is expected to differ from its printed value
-and to agree with ``correct``. Anything else is reported as an unexplained difference.
+and to agree with ``correct``. For any claim that differs, the usual conventions are searched
+(:mod:`.conventions`): a difference one of them reproduces is ``explained`` (``explained_by``,
+the simplest, and ``alternatives``); it is still a failure, as the stated convention does not
+give the printed number. An erratum that a convention reproduces names it in the audit file
+(``explained_by``), and the search must find it.
 """
 
 from __future__ import annotations
@@ -36,13 +40,14 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from metricc.compiler.audit.conventions import explain
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import evaluate
 
-__all__ = ["ClaimResult", "audit_file", "format_value", "printed_value"]
+__all__ = ["ClaimResult", "audit_file", "explain_claim", "format_value", "printed_value"]
 
 # Keys of a claim that are not passed to evaluate().
-_CLAIM_KEYS = {"metric", "printed", "tolerance", "erratum", "correct", "where"}
+_CLAIM_KEYS = {"metric", "printed", "tolerance", "erratum", "correct", "where", "explained_by"}
 _EXAMPLE_KEYS = {"source", "description", "claims", "printed_matrix", "printed_orientation", "class_names"}
 _EVALUATE_KEYS = frozenset(inspect.signature(evaluate).parameters) - {"metrics"}
 _NUMBER = re.compile(r"^\s*[~≈]?\s*(-?\d+(?:\.(\d+))?)\s*(%?)\s*$")
@@ -51,7 +56,11 @@ _FRACTION = re.compile(r"^\s*(-?\d+)\s*/\s*(\d+)\s*$")
 
 @dataclass(frozen=True)
 class ClaimResult:
-    """One recomputed claim. ``status``: agrees | erratum | differs | stale-erratum."""
+    """One recomputed claim. ``status``: agrees | erratum | explained | differs | stale-erratum.
+
+    ``explained_by``: the simplest convention (changed arguments) that reproduces the printed
+    value of a claim that differs, ``alternatives`` the others; see :mod:`.conventions`.
+    """
 
     file: str
     line: int
@@ -62,6 +71,8 @@ class ClaimResult:
     recomputed: object
     status: str
     erratum: str | None
+    explained_by: dict | None = None
+    alternatives: tuple = ()
 
     @property
     def ok(self) -> bool:
@@ -173,9 +184,17 @@ def _claim(path: Path, example: dict, claim: dict) -> ClaimResult:
         status = "erratum" if _matches(value, correct, correct_tolerance) else "differs"
     else:
         status = "differs"
+    explanations = [] if status in ("agrees", "stale-erratum") else explain(claim["metric"], inputs, printed, tolerance)
+    if status == "differs" and explanations and not erratum:
+        status = "explained"
+    declared = claim.get("explained_by")
+    if declared is not None and _plain_data(declared) != (explanations[0] if explanations else None):
+        found = explanations[0] if explanations else "nothing"
+        raise InputError("audit", f"{where}: explained_by {_plain_data(declared)} is not what the convention search finds first: {found}")
     shown = claim["printed"] if isinstance(claim["printed"], str) else repr(claim["printed"])
     return ClaimResult(str(path), line, str(example.get("source", "")), str(claim.get("where", "")),
-                       claim["metric"], shown, _plain(value), status, erratum)
+                       claim["metric"], shown, _plain(value), status, erratum,
+                       explanations[0] if explanations else None, tuple(explanations[1:]))
 
 
 def audit_file(path: str | Path) -> list[ClaimResult]:
@@ -191,6 +210,25 @@ def audit_file(path: str | Path) -> list[ClaimResult]:
                 raise InputError("audit", f"{path}:{example['__line__']}: each claim is a mapping with 'metric' and 'printed'")
             results.append(_claim(path, example, claim))
     return results
+
+
+def explain_claim(metric: str, printed, *, tolerance: float | None = None, **inputs) -> ClaimResult:
+    """Recompute one claim (any keyword of ``evaluate``) and, if it differs, search conventions.
+
+    >>> result = explain_claim("f1", "0.9051", matrix=[[391, 24], [58, 49]], average="binary")
+    >>> result.status, result.explained_by
+    ('explained', {'pos_label': 0})
+    """
+    unknown = sorted(set(inputs) - _EVALUATE_KEYS)
+    if unknown:
+        raise TypeError(f"explain_claim() got an unexpected keyword argument '{unknown[0]}'")
+    value = evaluate(metric, **inputs)[metric]
+    expected, tol = _expected(printed, tolerance, "printed")
+    explanations = [] if _matches(value, expected, tol) else explain(metric, inputs, expected, tol)
+    status = "agrees" if _matches(value, expected, tol) else "explained" if explanations else "differs"
+    shown = printed if isinstance(printed, str) else repr(printed)
+    return ClaimResult("", 0, "", "", metric, shown, _plain(value), status, None,
+                       explanations[0] if explanations else None, tuple(explanations[1:]))
 
 
 def format_value(value) -> str:

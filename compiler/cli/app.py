@@ -19,7 +19,7 @@ import os
 import sys
 import traceback
 
-from metricc.compiler.cli import audit, build, catalog, docs, evaluate, plot, report, suggest
+from metricc.compiler.cli import audit, build, catalog, consistent, docs, evaluate, plot, report, suggest
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.errors import InputError, MetriccError
 
@@ -83,6 +83,7 @@ def _parser() -> _Parser:
     report.add_command(commands)
     audit.add_command(commands)
     docs.add_command(commands)
+    consistent.add_command(commands)
     suggest.add_command(commands)
     plot.add_command(commands)
     return parser

@@ -13,14 +13,17 @@ from metricc.runtime.errors import InputError
 
 __all__ = ["add_command"]
 
-_STATUS = {"agrees": "agrees", "erratum": "erratum", "differs": "DIFFERS", "stale-erratum": "STALE"}
+_STATUS = {"agrees": "agrees", "erratum": "erratum", "explained": "EXPLAINED", "differs": "DIFFERS", "stale-erratum": "STALE"}
 
 
 def add_command(commands) -> None:
     audit = commands.add_parser(
         "audit",
         help="recompute the claims of audit files (printed numbers) and report which hold",
-        description="Exit 0 when every claim agrees with its data or is a known erratum; 1 otherwise.",
+        description="Exit 0 when every claim agrees with its data or is a known erratum; 1 otherwise. "
+                    "A claim that differs is recomputed under the usual other conventions (transposed "
+                    "matrix, other positive class, averaging, relatives, zero division, percent): "
+                    "EXPLAINED names the ones that give the printed number (still exit 1).",
     )
     audit.add_argument("files", nargs="*", metavar="FILE", help="audit files or folders (default: ./audits)")
     audit.add_argument("--format", choices=("text", "json"), default="text")
@@ -44,12 +47,17 @@ def _files(given: list[str]) -> list[Path]:
 
 def _line(result) -> str:
     from metricc.compiler.audit.claims import format_value
+    from metricc.compiler.audit.conventions import describe
 
     where = f"{Path(result.file).name}:{result.line}"
     text = f"{where:<18} {_STATUS[result.status]:<8} {result.metric:<24} printed {result.printed:<22} recomputed {format_value(result.recomputed)}"
     if result.erratum:
         text += f"  [erratum {result.erratum}]"
-    return text + f"  {result.source}" + (f": {result.where}" if result.where else "")
+    text += f"  {result.source}" + (f": {result.where}" if result.where else "")
+    if result.explained_by:
+        others = "".join(f"; or {describe(a)}" for a in result.alternatives)
+        text += f"\n{'':<18} the printed value is reproduced {describe(result.explained_by)}{others}"
+    return text
 
 
 def _cmd_audit(args) -> int:
@@ -58,11 +66,12 @@ def _cmd_audit(args) -> int:
     results = [result for path in _files(args.files) for result in audit_file(path)]
     failed = [r for r in results if not r.ok]
     if args.format == "json":
-        print(json.dumps([{**r.__dict__, "status": r.status} for r in results], indent=2))
+        print(json.dumps([{**r.__dict__, "alternatives": list(r.alternatives)} for r in results], indent=2))
         return 1 if failed else 0
     for result in results:
         print(_line(result))
     counts = {status: sum(r.status == status for r in results) for status in _STATUS}
     print(f"{len(results)} claims: {counts['agrees']} agree, {counts['erratum']} are known errata, "
+          f"{counts['explained']} differ but another convention explains them, "
           f"{counts['differs']} differ, {counts['stale-erratum']} name an erratum but agree")
     return 1 if failed else 0
