@@ -165,7 +165,9 @@ class _Scanner:
                 if "^" in exponent or any(abs(float(x)) > MAX_EXPONENT for x in re.findall(r"\d+(?:\.\d+)?", exponent)):
                     raise self.error(f"exponent '{exponent}' too large: at most {MAX_EXPONENT}, no towers")
                 self.out.append("^{" + self.rewrite(exponent) + "}")
-            elif ch in "+-*/(){}[],=| " or ch == "'" and False:
+            elif ch in "+-*/(){}[],=| ":
+                if ch == "(" and re.search(r"(\)|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
+                    self.out.append("\\cdot ")  # (a)(b), p_k(n - p_k): a product, not a call
                 self.out.append(ch)
                 self.pos += 1
             else:

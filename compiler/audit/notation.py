@@ -64,9 +64,10 @@ class Notation:
     ``"classes"`` (Kozak and Wenzel write n for the instances, some texts for the classes)."""
 
     def __init__(self, defined: dict[str, sympy.Expr] | None = None, n_means: str = "instances",
-                 params: frozenset = frozenset({"beta"})):
+                 p_means: str = "count", params: frozenset = frozenset({"beta"})):
         self.defined = dict(defined or {})
         self.n_means = n_means
+        self.p_means = p_means  # p_i: Branco's predicted count, or Wenzel's precision
         self.params = params
 
     def resolve(self, parts: list[str], bar: bool, where: str) -> sympy.Expr:
@@ -94,7 +95,7 @@ class Notation:
         if head in ("t", "n") and len(rest) == 1 and rest[0] in INDEX_LETTERS:
             i = sympy.Symbol(rest[0])
             return CLASS_COUNTS["TP"][i] + CLASS_COUNTS["FN"][i]
-        if head == "p" and len(rest) == 1 and rest[0] in INDEX_LETTERS and not bar:
+        if head == "p" and len(rest) == 1 and rest[0] in INDEX_LETTERS and not bar and self.p_means == "count":
             i = sympy.Symbol(rest[0])
             return CLASS_COUNTS["TP"][i] + CLASS_COUNTS["FP"][i]
         if head in ("mat", "M") and len(rest) == 1 and len(rest[0].replace(",", "")) == 2:

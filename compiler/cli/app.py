@@ -19,7 +19,7 @@ import os
 import sys
 import traceback
 
-from metricc.compiler.cli import audit, build, catalog, evaluate, suggest
+from metricc.compiler.cli import audit, build, catalog, evaluate, identify, suggest
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.errors import InputError, MetriccError
 
@@ -81,6 +81,7 @@ def _parser() -> _Parser:
     catalog.add_command(commands)
     evaluate.add_command(commands)
     audit.add_command(commands)
+    identify.add_command(commands)
     suggest.add_command(commands)
     return parser
 
