@@ -118,7 +118,7 @@ def _user_value(expr, counts, matrix=None, per_class: int | None = None) -> floa
     tp, fp, fn, tn, n = counts
     arrays = dict(zip(_COUNTS, (tp, fp, fn, tn)))
     e = expr.xreplace({symbols.N_CLASSES: len(tp), _BETA: sympy.Float(_BETA_VALUE, 30)}).doit()
-    values = {symbols.N_TOTAL: n}
+    values = {symbols.N_TOTAL: sympy.Float(int(n), 30)}
     for node in e.atoms(sympy.Indexed):
         index = [int(i) for i in node.indices if i.is_Integer]
         if len(index) != len(node.indices) or any(i >= len(tp) or i < 0 for i in index):
@@ -126,14 +126,14 @@ def _user_value(expr, counts, matrix=None, per_class: int | None = None) -> floa
         if node.base == symbols.M:
             if matrix is None:
                 return None
-            values[node] = int(matrix[index[0], index[1]])
+            values[node] = sympy.Float(int(matrix[index[0], index[1]]), 30)
         else:
             name = next((k for k, v in CLASS_COUNTS.items() if v == node.base), None)
             if name is None:
                 return None
-            values[node] = int(arrays[name][index[0]])
-    if per_class is not None:
-        values.update({s: int(arrays[k][per_class]) for k, s in zip(_COUNTS, symbols.COUNTS)})
+            values[node] = sympy.Float(int(arrays[name][index[0]]), 30)
+    if per_class is not None:  # floats of 30 digits: exact for counts, and fast to evaluate
+        values.update({s: sympy.Float(int(arrays[k][per_class]), 30) for k, s in zip(_COUNTS, symbols.COUNTS)})
     try:
         value = complex(e.xreplace(values).evalf(30))
     except (TypeError, ValueError, ZeroDivisionError):

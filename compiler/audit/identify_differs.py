@@ -16,7 +16,7 @@ from metricc.compiler.language import symbols
 
 __all__ = ["nearest"]
 
-_MAX_PERTURBATIONS = 40
+_MAX_PERTURBATIONS = 24
 _NAMES = ("TP", "FP", "FN", "TN")
 _KNOWN = {
     (("f1_of_macro_averages", None), ("f1", "macro")):
@@ -60,8 +60,20 @@ def _replace_nth(expr, target, replacement, n):
 
 
 def _perturbations(expr):
-    """(perturbed formula, sentence template with {v} for the variant) one step away."""
+    """(perturbed formula, sentence template with {v} for the variant) one step away; the
+    few square-root changes first, then the many count swaps."""
     out = []
+    roots = [node for node in sympy.preorder_traversal(expr) if isinstance(node, sympy.Pow) and abs(node.exp) == sympy.S.Half]
+    for root in roots:  # sqrt(x) -> x, and 1/sqrt(x) -> 1/x
+        out.append((expr.xreplace({root: sympy.Pow(root.base, 2 * root.exp)}), "has a square root that {v} does not"))
+    fourth = lambda e: isinstance(e, sympy.Pow) and e.exp.is_Rational and e.exp.q % 4 == 0
+    if any(fourth(e) for e in sympy.preorder_traversal(expr)):  # sqrt(sqrt(a) sqrt(b)) is a**(1/4) b**(1/4)
+        out.append((expr.replace(fourth, lambda e: sympy.Pow(e.base, 2 * e.exp)), "has a square root that {v} does not"))
+    numerator, denominator = sympy.fraction(expr)
+    if denominator != 1:
+        out.append((numerator / sympy.sqrt(denominator), "missing the square root over the denominator of {v}"))
+    out.append((sympy.sqrt(expr), "missing the square root of {v}"))
+    out.append((expr ** 2, "the square root of {v}, not {v} itself"))
     counter: dict = {}
     for node, name, build in _count_occurrences(expr):
         n = counter.get(node, 0)
@@ -69,14 +81,6 @@ def _perturbations(expr):
         for other in _NAMES:
             if other != name:
                 out.append((_replace_nth(expr, node, build(other), n), f"uses {name} where {{v}} uses {other}"))
-    roots = [node for node in sympy.preorder_traversal(expr) if isinstance(node, sympy.Pow) and node.exp == sympy.S.Half]
-    for root in roots:
-        out.append((expr.xreplace({root: root.base}), "has a square root that {v} does not"))
-    numerator, denominator = sympy.fraction(expr)
-    if denominator != 1:
-        out.append((numerator / sympy.sqrt(denominator), "missing the square root over the denominator of {v}"))
-    out.append((sympy.sqrt(expr), "missing the square root of {v}"))
-    out.append((expr ** 2, "the square root of {v}, not {v} itself"))
     return out[:_MAX_PERTURBATIONS]
 
 
@@ -96,9 +100,9 @@ def nearest(expr, found, label_names, distance, numeric_matches, limit: int = 3)
         for perturbed, template in _perturbations(expr):
             for variant, holds in numeric_matches(perturbed, "any"):
                 key = (variant[0], variant[1])
-                if key not in sentences and len(sentences) < limit:
+                if key not in sentences and (key in wanted or len(wanted) < limit):
                     sentences[key] = template.format(v=_variant(*key))
-                    wanted.append(key)
+                    wanted.extend([] if key in wanted else [key])
         kind = "per-class" if not expr.atoms(sympy.Indexed) else "single-label"
         with_beta = sympy.Symbol("beta", real=True) in expr.free_symbols
         keys = {v[:2] for v in _variants(with_beta)}
