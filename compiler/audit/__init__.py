@@ -1,10 +1,6 @@
-"""Auditing published work against the catalog: recomputing printed numbers (claims files)."""
+"""Auditing published work against the catalog: recomputing printed numbers (claims files) and
+identifying printed formulas (identify)."""
 
+from metricc.compiler.audit.identify import Identification, Match, Nearest, identify  # noqa: E402
 
-def __getattr__(name):
-    """``metricc.compiler.audit.identify`` and its result types, imported when first used."""
-    if name in ("identify", "Identification", "Match", "Nearest"):
-        from metricc.compiler.audit import identify as module
-
-        return module.identify if name == "identify" else getattr(module, name)
-    raise AttributeError(name)
+__all__ = ["Identification", "Match", "Nearest", "identify"]

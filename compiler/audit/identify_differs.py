@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sympy
 
+from metricc.compiler.audit.identify_numeric import distance, numeric_matches, variants
 from metricc.compiler.audit.notation import CLASS_COUNTS
 from metricc.compiler.language import symbols
 
@@ -84,11 +85,9 @@ def _perturbations(expr):
     return out[:_MAX_PERTURBATIONS]
 
 
-def nearest(expr, found, label_names, distance, numeric_matches, limit: int = 3):
-    """The nearest catalog variants with what differs; the label's variant first when the
-    formula does not define what its label names."""
-    from metricc.compiler.audit.identify import Nearest, _variants
-
+def nearest(expr, found, label_names, limit: int = 3) -> list[tuple]:
+    """(metric, average, differs) of the nearest catalog variants; the label's variant first
+    when the formula does not define what its label names."""
     wanted = []
     if label_names is not None:
         metric, mode = label_names
@@ -105,7 +104,7 @@ def nearest(expr, found, label_names, distance, numeric_matches, limit: int = 3)
                     wanted.extend([] if key in wanted else [key])
         kind = "per-class" if not expr.atoms(sympy.Indexed) else "single-label"
         with_beta = sympy.Symbol("beta", real=True) in expr.free_symbols
-        keys = {v[:2] for v in _variants(with_beta)}
+        keys = {v[:2] for v in variants(with_beta)}
         ranked = sorted(keys, key=lambda key: (distance(expr, key, kind, with_beta), str(key)))
         wanted.extend(k for k in ranked if k not in wanted)
         wanted = wanted[:limit]
@@ -129,5 +128,5 @@ def nearest(expr, found, label_names, distance, numeric_matches, limit: int = 3)
     out = []
     for target in wanted:
         differs = sentences.get(target, f"a different formula: no single swap of counts or square root turns it into {_variant(*target)}")
-        out.append(Nearest(target[0], target[1], differs))
+        out.append((target[0], target[1], differs))
     return out[:limit + 1]
