@@ -296,10 +296,11 @@ def _zero_based(expr: sympy.Expr) -> sympy.Expr:
     def shift(node):
         limits = []
         for var, low, high in node.limits:
-            if low == 1:
+            if (low, high) == (1, symbols.N_CLASSES):
                 low, high = sympy.S.Zero, high - 1
-            elif low != 0:
-                raise InputError("FORMULA", f"a sum over {var} from {low}: sums run over the classes, from 1 to C")
+            elif (low, high) != (0, symbols.N_CLASSES - 1):  # also bounds every sum's length
+                raise InputError("FORMULA", f"a sum over {var} from {low} to {high}: sums run over the classes, "
+                                            "from 1 to C (or 0 to C - 1)")
             limits.append((var, low, high))
         return type(node)(node.function, *limits)
     return expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), shift)
