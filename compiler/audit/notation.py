@@ -176,6 +176,8 @@ _LABELS = (
 def label_metric(label: str) -> tuple[str | None, str | None]:
     """(metric id, averaging mode) a printed label names, e.g. ``p_w`` -> (precision, weighted),
     ``macro_F1`` -> (f1, macro); (None, None) for a label metricc does not recognise."""
+    if "\\mathbb{F}" in label.replace(" ", ""):  # Wenzel's blackboard F1: the F1 of the macro averages
+        return "f1_of_macro_averages", None
     text = label.replace("\\mathcal", "").replace("\\mathbb", "").replace("\\text", "").replace("\\mathrm", "")
     text = text.replace("\\mu", "_mu").replace("\\beta", "beta").replace("\\bar", "")
     parts = [p for p in "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text).split("_") if p]

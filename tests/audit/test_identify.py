@@ -39,6 +39,7 @@ EQUATIONS = [
     ("Wenzel", "12", r"r_M = \frac{1}{m} \sum_{j=1}^m \frac{TP_j}{(TP_j + FN_j)} \quad (12)", ("recall", "macro", "all")),
     ("Wenzel", "14", r"p_\mu = \frac{\sum_{j=1}^m TP_j}{\sum_{j=1}^m (TP_j + FP_j)} \quad (14)", ("precision", "micro", "all")),
     ("Wenzel", "19", r"\mathcal{F}_1 = \frac{1}{m} \sum_{j=1}^m \frac{2 \cdot p_j \cdot r_j}{p_j + r_j} \quad (19)", ("f1", "macro", "all")),
+    ("Wenzel", "20", r"\mathbb{F}_1 = \frac{2 \cdot p_M \cdot r_M}{p_M + r_M} \quad (20)", ("f1_of_macro_averages", None, "all")),
     ("Wenzel", "21", r"\mathcal{F}_{1w} = \frac{1}{n} \sum_{j=1}^m (TP_j + FN_j) \cdot \frac{2 \cdot p_j \cdot r_j}{p_j + r_j} \quad (21)", ("f1", "weighted", "single-label")),
     ("Puertolas", "3.1", r"F1 = \frac{2 \times \text{Precision} \times \text{Recall}}{\text{Precision} + \text{Recall}} \quad (3.1)", ("f1", "binary", "all")),
     ("Puertolas", "3.2", r"\sqrt{\text{Recall} * \text{Specificity}}", ("g_mean", "binary", "all")),
@@ -78,6 +79,10 @@ def test_issue_examples():
     assert ("recall", "geometric", "all") in {(m.metric, m.average, m.holds) for m in identify(r"\sqrt[C]{\prod_{i=1}^{C} recall_i}").matches}
     result = identify(r"\frac{2\bar{P}\bar{R}}{\bar{P}+\bar{R}},\ \bar{P}=\frac{1}{n}\sum_x P_x, \bar{R}=\frac{1}{n}\sum_x R_x")
     assert result.matches[0].metric == "f1_of_macro_averages" and result.matches[0].proved
+
+
+def test_wenzel_blackboard_f1_label_agrees():
+    assert identify(r"\mathbb{F}_1 = \frac{2 \cdot p_M \cdot r_M}{p_M + r_M}").label_agrees is True
 
 
 def test_label_that_names_another_metric():
