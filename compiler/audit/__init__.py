@@ -1,6 +1,10 @@
-"""Auditing published work against the catalog: recomputing printed numbers (claims files)."""
+"""Auditing published work against the catalog: recomputing printed numbers (claims files),
+finding the convention behind a number that differs, deciding whether any confusion matrix gives
+a set of scores, and identifying printed formulas."""
 
 from metricc.compiler.audit.claims import ClaimResult, audit_file, explain_claim
 from metricc.compiler.audit.consistent import Consistency, Score, consistent
+from metricc.compiler.audit.identify import Identification, Match, Nearest, identify
 
-__all__ = ["ClaimResult", "Consistency", "Score", "audit_file", "consistent", "explain_claim"]
+__all__ = ["ClaimResult", "Consistency", "Identification", "Match", "Nearest", "Score", "audit_file", "consistent",
+           "explain_claim", "identify"]

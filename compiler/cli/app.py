@@ -19,7 +19,7 @@ import os
 import sys
 import traceback
 
-from metricc.compiler.cli import audit, build, catalog, consistent, docs, evaluate, plot, report, suggest
+from metricc.compiler.cli import audit, build, catalog, consistent, docs, evaluate, identify, plot, report, suggest
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.errors import InputError, MetriccError
 
@@ -84,6 +84,7 @@ def _parser() -> _Parser:
     audit.add_command(commands)
     docs.add_command(commands)
     consistent.add_command(commands)
+    identify.add_command(commands)
     suggest.add_command(commands)
     plot.add_command(commands)
     return parser

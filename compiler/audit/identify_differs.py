@@ -1,0 +1,132 @@
+"""What differs between a printed formula and its nearest catalog metrics, in a sentence.
+
+The formula is perturbed one step at a time (one occurrence of a count swapped for another,
+one square root dropped, a square root added) and each perturbation is identified again;
+a perturbation that matches names the difference: "uses TN where f1 uses FN", "missing the
+square root", "has a square root that mcc does not". Other known confusions have their own
+sentence (the F1 of macro averages against the mean of per-class F1).
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from metricc.compiler.audit.identify_numeric import distance, numeric_matches, variants
+from metricc.compiler.audit.notation import CLASS_COUNTS
+from metricc.compiler.language import symbols
+
+__all__ = ["nearest"]
+
+_MAX_PERTURBATIONS = 24
+_NAMES = ("TP", "FP", "FN", "TN")
+_KNOWN = {
+    (("f1_of_macro_averages", None), ("f1", "macro")):
+        "the F1 of macro precision and macro recall, not the mean of per-class F1",
+    (("f1", "macro"), ("f1_of_macro_averages", None)):
+        "the mean of per-class F1, not the F1 of macro precision and macro recall",
+}
+
+
+def _variant(metric, mode):
+    return f"{metric} [{mode}]" if mode else metric
+
+
+def _count_occurrences(expr):
+    """(node, name, replacement builder) for every count in the formula, plain or per class."""
+    out = []
+    plain = dict(zip(symbols.COUNTS, _NAMES))
+    for node in sympy.preorder_traversal(expr):
+        if node in plain:
+            out.append((node, plain[node], lambda other, node=node: dict(zip(_NAMES, symbols.COUNTS))[other]))
+        elif isinstance(node, sympy.Indexed) and node.base in CLASS_COUNTS.values():
+            name = next(k for k, v in CLASS_COUNTS.items() if v == node.base)
+            out.append((node, name, lambda other, node=node: CLASS_COUNTS[other][node.indices]))
+    return out
+
+
+def _replace_nth(expr, target, replacement, n):
+    """``expr`` with the n-th occurrence (preorder) of ``target`` replaced."""
+    seen = [0]
+
+    def walk(e):
+        if e == target:
+            seen[0] += 1
+            if seen[0] - 1 == n:
+                return replacement
+            return e
+        if not e.args or isinstance(e, sympy.Indexed):
+            return e
+        return e.func(*(walk(a) for a in e.args))
+    return walk(expr)
+
+
+def _perturbations(expr):
+    """(perturbed formula, sentence template with {v} for the variant) one step away; the
+    few square-root changes first, then the many count swaps."""
+    out = []
+    roots = [node for node in sympy.preorder_traversal(expr) if isinstance(node, sympy.Pow) and abs(node.exp) == sympy.S.Half]
+    for root in roots:  # sqrt(x) -> x, and 1/sqrt(x) -> 1/x
+        out.append((expr.xreplace({root: sympy.Pow(root.base, 2 * root.exp)}), "has a square root that {v} does not"))
+    fourth = lambda e: isinstance(e, sympy.Pow) and e.exp.is_Rational and e.exp.q % 4 == 0
+    if any(fourth(e) for e in sympy.preorder_traversal(expr)):  # sqrt(sqrt(a) sqrt(b)) is a**(1/4) b**(1/4)
+        out.append((expr.replace(fourth, lambda e: sympy.Pow(e.base, 2 * e.exp)), "has a square root that {v} does not"))
+    numerator, denominator = sympy.fraction(expr)
+    if denominator != 1:
+        out.append((numerator / sympy.sqrt(denominator), "missing the square root over the denominator of {v}"))
+    out.append((sympy.sqrt(expr), "missing the square root of {v}"))
+    out.append((expr ** 2, "the square root of {v}, not {v} itself"))
+    counter: dict = {}
+    for node, name, build in _count_occurrences(expr):
+        n = counter.get(node, 0)
+        counter[node] = n + 1
+        for other in _NAMES:
+            if other != name:
+                out.append((_replace_nth(expr, node, build(other), n), f"uses {name} where {{v}} uses {other}"))
+    return out[:_MAX_PERTURBATIONS]
+
+
+def nearest(expr, found, label_names, limit: int = 3) -> list[tuple]:
+    """(metric, average, differs) of the nearest catalog variants; the label's variant first
+    when the formula does not define what its label names."""
+    wanted = []
+    if label_names is not None:
+        metric, mode = label_names
+        wanted.append((metric, mode))
+    if not wanted and found:
+        return []
+    sentences: dict = {}
+    if not found:  # one step away first, then the closest values
+        for perturbed, template in _perturbations(expr):
+            for variant, holds in numeric_matches(perturbed, "any"):
+                key = (variant[0], variant[1])
+                if key not in sentences and (key in wanted or len(wanted) < limit):
+                    sentences[key] = template.format(v=_variant(*key))
+                    wanted.extend([] if key in wanted else [key])
+        kind = "per-class" if not expr.atoms(sympy.Indexed) else "single-label"
+        with_beta = sympy.Symbol("beta", real=True) in expr.free_symbols
+        keys = {v[:2] for v in variants(with_beta)}
+        ranked = sorted(keys, key=lambda key: (distance(expr, key, kind, with_beta), str(key)))
+        wanted.extend(k for k in ranked if k not in wanted)
+        wanted = wanted[:limit]
+    for m in found:
+        for target in wanted:
+            text = _KNOWN.get(((m.metric, m.average), target))
+            if text and target not in sentences:
+                sentences[target] = text
+    for perturbed, template in _perturbations(expr):
+        if all(t in sentences for t in wanted):
+            break
+        for variant, holds in numeric_matches(perturbed, "any"):
+            key = (variant[0], variant[1])
+            for target in wanted:
+                if target not in sentences and (key == target or target[1] is None and key[0] == target[0]):
+                    sentences[target] = template.format(v=_variant(*key))
+    for m in found:
+        for target in wanted:
+            if target not in sentences and (m.metric, m.average) == target and m.holds != "all":
+                sentences[target] = f"equals {_variant(*target)} only for {m.holds} data"
+    out = []
+    for target in wanted:
+        differs = sentences.get(target, f"a different formula: no single swap of counts or square root turns it into {_variant(*target)}")
+        out.append((target[0], target[1], differs))
+    return out[:limit + 1]

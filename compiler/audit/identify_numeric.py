@@ -1,0 +1,197 @@
+"""The numeric side of ``identify``: fixed random data and every catalog variant's values on it.
+
+Three kinds of points: per-class counts of multi-label data (no single-label identities),
+confusion matrices of 3 to 5 classes, and 2 x 2 matrices (class 1 positive). The catalog
+side is computed by the runtime; the formula side by sympy over 30-digit floats.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import warnings
+
+import numpy as np
+import sympy
+
+from metricc.compiler.audit.notation import CLASS_COUNTS
+from metricc.compiler.language import symbols
+
+__all__ = ["numeric_matches", "distance", "variants", "BETA"]
+
+_COUNTS = ("TP", "FP", "FN", "TN")
+BETA = sympy.Symbol("beta", real=True)
+_BETA_VALUE = 0.7
+
+
+@functools.lru_cache(maxsize=1)
+def _data():
+    """Fixed random points: multi-label counts, confusion matrices (3, 4 classes), 2 x 2."""
+    rng = random.Random(7)
+    multilabel = []
+    for c in (3, 4, 3):
+        tp, fp, fn = ([rng.randint(1, 20) for _ in range(c)] for _ in range(3))
+        n = max(a + b + d for a, b, d in zip(tp, fp, fn)) + rng.randint(1, 15)
+        multilabel.append((np.array(tp), np.array(fp), np.array(fn), np.array([n - a - b - d for a, b, d in zip(tp, fp, fn)]), n))
+    matrices = [np.array([[rng.randint(1, 25) for _ in range(c)] for _ in range(c)]) for c in (3, 4, 3, 5)]
+    binary = [np.array([[rng.randint(1, 30) for _ in range(2)] for _ in range(2)]) for _ in range(4)]
+    return tuple(multilabel), tuple(matrices), tuple(binary)
+
+
+def _counts_of(matrix):
+    tp = np.diag(matrix)
+    fp, fn = matrix.sum(axis=0) - tp, matrix.sum(axis=1) - tp
+    n = int(matrix.sum())
+    return tp, fp, fn, n - tp - fp - fn, n
+
+
+def _user_value(expr, counts, matrix=None, per_class: int | None = None) -> float | None:
+    """The formula at one point; ``per_class``: the plain counts are those of that class."""
+    tp, fp, fn, tn, n = counts
+    arrays = dict(zip(_COUNTS, (tp, fp, fn, tn)))
+    e = expr.xreplace({symbols.N_CLASSES: len(tp), BETA: sympy.Float(_BETA_VALUE, 30)}).doit()
+    values = {symbols.N_TOTAL: sympy.Float(int(n), 30)}
+    for node in e.atoms(sympy.Indexed):
+        index = [int(i) for i in node.indices if i.is_Integer]
+        if len(index) != len(node.indices) or any(i >= len(tp) or i < 0 for i in index):
+            return None
+        if node.base == symbols.M:
+            if matrix is None:
+                return None
+            values[node] = sympy.Float(int(matrix[index[0], index[1]]), 30)
+        else:
+            name = next((k for k, v in CLASS_COUNTS.items() if v == node.base), None)
+            if name is None:
+                return None
+            values[node] = sympy.Float(int(arrays[name][index[0]]), 30)
+    if per_class is not None:  # floats of 30 digits: exact for counts, and fast to evaluate
+        values.update({s: sympy.Float(int(arrays[k][per_class]), 30) for k, s in zip(_COUNTS, symbols.COUNTS)})
+    try:
+        value = complex(e.xreplace(values).evalf(30))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    if value != value or abs(value.imag) > 1e-12 or abs(value.real) == float("inf"):
+        return None
+    return value.real
+
+
+@functools.lru_cache(maxsize=2)
+def variants(with_beta: bool) -> tuple:
+    """(metric id, mode, level, params) of every variant the runtime computes from counts."""
+    import metricc.runtime as mc
+
+    out = []
+    for info in mc.catalog().values():
+        if info.level not in ("class", "aggregate", "matrix") or info.per_instance:
+            continue
+        names = {p.name for p in info.params}
+        params = {"beta": _BETA_VALUE} if with_beta and "beta" in names else {}
+        modes = [m for m in info.averages if m not in ("samples",)] if info.level == "class" else [None]
+        out.extend((info.id, mode, info.level, tuple(params.items())) for mode in modes)
+    return tuple(out)
+
+
+def _catalog_value(variant, matrix=None, counts=None, class_index=None):
+    import metricc.runtime as mc
+
+    metric, mode, level, params = variant
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            if counts is not None:
+                if level == "matrix":
+                    return None
+                function = mc.metric(metric).function
+                kwargs = dict(params)
+                if level == "class":
+                    kwargs["average"] = "none" if class_index is not None else mode
+                value = function(*counts[:4], **kwargs)
+                value = np.asarray(value, dtype=float)
+                return float(value[class_index]) if class_index is not None else float(value)
+            value = mc.evaluate(metric, matrix=matrix, average=mode, params=dict(params) or None)[metric]
+            return float(np.asarray(value, dtype=float))
+        except Exception:  # noqa: BLE001 - a variant that cannot take this input is no candidate
+            return None
+
+
+@functools.lru_cache(maxsize=4)
+def _catalog_table(with_beta: bool, kind: str) -> dict:
+    """Every variant's values at the points of ``kind`` (tuple of floats or None)."""
+    multilabel, matrices, binary = _data()
+    table = {}
+    for variant in variants(with_beta):
+        if kind == "per-class":
+            values = [_catalog_value(variant, counts=c, class_index=k) for c in multilabel for k in range(len(c[0]))]
+        elif kind == "all":
+            values = [_catalog_value(variant, counts=c) for c in multilabel]
+        elif kind == "single-label":
+            values = [_catalog_value(variant, matrix=m) for m in matrices]
+        else:
+            values = [_catalog_value(variant, matrix=m) for m in binary]
+        table[variant] = tuple(values)
+    return table
+
+
+def _user_values(expr, kind: str) -> tuple | None:
+    multilabel, matrices, binary = _data()
+    if kind == "per-class":
+        return tuple(_user_value(expr, c, per_class=k) for c in multilabel for k in range(len(c[0])))
+    if kind == "all":
+        return tuple(_user_value(expr, c) for c in multilabel)
+    if kind == "single-label":
+        return tuple(_user_value(expr, _counts_of(m), matrix=m) for m in matrices)
+    if _per_class(expr):  # a binary formula: class 1 is the positive class
+        return tuple(_user_value(expr, _counts_of(m), matrix=m, per_class=1) for m in binary)
+    return tuple(_user_value(expr, _counts_of(m), matrix=m) for m in binary)
+
+
+def _close(a: tuple, b: tuple) -> bool:
+    return all(x is not None and y is not None and abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y))
+               for x, y in zip(a, b)) and any(x is not None for x in a)
+
+
+def _per_class(expr) -> bool:
+    return not expr.atoms(sympy.Indexed) and bool(expr.free_symbols & set(symbols.COUNTS))
+
+
+def _scopes(expr, setting: str) -> tuple[str, ...]:
+    if _per_class(expr):
+        return ("per-class", "binary")
+    return {"binary": ("binary",), "multiclass": ("single-label", "binary"),
+            "multilabel": ("all",)}.get(setting, ("all", "single-label", "binary"))
+
+
+def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
+    """(variant, holds) of every variant equal at every point of the widest scope."""
+    with_beta = BETA in expr.free_symbols
+    found, seen = [], set()
+    for kind in _scopes(expr, setting):
+        user = _user_values(expr, kind)
+        if user is None or all(v is None for v in user):
+            continue
+        for variant, values in _catalog_table(with_beta, kind).items():
+            key = variant[:2]
+            if key in seen or not _close(user, values):
+                continue
+            if kind == "per-class" and variant[1] not in ("binary", "none"):
+                continue
+            if kind == "binary" and variant[1] not in ("binary", None):
+                continue  # two-class coincidences of averaged variants say little (as in prove)
+            seen.add(key)
+            holds = {"per-class": "all"}.get(kind, kind)
+            found.append((variant, holds))
+    # A per-class formula equals a metric class by class: report its binary mode, not none.
+    keys = {(v[0], v[1]) for v, _ in found}
+    return [(v, h) for v, h in found if not (v[1] == "none" and (v[0], "binary") in keys)]
+
+
+def distance(expr, variant_key, kind: str, with_beta: bool) -> float:
+    user = _user_values(expr, kind)
+    table = _catalog_table(with_beta, kind)
+    values = next((vals for v, vals in table.items() if v[:2] == variant_key), None)
+    if user is None or values is None:
+        return float("inf")
+    pairs = [(x, y) for x, y in zip(user, values) if x is not None and y is not None]
+    if not pairs:
+        return float("inf")
+    return sum(abs(x - y) / max(1.0, abs(y)) for x, y in pairs) / len(pairs)

@@ -1,0 +1,194 @@
+"""What the symbols of a printed formula mean: the papers' notations mapped to the catalog's.
+
+A printed name is split at underscores into parts (``TP_i`` -> ``TP``, ``i``;
+``macro_precision`` -> ``macro``, ``precision``; ``P_{x}`` -> ``P``, ``x``). The parts say
+what it is: a count (``TP``, ``tp``), a class total (``t_i``, ``p_i``, ``n_j``), a matrix
+cell (``mat_{i,j}``, ``M_{j,k}``), a total (``n``, ``s``), the number of classes (``C``,
+``c``, ``m``), a per-class metric (``precision_i``, ``P_x``, ``TPR``), or an averaged one
+(``P_M``, ``\\bar{P}``, ``micro_recall``, ``p_w``). Every meaning is a sympy expression over
+the per-class counts, indexed by the class (``TP[i]``) or not (a binary formula).
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from metricc.compiler.language import symbols
+from metricc.runtime.errors import InputError
+
+__all__ = ["CLASS_COUNTS", "INSTANCE_COUNTS", "Notation", "MEASURES", "label_metric"]
+
+CLASS_COUNTS = {name: sympy.IndexedBase(f"class_{name}") for name in ("TP", "FP", "FN", "TN")}
+INSTANCE_COUNTS = {name: sympy.IndexedBase(f"instance_{name}") for name in ("TP", "FP", "FN", "TN")}
+N, C = symbols.N_TOTAL, symbols.N_CLASSES
+INDEX_LETTERS = frozenset("ijklxyvu")
+_COUNT_WORDS = {"TP": "TP", "FP": "FP", "FN": "FN", "TN": "TN", "tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
+
+
+def _precision(tp, fp, fn, tn):
+    return tp / (tp + fp)
+
+
+def _recall(tp, fp, fn, tn):
+    return tp / (tp + fn)
+
+
+def _specificity(tp, fp, fn, tn):
+    return tn / (tn + fp)
+
+
+# Per-class measures by printed name: the class-level formula over (TP, FP, FN, TN).
+MEASURES = {
+    "precision": _precision, "Precision": _precision, "Prec": _precision, "prec": _precision,
+    "PPV": _precision, "P": _precision, "p": _precision,
+    "recall": _recall, "Recall": _recall, "Rec": _recall, "rec": _recall, "TPR": _recall, "R": _recall,
+    "r": _recall, "sensitivity": _recall, "Sensitivity": _recall, "TruePositiveRate": _recall,
+    "specificity": _specificity, "Specificity": _specificity, "TNR": _specificity, "TrueNegativeRate": _specificity,
+    "FPR": lambda tp, fp, fn, tn: fp / (fp + tn),
+    "FNR": lambda tp, fp, fn, tn: fn / (fn + tp),
+    "NPV": lambda tp, fp, fn, tn: tn / (tn + fn),
+    "FDR": lambda tp, fp, fn, tn: fp / (fp + tp),
+    "FOR": lambda tp, fp, fn, tn: fn / (fn + tn),
+    "J": lambda tp, fp, fn, tn: tp / (tp + fn) + tn / (tn + fp) - 1,
+    "Acc": lambda tp, fp, fn, tn: (tp + tn) / (tp + fp + fn + tn),
+    "F1": lambda tp, fp, fn, tn: 2 * tp / (2 * tp + fp + fn),
+}
+_MODES = {"M": "macro", "macro": "macro", "mu": "micro", "\\mu": "micro", "micro": "micro",
+          "w": "weighted", "weighted": "weighted", "binary": None, "i": None}
+_WORDS = sorted({*MEASURES, *_COUNT_WORDS, "mat", "bar", "macro", "micro", "binary", "weighted"}, key=len, reverse=True)
+
+
+class Notation:
+    """Resolves printed names; ``symbols`` adds user meanings (``--symbol a=TP``) and the
+    formula's own definitions (``\\bar{P} = ...``); ``n_means`` is ``"instances"`` or
+    ``"classes"`` (Kozak and Wenzel write n for the instances, some texts for the classes)."""
+
+    def __init__(self, defined: dict[str, sympy.Expr] | None = None, n_means: str = "instances",
+                 p_means: str = "count", params: frozenset = frozenset({"beta"})):
+        self.defined = dict(defined or {})
+        self.n_means = n_means
+        self.p_means = p_means  # p_i: Branco's predicted count, or Wenzel's precision
+        self.params = params
+
+    def resolve(self, parts: list[str], bar: bool, where: str) -> sympy.Expr:
+        """The meaning of one printed name, split at underscores; ``where`` names it in errors."""
+        key = ("\\bar " if bar else "") + "_".join(parts)
+        if key in self.defined:
+            return self.defined[key]
+        if not bar and parts[0] in self.defined and len(parts) == 2 and parts[1] in INDEX_LETTERS:
+            return self.defined[parts[0]]
+        head, rest = parts[0], parts[1:]
+        if head in ("macro", "micro", "weighted") and rest and rest[0] in MEASURES:
+            return self._averaged(rest[0], head)
+        if head == "binary" and rest:
+            return self.resolve(rest, bar, where)
+        if rest and rest[-1] in ("binary",):
+            rest = rest[:-1]
+        if head in _COUNT_WORDS:
+            return self._count(_COUNT_WORDS[head], rest, where)
+        if head in ("n", "N") and not rest:
+            return C if self.n_means == "classes" else N
+        if head == "s" and not rest:
+            return N
+        if head in ("C", "c", "m") and not rest:
+            return C
+        if head in ("t", "n") and len(rest) == 1 and rest[0] in INDEX_LETTERS:
+            i = sympy.Symbol(rest[0])
+            return CLASS_COUNTS["TP"][i] + CLASS_COUNTS["FN"][i]
+        if head == "p" and len(rest) == 1 and rest[0] in INDEX_LETTERS and not bar and self.p_means == "count":
+            i = sympy.Symbol(rest[0])
+            return CLASS_COUNTS["TP"][i] + CLASS_COUNTS["FP"][i]
+        if head in ("mat", "M") and len(rest) == 1 and len(rest[0].replace(",", "")) == 2:
+            i, j = (sympy.Symbol(x) for x in rest[0].replace(",", ""))
+            return symbols.M[i, j]
+        if head == "beta" and not rest and "beta" in self.params:
+            return sympy.Symbol("beta", real=True)
+        if head in MEASURES:
+            if bar and not rest:
+                return self._averaged(head, "macro")
+            if not rest:
+                return MEASURES[head](*(symbols.COUNTS))
+            if len(rest) == 1 and rest[0] in INDEX_LETTERS:
+                i = sympy.Symbol(rest[0])
+                return MEASURES[head](*(CLASS_COUNTS[c][i] for c in ("TP", "FP", "FN", "TN")))
+            if len(rest) == 1 and rest[0] in _MODES and _MODES[rest[0]]:
+                return self._averaged(head, _MODES[rest[0]])
+        raise InputError("FORMULA", f"{where}: unknown symbol '{key}'; give its meaning with --symbol "
+                                    f"'{key}=MEANING' (e.g. TP, FP, n, C, precision)")
+
+    def _count(self, count: str, rest: list[str], where: str) -> sympy.Expr:
+        if not rest:
+            return dict(zip(("TP", "FP", "FN", "TN"), symbols.COUNTS))[count]
+        if len(rest) == 1 and rest[0] in INDEX_LETTERS:
+            return CLASS_COUNTS[count][sympy.Symbol(rest[0])]
+        if len(rest) == 1 and rest[0] in ("mu", "\\mu", "micro"):
+            return self._pooled(count)
+        raise InputError("FORMULA", f"{where}: '{count}_{'_'.join(rest)}': a count takes a class index (TP_i)")
+
+    def _pooled(self, count: str) -> sympy.Expr:
+        k = sympy.Dummy("k", integer=True, nonnegative=True)
+        return sympy.Sum(CLASS_COUNTS[count][k], (k, 0, C - 1))
+
+    def _averaged(self, measure: str, mode: str) -> sympy.Expr:
+        """A per-class measure averaged over the classes, as an explicit sum."""
+        k = sympy.Dummy("k", integer=True, nonnegative=True)
+        counts = [CLASS_COUNTS[c][k] for c in ("TP", "FP", "FN", "TN")]
+        if mode == "micro":
+            return MEASURES[measure](*(self._pooled(c) for c in ("TP", "FP", "FN", "TN")))
+        value = MEASURES[measure](*counts)
+        if mode == "weighted":
+            support = counts[0] + counts[2]
+            return sympy.Sum(support * value, (k, 0, C - 1)) / sympy.Sum(support, (k, 0, C - 1))
+        return sympy.Sum(value, (k, 0, C - 1)) / C
+
+
+def split_name(text: str) -> list[str]:
+    """``precision_binary`` -> [precision, binary]; a run of letters such as ``PR`` is split
+    into known names, longest first (``TPR`` stays one name, ``PR`` is P times R)."""
+    return [p for p in text.split("_") if p]
+
+
+def split_run(run: str) -> list[str] | None:
+    """A run of letters as a product of known names, or None when it is not one."""
+    if not run:
+        return []
+    for word in _WORDS:
+        if run.startswith(word):
+            rest = split_run(run[len(word):])
+            if rest is not None:
+                return [word, *rest]
+    if len(run) == 1 or run[0] in "nstcmC":
+        rest = split_run(run[1:])
+        return None if rest is None else [run[0], *rest]
+    return None
+
+
+_LABELS = (
+    (("mcc", "rk", "matthews"), "mcc"), (("balancedaccuracy", "bacc", "ba"), "balanced_accuracy"),
+    (("accuracy", "acc"), "accuracy"), (("err", "errorrate", "error"), "error_rate"),
+    (("precision", "prec", "ppv", "p"), "precision"), (("recall", "rec", "tpr", "r", "sensitivity"), "recall"),
+    (("specificity", "tnr", "spec"), "specificity"), (("f1", "fmeasure"), "f1"), (("fbeta", "f"), "f_beta"),
+    (("fpr",), "fpr"), (("fnr",), "fnr"), (("npv",), "npv"), (("fdr",), "fdr"), (("for",), "false_omission_rate"),
+    (("gmean",), "g_mean"), (("hl", "hammingloss"), "hamming_loss"), (("mr", "exactmatch"), "exact_match_ratio"),
+)
+
+
+def label_metric(label: str) -> tuple[str | None, str | None]:
+    """(metric id, averaging mode) a printed label names, e.g. ``p_w`` -> (precision, weighted),
+    ``macro_F1`` -> (f1, macro); (None, None) for a label metricc does not recognise."""
+    if "\\mathbb{F}" in label.replace(" ", ""):  # Wenzel's blackboard F1: the F1 of the macro averages
+        return "f1_of_macro_averages", None
+    text = label.replace("\\mathcal", "").replace("\\mathbb", "").replace("\\text", "").replace("\\mathrm", "")
+    text = text.replace("\\mu", "_mu").replace("\\beta", "beta").replace("\\bar", "")
+    parts = [p for p in "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text).split("_") if p]
+    mode = next((_MODES[p] for p in parts if p in _MODES and _MODES[p]), None)
+    words = [p for p in parts if p not in _MODES and p not in ("multiclass", "binary")]
+    if words and words[-1] == "1mu":
+        words, mode = words[:-1] + ["1"], "micro"
+    if words and words[-1] == "1w":
+        words, mode = words[:-1] + ["1"], "weighted"
+    name = "".join(words).lower()
+    for names, metric in _LABELS:
+        if name in names:
+            return metric, mode
+    return None, None
