@@ -428,6 +428,9 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
 def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnostic]:
     """Diagnostics for one analyzed metric, over the sampled ``batches`` of its level."""
     found: dict[str, str] = {}
+    if metric.simplified.has(sympy.zoo, sympy.nan):  # Sum(t[k] * p[k], k) / Sum(indicator(n != n), k)
+        return [Diagnostic(metric.key_location("formula"), "$.formula", "the formula divides by zero for every input "
+                           f"(it simplifies to {metric.simplified}); fix the formula")]
     try:
         compiled = _compiled(metric, cache)
         with np.errstate(all="ignore"):

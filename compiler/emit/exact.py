@@ -168,7 +168,9 @@ def _collect_parameters(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
         grouped = sympy.collect(node, monomials, evaluate=False)
         if set(grouped) - set(monomials):
             return node
-        return sympy.Add(*(sympy.factor_terms(c) * m for m, c in grouped.items()), evaluate=False)
+        regrouped = sympy.Add(*(sympy.factor_terms(c) * m for m, c in grouped.items()), evaluate=False)
+        # collect() with the monomial 1 can drop terms free of counts (-Abs(i - j)): keep only an equal form.
+        return regrouped if sympy.expand(regrouped - node) == 0 else node
     return expr.replace(lambda e: isinstance(e, sympy.Add), group)
 
 

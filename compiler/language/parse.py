@@ -226,7 +226,11 @@ class _Builder(IndexedForms, ReferenceForms):
             arguments = [self.build(a) for a in node.args]
             if name == "log" and len(arguments) == 2:
                 self._check_log_base(node.args[1], arguments[1])
-            return function(*arguments)
+            try:
+                return function(*arguments)
+            except (TypeError, ValueError) as error:  # max(log(-FP), 1): sympy cannot order a non-real value
+                raise self.fail(node, f"{name}() cannot be built from these arguments ({error}); "
+                                      "min and max need real arguments") from None
         if name in self.scope.metrics and self.scope.allow_metrics:
             if node.args:
                 raise self.fail(node, f"metric '{name}' takes parameter bindings only, e.g. {name}(beta=2)")
