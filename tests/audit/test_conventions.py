@@ -44,6 +44,7 @@ CONVENTIONS = [
     {"average": "weighted"},
     {"average": "micro"},
     {"pos_label": 0},
+    {"pos_label": 1},
     {"metric": "f1_of_macro_averages"},
     {"zero_division": 0.0},
     {"scale": "percent"},
@@ -76,9 +77,9 @@ def _cases(per_source_and_convention: int = 2):
             try:
                 value = _under(matrix, metric, stated, convention)
                 stated_value = float(mc.evaluate(metric, matrix=matrix, **stated)[metric])
-            except mc.InputError:
+                halves = [_under(matrix, metric, stated, {k: v}) for k, v in convention.items()] if len(convention) > 1 else []
+            except mc.InputError:  # e.g. binary averaging on more than two classes without pos_label
                 continue
-            halves = [_under(matrix, metric, stated, {k: v}) for k, v in convention.items()] if len(convention) > 1 else []
             if np.isnan(value) or any(abs(value - v) < 1e-3 * max(1, abs(value)) for v in (stated_value, *halves)):
                 continue  # the convention (or one half of a pair) does not change this number
             key = (source, json.dumps(convention))
