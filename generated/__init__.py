@@ -72,7 +72,6 @@ from metricc.generated.relevance_f_beta import INFO as _relevance_f_beta
 from metricc.generated.relevance_precision import INFO as _relevance_precision
 from metricc.generated.relevance_recall import INFO as _relevance_recall
 from metricc.generated.roc_auc import INFO as _roc_auc
-from metricc.generated.similarity_index import INFO as _similarity_index
 from metricc.generated.specificity import INFO as _specificity
 from metricc.generated.tversky_index import INFO as _tversky_index
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
@@ -149,7 +148,6 @@ CATALOG = Catalog((
     _relevance_precision,
     _relevance_recall,
     _roc_auc,
-    _similarity_index,
     _specificity,
     _tversky_index,
     _weighted_accuracy,

@@ -444,7 +444,7 @@ def average_class_metric(
     return finish(weighted, total == 0, zero)
 
 
-def average_curve_metric(kernel, curves: ScoreCurves, *, average: str, averages: tuple[str, ...],
+def average_curve_metric(kernel, curves: ScoreCurves | tuple[Curves, Curves], *, average: str, averages: tuple[str, ...],
                          weights=None, pos_label: int = 1, zero_division=math.nan):
     """Apply a per-curve kernel and average over classes, as class-level metrics are averaged.
 
@@ -454,10 +454,12 @@ def average_curve_metric(kernel, curves: ScoreCurves, *, average: str, averages:
     """
     if average not in averages:
         raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
-    per_class = curves.per_class
+    # A ScoreCurves builds its pooled curve on demand; merged threshold counts come as a pair.
+    per_class = curves[0] if isinstance(curves, tuple) else curves.per_class
     zero = zero_division_value(zero_division)
     if average == "micro":  # the only mode that reads the pooled curve: built here, on demand
-        return finish(*_apply_to_curves(kernel, curves.pooled), zero)[0][()]
+        pooled = curves[1] if isinstance(curves, tuple) else curves.pooled
+        return finish(*_apply_to_curves(kernel, pooled), zero)[0][()]
     value, undefined = _apply_to_curves(kernel, per_class)
     values = np.where(undefined, zero, value).astype(float)
     # The per-class values are final here: averaging them reuses the class-level rules, with

@@ -318,6 +318,12 @@ def excused_denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
     return _sorted({k: v for k, v in excused.items() if k not in undefined})
 
 
+def _in_sum_body(expr: sympy.Expr) -> bool:
+    """Whether ``expr`` has a free summation index: it is a term of a sum, not a whole sum."""
+    named = {*symbols.COUNTS, symbols.N_TOTAL, symbols.N_CLASSES, symbols.THRESHOLDS, *symbols.CURVE_TOTALS.values()}
+    return any(isinstance(s, sympy.Symbol) and s.is_integer and s not in named for s in expr.free_symbols)
+
+
 def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
     """Data-dependent factors of logarithm arguments that can vanish (log(0) is undefined).
 
@@ -328,7 +334,7 @@ def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
     for node in sympy.preorder_traversal(expr):
         is_xlogy = isinstance(node, symbols.xlogy)
         argument = node.args[-1] if is_xlogy or isinstance(node, sympy.log) else None
-        if argument is not None and depends_on_data(argument) and not argument.atoms(sympy.Indexed):
+        if argument is not None and depends_on_data(argument) and not _in_sum_body(argument):
             numerator, _ = sympy.fraction(sympy.together(argument))
             for part in sympy.factor(numerator).as_ordered_factors():
                 part = _strip(part)

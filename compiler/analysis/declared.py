@@ -35,7 +35,7 @@ import numpy as np
 import sympy
 
 from metricc.compiler.errors import Diagnostic, FormulaError, InternalError
-from metricc.compiler.language import ir
+from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level
 
 __all__ = ["check_declared", "TOLERANCE", "WRONG_SHARE"]
@@ -425,9 +425,31 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
     return problems
 
 
+def _vanishing_log_in_sum(metric: ir.Metric) -> sympy.Expr | None:
+    """The argument of a logarithm in a class sum's terms that may vanish, or None.
+
+    Data atoms become non-negative unknowns: an argument sympy cannot then prove positive
+    (``M[i, j]``, ``precision[k]``, an indicator) may be 0 for some class."""
+    for total in metric.simplified.atoms(sympy.Sum):
+        for log in total.function.atoms(sympy.log):
+            argument = log.args[0]
+            data = argument.atoms(sympy.Indexed) | {s for s in argument.free_symbols if isinstance(s, symbols.TermSymbol)}
+            unknowns = {d: sympy.Dummy(nonnegative=True) for d in data}
+            bounded = argument.xreplace(unknowns).replace(
+                lambda e: isinstance(e, sympy.KroneckerDelta), lambda e: sympy.Dummy(nonnegative=True))
+            if bounded.is_positive is not True:
+                return argument
+    return None
+
+
 def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnostic]:
     """Diagnostics for one analyzed metric, over the sampled ``batches`` of its level."""
     found: dict[str, str] = {}
+    vanishing = _vanishing_log_in_sum(metric) if metric.level in ("matrix", "aggregate") else None
+    if vanishing is not None:
+        return [Diagnostic(metric.key_location("formula"), "$.formula", f"log({vanishing}) inside a class sum can be "
+                           "log(0) = -inf for one class and so decide the whole sum; write xlogy(w, x) for w log x "
+                           "with 0 log 0 = 0, or make the argument positive (e.g. log(1 + x))")]
     if metric.simplified.has(sympy.zoo, sympy.nan):  # Sum(t[k] * p[k], k) / Sum(indicator(n != n), k)
         return [Diagnostic(metric.key_location("formula"), "$.formula", "the formula divides by zero for every input "
                            f"(it simplifies to {metric.simplified}); fix the formula")]

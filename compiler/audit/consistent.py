@@ -29,6 +29,7 @@ from metricc.compiler.audit.claims import printed_value
 from metricc.compiler.audit.consistent_intervals import trace_conditions
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric
+from metricc.runtime.progress import track
 
 __all__ = ["Score", "Consistency", "parse_score", "make_score", "consistent", "EXHAUSTIVE_LIMIT", "SEARCH_LIMIT"]
 
@@ -132,12 +133,12 @@ def _check_usable(scores: list[Score], classes: int) -> None:
             raise InputError("score", f"{score.label}: {problem}")
 
 
-def _search(scores: list[Score], batches, candidates=None) -> tuple[int, list, np.ndarray | None]:
+def _search(scores: list[Score], batches, candidates=None, progress: bool = True) -> tuple[int, list, np.ndarray | None]:
     """Count feasible matrices, keeping the first ten; if none, the match patterns (bit i =
     score i holds) that occur anywhere, from which the conflicts are read. ``candidates``:
     a subset of the batches that holds every feasible matrix, searched first."""
     count, found = 0, []
-    for batch in (candidates or batches)():
+    for batch in track((candidates or batches)(), "consistency search", enabled=progress):
         for score in scores:
             batch = batch.take(np.flatnonzero(_matches(score, batch)))
             if not len(batch):
@@ -147,7 +148,7 @@ def _search(scores: list[Score], batches, candidates=None) -> tuple[int, list, n
     if count:
         return count, found, None
     patterns = set()
-    for batch in batches():
+    for batch in track(batches(), "conflict search", enabled=progress):
         codes = np.zeros(len(batch), dtype=np.int64)
         for i, score in enumerate(scores):
             codes |= _matches(score, batch).astype(np.int64) << i
@@ -211,8 +212,9 @@ def _totals(class_totals, samples, classes) -> tuple[list[int] | None, int, int]
     return None, int(samples), int(classes)
 
 
-def consistent(scores, *, class_totals=None, samples=None, classes=None) -> Consistency:
-    """Decide whether some confusion matrix gives every printed score (``Score`` or text)."""
+def consistent(scores, *, class_totals=None, samples=None, classes=None, progress: bool = True) -> Consistency:
+    """Decide whether some confusion matrix gives every printed score (``Score`` or text); a
+    long search shows a progress bar on stderr when it is a terminal (``progress=False``: none)."""
     scores = [s if isinstance(s, Score) else parse_score(s) for s in scores]
     if not scores:
         raise InputError("score", "give at least one score, e.g. --score accuracy=0.84")
@@ -232,7 +234,7 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None) -> Cons
         method, batches = "search", lambda: grid.matrix_batches(totals, n, classes)
     else:
         return _intervals(scores, totals, n, classes)
-    count, matrices, patterns = _search(scores, batches, candidates)
+    count, matrices, patterns = _search(scores, batches, candidates, progress)
     if count:
         return Consistency(True, method, count, matrices, [], [])
     return Consistency(False, method, 0, [], _conflicts(labels, patterns), [])

@@ -35,6 +35,7 @@ def add_command(commands) -> None:
     parser.add_argument("--score", metavar="ID[:AVERAGE]=PRINTED", action="append", required=True, dest="scores",
                         help="a printed score, e.g. f1:macro=0.494 or accuracy=0.8429 (repeat)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     parser.set_defaults(run=_cmd_consistent)
 
 
@@ -49,7 +50,8 @@ def _totals(text: str) -> list[int]:
 def _cmd_consistent(args) -> int:
     from metricc.compiler.audit.consistent import consistent
 
-    result = consistent(args.scores, class_totals=args.class_totals, samples=args.samples, classes=args.classes)
+    result = consistent(args.scores, class_totals=args.class_totals, samples=args.samples, classes=args.classes,
+                        progress=not args.quiet)
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2))
         return 0 if result.consistent else 1

@@ -141,7 +141,7 @@ def _scored(plot, args):
     (y_true, labels), integers = inputs.typed_labels(y_true, inputs.text_labels(args.labels))
     scores = inputs.read_scores("--scores", args.scores)
     if args.kind == "threshold":
-        return plot.threshold(args.metric, y_true, scores, labels=labels, params=evaluate._params(args.param),
+        return plot.threshold(args.metric, y_true, scores, labels=labels, params=evaluate.parse_params(args.param),
                               pos_label=inputs.positive_label(args.pos_label, integers))
     draw = plot.roc if args.kind == "roc" else plot.precision_recall
     return draw(y_true, scores, labels=labels)
@@ -149,4 +149,4 @@ def _scored(plot, args):
 
 def _rankings(plot, args):
     return plot.rankings(_matrices(args.matrix), args.metric, names=args.names, average=args.average,
-                         params=evaluate._params(args.param), orientation=args.orientation)
+                         params=evaluate.parse_params(args.param), orientation=args.orientation)

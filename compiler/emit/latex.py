@@ -149,6 +149,8 @@ def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
             text = latex(pooled(shown))
         elif mode == "macro":
             text = rf"\frac{{1}}{{C}} \sum_{{k=1}}^{{C}} {value}"
+        elif mode == "weighted" and width(shown) > _LINE // 3:  # the support note leaves no room
+            text = _by_class_value(mode)
         elif mode == "weighted":
             text = (rf"\frac{{\sum_{{k=1}}^{{C}} w_k \, {value}}}{{\sum_{{k=1}}^{{C}} w_k}}, \quad "
                     r"w_k = \mathit{TP}_k + \mathit{FN}_k \text{ (support) unless weights are given}")
@@ -221,9 +223,9 @@ def _guarded(metric: ir.Metric) -> list[str]:
     return [latex(d, metric.terms) + " = 0" for d in metric.excused]
 
 
-def _bound(value: sympy.Expr) -> str:
+def _bound(value: sympy.Expr, short: bool = False) -> str:
     if value.is_Rational and not value.is_Integer:  # as the spec writes it: 1.0615, not 2123/2000
-        return repr(float(value))
+        return f"{float(value):.6g}" if short else repr(float(value))  # the summary table is narrow
     return {sympy.oo: r"\infty", -sympy.oo: r"-\infty"}.get(value, latex(value))
 
 
@@ -325,5 +327,5 @@ def _summary(metric: ir.Metric) -> dict:
     """A row of the catalog's summary table."""
     return {"id": metric.id, "name": metric.name, "level": metric.level.value,
             "averages": ", ".join(m + ("*" if m == metric.default_average else "") for m in metric.averages) or "--",
-            "range": f"$[{_bound(metric.range[0])}, {_bound(metric.range[1])}]$",
+            "range": f"$[{_bound(metric.range[0], short=True)}, {_bound(metric.range[1], short=True)}]$",
             "better": "higher" if metric.higher_is_better else "lower"}

@@ -207,3 +207,23 @@ def test_agrees_with_mlscorecheck_on_binary_sets():
         assert ours.consistent == (not theirs["inconsistency"]), (matrix, scores)
         decisions.add(ours.consistent)
     assert decisions == {True, False}
+
+
+def test_a_consistency_search_shows_progress_on_a_terminal_only_when_asked(monkeypatch):
+    import io
+
+    from metricc.compiler.audit import consistent as search
+    from metricc.runtime import progress as progress_module
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(progress_module, "DELAY", 0.0)
+    monkeypatch.setattr(progress_module, "INTERVAL", 0.0)
+    scores = ["f1=0.5", "mcc=0.2"]
+    for wanted in (True, False):
+        terminal = Terminal()
+        monkeypatch.setattr("sys.stderr", terminal)
+        search(scores, class_totals=[60, 40], progress=wanted)
+        assert ("consistency search" in terminal.getvalue()) is wanted
