@@ -12,7 +12,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from metricc.compiler.cli.paths import package_dir, shown
+from metricc.compiler.cli.paths import package_dir, shown, spec_dir as _spec_dir
 from metricc.compiler.errors import SpecError
 from metricc.runtime.errors import InputError
 
@@ -34,14 +34,6 @@ def add_command(commands) -> None:
     check = commands.add_parser("check", help="validate specs without writing anything")
     check.add_argument("specs", nargs="*", metavar="SPEC", help="spec files or folders (default: the catalog)")
     check.set_defaults(run=_cmd_check)
-
-
-def _spec_dir(given: str | None) -> Path:
-    if given is None:
-        return Path("specs") if Path("specs").is_dir() else package_dir("metricc.specs")
-    if not Path(given).is_dir():
-        raise InputError("--specs", f"not a folder: {given}")
-    return Path(given)
 
 
 def _out_dir(given: str | None) -> Path:

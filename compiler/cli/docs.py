@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from metricc.compiler.cli.paths import package_dir, shown
+from metricc.compiler.cli.paths import package_dir, shown, spec_dir as _spec_dir
 from metricc.compiler.errors import SpecError
 from metricc.runtime.errors import InputError
 
@@ -113,14 +113,6 @@ def _compiled(spec_dir: Path):
         return build.compile_metrics(Path(spec_dir.name)), load.load_errata(Path(spec_dir.name))
     finally:
         os.chdir(here)
-
-
-def _spec_dir(given: str | None) -> Path:
-    if given is None:
-        return Path("specs") if Path("specs").is_dir() else package_dir("metricc.specs")
-    if not Path(given).is_dir():
-        raise InputError("--specs", f"not a folder: {given}")
-    return Path(given)
 
 
 def _require_fresh(metrics, errata) -> None:

@@ -7,8 +7,9 @@ import os
 from pathlib import Path
 
 from metricc.compiler.errors import InternalError
+from metricc.runtime.errors import InputError
 
-__all__ = ["package_dir", "shown"]
+__all__ = ["package_dir", "shown", "spec_dir"]
 
 
 def shown(path: Path) -> str:
@@ -26,3 +27,12 @@ def package_dir(name: str) -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise InternalError(f"package {name} is not installed; reinstall metricc")
     return Path(list(spec.submodule_search_locations)[0])
+
+
+def spec_dir(given: str | None) -> Path:
+    """The spec folder: ``--specs``, else ``./specs``, else the installed catalog's."""
+    if given is None:
+        return Path("specs") if Path("specs").is_dir() else package_dir("metricc.specs")
+    if not Path(given).is_dir():
+        raise InputError("--specs", f"not a folder: {given}")
+    return Path(given)
