@@ -120,8 +120,10 @@ def exact(bound: Callable[[int], int], *counts):
     >>> [a.dtype.name for a in exact(lambda B: 2 * B ** 2, np.array([2.0 ** 40]))]
     ['object']
     """
-    twins = [derived(c) for c in counts]  # totals of an integer matrix: exact int64 already
-    if all(twin is not None for twin in twins):
+    # Totals of an integer matrix have an exact int64 twin already; what ``derived`` remembers
+    # for a matrix is its float64 diagonal, no twin: only same-shape integer arrays count.
+    twins = [derived(c) for c in counts]
+    if all(t is not None and t.dtype.kind in "iu" and t.shape == np.shape(c) for t, c in zip(twins, counts)):
         integers = twins
     else:
         arrays = [np.asarray(c, dtype=np.float64) for c in counts]

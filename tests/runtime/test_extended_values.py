@@ -34,3 +34,15 @@ def test_adjusted_g_mean_guard_still_gives_zero_at_tp_0():
     """The guard indicator(TP != 0) compares counts, never NaN: TP = 0 still gives 0."""
     value = evaluate("adjusted_g_mean", matrix=[[0, 5], [0, 0]], average="none")["adjusted_g_mean"]
     assert np.asarray(value).tolist() == [0.0, 0.0]
+
+
+def test_exact_copies_of_a_batched_matrix_are_the_matrix_not_its_diagonal():
+    """A formula reading every cell and a cancelling polynomial of them (1 - n) took the
+    remembered diagonal as the matrix's integer twin: summed over the batch axis (spec-fuzz)."""
+    from metricc.runtime.kernel import exact
+    from metricc.runtime.terms import matrix_terms
+
+    batch = np.array([[[1, 2], [3, 4]], [[5, 0], [0, 5]]])
+    M, *_ = matrix_terms(batch, elementwise=True)
+    [twin] = exact(lambda bound: 4 * bound + 1, M)
+    assert twin.shape == (2, 2, 2) and twin.dtype.kind == "i" and twin.tolist() == batch.tolist()
