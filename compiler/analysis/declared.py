@@ -455,13 +455,13 @@ def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnos
                            f"(it simplifies to {metric.simplified}); fix the formula")]
     try:
         compiled = _compiled(metric, cache)
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore", over="raise"):  # a value beyond float64 is no metric value
             for label, setting in _settings(metric):
                 for key, message in _check_setting(metric, compiled, label, setting, batches).items():
                     found.setdefault(key, message)
     except ArithmeticError as error:  # Sum(k**-1, k): the class index 0 divides by zero
         found = {"$.formula": f"the formula cannot be evaluated on sampled data ({error}): a division by zero "
-                              "or an overflow that does not depend on the counts?; fix the formula"}
+                              "that does not depend on the counts, or values beyond float64 (about 1e308)?; fix the formula"}
     except (LookupError, NameError, TypeError, ValueError) as error:
         raise InternalError(f"cannot sample '{metric.id}' to check its declared claims: {error!r}") from error
     return [Diagnostic(metric.key_location(key[2:]), key, found[key])

@@ -77,8 +77,9 @@ def _opaque(mode: str, per_class: sympy.Expr) -> sympy.Symbol:
     return sympy.Symbol(f"avg_{mode}_{digest}", real=True)
 
 
-_CORRECT_INSTANCE = {TP: 1, FP: 0, FN: 0}
-_WRONG_INSTANCE = {TP: 0, FP: 1, FN: 1}
+# sympy numbers: xreplace returns a mapped value as given, so a bare TP would come back an int.
+_CORRECT_INSTANCE = {TP: sympy.S.One, FP: sympy.S.Zero, FN: sympy.S.Zero}
+_WRONG_INSTANCE = {TP: sympy.S.Zero, FP: sympy.S.One, FN: sympy.S.One}
 
 
 def _instance_mean(per_class: sympy.Expr, n_classes: sympy.Expr, correct: sympy.Expr, wrong: sympy.Expr) -> sympy.Expr | None:
