@@ -170,7 +170,7 @@ def binary_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
             expr = expr.xreplace({term.symbol: _averaged_binary(term.mode, per_class)})
     # Two classes: sums over classes expand to the indices 0 and 1, so terms like recall[k]
     # and cells like M[k, k] take integer indices (any symbolic index left: no binary form).
-    expr = expr.xreplace({C: 2}).doit()
+    expr = expr.xreplace({C: sympy.Integer(2)}).doit()
     if any(not all(i.is_Integer for i in e.indices) for e in expr.atoms(sympy.Indexed)):
         return None
     expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in per_class_values,

@@ -85,7 +85,7 @@ def _binary(expr, per_class: bool) -> sympy.Expr:
     if per_class:
         return expr.xreplace(dict(zip(symbols.COUNTS, (d, b, c, a))))
     counts = {"TP": (a, d), "FP": (c, b), "FN": (b, c), "TN": (d, a)}
-    e = expr.xreplace({C: 2}).doit()
+    e = expr.xreplace({C: sympy.Integer(2)}).doit()
     cells = {(0, 0): a, (0, 1): b, (1, 0): c, (1, 1): d}
     values = {}
     for node in e.atoms(sympy.Indexed):

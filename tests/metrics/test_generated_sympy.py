@@ -322,7 +322,7 @@ def expanded(metric, c: int):
     """Written and simplified matrix formulas with C = c and every Sum written out."""
     key = (metric.id, c)
     if key not in _EXPANDED:
-        _EXPANDED[key] = tuple(written_out(e.xreplace({symbols.N_CLASSES: c})) for e in (metric.written, metric.simplified))
+        _EXPANDED[key] = tuple(written_out(e.xreplace({symbols.N_CLASSES: sympy.Integer(c)})) for e in (metric.written, metric.simplified))
     return _EXPANDED[key]
 
 
