@@ -101,6 +101,10 @@ def simplify(expr: sympy.Expr) -> sympy.Expr:
     return expr.xreplace(hidden)
 
 
+# Data symbols that are not indexed: counts, the sample total, a curve's positives and negatives.
+_DATA_SYMBOLS = frozenset({*symbols.COUNTS, symbols.N_TOTAL, *symbols.CURVE_TOTALS.values()})
+
+
 def depends_on_data(expr: sympy.Expr) -> bool:
     """Whether ``expr`` varies with the data passed at call time (so it may vanish there).
 
@@ -108,8 +112,7 @@ def depends_on_data(expr: sympy.Expr) -> bool:
     a class_vector parameter is given per call like the data (``Sum(w[k], k)`` is 0 when every
     weight is), so it counts as data too.
     """
-    data = set(symbols.COUNTS) | {symbols.N_TOTAL} | set(symbols.CURVE_TOTALS.values())
-    if expr.free_symbols & data or expr.atoms(sympy.Indexed):
+    if expr.free_symbols & _DATA_SYMBOLS or expr.atoms(sympy.Indexed):
         return True
     return any(isinstance(s, symbols.TermSymbol) for s in expr.free_symbols)
 
@@ -320,7 +323,7 @@ def excused_denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
 
 def _in_sum_body(expr: sympy.Expr) -> bool:
     """Whether ``expr`` has a free summation index: it is a term of a sum, not a whole sum."""
-    named = {*symbols.COUNTS, symbols.N_TOTAL, symbols.N_CLASSES, symbols.THRESHOLDS, *symbols.CURVE_TOTALS.values()}
+    named = _DATA_SYMBOLS | {symbols.N_CLASSES, symbols.THRESHOLDS}
     return any(isinstance(s, sympy.Symbol) and s.is_integer and s not in named for s in expr.free_symbols)
 
 

@@ -36,10 +36,7 @@ _OPTIONS = {
 def add_command(commands) -> None:
     """Add ``eval`` to ``commands`` (an argparse sub-parser group)."""
     ev = commands.add_parser("eval", help="evaluate metrics on a confusion matrix or label files")
-    ev.add_argument("--matrix", metavar="FILE_OR_JSON", help="confusion matrix: inline JSON, or a JSON/CSV file")
-    ev.add_argument("--orientation", choices=ORIENTATIONS, help="which axis holds true classes (default true-rows)")
-    ev.add_argument("--y-true", metavar="FILE", help="true labels: one per line, or one comma-separated line")
-    ev.add_argument("--y-pred", metavar="FILE", help="predicted labels, like --y-true")
+    add_input_options(ev)
     ev.add_argument("--multilabel", action="store_true", help="label files hold 0/1 indicator rows")
     add_label_file_options(ev)
     ev.add_argument("--metric", action="append", required=True, metavar="ID",
@@ -68,6 +65,14 @@ class Once(argparse.Action):
         if getattr(namespace, self.dest) is not None:
             raise InputError(option_string, "given twice; give it once, or one average per metric (--metric f1:macro)")
         setattr(namespace, self.dest, values)
+
+
+def add_input_options(parser) -> None:
+    """The data of ``eval`` and ``report``: a confusion matrix, or true and predicted label files."""
+    parser.add_argument("--matrix", metavar="FILE_OR_JSON", help="confusion matrix: inline JSON, or a JSON/CSV file")
+    parser.add_argument("--orientation", choices=ORIENTATIONS, help="which axis holds true classes (default true-rows)")
+    parser.add_argument("--y-true", metavar="FILE", help="true labels: one per line, a comma-separated line, or a table column")
+    parser.add_argument("--y-pred", metavar="FILE", help="predicted labels, like --y-true")
 
 
 def add_label_file_options(parser) -> None:

@@ -29,7 +29,6 @@ from pathlib import Path
 
 from metricc.compiler.cli import evaluate
 from metricc.compiler.cli.paths import shown
-from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError
 
 __all__ = ["FORMATS", "add_command"]
@@ -43,10 +42,7 @@ _OPTIONS = {"matrix": "--matrix", "y_true": "--y-true", "y_pred": "--y-pred", "l
 def add_command(commands) -> None:
     """Add ``report`` to ``commands`` (an argparse sub-parser group)."""
     rep = commands.add_parser("report", help="per-class table, averages, overall metrics and the confusion matrix")
-    rep.add_argument("--matrix", metavar="FILE_OR_JSON", help="confusion matrix: inline JSON, or a JSON/CSV file")
-    rep.add_argument("--orientation", choices=ORIENTATIONS, help="which axis holds true classes (default true-rows)")
-    rep.add_argument("--y-true", metavar="FILE", help="true labels: one per line, a comma-separated line, or a table column")
-    rep.add_argument("--y-pred", metavar="FILE", help="predicted labels, like --y-true")
+    evaluate.add_input_options(rep)
     evaluate.add_label_file_options(rep)
     rep.add_argument("--metric", action="append", metavar="ID",
                      help="class-level metrics become columns, others overall rows (repeatable; default: "
