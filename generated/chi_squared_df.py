@@ -11,6 +11,7 @@ import math
 from metricc.runtime.kernel import (
     finish,
     matrix_terms,
+    np,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -36,7 +37,7 @@ def chi_squared_df(
     Reference: Haghighi et al. 2018, PyCM (Chi-Squared DF)
     """
     M, C, t, p, n = matrix_terms(matrix)
-    value = 1 + C ** 2 - 2 * C
+    value = np.broadcast_to(1 + C ** 2 - 2 * C, np.shape(n))
     undefined = False
     return finish(value, undefined, zero_division)
 
