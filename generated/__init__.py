@@ -102,7 +102,6 @@ from metricc.generated.relevance_recall import INFO as _relevance_recall
 from metricc.generated.response_entropy import INFO as _response_entropy
 from metricc.generated.roc_auc import INFO as _roc_auc
 from metricc.generated.scott_pi import INFO as _scott_pi
-from metricc.generated.similarity_index import INFO as _similarity_index
 from metricc.generated.specificity import INFO as _specificity
 from metricc.generated.tversky_index import INFO as _tversky_index
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
@@ -209,7 +208,6 @@ CATALOG = Catalog((
     _response_entropy,
     _roc_auc,
     _scott_pi,
-    _similarity_index,
     _specificity,
     _tversky_index,
     _weighted_accuracy,
