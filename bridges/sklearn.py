@@ -6,7 +6,8 @@ A scorer is called as ``scorer(estimator, X, y)`` and returns one number that mo
 maximises, so:
 
 - **direction**: metrics with ``higher_is_better: false`` in their spec (error rate, log loss,
-  Brier score...) are negated, as scikit-learn's ``neg_*`` scorers are;
+  Brier score...) are negated, as scikit-learn's ``neg_*`` scorers are; statistics with
+  ``higher_is_better: null`` (prevalence, entropies, chi-squared) have no scorer (``InputError``);
 - **what the estimator gives**: class-, aggregate- and matrix-level metrics read
   ``estimator.predict(X)``; curve- and score-level metrics read ``predict_proba(X)`` (curve-level
   metrics fall back to ``decision_function``), columns named by ``estimator.classes_``;
@@ -53,6 +54,10 @@ class Scorer:
     def __init__(self, metric_id: str, *, average=None, zero_division="worst", params=None) -> None:
         self.info = metric(metric_id)
         self.metric_id, self.average, self.params = metric_id, average, dict(params or {})
+        if self.info.higher_is_better is None:
+            raise InputError("metric_id", f"{self.info.id} is a statistic with no better direction (higher_is_better: "
+                                          "null in its spec): model selection cannot maximise it; score with a metric "
+                                          "that has one")
         if average == "none":
             raise InputError("average", "a scorer gives one number; choose an averaging mode other than 'none'")
         if average is not None and self.info.level in ("aggregate", "matrix", "score"):

@@ -77,9 +77,8 @@ INFO = MetricInfo(
     undefined=(),
     function=hamming_distance,
     equivalences=(
-        "hamming_distance [binary] = hamming_distance [macro] for two classes (C = 2)",
-        "hamming_distance [binary] = hamming_distance [weighted] for two classes (C = 2)",
-        "hamming_distance [macro] = hamming_distance [binary] for two classes (C = 2)",
-        "hamming_distance [weighted] = hamming_distance [binary] for two classes (C = 2)",
+        "hamming_distance [binary] = misclassification_count for two classes (C = 2)",
+        "hamming_distance [macro] = misclassification_count for two classes (C = 2)",
+        "hamming_distance [weighted] = misclassification_count for two classes (C = 2)",
     ),
 )

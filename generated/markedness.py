@@ -98,6 +98,7 @@ INFO = MetricInfo(
         "markedness [binary] = markedness [macro] for two classes (C = 2)",
         "markedness [binary] = markedness [weighted] for two classes (C = 2)",
         "markedness [macro] = markedness [binary] for two classes (C = 2)",
+        "markedness [micro] = bennett_s for two classes (C = 2)",
         "markedness [weighted] = markedness [binary] for two classes (C = 2)",
     ),
 )

@@ -87,6 +87,7 @@ INFO = MetricInfo(
         "youden_j [binary] = youden_j [macro] for two classes (C = 2)",
         "youden_j [binary] = youden_j [weighted] for two classes (C = 2)",
         "youden_j [macro] = youden_j [binary] for two classes (C = 2)",
+        "youden_j [micro] = bennett_s for two classes (C = 2)",
         "youden_j [weighted] = youden_j [binary] for two classes (C = 2)",
     ),
 )

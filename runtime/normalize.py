@@ -37,6 +37,9 @@ def normalized(metric: str | MetricInfo, value):
     if math.isinf(low) or math.isinf(high):
         raise InputError("metric", f"{info.id} has the unbounded range [{low:g}, {high:g}]: it has no worst or best "
                                    "value, so no normalized value")
+    if info.higher_is_better is None:
+        raise InputError("metric", f"{info.id} has no better direction (higher_is_better: null): no worst or best "
+                                   "value, so no normalized value")
     try:
         number = np.asarray(value, dtype=float)
     except (TypeError, ValueError):

@@ -42,7 +42,7 @@ class MetricInfo:
     averages: tuple[str, ...]
     default_average: str | None
     range: tuple[float, float]
-    higher_is_better: bool
+    higher_is_better: bool | None  # None: a statistic with no better direction
     params: tuple[ParamInfo, ...]
     formula: str
     simplified: str

@@ -81,7 +81,7 @@ def threshold(metrics, y_true, scores, *, labels=None, pos_label=None, params: M
     for name in names:
         info, value = metric(name), np.asarray(results[name], dtype=float)
         line, = ax.step(cuts[::-1], value[::-1], where="pre", label=info.name)
-        if np.isfinite(value).any():
+        if np.isfinite(value).any() and info.higher_is_better is not None:  # a statistic has no best threshold
             best = int(np.nanargmax(value) if info.higher_is_better else np.nanargmin(value))
             ax.plot(cuts[best], value[best], marker="*", markersize=13, color=line.get_color(), linestyle="none",
                     markeredgecolor="black", label=f"best {name} = {value[best]:.4f} at threshold {cuts[best]:.4g}")

@@ -40,6 +40,9 @@ def _scores(m: np.ndarray, metric_ids: list[str], average, params) -> np.ndarray
         info = metric(name)
         if info.level in SCORE_LEVELS:
             raise InputError("metrics", f"{name} needs scores, not confusion matrices")
+        if info.higher_is_better is None:
+            raise InputError("metrics", f"{name} is a statistic with no better direction (higher_is_better: null): "
+                                        "it ranks no classifier first; rank by metrics that have one")
         if info.level == "class" and (average or info.default_average) == "none":
             raise InputError("average", f"{name}: a ranking needs one value per classifier; choose an averaging "
                                         "other than none")

@@ -22,7 +22,8 @@ a metric parameter keeps its default metric.
   diagonal; a wrong indicator bit; the top-ranked negative moved to the bottom; scores a
   quarter of the way toward the truth) refuses when it moves the value the wrong way at
   :data:`WRONG_SHARE` of the points where it moves it. Metrics that are not monotone pass:
-  RCI goes the wrong way at about half of them, CEN at a fifth.
+  RCI goes the wrong way at about half of them, CEN at a fifth. ``higher_is_better: null``
+  (a prevalence, an entropy, a test statistic) declares no direction: nothing to check.
 """
 
 from __future__ import annotations
@@ -394,7 +395,7 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
             *key, index = _smallest(batch, outside, excess)
             if outside_example is None or tuple(key) < outside_example[:2]:  # ties: the first batch, fewest classes
                 outside_example = (*key, f"{batch.describe(index)} gives {values[index]:.6g}")
-        if corrected is None:
+        if corrected is None or metric.higher_is_better is None:  # no direction to check
             continue
         after, after_defined, _ = _evaluate(metric, compiled, setting, corrected)
         change = sign * (after - values)

@@ -50,6 +50,10 @@ def _info_json(info) -> dict:
     }
 
 
+def _direction(info) -> str:
+    return {True: "higher is better", False: "lower is better", None: "no better direction"}[info.higher_is_better]
+
+
 def _averages_text(info, sep: str = ", ") -> str:
     return sep.join(a + ("*" if a == info.default_average else "") for a in info.averages) or "-"
 
@@ -85,7 +89,7 @@ def _cmd_explain(args) -> int:
     lines.append(f"  level: {info.level}")
     if info.averages:
         lines.append(f"  averages: {_averages_text(info)}  (* default)")
-    lines += [f"  range: [{lo}, {hi}], {'higher' if info.higher_is_better else 'lower'} is better",
+    lines += [f"  range: [{lo}, {hi}], {_direction(info)}",
               "", info.description, "",
               f"formula:    {info.formula}", f"simplified: {info.simplified}"]
     if info.undefined:

@@ -11,7 +11,7 @@ classes a family evaluates those metrics with ``macro`` and says so in the key.
 >>> [r.key for r in expand(["f1:macro", "accuracy"], None, "matrix", 3)]
 ['f1:macro', 'accuracy']
 >>> [r.key for r in expand(["class"], None, "matrix", 3)][:3]
-['adjusted_f_measure:macro', 'adjusted_g_mean:macro', 'braun_blanquet:macro']
+['adjusted_f_measure:macro', 'adjusted_g_mean:macro', 'automatic_manual']
 """
 
 from __future__ import annotations

@@ -328,4 +328,4 @@ def _summary(metric: ir.Metric) -> dict:
     return {"id": metric.id, "name": metric.name, "level": metric.level.value,
             "averages": ", ".join(m + ("*" if m == metric.default_average else "") for m in metric.averages) or "--",
             "range": f"$[{_bound(metric.range[0], short=True)}, {_bound(metric.range[1], short=True)}]$",
-            "better": "higher" if metric.higher_is_better else "lower"}
+            "better": {True: "higher", False: "lower", None: "--"}[metric.higher_is_better]}

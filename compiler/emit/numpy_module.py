@@ -317,7 +317,13 @@ def _matrix_level(metric: ir.Metric, terms: Mapping) -> Kernel:
     names.update({symbol: Printed(name) for symbol, name in terms.items()})
     names.update({sympy.IndexedBase(p.name): Printed(p.name) for p in metric.params if p.kind != "scalar"})
     names.update(_scalar_names(metric))
-    return _kernel([metric.simplified, *metric.undefined], names, counts=_MATRIX_COUNTS)
+    kernel = _kernel([metric.simplified, *metric.undefined], names, counts=_MATRIX_COUNTS)
+    if metric.simplified.free_symbols <= {symbols.N_CLASSES} | set(_scalar_names(metric)):
+        # A value of C alone (chi-squared's degrees of freedom) is one number per matrix of
+        # the batch too, like every other matrix metric's.
+        kernel = dataclasses.replace(kernel, value=f"np.broadcast_to({kernel.value}, np.shape(n))",
+                                     helpers=kernel.helpers | {"np"})
+    return kernel
 
 
 @dataclass(frozen=True)

@@ -139,7 +139,7 @@ class Metric:
     averages: tuple[str, ...]
     default_average: str | None
     range: tuple[sympy.Expr, sympy.Expr]
-    higher_is_better: bool
+    higher_is_better: bool | None  # None: a statistic with no better direction
     formula: str
     as_written: sympy.Expr  # the formula with metric references as named symbols, for display
     written: sympy.Expr  # references resolved: class level over TP, FP, FN, TN and parameters

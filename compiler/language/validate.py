@@ -138,12 +138,14 @@ def _from_schema_error(spec: SourceSpec, error: ValidationError) -> Iterator[Dia
     elif kind == "enum":
         yield _diag(spec, path, f"{_show(instance)} is not one of {', '.join(map(str, value))}")
     elif kind == "type":
-        expected = " or ".join(_TYPES.get(t, t) for t in ([value] if isinstance(value, str)
-                                                          else value))
+        types = [value] if isinstance(value, str) else value
+        expected = " or ".join(_TYPES.get(t, t) for t in types)
         hint = ("; quote it to make it text"
                 if value == "string" and isinstance(instance, (bool, int, float)) else "")
-        if value == "boolean" and isinstance(instance, str) and instance.lower() in _YAML_1_1_BOOLEANS:
+        if "boolean" in types and isinstance(instance, str) and instance.lower() in _YAML_1_1_BOOLEANS:
             hint = "; write true or false (specs read YAML 1.2, where yes, no, on and off are text)"
+        elif path == ("higher_is_better",) and isinstance(instance, str) and instance.lower() in ("none", "null", "neither"):
+            hint = "; write null (unquoted) for a statistic with no better direction"
         yield _diag(spec, path, f"expected {expected}, got {_describe(instance)}{hint}")
     elif kind == "anyOf":
         expected = error.schema.get("description", "a different value")

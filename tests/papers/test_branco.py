@@ -341,6 +341,10 @@ def test_normalized_value_spans_0_to_100(metric_id):
         with pytest.raises(mc.InputError, match="unbounded"):
             mc.normalized(metric_id, 0.0)
         return
+    if info.higher_is_better is None:  # a statistic with no better direction has no worst value
+        with pytest.raises(mc.InputError, match="no better direction"):
+            mc.normalized(metric_id, low)
+        return
     worst, best = (low, high) if info.higher_is_better else (high, low)
     assert mc.normalized(metric_id, worst) == 0.0 and mc.normalized(metric_id, best) == 100.0
     assert math.isnan(mc.normalized(metric_id, math.nan))
