@@ -15,12 +15,13 @@ cannot import it themselves.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["ParamInfo", "MetricInfo", "Catalog"]
+__all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,40 @@ class ParamInfo:
     kind: str  # "scalar" | "class_vector" | "metric"
     default: float | str | None  # None: computed from the counts; metric: a metric id
     domain: str
+
+
+@dataclass(frozen=True)
+class Band:
+    """A labelled interval of an interpretation scale: ``Band("Fair", 0.2, 0.4, True, False)`` is [0.2, 0.4)."""
+
+    label: str
+    low: float
+    high: float
+    low_closed: bool
+    high_closed: bool
+
+    def contains(self, value):
+        """Elementwise: is ``value`` (a number or numpy array) in the interval?"""
+        above = (value >= self.low) if self.low_closed else (value > self.low)
+        below = (value <= self.high) if self.high_closed else (value < self.high)
+        return above & below
+
+    @property
+    def interval(self) -> str:
+        ends = ["-inf" if v == -math.inf else "inf" if v == math.inf else f"{v:g}" for v in (self.low, self.high)]
+        return f"{'[' if self.low_closed else '('}{ends[0]}, {ends[1]}{']' if self.high_closed else ')'}"
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A published interpretation scale of a metric (Landis and Koch for kappa), bands upward."""
+
+    id: str
+    name: str
+    references: tuple[str, ...]
+    bands: tuple[Band, ...]
+    note: str = ""
+    gaps: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,6 +86,7 @@ class MetricInfo:
     equivalences: tuple[str, ...] = ()  # statements the compiler proved, in words
     per_instance: bool = False  # aggregate over samples(...) terms: takes per-instance counts (..., N)
     affine: tuple[str, ...] = ()  # class-vector parameters the value is proved affine in: sweep's matrix-product form
+    interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
 
 
 class Catalog:

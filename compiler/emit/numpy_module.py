@@ -9,6 +9,7 @@ exactly the helpers its printed code and its template call.
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 import unicodedata
@@ -82,6 +83,7 @@ _ENVIRONMENT.filters.update(
     pystr=python_string,
     pyrepr=_literal,
     pytuple=_tuple,
+    pyfloat=lambda value: {math.inf: "math.inf", -math.inf: "-math.inf"}.get(value, repr(float(value))),
     prose=_prose,
     layout=lambda code, head, tail="": "\n".join(layout(head, code, tail)),
 )
@@ -412,7 +414,9 @@ def module_context(metric: ir.Metric) -> dict:
         "kernel": kernel,
         "elementwise": _reads_entries(kernel),
         "imports": sorted(helpers),
-        "registry_imports": ["MetricInfo", "ParamInfo"] if params else ["MetricInfo"],
+        "registry_imports": sorted({"MetricInfo"} | ({"ParamInfo"} if params else set())
+                                   | ({"Band", "Scale"} if metric.interpretation else set())),
+        "scales": metric.interpretation,
     }
 
 

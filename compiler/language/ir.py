@@ -16,7 +16,7 @@ from metricc.compiler.language import symbols
 from metricc.compiler.language.levels import Level
 from metricc.compiler.errors import Location
 
-__all__ = ["Param", "Term", "Equivalence", "Metric"]
+__all__ = ["Param", "Term", "Equivalence", "Band", "Scale", "Metric"]
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,38 @@ class Conditioning:
 
 
 @dataclass(frozen=True)
+class Band:
+    """One named interval of a published interpretation scale: ``Fair`` on ``[0.2, 0.4)``."""
+
+    label: str
+    low: float
+    high: float
+    low_closed: bool
+    high_closed: bool
+
+    @property
+    def interval(self) -> str:
+        """``[0.2, 0.4)``, as a reader writes it."""
+        return f"{'[' if self.low_closed else '('}{_end(self.low)}, {_end(self.high)}{']' if self.high_closed else ')'}"
+
+
+def _end(value: float) -> str:
+    return ("-inf" if value < 0 else "inf") if value in (float("inf"), float("-inf")) else f"{value:g}"
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A published interpretation scale of a metric's value (Landis and Koch for kappa)."""
+
+    id: str
+    name: str
+    references: tuple[str, ...]
+    bands: tuple[Band, ...]  # ordered from the lowest values up
+    note: str = ""
+    gaps: bool = False  # the published scale leaves some values of the range without a label
+
+
+@dataclass(frozen=True)
 class Metric:
     id: str
     name: str
@@ -156,6 +188,7 @@ class Metric:
     conditioning: Conditioning | None = None
     affine: tuple[str, ...] = ()  # class-vector parameters the value is affine in (analysis/affine.py)
     lets: tuple[tuple[str, str], ...] = ()  # the spec's let definitions as written (name, text), for documents
+    interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)

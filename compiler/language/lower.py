@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import sympy
 from sympy.core.function import AppliedUndef
 
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import bands, ir, symbols
 from metricc.compiler.names import did_you_mean, python_clash
 from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError, SpecError
 from metricc.compiler.language.levels import Average, Level, rules
@@ -153,6 +153,7 @@ class _Lowering:
             scores=data.get("scores", "any"),
             conditioning=self._conditioning(spec, scope),
             lets=tuple((key, " ".join(text.split())) for key, text in data.get("let", {}).items()),
+            interpretation=bands.scales(data),
         )
 
     @staticmethod
