@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog"]
+__all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog", "name_key"]
 
 
 @dataclass(frozen=True)
@@ -89,24 +89,69 @@ class MetricInfo:
     interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
 
 
+# torchmetrics names its classes by task (BinaryF1Score, MulticlassCohenKappa): the metric is the rest.
+_TASK_PREFIXES = ("binary", "multiclass", "multilabel")
+# PyCM names averaged statistics by a trailing mode ("F1 Macro", "TPR Micro").
+_AVERAGE_WORDS = ("micro", "macro", "weighted", "samples", "geometric")
+
+
+def name_key(name: str) -> str:
+    """How names are compared: letters and digits, lower case. ``"Scott PI"``, ``"scott-pi"``,
+    ``"scott_pi"`` and ``"ScottPi"`` are one name.
+
+    >>> name_key("Matthews_CorrCoef"), name_key("F1 Macro")
+    ('matthewscorrcoef', 'f1macro')
+    """
+    return "".join(ch for ch in str(name).lower() if ch.isalnum())
+
+
 class Catalog:
-    """Metrics by id, also reachable by alias."""
+    """Metrics by id, also reachable by alias and by any spelling of either (:func:`name_key`)."""
 
     def __init__(self, infos: Iterable[MetricInfo]) -> None:
         self._by_id = {info.id: info for info in infos}
         self._names = dict(self._by_id)
         for info in self._by_id.values():
             self._names.update({alias: info for alias in info.aliases})
+        self._keys = {name_key(name): info for name, info in self._names.items()}
+        self._shown = {name_key(name): name for name in self._names}
 
     def __getitem__(self, name: str) -> MetricInfo:
-        try:
-            return self._names[name]
-        except KeyError:
-            import difflib
+        info, average = self.find(name)
+        if average is not None:
+            raise InputError("metric", f"'{name}' names {info.id} averaged {average}: ask for '{info.id}' "
+                                       f"with average='{average}'")
+        return info
 
-            close = difflib.get_close_matches(str(name), sorted(self._names), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else "; `metricc list` shows them all"
-            raise InputError("metric", f"unknown metric '{name}'{hint}") from None
+    def find(self, name: str) -> tuple[MetricInfo, str | None]:
+        """The metric a user's name means, and the averaging mode the name carries, if any.
+
+        An id or alias in any spelling (``"PLR"``, ``"Matthews CorrCoef"``), a torchmetrics
+        class name (``"MulticlassCohenKappa"``: the task prefix is dropped), or a PyCM
+        averaged statistic (``"F1 Macro"`` is ``f1`` with ``macro``).
+        """
+        if name in self._names:
+            return self._names[name], None
+        key = name_key(name)
+        info = self._by_key(key)
+        if info is not None:
+            return info, None
+        for average in _AVERAGE_WORDS:
+            if key.endswith(average) and len(key) > len(average):
+                info = self._by_key(key[: -len(average)])
+                if info is not None and average in info.averages:
+                    return info, average
+        import difflib
+
+        close = difflib.get_close_matches(key, sorted(self._keys), n=1)
+        hint = f"; did you mean '{self._shown[close[0]]}'?" if close else "; `metricc list` shows them all"
+        raise InputError("metric", f"unknown metric '{name}'{hint}")
+
+    def _by_key(self, key: str) -> MetricInfo | None:
+        if key in self._keys:
+            return self._keys[key]
+        prefix = next((p for p in _TASK_PREFIXES if key.startswith(p) and key[len(p):] in self._keys), None)
+        return self._keys[key[len(prefix):]] if prefix else None
 
     def __contains__(self, name: object) -> bool:
         return name in self._names

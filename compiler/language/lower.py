@@ -67,6 +67,7 @@ def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
     """id and alias -> id; duplicates and reserved names are catalog errors."""
     names: dict[str, str] = {}
     owner: dict[str, SourceSpec] = {}
+    spelled: dict[str, str] = {}  # lookup ignores '_' and case (runtime registry.name_key): f1_score = f1score
     problems = []
     # Ids first: an alias that repeats another metric's id is the alias's fault.
     entries = [(spec, ("id",), spec.data["id"]) for spec in specs]
@@ -79,7 +80,12 @@ def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
             problems.append(_diag(spec, path, f"'{name}' {clash}; choose another"))
         elif name in names and not (owner[name] is spec and names[name] == name):
             problems.append(_diag(spec, path, f"'{name}' is already used by {owner[name].path}"))
+        elif name.replace("_", "") in spelled and names[spelled[name.replace("_", "")]] != spec.data["id"]:
+            other = spelled[name.replace("_", "")]
+            problems.append(_diag(spec, path, f"'{name}' reads as '{other}' of {owner[other].path} "
+                                              "(names are looked up ignoring '_'); choose another"))
         else:
+            spelled.setdefault(name.replace("_", ""), name)
             names[name] = spec.data["id"]
             owner[name] = spec
     if problems:
