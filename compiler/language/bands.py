@@ -73,26 +73,34 @@ def _scale_problems(path: tuple, scale: dict, entries: list, low: float | None, 
     for index, label in enumerate(labels):
         if label in labels[:index]:
             yield path + ("bands", index, "label"), f"label {label!r} is used twice in this scale; labels name one band each"
+    overlaps = False
     for index in range(1, len(bands)):
         where = path + ("bands", index, "interval")
         before, band = bands[index - 1], bands[index]
         if band.low < before.high or (band.low == before.high and before.high_closed and band.low_closed):
+            overlaps = True
             yield where, (f"{band.interval} overlaps {before.interval} of the band before; bands run upward "
                           f"and share a boundary as '..., b)' then '[b, ...' (or '..., b]' then '(b, ...')")
-        elif not gaps and (band.low > before.high or not (before.high_closed or band.low_closed)):
-            yield where, (f"{_show(before.high)} to {_show(band.low)} lies between {before.interval} and {band.interval}"
-                          f" in no band; close the gap, or say 'gaps: true' if the published scale has it")
-    if gaps or low is None or high is None:
+        elif not gaps and band.low > before.high:
+            yield where, (f"values from {_show(before.high)} to {_show(band.low)}, between {before.interval} and "
+                          f"{band.interval}, are in no band; close the gap, or say 'gaps: true' if the published scale has it")
+        elif not gaps and not (before.high_closed or band.low_closed):
+            yield where, (f"{_show(band.low)} is in neither {before.interval} nor {band.interval}; close one end, "
+                          f"or say 'gaps: true' if the published scale leaves it out")
+    if gaps or overlaps or low is None or high is None:
         return
     first, last = bands[0], bands[-1]
+    hint = "; or say 'gaps: true' if the published scale leaves them out"
     if first.low > low or (first.low == low and not first.low_closed and math.isfinite(low)):
+        start = f"[{_show(low)}" if math.isfinite(low) else "(-inf"
         yield path + ("bands", 0, "interval"), (f"{first.interval} leaves the lowest values of the range "
-                                                f"[{_show(low)}, {_show(high)}] in no band; start at {_show(low)}"
-                                                f" or say 'gaps: true'")
+                                                f"[{_show(low)}, {_show(high)}] in no band: start the first band "
+                                                f"with '{start}'{hint}")
     if last.high < high or (last.high == high and not last.high_closed and math.isfinite(high)):
+        end = f"{_show(high)}]" if math.isfinite(high) else "inf)"
         yield path + ("bands", len(bands) - 1, "interval"), (f"{last.interval} leaves the highest values of the range "
-                                                             f"[{_show(low)}, {_show(high)}] in no band; end at "
-                                                             f"{_show(high)}{']' if math.isfinite(high) else ')'} or say 'gaps: true'")
+                                                             f"[{_show(low)}, {_show(high)}] in no band: end the last "
+                                                             f"band with '{end}'{hint}")
 
 
 def _interval_problem(band: Band, low: float | None, high: float | None) -> str | None:
