@@ -64,6 +64,7 @@ from metricc.generated.overlap_coefficient import INFO as _overlap_coefficient
 from metricc.generated.positive_likelihood_ratio import INFO as _positive_likelihood_ratio
 from metricc.generated.precision import INFO as _precision
 from metricc.generated.preference_driven import INFO as _preference_driven
+from metricc.generated.quadratic_weighted_kappa import INFO as _quadratic_weighted_kappa
 from metricc.generated.rci import INFO as _rci
 from metricc.generated.recall import INFO as _recall
 from metricc.generated.relevance_av_f_beta import INFO as _relevance_av_f_beta
@@ -75,6 +76,7 @@ from metricc.generated.roc_auc import INFO as _roc_auc
 from metricc.generated.specificity import INFO as _specificity
 from metricc.generated.tversky_index import INFO as _tversky_index
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
+from metricc.generated.weighted_kappa import INFO as _weighted_kappa
 from metricc.generated.youden_j import INFO as _youden_j
 from metricc.generated.yule_q import INFO as _yule_q
 
@@ -140,6 +142,7 @@ CATALOG = Catalog((
     _positive_likelihood_ratio,
     _precision,
     _preference_driven,
+    _quadratic_weighted_kappa,
     _rci,
     _recall,
     _relevance_av_f_beta,
@@ -151,6 +154,7 @@ CATALOG = Catalog((
     _specificity,
     _tversky_index,
     _weighted_accuracy,
+    _weighted_kappa,
     _youden_j,
     _yule_q,
 ))
