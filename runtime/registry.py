@@ -27,8 +27,8 @@ __all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog", "name_key"]
 @dataclass(frozen=True)
 class ParamInfo:
     name: str
-    kind: str  # "scalar" | "class_vector" | "metric"
-    default: float | str | None  # None: computed from the counts; metric: a metric id
+    kind: str  # "scalar" | "class_vector" | "class_matrix" | "metric"
+    default: float | str | None  # None: computed from the counts; metric: a metric id; class_matrix: a formula of i, j, C
     domain: str
 
 

@@ -21,16 +21,18 @@ __all__ = ["Param", "Term", "Equivalence", "Band", "Scale", "Metric"]
 
 @dataclass(frozen=True)
 class Param:
-    """A metric parameter: a scalar (``beta``) or one value per class (``kappa``)."""
+    """A metric parameter: a scalar (``beta``), one value per class (``kappa``), one per pair of
+    classes (``distance[i, j]``) or a metric (``base``)."""
 
     name: str
-    kind: str  # "scalar" | "class_vector" | "metric"
-    default: sympy.Expr  # a number, (class_vector) a per-class formula over counts, (metric) the default metric's formula
+    kind: str  # "scalar" | "class_vector" | "class_matrix" | "metric"
+    default: sympy.Expr  # a number, (class_vector) a per-class formula over counts, (class_matrix) a formula of
+    # the class indices i, j and C, (metric) the default metric's formula
     domain: tuple[sympy.Rel, ...]
     domain_text: str
     description: str
     location: Location
-    reference: str = ""  # metric kind: the default as written, e.g. "g_mean"
+    reference: str = ""  # metric and class_matrix kinds: the default as written, e.g. "g_mean", "abs(i - j)"
 
     @property
     def symbol(self) -> sympy.Expr:
