@@ -69,10 +69,6 @@ INFO = MetricInfo(
     simplified="(n*Sum(M[k, k], k) - Sum(p[k]*t[k], k))/(n**2 - Sum(p[k]*t[k], k))",
     undefined=("n**2 - Sum(p[k]*t[k], k) = 0",),
     function=cohen_kappa,
-    equivalences=(
-        "cohen_kappa = quadratic_weighted_kappa for two classes (C = 2)",
-        "cohen_kappa = weighted_kappa(power=1) for two classes (C = 2)",
-    ),
     interpretation=(
         Scale(
             "landis_koch",
