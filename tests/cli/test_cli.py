@@ -201,12 +201,15 @@ def test_list_json(capsys):
     assert (code, err) == (0, "")
     entries = {entry["id"]: entry for entry in json.loads(out)}
     assert entries["precision"] == {
-        "id": "precision", "name": "Precision", "aliases": ["ppv", "positive_predictive_value"],
+        "id": "precision", "name": "Precision", "aliases": ["ppv", "positive_predictive_value", "precision_score"],
         "level": "class", "averages": ["none", "binary", "micro", "macro", "weighted", "geometric", "samples"],
         "default_average": "macro", "params": [], "range": [0.0, 1.0], "higher_is_better": True,
         "references": ["Kozak et al. 2022, Eq. 6", "Kozak et al. 2022, Eq. 17", "Wenzel, Eq. 5", "Wenzel, Eq. 24",
                        "Branco et al., Table 1 (Prec_M: macro, Prec_mu: micro)"],
+        "interpretation": [],
     }
+    fleiss = entries["cohen_kappa"]["interpretation"][1]
+    assert (fleiss["id"], fleiss["bands"][0]) == ("fleiss", {"label": "Poor", "interval": "[-1, 0.4)"})
     assert entries["f_beta"]["params"] == [{"name": "beta", "kind": "scalar", "default": 1.0, "domain": "beta > 0"}]
     assert entries["mcc"]["level"] == "matrix" and entries["mcc"]["averages"] == []
 
