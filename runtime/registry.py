@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog", "name_key"]
+__all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog"]  # what generated modules import (compiler/names.py)
 
 
 @dataclass(frozen=True)
