@@ -24,6 +24,7 @@ from metricc.runtime.confusion import (
 )
 from metricc.runtime.errors import InputError, MetriccError
 from metricc.runtime.evaluate import catalog, evaluate, metric
+from metricc.runtime.interpret import interpret
 from metricc.runtime.normalize import normalized
 from metricc.runtime.per_class import ClassValues
 from metricc.runtime.probabilistic import probabilistic_confusion_matrix
@@ -53,6 +54,7 @@ __all__ = [
     "confusion_matrix",
     "counts_from_matrix",
     "evaluate",
+    "interpret",
     "metric",
     "multilabel_counts",
     "normalized",

@@ -53,6 +53,7 @@ __all__ = [
     "finish",
     "log_ratio",
     "matrix_counts",
+    "matrix_param",
     "matrix_terms",
     "metric_param",
     "nonzero",
@@ -284,6 +285,31 @@ def class_param(name: str, value, counts: ClassCounts, default: Kernel | None, c
     if check is not None and not np.all(check(vector)):
         raise InputError(name, f"every entry must satisfy {domain}, got {np.asarray(value).tolist()!r}")
     return vector
+
+
+def matrix_param(name: str, value, n_classes: int, default: Callable, check: Callable | None, domain: str):
+    """A class_matrix parameter: one value per pair of classes (true i, predicted j), ``(C, C)``
+    or ``(..., C, C)``, or its default ``default(C)``.
+
+    >>> matrix_param("distance", None, 3, lambda C: abs(np.arange(C)[:, None] - np.arange(C)), None, "")
+    array([[0., 1., 2.],
+           [1., 0., 1.],
+           [2., 1., 0.]])
+    """
+    if value is None:
+        return np.broadcast_to(np.asarray(default(n_classes), dtype=float), (n_classes, n_classes))
+    try:
+        matrix = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(name, f"expected a ({n_classes}, {n_classes}) array of numbers, one per pair of classes") from None
+    if matrix.ndim < 2 or matrix.shape[-2:] != (n_classes, n_classes):
+        raise InputError(name, f"expected one value per pair of classes, shape ({n_classes}, {n_classes}) "
+                               f"(rows: true class, columns: predicted class), got shape {matrix.shape}")
+    if not np.isfinite(matrix).all():
+        raise InputError(name, "contains NaN or infinity; give finite values")
+    if check is not None and not np.all(check(matrix)):
+        raise InputError(name, f"every entry must satisfy {domain}, got {matrix.tolist()!r}")
+    return matrix
 
 
 def metric_param(name: str, value) -> Kernel:

@@ -15,20 +15,55 @@ cannot import it themselves.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["ParamInfo", "MetricInfo", "Catalog"]
+__all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog"]  # what generated modules import (compiler/names.py)
 
 
 @dataclass(frozen=True)
 class ParamInfo:
     name: str
-    kind: str  # "scalar" | "class_vector" | "metric"
-    default: float | str | None  # None: computed from the counts; metric: a metric id
+    kind: str  # "scalar" | "class_vector" | "class_matrix" | "metric"
+    default: float | str | None  # None: computed from the counts; metric: a metric id; class_matrix: a formula of i, j, C
     domain: str
+
+
+@dataclass(frozen=True)
+class Band:
+    """A labelled interval of an interpretation scale: ``Band("Fair", 0.2, 0.4, True, False)`` is [0.2, 0.4)."""
+
+    label: str
+    low: float
+    high: float
+    low_closed: bool
+    high_closed: bool
+
+    def contains(self, value):
+        """Elementwise: is ``value`` (a number or numpy array) in the interval?"""
+        above = (value >= self.low) if self.low_closed else (value > self.low)
+        below = (value <= self.high) if self.high_closed else (value < self.high)
+        return above & below
+
+    @property
+    def interval(self) -> str:
+        ends = ["-inf" if v == -math.inf else "inf" if v == math.inf else f"{v:g}" for v in (self.low, self.high)]
+        return f"{'[' if self.low_closed else '('}{ends[0]}, {ends[1]}{']' if self.high_closed else ')'}"
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A published interpretation scale of a metric (Landis and Koch for kappa), bands upward."""
+
+    id: str
+    name: str
+    references: tuple[str, ...]
+    bands: tuple[Band, ...]
+    note: str = ""
+    gaps: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,26 +86,72 @@ class MetricInfo:
     equivalences: tuple[str, ...] = ()  # statements the compiler proved, in words
     per_instance: bool = False  # aggregate over samples(...) terms: takes per-instance counts (..., N)
     affine: tuple[str, ...] = ()  # class-vector parameters the value is proved affine in: sweep's matrix-product form
+    interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
+
+
+# torchmetrics names its classes by task (BinaryF1Score, MulticlassCohenKappa): the metric is the rest.
+_TASK_PREFIXES = ("binary", "multiclass", "multilabel")
+# PyCM names averaged statistics by a trailing mode ("F1 Macro", "TPR Micro").
+_AVERAGE_WORDS = ("micro", "macro", "weighted", "samples", "geometric")
+
+
+def name_key(name: str) -> str:
+    """How names are compared: letters and digits, lower case. ``"Scott PI"``, ``"scott-pi"``,
+    ``"scott_pi"`` and ``"ScottPi"`` are one name.
+
+    >>> name_key("Matthews_CorrCoef"), name_key("F1 Macro")
+    ('matthewscorrcoef', 'f1macro')
+    """
+    return "".join(ch for ch in str(name).lower() if ch.isalnum())
 
 
 class Catalog:
-    """Metrics by id, also reachable by alias."""
+    """Metrics by id, also reachable by alias and by any spelling of either (:func:`name_key`)."""
 
     def __init__(self, infos: Iterable[MetricInfo]) -> None:
         self._by_id = {info.id: info for info in infos}
         self._names = dict(self._by_id)
         for info in self._by_id.values():
             self._names.update({alias: info for alias in info.aliases})
+        self._keys = {name_key(name): info for name, info in self._names.items()}
+        self._shown = {name_key(name): name for name in self._names}
 
     def __getitem__(self, name: str) -> MetricInfo:
-        try:
-            return self._names[name]
-        except KeyError:
-            import difflib
+        info, average = self.find(name)
+        if average is not None:
+            raise InputError("metric", f"'{name}' names {info.id} averaged {average}: ask for '{info.id}' "
+                                       f"with average='{average}'")
+        return info
 
-            close = difflib.get_close_matches(str(name), sorted(self._names), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else "; `metricc list` shows them all"
-            raise InputError("metric", f"unknown metric '{name}'{hint}") from None
+    def find(self, name: str) -> tuple[MetricInfo, str | None]:
+        """The metric a user's name means, and the averaging mode the name carries, if any.
+
+        An id or alias in any spelling (``"PLR"``, ``"Matthews CorrCoef"``), a torchmetrics
+        class name (``"MulticlassCohenKappa"``: the task prefix is dropped), or a PyCM
+        averaged statistic (``"F1 Macro"`` is ``f1`` with ``macro``).
+        """
+        if name in self._names:
+            return self._names[name], None
+        key = name_key(name)
+        info = self._by_key(key)
+        if info is not None:
+            return info, None
+        for average in _AVERAGE_WORDS:
+            if key.endswith(average) and len(key) > len(average):
+                info = self._by_key(key[: -len(average)])
+                if info is not None and average in info.averages:
+                    return info, average
+        import difflib
+
+        close = difflib.get_close_matches(key, sorted(self._keys), n=1)
+        hint = f"; did you mean '{self._shown[close[0]]}'?" if close else "; `metricc list` shows them all"
+        raise InputError("metric", f"unknown metric '{name}'{hint}")
+
+    def _by_key(self, key: str) -> MetricInfo | None:
+        if key in self._keys:
+            return self._keys[key]
+        prefix = next((p for p in _TASK_PREFIXES if key.startswith(p) and key[len(p):] in self._keys), None)
+        return self._keys[key[len(prefix):]] if prefix else None
 
     def __contains__(self, name: object) -> bool:
         return name in self._names

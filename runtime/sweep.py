@@ -191,6 +191,9 @@ def sweep(
         declared = ", ".join(by_name) or "none"
         raise InputError("param", f"{info.id} has no parameter '{param}' (its parameters: {declared})")
     kind = by_name[param].kind
+    if kind == "class_matrix":
+        raise InputError("param", f"'{param}' is a class_matrix parameter, which sweep does not grid; pass a stack "
+                                  f"(B, C, C) of them in params to evaluate, one value per matrix")
     fixed = dict(params or {})
     if param in fixed:
         raise InputError("params", f"'{param}' is the swept parameter; give its values in grid")

@@ -274,6 +274,7 @@ def _settings(metric: ir.Metric) -> list[tuple[str, dict[str, object]]]:
             if param.default.is_number and float(param.default) == value:
                 continue
             where = " in every other class" if param.kind == "class_vector" and metric.level is not Level.CLASS else ""
+            where = " at every other pair of classes" if param.kind == "class_matrix" else where
             settings.append((f" (at {param.name}={value:g}{where})", {**defaults, param.name: value}))
     return settings
 
@@ -289,6 +290,9 @@ def _bind(metric: ir.Metric, compiled: _Compiled, setting: Mapping[str, object],
         if param.kind == "metric":
             continue
         value = setting[param.name]
+        if param.kind == "class_matrix":
+            env[param.name] = _class_matrix(param, value, int(batch.env["C"]))
+            continue
         vector = param.kind == "class_vector" and metric.level is not Level.CLASS and bool(batch.classes)
         if value is param.default and param.name in compiled.defaults:
             value = compiled.defaults[param.name](dict(zip(_COUNTS, batch.classes)) if vector else batch.env)
@@ -297,6 +301,17 @@ def _bind(metric: ir.Metric, compiled: _Compiled, setting: Mapping[str, object],
         value = np.asarray(value, dtype=float)
         env[param.name] = np.broadcast_to(value, batch.classes[0].shape) if vector else value if value.ndim else float(value)
     return env
+
+
+def _class_matrix(param: ir.Param, value, classes: int) -> np.ndarray:
+    """A class_matrix parameter ``(C, C, 1)`` for matrices of ``classes`` classes: its default,
+    or the default with ``value`` at every other pair of classes (i + j odd)."""
+    i, j = np.indices((classes, classes))
+    matrix = np.broadcast_to(np.asarray(_Function(param.default)({"i": i, "j": j, "C": np.int64(classes)}), dtype=float),
+                             (classes, classes))
+    if value is not param.default:
+        matrix = np.where((i + j) % 2 == 1, float(value), matrix)
+    return matrix[:, :, None]
 
 
 def _term_value(term: ir.Term, value: _Function, undefined: tuple[_Function, ...], batch: _Batch,

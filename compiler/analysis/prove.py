@@ -292,6 +292,8 @@ def _variants(metrics: Mapping[str, ir.Metric]) -> list[tuple]:
         if defaults and all(p.kind == "scalar" for p in metric.params):
             out.extend((metric.id, mode, defaults) for mode in modes + (["none"] if rules(metric.level).per_class else []))
         for param in metric.params:
+            if param.kind == "class_matrix":  # one number for every pair of classes is no distance worth stating
+                continue
             # Micro averaging refuses per-class vectors (it pools the classes).
             bound_modes = [m for m in metric.averages if m != "micro" or param.kind == "scalar"] or [None]
             for value in domain_endpoints(param):

@@ -15,6 +15,8 @@ __all__ = ["add_command"]
 def add_command(commands) -> None:
     """Add ``list`` and ``explain`` to ``commands`` (an argparse sub-parser group)."""
     listing = commands.add_parser("list", help="list the compiled metrics")
+    listing.add_argument("name", nargs="?", metavar="NAME",
+                         help="only metrics whose id, alias or name contains NAME (any case; spaces, '-' and '_' ignored)")
     listing.add_argument("--format", choices=("text", "json"), default="text")
     listing.set_defaults(run=_cmd_list)
 
@@ -47,6 +49,9 @@ def _info_json(info) -> dict:
         "range": [_bound(info.range[0]), _bound(info.range[1])],
         "higher_is_better": info.higher_is_better,
         "references": list(info.references),
+        "interpretation": [{"id": s.id, "name": s.name, "references": list(s.references), "note": s.note,
+                            "bands": [{"label": b.label, "interval": b.interval} for b in s.bands]}
+                           for s in info.interpretation],
     }
 
 
@@ -58,21 +63,39 @@ def _averages_text(info, sep: str = ", ") -> str:
     return sep.join(a + ("*" if a == info.default_average else "") for a in info.averages) or "-"
 
 
-def _cmd_list(args) -> int:
+def _matching(name: str | None) -> list:
+    """The catalog, or the metrics a user's name finds: by id or alias in any spelling, else by part."""
+    from metricc.runtime.registry import name_key
+
     infos = _catalog().values()
+    if name is None:
+        return infos
+    key = name_key(name)
+    found = [i for i in infos if any(key in name_key(n) for n in (i.id, i.name, *i.aliases))]
+    if found:
+        return found
+    try:
+        return [_catalog().find(name)[0]]
+    except InputError as error:
+        raise InputError("NAME", error.message) from None
+
+
+def _cmd_list(args) -> int:
+    infos = _matching(args.name)
     if args.format == "json":
         print(json.dumps([_info_json(info) for info in infos], indent=2))
         return 0
     rows = [(info.id, info.level, _averages_text(info, ","), info.name, "; ".join(info.references)) for info in infos]
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    for row in [("ID", "LEVEL", "AVERAGES (*default)", "NAME", "REFERENCES")] + rows:
+    header = ("ID", "LEVEL", "AVERAGES (*default)", "NAME", "REFERENCES")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
+    for row in [header, *rows]:
         print("  ".join(f"{cell:<{width}}" for cell, width in zip(row, widths)) + "  " + row[4])
     return 0
 
 
 def _cmd_explain(args) -> int:
     try:
-        info = _catalog()[args.id]
+        info, _ = _catalog().find(args.id)  # "F1 Macro" explains f1
     except InputError as error:
         raise InputError("ID", error.message) from None
     if args.format == "latex":
@@ -104,5 +127,21 @@ def _cmd_explain(args) -> int:
         lines += [f"  {statement}" for statement in info.equivalences]
     lines.append("references:")
     lines += [f"  {reference}" for reference in info.references]
+    lines += _scales_text(info)
     print("\n".join(lines))
     return 0
+
+
+def _scales_text(info) -> list[str]:
+    """The interpretation scales, bands upward; the first is what ``eval --interpret`` uses."""
+    if not info.interpretation:
+        return []
+    lines = ["interpretation scales (metricc eval --interpret [SCALE]; the first is the default):"]
+    for scale in info.interpretation:
+        lines.append(f"  {scale.id}: {scale.name} ({'; '.join(scale.references)})")
+        lines += [f"    {band.interval:<14} {band.label}" for band in scale.bands]
+        if scale.gaps:
+            lines.append("    values in no band have no label")
+        if scale.note:
+            lines.append(f"    {scale.note}")
+    return lines

@@ -14,7 +14,7 @@ import argparse
 import json
 import math
 
-from metricc.compiler.cli import inputs, metrics, relevance, scores, sweep
+from metricc.compiler.cli import inputs, interpret, metrics, relevance, scores, sweep
 from metricc.compiler.cli.tables import HEADER_CHOICES
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError
@@ -52,6 +52,7 @@ def add_command(commands) -> None:
     ev.add_argument("--sweep", metavar="NAME=START:STOP:NUM", help="evaluate for every value of a parameter grid "
                     "(a class vector: every vector with entries from the values); also NAME=V1,V2,...")
     relevance.add_options(ev)
+    interpret.add_option(ev)
     ev.add_argument("--quiet", action="store_true", help="no progress bar for --sweep (shown only on a terminal)")
     ev.add_argument("--format", choices=("text", "json"), default="text")
     scores.add_arguments(ev)
@@ -200,14 +201,15 @@ def _normalized(requests, values: dict) -> dict:
     return out
 
 
-def _text_lines(key: str, value, percent=None) -> list[str]:
-    """``key: value``, or one ``key[label]: value`` line per class; ``(P% of range)`` when normalized."""
+def _text_lines(key: str, value, percent=None, bands=None) -> list[str]:
+    """``key: value``, or one ``key[label]: value`` line per class; ``(P% of range)`` when normalized,
+    ``(Band: Scale)`` when interpreted."""
     shown = plain(value)
     percents = plain(percent) if percent is not None else None
     if isinstance(shown, dict):
         return [f"{key}[{label}]: {json.dumps(v)}" + _percent(percents[label] if percents else None)
-                for label, v in shown.items()]
-    return [f"{key}: {json.dumps(shown)}" + _percent(percents)]
+                + interpret.text_suffix(bands, label) for label, v in shown.items()]
+    return [f"{key}: {json.dumps(shown)}" + _percent(percents) + interpret.text_suffix(bands)]
 
 
 def _percent(percent) -> str:
@@ -226,6 +228,8 @@ def _cmd_eval(args) -> int:
     requests = metrics.expand(args.metric, args.average, metrics.input_kind(data), n_classes(data))
     if args.sweep is not None:
         relevance.refuse_with("--sweep", args)
+        if args.interpret is not None:
+            raise InputError("--interpret", "not with --sweep: it prints one value per grid vector")
         if any(r.average is not None for r in requests):
             raise InputError("--metric", "with --sweep give one average for every metric with --average")
         args.metric = [r.id for r in requests]
@@ -237,14 +241,22 @@ def _cmd_eval(args) -> int:
     except InputError as error:
         option = f"--param {error.argument}" if error.argument in params else _OPTIONS.get(error.argument, error.argument)
         raise InputError(option, error.message) from None
+    bands = {} if args.interpret is None else interpret.bands(requests, values, args.interpret)
     if args.format == "json":
-        if normalized is None:
+        if normalized is None and args.interpret is None:
             print(json.dumps({key: plain(value) for key, value in values.items()}))
-        else:
-            print(json.dumps({key: {"value": plain(v), "normalized": plain(p)} for key, (v, p) in normalized.items()}))
+            return 0
+        out = {}
+        for key, value in values.items():
+            out[key] = {"value": plain(value)}
+            if normalized is not None:
+                out[key]["normalized"] = plain(normalized[key][1])
+            if args.interpret is not None:
+                out[key]["interpretation"] = bands.get(key, {})
+        print(json.dumps(out))
         return 0
     lines = []
     for key, value in values.items():
-        lines += _text_lines(key, value, None if normalized is None else normalized[key][1])
+        lines += _text_lines(key, value, None if normalized is None else normalized[key][1], bands.get(key))
     print("\n".join(lines))
     return 0

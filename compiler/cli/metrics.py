@@ -60,7 +60,7 @@ def _split(text: str) -> tuple[str, str | None]:
 
 def expand(texts: list[str], average: str | None, kind: str, n_classes: int | None) -> list[Request]:
     """The ``--metric`` texts as requests; ``average`` is ``--average`` (None: each metric's own)."""
-    from metricc.runtime import catalog, metric
+    from metricc.runtime import catalog
 
     requests: list[Request] = []
     for text in texts:
@@ -78,15 +78,18 @@ def expand(texts: list[str], average: str | None, kind: str, n_classes: int | No
                     requests.append(_family_request(info, chosen, n_classes))
             continue
         try:
-            info = metric(name)
+            info, named = catalog().find(name)  # "F1 Macro" names f1 averaged macro
         except InputError as error:
             raise InputError("--metric", error.message) from None
+        if named is not None and own is not None and own != named:
+            raise InputError("--metric", f"{text}: {name!r} already names the {named} average")
+        own = own or named
         if own is not None and info.level not in ("class", "curve"):
             raise InputError("--metric", f"{text}: {info.id} is a {info.level}-level metric, one value per matrix; "
                                          "it has no averages")
         if own is not None and own not in info.averages:
             raise InputError("--metric", f"{text}: {info.id} averages {', '.join(info.averages)}, not {own!r}")
-        requests.append(Request(text.strip(), name, own))
+        requests.append(Request(text.strip(), info.id, own))
     keys = [r.key for r in requests]
     repeated = next((k for k in keys if keys.count(k) > 1), None)
     if repeated:

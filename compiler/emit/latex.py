@@ -37,6 +37,7 @@ _ENVIRONMENT = jinja2.Environment(
     autoescape=False,
 )
 _ENVIRONMENT.filters["esc"] = latex_escape
+_ENVIRONMENT.filters["interval"] = lambda text: re.sub(r"\binf\b", r"\\infty", text)  # [3, inf) -> [3, \infty)
 # Long identifiers of the errata (test names, file paths) may break after _ and / .
 _ENVIRONMENT.filters["breakable"] = lambda text: re.sub(r"(\\_|/)", r"\1\\allowbreak{}", latex_escape(text))
 

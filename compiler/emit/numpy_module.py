@@ -9,6 +9,7 @@ exactly the helpers its printed code and its template call.
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 import unicodedata
@@ -82,6 +83,7 @@ _ENVIRONMENT.filters.update(
     pystr=python_string,
     pyrepr=_literal,
     pytuple=_tuple,
+    pyfloat=lambda value: {math.inf: "math.inf", -math.inf: "-math.inf"}.get(value, repr(float(value))),
     prose=_prose,
     layout=lambda code, head, tail="": "\n".join(layout(head, code, tail)),
 )
@@ -346,7 +348,8 @@ SHAPES: Mapping[str, Shape] = MappingProxyType({
     "score": Shape("score.py.j2", _score_level, frozenset({"check_scores", "finish", "np"})),
 })
 # Runtime helper that checks a parameter of each kind on entry.
-_PARAM_HELPERS = MappingProxyType({"scalar": "scalar_param", "class_vector": "class_param", "metric": "metric_param"})
+_PARAM_HELPERS = MappingProxyType({"scalar": "scalar_param", "class_vector": "class_param", "class_matrix": "matrix_param",
+                                   "metric": "metric_param"})
 _COMPARISONS = {sympy.StrictLessThan: "<", sympy.LessThan: "<=", sympy.StrictGreaterThan: ">", sympy.GreaterThan: ">="}
 
 
@@ -363,6 +366,10 @@ def _param_info(param: ir.Param) -> dict:
     elif param.kind == "metric":
         default, domain = _literal(param.reference), "a class-level metric id"
         call = f"metric_param({_literal(param.name)}, {param.name})"
+    elif param.kind == "class_matrix":
+        default, default_kernel = "None", _pairs_kernel(param.default)
+        call = (f"matrix_param({_literal(param.name)}, {param.name}, C, _default_{param.name}, {check}, "
+                f"{_literal(domain)})")
     else:
         default, default_kernel = "None", _class_kernel(param.default, (), ())
         call = (f"class_param({_literal(param.name)}, {param.name}, counts, _default_{param.name}, {check}, "
@@ -371,9 +378,18 @@ def _param_info(param: ir.Param) -> dict:
     return {
         "name": param.name, "kind": param.kind, "default": default, "default_kernel": default_kernel, "call": call,
         "doc": f"Parameter `{param.name}` ({param.kind}, {domain}){description}",
-        "info": f"ParamInfo({_literal(param.name)}, {_literal(param.kind)}, {default}, {_literal(domain)})",
+        "info": f"ParamInfo({_literal(param.name)}, {_literal(param.kind)}, "
+                f"{_literal(param.reference) if param.kind == 'class_matrix' else default}, {_literal(domain)})",
         "helpers": printer.helpers | {_PARAM_HELPERS[param.kind]} | (default_kernel.helpers if default_kernel else set()),
     }
+
+
+def _pairs_kernel(default: sympy.Expr) -> Kernel:
+    """The default of a class_matrix parameter as code of ``C``: an array over the pairs ``ij``."""
+    printer = NumpyPrinter({})
+    printed = printer.print(default)
+    code = printed.code if printed.indices in ("", "ij") else f'{printer.use("align")}({printed.code}, "{printed.indices}", "ij")'
+    return Kernel((), code, "False", (), frozenset(printer.helpers))
 
 
 def _reads_entries(kernel: Kernel) -> bool:
@@ -418,7 +434,9 @@ def module_context(metric: ir.Metric) -> dict:
         "kernel": kernel,
         "elementwise": _reads_entries(kernel),
         "imports": sorted(helpers),
-        "registry_imports": ["MetricInfo", "ParamInfo"] if params else ["MetricInfo"],
+        "registry_imports": sorted({"MetricInfo"} | ({"ParamInfo"} if params else set())
+                                   | ({"Band", "Scale"} if metric.interpretation else set())),
+        "scales": metric.interpretation,
     }
 
 

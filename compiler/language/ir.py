@@ -16,21 +16,23 @@ from metricc.compiler.language import symbols
 from metricc.compiler.language.levels import Level
 from metricc.compiler.errors import Location
 
-__all__ = ["Param", "Term", "Equivalence", "Metric"]
+__all__ = ["Param", "Term", "Equivalence", "Band", "Scale", "Metric"]
 
 
 @dataclass(frozen=True)
 class Param:
-    """A metric parameter: a scalar (``beta``) or one value per class (``kappa``)."""
+    """A metric parameter: a scalar (``beta``), one value per class (``kappa``), one per pair of
+    classes (``distance[i, j]``) or a metric (``base``)."""
 
     name: str
-    kind: str  # "scalar" | "class_vector" | "metric"
-    default: sympy.Expr  # a number, (class_vector) a per-class formula over counts, (metric) the default metric's formula
+    kind: str  # "scalar" | "class_vector" | "class_matrix" | "metric"
+    default: sympy.Expr  # a number, (class_vector) a per-class formula over counts, (class_matrix) a formula of
+    # the class indices i, j and C, (metric) the default metric's formula
     domain: tuple[sympy.Rel, ...]
     domain_text: str
     description: str
     location: Location
-    reference: str = ""  # metric kind: the default as written, e.g. "g_mean"
+    reference: str = ""  # metric and class_matrix kinds: the default as written, e.g. "g_mean", "abs(i - j)"
 
     @property
     def symbol(self) -> sympy.Expr:
@@ -128,6 +130,38 @@ class Conditioning:
 
 
 @dataclass(frozen=True)
+class Band:
+    """One named interval of a published interpretation scale: ``Fair`` on ``[0.2, 0.4)``."""
+
+    label: str
+    low: float
+    high: float
+    low_closed: bool
+    high_closed: bool
+
+    @property
+    def interval(self) -> str:
+        """``[0.2, 0.4)``, as a reader writes it."""
+        return f"{'[' if self.low_closed else '('}{_end(self.low)}, {_end(self.high)}{']' if self.high_closed else ')'}"
+
+
+def _end(value: float) -> str:
+    return ("-inf" if value < 0 else "inf") if value in (float("inf"), float("-inf")) else f"{value:g}"
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A published interpretation scale of a metric's value (Landis and Koch for kappa)."""
+
+    id: str
+    name: str
+    references: tuple[str, ...]
+    bands: tuple[Band, ...]  # ordered from the lowest values up
+    note: str = ""
+    gaps: bool = False  # the published scale leaves some values of the range without a label
+
+
+@dataclass(frozen=True)
 class Metric:
     id: str
     name: str
@@ -156,6 +190,7 @@ class Metric:
     conditioning: Conditioning | None = None
     affine: tuple[str, ...] = ()  # class-vector parameters the value is affine in (analysis/affine.py)
     lets: tuple[tuple[str, str], ...] = ()  # the spec's let definitions as written (name, text), for documents
+    interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)

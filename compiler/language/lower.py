@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import sympy
 from sympy.core.function import AppliedUndef
 
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import bands, class_matrix, ir, symbols
 from metricc.compiler.names import did_you_mean, python_clash
 from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError, SpecError
 from metricc.compiler.language.levels import Average, Level, rules
@@ -67,6 +67,7 @@ def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
     """id and alias -> id; duplicates and reserved names are catalog errors."""
     names: dict[str, str] = {}
     owner: dict[str, SourceSpec] = {}
+    spelled: dict[str, str] = {}  # lookup ignores '_' and case (runtime registry.name_key): f1_score = f1score
     problems = []
     # Ids first: an alias that repeats another metric's id is the alias's fault.
     entries = [(spec, ("id",), spec.data["id"]) for spec in specs]
@@ -79,7 +80,12 @@ def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
             problems.append(_diag(spec, path, f"'{name}' {clash}; choose another"))
         elif name in names and not (owner[name] is spec and names[name] == name):
             problems.append(_diag(spec, path, f"'{name}' is already used by {owner[name].path}"))
+        elif name.replace("_", "") in spelled and names[spelled[name.replace("_", "")]] != spec.data["id"]:
+            other = spelled[name.replace("_", "")]
+            problems.append(_diag(spec, path, f"'{name}' reads as '{other}' of {owner[other].path} "
+                                              "(names are looked up ignoring '_'); choose another"))
         else:
+            spelled.setdefault(name.replace("_", ""), name)
             names[name] = spec.data["id"]
             owner[name] = spec
     if problems:
@@ -121,6 +127,7 @@ class _Lowering:
             level=level,
             scalar_params=frozenset(p.name for p in params if p.kind == "scalar"),
             vector_params=frozenset(p.name for p in params if p.kind == "class_vector"),
+            matrix_params=frozenset(p.name for p in params if p.kind == "class_matrix"),
             metrics={k: v for k, v in self.names.items() if v != data["id"]},
             metric_params=frozenset(p.name for p in params if p.kind == "metric"),
         )
@@ -153,6 +160,7 @@ class _Lowering:
             scores=data.get("scores", "any"),
             conditioning=self._conditioning(spec, scope),
             lets=tuple((key, " ".join(text.split())) for key, text in data.get("let", {}).items()),
+            interpretation=bands.scales(data),
         )
 
     @staticmethod
@@ -192,6 +200,11 @@ class _Lowering:
             if domain_text:
                 domain = parse_domain(domain_text, name, _locator(spec, path + ("domain",)), spec.key_name(path + ("domain",)))
             default = entry["default"]
+            if kind == "class_matrix":
+                params.append(ir.Param(name, kind, self._class_matrix_default(spec, name, level, domain, domain_text),
+                                       domain, domain_text, entry.get("description", ""), spec.locate(path),
+                                       " ".join(str(default).split())))
+                continue
             if isinstance(default, str):
                 counts_scope = Scope(level=Level.CLASS, allow_metrics=False)
                 if kind == "scalar":
@@ -211,6 +224,18 @@ class _Lowering:
         if problems:
             raise FormulaError(_in_file_order(problems))
         return tuple(params)
+
+    @staticmethod
+    def _class_matrix_default(spec: SourceSpec, name: str, level: Level, domain, domain_text: str) -> sympy.Expr:
+        path = ("params", name)
+        if level is not Level.MATRIX:
+            raise FormulaError(_key_diag(spec, path, class_matrix.LEVEL_PROBLEM))
+        where = path + ("default",)
+        default = class_matrix.parse_default(spec.data["params"][name]["default"], _locator(spec, where), spec.key_name(where))
+        problem = class_matrix.default_problem(default, name, domain)
+        if problem:
+            raise FormulaError(_diag(spec, where, problem + (f" '{domain_text}'" if problem.endswith("domain") else "")))
+        return default
 
     @staticmethod
     def _metric_param_problem(spec, path, level: Level, entry) -> Diagnostic | None:
@@ -247,7 +272,8 @@ class _Lowering:
             name, _, rest = key.partition("[")
             indices = tuple(i.strip() for i in rest.rstrip("]").split(",")) if rest else ()
             path = ("let", key)
-            if name in symbols.RESERVED or name in self.names or name in scope.scalar_params or name in scope.vector_params:
+            if name in symbols.RESERVED or name in self.names or name in scope.scalar_params or name in scope.vector_params \
+                    or name in scope.matrix_params:
                 raise FormulaError(_diag(spec, path, f"definition name '{name}' clashes with a reserved name, metric or parameter"))
             inner = Scope(**{**scope.__dict__, "macros": dict(macros)})
             parsed = parse_formula(text, inner, _locator(spec, path), spec.key_name(path), bound=indices)

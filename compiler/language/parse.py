@@ -36,6 +36,7 @@ class Scope:
     level: Level | None
     scalar_params: frozenset[str] = frozenset()
     vector_params: frozenset[str] = frozenset()
+    matrix_params: frozenset[str] = frozenset()  # class_matrix parameters: w[i, j]
     metrics: Mapping[str, str] = field(default_factory=dict)  # id or alias -> id
     macros: Mapping[str, tuple[tuple[str, ...], sympy.Expr]] = field(default_factory=dict)
     allow_metrics: bool = True
@@ -203,7 +204,9 @@ class _Builder(IndexedForms, ReferenceForms):
             raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name})")
         if name in scope.vector_params:
             raise self.fail(node, f"'{name}' is a per-class vector: write {name}[k]")
-        known = set(scope.scalar_params) | set(scope.vector_params) | set(scope.metrics) | set(scope.macros) | set(level.names)
+        if name in scope.matrix_params:
+            raise self.fail(node, f"'{name}' is a class_matrix parameter, one value per pair of classes: write {name}[i, j]")
+        known = set(scope.scalar_params) | set(scope.vector_params) | set(scope.matrix_params) | set(scope.metrics) | set(scope.macros) | set(level.names)
         raise self.fail(node, f"unknown name '{name}'{did_you_mean(name, known)}")
 
     def _build_Call(self, node: ast.Call) -> sympy.Expr:

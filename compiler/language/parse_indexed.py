@@ -58,6 +58,10 @@ class IndexedForms:
         if name in scope.vector_params:
             self._one_index(node, name, indices)
             return sympy.IndexedBase(name)[symbols.index_symbol(indices[0])]
+        if name in scope.matrix_params:
+            if len(indices) != 2:
+                raise self.fail(node, f"'{name}' is a class_matrix parameter: it takes 2 indices, e.g. {name}[i, j]; got {len(indices)}")
+            return sympy.IndexedBase(name)[tuple(symbols.index_symbol(i) for i in indices)]
         if name in scope.macros:
             params, body = scope.macros[name]
             if len(params) != len(indices):
@@ -66,7 +70,7 @@ class IndexedForms:
             return body.xreplace(mapping)
         if name in scope.metrics:
             return self._metric_subscript(base, name, [], [], indices)
-        known = set(_INDEXED_MATRIX) | set(scope.vector_params) | set(scope.macros) | set(scope.metrics)
+        known = set(_INDEXED_MATRIX) | set(scope.vector_params) | set(scope.matrix_params) | set(scope.macros) | set(scope.metrics)
         raise self.fail(node, f"unknown indexed name '{name}'{did_you_mean(name, known)}")
 
     def _curve_subscript(self, node: ast.Subscript) -> sympy.Expr:

@@ -27,6 +27,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from metricc.compiler.errors import Diagnostic, SchemaError
+from metricc.compiler.language import bands
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.limits import MAX_FORMULA_CHARS, MAX_NUMBER_DIGITS, over_limit
 from metricc.compiler.language.load import SourceSpec
@@ -39,6 +40,8 @@ _PATTERNS = {
     "^[a-z][a-z0-9_]*(?!\\n)$": "snake_case (a lower-case letter, then lower-case letters, digits or '_')",
     "^[a-z][a-z0-9_]*(\\[[a-z](, ?[a-z])*\\])?(?!\\n)$":
         "a snake_case name, optionally indexed like s[j] or s[i, j]",
+    "^[\\[(] *(-?inf|-?[0-9]+(\\.[0-9]+)?) *, *(-?inf|-?[0-9]+(\\.[0-9]+)?) *[\\])](?!\\n)$":
+        "an interval like '[0.2, 0.4)' ([ ] closed end, ( ) open end, -inf / inf for no bound)",
 }
 _TYPES = {"string": "a string", "number": "a number", "integer": "an integer",
           "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null"}
@@ -202,6 +205,9 @@ def _beyond_schema(spec: SourceSpec) -> Iterator[Diagnostic]:
         if low is not None and high is not None and not low < high:
             yield _diag(spec, ("range",), f"low bound {bounds[0]} must be less than high "
                         f"bound {bounds[1]}; write [low, high]")
+
+    for path, message in bands.problems(data):
+        yield _diag(spec, path, message)
 
     for path in _formula_paths(data):
         problem = _formula_problem(spec, path)

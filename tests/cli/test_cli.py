@@ -163,7 +163,7 @@ def test_check_whole_catalog_from_the_repository(capsys, monkeypatch):
 
 def test_check_reports_formula_error_with_location(capsys, catalog_dir):
     broken = catalog_dir / "broken.yaml"
-    broken.write_text(PRECISION.replace("id: precision", "id: broken").replace("aliases: [ppv, positive_predictive_value]\n", "")
+    broken.write_text(re.sub(r"(?m)^aliases: .*\n", "", PRECISION.replace("id: precision", "id: broken"))
                       .replace("TP / (TP + FP)", "TP / (TP + FPP)"))
     line = broken.read_text().splitlines().index("formula: TP / (TP + FPP)") + 1
     code, out, err = run(capsys, "check", broken)
@@ -201,12 +201,15 @@ def test_list_json(capsys):
     assert (code, err) == (0, "")
     entries = {entry["id"]: entry for entry in json.loads(out)}
     assert entries["precision"] == {
-        "id": "precision", "name": "Precision", "aliases": ["ppv", "positive_predictive_value"],
+        "id": "precision", "name": "Precision", "aliases": ["ppv", "positive_predictive_value", "precision_score"],
         "level": "class", "averages": ["none", "binary", "micro", "macro", "weighted", "geometric", "samples"],
         "default_average": "macro", "params": [], "range": [0.0, 1.0], "higher_is_better": True,
         "references": ["Kozak et al. 2022, Eq. 6", "Kozak et al. 2022, Eq. 17", "Wenzel, Eq. 5", "Wenzel, Eq. 24",
                        "Branco et al., Table 1 (Prec_M: macro, Prec_mu: micro)"],
+        "interpretation": [],
     }
+    fleiss = entries["cohen_kappa"]["interpretation"][1]
+    assert (fleiss["id"], fleiss["bands"][0]) == ("fleiss", {"label": "Poor", "interval": "[-1, 0.4)"})
     assert entries["f_beta"]["params"] == [{"name": "beta", "kind": "scalar", "default": 1.0, "domain": "beta > 0"}]
     assert entries["mcc"]["level"] == "matrix" and entries["mcc"]["averages"] == []
 

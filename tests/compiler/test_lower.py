@@ -33,6 +33,7 @@ BASE = ("accuracy", "f_beta", "mcc_per_class", "precision", "recall")
 
 # Problems between specs; every other case is a FormulaError.
 CATALOG_CASES = {
+    "aliases_read_alike",
     "average_of_matrix_metric",
     "averaging_mode_not_listed",
     "duplicate_aliases",

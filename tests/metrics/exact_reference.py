@@ -447,6 +447,12 @@ def _formula_value(metric, counts, kwargs, zero_division, catalog, matrix):
             if p.kind == "class_vector":
                 for k, cc in enumerate(counts):
                     indexed[(p.name, (k,))] = Evaluator(count_values(cc))(p.default)
+            elif p.kind == "class_matrix":  # the user's (C, C) entries, or the default of i, j and C
+                given = np.asarray(kwargs[p.name]).tolist() if kwargs.get(p.name) is not None else None
+                for i in range(c):
+                    for j in range(c):
+                        indexed[(p.name, (i, j))] = rational(given[i][j]) if given else sympy.sympify(p.default).subs(
+                            {symbols.index_symbol("i"): i, symbols.index_symbol("j"): j, symbols.N_CLASSES: c})
     terms = _term_values(metric, counts, kwargs, zero_division, catalog, indexed)
     fill = _fill(zero_division)
     if any(v is None for v in terms.values()) or any(v is None for v in indexed.values()):

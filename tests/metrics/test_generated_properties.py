@@ -99,6 +99,10 @@ def draw_params(metric, draw, n_classes: int) -> dict:
         pool = sorted({v for v in pool if all(bool(rel.subs(p.symbol, v)) for rel in p.domain)}, key=float)
         if p.kind == "scalar":
             out[p.name] = float(draw(st.sampled_from(pool)))
+        elif p.kind == "class_matrix":
+            if draw(st.booleans()):  # a user (C, C) matrix; otherwise the default of i, j and C
+                row = st.lists(st.sampled_from(pool), min_size=n_classes, max_size=n_classes)
+                out[p.name] = [[float(v) for v in draw(row)] for _ in range(n_classes)]
         elif draw(st.booleans()):  # a user vector; otherwise the computed default
             out[p.name] = [float(v) for v in draw(st.lists(st.sampled_from(pool), min_size=n_classes, max_size=n_classes))]
     return out

@@ -183,6 +183,9 @@ def draw_params(metric, draw, n_classes: int, catalog: dict) -> dict:
         pool = st.sampled_from(param_candidates(p))
         if p.kind == "scalar":
             out[p.symbol] = draw(pool)
+        elif p.kind == "class_matrix":  # None: the default, a formula of i, j and C
+            row = st.lists(pool, min_size=n_classes, max_size=n_classes)
+            out[p.symbol] = draw(st.none() | st.lists(row, min_size=n_classes, max_size=n_classes))
         else:
             out[p.symbol] = draw(st.none() | st.lists(pool, min_size=n_classes, max_size=n_classes))
     return out
@@ -201,7 +204,7 @@ def as_kwargs(params: dict) -> dict:
         if isinstance(v, BoundMetric):
             out[symbol.name] = v.id
         elif isinstance(v, list):
-            out[symbol.name] = [float(x) for x in v]
+            out[symbol.name] = [[float(x) for x in row] if isinstance(row, list) else float(row) for row in v]
         elif v is not None:
             out[symbol.name] = float(v)
     return out
@@ -306,6 +309,12 @@ def aggregate_reference(metric, per_class_counts, params: dict, zero_division: f
             if p.kind == "class_vector":
                 for k, counts in enumerate(per_class_counts):
                     values[sympy.IndexedBase(p.name)[k]] = param_values(metric, params, counts, k)[p.symbol]
+            elif p.kind == "class_matrix":  # the user's entries, or the default of the class indices i, j and C
+                given = params.get(p.symbol)
+                for i in range(c):
+                    for j in range(c):
+                        values[sympy.IndexedBase(p.name)[i, j]] = given[i][j] if given is not None else p.default.subs(
+                            {symbols.index_symbol("i"): i, symbols.index_symbol("j"): j, symbols.N_CLASSES: c})
         written, simplified = expanded(metric, c)
     else:
         written, simplified = metric.written, metric.simplified
