@@ -50,6 +50,7 @@ from metricc.generated.information_score import INFO as _information_score
 from metricc.generated.jaccard import INFO as _jaccard
 from metricc.generated.lift_score import INFO as _lift_score
 from metricc.generated.log_loss import INFO as _log_loss
+from metricc.generated.log_roc_auc import INFO as _log_roc_auc
 from metricc.generated.markedness import INFO as _markedness
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
@@ -62,6 +63,7 @@ from metricc.generated.ordinal_mae import INFO as _ordinal_mae
 from metricc.generated.ordinal_mse import INFO as _ordinal_mse
 from metricc.generated.ordinal_rmse import INFO as _ordinal_rmse
 from metricc.generated.overlap_coefficient import INFO as _overlap_coefficient
+from metricc.generated.partial_roc_auc import INFO as _partial_roc_auc
 from metricc.generated.positive_likelihood_ratio import INFO as _positive_likelihood_ratio
 from metricc.generated.precision import INFO as _precision
 from metricc.generated.precision_at_fixed_recall import INFO as _precision_at_fixed_recall
@@ -131,6 +133,7 @@ CATALOG = Catalog((
     _jaccard,
     _lift_score,
     _log_loss,
+    _log_roc_auc,
     _markedness,
     _mcc,
     _mcc_per_class,
@@ -143,6 +146,7 @@ CATALOG = Catalog((
     _ordinal_mse,
     _ordinal_rmse,
     _overlap_coefficient,
+    _partial_roc_auc,
     _positive_likelihood_ratio,
     _precision,
     _precision_at_fixed_recall,
