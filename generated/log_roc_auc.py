@@ -22,7 +22,21 @@ from metricc.runtime.registry import MetricInfo, ParamInfo
 __all__ = ["log_roc_auc", "INFO"]
 
 
-def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, fpr_max, fpr_min):
+def _per_curve(
+    tp,
+    fp,
+    fn,
+    tn,
+    tp_prev,
+    fp_prev,
+    fn_prev,
+    tn_prev,
+    positives,
+    negatives,
+    valid,
+    fpr_max,
+    fpr_min,
+):
     x0 = np.maximum(fpr_max, fpr_min)
     x1 = np.log(x0 / fpr_min)
     x2 = np.maximum(1, fp - fp_prev)

@@ -21,7 +21,9 @@ from metricc.runtime.registry import MetricInfo, ParamInfo
 __all__ = ["partial_roc_auc", "INFO"]
 
 
-def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, max_fpr):
+def _per_curve(
+    tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, max_fpr
+):
     x0 = 2 - max_fpr
     x1 = negatives * max_fpr
     x2 = fp - fp_prev

@@ -22,7 +22,9 @@ from metricc.runtime.registry import MetricInfo, ParamInfo
 __all__ = ["precision_at_fixed_recall", "INFO"]
 
 
-def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_recall):
+def _per_curve(
+    tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_recall
+):
     x0 = tp / nonzero(fp + tp)
     x1 = (tp / nonzero(align(positives, "", "i")) >= min_recall)
     return (

@@ -22,7 +22,9 @@ from metricc.runtime.registry import MetricInfo, ParamInfo
 __all__ = ["recall_at_fixed_precision", "INFO"]
 
 
-def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_precision):
+def _per_curve(
+    tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_precision
+):
     x0 = (tp / nonzero(fp + tp) >= min_precision)
     return (
         curve_pick(tp / nonzero(align(positives, "", "i")), tp, x0, valid),

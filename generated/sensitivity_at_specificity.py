@@ -22,7 +22,9 @@ from metricc.runtime.registry import MetricInfo, ParamInfo
 __all__ = ["sensitivity_at_specificity", "INFO"]
 
 
-def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_specificity):
+def _per_curve(
+    tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_specificity
+):
     x0 = (tn / nonzero(align(negatives, "", "i")) >= min_specificity)
     return (
         curve_pick(tp / nonzero(align(positives, "", "i")), tp, x0, valid),

@@ -22,7 +22,9 @@ from metricc.runtime.registry import MetricInfo, ParamInfo
 __all__ = ["specificity_at_sensitivity", "INFO"]
 
 
-def _per_curve(tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_sensitivity):
+def _per_curve(
+    tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_sensitivity
+):
     x0 = (tp / nonzero(align(positives, "", "i")) >= min_sensitivity)
     return (
         curve_pick(tn / nonzero(align(negatives, "", "i")), tn, x0, valid),
