@@ -50,7 +50,6 @@ from metricc.generated.information_score import INFO as _information_score
 from metricc.generated.jaccard import INFO as _jaccard
 from metricc.generated.lift_score import INFO as _lift_score
 from metricc.generated.log_loss import INFO as _log_loss
-from metricc.generated.log_roc_auc import INFO as _log_roc_auc
 from metricc.generated.markedness import INFO as _markedness
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
@@ -133,7 +132,6 @@ CATALOG = Catalog((
     _jaccard,
     _lift_score,
     _log_loss,
-    _log_roc_auc,
     _markedness,
     _mcc,
     _mcc_per_class,
