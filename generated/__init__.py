@@ -27,6 +27,7 @@ from metricc.generated.crisp_aupr import INFO as _crisp_aupr
 from metricc.generated.diagnostic_odds_ratio import INFO as _diagnostic_odds_ratio
 from metricc.generated.discriminant_power import INFO as _discriminant_power
 from metricc.generated.distance_index import INFO as _distance_index
+from metricc.generated.equal_error_rate import INFO as _equal_error_rate
 from metricc.generated.error_rate import INFO as _error_rate
 from metricc.generated.exact_match_ratio import INFO as _exact_match_ratio
 from metricc.generated.f1 import INFO as _f1
@@ -61,19 +62,24 @@ from metricc.generated.ordinal_mae import INFO as _ordinal_mae
 from metricc.generated.ordinal_mse import INFO as _ordinal_mse
 from metricc.generated.ordinal_rmse import INFO as _ordinal_rmse
 from metricc.generated.overlap_coefficient import INFO as _overlap_coefficient
+from metricc.generated.partial_roc_auc import INFO as _partial_roc_auc
 from metricc.generated.positive_likelihood_ratio import INFO as _positive_likelihood_ratio
 from metricc.generated.precision import INFO as _precision
+from metricc.generated.precision_at_fixed_recall import INFO as _precision_at_fixed_recall
 from metricc.generated.preference_driven import INFO as _preference_driven
 from metricc.generated.quadratic_weighted_kappa import INFO as _quadratic_weighted_kappa
 from metricc.generated.rci import INFO as _rci
 from metricc.generated.recall import INFO as _recall
+from metricc.generated.recall_at_fixed_precision import INFO as _recall_at_fixed_precision
 from metricc.generated.relevance_av_f_beta import INFO as _relevance_av_f_beta
 from metricc.generated.relevance_cba import INFO as _relevance_cba
 from metricc.generated.relevance_f_beta import INFO as _relevance_f_beta
 from metricc.generated.relevance_precision import INFO as _relevance_precision
 from metricc.generated.relevance_recall import INFO as _relevance_recall
 from metricc.generated.roc_auc import INFO as _roc_auc
+from metricc.generated.sensitivity_at_specificity import INFO as _sensitivity_at_specificity
 from metricc.generated.specificity import INFO as _specificity
+from metricc.generated.specificity_at_sensitivity import INFO as _specificity_at_sensitivity
 from metricc.generated.tversky_index import INFO as _tversky_index
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
 from metricc.generated.weighted_kappa import INFO as _weighted_kappa
@@ -105,6 +111,7 @@ CATALOG = Catalog((
     _diagnostic_odds_ratio,
     _discriminant_power,
     _distance_index,
+    _equal_error_rate,
     _error_rate,
     _exact_match_ratio,
     _f1,
@@ -139,19 +146,24 @@ CATALOG = Catalog((
     _ordinal_mse,
     _ordinal_rmse,
     _overlap_coefficient,
+    _partial_roc_auc,
     _positive_likelihood_ratio,
     _precision,
+    _precision_at_fixed_recall,
     _preference_driven,
     _quadratic_weighted_kappa,
     _rci,
     _recall,
+    _recall_at_fixed_precision,
     _relevance_av_f_beta,
     _relevance_cba,
     _relevance_f_beta,
     _relevance_precision,
     _relevance_recall,
     _roc_auc,
+    _sensitivity_at_specificity,
     _specificity,
+    _specificity_at_sensitivity,
     _tversky_index,
     _weighted_accuracy,
     _weighted_kappa,

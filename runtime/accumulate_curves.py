@@ -150,8 +150,10 @@ class ThresholdAccumulator:
             raise InputError("y_true", "only one class is present: a threshold curve needs positive and negative samples")
         return self.per_class.curves(), self.pooled.curves()
 
-    def compute(self, metrics, *, average=None, weights=None, pos_label=None, zero_division=math.nan) -> dict[str, object]:
-        """Curve-level metrics of the counts so far (score-level ones need the scores themselves)."""
+    def compute(self, metrics, *, average=None, weights=None, pos_label=None, zero_division=math.nan,
+                params=None) -> dict[str, object]:
+        """Curve-level metrics of the counts so far (score-level ones need the scores themselves);
+        ``params``: their scalar parameters, e.g. ``{"min_recall": 0.8}`` (else the defaults)."""
         names = [metrics] if isinstance(metrics, str) else list(metrics)
         curves = self.curves()
         results = {}
@@ -161,9 +163,11 @@ class ThresholdAccumulator:
                 raise InputError("metrics", f"{info.id} is a {info.level}-level metric; threshold counts give "
                                             "curve-level metrics only (roc_auc, average_precision, ...)")
             # The generated module's per-curve kernel: the function itself takes raw scores.
-            kernel = importlib.import_module(info.function.__module__)._per_curve
+            module = importlib.import_module(info.function.__module__)
+            given = {p.name: (params or {}).get(p.name, p.default) for p in info.params}
             results[name] = average_curve_metric(
-                kernel, curves, average=average or info.default_average, averages=info.averages,
+                module._per_curve, curves, average=average or info.default_average, averages=info.averages,
+                params=module._params(**given) if given else None,
                 weights=weights, pos_label=self._pos_index(pos_label), zero_division=zero_division)
         return results
 

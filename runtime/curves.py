@@ -21,7 +21,7 @@ from metricc.runtime.confusion import check_labels, label_array
 from metricc.runtime.errors import InputError
 from metricc.runtime.scores import check_probabilities, score_array
 
-__all__ = ["Curves", "ScoreCurves", "check_scores", "threshold_curve", "score_curves"]
+__all__ = ["Curves", "ScoreCurves", "check_scores", "curve_pick", "threshold_curve", "score_curves"]
 
 
 class Curves(NamedTuple):
@@ -111,6 +111,24 @@ def threshold_curve(truth, score) -> Curves:
     fp = np.r_[0.0, ends + 1.0] - tp
     positives, negatives = tp[-1], fp[-1]
     return Curves(tp, fp, positives - tp, negatives - fp, np.ones(ends.size, dtype=bool))
+
+
+def curve_pick(value, key, holds, valid) -> np.ndarray:
+    """``value`` at one threshold per curve: among the real thresholds (``valid``) where ``holds``,
+    the first (highest score) with the greatest ``key``; NaN where no threshold holds.
+
+    The chosen-threshold reductions of curve formulas (``Max(x, i, where=...)``); all four
+    arguments are ``(..., L)``.
+
+    >>> curve_pick(np.array([[0.5, 0.6, 0.4]]), np.array([[1.0, 2.0, 2.0]]),
+    ...            np.array([[True, True, True]]), np.array([[True, True, True]])).tolist()
+    [0.6]
+    """
+    meets = valid & holds
+    top = np.max(np.where(meets, key, -np.inf), axis=-1, keepdims=True)
+    first = np.argmax(meets & (key == top), axis=-1)[..., None]
+    chosen = np.take_along_axis(np.broadcast_to(value, meets.shape), first, axis=-1)[..., 0]
+    return np.where(meets.any(axis=-1), chosen, np.nan)
 
 
 def _stack(curves: list[Curves]) -> Curves:

@@ -247,7 +247,7 @@ def evaluate(
     results: dict[str, object] = {}
     on_scores = [(r, mode) for r, mode in zip(requests, averages) if r.info.level in SCORE_LEVELS]
     if on_scores or scores is not None:
-        results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, weights, pos_label, zero_division))
+        results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, weights, pos_label, zero_division, params))
         if len(on_scores) == len(requests):
             score_labels = labels if labels is not None else _sorted_labels(y_true)
             return _labelled(requests, averages, results, score_labels, len(score_labels))
@@ -299,7 +299,7 @@ def _labelled(requests, averages, results, class_labels, n_classes) -> dict:
 SCORE_LEVELS = ("curve", "score")
 
 
-def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos_label, zero_division) -> dict:
+def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos_label, zero_division, params) -> dict:
     """Curve- and score-level metrics, each with its averaging: true labels and a score matrix in."""
     if scores is None:
         raise InputError("scores", f"{requested[0][0].info.id} needs scores (rows = samples, columns = classes) and y_true")
@@ -310,6 +310,7 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
     results = {}
     for (key, info, asked), mode in requested:
         kwargs = {"labels": labels, "zero_division": zero_division}
+        kwargs.update({p.name: params[p.name] for p in info.params if p.name in params})
         if info.level == "curve":
             kwargs["average"] = mode
             kwargs["weights"] = weights

@@ -29,7 +29,7 @@ from metricc.runtime.confusion import (
     counts_from_matrix,
     float_counts,
 )
-from metricc.runtime.curves import Curves, ScoreCurves, check_scores, score_curves
+from metricc.runtime.curves import Curves, ScoreCurves, check_scores, curve_pick, score_curves
 from metricc.runtime.errors import InputError
 from metricc.runtime.scores import rank_pairs
 from metricc.runtime.terms import derived, matrix_counts, matrix_terms
@@ -45,6 +45,7 @@ __all__ = [
     "check_scores",
     "class_param",
     "counts_from_matrix",
+    "curve_pick",
     "diagonal",
     "equal",
     "exact",
@@ -473,12 +474,13 @@ def average_class_metric(
 
 
 def average_curve_metric(kernel, curves: ScoreCurves | tuple[Curves, Curves], *, average: str, averages: tuple[str, ...],
-                         weights=None, pos_label: int = 1, zero_division=math.nan):
+                         params: Mapping | None = None, weights=None, pos_label: int = 1, zero_division=math.nan):
     """Apply a per-curve kernel and average over classes, as class-level metrics are averaged.
 
     ``curves``: the per-class and pooled curves of :func:`~metricc.runtime.curves.score_curves`.
     ``micro`` applies the kernel to the pooled curve of every (sample, class) pair; ``weighted``
-    weighs each class by its positives (support) unless ``weights`` are given.
+    weighs each class by its positives (support) unless ``weights`` are given. ``params``:
+    the kernel's scalar parameters, checked by the caller.
     """
     if average not in averages:
         raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
@@ -487,8 +489,8 @@ def average_curve_metric(kernel, curves: ScoreCurves | tuple[Curves, Curves], *,
     zero = zero_division_value(zero_division)
     if average == "micro":  # the only mode that reads the pooled curve: built here, on demand
         pooled = curves[1] if isinstance(curves, tuple) else curves.pooled
-        return finish(*_apply_to_curves(kernel, pooled), zero)[0][()]
-    value, undefined = _apply_to_curves(kernel, per_class)
+        return finish(*_apply_to_curves(kernel, pooled, params or {}), zero)[0][()]
+    value, undefined = _apply_to_curves(kernel, per_class, params or {})
     values = np.where(undefined, zero, value).astype(float)
     # The per-class values are final here: averaging them reuses the class-level rules, with
     # the positives of each class as its support (TP + FN).
@@ -499,8 +501,8 @@ def average_curve_metric(kernel, curves: ScoreCurves | tuple[Curves, Curves], *,
                                 pos_label=pos_label, zero_division=zero)
 
 
-def _apply_to_curves(kernel, curves: Curves):
+def _apply_to_curves(kernel, curves: Curves, params: Mapping):
     """The kernel on counts at each threshold (``[..., 1:]``) and at the one before (``[..., :-1]``)."""
     counts = (curves.tp, curves.fp, curves.fn, curves.tn)
     return kernel(*(c[..., 1:] for c in counts), *(c[..., :-1] for c in counts),
-                  curves.positives, curves.negatives, curves.valid)
+                  curves.positives, curves.negatives, curves.valid, **params)

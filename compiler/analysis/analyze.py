@@ -24,7 +24,7 @@ __all__ = [
     "analyze_catalog",
     "SIMPLIFICATIONS", "simplify", "denominators", "excused_denominators", "excuses", "log_zeros", "undefined_cases",
     "GUARDS", "is_guard", "guarded_case", "split_case", "case_conditions",
-    "analyze_metric", "depends_on_data",
+    "analyze_metric", "depends_on_data", "unmet_constraints",
 ]
 
 
@@ -92,9 +92,35 @@ def _hide_guarded(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
     return expr if args == expr.args else expr.func(*args)
 
 
+def _hide_picks(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
+    """Replace each chosen-threshold value (``symbols.pick``) by a placeholder, its value and
+    key simplified on their own and its constraint's sides kept as written: the constraint is
+    compared as the spec writes it (``TP[i] / P >= r``, as the peers compare recall), and the
+    passes over the whole formula must not reach into a bound index."""
+    def hide(node: sympy.Expr) -> sympy.Expr:
+        value, key, holds, index, last = node.args
+        placeholder = sympy.Dummy("picked")
+        hidden[placeholder] = symbols.pick(simplify(value), _ranking(simplify(key), index), holds, index, last)
+        return placeholder
+    return expr.replace(lambda e: isinstance(e, symbols.pick), hide)
+
+
+def _ranking(key: sympy.Expr, index: sympy.Symbol) -> sympy.Expr:
+    """A pick's key without a non-negative factor that is the same at every threshold: it ranks
+    the thresholds alike, and ``|FN[i] N - FP[i] P|`` compares counts exactly where
+    ``|FP[i] / N - FN[i] / P|`` would round (equal error rates tie)."""
+    key = key.replace(lambda e: isinstance(e, sympy.Abs), lambda e: sympy.Abs(sympy.together(e.args[0])))
+    factor, rest = sympy.factor_terms(key).as_independent(index, as_Add=False)
+    sign = -1 if factor.could_extract_minus_sign() else 1
+    positive = {s: sympy.Dummy(positive=True) for s in factor.free_symbols & _DATA_SYMBOLS}  # P, N: 0 is undefined anyway
+    return sign * rest if (sign * factor).xreplace(positive).is_positive and rest.has(index) else key
+
+
 def simplify(expr: sympy.Expr) -> sympy.Expr:
-    """Canonical form: one fraction, common factors cancelled and pulled out; guarded products kept."""
+    """Canonical form: one fraction, common factors cancelled and pulled out; guarded products
+    and chosen thresholds kept."""
     hidden: dict = {}
+    expr = _hide_picks(expr, hidden)
     expr = _hide_guarded(expr, hidden)
     for rewrite in SIMPLIFICATIONS:
         expr = rewrite(expr)
@@ -348,9 +374,21 @@ def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
     return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)))
 
 
+def unmet_constraints(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    """The threshold counts ``meeting(c, i, last)`` of every constrained :class:`symbols.pick`:
+    where none of the curve's thresholds meets the constraint, no threshold can be chosen."""
+    found = {}
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, symbols.pick) and node.args[2] is not sympy.true:
+            case = symbols.meeting(*node.args[2:])
+            found.setdefault(sympy.srepr(case), case)
+    return tuple(found.values())
+
+
 def undefined_cases(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
-    """Expressions whose vanishing makes ``expr`` undefined: denominators and log arguments."""
-    return _sorted({sympy.srepr(c): c for c in (*denominators(expr), *log_zeros(expr))})
+    """Expressions whose vanishing makes ``expr`` undefined: denominators, log arguments, and
+    constraints no threshold meets."""
+    return _sorted({sympy.srepr(c): c for c in (*denominators(expr), *log_zeros(expr), *unmet_constraints(expr))})
 
 
 def _analyze_term(term: ir.Term) -> ir.Term:

@@ -55,8 +55,22 @@ def _xlogy(x, y):
     return np.where(np.equal(x, 0), 0.0, x * np.log(np.where(np.equal(x, 0), 1.0, y)))
 
 
+def _pick_rows(values, keys, holds):
+    """``symbols.pick`` over thresholds on axis 0: the value at the first greatest key where the
+    constraint holds, NaN where it holds nowhere."""
+    rows = [np.asarray(v, dtype=float) for v in (values, keys, holds)]
+    depth = max(r.ndim for r in rows)  # a row of constants (True) has no batch axis
+    values, keys, holds = np.broadcast_arrays(*(r.reshape(r.shape + (1,) * (depth - r.ndim)) for r in rows))
+    meets = holds != 0
+    top = np.max(np.where(meets, keys, -np.inf), axis=0)
+    first = np.argmax(meets & (keys == top), axis=0)
+    chosen = np.take_along_axis(values, first[None], axis=0)[0]
+    return np.where(meets.any(axis=0), chosen, np.nan)
+
+
 _DELTA = sympy.Function("kronecker_delta")  # sympy prints KroneckerDelta for Python numbers only
-_NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy,
+_NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy, "pick_rows": _pick_rows,
+              "count_rows": lambda holds: np.count_nonzero(np.asarray(holds, dtype=float), axis=0),
               "step": lambda x: np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))}
 
 

@@ -229,8 +229,11 @@ def _fingerprint(expr: sympy.Expr, points: list[dict]) -> tuple | None:
 
 
 def _points(free: set, count: int, seed: int) -> list[dict]:
-    rng = random.Random(seed)
-    return [{s: sympy.Integer(rng.randint(1, 60)) for s in sorted(free, key=str)} for _ in range(count)]
+    """``count`` points of random integers 1..60, each symbol's values drawn from its own
+    stream (seeded by its name): a spec adding a new parameter name does not move the points
+    of every other symbol, and with them which pairs the fingerprints group."""
+    streams = {s: random.Random(f"{seed}:{s}") for s in sorted(free, key=str)}
+    return [{s: sympy.Integer(rng.randint(1, 60)) for s, rng in streams.items()} for _ in range(count)]
 
 
 def _equal(left: sympy.Expr, right: sympy.Expr) -> bool:

@@ -259,8 +259,10 @@ def _curve_level(metric: ir.Metric, terms: Mapping) -> Kernel:
     for name, base in symbols.CURVE_NAMES.items():
         names[base] = Printed(name.lower())
         names[sympy.IndexedBase(f"{name}_prev")] = Printed(f"{name.lower()}_prev")
+    names.update(_scalar_names(metric))
     outputs = [_previous_points(e) for e in (metric.simplified, *metric.undefined)]
-    return _kernel(outputs, names, ranges=(symbols.THRESHOLDS,))
+    used = [p.name for p in metric.params if any(o.has(p.symbol) for o in outputs)]
+    return _kernel(outputs, names, ranges=(symbols.THRESHOLDS,), params=used)
 
 
 _RANKED = sympy.IndexedBase("ranked__pairs")

@@ -221,6 +221,32 @@ class NumpyPrinter:
             text = f"{function}({text}, {code})"
         return Printed(text, target, batched)
 
+    def _print_Relational(self, expr) -> Printed:
+        """A constraint of a chosen threshold, compared as written: ``tp / nonzero(positives) >= r``."""
+        codes, target, batched = self._operands(expr.args)
+        return Printed(f"({codes[0]} {expr.rel_op} {codes[1]})", target, batched)
+
+    def _print_BooleanTrue(self, expr) -> Printed:
+        return Printed("True", batched=False)
+
+    def _threshold_operand(self, expr, index: str) -> str:
+        printed = self.print(expr)
+        if printed.indices not in ("", index):
+            raise InternalError("numpy printer: a chosen threshold's quantities depend on its index alone")
+        return printed.code if printed.indices else f"{self.use('np')}.broadcast_to({printed.code}, valid.shape)"
+
+    def _print_pick(self, expr) -> Printed:
+        """``curve_pick(value, key, holds, valid)``: the value at the first greatest key among the
+        real thresholds where the constraint holds (NaN where none does: an undefined case)."""
+        value, key, holds, index, _ = expr.args
+        codes = [self._threshold_operand(e, str(index)) for e in (value, key, holds)]
+        return Printed(f"{self.use('curve_pick')}({', '.join(codes)}, valid)", "", True)
+
+    def _print_meeting(self, expr) -> Printed:
+        holds, index, _ = expr.args
+        code = self._threshold_operand(holds, str(index))
+        return Printed(f"{self.use('np')}.count_nonzero(valid & {code}, axis=-1)", "", True)
+
     def _print_Sum(self, expr) -> Printed:
         body = expr.function
         sizes = {}

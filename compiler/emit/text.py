@@ -18,7 +18,7 @@ from sympy.printing.mathml import MathMLPresentationPrinter
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
-__all__ = ["plain", "latex", "latex_escape", "mathml", "display_form"]
+__all__ = ["plain", "latex", "latex_escape", "mathml", "display_form", "pick_form"]
 
 
 class _Plain(StrPrinter):
@@ -38,6 +38,26 @@ class _Plain(StrPrinter):
 
     def _print_step(self, expr):
         return f"step({self._print(expr.args[0])})"
+
+    def _print_pick(self, expr):
+        name, value, by = pick_form(expr)
+        where = "" if expr.args[2] is sympy.true else f", where={self._print(expr.args[2])}"
+        key = f", {by}={self._print(expr.args[1] if by == 'argmax' else -expr.args[1])}" if by else ""
+        return f"{name}({self._print(value)}, {expr.args[3]}{key}{where})"
+
+    def _print_meeting(self, expr):
+        return f"Sum([{self._print(expr.args[0])}], {expr.args[1]})"
+
+
+def pick_form(expr: sympy.Expr) -> tuple[str, sympy.Expr, str | None]:
+    """How a chosen threshold reads in a spec: ``("Max", x, None)``, ``("Min", x, None)`` or
+    ``("At", x, "argmax" | "argmin")``."""
+    value, key = expr.args[:2]
+    if key == value:
+        return "Max", value, None
+    if key == -value:
+        return "Min", value, None
+    return "At", value, "argmin" if key.could_extract_minus_sign() else "argmax"
 
 
 _NAMES = {"TP": r"\mathit{TP}", "FP": r"\mathit{FP}", "FN": r"\mathit{FN}", "TN": r"\mathit{TN}"}
@@ -89,6 +109,20 @@ class _Latex(LatexPrinter):
 
     def _print_step(self, expr, exp=None):
         return rf"\operatorname{{step}}\left({self._print(expr.args[0])}\right)"
+
+    def _print_pick(self, expr, exp=None):
+        r"""``\max_{i : c} x``, or ``x_{i^*}`` with ``i^* = \arg\max_{i : c} k`` (first of equal keys)."""
+        name, value, by = pick_form(expr)
+        index = self._print(expr.args[3])
+        under = index if expr.args[2] is sympy.true else rf"{index} \,:\, {self._print(expr.args[2])}"
+        if by is None:
+            return rf"\{name.lower()}_{{{under}}} {self.parenthesize(value, PRECEDENCE['Mul'])}"
+        key = expr.args[1] if by == "argmax" else -expr.args[1]
+        chosen = rf"\operatorname{{{by[:3]}\,{by[3:]}}}_{{{under}}} {self.parenthesize(key, PRECEDENCE['Mul'])}"
+        return rf"\left. {self._print(value)} \right|_{{{index} = {chosen}}}"
+
+    def _print_meeting(self, expr, exp=None):
+        return rf"\sum_{{{self._print(expr.args[1])}}} [{self._print(expr.args[0])}]"
 
 
 def _tex_identifier(text: str) -> str:
@@ -201,6 +235,23 @@ class _MathML(MathMLPresentationPrinter):
 
     def _print_step(self, expr):
         return self._call("step", self._print(expr.args[0]))
+
+    def _print_pick(self, expr):
+        name, value, by = pick_form(expr)
+        arguments = [self._print(value), self._print(expr.args[3])]
+        if by:
+            key = expr.args[1] if by == "argmax" else -expr.args[1]
+            arguments.append(self._row(self._element("mi", by, mathvariant="normal"), self._element("mo", "="), self._print(key)))
+        if expr.args[2] is not sympy.true:
+            arguments.append(self._row(self._element("mi", "where", mathvariant="normal"), self._element("mo", "="),
+                                       self._print(expr.args[2])))
+        return self._call(name, *arguments)
+
+    def _print_meeting(self, expr):
+        under = self.dom.createElement("munder")
+        under.appendChild(self._element("mo", "\u2211"))
+        under.appendChild(self._print(expr.args[1]))
+        return self._row(under, self._element("mo", "["), self._print(expr.args[0]), self._element("mo", "]"))
 
     def _print_Pi(self, expr):
         return self._element("mi", "\u03c0")  # sympy writes the entity &pi;, which XML does not define

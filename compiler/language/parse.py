@@ -218,6 +218,8 @@ class _Builder(IndexedForms, ReferenceForms):
             return self._averaged(node, name)
         if name == "Sum":
             return self._sum(node)
+        if name in symbols.THRESHOLD_PICKS:
+            return self._threshold_pick(node)
         if name == "indicator":
             return self._indicator(node)
         if name in _FUNCTIONS:
@@ -240,7 +242,7 @@ class _Builder(IndexedForms, ReferenceForms):
             if not self.rules.inlines_references:
                 raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name}(...))")
             return self._reference(node, name, node.keywords, None, None)
-        raise self.fail(node, f"unknown function '{name}'{did_you_mean(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
+        raise self.fail(node, f"unknown function '{name}'{did_you_mean(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.THRESHOLD_PICKS, *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
 
     def _check_log_base(self, node: ast.AST, base: sympy.Expr) -> None:
         """A constant base must be positive and not 1: ``log(x, 0)`` would simplify to 0."""

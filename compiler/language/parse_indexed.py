@@ -20,6 +20,10 @@ from metricc.compiler.language.levels import Level
 __all__ = ["IndexedForms", "is_index_name"]
 
 _INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}
+_PICK_USAGE = ("a threshold is chosen by Max(x, i), Min(x, i), At(x, i, argmax=key) or At(x, i, argmin=key), "
+               "each with an optional constraint where=..., e.g. Max(TP[i] / (TP[i] + FP[i]), i, where=TP[i] / P >= r)")
+_COMPARISONS = {ast.GtE: sympy.GreaterThan, ast.Gt: sympy.StrictGreaterThan,
+                ast.LtE: sympy.LessThan, ast.Lt: sympy.StrictLessThan}
 _SUM_USAGE = "Sum() takes an expression and its indices: Sum(M[k, k], k), Sum(M[i, j], (i, j)) or Sum(x, k != j)"
 
 
@@ -132,6 +136,46 @@ class IndexedForms:
         for name in reversed(indices):
             body = sympy.Sum(body, (symbols.index_symbol(name), 0, self.rules.sum_upper(name)))
         return body
+
+    def _threshold_pick(self, node: ast.Call) -> sympy.Expr:
+        """``Max(x, i, where=c)``, ``Min(x, i, where=c)``, ``At(x, i, argmax=k, where=c)``: the
+        curve quantity ``x`` at one threshold, chosen by a key under a constraint (:class:`symbols.pick`)."""
+        name = node.func.id
+        if self.rules.level is not Level.CURVE:
+            raise self.fail(node, f"{name}() chooses a threshold: it is only allowed in curve-level formulas")
+        if self.bound:
+            raise self.fail(node, f"{name}() chooses one threshold of the whole curve: it cannot be nested in Sum() or another {name}()")
+        keywords = {k.arg: k for k in node.keywords}
+        allowed = {"where"} | ({"argmax", "argmin"} if name == "At" else set())
+        unknown = [k for k in node.keywords if k.arg not in allowed]
+        if len(node.args) != 2 or unknown or (name == "At" and len(keywords.keys() & {"argmax", "argmin"}) != 1):
+            raise self.fail(unknown[0] if unknown else node, _PICK_USAGE)
+        indices, condition = self._sum_indices(node.args[1])
+        if len(indices) != 1 or condition is not None:
+            raise self.fail(node.args[1], "a threshold is chosen over one index, e.g. Max(TP[i] / P, i)")
+        index = symbols.index_symbol(indices[0])
+        self.bound.append(indices[0])
+        try:
+            value = self.build(node.args[0])
+            key = {"Max": value, "Min": -value}.get(name)
+            if key is None:
+                chosen = keywords.get("argmax") or keywords["argmin"]
+                key = self.build(chosen.value) * (1 if chosen.arg == "argmax" else -1)
+            holds = self._constraint(keywords["where"].value) if "where" in keywords else sympy.true
+        finally:
+            self.bound.pop()
+        if index not in value.free_symbols and index not in key.free_symbols:
+            raise self.fail(node.args[0], f"the chosen quantity must use the threshold index '{indices[0]}', e.g. TP[{indices[0]}]")
+        return symbols.pick(value, key, holds, index, self.rules.sum_upper(indices[0]))
+
+    def _constraint(self, node: ast.AST) -> sympy.Basic:
+        """``where=``: one order comparison of two curve quantities, e.g. ``TP[i] / P >= r``."""
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1 or type(node.ops[0]) not in _COMPARISONS:
+            raise self.fail(node, "a constraint is one comparison with <, <=, > or >=, e.g. where=TP[i] / P >= r")
+        relation = _COMPARISONS[type(node.ops[0])](self.build(node.left), self.build(node.comparators[0]))
+        if relation is sympy.false:
+            raise self.fail(node, "this constraint never holds: no threshold could be chosen")
+        return relation
 
     def _sum_indices(self, spec: ast.AST) -> tuple[list[str], str | None]:
         """The new indices of ``Sum(x, k)``, ``Sum(x, (i, j))`` or ``Sum(x, k != j)`` (and ``j``)."""

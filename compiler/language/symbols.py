@@ -25,9 +25,12 @@ __all__ = [
     "AVERAGING_CALLS",
     "index_symbol",
     "xlogy",
+    "pick",
+    "meeting",
     "CURVE_NAMES",
     "CURVE_TOTALS",
     "THRESHOLDS",
+    "THRESHOLD_PICKS",
     "SCORE",
     "TRUTH",
     "SAMPLE_INDICES",
@@ -56,6 +59,9 @@ CURVE_NAMES = {name: sympy.IndexedBase(name) for name in ("TP", "FP", "FN", "TN"
 CURVE_TOTALS = {name: sympy.Symbol(name, integer=True, nonnegative=True) for name in ("P", "N")}
 THRESHOLDS = sympy.Symbol("L", integer=True, positive=True)  # number of distinct thresholds
 
+# Curve level: the reductions that choose one threshold (``Max(x, i, where=c)``...), see :class:`pick`.
+THRESHOLD_PICKS = ("Max", "Min", "At")
+
 # Score level: S[s, k] the score of sample s for class k, Y[s, k] = 1 if s is of class k.
 SCORE = sympy.IndexedBase("S")
 TRUTH = sympy.IndexedBase("Y")
@@ -63,7 +69,7 @@ SAMPLE_INDICES = ("s", "u", "v")
 SCORE_NAMES = {"S": SCORE, "Y": TRUTH, "n": N_TOTAL, "C": N_CLASSES}
 
 AVERAGING_CALLS = ("micro", "macro", "weighted", "geometric", "samples")
-FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum", "indicator", "step")
+FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum", "indicator", "step", *THRESHOLD_PICKS)
 CONSTANTS = ("pi",)
 RESERVED = frozenset(
     {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, *CONSTANTS, *CURVE_TOTALS, *SCORE_NAMES, "binary", "none"}
@@ -138,3 +144,58 @@ class step(sympy.Function):
         if x.is_negative:
             return sympy.S.Zero
         return None
+
+
+class pick(sympy.Function):
+    """A curve quantity at one chosen threshold: ``pick(value, key, condition, i, last)``.
+
+    ``value`` at the threshold ``i`` in ``0 .. last`` whose ``key`` is greatest among the
+    thresholds where ``condition`` (a comparison, or ``true``) holds; of equal keys the first,
+    i.e. the highest score. Where no threshold meets the condition the value is undefined
+    (:class:`meeting` is the case). ``Max(x, i, where=c)`` is ``pick(x, x, c, i, last)``,
+    ``Min`` picks by ``-x``. The index is bound: it is not a free symbol of the whole.
+    """
+
+    nargs = 5
+
+    @property
+    def free_symbols(self):
+        value, key, condition, index, last = self.args
+        return (value.free_symbols | key.free_symbols | condition.free_symbols | last.free_symbols) - {index}
+
+    def _numpycode(self, printer) -> str:
+        """For ``lambdify`` (the declared-claims check): the rows over thresholds, then ``pick_rows``."""
+        value, key, holds, index, last = self.args
+        return f"pick_rows({', '.join(_rows(printer, e, index, last) for e in (value, key, holds))})"
+
+    @staticmethod
+    def choose(rows):
+        """``rows`` of ``(value, key, holds)`` in threshold order -> the picked value, None if none holds."""
+        best = None
+        for value, key, holds in rows:
+            if holds and (best is None or key > best[1]):
+                best = (value, key)
+        return None if best is None else best[0]
+
+
+class meeting(sympy.Function):
+    """How many thresholds ``i`` in ``0 .. last`` meet ``condition``: ``meeting(condition, i, last)``.
+
+    The undefined case of :class:`pick`: 0 when no threshold meets the constraint.
+    """
+
+    nargs = 3
+
+    @property
+    def free_symbols(self):
+        condition, index, last = self.args
+        return (condition.free_symbols | last.free_symbols) - {index}
+
+    def _numpycode(self, printer) -> str:
+        condition, index, last = self.args
+        return f"count_rows({_rows(printer, condition, index, last)})"
+
+
+def _rows(printer, expr: sympy.Basic, index: sympy.Symbol, last: sympy.Expr) -> str:
+    """``[expr for index in range(0, last + 1)]`` in the printer's code (thresholds on axis 0)."""
+    return f"[{printer._print(expr)} for {printer._print(index)} in range(0, {printer._print(last)} + 1)]"

@@ -102,6 +102,11 @@ class Evaluator:
             return self.indexed[key]
         if isinstance(expr, sympy.Sum):
             return self._sum(expr.function, list(expr.limits))
+        if isinstance(expr, symbols.pick):
+            return self._pick(*expr.args)
+        if isinstance(expr, symbols.meeting):
+            rows = self._rows((expr.args[0],), *expr.args[1:])
+            return None if rows is None else sympy.Integer(sum(1 for (holds,) in rows if holds == S.true))
         if isinstance(expr, symbols.xlogy):
             weight = self._eval(expr.args[0])
             if weight is None or weight == 0:
@@ -157,6 +162,33 @@ class Evaluator:
             else:
                 self.values[index] = saved
         return total
+
+    def _rows(self, exprs, index, last):
+        """``exprs`` at every threshold ``index = 0 .. last``; None if one is undefined anywhere."""
+        rows = []
+        saved = self.values.get(index)
+        try:
+            for v in range(int(self._eval(last)) + 1):
+                self.values[index] = sympy.Integer(v)
+                row = tuple(self._eval(e) for e in exprs)
+                if any(r is None for r in row):
+                    return None
+                rows.append(row)
+        finally:
+            if saved is None:
+                self.values.pop(index, None)
+            else:
+                self.values[index] = saved
+        return rows
+
+    def _pick(self, value, key, condition, index, last):
+        """The chosen threshold's value: the greatest key where the condition holds, the first
+        (highest score) of equal keys; None where no threshold meets the condition."""
+        rows = self._rows((value, key, condition), index, last)
+        if rows is None:
+            return None
+        meeting = [(k, -position, v) for position, (v, k, holds) in enumerate(rows) if holds == S.true]
+        return max(meeting)[2] if meeting else None
 
     def holds(self, case: sympy.Expr, sizes: dict[str, int]) -> bool:
         """True where the undefined case ``case = 0`` holds for some value of its free indices
@@ -481,7 +513,7 @@ def loop_curve(truth: Sequence[int], score: Sequence[sympy.Rational]) -> list[tu
     return points
 
 
-def curve_value(metric, truth, score):
+def curve_value(metric, truth, score, kwargs: dict):
     points = loop_curve(truth, score)
     positives, negatives = sum(truth), len(truth) - sum(truth)
     indexed = {}
@@ -490,20 +522,21 @@ def curve_value(metric, truth, score):
         indexed.update({(name, (i,)): sympy.Integer(point[position]) for i, point in enumerate(points)})
     values = {symbols.CURVE_TOTALS["P"]: sympy.Integer(positives), symbols.CURVE_TOTALS["N"]: sympy.Integer(negatives),
               symbols.THRESHOLDS: sympy.Integer(len(points))}
+    values.update({p.symbol: rational(kwargs[p.name]) if p.name in kwargs else p.default for p in metric.params})
     return written_or_simplified(metric, Evaluator(values, indexed))
 
 
-def curve_calls(metric, y: list[int], scores: list[list[float]]) -> list[Call]:
+def curve_calls(metric, y: list[int], scores: list[list[float]], kwargs: dict) -> list[Call]:
     c = len(scores[0])
     exact = [[rational(x) for x in row] for row in scores]
     truths = [[int(v == k) for v in y] for k in range(c)]
-    per_class = [curve_value(metric, truths[k], [row[k] for row in exact]) for k in range(c)]
-    pooled = curve_value(metric, [t for v in y for t in (int(v == k) for k in range(c))], [x for row in exact for x in row])
+    per_class = [curve_value(metric, truths[k], [row[k] for row in exact], kwargs) for k in range(c)]
+    pooled = curve_value(metric, [t for v in y for t in (int(v == k) for k in range(c))], [x for row in exact for x in row], kwargs)
     averages = PerClass(per_class, pooled, False, [sum(t) for t in truths])
     calls = []
     for mode in metric.averages:
         for zd in ZERO_DIVISIONS:
-            args = {"average": mode, "zero_division": zd, "labels": list(range(c))}
+            args = {**kwargs, "average": mode, "zero_division": zd, "labels": list(range(c))}
             if mode == "binary":
                 args["pos_label"] = 1
             calls.append(Call(mode, zd, args, averages.average(mode, zd, 1)))
@@ -618,8 +651,10 @@ def check_matrix_input(metric, info, matrix: np.ndarray, kwargs: dict, catalog: 
     return [run(info.function, args, call) for call in calls]
 
 
-def check_scores_input(metric, info, y: list[int], scores: list[list[float]]) -> list[Outcome]:
-    calls = curve_calls(metric, y, scores) if metric.level == "curve" else score_calls(metric, y, scores)
+def check_scores_input(metric, info, y: list[int], scores: list[list[float]], kwargs: dict | None = None) -> list[Outcome]:
+    """Every mode and zero_division of a curve or score metric on one input; ``kwargs``: the
+    curve metric's parameters (:func:`parameter_settings`)."""
+    calls = curve_calls(metric, y, scores, kwargs or {}) if metric.level == "curve" else score_calls(metric, y, scores)
     array = np.array(scores, dtype=float)
     return [run(info.function, (list(y), array), call) for call in calls]
 

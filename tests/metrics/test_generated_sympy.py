@@ -64,6 +64,8 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
     """
     if expr in values:
         return values[expr]
+    if isinstance(expr, symbols.pick):
+        return exact_pick(*expr.args, values)
     if isinstance(expr, symbols.xlogy):
         weight = exact(expr.args[0], values)
         if weight is None or weight == 0:
@@ -84,6 +86,19 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
         args.append(value)
     value = expr.func(*args)
     return None if value.has(*_UNDEFINED) else value
+
+
+def exact_pick(value, key, condition, index, last, values: dict) -> sympy.Expr | None:
+    """A chosen threshold's value, by a loop over the thresholds: among those where the
+    condition holds, the first (highest score) of the greatest key; None where none holds."""
+    best = None
+    for v in range(int(exact(last, values)) + 1):
+        row = [exact(written_out(e.xreplace({index: v})), values) for e in (value, key, condition)]
+        if any(r is None for r in row):
+            return None
+        if row[2] == sympy.true and (best is None or row[1] > best[1]):
+            best = row
+    return None if best is None else best[0]
 
 
 def written_out(expr: sympy.Expr) -> sympy.Expr:
@@ -510,6 +525,7 @@ def curve_reference(metric, truth, score) -> sympy.Expr:
     points = loop_curve(truth, score)
     positives, negatives = sum(truth), len(truth) - sum(truth)
     values = {symbols.CURVE_TOTALS["P"]: S(positives), symbols.CURVE_TOTALS["N"]: S(negatives)}
+    values.update({p.symbol: p.default for p in metric.params})
     for name, origin, position in (("TP", 0, 0), ("FP", 0, 1), ("FN", positives, 2), ("TN", negatives, 3)):
         base = symbols.CURVE_NAMES[name]
         values[base[-1]] = S(origin)

@@ -123,6 +123,16 @@ def test_every_curve_level_metric_and_its_averages():
             _same(acc.compute(name, average=mode)[name], expected)
 
 
+def test_curve_metric_parameters_reach_the_accumulator():
+    rng = np.random.default_rng(4)
+    y, scores = rng.integers(0, 2, 200), np.round(rng.random(200), 2)
+    acc = ThresholdAccumulator(labels=[0, 1]).update(y[:90], scores[:90]).update(y[90:], scores[90:])
+    for name, params in (("precision_at_fixed_recall", {"min_recall": 0.8}), ("partial_roc_auc", {"max_fpr": 0.3})):
+        expected = mc.evaluate(name, y_true=y, scores=scores, average="binary", params=params)[name]
+        assert expected != mc.evaluate(name, y_true=y, scores=scores, average="binary")[name]
+        _same(acc.compute(name, average="binary", params=params)[name], expected)
+
+
 def test_binned_threshold_counts_equal_exact_counts_of_binned_scores():
     rng = np.random.default_rng(5)
     y, scores = rng.integers(0, 2, 400), rng.random(400)
