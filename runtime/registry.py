@@ -51,6 +51,9 @@ class MetricInfo:
     equivalences: tuple[str, ...] = ()  # statements the compiler proved, in words
     per_instance: bool = False  # aggregate over samples(...) terms: takes per-instance counts (..., N)
     affine: tuple[str, ...] = ()  # class-vector parameters the value is proved affine in: sweep's matrix-product form
+    gradient: Callable | None = None  # delta-method gradient (metricc.runtime.gradient), None: no_delta says why
+    no_delta: str = ""
+    proportion: tuple[tuple[str, ...], ...] = ()  # (successes, trials): count names, or matrix cells
 
 
 class Catalog:
