@@ -9,17 +9,20 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     diagonal,
     exact,
+    eye,
     finish,
     matrix_terms,
     nonzero,
     np,
     real,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["cohen_kappa", "INFO"]
+__all__ = ["cohen_kappa", "gradient", "INFO"]
 
 
 def cohen_kappa(
@@ -51,6 +54,34 @@ def cohen_kappa(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 3*B**2*C + B**2, diagonal(M), n, p, t
+    )
+    exact__y0 = p__exact * t__exact
+    exact__0 = real(n__exact ** 2 - np.sum(exact__y0, axis=-1))
+    exact__1 = real(n__exact * np.sum(M_diagonal__exact, axis=-1) - np.sum(exact__y0, axis=-1))
+    value = (
+        (
+            align(exact__0 * np.sum(diagonal(M), axis=-1), "", "ab")
+            + align(align(exact__1, "", "a") * p, "a", "ab")
+            + align(align(exact__1, "", "b") * t, "b", "ab")
+            + align(exact__0, "", "ab") * align(n, "", "ab") * eye(C)
+            - align(align(exact__0, "", "a") * p, "a", "ab")
+            - align(align(exact__0, "", "b") * t, "b", "ab")
+            - align(2 * exact__1 * n, "", "ab")
+        )
+        / nonzero(align(exact__0 ** 2, "", "ab"))
+    )
+    undefined = (exact__0 == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="cohen_kappa",
     name="Cohen's kappa",
@@ -69,4 +100,5 @@ INFO = MetricInfo(
     simplified="(n*Sum(M[k, k], k) - Sum(p[k]*t[k], k))/(n**2 - Sum(p[k]*t[k], k))",
     undefined=("n**2 - Sum(p[k]*t[k], k) = 0",),
     function=cohen_kappa,
+    gradient=gradient,
 )

@@ -13,15 +13,24 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["crisp_auc", "INFO"]
+__all__ = ["crisp_auc", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     x0 = tn * tp
     x1 = fn * tn + fp * tp
     return (2 * x0 + x1) / nonzero(2 * (x0 + x1 + fn * fp)), (fn + tp == 0) | (fp + tn == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(2 * x0 ** 2)
+    x2 = fp + tn
+    x3 = 1 / nonzero(2 * x2 ** 2)
+    return fn * x1, -tn * x3, -tp * x1, fp * x3, (x0 == 0) | (x2 == 0)
 
 
 def crisp_auc(
@@ -53,6 +62,35 @@ def crisp_auc(
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
     return average_class_metric(
         _per_class,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
         counts,
         average=average,
         averages=INFO.averages,
@@ -97,4 +135,5 @@ INFO = MetricInfo(
         "crisp_auc [micro] = accuracy for two classes (C = 2)",
         "crisp_auc [weighted] = balanced_accuracy for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -13,12 +13,14 @@ from metricc.runtime.kernel import (
     check_counts,
     exact,
     log_ratio,
+    nonzero,
     np,
     real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["discriminant_power", "INFO"]
+__all__ = ["discriminant_power", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -26,6 +28,17 @@ def _per_class(tp, fp, fn, tn):
     exact__0 = real(tn__exact * tp__exact - fn__exact * fp__exact)
     return (
         np.sqrt(3) * log_ratio(tn * tp, fn * fp, exact__0) / (np.pi * np.log(10)),
+        (fn == 0) | (fp == 0) | (tn == 0) | (tp == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = np.sqrt(3) / (np.pi * np.log(10))
+    return (
+        x0 / nonzero(tp),
+        -x0 / nonzero(fp),
+        -x0 / nonzero(fn),
+        x0 / nonzero(tn),
         (fn == 0) | (fp == 0) | (tn == 0) | (tp == 0),
     )
 
@@ -71,6 +84,35 @@ def discriminant_power(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="discriminant_power",
     name="Discriminant power",
@@ -101,4 +143,5 @@ INFO = MetricInfo(
         "discriminant_power [macro] = discriminant_power [binary] for two classes (C = 2)",
         "discriminant_power [weighted] = discriminant_power [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -9,17 +9,20 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     diagonal,
     exact,
+    eye,
     finish,
     matrix_terms,
     nonzero,
     np,
     real,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["mcc", "INFO"]
+__all__ = ["mcc", "gradient", "INFO"]
 
 
 def mcc(
@@ -59,6 +62,43 @@ def mcc(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 6*B**2*C + 4*B**2, diagonal(M), n, p, t
+    )
+    exact__y0 = n__exact ** 2
+    exact__y1 = p__exact ** 2
+    exact__y2 = t__exact ** 2
+    exact__0 = real(exact__y0 - np.sum(exact__y1, axis=-1))
+    exact__1 = real(exact__y0 - np.sum(exact__y2, axis=-1))
+    exact__2 = real(
+        n__exact * np.sum(M_diagonal__exact, axis=-1) - np.sum(p__exact * t__exact, axis=-1)
+    )
+    exact__3 = real(np.sum(exact__y1, axis=-1) + np.sum(exact__y2, axis=-1) - 2 * exact__y0)
+    x0 = exact__0 * exact__1
+    value = (
+        (
+            align(x0 * np.sum(diagonal(M), axis=-1), "", "ab")
+            + align(align(exact__0, "", "a") * align(exact__2, "", "a") * t, "a", "ab")
+            + align(align(exact__1, "", "b") * align(exact__2, "", "b") * p, "b", "ab")
+            + align(exact__2 * exact__3 * n, "", "ab")
+            + align(n, "", "ab") * align(x0, "", "ab") * eye(C)
+            - align(align(x0, "", "a") * p, "a", "ab")
+            - align(align(x0, "", "b") * t, "b", "ab")
+        )
+        / nonzero(
+            align(exact__0, "", "ab") * align(exact__1, "", "ab") * align(np.sqrt(x0), "", "ab")
+        )
+    )
+    undefined = (exact__0 == 0) | (exact__1 == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="mcc",
     name="Matthews correlation coefficient (multi-class)",
@@ -89,4 +129,5 @@ INFO = MetricInfo(
         "mcc = mcc_per_class [macro] for two classes (C = 2)",
         "mcc = mcc_per_class [weighted] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -16,9 +16,10 @@ from metricc.runtime.kernel import (
     np,
     real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["mcc_per_class", "INFO"]
+__all__ = ["mcc_per_class", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -31,6 +32,32 @@ def _per_class(tp, fp, fn, tn):
     return (
         exact__0 / nonzero(np.sqrt(x0) * np.sqrt(x1) * np.sqrt(x2) * np.sqrt(x3)),
         (x0 == 0) | (x1 == 0) | (x2 == 0) | (x3 == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = tn * tp
+    x1 = fn * x0
+    x2 = fp * x0
+    x3 = fn * fp
+    x4 = tn * x3
+    x5 = tp * x3
+    x6 = x1 / 2 + x2 / 2 + x4 + x5 + fn * fp ** 2 / 2 + fn ** 2 * fp / 2
+    x7 = fn + tn
+    x8 = fp + tp
+    x9 = 1 / nonzero(np.sqrt(x7) * x8 ** (3 / 2))
+    x10 = fn + tp
+    x11 = fp + tn
+    x12 = 1 / nonzero(x10 ** (3 / 2) * np.sqrt(x11))
+    x13 = -x1 - x2 - x4 / 2 - x5 / 2 - tn * tp ** 2 / 2 - tn ** 2 * tp / 2
+    x14 = 1 / nonzero(np.sqrt(x10) * x11 ** (3 / 2))
+    x15 = 1 / nonzero(x7 ** (3 / 2) * np.sqrt(x8))
+    return (
+        x12 * x6 * x9,
+        x13 * x14 * x9,
+        x12 * x13 * x15,
+        x14 * x15 * x6,
+        (x7 == 0) | (x10 == 0) | (x11 == 0) | (x8 == 0),
     )
 
 
@@ -74,6 +101,35 @@ def mcc_per_class(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="mcc_per_class",
     name="Matthews correlation coefficient (one-vs-rest)",
@@ -98,4 +154,5 @@ INFO = MetricInfo(
         "mcc_per_class [macro] = mcc for two classes (C = 2)",
         "mcc_per_class [weighted] = mcc for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

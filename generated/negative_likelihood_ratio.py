@@ -13,14 +13,24 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["negative_likelihood_ratio", "INFO"]
+__all__ = ["negative_likelihood_ratio", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     x0 = fn + tp
     return fn * (fp + tn) / nonzero(tn * x0), (tn == 0) | (x0 == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = 1 / nonzero(tn)
+    x1 = fn * x0
+    x2 = fn + tp
+    x3 = (fp + tn) / nonzero(x2 ** 2)
+    x4 = 1 / nonzero(x2)
+    return -x1 * x3, x1 * x4, tp * x0 * x3, -fn * fp * x4 / nonzero(tn ** 2), (tn == 0) | (x2 == 0)
 
 
 def negative_likelihood_ratio(
@@ -63,6 +73,35 @@ def negative_likelihood_ratio(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="negative_likelihood_ratio",
     name="Negative likelihood ratio",
@@ -86,4 +125,5 @@ INFO = MetricInfo(
     simplified="FN*(FP + TN)/(TN*(FN + TP))",
     undefined=("TN = 0", "FN + TP = 0"),
     function=negative_likelihood_ratio,
+    gradient=gradient,
 )

@@ -13,14 +13,23 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["positive_likelihood_ratio", "INFO"]
+__all__ = ["positive_likelihood_ratio", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     x0 = fn + tp
     return tp * (fp + tn) / nonzero(fp * x0), (fp == 0) | (x0 == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = 1 / nonzero(fp)
+    x1 = fn + tp
+    x2 = x0 * (fp + tn) / nonzero(x1 ** 2)
+    x3 = tp / nonzero(x1)
+    return fn * x2, -tn * x3 / nonzero(fp ** 2), -tp * x2, x0 * x3, (fp == 0) | (x1 == 0)
 
 
 def positive_likelihood_ratio(
@@ -64,6 +73,35 @@ def positive_likelihood_ratio(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="positive_likelihood_ratio",
     name="Positive likelihood ratio",
@@ -88,4 +126,5 @@ INFO = MetricInfo(
     simplified="TP*(FP + TN)/(FP*(FN + TP))",
     undefined=("FP = 0", "FN + TP = 0"),
     function=positive_likelihood_ratio,
+    gradient=gradient,
 )

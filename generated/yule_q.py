@@ -15,9 +15,10 @@ from metricc.runtime.kernel import (
     nonzero,
     real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["yule_q", "INFO"]
+__all__ = ["yule_q", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -25,6 +26,16 @@ def _per_class(tp, fp, fn, tn):
     exact__0 = real(tn__exact * tp__exact - fn__exact * fp__exact)
     x0 = fn * fp + tn * tp
     return exact__0 / nonzero(x0), (x0 == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fn * fp
+    x1 = tn * tp
+    x2 = x0 + x1
+    x3 = 2 / nonzero(x2 ** 2)
+    x4 = x0 * x3
+    x5 = x1 * x3
+    return tn * x4, -fn * x5, -fp * x5, tp * x4, (x2 == 0)
 
 
 def yule_q(
@@ -66,6 +77,35 @@ def yule_q(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="yule_q",
     name="Yule's Q",
@@ -91,4 +131,5 @@ INFO = MetricInfo(
         "yule_q [macro] = yule_q [binary] for two classes (C = 2)",
         "yule_q [weighted] = yule_q [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )
