@@ -24,6 +24,7 @@ from metricc.runtime.confusion import (
 )
 from metricc.runtime.errors import InputError, MetriccError
 from metricc.runtime.evaluate import catalog, evaluate, metric
+from metricc.runtime.intervals import Interval
 from metricc.runtime.normalize import normalized
 from metricc.runtime.per_class import ClassValues
 from metricc.runtime.probabilistic import probabilistic_confusion_matrix
@@ -40,6 +41,7 @@ __all__ = [
     "ClassValues",
     "ConfusionAccumulator",
     "InputError",
+    "Interval",
     "MetricInfo",
     "MetriccError",
     "MultilabelAccumulator",
