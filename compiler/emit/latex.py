@@ -17,6 +17,7 @@ from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 from metricc.compiler.emit.errata_math import errata_latex
+from metricc.compiler.emit.latex_delta import delta_context
 from metricc.compiler.emit.text import display_form, latex, latex_escape
 from metricc.compiler.emit.written import written_latex
 
@@ -289,6 +290,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "params": [(p.name, p.kind, r"\texttt{" + latex_escape(p.reference) + "}" if p.kind == "metric" else latex(p.default),
                     p.domain_text, p.description) for p in metric.params],
         "equivalences": _equivalences(metric, metrics),
+        "delta": delta_context(metric, broken),
     }
 
 
