@@ -132,6 +132,12 @@ def broken(expr: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
     return "\\begin{align*}\n" + head + " \\\\\n".join(rows) + "\n\\end{align*}"
 
 
+def _fitted(expr: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
+    """:func:`broken`, factored first (``display_form``) when too long for a line: a
+    factorization the short ones are spared."""
+    return broken(display_form(expr) if width(expr) > _LINE else expr, terms)
+
+
 def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
     """(mode, LaTeX) for every averaging mode of a class-level metric, sums written out.
     A per-class formula too long to repeat is shown once (``none``), the others use its m_k."""
@@ -290,7 +296,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "params": [(p.name, p.kind, r"\texttt{" + latex_escape(p.reference) + "}" if p.kind == "metric" else latex(p.default),
                     p.domain_text, p.description) for p in metric.params],
         "equivalences": _equivalences(metric, metrics),
-        "delta": delta_context(metric, broken),
+        "delta": delta_context(metric, _fitted),
     }
 
 

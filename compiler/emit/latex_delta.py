@@ -10,7 +10,7 @@ Clopper-Pearson intervals); a metric without a gradient says why (the bootstrap 
 from __future__ import annotations
 
 from metricc.compiler.analysis import delta
-from metricc.compiler.emit.text import display_form, latex, latex_escape
+from metricc.compiler.emit.text import latex, latex_escape
 from metricc.compiler.language import ir, symbols
 
 __all__ = ["delta_context"]
@@ -42,10 +42,10 @@ def delta_context(metric: ir.Metric, broken) -> dict:
         return context
     if level == "class":
         names = [str(c).lower() for c in delta.COUNT_ORDER]
-        context["partials"] = [(_partial("f", _COUNT_LATEX[name]), broken(display_form(g)))
+        context["partials"] = [(_partial("f", _COUNT_LATEX[name]), broken(g))
                                for name, g in zip(names, metric.gradient) if g != 0]
     elif level == "aggregate":
-        context["partials"] = [(_partial("F", latex(t.symbol, metric.terms)), broken(display_form(g), metric.terms))
+        context["partials"] = [(_partial("F", latex(t.symbol, metric.terms)), broken(g, metric.terms))
                                for t, g in zip(metric.terms, metric.gradient) if g != 0]
     else:
         row, column = delta.cell_indices(metric.simplified)
