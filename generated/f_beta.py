@@ -29,11 +29,12 @@ def _per_class(tp, fp, fn, tn, beta):
 def _per_class_gradient(tp, fp, fn, tn, beta):
     x0 = beta ** 2
     x1 = tp * x0
-    x2 = fp + fn * x0
-    x3 = tp + x1 + x2
-    x4 = 1 / nonzero(x3 ** 2)
-    x5 = x4 * (1 + x0)
-    return x4 * (x2 + fn * beta ** 4 + fp * x0), -tp * x5, -x1 * x5, 0, (x3 == 0)
+    x2 = tp + x1
+    x3 = fp + fn * x0
+    x4 = x2 + x3
+    x5 = 1 / nonzero(x4 ** 2)
+    x6 = beta ** 4
+    return x5 * (x3 + fn * x6 + fp * x0), -x2 * x5, x5 * (-x1 - tp * x6), 0, (x4 == 0)
 
 
 def f_beta(

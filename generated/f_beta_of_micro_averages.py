@@ -144,8 +144,10 @@ def gradient(
     )
     x0 = beta ** 2
     x1 = micro__recall + x0 * micro__precision
-    x2 = (1 + x0) / nonzero(x1 ** 2)
-    partials = (x2 * micro__recall ** 2, x0 * x2 * micro__precision ** 2,)
+    x2 = 1 / nonzero(x1 ** 2)
+    x3 = micro__recall ** 2
+    x4 = micro__precision ** 2
+    partials = (x2 * (x3 + x0 * x3), x2 * (beta ** 4 * x4 + x0 * x4),)
     undefined = (x1 == 0)
     inner = (micro__precision__gradient, micro__recall__gradient,)
     return combine_gradients(partials, inner, undefined)

@@ -43,13 +43,14 @@ def _per_class_gradient(tp, fp, fn, tn):
     x1 = 1 / nonzero(x0 ** 2)
     x2 = fp + tp
     x3 = 1 / nonzero(x2 ** 2)
-    x4 = tp / nonzero(x0)
-    x5 = 1 / nonzero(x2)
+    x4 = 1 / nonzero(x0)
+    x5 = tn * tp
+    x6 = 1 / nonzero(x2)
     return (
         exact__0 * x1 * x3,
-        -x3 * x4 * (fn + tn),
-        -tp * x1 * x5 * (fp + tn),
-        x4 * x5,
+        x3 * x4 * (-x5 - fn * tp),
+        x1 * x6 * (-x5 - fp * tp),
+        tp * x4 * x6,
         (x0 == 0) | (x2 == 0),
     )
 

@@ -25,12 +25,18 @@ def _per_class(tp, fp, fn, tn):
 
 
 def _per_class_gradient(tp, fp, fn, tn):
-    x0 = 1 / nonzero(tn)
-    x1 = fn * x0
+    x0 = fn * fp
+    x1 = 1 / nonzero(tn)
     x2 = fn + tp
-    x3 = (fp + tn) / nonzero(x2 ** 2)
+    x3 = x1 / nonzero(x2 ** 2)
     x4 = 1 / nonzero(x2)
-    return -x1 * x3, x1 * x4, tp * x0 * x3, -fn * fp * x4 / nonzero(tn ** 2), (tn == 0) | (x2 == 0)
+    return (
+        x3 * (-x0 - fn * tn),
+        fn * x1 * x4,
+        x3 * (fp * tp + tn * tp),
+        -x0 * x4 / nonzero(tn ** 2),
+        (tn == 0) | (x2 == 0),
+    )
 
 
 def negative_likelihood_ratio(

@@ -27,9 +27,16 @@ def _per_class(tp, fp, fn, tn):
 def _per_class_gradient(tp, fp, fn, tn):
     x0 = 1 / nonzero(fp)
     x1 = fn + tp
-    x2 = x0 * (fp + tn) / nonzero(x1 ** 2)
-    x3 = tp / nonzero(x1)
-    return fn * x2, -tn * x3 / nonzero(fp ** 2), -tp * x2, x0 * x3, (fp == 0) | (x1 == 0)
+    x2 = x0 / nonzero(x1 ** 2)
+    x3 = 1 / nonzero(x1)
+    x4 = tn * tp
+    return (
+        x2 * (fn * fp + fn * tn),
+        -x3 * x4 / nonzero(fp ** 2),
+        x2 * (-x4 - fp * tp),
+        tp * x0 * x3,
+        (fp == 0) | (x1 == 0),
+    )
 
 
 def positive_likelihood_ratio(

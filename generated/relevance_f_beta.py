@@ -176,10 +176,10 @@ def gradient(
     )
     x0 = beta ** 2
     x1 = weighted_by_relevance__recall + x0 * weighted_by_relevance__precision
-    x2 = (1 + x0) / nonzero(x1 ** 2)
-    partials = (
-        x2 * weighted_by_relevance__recall ** 2, x0 * x2 * weighted_by_relevance__precision ** 2,
-    )
+    x2 = 1 / nonzero(x1 ** 2)
+    x3 = weighted_by_relevance__recall ** 2
+    x4 = weighted_by_relevance__precision ** 2
+    partials = (x2 * (x3 + x0 * x3), x2 * (beta ** 4 * x4 + x0 * x4),)
     undefined = (x1 == 0)
     inner = (weighted_by_relevance__precision__gradient, weighted_by_relevance__recall__gradient,)
     return combine_gradients(partials, inner, undefined)
