@@ -310,12 +310,17 @@ def _with_intervals(metrics, method, confidence, n_resamples, random_state, call
     averages = [r.average or call["average"] or r.info.default_average for r in requests]
     for (key, info, _), mode in zip(requests, averages):
         uncertainty.check_method(method, info, mode, key)
-    on_scores = call["scores"] is not None or call["probabilistic"] is not None
-    terms, counts, class_labels = (None, None, None) if on_scores else _inputs(
-        call["y_true"], call["y_pred"], call["labels"], call["matrix"], call["counts"], call["multilabel"], call["orientation"])
+    on_scores = call["scores"] is not None or call["probabilistic"] is not None  # resampled by instance
+    counted = call["probabilistic"] is None and any(call[k] is not None for k in ("y_pred", "matrix", "counts"))
+    if not counted and method not in ("bootstrap", "bootstrap_bca"):
+        raise InputError("interval", f"{method} needs counts (y_pred=, matrix= or counts=); on scores and "
+                                     "probabilistic matrices the bootstrap applies, resampling the instances")
+    terms, counts, class_labels = _inputs(call["y_true"], call["y_pred"], call["labels"], call["matrix"], call["counts"],
+                                          call["multilabel"], call["orientation"]) if counted else (None, None, None)
     matrix = None if terms is None else terms.matrix
     if method in ("bootstrap", "bootstrap_bca"):
-        return _bootstrapped(requests, averages, method, matrix, class_labels, confidence, n_resamples, random_state, call)
+        return _bootstrapped(requests, averages, method, None if on_scores else matrix, class_labels, confidence,
+                             n_resamples, random_state, call)
     n_classes = counts.true_positives.shape[-1]
     params = dict(call["params"] or {})
     phi = _relevance(call["relevance"], call["relevance_order"], params, [r.info for r in requests], counts, class_labels)

@@ -128,3 +128,22 @@ def test_every_metric_of_the_catalog_has_an_interval_method():
             assert "bootstrap" in methods_for(info, mode)
             if info.gradient is not None and mode != "samples":
                 assert methods_for(info, mode)[0] == "delta"
+
+
+def test_scores_beside_labels_keep_the_count_methods_for_label_metrics():
+    scores = np.eye(3)[Y_PRED] * 0.5 + 0.5 / 3
+    found = mc.evaluate(["f1:macro", "roc_auc:macro"], y_true=Y_TRUE, y_pred=Y_PRED, scores=scores,
+                        interval="bootstrap", n_resamples=100, random_state=0)
+    assert all(i.lower <= i.value <= i.upper for i in found.values())
+    assert mc.evaluate("f1:macro", y_true=Y_TRUE, y_pred=Y_PRED, scores=scores, interval="delta")["f1:macro"].se > 0
+    with pytest.raises(mc.InputError, match="delta does not apply to roc_auc:macro"):
+        mc.evaluate(["f1:macro", "roc_auc:macro"], y_true=Y_TRUE, y_pred=Y_PRED, scores=scores, interval="delta")
+
+
+def test_a_probabilistic_matrix_takes_the_bootstrap_only():
+    scores = np.eye(3)[Y_PRED[:100]] * 0.5 + 0.5 / 3
+    with pytest.raises(mc.InputError, match="the bootstrap applies"):
+        mc.evaluate("mcc", y_true=Y_TRUE[:100], scores=scores, probabilistic="relative", interval="delta")
+    found = mc.evaluate("mcc", y_true=Y_TRUE[:100], scores=scores, probabilistic="relative", interval="bootstrap",
+                        n_resamples=100, random_state=0)["mcc"]
+    assert found.lower <= found.value <= found.upper
