@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from metricc.compiler import emit
-from metricc.compiler.analysis import affine, analyze, budget, declared, prove
+from metricc.compiler.analysis import affine, analyze, budget, declared, delta, prove
 from metricc.compiler.analysis.cache import Cache, digest
 from metricc.compiler.language import ir, load, lower, validate
 
@@ -48,14 +48,14 @@ def compile_catalog(spec_dir: Path, cache: Cache | None = None,
 
 
 def _analyzed(metrics: dict[str, ir.Metric], cache: Cache) -> dict[str, ir.Metric]:
-    """analyze -> check the declared claims -> mark affine parameters, for the metrics whose
-    lowered IR (their spec and every spec they reference, inlined) the cache does not know;
-    all three stages are per metric."""
+    """analyze -> check the declared claims -> mark affine parameters -> derive the delta-method
+    gradient, for the metrics whose lowered IR (their spec and every spec they reference,
+    inlined) the cache does not know; all four stages are per metric."""
     keys = {m: f"analyzed:{m}:{digest(metric)}" for m, metric in metrics.items()}
     known = {m: cache.get(keys[m]) for m in metrics}
     known = {m: v for m, v in known.items() if isinstance(v, ir.Metric) and v.id == m}
     todo = {m: metric for m, metric in metrics.items() if m not in known}
-    fresh = affine.mark_affine(declared.check_declared(analyze.analyze_catalog(todo))) if todo else {}
+    fresh = delta.derive_catalog(affine.mark_affine(declared.check_declared(analyze.analyze_catalog(todo)))) if todo else {}
     for m, metric in fresh.items():
         cache[keys[m]] = metric
     return {m: known[m] if m in known else fresh[m] for m in metrics}
@@ -65,7 +65,7 @@ def analyzed_metrics(spec_dir: Path) -> dict[str, ir.Metric]:
     """Specs -> analyzed IR without the catalog-wide proofs: what ``metricc check`` runs."""
     specs = validate.validate_catalog(load.load_catalog(spec_dir))
     metrics = analyze.analyze_catalog(budget.check_catalog(lower.lower_catalog(specs)))
-    return affine.mark_affine(declared.check_declared(metrics))
+    return delta.derive_catalog(affine.mark_affine(declared.check_declared(metrics)))
 
 
 def compile_metrics(spec_dir: Path) -> dict[str, ir.Metric]:

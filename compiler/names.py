@@ -30,7 +30,7 @@ RUNTIME_NAMES = frozenset(
      "eye", "finish", "log_ratio", "matrix_counts", "matrix_param", "matrix_terms", "metric_param", "nonzero", "np", "rank_pairs", "real",
      "scalar_param", "score_curves", "transpose", "xlogy", "xlogy_ratio",
      "zero_division_value", "ParamInfo", "MetricInfo", "Catalog", "Band", "Scale"}
-)
+) | frozenset({"average_class_gradient", "cell_values", "combine_gradients"})  # runtime/gradient.py
 
 # The emitter joins averaging mode, metric and bindings of a term with this separator to name
 # the term's Python variable (``macro__f_beta__beta_2``), so spec names must not contain it.

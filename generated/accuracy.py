@@ -9,15 +9,18 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     diagonal,
+    eye,
     finish,
     matrix_terms,
     nonzero,
     np,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["accuracy", "INFO"]
+__all__ = ["accuracy", "gradient", "INFO"]
 
 
 def accuracy(
@@ -40,6 +43,20 @@ def accuracy(
     value = np.sum(diagonal(M), axis=-1) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = (
+        (align(n, "", "ab") * eye(C) - align(np.sum(diagonal(M), axis=-1), "", "ab"))
+        / nonzero(align(n ** 2, "", "ab"))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -111,4 +128,6 @@ INFO = MetricInfo(
             "one-hot indicator rows"
         ),
     ),
+    gradient=gradient,
+    proportion=(("diagonal",), ("all",)),
 )

@@ -14,9 +14,10 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["adjusted_f_measure", "INFO"]
+__all__ = ["adjusted_f_measure", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -41,6 +42,31 @@ def _per_class(tp, fp, fn, tn):
             )
         ),
         (x1 + x3 == 0) | (x2 + x3 == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = np.sqrt(tp)
+    x1 = 5 * tn
+    x2 = 20 * fn
+    x3 = 8 * fn
+    x4 = 16 * fn ** 2 + fp ** 2 + fp * x3
+    x5 = np.sqrt(tn)
+    x6 = 4 * fn + fp
+    x7 = x1 + x6
+    x8 = 1 / nonzero(x7 ** (3 / 2))
+    x9 = 5 * tp
+    x10 = x6 + x9
+    x11 = 1 / nonzero(x10 ** (3 / 2))
+    x12 = x11 * x5 * x8
+    x13 = 5 * x12 / 2
+    x14 = x0 * (2 * fp + x1 + x3 + x9)
+    return (
+        x13 * (x4 + fp * x1 + tn * x2) / nonzero(x0),
+        -x13 * x14,
+        -10 * x12 * x14,
+        5 * x0 * x11 * x8 * (x4 + fp * x9 + tp * x2) / nonzero(2 * x5),
+        (tn == 0) | (tp == 0) | (x7 == 0) | (x10 == 0),
     )
 
 
@@ -86,6 +112,35 @@ def adjusted_f_measure(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="adjusted_f_measure",
     name="Adjusted F-measure",
@@ -112,4 +167,5 @@ INFO = MetricInfo(
         "adjusted_f_measure [micro] = g_mean [micro] for every confusion matrix",
         "adjusted_f_measure [micro] = accuracy for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -103,4 +103,5 @@ INFO = MetricInfo(
     ),
     undefined=("FP + TN = 0 and TP != 0",),
     function=adjusted_g_mean,
+    no_delta="not differentiable in the counts (an indicator of the data)",
 )

@@ -88,4 +88,5 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0", "Sum(Y[s, k], s) = 0"),
     function=au1p,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

@@ -100,4 +100,5 @@ INFO = MetricInfo(
     ),
     undefined=("Sum(Y[s, j], s) = 0", "Sum(Y[s, k], s) = 0"),
     function=au1u,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

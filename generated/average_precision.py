@@ -85,4 +85,5 @@ INFO = MetricInfo(
     simplified="Sum((-TP[i - 1] + TP[i])*TP[i]/(FP[i] + TP[i]), i)/P",
     undefined=("P = 0",),
     function=average_precision,
+    no_delta="a curve-level metric is not a function of the confusion matrix",
 )

@@ -14,14 +14,21 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["balanced_accuracy", "INFO"]
+__all__ = ["balanced_accuracy", "gradient", "INFO"]
 
 
 def _term_macro__recall(tp, fp, fn, tn):
     x0 = fn + tp
     return tp / nonzero(x0), (x0 == 0)
+
+
+def _term_gradient_macro__recall(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fn * x1, 0, -tp * x1, 0, (x0 == 0)
 
 
 def balanced_accuracy(
@@ -58,6 +65,41 @@ def balanced_accuracy(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient): the formula's partials in its averaged terms
+    times theirs. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    macro__recall = average_class_metric(
+        _term_macro__recall,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    macro__recall__gradient = average_class_gradient(
+        _term_macro__recall,
+        _term_gradient_macro__recall,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    partials = (1,)
+    undefined = False
+    inner = (macro__recall__gradient,)
+    return combine_gradients(partials, inner, undefined)
+
+
 INFO = MetricInfo(
     id="balanced_accuracy",
     name="Balanced accuracy",
@@ -86,4 +128,5 @@ INFO = MetricInfo(
         "balanced_accuracy = crisp_auc [weighted] for two classes (C = 2)",
         "balanced_accuracy = specificity [macro] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

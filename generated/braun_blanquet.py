@@ -83,4 +83,5 @@ INFO = MetricInfo(
         "braun_blanquet [macro] = cba [macro] for every confusion matrix",
         "braun_blanquet [weighted] = cba [weighted] for every confusion matrix",
     ),
+    no_delta="not differentiable in the counts (max of the data)",
 )

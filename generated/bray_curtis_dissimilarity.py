@@ -105,4 +105,5 @@ INFO = MetricInfo(
             "classes (C = 2)"
         ),
     ),
+    no_delta="not differentiable in the counts (abs of the data)",
 )

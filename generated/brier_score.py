@@ -70,4 +70,5 @@ INFO = MetricInfo(
     simplified="Sum((S[s, k] - Y[s, k])**2, (k, s))/n",
     undefined=("n = 0",),
     function=brier_score,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

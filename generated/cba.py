@@ -89,4 +89,5 @@ INFO = MetricInfo(
         "cba [macro] = braun_blanquet [macro] for every confusion matrix",
         "cba [weighted] = braun_blanquet [weighted] for every confusion matrix",
     ),
+    no_delta="not differentiable in the counts (max of the data)",
 )

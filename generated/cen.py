@@ -110,4 +110,5 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0",),
     function=cen,
+    no_delta="not differentiable where a count is 0 (x log x terms)",
 )

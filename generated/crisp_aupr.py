@@ -13,15 +13,32 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["crisp_aupr", "INFO"]
+__all__ = ["crisp_aupr", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     return (
         tp * (fn + fp + 2 * tp) / nonzero(2 * (tp ** 2 + fn * fp + fn * tp + fp * tp)),
         (fn + tp == 0) | (fp + tp == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    x2 = fp + tp
+    x3 = 1 / nonzero(x2 ** 2)
+    x4 = tp ** 2
+    x5 = tp / 2
+    return (
+        x1 * x3 * (fn * fp ** 2 + fn * x4 + fn ** 2 * fp + fp * x4 + 4 * fn * fp * tp) / 2,
+        -x3 * x5,
+        -x1 * x5,
+        0,
+        (x0 == 0) | (x2 == 0),
     )
 
 
@@ -63,6 +80,35 @@ def crisp_aupr(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="crisp_aupr",
     name="AUPR of a crisp classifier",
@@ -86,4 +132,5 @@ INFO = MetricInfo(
         "crisp_aupr [micro] = accuracy for every confusion matrix",
         "crisp_aupr [micro] = class_accuracy [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -13,13 +13,28 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["diagnostic_odds_ratio", "INFO"]
+__all__ = ["diagnostic_odds_ratio", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     return tn * tp / nonzero(fn * fp), (fn == 0) | (fp == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = 1 / nonzero(fn)
+    x1 = 1 / nonzero(fp)
+    x2 = x0 * x1
+    x3 = tn * tp
+    return (
+        tn * x2,
+        -x0 * x3 / nonzero(fp ** 2),
+        -x1 * x3 / nonzero(fn ** 2),
+        tp * x2,
+        (fn == 0) | (fp == 0),
+    )
 
 
 def diagnostic_odds_ratio(
@@ -60,6 +75,35 @@ def diagnostic_odds_ratio(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="diagnostic_odds_ratio",
     name="Diagnostic odds ratio",
@@ -82,4 +126,5 @@ INFO = MetricInfo(
         "diagnostic_odds_ratio [macro] = diagnostic_odds_ratio [binary] for two classes (C = 2)",
         "diagnostic_odds_ratio [weighted] = diagnostic_odds_ratio [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

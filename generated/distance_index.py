@@ -14,9 +14,10 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["distance_index", "INFO"]
+__all__ = ["distance_index", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -35,6 +36,24 @@ def _per_class(tp, fp, fn, tn):
         / nonzero(np.sqrt(x2 + x9 + x3 * x4 + x3 * x6 + x4 * x8 + 4 * x5 * x7)),
         (fn + tp == 0) | (fp + tn == 0),
     )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fn ** 2
+    x1 = fn + tp
+    x2 = fp + tn
+    x3 = tn ** 2
+    x4 = fp ** 2
+    x5 = tp ** 2
+    x6 = 2 * x4
+    x7 = fn * tp
+    x8 = fp * tn
+    x9 = 2 * x8
+    x10 = x0 * x3 + x0 * x6 + x0 * x9 + x4 * x5 + x6 * x7
+    x11 = 1 / nonzero(np.sqrt(x10))
+    x12 = x11 * (x3 + x4 + x9) / nonzero(x1 ** 2 * x2)
+    x13 = x11 * (x0 + x5 + 2 * x7) / nonzero(x1 * x2 ** 2)
+    return -x0 * x12, x13 * x8, x12 * x7, -x13 * x4, (x1 == 0) | (x2 == 0) | (x10 == 0)
 
 
 def distance_index(
@@ -78,6 +97,35 @@ def distance_index(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="distance_index",
     name="Distance index",
@@ -107,4 +155,5 @@ INFO = MetricInfo(
         "distance_index [macro] = distance_index [binary] for two classes (C = 2)",
         "distance_index [weighted] = distance_index [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -9,17 +9,20 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     diagonal,
     exact,
+    eye,
     finish,
     matrix_terms,
     nonzero,
     np,
     real,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["error_rate", "INFO"]
+__all__ = ["error_rate", "gradient", "INFO"]
 
 
 def error_rate(
@@ -44,6 +47,20 @@ def error_rate(
     value = exact__0 / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = (
+        (align(np.sum(diagonal(M), axis=-1), "", "ab") - align(n, "", "ab") * eye(C))
+        / nonzero(align(n ** 2, "", "ab"))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -89,4 +106,6 @@ INFO = MetricInfo(
         "error_rate = ordinal_mae for two classes (C = 2)",
         "error_rate = ordinal_mse for two classes (C = 2)",
     ),
+    gradient=gradient,
+    proportion=(("off_diagonal",), ("all",)),
 )

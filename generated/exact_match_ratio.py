@@ -89,4 +89,5 @@ INFO = MetricInfo(
             "single-label data read as one-hot indicator rows"
         ),
     ),
+    no_delta="not differentiable in the counts (an indicator of the data)",
 )

@@ -13,15 +13,24 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["f1", "INFO"]
+__all__ = ["f1", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     x0 = 2 * tp
     x1 = fn + fp + x0
     return x0 / nonzero(x1), (x1 == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = 2 * tp
+    x1 = fn + fp + x0
+    x2 = 1 / nonzero(x1 ** 2)
+    x3 = -x0 * x2
+    return x2 * (2 * fn + 2 * fp), x3, x3, 0, (x1 == 0)
 
 
 def f1(
@@ -57,6 +66,35 @@ def f1(
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
     return average_class_metric(
         _per_class,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="macro",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
         counts,
         average=average,
         averages=INFO.averages,
@@ -109,4 +147,5 @@ INFO = MetricInfo(
             "read as one-hot indicator rows"
         ),
     ),
+    gradient=gradient,
 )

@@ -14,9 +14,10 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["f1_of_macro_averages", "INFO"]
+__all__ = ["f1_of_macro_averages", "gradient", "INFO"]
 
 
 def _term_macro__precision(tp, fp, fn, tn):
@@ -27,6 +28,18 @@ def _term_macro__precision(tp, fp, fn, tn):
 def _term_macro__recall(tp, fp, fn, tn):
     x0 = fn + tp
     return tp / nonzero(x0), (x0 == 0)
+
+
+def _term_gradient_macro__precision(tp, fp, fn, tn):
+    x0 = fp + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fp * x1, -tp * x1, 0, 0, (x0 == 0)
+
+
+def _term_gradient_macro__recall(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fn * x1, 0, -tp * x1, 0, (x0 == 0)
 
 
 def f1_of_macro_averages(
@@ -74,6 +87,60 @@ def f1_of_macro_averages(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient): the formula's partials in its averaged terms
+    times theirs. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    macro__precision = average_class_metric(
+        _term_macro__precision,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    macro__recall = average_class_metric(
+        _term_macro__recall,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    macro__precision__gradient = average_class_gradient(
+        _term_macro__precision,
+        _term_gradient_macro__precision,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    macro__recall__gradient = average_class_gradient(
+        _term_macro__recall,
+        _term_gradient_macro__recall,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    x0 = macro__precision + macro__recall
+    x1 = 2 / nonzero(x0 ** 2)
+    partials = (x1 * macro__recall ** 2, x1 * macro__precision ** 2,)
+    undefined = (x0 == 0)
+    inner = (macro__precision__gradient, macro__recall__gradient,)
+    return combine_gradients(partials, inner, undefined)
+
+
 INFO = MetricInfo(
     id="f1_of_macro_averages",
     name="F1 of macro-averaged precision and recall",
@@ -96,4 +163,5 @@ INFO = MetricInfo(
     equivalences=(
         "f1_of_macro_averages = f_beta_of_macro_averages(beta=1) for every confusion matrix",
     ),
+    gradient=gradient,
 )

@@ -107,5 +107,6 @@ INFO = MetricInfo(
             "single-label data read as one-hot indicator rows"
         ),
     ),
+    no_delta="a term averages over instances, not a function of one matrix",
     per_instance=True,
 )

@@ -14,15 +14,27 @@ from metricc.runtime.kernel import (
     nonzero,
     scalar_param,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["f_beta", "INFO"]
+__all__ = ["f_beta", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn, beta):
     x0 = beta ** 2
     x1 = fp + tp + fn * x0 + tp * x0
     return tp * (1 + x0) / nonzero(x1), (x1 == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn, beta):
+    x0 = beta ** 2
+    x1 = tp * x0
+    x2 = tp + x1
+    x3 = fp + fn * x0
+    x4 = x2 + x3
+    x5 = 1 / nonzero(x4 ** 2)
+    x6 = beta ** 4
+    return x5 * (x3 + fn * x6 + fp * x0), -x2 * x5, x5 * (-x1 - tp * x6), 0, (x4 == 0)
 
 
 def f_beta(
@@ -60,6 +72,37 @@ def f_beta(
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     return average_class_metric(
         _per_class,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={"beta": beta},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    beta=1.0,
+    average="macro",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
         counts,
         average=average,
         averages=INFO.averages,
@@ -110,4 +153,5 @@ INFO = MetricInfo(
             "data read as one-hot indicator rows"
         ),
     ),
+    gradient=gradient,
 )

@@ -15,9 +15,10 @@ from metricc.runtime.kernel import (
     nonzero,
     scalar_param,
 )
+from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["f_beta_of_macro_averages", "INFO"]
+__all__ = ["f_beta_of_macro_averages", "gradient", "INFO"]
 
 
 def _term_macro__precision(tp, fp, fn, tn):
@@ -28,6 +29,18 @@ def _term_macro__precision(tp, fp, fn, tn):
 def _term_macro__recall(tp, fp, fn, tn):
     x0 = fn + tp
     return tp / nonzero(x0), (x0 == 0)
+
+
+def _term_gradient_macro__precision(tp, fp, fn, tn):
+    x0 = fp + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fp * x1, -tp * x1, 0, 0, (x0 == 0)
+
+
+def _term_gradient_macro__recall(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fn * x1, 0, -tp * x1, 0, (x0 == 0)
 
 
 def f_beta_of_macro_averages(
@@ -80,6 +93,65 @@ def f_beta_of_macro_averages(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    beta=1.0,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient): the formula's partials in its averaged terms
+    times theirs. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
+    macro__precision = average_class_metric(
+        _term_macro__precision,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    macro__recall = average_class_metric(
+        _term_macro__recall,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    macro__precision__gradient = average_class_gradient(
+        _term_macro__precision,
+        _term_gradient_macro__precision,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    macro__recall__gradient = average_class_gradient(
+        _term_macro__recall,
+        _term_gradient_macro__recall,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    x0 = beta ** 2
+    x1 = macro__recall + x0 * macro__precision
+    x2 = 1 / nonzero(x1 ** 2)
+    x3 = macro__recall ** 2
+    x4 = macro__precision ** 2
+    partials = (x2 * (x3 + x0 * x3), x2 * (beta ** 4 * x4 + x0 * x4),)
+    undefined = (x1 == 0)
+    inner = (macro__precision__gradient, macro__recall__gradient,)
+    return combine_gradients(partials, inner, undefined)
+
+
 INFO = MetricInfo(
     id="f_beta_of_macro_averages",
     name="F-beta of macro-averaged precision and recall",
@@ -107,4 +179,5 @@ INFO = MetricInfo(
         "f_beta_of_macro_averages = relevance_f_beta(relevance=1) for every confusion matrix",
         "f_beta_of_macro_averages(beta=1) = f1_of_macro_averages for every confusion matrix",
     ),
+    gradient=gradient,
 )

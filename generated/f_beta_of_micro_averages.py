@@ -15,9 +15,10 @@ from metricc.runtime.kernel import (
     nonzero,
     scalar_param,
 )
+from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["f_beta_of_micro_averages", "INFO"]
+__all__ = ["f_beta_of_micro_averages", "gradient", "INFO"]
 
 
 def _term_micro__precision(tp, fp, fn, tn):
@@ -28,6 +29,18 @@ def _term_micro__precision(tp, fp, fn, tn):
 def _term_micro__recall(tp, fp, fn, tn):
     x0 = fn + tp
     return tp / nonzero(x0), (x0 == 0)
+
+
+def _term_gradient_micro__precision(tp, fp, fn, tn):
+    x0 = fp + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fp * x1, -tp * x1, 0, 0, (x0 == 0)
+
+
+def _term_gradient_micro__recall(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fn * x1, 0, -tp * x1, 0, (x0 == 0)
 
 
 def f_beta_of_micro_averages(
@@ -81,6 +94,65 @@ def f_beta_of_micro_averages(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    beta=1.0,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient): the formula's partials in its averaged terms
+    times theirs. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
+    micro__precision = average_class_metric(
+        _term_micro__precision,
+        counts,
+        average="micro",
+        averages=("micro",),
+        params={},
+        zero_division=zero_division,
+    )
+    micro__recall = average_class_metric(
+        _term_micro__recall,
+        counts,
+        average="micro",
+        averages=("micro",),
+        params={},
+        zero_division=zero_division,
+    )
+    micro__precision__gradient = average_class_gradient(
+        _term_micro__precision,
+        _term_gradient_micro__precision,
+        counts,
+        average="micro",
+        averages=("micro",),
+        params={},
+        zero_division=zero_division,
+    )
+    micro__recall__gradient = average_class_gradient(
+        _term_micro__recall,
+        _term_gradient_micro__recall,
+        counts,
+        average="micro",
+        averages=("micro",),
+        params={},
+        zero_division=zero_division,
+    )
+    x0 = beta ** 2
+    x1 = micro__recall + x0 * micro__precision
+    x2 = 1 / nonzero(x1 ** 2)
+    x3 = micro__recall ** 2
+    x4 = micro__precision ** 2
+    partials = (x2 * (x3 + x0 * x3), x2 * (beta ** 4 * x4 + x0 * x4),)
+    undefined = (x1 == 0)
+    inner = (micro__precision__gradient, micro__recall__gradient,)
+    return combine_gradients(partials, inner, undefined)
+
+
 INFO = MetricInfo(
     id="f_beta_of_micro_averages",
     name="F-beta of micro-averaged precision and recall",
@@ -112,4 +184,5 @@ INFO = MetricInfo(
         "f_beta_of_micro_averages = accuracy for every confusion matrix",
         "f_beta_of_micro_averages = class_accuracy [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

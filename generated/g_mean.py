@@ -14,15 +14,34 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["g_mean", "INFO"]
+__all__ = ["g_mean", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     return (
         np.sqrt(tn) * np.sqrt(tp) / nonzero(np.sqrt(fn * fp + fn * tn + fp * tp + tn * tp)),
         (fn + tp == 0) | (fp + tn == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = np.sqrt(tp)
+    x1 = np.sqrt(tn)
+    x2 = x1 / 2
+    x3 = fn + tp
+    x4 = fp + tn
+    x5 = 1 / nonzero(x3 ** (3 / 2) * np.sqrt(x4))
+    x6 = x0 * x2
+    x7 = 1 / nonzero(np.sqrt(x3) * x4 ** (3 / 2))
+    return (
+        fn * x2 * x5 / nonzero(x0),
+        -x6 * x7,
+        -x5 * x6,
+        fp * x0 * x7 / nonzero(2 * x1),
+        (tn == 0) | (tp == 0) | (x3 == 0) | (x4 == 0),
     )
 
 
@@ -64,6 +83,35 @@ def g_mean(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="g_mean",
     name="Geometric mean of recall and specificity",
@@ -90,4 +138,5 @@ INFO = MetricInfo(
         "g_mean [micro] = accuracy for two classes (C = 2)",
         "g_mean [weighted] = g_mean [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

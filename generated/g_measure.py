@@ -14,15 +14,30 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["g_measure", "INFO"]
+__all__ = ["g_measure", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     return (
         tp / nonzero(np.sqrt(tp ** 2 + fn * fp + fn * tp + fp * tp)),
         (fn + tp == 0) | (fp + tp == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** (3 / 2))
+    x2 = fp + tp
+    x3 = 1 / nonzero(2 * x2 ** (3 / 2))
+    return (
+        x1 * x3 * (2 * fn * fp + fn * tp + fp * tp),
+        -tp * x3 / nonzero(np.sqrt(x0)),
+        -tp * x1 / nonzero(2 * np.sqrt(x2)),
+        0,
+        (x0 == 0) | (x2 == 0),
     )
 
 
@@ -67,6 +82,35 @@ def g_measure(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="g_measure",
     name="G-measure (Fowlkes-Mallows index of a class)",
@@ -91,4 +135,5 @@ INFO = MetricInfo(
         "g_measure [micro] = accuracy for every confusion matrix",
         "g_measure [micro] = class_accuracy [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -12,13 +12,18 @@ from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["hamming_distance", "INFO"]
+__all__ = ["hamming_distance", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     return fn + fp, False
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    return 0, 1, 1, 0, False
 
 
 def hamming_distance(
@@ -58,6 +63,35 @@ def hamming_distance(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="hamming_distance",
     name="Hamming distance of a class",
@@ -81,4 +115,5 @@ INFO = MetricInfo(
         "hamming_distance [macro] = misclassification_count for two classes (C = 2)",
         "hamming_distance [weighted] = misclassification_count for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

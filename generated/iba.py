@@ -110,4 +110,5 @@ INFO = MetricInfo(
     ),
     undefined=("FN + TP = 0", "FP + TN = 0"),
     function=iba,
+    no_delta="a parameter is another metric, whose gradient is not derived",
 )

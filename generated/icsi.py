@@ -15,9 +15,10 @@ from metricc.runtime.kernel import (
     nonzero,
     real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["icsi", "INFO"]
+__all__ = ["icsi", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -25,6 +26,21 @@ def _per_class(tp, fp, fn, tn):
     exact__0 = real(tp__exact ** 2 - fn__exact * fp__exact)
     return (
         exact__0 / nonzero(tp ** 2 + fn * fp + fn * tp + fp * tp), (fn + tp == 0) | (fp + tp == 0)
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    x2 = fp + tp
+    x3 = 1 / nonzero(x2 ** 2)
+    x4 = tp ** 2
+    return (
+        x1 * x3 * (fn * fp ** 2 + fn * x4 + fn ** 2 * fp + fp * x4 + 4 * fn * fp * tp),
+        -tp * x3,
+        -tp * x1,
+        0,
+        (x0 == 0) | (x2 == 0),
     )
 
 
@@ -66,6 +82,35 @@ def icsi(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="icsi",
     name="Individual classification success index",
@@ -82,8 +127,5 @@ INFO = MetricInfo(
     simplified="(-FN*FP + TP**2)/(FN*FP + FN*TP + FP*TP + TP**2)",
     undefined=("FN + TP = 0", "FP + TP = 0"),
     function=icsi,
-    equivalences=(
-        "icsi [micro] = kappa_no_prevalence for every confusion matrix",
-        "icsi [micro] = bennett_s for two classes (C = 2)",
-    ),
+    gradient=gradient,
 )

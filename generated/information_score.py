@@ -13,12 +13,14 @@ from metricc.runtime.kernel import (
     check_counts,
     exact,
     log_ratio,
+    nonzero,
     np,
     real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["information_score", "INFO"]
+__all__ = ["information_score", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -29,6 +31,32 @@ def _per_class(tp, fp, fn, tn):
     return (
         log_ratio(x0 + tn * tp, x0 + fn * fp, exact__0) / np.log(2),
         (tp == 0) | (x1 == 0) | (fp + tp == 0) | (fp + tn + x1 == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    fn__exact, fp__exact, tn__exact, tp__exact = exact(lambda B: 6*B**3, fn, fp, tn, tp)
+    exact__y0 = fn__exact * fp__exact
+    exact__0 = real(
+        fn__exact * fp__exact ** 2
+        + fn__exact ** 2 * fp__exact
+        + tn__exact * exact__y0
+        + 2 * tp__exact * exact__y0
+        - tn__exact * tp__exact ** 2
+    )
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0)
+    x2 = fp + tp
+    x3 = fp + tn
+    x4 = x0 + x3
+    x5 = 1 / nonzero(x4 * np.log(2))
+    x6 = x5 / nonzero(x2)
+    return (
+        exact__0 * x1 * x6 / nonzero(tp),
+        x6 * (-fn - tn),
+        -x1 * x3 * x5,
+        x5,
+        (tp == 0) | (x0 == 0) | (x2 == 0) | (x4 == 0),
     )
 
 
@@ -73,6 +101,35 @@ def information_score(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="information_score",
     name="Information score",
@@ -98,4 +155,5 @@ INFO = MetricInfo(
     simplified="log(TP*(FN + FP + TN + TP)/(FN*FP + FN*TP + FP*TP + TP**2))/log(2)",
     undefined=("TP = 0", "FN + TP = 0", "FP + TP = 0", "FN + FP + TN + TP = 0"),
     function=information_score,
+    gradient=gradient,
 )

@@ -11,11 +11,14 @@ import math
 from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
+    exact,
     nonzero,
+    real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["lift_score", "INFO"]
+__all__ = ["lift_score", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -23,6 +26,32 @@ def _per_class(tp, fp, fn, tn):
     return (
         tp * (fp + tn + x0) / nonzero(tp ** 2 + fn * fp + fn * tp + fp * tp),
         (x0 == 0) | (fp + tp == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    fn__exact, fp__exact, tn__exact, tp__exact = exact(lambda B: 6*B**3, fn, fp, tn, tp)
+    exact__y0 = fn__exact * fp__exact
+    exact__0 = real(
+        fn__exact * fp__exact ** 2
+        + fn__exact ** 2 * fp__exact
+        + tn__exact * exact__y0
+        + 2 * tp__exact * exact__y0
+        - tn__exact * tp__exact ** 2
+    )
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    x2 = fp + tp
+    x3 = 1 / nonzero(x2 ** 2)
+    x4 = 1 / nonzero(x0)
+    x5 = tn * tp
+    x6 = 1 / nonzero(x2)
+    return (
+        exact__0 * x1 * x3,
+        x3 * x4 * (-x5 - fn * tp),
+        x1 * x6 * (-x5 - fp * tp),
+        tp * x4 * x6,
+        (x0 == 0) | (x2 == 0),
     )
 
 
@@ -65,6 +94,35 @@ def lift_score(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="lift_score",
     name="Lift score",
@@ -84,4 +142,5 @@ INFO = MetricInfo(
     simplified="TP*(FN + FP + TN + TP)/(FN*FP + FN*TP + FP*TP + TP**2)",
     undefined=("FN + TP = 0", "FP + TP = 0"),
     function=lift_score,
+    gradient=gradient,
 )

@@ -72,4 +72,5 @@ INFO = MetricInfo(
     simplified="-Sum(log(Sum(S[s, k]*Y[s, k], k)), s)/n",
     undefined=("n = 0",),
     function=log_loss,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

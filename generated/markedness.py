@@ -15,9 +15,10 @@ from metricc.runtime.kernel import (
     nonzero,
     real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["markedness", "INFO"]
+__all__ = ["markedness", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -26,6 +27,14 @@ def _per_class(tp, fp, fn, tn):
     return (
         exact__0 / nonzero(fn * fp + fn * tp + fp * tn + tn * tp), (fn + tn == 0) | (fp + tp == 0)
     )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fp + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    x2 = fn + tn
+    x3 = 1 / nonzero(x2 ** 2)
+    return fp * x1, -tp * x1, -tn * x3, fn * x3, (x2 == 0) | (x0 == 0)
 
 
 def markedness(
@@ -57,6 +66,35 @@ def markedness(
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
     return average_class_metric(
         _per_class,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
         counts,
         average=average,
         averages=INFO.averages,
@@ -101,4 +139,5 @@ INFO = MetricInfo(
         "markedness [micro] = bennett_s for two classes (C = 2)",
         "markedness [weighted] = markedness [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -67,4 +67,5 @@ INFO = MetricInfo(
     simplified="Sum(Abs(S[s, k] - Y[s, k]), (k, s))/(C*n)",
     undefined=("n = 0",),
     function=mean_absolute_error,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

@@ -75,4 +75,5 @@ INFO = MetricInfo(
     simplified="Sum((-S[s, k] + Y[s, k])**2, (k, s))/(C*n)",
     undefined=("n = 0",),
     function=mean_squared_error,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

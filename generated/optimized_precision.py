@@ -137,4 +137,5 @@ INFO = MetricInfo(
         "optimized_precision [micro] = accuracy for two classes (C = 2)",
         "optimized_precision [weighted] = optimized_precision [binary] for two classes (C = 2)",
     ),
+    no_delta="not differentiable in the counts (abs of the data)",
 )

@@ -16,9 +16,10 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["ordinal_mae", "INFO"]
+__all__ = ["ordinal_mae", "gradient", "INFO"]
 
 
 def ordinal_mae(
@@ -50,6 +51,33 @@ def ordinal_mae(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = (
+        (
+            align(n, "", "ab") * np.abs(align(arange(C), "a", "ab") - align(arange(C), "b", "ab"))
+            - align(
+                np.sum(
+                    np.sum(
+                        np.abs(align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) * M,
+                        axis=-2,
+                    ),
+                    axis=-1,
+                ),
+                "",
+                "ab",
+            )
+        )
+        / nonzero(align(n ** 2, "", "ab"))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="ordinal_mae",
     name="Mean absolute error over ordered classes",
@@ -78,4 +106,5 @@ INFO = MetricInfo(
         ),
         "ordinal_mae = fnr [weighted] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -16,9 +16,10 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["ordinal_mse", "INFO"]
+__all__ = ["ordinal_mse", "gradient", "INFO"]
 
 
 def ordinal_mse(
@@ -51,6 +52,33 @@ def ordinal_mse(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = (
+        (
+            align(n, "", "ab") * (align(arange(C), "a", "ab") - align(arange(C), "b", "ab")) ** 2
+            - align(
+                np.sum(
+                    np.sum(
+                        (align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M,
+                        axis=-2,
+                    ),
+                    axis=-1,
+                ),
+                "",
+                "ab",
+            )
+        )
+        / nonzero(align(n ** 2, "", "ab"))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="ordinal_mse",
     name="Mean squared error over ordered classes",
@@ -73,4 +101,5 @@ INFO = MetricInfo(
     equivalences=(
         "ordinal_mse = error_rate for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

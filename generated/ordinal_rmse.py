@@ -16,9 +16,10 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["ordinal_rmse", "INFO"]
+__all__ = ["ordinal_rmse", "gradient", "INFO"]
 
 
 def ordinal_rmse(
@@ -51,6 +52,27 @@ def ordinal_rmse(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    x0 = 1 / nonzero(n)
+    x1 = (align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M
+    value = (
+        align(x0, "", "ab")
+        * align(np.sqrt(x0 * np.sum(np.sum(x1, axis=-2), axis=-1)), "", "ab")
+        * (
+            align(n, "", "ab") * (align(arange(C), "a", "ab") - align(arange(C), "b", "ab")) ** 2
+            - align(np.sum(np.sum(x1, axis=-2), axis=-1), "", "ab")
+        )
+        / nonzero(2 * align(np.sum(np.sum(x1, axis=-2), axis=-1), "", "ab"))
+    )
+    undefined = (n == 0) | (np.sum(np.sum(x1, axis=-2), axis=-1) == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="ordinal_rmse",
     name="Root mean squared error over ordered classes",
@@ -70,4 +92,5 @@ INFO = MetricInfo(
     simplified="sqrt(Sum((i - j)**2*M[i, j], (j, i))/n)",
     undefined=("n = 0",),
     function=ordinal_rmse,
+    gradient=gradient,
 )

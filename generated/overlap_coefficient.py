@@ -78,4 +78,5 @@ INFO = MetricInfo(
     simplified="TP/Min(FN + TP, FP + TP)",
     undefined=("Min(FN + TP, FP + TP) = 0",),
     function=overlap_coefficient,
+    no_delta="not differentiable in the counts (min of the data)",
 )

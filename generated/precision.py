@@ -13,14 +13,21 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["precision", "INFO"]
+__all__ = ["precision", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     x0 = fp + tp
     return tp / nonzero(x0), (x0 == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fp + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fp * x1, -tp * x1, 0, 0, (x0 == 0)
 
 
 def precision(
@@ -55,6 +62,35 @@ def precision(
     counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
     return average_class_metric(
         _per_class,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="macro",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
         counts,
         average=average,
         averages=INFO.averages,
@@ -104,4 +140,6 @@ INFO = MetricInfo(
             "data read as one-hot indicator rows"
         ),
     ),
+    gradient=gradient,
+    proportion=(("tp",), ("tp", "fp")),
 )

@@ -112,5 +112,6 @@ INFO = MetricInfo(
         "preference_driven(kappa=1) [none] = precision [none] for every confusion matrix",
         "preference_driven(kappa=1) [weighted] = precision [weighted] for every confusion matrix",
     ),
+    no_delta="the default of kappa is computed from the counts",
     affine=("kappa",),
 )

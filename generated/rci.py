@@ -88,4 +88,5 @@ INFO = MetricInfo(
     ),
     undefined=("Sum(xlogy(t[i], t[i]/n), i) = 0",),
     function=rci,
+    no_delta="not differentiable where a count is 0 (x log x terms)",
 )

@@ -16,9 +16,10 @@ from metricc.runtime.kernel import (
     nonzero,
     scalar_param,
 )
+from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["relevance_av_f_beta", "INFO"]
+__all__ = ["relevance_av_f_beta", "gradient", "INFO"]
 
 
 def _default_relevance(tp, fp, fn, tn):
@@ -30,6 +31,17 @@ def _term_weighted_by_relevance__f_beta__beta_beta(tp, fp, fn, tn, beta):
     x0 = beta ** 2
     x1 = fp + tp + fn * x0 + tp * x0
     return tp * (1 + x0) / nonzero(x1), (x1 == 0)
+
+
+def _term_gradient_weighted_by_relevance__f_beta__beta_beta(tp, fp, fn, tn, beta):
+    x0 = beta ** 2
+    x1 = tp * x0
+    x2 = tp + x1
+    x3 = fp + fn * x0
+    x4 = x2 + x3
+    x5 = 1 / nonzero(x4 ** 2)
+    x6 = beta ** 4
+    return x5 * (x3 + fn * x6 + fp * x0), -x2 * x5, x5 * (-x1 - tp * x6), 0, (x4 == 0)
 
 
 def relevance_av_f_beta(
@@ -81,6 +93,54 @@ def relevance_av_f_beta(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    beta=1.0,
+    relevance=None,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient): the formula's partials in its averaged terms
+    times theirs. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
+    relevance = class_param(
+        "relevance",
+        relevance,
+        counts,
+        _default_relevance,
+        lambda relevance: (0 <= relevance) & (relevance <= 1),
+        "0 <= relevance <= 1",
+    )
+    weighted_by_relevance__f_beta__beta_beta = average_class_metric(
+        _term_weighted_by_relevance__f_beta__beta_beta,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={"beta": beta},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    weighted_by_relevance__f_beta__beta_beta__gradient = average_class_gradient(
+        _term_weighted_by_relevance__f_beta__beta_beta,
+        _term_gradient_weighted_by_relevance__f_beta__beta_beta,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={"beta": beta},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    partials = (1,)
+    undefined = False
+    inner = (weighted_by_relevance__f_beta__beta_beta__gradient,)
+    return combine_gradients(partials, inner, undefined)
+
+
 INFO = MetricInfo(
     id="relevance_av_f_beta",
     name="Relevance-weighted average F-beta",
@@ -105,4 +165,5 @@ INFO = MetricInfo(
     simplified="weighted(f_beta(beta=beta), relevance)",
     undefined=(),
     function=relevance_av_f_beta,
+    gradient=gradient,
 )

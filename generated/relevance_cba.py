@@ -100,4 +100,5 @@ INFO = MetricInfo(
     simplified="weighted(cba, relevance)",
     undefined=(),
     function=relevance_cba,
+    no_delta="not differentiable in the counts (max of the data)",
 )

@@ -16,9 +16,10 @@ from metricc.runtime.kernel import (
     nonzero,
     scalar_param,
 )
+from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["relevance_f_beta", "INFO"]
+__all__ = ["relevance_f_beta", "gradient", "INFO"]
 
 
 def _default_relevance(tp, fp, fn, tn):
@@ -34,6 +35,18 @@ def _term_weighted_by_relevance__precision(tp, fp, fn, tn):
 def _term_weighted_by_relevance__recall(tp, fp, fn, tn):
     x0 = fn + tp
     return tp / nonzero(x0), (x0 == 0)
+
+
+def _term_gradient_weighted_by_relevance__precision(tp, fp, fn, tn):
+    x0 = fp + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fp * x1, -tp * x1, 0, 0, (x0 == 0)
+
+
+def _term_gradient_weighted_by_relevance__recall(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fn * x1, 0, -tp * x1, 0, (x0 == 0)
 
 
 def relevance_f_beta(
@@ -100,6 +113,78 @@ def relevance_f_beta(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    beta=1.0,
+    relevance=None,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient): the formula's partials in its averaged terms
+    times theirs. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
+    relevance = class_param(
+        "relevance",
+        relevance,
+        counts,
+        _default_relevance,
+        lambda relevance: (0 <= relevance) & (relevance <= 1),
+        "0 <= relevance <= 1",
+    )
+    weighted_by_relevance__precision = average_class_metric(
+        _term_weighted_by_relevance__precision,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    weighted_by_relevance__recall = average_class_metric(
+        _term_weighted_by_relevance__recall,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    weighted_by_relevance__precision__gradient = average_class_gradient(
+        _term_weighted_by_relevance__precision,
+        _term_gradient_weighted_by_relevance__precision,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    weighted_by_relevance__recall__gradient = average_class_gradient(
+        _term_weighted_by_relevance__recall,
+        _term_gradient_weighted_by_relevance__recall,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    x0 = beta ** 2
+    x1 = weighted_by_relevance__recall + x0 * weighted_by_relevance__precision
+    x2 = 1 / nonzero(x1 ** 2)
+    x3 = weighted_by_relevance__recall ** 2
+    x4 = weighted_by_relevance__precision ** 2
+    partials = (x2 * (x3 + x0 * x3), x2 * (beta ** 4 * x4 + x0 * x4),)
+    undefined = (x1 == 0)
+    inner = (weighted_by_relevance__precision__gradient, weighted_by_relevance__recall__gradient,)
+    return combine_gradients(partials, inner, undefined)
+
+
 INFO = MetricInfo(
     id="relevance_f_beta",
     name="F-beta of relevance-based precision and recall",
@@ -131,4 +216,5 @@ INFO = MetricInfo(
     equivalences=(
         "relevance_f_beta(relevance=1) = f_beta_of_macro_averages for every confusion matrix",
     ),
+    gradient=gradient,
 )

@@ -15,9 +15,10 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["relevance_precision", "INFO"]
+__all__ = ["relevance_precision", "gradient", "INFO"]
 
 
 def _default_relevance(tp, fp, fn, tn):
@@ -28,6 +29,12 @@ def _default_relevance(tp, fp, fn, tn):
 def _term_weighted_by_relevance__precision(tp, fp, fn, tn):
     x0 = fp + tp
     return tp / nonzero(x0), (x0 == 0)
+
+
+def _term_gradient_weighted_by_relevance__precision(tp, fp, fn, tn):
+    x0 = fp + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    return fp * x1, -tp * x1, 0, 0, (x0 == 0)
 
 
 def relevance_precision(
@@ -74,6 +81,52 @@ def relevance_precision(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    relevance=None,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient): the formula's partials in its averaged terms
+    times theirs. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    relevance = class_param(
+        "relevance",
+        relevance,
+        counts,
+        _default_relevance,
+        lambda relevance: (0 <= relevance) & (relevance <= 1),
+        "0 <= relevance <= 1",
+    )
+    weighted_by_relevance__precision = average_class_metric(
+        _term_weighted_by_relevance__precision,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    weighted_by_relevance__precision__gradient = average_class_gradient(
+        _term_weighted_by_relevance__precision,
+        _term_gradient_weighted_by_relevance__precision,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    partials = (1,)
+    undefined = False
+    inner = (weighted_by_relevance__precision__gradient,)
+    return combine_gradients(partials, inner, undefined)
+
+
 INFO = MetricInfo(
     id="relevance_precision",
     name="Relevance-based precision",
@@ -96,4 +149,5 @@ INFO = MetricInfo(
     simplified="weighted(precision, relevance)",
     undefined=(),
     function=relevance_precision,
+    gradient=gradient,
 )

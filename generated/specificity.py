@@ -13,14 +13,21 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["specificity", "INFO"]
+__all__ = ["specificity", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     x0 = fp + tn
     return tn / nonzero(x0), (x0 == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fp + tn
+    x1 = 1 / nonzero(x0 ** 2)
+    return 0, -tn * x1, 0, fp * x1, (x0 == 0)
 
 
 def specificity(
@@ -63,6 +70,35 @@ def specificity(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="macro",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="specificity",
     name="Specificity",
@@ -93,4 +129,6 @@ INFO = MetricInfo(
             "one-hot indicator rows"
         ),
     ),
+    gradient=gradient,
+    proportion=(("tn",), ("fp", "tn")),
 )

@@ -14,14 +14,23 @@ from metricc.runtime.kernel import (
     nonzero,
     scalar_param,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["tversky_index", "INFO"]
+__all__ = ["tversky_index", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn, alpha, beta):
     x0 = tp + fn * beta + fp * alpha
     return tp / nonzero(x0), (x0 == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn, alpha, beta):
+    x0 = fn * beta + fp * alpha
+    x1 = tp + x0
+    x2 = 1 / nonzero(x1 ** 2)
+    x3 = tp * x2
+    return x0 * x2, -alpha * x3, -beta * x3, 0, (x1 == 0)
 
 
 def tversky_index(
@@ -69,6 +78,39 @@ def tversky_index(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    alpha=1.0,
+    beta=1.0,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    alpha = scalar_param("alpha", alpha, lambda alpha: (alpha >= 0), "alpha >= 0")
+    beta = scalar_param("beta", beta, lambda beta: (beta >= 0), "beta >= 0")
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={"alpha": alpha, "beta": beta},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="tversky_index",
     name="Tversky index",
@@ -98,4 +140,5 @@ INFO = MetricInfo(
         "tversky_index(alpha=1, beta=1) [none] = jaccard [none] for every confusion matrix",
         "tversky_index(alpha=1, beta=1) [weighted] = jaccard [weighted] for every confusion matrix",
     ),
+    gradient=gradient,
 )

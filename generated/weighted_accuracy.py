@@ -96,4 +96,5 @@ INFO = MetricInfo(
     simplified="Sum(class_weights[k]*recall[k], k)/Sum(class_weights[k], k)",
     undefined=("Sum(class_weights[k], k) = 0",),
     function=weighted_accuracy,
+    no_delta="per-class terms in a matrix formula are not derived yet",
 )

@@ -15,9 +15,10 @@ from metricc.runtime.kernel import (
     nonzero,
     real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["youden_j", "INFO"]
+__all__ = ["youden_j", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -26,6 +27,14 @@ def _per_class(tp, fp, fn, tn):
     return (
         exact__0 / nonzero(fn * fp + fn * tn + fp * tp + tn * tp), (fn + tp == 0) | (fp + tn == 0)
     )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    x2 = fp + tn
+    x3 = 1 / nonzero(x2 ** 2)
+    return fn * x1, -tn * x3, -tp * x1, fp * x3, (x0 == 0) | (x2 == 0)
 
 
 def youden_j(
@@ -66,6 +75,35 @@ def youden_j(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="youden_j",
     name="Youden's J statistic",
@@ -90,4 +128,5 @@ INFO = MetricInfo(
         "youden_j [micro] = bennett_s for two classes (C = 2)",
         "youden_j [weighted] = youden_j [binary] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

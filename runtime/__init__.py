@@ -25,6 +25,7 @@ from metricc.runtime.confusion import (
 from metricc.runtime.errors import InputError, MetriccError
 from metricc.runtime.evaluate import catalog, evaluate, metric
 from metricc.runtime.interpret import interpret
+from metricc.runtime.intervals import Interval
 from metricc.runtime.normalize import normalized
 from metricc.runtime.per_class import ClassValues
 from metricc.runtime.probabilistic import probabilistic_confusion_matrix
@@ -41,6 +42,7 @@ __all__ = [
     "ClassValues",
     "ConfusionAccumulator",
     "InputError",
+    "Interval",
     "MetricInfo",
     "MetriccError",
     "MultilabelAccumulator",

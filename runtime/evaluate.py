@@ -15,8 +15,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from metricc.runtime import confusion, per_class, probabilistic as probabilistic_matrices, relevance as relevance_estimates
+from metricc.runtime import (
+    confusion, per_class, probabilistic as probabilistic_matrices, relevance as relevance_estimates, uncertainty,
+)
 from metricc.runtime.errors import InputError
+from metricc.runtime.intervals import Interval, check_confidence
 from metricc.runtime.registry import Catalog, MetricInfo, install_lookup
 from metricc.runtime.scores import check_score_memory
 from metricc.runtime.terms import MatrixTerms, read_matrix
@@ -194,6 +197,10 @@ def evaluate(
     relevance=None,
     relevance_order=None,
     probabilistic: str | None = None,
+    interval: str | None = None,
+    confidence: float = 0.95,
+    n_resamples: int = 2000,
+    random_state=None,
 ) -> dict[str, object]:
     """Evaluate metrics (ids or aliases) on one kind of input; returns ``{name: value}``.
 
@@ -227,7 +234,19 @@ def evaluate(
     ``probabilistic`` ("relative", Eq. 5, or "absolute", Eq. 12 of Wang et al. 2013) with
     ``scores`` (class probabilities) and ``y_true``: matrix-level metrics read the
     probabilistic confusion matrix instead of a count matrix (``cen`` gives rpCEN or pCEN).
+
+    ``interval`` ("delta", "wilson", "agresti_coull", "clopper_pearson", "bootstrap" or
+    "bootstrap_bca") returns each value as an :class:`~metricc.runtime.intervals.Interval`
+    ``(value, lower, upper, se)`` at level ``confidence``; the bootstrap draws ``n_resamples``
+    resamples from ``random_state`` (a seed or a numpy Generator). See
+    :mod:`metricc.runtime.uncertainty` for which method applies to which metric.
     """
+    if interval is not None:
+        call = dict(y_true=y_true, y_pred=y_pred, labels=labels, matrix=matrix, orientation=orientation, counts=counts,
+                    scores=scores, multilabel=multilabel, average=average, params=params, weights=weights,
+                    pos_label=pos_label, zero_division=zero_division, relevance=relevance,
+                    relevance_order=relevance_order, probabilistic=probabilistic)
+        return _with_intervals(metrics, interval, check_confidence(confidence), n_resamples, random_state, call)
     requests = _requests(metrics)
     infos = [r.info for r in requests]
     if params is not None and not isinstance(params, Mapping):
@@ -282,6 +301,72 @@ def evaluate(
         per_instance = info.per_instance or kwargs.get("average") == "samples"
         results[key] = info.function(*(instance_counts if per_instance else the_counts), **kwargs)
     return _labelled(requests, averages, results, class_labels, n_classes)
+
+
+def _with_intervals(metrics, method, confidence, n_resamples, random_state, call) -> dict[str, Interval]:
+    """``evaluate(..., interval=method)``: the values, then each one's interval (:mod:`~metricc.runtime.uncertainty`)."""
+    values = evaluate(metrics, **call)
+    requests = _requests(metrics)
+    averages = [r.average or call["average"] or r.info.default_average for r in requests]
+    for (key, info, _), mode in zip(requests, averages):
+        uncertainty.check_method(method, info, mode, key)
+    on_scores = call["scores"] is not None or call["probabilistic"] is not None  # resampled by instance
+    counted = call["probabilistic"] is None and any(call[k] is not None for k in ("y_pred", "matrix", "counts"))
+    if not counted and method not in ("bootstrap", "bootstrap_bca"):
+        raise InputError("interval", f"{method} needs counts (y_pred=, matrix= or counts=); on scores and "
+                                     "probabilistic matrices the bootstrap applies, resampling the instances")
+    terms, counts, class_labels = _inputs(call["y_true"], call["y_pred"], call["labels"], call["matrix"], call["counts"],
+                                          call["multilabel"], call["orientation"]) if counted else (None, None, None)
+    matrix = None if terms is None else terms.matrix
+    if method in ("bootstrap", "bootstrap_bca"):
+        return _bootstrapped(requests, averages, method, None if on_scores else matrix, class_labels, confidence,
+                             n_resamples, random_state, call)
+    n_classes = counts.true_positives.shape[-1]
+    params = dict(call["params"] or {})
+    phi = _relevance(call["relevance"], call["relevance_order"], params, [r.info for r in requests], counts, class_labels)
+    if phi is not None:
+        params["relevance"] = phi
+    pos = _pos_index(call["pos_label"], class_labels, n_classes)
+    out = {}
+    for (key, info, _), mode in zip(requests, averages):
+        value = values[key]
+        if method == "delta":
+            kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
+            kwargs["zero_division"] = call["zero_division"]
+            if info.level == "class":
+                kwargs.update(average=mode, weights=call["weights"], pos_label=pos)
+            found = uncertainty.delta_interval(info, mode, value, matrix=matrix, counts=counts, kwargs=kwargs,
+                                               confidence=confidence, key=key)
+        else:
+            found = uncertainty.proportion_interval(info, mode, value, method, matrix=matrix, counts=counts,
+                                                    pos_index=pos, confidence=confidence, key=key)
+        out[key] = uncertainty.labelled(found, class_labels, n_classes, info.level == "class" and mode == "none")
+    return out
+
+
+def _bootstrapped(requests, averages, method, matrix, class_labels, confidence, n_resamples, random_state, call) -> dict:
+    """Bootstrap intervals: the matrix resampled (single-label data, matrices), else the instances."""
+    keys = [r.key for r in requests]
+    fixed = {**call, "labels": class_labels if call["labels"] is None else call["labels"]}
+    if matrix is not None:
+        inputs = {"y_true": None, "y_pred": None, "counts": None, "orientation": "true-rows"}
+        found = uncertainty.bootstrap_intervals(keys, method, lambda **given: evaluate(keys, **{**fixed, **inputs, **given}),
+                                                matrix=matrix, instances=None, confidence=confidence,
+                                                n_resamples=n_resamples, random_state=random_state)
+    else:
+        instances = {name: call[name] for name in ("y_true", "y_pred", "scores") if call[name] is not None}
+        if call["scores"] is not None and call["labels"] is None:
+            fixed["labels"] = _sorted_labels(call["y_true"])
+        found = uncertainty.bootstrap_intervals(keys, method, lambda **given: evaluate(keys, **{**fixed, **given}),
+                                                matrix=None, instances=instances, confidence=confidence,
+                                                n_resamples=n_resamples, random_state=random_state)
+    n_classes = None if matrix is None else matrix.shape[-1]
+    out = {}
+    for (key, info, _), mode in zip(requests, averages):
+        per_class = info.level in ("class", *SCORE_LEVELS) and mode == "none"
+        size = n_classes if n_classes is not None else np.shape(found[key].value)[-1] if per_class else 0
+        out[key] = uncertainty.labelled(found[key], fixed["labels"], size, per_class)
+    return out
 
 
 def _labelled(requests, averages, results, class_labels, n_classes) -> dict:

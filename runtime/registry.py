@@ -87,6 +87,9 @@ class MetricInfo:
     per_instance: bool = False  # aggregate over samples(...) terms: takes per-instance counts (..., N)
     affine: tuple[str, ...] = ()  # class-vector parameters the value is proved affine in: sweep's matrix-product form
     interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
+    gradient: Callable | None = None  # delta-method gradient (metricc.runtime.gradient), None: no_delta says why
+    no_delta: str = ""
+    proportion: tuple[tuple[str, ...], ...] = ()  # (successes, trials): count names, or matrix cells
 
 
 # torchmetrics names its classes by task (BinaryF1Score, MulticlassCohenKappa): the metric is the rest.

@@ -83,7 +83,7 @@ def test_runtime_and_generated_never_import_the_compiler(package):
 def test_generated_modules_import_only_the_runtime():
     for path in _sources("generated"):
         modules = {module for _, module in _imported(path)}
-        assert modules <= {"math", "metricc.runtime.kernel", "metricc.runtime.registry"} | {
+        assert modules <= {"math", "metricc.runtime.gradient", "metricc.runtime.kernel", "metricc.runtime.registry"} | {
             f"metricc.generated.{p.stem}" for p in _sources("generated")
         }, path.name
 
@@ -141,9 +141,11 @@ def test_matplotlib_is_imported_only_when_a_plot_is_drawn():
 def test_the_compiler_names_table_lists_what_generated_code_imports():
     """The compiler keeps its own copy so that it never imports the runtime."""
     from metricc.compiler import names
-    from metricc.runtime import kernel, registry
+    from metricc.compiler.emit.numpy_gradient import GRADIENT_HELPERS
+    from metricc.runtime import gradient, kernel, registry
 
-    assert names.RUNTIME_NAMES == frozenset(kernel.__all__) | frozenset(registry.__all__)
+    assert names.RUNTIME_NAMES == frozenset(kernel.__all__) | frozenset(registry.__all__) | GRADIENT_HELPERS
+    assert GRADIENT_HELPERS <= frozenset(gradient.__all__)
 
 
 def test_the_runtime_lists_the_averaging_modes_of_the_language():

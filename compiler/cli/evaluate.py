@@ -28,7 +28,8 @@ _OPTIONS = {
     "pos_label": "--pos-label", "probabilistic": "--probabilistic", "average": "--average", "weights": "--weights",
     "zero_division": "--zero-division", "orientation": "--orientation",
     "metric": "--metric", "metrics": "--metric", "params": "--param", "input": "--metric",
-    "multilabel": "--multilabel",
+    "multilabel": "--multilabel", "interval": "--interval", "confidence": "--confidence",
+    "n_resamples": "--n-resamples", "random_state": "--random-state",
     **relevance.OPTIONS,
 }
 
@@ -55,6 +56,7 @@ def add_command(commands) -> None:
     interpret.add_option(ev)
     ev.add_argument("--quiet", action="store_true", help="no progress bar for --sweep (shown only on a terminal)")
     ev.add_argument("--format", choices=("text", "json"), default="text")
+    add_interval_options(ev)
     scores.add_arguments(ev)
     ev.set_defaults(run=_cmd_eval)
 
@@ -66,6 +68,37 @@ class Once(argparse.Action):
         if getattr(namespace, self.dest) is not None:
             raise InputError(option_string, "given twice; give it once, or one average per metric (--metric f1:macro)")
         setattr(namespace, self.dest, values)
+
+
+def add_interval_options(parser) -> None:
+    """``--interval METHOD`` and its settings (runtime/uncertainty.py says which method fits which metric)."""
+    from metricc.runtime.intervals import METHODS
+
+    parser.add_argument("--interval", choices=METHODS, help="print each value with its confidence interval and "
+                        "standard error: delta (any differentiable metric), wilson, agresti_coull, clopper_pearson "
+                        "(proportions), bootstrap or bootstrap_bca (any metric)")
+    parser.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL", help="confidence level (default 0.95)")
+    parser.add_argument("--n-resamples", type=int, default=2000, metavar="N", help="bootstrap resamples (default 2000)")
+    parser.add_argument("--random-state", type=int, metavar="SEED", help="seed of the bootstrap (default: fresh entropy)")
+
+
+def interval_kwargs(args) -> dict:
+    """``evaluate``'s interval arguments from the options; none without ``--interval``."""
+    if args.interval is None:
+        return {}
+    return {"interval": args.interval, "confidence": args.confidence, "n_resamples": args.n_resamples,
+            "random_state": args.random_state}
+
+
+def _interval_lines(key: str, interval, confidence: float) -> list[str]:
+    """``key: value (95% CI lower to upper, se s)``, one line per class for per-class values."""
+    parts = [plain(part) for part in interval]
+    level = f"{100 * confidence:g}% CI"
+    if isinstance(parts[0], dict):
+        return [f"{key}[{label}]: {json.dumps(v)} ({level} {json.dumps(parts[1][label])} to "
+                f"{json.dumps(parts[2][label])}, se {json.dumps(parts[3][label])})" for label, v in parts[0].items()]
+    value, lower, upper, se = (json.dumps(part) for part in parts)
+    return [f"{key}: {value} ({level} {lower} to {upper}, se {se})"]
 
 
 def add_input_options(parser) -> None:
@@ -226,6 +259,8 @@ def _cmd_eval(args) -> int:
     zero_division = parse_zero_division(args.zero_division)
     data = read_inputs(args)
     requests = metrics.expand(args.metric, args.average, metrics.input_kind(data), n_classes(data))
+    if args.interval is not None and (args.sweep is not None or args.normalized):
+        raise InputError("--interval", f"not used with {'--sweep' if args.sweep is not None else '--normalized'}")
     if args.sweep is not None:
         relevance.refuse_with("--sweep", args)
         if args.interpret is not None:
@@ -236,12 +271,20 @@ def _cmd_eval(args) -> int:
         return sweep.run(args, data, params, weights, zero_division, _OPTIONS)
     try:
         values = metrics.evaluate_requests(requests, args.average, params=params, weights=weights,
-                                           zero_division=zero_division, **data, **relevance.evaluate_kwargs(args))
+                                           zero_division=zero_division, **data, **relevance.evaluate_kwargs(args),
+                                           **interval_kwargs(args))
         normalized = _normalized(requests, values) if args.normalized else None
     except InputError as error:
         option = f"--param {error.argument}" if error.argument in params else _OPTIONS.get(error.argument, error.argument)
         raise InputError(option, error.message) from None
     bands = {} if args.interpret is None else interpret.bands(requests, values, args.interpret)
+    if args.interval is not None:
+        if args.format == "json":
+            print(json.dumps({key: {name: plain(part) for name, part in value._asdict().items()}
+                              for key, value in values.items()}))
+        else:
+            print("\n".join(line for key, value in values.items() for line in _interval_lines(key, value, args.confidence)))
+        return 0
     if args.format == "json":
         if normalized is None and args.interpret is None:
             print(json.dumps({key: plain(value) for key, value in values.items()}))

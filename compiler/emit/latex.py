@@ -17,6 +17,7 @@ from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 from metricc.compiler.emit.errata_math import errata_latex
+from metricc.compiler.emit.latex_delta import delta_context
 from metricc.compiler.emit.text import display_form, latex, latex_escape
 from metricc.compiler.emit.written import written_latex
 
@@ -130,6 +131,12 @@ def broken(expr: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
         lead = f"{name} &= " if name else "& "
         rows.append(lead + lines[0] + "".join(rf" \\ & \quad {line}" for line in lines[1:]))
     return "\\begin{align*}\n" + head + " \\\\\n".join(rows) + "\n\\end{align*}"
+
+
+def _fitted(expr: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
+    """:func:`broken`, factored first (``display_form``) when too long for a line: a
+    factorization the short ones are spared."""
+    return broken(display_form(expr) if width(expr) > _LINE else expr, terms)
 
 
 def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
@@ -290,6 +297,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "params": [(p.name, p.kind, r"\texttt{" + latex_escape(p.reference) + "}" if p.kind == "metric" else latex(p.default),
                     p.domain_text, p.description) for p in metric.params],
         "equivalences": _equivalences(metric, metrics),
+        "delta": delta_context(metric, _fitted),
     }
 
 

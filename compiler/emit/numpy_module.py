@@ -22,7 +22,8 @@ import jinja2
 import sympy
 
 from metricc.compiler.analysis import analyze
-from metricc.compiler.emit import exact
+from metricc.compiler.emit import exact, numpy_gradient
+from metricc.compiler.emit.numpy_gradient import GRADIENT_HELPERS
 from metricc.compiler.emit.numpy_printer import WIDTH, NumpyPrinter, Printed, layout
 from metricc.compiler.emit.text import plain
 from metricc.compiler.errors import InternalError
@@ -86,6 +87,7 @@ _ENVIRONMENT.filters.update(
     pyfloat=lambda value: {math.inf: "math.inf", -math.inf: "-math.inf"}.get(value, repr(float(value))),
     prose=_prose,
     layout=lambda code, head, tail="": "\n".join(layout(head, code, tail)),
+    add_suffix=lambda name: f"{name}__gradient",
 )
 
 
@@ -107,6 +109,7 @@ class Kernel:
     undefined: str
     params: tuple[str, ...] = ()
     helpers: frozenset[str] = frozenset()
+    indices: str = ""  # free class indices of the (first) value
 
     @property
     def params_dict(self) -> str:
@@ -114,8 +117,10 @@ class Kernel:
 
 
 def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symbol, ...] = (),
-            params: Sequence[str] = (), bound: Sequence[str] = (), counts: Mapping[sympy.Basic, str] | None = None) -> Kernel:
-    """CSE over ``[value, *undefined]`` and print the result.
+            params: Sequence[str] = (), bound: Sequence[str] = (), counts: Mapping[sympy.Basic, str] | None = None,
+            values: int = 1) -> Kernel:
+    """CSE over ``[value, *undefined]`` and print the result (``values``: how many leading
+    outputs are values, returned as a tuple: the partials of a gradient).
 
     Sum limits must stay intact for the printer: ``ranges`` are further index bounds
     (samples, thresholds) that CSE must not pull out of them. ``bound``: metric parameters,
@@ -136,9 +141,11 @@ def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symb
         printed = printer.print(expr)
         lines += layout(f"    {symbol} = ", printed.code)
         names[symbol] = Printed(str(symbol), printed.indices, printed.batched)
-    value, *undefined = [printer.print(expr) for expr in reduced]
+    printed = [printer.print(expr) for expr in reduced]
+    value, undefined = printed[:values], printed[values:]
     tests = [_zero_test(p, printer) for p in undefined] + [f"{name}_undefined" for name in bound]
-    return Kernel(tuple(lines), value.code, " | ".join(tests) or "False", tuple(params), frozenset(printer.helpers))
+    return Kernel(tuple(lines), ", ".join(v.code for v in value), " | ".join(tests) or "False", tuple(params),
+                  frozenset(printer.helpers), value[0].indices)
 
 
 _DIAGONAL = sympy.IndexedBase("M_diagonal")
@@ -306,12 +313,15 @@ def _scalar_names(metric: ir.Metric) -> dict:
     return {p.symbol: Printed(p.name, batched=False) for p in metric.params if p.kind == "scalar"}
 
 
+def _aggregate_names(metric: ir.Metric, terms: Mapping) -> dict:
+    return {symbol: Printed(name) for symbol, name in terms.items()} | _scalar_names(metric)
+
+
 def _aggregate_level(metric: ir.Metric, terms: Mapping) -> Kernel:
-    names = {symbol: Printed(name) for symbol, name in terms.items()} | _scalar_names(metric)
-    return _kernel([metric.simplified, *metric.undefined], names)
+    return _kernel([metric.simplified, *metric.undefined], _aggregate_names(metric, terms))
 
 
-def _matrix_level(metric: ir.Metric, terms: Mapping) -> Kernel:
+def _matrix_names(metric: ir.Metric, terms: Mapping) -> dict:
     names: dict = {
         symbols.M: Printed("M"),
         symbols.ROW_TOTAL: Printed("t"),
@@ -321,13 +331,20 @@ def _matrix_level(metric: ir.Metric, terms: Mapping) -> Kernel:
     names.update({symbol: Printed(name) for symbol, name in terms.items()})
     names.update({sympy.IndexedBase(p.name): Printed(p.name) for p in metric.params if p.kind != "scalar"})
     names.update(_scalar_names(metric))
-    kernel = _kernel([metric.simplified, *metric.undefined], names, counts=_MATRIX_COUNTS)
+    return names
+
+
+def _matrix_level(metric: ir.Metric, terms: Mapping) -> Kernel:
+    kernel = _kernel([metric.simplified, *metric.undefined], _matrix_names(metric, terms), counts=_MATRIX_COUNTS)
     if metric.simplified.free_symbols <= {symbols.N_CLASSES} | set(_scalar_names(metric)):
         # A value of C alone (chi-squared's degrees of freedom) is one number per matrix of
         # the batch too, like every other matrix metric's.
         kernel = dataclasses.replace(kernel, value=f"np.broadcast_to({kernel.value}, np.shape(n))",
                                      helpers=kernel.helpers | {"np"})
     return kernel
+
+
+_VALUE_NAMES = {"aggregate": _aggregate_names, "matrix": _matrix_names}
 
 
 @dataclass(frozen=True)
@@ -412,12 +429,17 @@ def module_context(metric: ir.Metric) -> dict:
     kernel = shape.kernel(metric, names)
     counts = bool(terms) or any(p.kind == "class_vector" for p in metric.params)
     helpers = set(shape.helpers | kernel.helpers).union(*(p["helpers"] for p in params), *(t["kernel"].helpers for t in terms))
+    value_names = _VALUE_NAMES[level](metric, names) if level in _VALUE_NAMES else {}
+    gradient = numpy_gradient.gradient_context(metric, value_names, _kernel, kernel.params,
+                                               {t["name"]: t["kernel"].params for t in terms}, _MATRIX_COUNTS)
+    gradient_helpers = gradient["helpers"] & GRADIENT_HELPERS if gradient else set()
+    helpers |= (gradient["helpers"] - GRADIENT_HELPERS) if gradient else set()
     if terms:
         helpers.add("average_class_metric")
     if counts and shape.counts:
         helpers.add(shape.counts)
-    if not helpers <= RUNTIME_NAMES:
-        raise InternalError(f"numpy emitter: {sorted(helpers - RUNTIME_NAMES)} are not runtime helpers")
+    if not helpers | gradient_helpers <= RUNTIME_NAMES:
+        raise InternalError(f"numpy emitter: {sorted((helpers | gradient_helpers) - RUNTIME_NAMES)} are not runtime helpers")
     return {
         "metric": metric,
         "level": level,
@@ -439,6 +461,8 @@ def module_context(metric: ir.Metric) -> dict:
         "registry_imports": sorted({"MetricInfo"} | ({"ParamInfo"} if params else set())
                                    | ({"Band", "Scale"} if metric.interpretation else set())),
         "scales": metric.interpretation,
+        "gradient": gradient,
+        "gradient_imports": sorted(gradient_helpers),
     }
 
 

@@ -60,6 +60,8 @@ class Term:
     simplified: sympy.Expr = sympy.S.Zero
     undefined: tuple[sympy.Expr, ...] = ()
     weights: str | None = None
+    gradient: tuple[sympy.Expr, ...] = ()  # analysis/delta.py: partials in TP, FP, FN, TN
+    gradient_undefined: tuple[sympy.Expr, ...] = ()
 
     @property
     def inner(self) -> str:
@@ -191,6 +193,13 @@ class Metric:
     affine: tuple[str, ...] = ()  # class-vector parameters the value is affine in (analysis/affine.py)
     lets: tuple[tuple[str, str], ...] = ()  # the spec's let definitions as written (name, text), for documents
     interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
+    # analysis/delta.py: the delta-method gradient (class: partials in TP, FP, FN, TN; aggregate:
+    # in each term; matrix: dF/dM over two free class indices), where it is undefined, why
+    # there is none, and (successes, trials) when the metric is a proportion
+    gradient: tuple[sympy.Expr, ...] = ()
+    gradient_undefined: tuple[sympy.Expr, ...] = ()
+    no_delta: str = ""
+    proportion: tuple[tuple[str, ...], ...] = ()
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)

@@ -244,9 +244,10 @@ def test_leftover_checks_find_what_they_look_for():
 
 def test_imports_are_the_printed_helpers_and_the_shape_s_own(sources):
     imported, _ = _imported_and_used(sources["precision"])
-    assert imported == {"average_class_metric", "check_counts", "nonzero", "math", "MetricInfo"}
+    assert imported == {"average_class_metric", "average_class_gradient", "check_counts", "nonzero", "math", "MetricInfo"}
     imported, _ = _imported_and_used(sources["half_error"])
-    assert imported == {"matrix_terms", "diagonal", "finish", "nonzero", "np", "math", "MetricInfo"}
+    gradient = {"cell_values", "align", "eye"}  # the gradient of the diagonal over a row and a column index
+    assert imported == {"matrix_terms", "diagonal", "finish", "nonzero", "np", "math", "MetricInfo"} | gradient
     assert "matrix_counts" in _imported_and_used(sources["mean_recall"])[0]
     assert "ParamInfo" in _imported_and_used(sources["weighted_f"])[0]
 

@@ -1,0 +1,257 @@
+"""Derive each metric's delta-method gradient, and which metrics are proportions.
+
+The model: the confusion matrix ``M`` (C x C, n samples) is one draw of a multinomial with
+cell probabilities ``p = E[M] / n``, n fixed. A metric is a function ``f(M)``; to first order
+``Var f = n (sum_ij p_ij G_ij**2 - (sum_ij p_ij G_ij)**2)`` with ``G_ij = df/dM_ij`` (the
+gradient in counts; with ``g = dF/dp = n G`` this is the textbook ``(1/n)(sum p g**2 -
+(sum p g)**2)``), evaluated at ``p = M / n``. Adding a constant to every ``G_ij`` leaves it
+unchanged, so whether a formula reads ``n`` as a constant or as ``sum M`` does not matter.
+
+What the compiler derives, per level (the runtime assembles ``G`` and the variance):
+
+- class: the four partials ``df/dTP, df/dFP, df/dFN, df/dTN`` of the per-class formula. The
+  runtime turns them, through the averaging, into ``G`` (``TP_k = M_kk``, ``FP_k`` the column
+  ``k`` off the diagonal, ...).
+- aggregate: the partials of the formula in its averaged terms, and each term's four partials.
+- matrix: ``G`` itself, a formula in two free class indices (row, column), by the chain rule
+  through ``t[i]``, ``p[j]``, ``n`` and ``Sum`` (a ``Sum`` over ``KroneckerDelta(k, a) * f(k)``
+  collapses to ``f(a)``).
+
+A metric gets no gradient, with the reason in ``ir.Metric.no_delta`` (the runtime then offers
+the bootstrap), where it is not differentiable in the counts (``abs``, ``min``, ``max``,
+indicators and steps of the data; ``xlogy`` at empty cells), where a term averages over
+instances or a parameter is another metric, or where a partial exceeds the compile budget
+(:mod:`metricc.compiler.analysis.budget`). Never an error: the build does not stop here.
+
+A class-level metric whose simplified form is ``counts / counts`` with the numerator's counts
+among the denominator's (``TP / (TP + FN)``), and a matrix-level one whose form is the
+diagonal or off-diagonal cells over all of them, is a proportion: ``proportion`` names the
+successes and trials, for the Wilson, Agresti-Coull and Clopper-Pearson intervals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+import sympy
+
+from metricc.compiler.analysis import analyze, budget
+from metricc.compiler.language import ir, symbols
+
+__all__ = ["derive_metric", "derive_catalog", "cell_indices", "COUNT_ORDER"]
+
+COUNT_ORDER = symbols.COUNTS  # TP, FP, FN, TN: the order of the four partials
+_KINKS = (sympy.Abs, sympy.Min, sympy.Max, sympy.Heaviside, sympy.Piecewise, sympy.KroneckerDelta,
+          sympy.sign, sympy.floor, sympy.ceiling, symbols.step)
+_KINK_NAMES = {sympy.Abs: "abs", sympy.Min: "min", sympy.Max: "max", symbols.step: "step"}
+_MATRIX_DATA = (symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL)
+
+
+def _data(expr: sympy.Basic) -> bool:
+    return analyze.depends_on_data(expr)
+
+
+def _not_differentiable(expr: sympy.Expr) -> str:
+    """Why ``expr`` is not differentiable in the data, or ''."""
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, _KINKS) and _data(node):
+            name = _KINK_NAMES.get(type(node), "an indicator")
+            return f"not differentiable in the counts ({name} of the data)"
+        if isinstance(node, symbols.xlogy) and _data(node):
+            return "not differentiable where a count is 0 (x log x terms)"
+    return ""
+
+
+def _simplified(expr: sympy.Expr) -> sympy.Expr | None:
+    """``expr`` simplified as the value is, or None when that exceeds the compile budget."""
+    if budget.problem(expr):
+        return None
+    if not expr.has(sympy.Sum, sympy.Indexed) and expr.is_rational_function():
+        numerator, denominator = sympy.fraction(sympy.cancel(expr))  # what simplify would reach, at a third of the cost
+        return numerator / (sympy.factor(denominator) if analyze.depends_on_data(denominator) else denominator)
+    simplified = analyze.simplify(expr)
+    numerator, denominator = sympy.fraction(simplified)
+    if denominator.has(sympy.Sum) or not analyze.depends_on_data(denominator):
+        return simplified
+    # a squared denominator stays a square: (TP + FN)**2, not TP**2 + 2*TP*FN + FN**2
+    return numerator / sympy.factor(denominator)
+
+
+def _partials(expr: sympy.Expr, wrt) -> tuple[sympy.Expr, ...] | None:
+    out = []
+    for symbol in wrt:
+        partial = _simplified(sympy.diff(expr, symbol))
+        if partial is None:
+            return None
+        out.append(partial)
+    return tuple(out)
+
+
+def _undefined(partials, value_undefined) -> tuple[sympy.Expr, ...]:
+    """Where the gradient is undefined: where the value is, and where a partial's own
+    denominators or log arguments vanish (a root's derivative: ``1/sqrt(x)`` at ``x = 0``)."""
+    found = {sympy.srepr(c): c for c in value_undefined}
+    for partial in partials:
+        found.update({sympy.srepr(c): c for c in analyze.undefined_cases(partial)})
+    return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)))
+
+
+def _class_proportion(expr: sympy.Expr) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """``(("tp",), ("tp", "fn"))`` for ``TP / (TP + FN)``; None if ``expr`` is no such ratio."""
+    numerator, denominator = sympy.fraction(sympy.together(expr))
+
+    def counts_of(part):
+        terms = sympy.Add.make_args(sympy.expand(part))
+        if all(t in symbols.COUNTS for t in terms) and len(set(terms)) == len(terms):
+            return tuple(str(t).lower() for t in COUNT_ORDER if t in terms)
+        return None
+
+    top, bottom = counts_of(numerator), counts_of(denominator)
+    if top and bottom and set(top) < set(bottom):
+        return top, bottom
+    return None
+
+
+def _cells(expr: sympy.Expr, n_classes: int) -> dict | None:
+    """The linear coefficients of ``expr`` in the cells of an ``n_classes`` matrix, or None."""
+    cells = sympy.Matrix(n_classes, n_classes, lambda i, j: sympy.Symbol(f"m_{i}_{j}"))
+    concrete = expr.subs(symbols.N_CLASSES, n_classes).doit()
+    concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.ROW_TOTAL,
+                                lambda e: sum(cells[int(e.indices[0]), j] for j in range(n_classes)))
+    concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.COLUMN_TOTAL,
+                                lambda e: sum(cells[i, int(e.indices[0])] for i in range(n_classes)))
+    concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.M,
+                                lambda e: cells[int(e.indices[0]), int(e.indices[1])])
+    concrete = sympy.expand(concrete.subs(symbols.N_TOTAL, sum(cells)))
+    if not concrete.free_symbols or concrete.free_symbols - set(cells) or not concrete.is_polynomial(*cells):
+        return None
+    poly = sympy.Poly(concrete, *cells)
+    if poly.total_degree() != 1 or poly.coeff_monomial(1) != 0:
+        return None
+    return {(i, j): poly.coeff_monomial(cells[i, j]) for i in range(n_classes) for j in range(n_classes)}
+
+
+def _matrix_proportion(expr: sympy.Expr) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """``(("diagonal",), ("all",))`` for ``Sum(M[k, k], k) / n``; None otherwise."""
+    if expr.atoms(symbols.TermSymbol) or expr.atoms(sympy.IndexedBase) - set(_MATRIX_DATA):
+        return None
+    numerator, denominator = sympy.fraction(sympy.together(expr))
+    names = []
+    for n_classes in (2, 3):
+        top, bottom = _cells(numerator, n_classes), _cells(denominator, n_classes)
+        if top is None or bottom is None or set(bottom.values()) != {1}:
+            return None
+        if all(top[i, j] == (1 if i == j else 0) for i, j in top):
+            names.append("diagonal")
+        elif all(top[i, j] == (0 if i == j else 1) for i, j in top):
+            names.append("off_diagonal")
+        else:
+            return None
+    return ((names[0],), ("all",)) if len(set(names)) == 1 else None
+
+
+def cell_indices(expr: sympy.Expr) -> tuple[sympy.Symbol, sympy.Symbol]:
+    """Two free class indices for the row and column of ``G``, distinct from ``expr``'s own
+    summation indices and in alphabetical order (the printer orders axes by name)."""
+    used = {str(s) for s in expr.atoms(sympy.Symbol)}
+    free = [c for c in "abcdefghuvwxyz" if c not in used and c not in ("n", "p", "t")]
+    return symbols.index_symbol(free[0]), symbols.index_symbol(free[1])
+
+
+def _collapse(expr: sympy.Expr) -> sympy.Expr:
+    """``Sum(KroneckerDelta(k, a) * f(k), (k, 0, C - 1))`` -> ``f(a)`` (``a`` is a class), term
+    by term; terms without such a delta stay summed."""
+    if not isinstance(expr, sympy.Basic) or not expr.args:
+        return expr
+    expr = expr.func(*[_collapse(a) for a in expr.args]) if not isinstance(expr, sympy.Sum) else expr
+    if not isinstance(expr, sympy.Sum):
+        return expr
+    total = sympy.S.Zero
+    for term in sympy.Add.make_args(sympy.expand(_collapse(expr.function), deep=False, mul=True, multinomial=False,
+                                                 power_exp=False, power_base=False, log=False)):
+        limits = list(expr.limits)
+        changed = True
+        while changed:
+            changed = False
+            for delta in [f for f in sympy.Mul.make_args(term) if isinstance(f, sympy.KroneckerDelta)]:
+                for index, other in (delta.args, delta.args[::-1]):
+                    if any(limit[0] == index for limit in limits):
+                        term = (term / delta).xreplace({index: other})
+                        limits = [limit for limit in limits if limit[0] != index]
+                        changed = True
+                        break
+                if changed:
+                    break
+        total += sympy.Sum(term, *limits) if limits else term
+    return total
+
+
+def _matrix_gradient(expr: sympy.Expr) -> sympy.Expr:
+    """``dF/dM[a, b]`` with ``t[a]``, ``p[b]`` and ``n`` read as sums of cells."""
+    row, column = cell_indices(expr)
+    c = sympy.Dummy("c", integer=True)
+    total = sympy.diff(expr, symbols.M[row, column]) + sympy.diff(expr, symbols.N_TOTAL)
+    total += sympy.diff(expr, symbols.ROW_TOTAL[c]).xreplace({c: row})
+    total += sympy.diff(expr, symbols.COLUMN_TOTAL[c]).xreplace({c: column})
+    return _collapse(total)
+
+
+def _class_delta(metric: ir.Metric) -> ir.Metric:
+    partials = _partials(metric.simplified, COUNT_ORDER)
+    if partials is None:
+        return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
+    return dataclasses.replace(metric, gradient=partials, gradient_undefined=_undefined(partials, metric.undefined),
+                               proportion=_class_proportion(metric.simplified) or ())
+
+
+def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
+    if any(t.mode == "samples" for t in metric.terms):
+        return dataclasses.replace(metric, no_delta="a term averages over instances, not a function of one matrix")
+    terms = []
+    for term in metric.terms:
+        reason = _not_differentiable(term.simplified)
+        partials = None if reason else _partials(term.simplified, COUNT_ORDER)
+        if partials is None:
+            return dataclasses.replace(metric, no_delta=reason or "its gradient exceeds the compile budget")
+        terms.append(dataclasses.replace(term, gradient=partials,
+                                         gradient_undefined=_undefined(partials, term.undefined)))
+    partials = _partials(metric.simplified, [t.symbol for t in metric.terms])
+    if partials is None:
+        return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
+    return dataclasses.replace(metric, terms=tuple(terms), gradient=partials,
+                               gradient_undefined=_undefined(partials, metric.undefined))
+
+
+def _matrix_delta(metric: ir.Metric) -> ir.Metric:
+    if metric.terms:
+        return dataclasses.replace(metric, no_delta="per-class terms in a matrix formula are not derived yet")
+    gradient = _simplified(_matrix_gradient(metric.simplified))
+    if gradient is None:
+        return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
+    return dataclasses.replace(metric, gradient=(gradient,), gradient_undefined=_undefined((gradient,), metric.undefined),
+                               proportion=_matrix_proportion(metric.simplified) or ())
+
+
+_BY_LEVEL = {"class": _class_delta, "aggregate": _aggregate_delta, "matrix": _matrix_delta}
+
+
+def derive_metric(metric: ir.Metric) -> ir.Metric:
+    """Fill ``gradient``, ``gradient_undefined`` and ``proportion``, or ``no_delta``."""
+    level = getattr(metric.level, "value", metric.level)
+    if level not in _BY_LEVEL:
+        return dataclasses.replace(metric, no_delta=f"a {level}-level metric is not a function of the confusion matrix")
+    if any(p.kind == "metric" for p in metric.params):
+        return dataclasses.replace(metric, no_delta="a parameter is another metric, whose gradient is not derived")
+    computed = [p.name for p in metric.params if p.kind == "class_vector" and _data(p.default)]
+    if computed:
+        return dataclasses.replace(metric, no_delta=f"the default of {computed[0]} is computed from the counts")
+    reason = _not_differentiable(metric.simplified)
+    if reason:
+        return dataclasses.replace(metric, no_delta=reason)
+    return _BY_LEVEL[level](metric)
+
+
+def derive_catalog(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
+    """:func:`derive_metric` for every metric of the catalog."""
+    return {metric_id: derive_metric(metric) for metric_id, metric in metrics.items()}

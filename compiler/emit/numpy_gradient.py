@@ -1,0 +1,62 @@
+"""Print the delta-method gradient of a metric next to its value (analysis/delta.py derived it).
+
+Each level's template emits a public ``gradient`` function with the value function's
+arguments: class level, the four partials of the per-class formula, averaged by the runtime
+(``average_class_gradient``); aggregate level, each term's averaged partials and the formula's
+partials in its terms (``combine_gradients``); matrix level, the gradient in the cells over a
+row and a column index (``cell_values``). Kernels are printed as the value's are (CSE, exact
+differences of counts, ``nonzero`` divisions with the undefined mask beside them), by the
+kernel builder the caller passes in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from metricc.compiler.analysis import delta
+from metricc.compiler.emit.numpy_printer import Printed
+from metricc.compiler.language import ir, symbols
+
+__all__ = ["GRADIENT_HELPERS", "gradient_context"]
+
+GRADIENT_HELPERS = frozenset({"average_class_gradient", "combine_gradients", "cell_values"})
+_COUNT_NAMES = {symbols.TP: "tp", symbols.FP: "fp", symbols.FN: "fn", symbols.TN: "tn"}
+
+
+def _class_names(params) -> dict:
+    names = {s: Printed(code) for s, code in _COUNT_NAMES.items()}
+    names.update({p.symbol: Printed(p.name) for p in params})
+    return names
+
+
+def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, value_params: tuple[str, ...],
+                     term_params: Mapping[str, tuple[str, ...]], matrix_counts: Mapping) -> dict | None:
+    """What the templates need to print ``gradient``, or None when the metric has none.
+
+    ``value_names``: the printer's names of the value kernel (terms, matrix data, parameters);
+    ``value_params``/``term_params``: the parameters of the value's kernels, which the
+    gradient kernels take too (the runtime passes both the same); ``matrix_counts``: the
+    matrix atoms whose differences are computed exactly.
+    """
+    if not metric.gradient:
+        return None
+    level = getattr(metric.level, "value", metric.level)
+    names = {**value_names}
+    if level == "class":
+        printed = kernel([*metric.gradient, *metric.gradient_undefined], _class_names(metric.params),
+                         params=value_params, counts=_COUNT_NAMES, values=4)
+        return {"kernel": printed, "terms": {}, "helpers": printed.helpers | {"average_class_gradient"}}
+    if level == "aggregate":
+        terms = {}
+        helpers = {"average_class_gradient", "combine_gradients"}
+        for term, name in zip(metric.terms, [value_names[t.symbol].code for t in metric.terms]):
+            printed = kernel([*term.gradient, *term.gradient_undefined], _class_names(metric.params),
+                             params=term_params[name], counts=_COUNT_NAMES, values=4)
+            terms[name] = printed
+            helpers |= printed.helpers
+        outer = kernel([*metric.gradient, *metric.gradient_undefined], names, values=len(metric.gradient))
+        return {"kernel": outer, "terms": terms, "helpers": helpers | outer.helpers}
+    row, column = delta.cell_indices(metric.simplified)
+    printed = kernel([metric.gradient[0], *metric.gradient_undefined], names, counts=matrix_counts)
+    source = printed.indices.replace(str(row), "r").replace(str(column), "c")
+    return {"kernel": printed, "terms": {}, "source": source, "helpers": printed.helpers | {"cell_values"}}

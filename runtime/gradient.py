@@ -1,0 +1,122 @@
+"""Delta-method gradients at run time: what generated ``gradient`` functions call, and the variance.
+
+The compiler derives each metric's partial derivatives (:mod:`metricc.compiler.analysis.delta`);
+the averaging over classes is the runtime's, so its derivative is too. A class-level or
+aggregate gradient is an array ``(..., C, 4)``: the partials of the value in ``TP_k``,
+``FP_k``, ``FN_k``, ``TN_k`` of each class ``k``. :func:`cell_gradient` turns it into the
+gradient in the cells of the confusion matrix, ``(..., C, C)`` (``TP_k = M[k, k]``, ``FP_k``
+the rest of column ``k``, ``FN_k`` the rest of row ``k``, ``TN_k`` everything else), and
+:func:`delta_variance` into ``Var = sum_ij M_ij (G_ij - Gbar)**2`` with ``Gbar = sum_ij M_ij
+G_ij / n``: the multinomial delta method, ``n (sum p G**2 - (sum p G)**2)`` at ``p = M / n``,
+in the two-pass form that does not cancel.
+
+>>> import numpy as np
+>>> partials = np.array([[0.0, 0, 0, 0], [1 / 16, 0, -3 / 16, 0]])  # recall at TP=3, FN=1: FN/(TP+FN)^2, -TP/(TP+FN)^2
+>>> float(delta_variance(partials[1], np.array([3.0, 1, 1, 5]), axes=1))  # (3/4)(1/4)/4
+0.046875
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from metricc.runtime.kernel import (
+    _apply, _floats, _pooled, align, average_class_metric, skips, zero_division_value,
+)
+
+__all__ = ["average_class_gradient", "combine_gradients", "cell_values", "cell_gradient", "delta_variance"]
+
+
+def _partials(gradient, counts, params: Mapping) -> np.ndarray:
+    """The kernel's four partials per class ``(..., C, 4)``, NaN where it is undefined."""
+    *parts, undefined = gradient(*counts, **params)
+    shape = np.shape(counts[0])
+    stacked = np.stack([np.broadcast_to(np.asarray(p, dtype=float), shape) for p in parts], axis=-1)
+    return np.where(np.broadcast_to(undefined, shape)[..., None], np.nan, stacked)
+
+
+def average_class_gradient(kernel, gradient, counts, *, average: str, averages: tuple[str, ...], params: Mapping,
+                           class_params: tuple[str, ...] = (), weights=None, pos_label: int = 1,
+                           zero_division=math.nan) -> np.ndarray:
+    """Partials ``(..., C, 4)`` of ``average_class_metric(kernel, counts, ...)`` in each class's
+    counts; for ``average="none"`` row ``k`` holds the partials of class ``k``'s own value.
+
+    A class whose value is undefined and replaced by the number ``zero_division`` is a constant
+    there: its partials are 0. ``"skip"`` leaves it out of the mean as the value does.
+    """
+    value = average_class_metric(kernel, counts, average=average, averages=averages, params=params,
+                                 class_params=class_params, weights=weights, pos_label=pos_label,
+                                 zero_division=zero_division)
+    n_classes = np.shape(counts[0])[-1]
+    if average == "micro":
+        pooled = _floats(_pooled(counts))
+        return np.broadcast_to(_partials(gradient, pooled, params), (*np.shape(counts[0]), 4)).copy()
+    counts = _floats(counts)
+    partials = _partials(gradient, counts, params)
+    values, undefined = _apply(kernel, counts, params)
+    if average == "none":
+        return partials
+    replaced = not skips(zero_division) and not math.isnan(zero_division_value(zero_division))
+    if replaced:
+        partials = np.where(undefined[..., None], 0.0, partials)
+    if average == "binary":
+        mask = np.arange(n_classes) == (pos_label % n_classes)
+        return np.where(mask[:, None], partials, 0.0)
+    kept = np.where(undefined, 0.0, 1.0) if skips(zero_division) else np.ones(np.shape(undefined))
+    if average == "macro":
+        return partials * (kept / np.sum(kept, axis=-1, keepdims=True))[..., None]
+    if average == "geometric":
+        share = np.asarray(value)[..., None] / (np.sum(kept, axis=-1, keepdims=True) * values)
+        return partials * np.where(kept == 0, 0.0, share)[..., None]
+    if weights is None:
+        support = counts.true_positives + counts.false_negatives
+        total = np.sum(support * kept, axis=-1, keepdims=True)
+        own = partials * (support * kept / total)[..., None]
+        # the support TP + FN moves with TP and FN: d/dTP_k of sum_k t_k f_k / sum_k t_k
+        shift = np.where(kept == 1, (np.where(undefined, 0.0, values) - np.asarray(value)[..., None]) / total, 0.0)
+        return own + shift[..., None] * np.array([1.0, 0.0, 1.0, 0.0])
+    weights = np.asarray(weights, dtype=float) * kept
+    return partials * (weights / np.sum(weights, axis=-1, keepdims=True))[..., None]
+
+
+def combine_gradients(outer, inner, undefined) -> np.ndarray:
+    """The chain rule of an aggregate: ``sum_j dF/dT_j * dT_j/dcounts``, NaN where ``F``'s
+    partials are undefined."""
+    total = sum(np.asarray(o, dtype=float)[..., None, None] * np.asarray(i) for o, i in zip(outer, inner))
+    return np.where(np.asarray(undefined)[..., None, None], np.nan, total)
+
+
+def cell_values(values, source: str, shape, undefined) -> np.ndarray:
+    """A matrix gradient printed over the class indices ``source`` (``r`` the row, ``c`` the
+    column; either may be absent) as a full ``(..., C, C)`` array, NaN where it is undefined."""
+    full = np.broadcast_to(align(np.asarray(values, dtype=float), source, "rc"), shape)
+    undefined = np.asarray(undefined)
+    return np.where(undefined.reshape(undefined.shape + (1,) * (len(shape) - undefined.ndim)), np.nan, full)
+
+
+def cell_gradient(partials) -> np.ndarray:
+    """Class partials ``(..., C, 4)`` -> the gradient in the matrix cells ``(..., C, C)``:
+    ``G_ij = [i = j](a_i + d_i) + [i != j](b_j + c_i) + sum_k d_k - d_i - d_j``."""
+    partials = np.asarray(partials, dtype=float)
+    a, b, c, d = (partials[..., k] for k in range(4))
+    n_classes = partials.shape[-2]
+    eye = np.eye(n_classes, dtype=bool)
+    off = np.where(eye, 0.0, b[..., None, :] + c[..., :, None])
+    diagonal = np.where(eye, (a + d)[..., :, None] * np.ones(n_classes), 0.0)
+    return off + diagonal + np.sum(d, axis=-1)[..., None, None] - d[..., :, None] - d[..., None, :]
+
+
+def delta_variance(gradient, cells, axes: int = 2) -> np.ndarray:
+    """``sum M (G - Gbar)**2`` over the last ``axes`` axes: 2 for a matrix ``(..., C, C)``,
+    1 for the four cells TP, FP, FN, TN of one class ``(..., 4)``. An empty cell has
+    probability 0 and takes no part, even where its gradient is undefined."""
+    gradient, cells = np.broadcast_arrays(np.asarray(gradient, dtype=float), np.asarray(cells, dtype=float))
+    over = tuple(range(-axes, 0))
+    gradient = np.where(cells > 0, gradient, 0.0)
+    total = np.sum(cells, axis=over, keepdims=True)
+    mean = np.sum(cells * gradient, axis=over, keepdims=True) / np.where(total == 0, 1.0, total)
+    variance = np.sum(cells * (gradient - mean) ** 2, axis=over)
+    return np.where(np.sum(cells, axis=over) == 0, np.nan, variance)

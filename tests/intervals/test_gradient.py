@@ -1,0 +1,104 @@
+"""The emitted gradients (analysis/delta.py -> generated ``gradient``) against finite
+differences of the emitted values, for every metric that has one, under every averaging."""
+
+import numpy as np
+import pytest
+
+from metricc.runtime import gradient as grad
+from metricc.runtime.evaluate import catalog
+
+RNG = np.random.default_rng(7)
+MATRIX = RNG.uniform(4.0, 30.0, size=(3, 3))  # floats: the finite differences move single cells
+WITH_GRADIENT = sorted(info.id for info in catalog().values() if info.gradient)
+
+
+def _counts(matrix):
+    tp = np.diagonal(matrix, axis1=-2, axis2=-1)
+    fp, fn = matrix.sum(axis=-2) - tp, matrix.sum(axis=-1) - tp
+    return tp, fp, fn, matrix.sum(axis=(-2, -1))[..., None] - tp - fp - fn
+
+
+def _value(info, matrix, average):
+    if info.level == "matrix":
+        return info.function(matrix)
+    if info.level == "aggregate":
+        return info.function(*_counts(matrix))
+    return info.function(*_counts(matrix), average=average)
+
+
+def _cells(info, matrix, average):
+    if info.level == "matrix":
+        return info.gradient(matrix)
+    if info.level == "aggregate":
+        return grad.cell_gradient(info.gradient(*_counts(matrix)))
+    return grad.cell_gradient(info.gradient(*_counts(matrix), average=average))
+
+
+def _numeric(info, matrix, average, step=1e-5):
+    out = np.zeros_like(matrix)
+    for i, j in np.ndindex(matrix.shape):
+        shift = np.zeros_like(matrix)
+        shift[i, j] = step
+        out[i, j] = (_value(info, matrix + shift, average) - _value(info, matrix - shift, average)) / (2 * step)
+    return out
+
+
+def _variants():
+    for metric_id in WITH_GRADIENT:
+        info = catalog()[metric_id]
+        modes = [m for m in info.averages if m not in ("none", "samples")] if info.level == "class" else [None]
+        yield from ((metric_id, mode) for mode in modes)
+
+
+@pytest.mark.parametrize("metric_id, average", list(_variants()))
+def test_the_cell_gradient_matches_finite_differences(metric_id, average):
+    info = catalog()[metric_id]
+    np.testing.assert_allclose(_cells(info, MATRIX, average), _numeric(info, MATRIX, average), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("metric_id", [m for m in WITH_GRADIENT if "none" in catalog()[m].averages])
+def test_per_class_partials_are_those_of_each_class_value(metric_id):
+    info = catalog()[metric_id]
+    counts = np.stack(_counts(MATRIX))  # (4, C)
+    partials = info.gradient(*counts, average="none")
+    for k in range(4):
+        shift = np.zeros_like(counts)
+        shift[k] = 1e-5
+        numeric = (info.function(*(counts + shift), average="none") - info.function(*(counts - shift), average="none")) / 2e-5
+        np.testing.assert_allclose(partials[:, k], numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_a_batch_of_matrices_gives_the_gradients_of_each():
+    batch = np.stack([MATRIX, MATRIX.T, MATRIX + 1])
+    for metric_id in ("mcc", "cohen_kappa", "f1_of_macro_averages"):
+        info = catalog()[metric_id]
+        stacked = _cells(info, batch, None)
+        for b in range(3):
+            np.testing.assert_allclose(stacked[b], _cells(info, batch[b], None), rtol=1e-13)
+
+
+def test_recall_and_accuracy_have_the_binomial_variance():
+    """The delta method reproduces p (1 - p) / trials for a proportion."""
+    matrix = np.array([[30.0, 10.0], [5.0, 55.0]])
+    recall = catalog()["recall"]
+    partials = recall.gradient(*_counts(matrix), average="none")
+    counts = np.stack(_counts(matrix), axis=-1)
+    variance = grad.delta_variance(partials, counts, axes=1)
+    assert variance[1] == pytest.approx((55 / 60) * (5 / 60) / 60, rel=1e-13)
+    accuracy = catalog()["accuracy"]
+    assert grad.delta_variance(accuracy.gradient(matrix), matrix) == pytest.approx(0.85 * 0.15 / 100, rel=1e-13)
+
+
+def test_undefined_partials_are_nan_and_empty_cells_take_no_part():
+    matrix = np.array([[5.0, 0.0], [0.0, 0.0]])  # class 1 never occurs: its recall is undefined
+    partials = catalog()["recall"].gradient(*_counts(matrix), average="none")
+    assert np.isnan(partials[1]).all() and np.isfinite(partials[0]).all()
+    gradient = np.array([[1.0, np.nan], [np.nan, np.nan]])
+    assert grad.delta_variance(gradient, matrix) == 0.0  # one occupied cell: no variance, NaN ignored
+    assert np.isnan(grad.delta_variance(np.ones((2, 2)), np.zeros((2, 2))))
+
+
+def test_every_metric_of_the_confusion_matrix_has_a_gradient_or_a_reason():
+    for info in catalog().values():
+        assert bool(info.gradient) != bool(info.no_delta), info.id
+    assert len(WITH_GRADIENT) >= 45
