@@ -247,6 +247,39 @@ def _small_integers(t: np.ndarray, p: np.ndarray) -> int | None:
     return k if rows * k * k <= max(_GRID_CELLS_PER_LABEL * t.size, 2 ** 16) else None
 
 
+# Labels counted per chunk: a chunk, its cell numbers and its counts stay in cache (2 MiB of
+# L2), so the labels are read from memory once where ``bincount(t * K + p)`` reads and writes
+# three arrays of their size.
+_CHUNK = 1 << 17
+
+
+def _chunked_grid(t: np.ndarray, p: np.ndarray, weights) -> np.ndarray | None:
+    """Counts ``(1, K, K)`` of 1-d integer labels in 0..K-1, chunk by chunk: each chunk's
+    largest label sizes its own small grid, added into the corner of the total. None when a
+    chunk holds a negative label (read as unsigned, larger than any grid) or values too sparse
+    for a grid of at most one cell per label of the chunk (or 2**16): those labels are sorted."""
+    if t.ndim != 1 or t.dtype.kind not in "iu" or p.dtype.kind not in "iu" or not _numpy_exact(t.dtype, p.dtype):
+        return None
+    unsigned = [a.view(a.dtype.str.replace("i", "u")) for a in (t, p)]
+    cells = np.empty(min(_CHUNK, t.size), dtype=np.intp)
+    total = np.zeros((1, 1), dtype=np.int64 if weights is None else np.float64)
+    for start in range(0, t.size, _CHUNK):
+        stop = start + _CHUNK
+        k = max(int(unsigned[0][start:stop].max()), int(unsigned[1][start:stop].max())) + 1
+        if k * k > max(_GRID_CELLS_PER_LABEL * _CHUNK, 2 ** 16):
+            return None
+        chunk = cells[: min(stop, t.size) - start]
+        np.multiply(t[start:stop], k, out=chunk, dtype=np.intp)
+        np.add(chunk, p[start:stop], out=chunk, dtype=np.intp)
+        counts = np.bincount(chunk, weights=None if weights is None else weights[start:stop], minlength=k * k)
+        if k > total.shape[0]:
+            grown = np.zeros((k, k), dtype=total.dtype)
+            grown[: total.shape[0], : total.shape[0]] = total
+            total = grown
+        total[:k, :k] += counts.reshape(k, k)
+    return total[None]
+
+
 def _grid_counts(t: np.ndarray, p: np.ndarray, k: int, weights) -> np.ndarray:
     """Counts ``(B, K, K)`` of label values ``0..K-1``: one bincount over ``t * K + p``."""
     rows = t.shape[0] if t.ndim == 2 else 1
@@ -328,9 +361,11 @@ def classes_and_matrix(y_true, y_pred, *, labels=None, sample_weight=None) -> tu
     """
     t, p = _check_pair(y_true, y_pred)
     weights = None if sample_weight is None else _check_weights(sample_weight, t.shape).ravel()
-    k = _small_integers(t, p) if labels is None else None
-    if k is not None:
-        grid = _grid_counts(t, p, k, weights)
+    grid = _chunked_grid(t, p, weights) if labels is None else None
+    k = _small_integers(t, p) if labels is None and grid is None else None
+    if grid is not None or k is not None:
+        grid = _grid_counts(t, p, k, weights) if grid is None else grid
+        k = grid.shape[-1]
         if weights is None:
             seen = (grid.sum(axis=(0, 1)) + grid.sum(axis=(0, 2))) > 0
         else:  # a class seen only with weight 0 is still a class
