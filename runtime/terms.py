@@ -10,7 +10,7 @@ is copied to float64 only for a formula that reads it entry by entry (and then o
 >>> M.dtype.name, C, t.tolist(), p.tolist(), float(n)
 ('int64', 2, [6.0, 9.0], [7.0, 8.0], 15.0)
 >>> matrix_counts(read_matrix([[5, 1], [2, 7]])).false_positives.tolist()
-[2, 1]
+[2.0, 1.0]
 """
 
 from __future__ import annotations
@@ -19,15 +19,23 @@ import weakref
 
 import numpy as np
 
-from metricc.runtime.confusion import ClassCounts, check_matrix, checked_matrix, counts_from_matrix, trusted_counts
+from metricc.runtime.confusion import (
+    ClassCounts,
+    check_matrix,
+    checked_matrix,
+    column_totals,
+    counts_from_matrix,
+    trusted_counts,
+)
 
 __all__ = ["MatrixTerms", "derived", "matrix_counts", "matrix_terms", "read_matrix"]
 
 
 # Arrays a MatrixTerms derived, by id, with what the kernels would otherwise recompute from
 # them: the float64 diagonal of its matrix (a strided gather over the whole stack), and the
-# exact int64 twin of each float64 total (which ``exact`` would convert and compare back). An
-# entry goes when its array does, so an id is never confused with a later array's.
+# exact integer twin of each float64 total (which ``exact`` would convert and compare back).
+# An entry goes when its array does (a weak reference's callback), so an id is never confused
+# with a later array's.
 _DERIVED: dict[int, tuple[weakref.ref, np.ndarray]] = {}
 
 
@@ -35,36 +43,41 @@ def _remember(array: np.ndarray, derived: np.ndarray) -> None:
     if not isinstance(array, np.ndarray):  # a scalar total (one matrix): nothing worth remembering
         return
     key = id(array)
-    _DERIVED[key] = (weakref.ref(array), derived)
-    weakref.finalize(array, _DERIVED.pop, key, None)
+    _DERIVED[key] = (weakref.ref(array, lambda _, key=key: _DERIVED.pop(key, None)), derived)
 
 
 def derived(array) -> np.ndarray | None:
-    """The diagonal of a matrix, or the int64 twin of a total, remembered by :class:`MatrixTerms`; else None."""
+    """The diagonal of a matrix, or the integer twin of a total, remembered by :class:`MatrixTerms`; else None."""
     entry = _DERIVED.get(id(array))
     return entry[1] if entry is not None and entry[0]() is array else None
 
 
 class MatrixTerms:
     """A checked matrix ``(..., C, C)`` (int64, or float64 for weighted or probabilistic
-    matrices) and its totals as float64: exact, since every total is at most 2**53."""
+    matrices) and its totals as float64: exact, since every total is at most 2**53.
 
-    __slots__ = ("matrix", "_rows", "_columns", "_tp", "t", "p", "n", "_real")
+    Per (B, C) array it keeps what the hand-written numpy of a metric set keeps: row and
+    column totals (the integer ones only as exact twins), their float64 copies and the float64
+    diagonal; the integer diagonal is a view of the matrix.
+    """
+
+    __slots__ = ("matrix", "_diagonal", "t", "p", "n", "_real", "__weakref__")
 
     def __init__(self, matrix: np.ndarray, rows: np.ndarray):
         # A view of its own: what is remembered about it is this object's, never a caller's array.
-        self.matrix, self._rows = matrix.view(), rows
-        self._columns = matrix.sum(axis=-2)
-        self._tp = np.diagonal(matrix, axis1=-2, axis2=-1).copy()
-        self.t = rows.astype(np.float64)
-        self.p = self._columns.astype(np.float64)
+        self.matrix = matrix.view()
+        columns = column_totals(matrix)
+        self.t = rows.astype(np.float64, copy=False)
+        self.p = columns.astype(np.float64, copy=False)
         self.n = self.t.sum(axis=-1)
         self._real = None
-        diagonal = self._tp.astype(np.float64)
-        _remember(self.matrix, diagonal)
+        self._diagonal = np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64)
+        self._diagonal.flags.writeable = False
+        _remember(self.matrix, self._diagonal)
         if matrix.dtype.kind in "iu":
-            n = rows.sum(axis=-1)
-            for real, integer in ((self.t, rows), (self.p, self._columns), (self.n, n), (diagonal, self._tp)):
+            integer_diagonal = np.diagonal(self.matrix, axis1=-2, axis2=-1)
+            for real, integer in ((self.t, rows), (self.p, columns), (self.n, rows.sum(axis=-1)),
+                                  (self._diagonal, integer_diagonal)):
                 _remember(real, integer)
 
     @property
@@ -79,12 +92,14 @@ class MatrixTerms:
         return self._real
 
     def counts(self) -> ClassCounts:
-        """Per-class TP, FP, FN, TN ``(..., C)`` from the diagonal and the totals (int64 for an
-        integer matrix), read-only and trusted: the metrics they are passed to need not check them."""
-        tp = self._tp.copy()
-        fp = self._columns - tp
-        fn = self._rows - tp
-        tn = self._rows.sum(axis=-1)[..., None] - tp - fp - fn
+        """Per-class TP, FP, FN, TN ``(..., C)`` as float64 (exact: whole numbers up to 2**53),
+        from the diagonal and the totals, read-only and trusted: the metrics they are passed to
+        need neither check nor convert them."""
+        tp = self._diagonal
+        fp = self.p - tp
+        fn = self.t - tp
+        tn = np.subtract(np.asarray(self.n)[..., None], self.t)
+        tn -= fp  # n - t - p + tp: every intermediate is a whole number between 0 and n
         return trusted_counts(ClassCounts(tp, fp, fn, tn))
 
 
