@@ -26,6 +26,7 @@ __all__ = [
     "checked_matrix",
     "column_totals",
     "float_counts",
+    "is_trusted",
     "class_labels",
     "label_array",
     "classes_and_matrix",
@@ -442,16 +443,16 @@ def checked_matrix(matrix, *, argument: str = "matrix") -> tuple[np.ndarray, np.
     if not _counts_in_range(m):
         _range_error(m, argument)
         m = m.astype(np.float64 if m.dtype.kind == "f" else np.int64, copy=False)  # -0.0 entries, uint64 counts
-    if m.dtype.kind == "f":
-        m = m.astype(np.float64, copy=False)
-        t = row_totals(m)
-    elif m.shape[-1] < 1024:
-        m = m.astype(np.int64, copy=False)
-        t = row_totals(m)
-    else:
-        m = m.astype(np.int64, copy=False)
-        t = _total([m], -1)
-        _check_size(t, argument, "the total of the matrix")
+    if m.dtype.kind == "f" or m.shape[-1] < 1024:
+        m = m.astype(np.float64 if m.dtype.kind == "f" else np.int64, copy=False)
+        t = row_totals(m)  # C * 2**53 < 2**63: an int64 row total cannot overflow
+        if m.dtype.kind != "f":  # nor, once each is at most 2**53, the grand total
+            _check_size(t, argument, "the total of the matrix")
+        _check_size(t.sum(axis=-1), argument, "the total of the matrix")
+        return m, t
+    m = m.astype(np.int64, copy=False)
+    t = _total([m], -1)
+    _check_size(t, argument, "the total of the matrix")
     _check_size(_total([t], -1), argument, "the total of the matrix")
     return m, t
 
@@ -604,14 +605,15 @@ def trusted_counts(counts: ClassCounts) -> ClassCounts:
     return counts
 
 
-def _trusted(a) -> bool:
+def is_trusted(a) -> bool:
+    """True for counts marked by :func:`trusted_counts` (derived from a checked matrix)."""
     return _TRUSTED.get(id(a)) is a
 
 
 def float_counts(a) -> np.ndarray:
     """``a`` as float64; trusted float64 counts as they are, other trusted counts as one
     read-only copy shared by all the metrics of a call."""
-    if not _trusted(a):
+    if not is_trusted(a):
         return np.asarray(a, dtype=np.float64)
     if a.dtype == np.float64:
         return a
@@ -632,7 +634,7 @@ def check_counts(counts, *, argument: str = "counts", integer: bool | None = Non
     >>> check_counts(([1, 2], [0, 1], [1, 0], [3, 2])).true_negatives
     array([3, 2])
     """
-    if isinstance(counts, tuple) and len(counts) == 4 and all(_trusted(a) for a in counts):
+    if isinstance(counts, tuple) and len(counts) == 4 and all(is_trusted(a) for a in counts):
         return ClassCounts(*(float_counts(a) if integer is False else a for a in counts))
     if (isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__")
             or (isinstance(counts, np.ndarray) and counts.ndim == 0) or len(counts) != 4):

@@ -15,6 +15,7 @@ and metadata (:mod:`.registry`), and nothing below imports it; metric ids are re
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -28,6 +29,7 @@ from metricc.runtime.confusion import (
     check_matrix,
     counts_from_matrix,
     float_counts,
+    is_trusted,
 )
 from metricc.runtime.curves import Curves, ScoreCurves, check_scores, score_curves
 from metricc.runtime.errors import InputError
@@ -348,17 +350,38 @@ def _pooled(counts: ClassCounts) -> ClassCounts:
     return ClassCounts(*pooled)
 
 
+# What every class-level metric of one evaluate call derives alike from the same trusted
+# counts (pooled counts for micro, supports for weighted), keyed by the ids of the four
+# arrays and gone with them: computed by the first metric that needs it.
+_SHARED: dict[tuple, tuple[weakref.ref, object]] = {}
+
+
+def _shared(counts: ClassCounts, what: str, make: Callable[[ClassCounts], object]):
+    if not all(is_trusted(c) for c in counts):
+        return make(counts)
+    key = (what, *map(id, counts))
+    entry = _SHARED.get(key)
+    if entry is not None and entry[0]() is counts[0]:
+        return entry[1]
+    value = make(counts)
+    _SHARED[key] = (weakref.ref(counts[0], lambda _, key=key: _SHARED.pop(key, None)), value)
+    return value
+
+
 def _apply(kernel: Kernel, counts, params: Mapping) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's values and undefined mask, one per class (a constant formula gives a scalar)."""
     value, undefined = kernel(*counts, **params)
-    shape = np.broadcast_shapes(np.shape(value), np.shape(counts[0]))
+    shape = np.shape(counts[0])
+    if np.shape(value) == shape and np.shape(undefined) == shape:
+        return value, undefined
+    shape = np.broadcast_shapes(np.shape(value), np.shape(undefined), shape)
     return np.broadcast_to(value, shape), np.broadcast_to(undefined, shape)
 
 
 def _per_class(kernel: Kernel, counts, params: Mapping, zero_division: float):
-    """Per-class values with undefined entries replaced, and the undefined mask."""
+    """Per-class values with undefined entries replaced (a pass only where some are), and the undefined mask."""
     value, undefined = _apply(kernel, counts, params)
-    return np.where(undefined, zero_division, value), undefined
+    return (np.where(undefined, zero_division, value) if undefined.any() else value), undefined
 
 
 def average_class_metric(
@@ -400,7 +423,7 @@ def average_class_metric(
         per_class = [p for p in class_params if np.ndim(params[p]) > 0]
         if per_class:
             raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
-        pooled = _floats(_pooled(counts))
+        pooled = _shared(counts, "pooled", lambda c: _floats(_pooled(c)))
         return finish(*_apply(kernel, pooled, params), zero)[..., 0][()]
     counts = _floats(counts)
     values, undefined = _per_class(kernel, counts, params, zero)
@@ -431,7 +454,7 @@ def average_class_metric(
         with np.errstate(divide="ignore"):
             return np.exp(np.mean(np.log(values), axis=-1))[()]
     if weights is None:
-        weights = counts.true_positives + counts.false_negatives
+        weights = _shared(counts, "support", lambda c: c.true_positives + c.false_negatives)
     else:
         weights = check_class_vector(weights, n_classes, argument="weights")
         if np.any(weights < 0):
