@@ -24,6 +24,7 @@ __all__ = [
     "check_labels",
     "check_matrix",
     "checked_matrix",
+    "checked_matrix_totals",
     "column_totals",
     "float_counts",
     "is_trusted",
@@ -36,6 +37,7 @@ __all__ = [
     "orient",
     "row_totals",
     "samplewise_counts",
+    "StackTotals",
     "trusted_counts",
 ]
 
@@ -420,7 +422,14 @@ def check_matrix(matrix, *, argument: str = "matrix", integer: bool | None = Non
 
 
 def checked_matrix(matrix, *, argument: str = "matrix") -> tuple[np.ndarray, np.ndarray]:
-    """-> (the matrix ``(..., C, C)`` as given, int64 or float64; its row totals ``(..., C)``).
+    """-> (the matrix ``(..., C, C)`` as given, int64 or float64; its row totals ``(..., C)``)."""
+    m, rows, _ = checked_matrix_totals(matrix, argument=argument)
+    return m, rows
+
+
+def checked_matrix_totals(matrix, *, argument: str = "matrix") -> tuple[np.ndarray, np.ndarray, StackTotals | None]:
+    """-> (the matrix ``(..., C, C)`` as given, int64 or float64; its row totals ``(..., C)``;
+    for a large stack, its column totals and float64 diagonal read in the same pass, else None).
 
     One pass checks every entry: read as unsigned 64-bit integers, a negative entry (sign bit
     set), NaN or infinity is larger than the bits of 2**53, and every count in 0..2**53 is not
@@ -440,6 +449,9 @@ def checked_matrix(matrix, *, argument: str = "matrix") -> tuple[np.ndarray, np.
         raise InputError(argument, f"is empty (shape {m.shape}); need at least one class")
     if m.dtype.kind in "iu" and m.dtype != np.int64 and m.dtype.itemsize < 8:
         m = m.astype(np.int64)
+    stack = _stack_totals(m)
+    if stack is not None:
+        return m, stack.rows, stack
     if not _counts_in_range(m):
         _range_error(m, argument)
         m = m.astype(np.float64 if m.dtype.kind == "f" else np.int64, copy=False)  # -0.0 entries, uint64 counts
@@ -449,12 +461,58 @@ def checked_matrix(matrix, *, argument: str = "matrix") -> tuple[np.ndarray, np.
         if m.dtype.kind != "f":  # nor, once each is at most 2**53, the grand total
             _check_size(t, argument, "the total of the matrix")
         _check_size(t.sum(axis=-1), argument, "the total of the matrix")
-        return m, t
+        return m, t, None
     m = m.astype(np.int64, copy=False)
     t = _total([m], -1)
     _check_size(t, argument, "the total of the matrix")
     _check_size(_total([t], -1), argument, "the total of the matrix")
-    return m, t
+    return m, t, None
+
+
+class StackTotals(NamedTuple):
+    """Row totals, column totals ``(..., C)``, grand totals ``(...)`` and diagonal of a stack,
+    all float64: exact, since every total was checked to be at most 2**53."""
+
+    rows: np.ndarray
+    columns: np.ndarray
+    total: np.ndarray
+    diagonal: np.ndarray
+
+
+# A stack is checked and totalled chunk by chunk: a chunk of this many bytes stays in the L2
+# cache while its range check, row and column totals and diagonal read it, so the stack is
+# read from memory once where four separate passes read it four times.
+_STACK_CHUNK_BYTES = 1 << 19
+
+
+def _stack_totals(m: np.ndarray) -> StackTotals | None:
+    """The float64 totals of a large contiguous int64 or float64 stack (C < 1024) whose
+    entries and grand totals are all counts in 0..2**53, read in one pass; None for anything
+    else (read by separate passes, which also say what is wrong). Per chunk the totals are
+    taken in the stack's own dtype (exact int64 sums) and only then stored as float64."""
+    c = m.shape[-1]
+    if (m.ndim < 3 or m.nbytes < 4 * _STACK_CHUNK_BYTES or c >= 1024 or m.dtype not in (np.int64, np.float64)
+            or not m.flags.c_contiguous):
+        return None
+    flat = m.reshape(-1, c, c)
+    bits, largest = flat.view(np.uint64), _LARGEST_BITS[m.dtype]
+    rows, columns, diagonal = (np.empty(flat.shape[:2]) for _ in range(3))
+    total = np.empty(flat.shape[0])
+    step = max(1, _STACK_CHUNK_BYTES // (c * c * 8))
+    for start in range(0, flat.shape[0], step):
+        stop = start + step
+        if int(bits[start:stop].max()) > largest:
+            return None
+        chunk = flat[start:stop]
+        chunk_rows = np.einsum("bij->bi", chunk)
+        chunk_total = chunk_rows.sum(axis=1)
+        if (chunk_total > MAX_COUNT).any():  # entries are not negative: nor is any total larger
+            return None
+        rows[start:stop], total[start:stop] = chunk_rows, chunk_total
+        np.einsum("bij->bj", chunk, out=columns[start:stop], dtype=np.float64, casting="unsafe")
+        np.copyto(diagonal[start:stop], np.diagonal(chunk, axis1=-2, axis2=-1))
+    batch = m.shape[:-1]
+    return StackTotals(rows.reshape(batch), columns.reshape(batch), total.reshape(batch[:-1]), diagonal.reshape(batch))
 
 
 _LARGEST_BITS = {np.dtype(np.int64): MAX_COUNT, np.dtype(np.uint64): MAX_COUNT,

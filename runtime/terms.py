@@ -21,8 +21,9 @@ import numpy as np
 
 from metricc.runtime.confusion import (
     ClassCounts,
+    StackTotals,
     check_matrix,
-    checked_matrix,
+    checked_matrix_totals,
     column_totals,
     counts_from_matrix,
     trusted_counts,
@@ -36,20 +37,28 @@ __all__ = ["MatrixTerms", "derived", "matrix_counts", "matrix_terms", "read_matr
 # exact integer twin of each float64 total (which ``exact`` would convert and compare back).
 # An entry goes when its array does (a weak reference's callback), so an id is never confused
 # with a later array's.
-_DERIVED: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+_DERIVED: dict[int, tuple[weakref.ref, list]] = {}
+
+# Remembered for float64 totals known to be whole numbers up to 2**53: their int64 twin, made
+# on first use (a formula without an exact part never pays for it).
+_WHOLE = object()
 
 
-def _remember(array: np.ndarray, derived: np.ndarray) -> None:
+def _remember(array: np.ndarray, derived) -> None:
     if not isinstance(array, np.ndarray):  # a scalar total (one matrix): nothing worth remembering
         return
     key = id(array)
-    _DERIVED[key] = (weakref.ref(array, lambda _, key=key: _DERIVED.pop(key, None)), derived)
+    _DERIVED[key] = (weakref.ref(array, lambda _, key=key: _DERIVED.pop(key, None)), [derived])
 
 
 def derived(array) -> np.ndarray | None:
     """The diagonal of a matrix, or the integer twin of a total, remembered by :class:`MatrixTerms`; else None."""
     entry = _DERIVED.get(id(array))
-    return entry[1] if entry is not None and entry[0]() is array else None
+    if entry is None or entry[0]() is not array:
+        return None
+    if entry[1][0] is _WHOLE:
+        entry[1][0] = array.astype(np.int64)
+    return entry[1][0]
 
 
 class MatrixTerms:
@@ -63,22 +72,27 @@ class MatrixTerms:
 
     __slots__ = ("matrix", "_diagonal", "t", "p", "n", "_real", "__weakref__")
 
-    def __init__(self, matrix: np.ndarray, rows: np.ndarray):
+    def __init__(self, matrix: np.ndarray, rows: np.ndarray, stack: StackTotals | None = None):
         # A view of its own: what is remembered about it is this object's, never a caller's array.
         self.matrix = matrix.view()
-        columns = column_totals(matrix)
-        self.t = rows.astype(np.float64, copy=False)
-        self.p = columns.astype(np.float64, copy=False)
-        self.n = self.t.sum(axis=-1)
         self._real = None
-        self._diagonal = np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64)
+        integer = matrix.dtype.kind in "iu"
+        if stack is None:
+            columns = column_totals(matrix)
+            self.t = rows.astype(np.float64, copy=False)
+            self.p = columns.astype(np.float64, copy=False)
+            self.n = self.t.sum(axis=-1)
+            self._diagonal = np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64)
+            twins = (rows, columns, _WHOLE)
+        else:  # read in one pass: float64 totals, integer twins only for formulas that ask
+            self.t, self.p, self.n, self._diagonal = stack.rows, stack.columns, stack.total, stack.diagonal
+            twins = (_WHOLE,) * 3
         self._diagonal.flags.writeable = False
         _remember(self.matrix, self._diagonal)
-        if matrix.dtype.kind in "iu":
-            integer_diagonal = np.diagonal(self.matrix, axis1=-2, axis2=-1)
-            for real, integer in ((self.t, rows), (self.p, columns), (self.n, rows.sum(axis=-1)),
-                                  (self._diagonal, integer_diagonal)):
-                _remember(real, integer)
+        if integer:
+            for real, twin in zip((self.t, self.p, self.n), twins):
+                _remember(real, twin)
+            _remember(self._diagonal, np.diagonal(self.matrix, axis1=-2, axis2=-1))
 
     @property
     def n_classes(self) -> int:
@@ -109,11 +123,12 @@ def read_matrix(matrix, *, argument: str = "matrix", integer: bool = False) -> M
     real-valued (weighted, normalised) matrices stay float64."""
     if isinstance(matrix, MatrixTerms):
         return matrix
-    m, rows = checked_matrix(matrix, argument=argument)
+    m, rows, stack = checked_matrix_totals(matrix, argument=argument)
     if integer and m.dtype.kind == "f":
         m = check_matrix(m, argument=argument)  # whole numbers as int64, else float64
         rows = rows.astype(m.dtype)
-    return MatrixTerms(m, rows)
+        stack = None if stack is None else stack._replace(rows=rows, columns=stack.columns.astype(m.dtype))
+    return MatrixTerms(m, rows, stack)
 
 
 def matrix_terms(matrix, *, elementwise: bool = False):
