@@ -75,7 +75,10 @@ Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
 
 
 def nonzero(denominator):
-    """The denominator with zeros replaced by 1; the caller masks those entries as undefined."""
+    """The denominator with zeros replaced by 1; the caller masks those entries as undefined.
+    Without zeros (the usual case) it comes back as it is, after one read-only pass."""
+    if bool(np.all(denominator)):
+        return denominator
     return np.where(denominator == 0, 1, denominator)
 
 
@@ -126,13 +129,14 @@ def exact(bound: Callable[[int], int], *counts):
     # for a matrix is its float64 diagonal, no twin: only same-shape integer arrays count.
     twins = [derived(c) for c in counts]
     if all(t is not None and t.dtype.kind in "iu" and t.shape == np.shape(c) for t, c in zip(twins, counts)):
-        integers = twins
+        integers = twins  # counts of a checked matrix: never negative
+        largest = max((int(np.max(i, initial=0)) for i in integers), default=0)
     else:
         arrays = [np.asarray(c, dtype=np.float64) for c in counts]
         integers = [a.astype(np.int64) for a in arrays]  # counts are at most 2**53: no overflow
         if not all(np.array_equal(i, a) for i, a in zip(integers, arrays)):
             return arrays
-    largest = max((int(np.max(np.abs(i), initial=0)) for i in integers), default=0)
+        largest = max((int(np.max(np.abs(i), initial=0)) for i in integers), default=0)
     if bound(largest) < 2 ** 63:
         return integers
     return [i.astype(object) for i in integers]
@@ -352,8 +356,8 @@ def _pooled(counts: ClassCounts) -> ClassCounts:
 
 # What every class-level metric of one evaluate call derives alike from the same trusted
 # counts (pooled counts for micro, supports for weighted), keyed by the ids of the four
-# arrays and gone with them: computed by the first metric that needs it.
-_SHARED: dict[tuple, tuple[weakref.ref, object]] = {}
+# arrays and gone with the first of them: computed by the first metric that needs it.
+_SHARED: dict[tuple, tuple[tuple[weakref.ref, ...], object]] = {}
 
 
 def _shared(counts: ClassCounts, what: str, make: Callable[[ClassCounts], object]):
@@ -361,10 +365,11 @@ def _shared(counts: ClassCounts, what: str, make: Callable[[ClassCounts], object
         return make(counts)
     key = (what, *map(id, counts))
     entry = _SHARED.get(key)
-    if entry is not None and entry[0]() is counts[0]:
+    if entry is not None and all(ref() is c for ref, c in zip(entry[0], counts)):
         return entry[1]
     value = make(counts)
-    _SHARED[key] = (weakref.ref(counts[0], lambda _, key=key: _SHARED.pop(key, None)), value)
+    forget = lambda _, key=key: _SHARED.pop(key, None)  # noqa: E731
+    _SHARED[key] = (tuple(weakref.ref(c, forget) for c in counts), value)
     return value
 
 
