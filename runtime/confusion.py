@@ -38,6 +38,7 @@ __all__ = [
     "row_totals",
     "samplewise_counts",
     "StackTotals",
+    "TrustedCounts",
     "trusted_counts",
 ]
 
@@ -648,10 +649,18 @@ def check_class_vector(values, n_classes: int, *, argument: str) -> np.ndarray:
     return v
 
 
+class TrustedCounts(ClassCounts):
+    """Float64 counts :func:`check_counts` found trusted (derived from a checked matrix): the
+    kernels take them as they are, telling them by their type instead of looking each array up."""
+
+    __slots__ = ()
+
+
 # Counts the runtime derived itself from checked input (evaluate's counts of a matrix), by
 # id: each metric of one evaluate call takes them without checking them again. The arrays are
-# made read-only; an entry goes when its array does, so an id cannot be reused meanwhile.
-_TRUSTED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+# made read-only; an entry goes when its array does (a weak reference's callback), so an id
+# cannot be reused meanwhile. A plain dict of weak references: looked up four times per metric.
+_TRUSTED: dict[int, weakref.ref] = {}
 _FLOAT_COPIES: dict[int, np.ndarray] = {}
 
 
@@ -659,13 +668,14 @@ def trusted_counts(counts: ClassCounts) -> ClassCounts:
     """Mark counts the runtime derived from a checked matrix as checked (read-only)."""
     for a in counts:
         a.flags.writeable = False
-        _TRUSTED[id(a)] = a
+        _TRUSTED[id(a)] = weakref.ref(a, lambda _, key=id(a): _TRUSTED.pop(key, None))
     return counts
 
 
 def is_trusted(a) -> bool:
     """True for counts marked by :func:`trusted_counts` (derived from a checked matrix)."""
-    return _TRUSTED.get(id(a)) is a
+    ref = _TRUSTED.get(id(a))
+    return ref is not None and ref() is a
 
 
 def float_counts(a) -> np.ndarray:
@@ -693,6 +703,8 @@ def check_counts(counts, *, argument: str = "counts", integer: bool | None = Non
     array([3, 2])
     """
     if isinstance(counts, tuple) and len(counts) == 4 and all(is_trusted(a) for a in counts):
+        if all(a.dtype == np.float64 for a in counts):
+            return TrustedCounts(*counts)
         return ClassCounts(*(float_counts(a) if integer is False else a for a in counts))
     if (isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__")
             or (isinstance(counts, np.ndarray) and counts.ndim == 0) or len(counts) != 4):

@@ -24,12 +24,12 @@ from metricc.runtime import registry
 from metricc.runtime.confusion import (
     MAX_COUNT,
     ClassCounts,
+    TrustedCounts,
     check_class_vector,
     check_counts,
     check_matrix,
     counts_from_matrix,
     float_counts,
-    is_trusted,
 )
 from metricc.runtime.curves import Curves, ScoreCurves, check_scores, score_curves
 from metricc.runtime.errors import InputError
@@ -77,6 +77,8 @@ Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
 def nonzero(denominator):
     """The denominator with zeros replaced by 1; the caller masks those entries as undefined.
     Without zeros (the usual case) it comes back as it is, after one read-only pass."""
+    if isinstance(denominator, (float, np.floating)):  # one matrix: no array round trip
+        return denominator if denominator != 0 else 1.0
     if bool(np.all(denominator)):
         return denominator
     return np.where(denominator == 0, 1, denominator)
@@ -251,7 +253,10 @@ def finish(value, undefined, zero_division):
     >>> float(finish(-np.sum(np.zeros(0)), False, math.nan))
     0.0
     """
-    result = np.where(undefined, zero_division_value(zero_division), value).astype(float) + 0.0
+    zero = zero_division_value(zero_division)
+    if np.ndim(value) == 0 and np.ndim(undefined) == 0:  # one matrix: no array round trip
+        return np.float64(zero if undefined else value) + 0.0
+    result = np.where(undefined, zero, value).astype(float) + 0.0
     return result[()] if result.ndim == 0 else result
 
 
@@ -333,6 +338,8 @@ def _floats(counts) -> ClassCounts:
     wrong numbers without a warning. float64 is exact for integers up to 2**53 and loses
     only relative precision beyond.
     """
+    if type(counts) is TrustedCounts:
+        return counts
     return ClassCounts(*(float_counts(c) for c in counts))
 
 
@@ -360,8 +367,8 @@ def _pooled(counts: ClassCounts) -> ClassCounts:
 _SHARED: dict[tuple, tuple[tuple[weakref.ref, ...], object]] = {}
 
 
-def _shared(counts: ClassCounts, what: str, make: Callable[[ClassCounts], object]):
-    if not all(is_trusted(c) for c in counts):
+def _shared(counts: ClassCounts, what, make: Callable[[ClassCounts], object]):
+    if type(counts) is not TrustedCounts:
         return make(counts)
     key = (what, *map(id, counts))
     entry = _SHARED.get(key)
@@ -371,6 +378,11 @@ def _shared(counts: ClassCounts, what: str, make: Callable[[ClassCounts], object
     forget = lambda _, key=key: _SHARED.pop(key, None)  # noqa: E731
     _SHARED[key] = (tuple(weakref.ref(c, forget) for c in counts), value)
     return value
+
+
+def _support(counts: ClassCounts) -> np.ndarray:
+    """TP + FN as float64: the class weights of weighted averaging."""
+    return float_counts(counts.true_positives) + float_counts(counts.false_negatives)
 
 
 def _apply(kernel: Kernel, counts, params: Mapping) -> tuple[np.ndarray, np.ndarray]:
@@ -430,8 +442,12 @@ def average_class_metric(
             raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
         pooled = _shared(counts, "pooled", lambda c: _floats(_pooled(c)))
         return finish(*_apply(kernel, pooled, params), zero)[..., 0][()]
-    counts = _floats(counts)
-    values, undefined = _per_class(kernel, counts, params, zero)
+    if params or average == "none":  # values handed back (none) are the caller's own array
+        counts = _floats(counts)
+        values, undefined = _per_class(kernel, counts, params, zero)
+    else:  # the metric's per-class values, shared by its averages in one evaluate call
+        values, undefined = _shared(counts, (kernel, "nan" if math.isnan(zero) else zero),
+                                    lambda c: _per_class(kernel, _floats(c), params, zero))
     values = np.asarray(values, dtype=float)
     if skips(zero_division) and average in ("macro", "samples", "geometric"):
         # A mean over the defined classes only: the weighted mean with weights 1 or 0.
@@ -452,14 +468,14 @@ def average_class_metric(
             raise InputError("pos_label", f"expected a class index in 0..{n_classes - 1}, got {pos_label!r}")
         return values[..., pos_label][()]
     if average in ("macro", "samples"):
-        return np.mean(values, axis=-1)[()]
+        return (np.add.reduce(values, axis=-1) / n_classes)[()]  # np.mean's arithmetic, without its overhead
     if average == "geometric":
         if np.any(values < 0):
             raise InputError("average", "geometric averaging needs non-negative per-class values")
         with np.errstate(divide="ignore"):
             return np.exp(np.mean(np.log(values), axis=-1))[()]
     if weights is None:
-        weights = _shared(counts, "support", lambda c: c.true_positives + c.false_negatives)
+        weights = _shared(counts, "support", _support)
     else:
         weights = check_class_vector(weights, n_classes, argument="weights")
         if np.any(weights < 0):

@@ -81,7 +81,7 @@ class MatrixTerms:
             columns = column_totals(matrix)
             self.t = rows.astype(np.float64, copy=False)
             self.p = columns.astype(np.float64, copy=False)
-            self.n = self.t.sum(axis=-1)
+            self.n = np.asarray(self.t.sum(axis=-1))  # an array for one matrix too: its twin is remembered
             self._diagonal = np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64)
             twins = (rows, columns, _WHOLE)
         else:  # read in one pass: float64 totals, integer twins only for formulas that ask
