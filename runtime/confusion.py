@@ -506,7 +506,7 @@ def _stack_totals(m: np.ndarray) -> StackTotals | None:
             return None
         chunk = flat[start:stop]
         chunk_rows = np.einsum("bij->bi", chunk)
-        chunk_total = chunk_rows.sum(axis=1)
+        chunk_total = np.einsum("bi->b", chunk_rows)
         if (chunk_total > MAX_COUNT).any():  # entries are not negative: nor is any total larger
             return None
         rows[start:stop], total[start:stop] = chunk_rows, chunk_total

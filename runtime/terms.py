@@ -67,7 +67,7 @@ class MatrixTerms:
 
     Per (B, C) array it keeps what the hand-written numpy of a metric set keeps: row and
     column totals (the integer ones only as exact twins), their float64 copies and the float64
-    diagonal; the integer diagonal is a view of the matrix.
+    diagonal; integer twins of the float64 arrays are made only when a formula asks.
     """
 
     __slots__ = ("matrix", "_diagonal", "t", "p", "n", "_real", "__weakref__")
@@ -92,7 +92,7 @@ class MatrixTerms:
         if integer:
             for real, twin in zip((self.t, self.p, self.n), twins):
                 _remember(real, twin)
-            _remember(self._diagonal, np.diagonal(self.matrix, axis1=-2, axis2=-1))
+            _remember(self._diagonal, _WHOLE)  # from the contiguous copy: no second gather over the stack
 
     @property
     def n_classes(self) -> int:
