@@ -14,7 +14,6 @@ edges: memory fixed by the number of bins, thresholds at the bin edges).
 
 from __future__ import annotations
 
-import importlib
 import math
 
 import numpy as np
@@ -160,10 +159,9 @@ class ThresholdAccumulator:
             if info.level != "curve":
                 raise InputError("metrics", f"{info.id} is a {info.level}-level metric; threshold counts give "
                                             "curve-level metrics only (roc_auc, average_precision, ...)")
-            # The generated module's per-curve kernel: the function itself takes raw scores.
-            kernel = importlib.import_module(info.function.__module__)._per_curve
+            # The metric's per-curve kernel: the function itself takes raw scores.
             results[name] = average_curve_metric(
-                kernel, curves, average=average or info.default_average, averages=info.averages,
+                info.curve_kernel, curves, average=average or info.default_average, averages=info.averages,
                 weights=weights, pos_label=self._pos_index(pos_label), zero_division=zero_division)
         return results
 

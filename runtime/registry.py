@@ -51,6 +51,9 @@ class MetricInfo:
     equivalences: tuple[str, ...] = ()  # statements the compiler proved, in words
     per_instance: bool = False  # aggregate over samples(...) terms: takes per-instance counts (..., N)
     affine: tuple[str, ...] = ()  # class-vector parameters the value is proved affine in: sweep's matrix-product form
+    # Curve level: the per-curve kernel the function averages, count curves in, (values,
+    # undefined) out; how threshold counts merged without the scores reach the metric.
+    curve_kernel: Callable | None = None
 
 
 class Catalog:
