@@ -85,4 +85,5 @@ INFO = MetricInfo(
     simplified="Sum((-TP[i - 1] + TP[i])*TP[i]/(FP[i] + TP[i]), i)/P",
     undefined=("P = 0",),
     function=average_precision,
+    curve_kernel=_per_curve,
 )
