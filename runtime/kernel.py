@@ -34,7 +34,7 @@ from metricc.runtime.confusion import (
 from metricc.runtime.curves import Curves, ScoreCurves, check_scores, score_curves
 from metricc.runtime.errors import InputError
 from metricc.runtime.scores import rank_pairs
-from metricc.runtime.terms import derived, matrix_counts, matrix_terms
+from metricc.runtime.terms import derived, matrix_counts, matrix_terms, whole
 
 __all__ = [
     "AVERAGES",
@@ -128,32 +128,36 @@ def xlogy_ratio(x, numerator, denominator):
 
 
 def exact(bound: Callable[[int], int], *counts):
-    """Integer copies of float64 ``counts`` for the parts of a kernel where float64 would cancel.
+    """Exact copies of float64 ``counts`` for the parts of a kernel where float64 would cancel.
 
     A difference such as ``TN*TP - FN*FP`` or ``n**2 - Sum(t[k]*p[k], k)`` loses all its digits
     in float64 once the products pass 2**53; the emitter computes such polynomials from these
     copies. ``bound(B)`` bounds every intermediate value of those polynomials when no count
-    exceeds ``B``: int64 where that fits, Python integers (object arrays, slower) where not.
+    exceeds ``B``: below 2**53 the float64 counts themselves (whole numbers there are exact:
+    no copy), then int64 where that fits, Python integers (object arrays, slower) where not.
     Counts that are not whole numbers (weighted matrices) come back unchanged: there is no
     exact integer form, and float64 is what the caller asked for.
 
     >>> [a.dtype.name for a in exact(lambda B: 2 * B ** 2, np.array([3.0]), np.array([2.0]))]
-    ['int64', 'int64']
+    ['float64', 'float64']
+    >>> [a.dtype.name for a in exact(lambda B: 2 * B ** 2, np.array([2.0 ** 30]))]
+    ['int64']
     >>> [a.dtype.name for a in exact(lambda B: 2 * B ** 2, np.array([2.0 ** 40]))]
     ['object']
     """
-    # Totals of an integer matrix have an exact int64 twin already; what ``derived`` remembers
-    # for a matrix is its float64 diagonal, no twin: only same-shape integer arrays count.
-    twins = [derived(c) for c in counts]
-    if all(t is not None and t.dtype.kind in "iu" and t.shape == np.shape(c) for t, c in zip(twins, counts)):
-        integers = twins  # counts of a checked matrix: never negative
-        largest = max((int(np.max(i, initial=0)) for i in integers), default=0)
+    arrays = [np.asarray(c, dtype=np.float64) for c in counts]
+    if all(whole(c) for c in counts):  # counts of a checked integer matrix: whole, never negative
+        largest = max((int(np.max(a, initial=0)) for a in arrays), default=0)
+        if bound(largest) < 2 ** 53:
+            return arrays
+        integers = [derived(c) for c in counts]
     else:
-        arrays = [np.asarray(c, dtype=np.float64) for c in counts]
         integers = [a.astype(np.int64) for a in arrays]  # counts are at most 2**53: no overflow
         if not all(np.array_equal(i, a) for i, a in zip(integers, arrays)):
             return arrays
         largest = max((int(np.max(np.abs(i), initial=0)) for i in integers), default=0)
+        if bound(largest) < 2 ** 53:
+            return arrays
     if bound(largest) < 2 ** 63:
         return integers
     return [i.astype(object) for i in integers]
@@ -378,20 +382,26 @@ def _pooled(counts: ClassCounts) -> ClassCounts:
 
 # What every class-level metric of one evaluate call derives alike from the same trusted
 # counts (pooled counts for micro, supports for weighted), keyed by the ids of the four
-# arrays and gone with the first of them: computed by the first metric that needs it.
-_SHARED: dict[tuple, tuple[tuple[weakref.ref, ...], object]] = {}
+# arrays and gone with the first of them: computed by the first metric that needs it. A
+# metric's per-class values are kept in one slot of their own, for its next averages only.
+_SHARED: dict[tuple, tuple] = {}
+_LATEST = "latest per-class values"
 
 
-def _shared(counts: ClassCounts, what, make: Callable[[ClassCounts], object]):
+def _shared(counts: ClassCounts, what, make: Callable[[ClassCounts], object], *, latest_only: bool = False):
+    """``make(counts)``, computed once per trusted counts. ``latest_only``: keep only the latest
+    such value (a metric's per-class values serve its averages asked for one after the other;
+    keeping every metric's would hold a (B, C) array per metric until the call ends)."""
     if type(counts) is not TrustedCounts:
         return make(counts)
     key = (what, *map(id, counts))
-    entry = _SHARED.get(key)
-    if entry is not None and all(ref() is c for ref, c in zip(entry[0], counts)):
-        return entry[1]
+    entry = _SHARED.get(_LATEST if latest_only else key)
+    if entry is not None and entry[0] == key and all(ref() is c for ref, c in zip(entry[1], counts)):
+        return entry[2]
     value = make(counts)
-    forget = lambda _, key=key: _SHARED.pop(key, None)  # noqa: E731
-    _SHARED[key] = (tuple(weakref.ref(c, forget) for c in counts), value)
+    slot = _LATEST if latest_only else key
+    forget = lambda _, slot=slot, key=key: _SHARED.pop(slot, None) if _SHARED.get(slot, (None,))[0] == key else None  # noqa: E731
+    _SHARED[slot] = (key, tuple(weakref.ref(c, forget) for c in counts), value)
     return value
 
 
@@ -462,7 +472,7 @@ def average_class_metric(
         values, undefined = _per_class(kernel, counts, params, zero)
     else:  # the metric's per-class values, shared by its averages in one evaluate call
         values, undefined = _shared(counts, (kernel, "nan" if math.isnan(zero) else zero),
-                                    lambda c: _per_class(kernel, _floats(c), params, zero))
+                                    lambda c: _per_class(kernel, _floats(c), params, zero), latest_only=True)
     values = np.asarray(values, dtype=float)
     if skips(zero_division) and average in ("macro", "samples", "geometric"):
         # A mean over the defined classes only: the weighted mean with weights 1 or 0.

@@ -29,7 +29,7 @@ from metricc.runtime.confusion import (
     trusted_counts,
 )
 
-__all__ = ["MatrixTerms", "derived", "matrix_counts", "matrix_terms", "read_matrix"]
+__all__ = ["MatrixTerms", "derived", "matrix_counts", "matrix_terms", "read_matrix", "whole"]
 
 
 # Arrays a MatrixTerms derived, by id, with what the kernels would otherwise recompute from
@@ -59,6 +59,16 @@ def derived(array) -> np.ndarray | None:
     if entry[1][0] is _WHOLE:
         entry[1][0] = array.astype(np.int64)
     return entry[1][0]
+
+
+def whole(array) -> bool:
+    """True for float64 counts :class:`MatrixTerms` derived from an integer matrix (it remembers
+    an integer twin for them, made or not yet): whole numbers, never negative."""
+    entry = _DERIVED.get(id(array))
+    if entry is None or entry[0]() is not array:
+        return False
+    twin = entry[1][0]
+    return twin is _WHOLE or (twin.dtype.kind in "iu" and twin.shape == np.shape(array))
 
 
 class MatrixTerms:
