@@ -31,7 +31,7 @@ __all__ = ["accumulate"]
 
 
 def accumulate(y_true, y_pred=None, *, scores=None, labels=None, multilabel: bool = False, bins=None,
-               split_every: int = 8, scheduler=None):
+               sample_weight=None, split_every: int = 8, scheduler=None):
     """The counts of Dask labels, as an accumulator whose ``compute(metrics, ...)`` evaluates them.
 
     ``y_true`` with ``y_pred``: single-label data (``dask.array`` of shape ``(N,)``, or a
@@ -41,13 +41,18 @@ def accumulate(y_true, y_pred=None, *, scores=None, labels=None, multilabel: boo
     :class:`~metricc.runtime.accumulate.MultilabelAccumulator`. ``y_true`` with ``scores``
     (``(N, C)`` or ``(N,)``, columns in ``labels`` order, ``bins`` optional) ->
     :class:`~metricc.runtime.accumulate_curves.ThresholdAccumulator` for curve-level metrics.
-    ``y_pred``/``scores`` are re-chunked like ``y_true`` when their chunks differ.
+    ``sample_weight`` (``(N,)``, an array or Series like the labels) weighs single-label
+    samples: the accumulator then holds a real-valued (weighted) confusion matrix.
+    ``y_pred``/``scores``/``sample_weight`` are re-chunked like ``y_true`` when their chunks differ.
     ``scheduler`` is passed to ``dask.compute`` (None: Dask's default or the active client).
     """
     if (y_pred is None) == (scores is None):
         raise InputError("y_pred", "give y_pred (predicted labels) or scores, not both and not neither")
     if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
         raise InputError("split_every", f"expected an integer >= 2 (accumulators merged per task), got {split_every!r}")
+    if sample_weight is not None and (scores is not None or multilabel):
+        raise InputError("sample_weight", "weights apply to single-label predictions (y_pred); "
+                                          "threshold and multi-label counts are not weighted")
     if scores is not None:
         if multilabel:
             raise InputError("multilabel", "scores are single-label: one true class per sample")
@@ -58,18 +63,22 @@ def accumulate(y_true, y_pred=None, *, scores=None, labels=None, multilabel: boo
         make, other = (MultilabelAccumulator, (), {}), y_pred
     else:
         make, other = (ConfusionAccumulator, (labels,), {}), y_pred
-    pairs = list(zip(*_aligned_chunks(y_true, other, "scores" if scores is not None else "y_pred")))
-    leaves = [dask.delayed(_leaf, pure=True)(make, k, t, p) for k, (t, p) in enumerate(pairs)]
+    others = [(other, "scores" if scores is not None else "y_pred")]
+    if sample_weight is not None:
+        others.append((sample_weight, "sample_weight"))
+    chunks = list(zip(*_aligned_chunks(y_true, others)))
+    leaves = [dask.delayed(_leaf, pure=True)(make, k, *parts) for k, parts in enumerate(chunks)]
     while len(leaves) > 1:
         leaves = [dask.delayed(_merge, pure=True)(*leaves[k:k + split_every]) for k in range(0, len(leaves), split_every)]
     (result,) = dask.compute(leaves[0], scheduler=scheduler)
     return result
 
 
-def _leaf(make, index, y_true, other):
+def _leaf(make, index, y_true, other, weights=None):
     kind, args, kwargs = make
+    weighted = {} if weights is None else {"sample_weight": _values(weights)}
     try:
-        return kind(*args, **kwargs).update(_values(y_true), _values(other))
+        return kind(*args, **kwargs).update(_values(y_true), _values(other), **weighted)
     except InputError as error:
         raise InputError(error.argument, f"{error.message} (in chunk {index})") from None
 
@@ -89,35 +98,38 @@ def _is_frame(x) -> bool:
     return isinstance(x, (dd.DataFrame, dd.Series))
 
 
-def _aligned_chunks(y_true, other, name: str):
-    """Two lists of delayed chunks of equal lengths, one pair per chunk of ``y_true``.
+def _aligned_chunks(y_true, others: list[tuple[object, str]]) -> list[list]:
+    """Lists of delayed chunks of equal lengths, ``y_true``'s then one per ``(collection, name)``
+    of ``others``, a chunk of each per chunk of ``y_true``.
 
-    Dask may combine partitions when it optimises a graph (small Parquet files), so two
-    columns are paired as one frame, and an array is re-chunked to the partition lengths.
+    Dask may combine partitions when it optimises a graph (small Parquet files), so Series
+    are paired as one frame, and arrays are re-chunked to the partition lengths of a frame.
     """
-    if _is_frame(y_true) and _is_frame(other):
-        if isinstance(y_true, dd.Series) and isinstance(other, dd.Series):  # two Series: one frame
-            pairs = y_true.to_frame("y_true").assign(other=other).to_delayed()
-            return [dask.delayed(_column)(p, 0) for p in pairs], [dask.delayed(_column)(p, 1) for p in pairs]
-        return y_true.to_delayed(), other.to_delayed()  # row counts are checked per chunk
-    if _is_frame(other):
-        other_parts, true_parts = _aligned_chunks(other, y_true, "y_true")
-        return true_parts, other_parts
-    t = _as_array(y_true, "y_true")
-    if _is_frame(y_true):
-        parts = y_true.to_delayed()
+    collections = [y_true, *(c for c, _ in others)]
+    names = ["y_true", *(n for _, n in others)]
+    if all(isinstance(c, dd.Series) for c in collections):  # Series: one frame, row by row
+        frame = y_true.to_frame("c0").assign(**{f"c{k}": c for k, c in enumerate(collections[1:], 1)})
+        parts = frame.to_delayed()
+        return [[dask.delayed(_column)(p, k) for p in parts] for k in range(len(collections))]
+    frames = [c for c in collections if _is_frame(c)]
+    arrays = [_as_array(c, name) for c, name in zip(collections, names)]
+    if frames:
+        if all(_is_frame(c) for c in collections):
+            return [c.to_delayed() for c in collections]  # row counts are checked per chunk
+        parts = frames[0].to_delayed()
         lengths = tuple(int(n) for n in dask.compute(*[dask.delayed(len)(p) for p in parts]))
-        o = _as_array(other, name)
-        if sum(lengths) != o.shape[0]:
-            raise InputError(name, f"expected {sum(lengths)} rows like y_true, got {o.shape[0]}")
-        o = o.rechunk((lengths,) + tuple((n,) for n in o.shape[1:]))
-        return parts, list(o.to_delayed().ravel())
-    o = _as_array(other, name)
-    if t.shape[0] != o.shape[0]:
-        raise InputError(name, f"expected {t.shape[0]} rows like y_true, got {o.shape[0]}")
-    t = t.rechunk({k: -1 for k in range(1, t.ndim)})  # whole rows per chunk
-    o = o.rechunk((t.chunks[0],) + tuple((n,) for n in o.shape[1:]))
-    return list(t.to_delayed().ravel()), list(o.to_delayed().ravel())
+    else:
+        arrays[0] = arrays[0].rechunk({k: -1 for k in range(1, arrays[0].ndim)})  # whole rows per chunk
+        lengths = arrays[0].chunks[0]
+    chunks = []
+    for c, a, name in zip(collections, arrays, names):
+        if _is_frame(c):
+            chunks.append(c.to_delayed())
+            continue
+        if a.shape[0] != sum(lengths):
+            raise InputError(name, f"expected {sum(lengths)} rows like y_true, got {a.shape[0]}")
+        chunks.append(list(a.rechunk((lengths,) + tuple((n,) for n in a.shape[1:])).to_delayed().ravel()))
+    return chunks
 
 
 def _column(frame, k: int):

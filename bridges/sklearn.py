@@ -16,7 +16,10 @@ maximises, so:
   precision, -1 for MCC), not NaN. NaN makes ``cross_val_score`` return ``[nan nan nan]`` and
   ``GridSearchCV`` rank that model anywhere; the worst value ranks it last, never by accident
   first, and for precision, recall and F1 it is scikit-learn's own ``zero_division=0``. Metrics
-  whose range is unbounded on the bad side keep NaN; ``zero_division=`` overrides the policy.
+  whose range is unbounded on the bad side keep NaN; ``zero_division=`` overrides the policy;
+- **sample weights** (``fit_params``/``score_params`` routing ``sample_weight``): label-based
+  metrics read the weighted confusion matrix (real-valued counts); curve-, score- and
+  per-instance metrics refuse weights rather than ignore them.
 
 >>> from sklearn.datasets import load_iris
 >>> from sklearn.linear_model import LogisticRegression
@@ -34,6 +37,7 @@ import math
 
 import numpy as np
 
+from metricc.runtime.confusion import classes_and_matrix
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import evaluate, metric
 
@@ -75,14 +79,18 @@ class Scorer:
         return worst if math.isfinite(worst) else math.nan
 
     def __call__(self, estimator, X, y, sample_weight=None) -> float:
-        if sample_weight is not None:
-            raise InputError("sample_weight", "metricc scorers do not weigh samples yet; score without weights")
         options = {"average": self.average, "zero_division": self.zero_division}
         if self.params:
             options["params"] = self.params
+        if sample_weight is not None and (self.info.level in SCORE_LEVELS or self.info.per_instance or np.ndim(y) == 2):
+            raise InputError("sample_weight", f"{self.info.id} does not weigh samples: weights apply to the confusion "
+                                              "matrix of single-label predictions; score without weights")
         if self.info.level in SCORE_LEVELS:
             value = evaluate(self.metric_id, y_true=y, scores=self._scores(estimator, X),
                              labels=list(estimator.classes_), **options)[self.metric_id]
+        elif sample_weight is not None:  # weighted counts: a real-valued confusion matrix
+            labels, matrix = classes_and_matrix(y, estimator.predict(X), sample_weight=sample_weight)
+            value = evaluate(self.metric_id, matrix=matrix, labels=labels, **options)[self.metric_id]
         else:
             y_pred = estimator.predict(X)
             value = evaluate(self.metric_id, y_true=y, y_pred=y_pred, multilabel=np.ndim(y) == 2, **options)[self.metric_id]

@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     nonzero,
-    np,
+    sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
@@ -40,7 +40,7 @@ def accuracy(
     Reference: Kozak et al. 2022, Eq. 14-16
     """
     M, C, t, p, n = matrix_terms(matrix)
-    value = np.sum(diagonal(M), axis=-1) / nonzero(n)
+    value = sum_last_axis(diagonal(M)) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 

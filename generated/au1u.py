@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     rank_pairs,
+    sum_last_axis,
     transpose,
 )
 from metricc.runtime.registry import MetricInfo
@@ -52,7 +53,7 @@ def au1u(
     n, C = S.shape
     ranked__pairs = rank_pairs(Y, S)
     value = (
-        np.sum(
+        sum_last_axis(
             np.sum(
                 (1 - eye(C))
                 * ranked__pairs
@@ -61,8 +62,7 @@ def au1u(
                     * align(np.sum(transpose(Y), axis=-1), "k", "jk")
                 ),
                 axis=-2,
-            ),
-            axis=-1,
+            )
         )
         / (C * (C - 1))
     )

@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    sum_last_axis,
     transpose,
     xlogy_ratio,
 )
@@ -55,7 +56,7 @@ def cen(
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     x0 = p + t
     value = (
-        -np.sum(
+        -sum_last_axis(
             np.sum(
                 (1 - eye(C))
                 * (
@@ -63,8 +64,7 @@ def cen(
                     + xlogy_ratio(transpose(M), transpose(M), align(x0, "j", "jk"))
                 ),
                 axis=-2,
-            ),
-            axis=-1,
+            )
         )
         / nonzero(2 * n * np.log(np.maximum(2, 2 * (C - 1))))
     )

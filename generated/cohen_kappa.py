@@ -16,8 +16,8 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     nonzero,
-    np,
     real,
+    sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
@@ -47,8 +47,8 @@ def cohen_kappa(
         lambda B: 3*B**2*C + B**2, diagonal(M), n, p, t
     )
     exact__y0 = p__exact * t__exact
-    exact__0 = real(n__exact ** 2 - np.sum(exact__y0, axis=-1))
-    exact__1 = real(n__exact * np.sum(M_diagonal__exact, axis=-1) - np.sum(exact__y0, axis=-1))
+    exact__0 = real(n__exact ** 2 - sum_last_axis(exact__y0))
+    exact__1 = real(n__exact * sum_last_axis(M_diagonal__exact) - sum_last_axis(exact__y0))
     value = exact__1 / nonzero(exact__0)
     undefined = (exact__0 == 0)
     return finish(value, undefined, zero_division)

@@ -16,8 +16,8 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     nonzero,
-    np,
     real,
+    sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
@@ -43,7 +43,7 @@ def error_rate(
     """
     M, C, t, p, n = matrix_terms(matrix)
     M_diagonal__exact, n__exact = exact(lambda B: B*C + B, diagonal(M), n)
-    exact__0 = real(n__exact - np.sum(M_diagonal__exact, axis=-1))
+    exact__0 = real(n__exact - sum_last_axis(M_diagonal__exact))
     value = exact__0 / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

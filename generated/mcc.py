@@ -18,6 +18,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     real,
+    sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
@@ -52,10 +53,10 @@ def mcc(
         lambda B: 4*B**2*C + 2*B**2, diagonal(M), n, p, t
     )
     exact__y0 = n__exact ** 2
-    exact__0 = real(exact__y0 - np.sum(p__exact ** 2, axis=-1))
-    exact__1 = real(exact__y0 - np.sum(t__exact ** 2, axis=-1))
+    exact__0 = real(exact__y0 - sum_last_axis(p__exact ** 2))
+    exact__1 = real(exact__y0 - sum_last_axis(t__exact ** 2))
     exact__2 = real(
-        n__exact * np.sum(M_diagonal__exact, axis=-1) - np.sum(p__exact * t__exact, axis=-1)
+        n__exact * sum_last_axis(M_diagonal__exact) - sum_last_axis(p__exact * t__exact)
     )
     value = exact__2 / nonzero(np.sqrt(exact__0 * exact__1))
     undefined = (exact__0 == 0) | (exact__1 == 0)

@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
+    sum_last_axis,
     transpose,
 )
 from metricc.runtime.registry import MetricInfo
@@ -46,7 +47,7 @@ def mean_squared_error(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=True)
     n, C = S.shape
-    value = np.sum(np.sum((transpose(Y) - transpose(S)) ** 2, axis=-1), axis=-1) / nonzero(C * n)
+    value = sum_last_axis(np.sum((transpose(Y) - transpose(S)) ** 2, axis=-1)) / nonzero(C * n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 

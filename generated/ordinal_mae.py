@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
@@ -41,9 +42,8 @@ def ordinal_mae(
     """
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     value = (
-        np.sum(
-            np.sum(np.abs(align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) * M, axis=-2),
-            axis=-1,
+        sum_last_axis(
+            np.sum(np.abs(align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) * M, axis=-2)
         )
         / nonzero(n)
     )

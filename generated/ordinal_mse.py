@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
@@ -42,9 +43,8 @@ def ordinal_mse(
     """
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     value = (
-        np.sum(
-            np.sum((align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M, axis=-2),
-            axis=-1,
+        sum_last_axis(
+            np.sum((align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M, axis=-2)
         )
         / nonzero(n)
     )

@@ -13,7 +13,7 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     nonzero,
-    np,
+    sum_last_axis,
     xlogy_ratio,
 )
 from metricc.runtime.registry import MetricInfo
@@ -50,13 +50,10 @@ def rci(
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     x0 = xlogy_ratio(t, t, align(n, "", "i"))
     value = (
-        -(
-            np.sum(np.sum(xlogy_ratio(M, M, align(p, "j", "ij")), axis=-1), axis=-1)
-            - np.sum(x0, axis=-1)
-        )
-        / nonzero(np.sum(x0, axis=-1))
+        -(sum_last_axis(sum_last_axis(xlogy_ratio(M, M, align(p, "j", "ij")))) - sum_last_axis(x0))
+        / nonzero(sum_last_axis(x0))
     )
-    undefined = (np.sum(x0, axis=-1) == 0)
+    undefined = (sum_last_axis(x0) == 0)
     return finish(value, undefined, zero_division)
 
 

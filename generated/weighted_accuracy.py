@@ -15,7 +15,7 @@ from metricc.runtime.kernel import (
     matrix_counts,
     matrix_terms,
     nonzero,
-    np,
+    sum_last_axis,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -70,8 +70,8 @@ def weighted_accuracy(
         params={},
         zero_division=zero_division,
     )
-    value = np.sum(class_weights * class__recall, axis=-1) / nonzero(np.sum(class_weights, axis=-1))
-    undefined = (np.sum(class_weights, axis=-1) == 0)
+    value = sum_last_axis(class_weights * class__recall) / nonzero(sum_last_axis(class_weights))
+    undefined = (sum_last_axis(class_weights) == 0)
     return finish(value, undefined, zero_division)
 
 

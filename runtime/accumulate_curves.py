@@ -14,7 +14,6 @@ edges: memory fixed by the number of bins, thresholds at the bin edges).
 
 from __future__ import annotations
 
-import importlib
 import math
 
 import numpy as np
@@ -162,12 +161,11 @@ class ThresholdAccumulator:
             if info.level != "curve":
                 raise InputError("metrics", f"{info.id} is a {info.level}-level metric; threshold counts give "
                                             "curve-level metrics only (roc_auc, average_precision, ...)")
-            # The generated module's per-curve kernel: the function itself takes raw scores.
-            module = importlib.import_module(info.function.__module__)
+            # The metric's per-curve kernel (the function itself takes raw scores), its parameters checked.
             given = {p.name: (params or {}).get(p.name, p.default) for p in info.params}
             results[name] = average_curve_metric(
-                module._per_curve, curves, average=average or info.default_average, averages=info.averages,
-                params=module._params(**given) if given else None,
+                info.curve_kernel, curves, average=average or info.default_average, averages=info.averages,
+                params=info.curve_params(**given) if given else None,
                 weights=weights, pos_label=self._pos_index(pos_label), zero_division=zero_division)
         return results
 

@@ -24,7 +24,10 @@ __all__ = [
     "check_labels",
     "check_matrix",
     "checked_matrix",
+    "checked_matrix_totals",
+    "column_totals",
     "float_counts",
+    "is_trusted",
     "class_labels",
     "label_array",
     "classes_and_matrix",
@@ -32,7 +35,10 @@ __all__ = [
     "counts_from_matrix",
     "multilabel_counts",
     "orient",
+    "row_totals",
     "samplewise_counts",
+    "StackTotals",
+    "TrustedCounts",
     "trusted_counts",
 ]
 
@@ -247,6 +253,39 @@ def _small_integers(t: np.ndarray, p: np.ndarray) -> int | None:
     return k if rows * k * k <= max(_GRID_CELLS_PER_LABEL * t.size, 2 ** 16) else None
 
 
+# Labels counted per chunk: a chunk, its cell numbers and its counts stay in cache (2 MiB of
+# L2), so the labels are read from memory once where ``bincount(t * K + p)`` reads and writes
+# three arrays of their size.
+_CHUNK = 1 << 17
+
+
+def _chunked_grid(t: np.ndarray, p: np.ndarray, weights) -> np.ndarray | None:
+    """Counts ``(1, K, K)`` of 1-d integer labels in 0..K-1, chunk by chunk: each chunk's
+    largest label sizes its own small grid, added into the corner of the total. None when a
+    chunk holds a negative label (read as unsigned, larger than any grid) or values too sparse
+    for a grid of at most one cell per label of the chunk (or 2**16): those labels are sorted."""
+    if t.ndim != 1 or t.dtype.kind not in "iu" or p.dtype.kind not in "iu" or not _numpy_exact(t.dtype, p.dtype):
+        return None
+    unsigned = [a.view(a.dtype.str.replace("i", "u")) for a in (t, p)]
+    cells = np.empty(min(_CHUNK, t.size), dtype=np.intp)
+    total = np.zeros((1, 1), dtype=np.int64 if weights is None else np.float64)
+    for start in range(0, t.size, _CHUNK):
+        stop = start + _CHUNK
+        k = max(int(unsigned[0][start:stop].max()), int(unsigned[1][start:stop].max())) + 1
+        if k * k > max(_GRID_CELLS_PER_LABEL * _CHUNK, 2 ** 16):
+            return None
+        chunk = cells[: min(stop, t.size) - start]
+        np.multiply(t[start:stop], k, out=chunk, dtype=np.intp)
+        np.add(chunk, p[start:stop], out=chunk, dtype=np.intp)
+        counts = np.bincount(chunk, weights=None if weights is None else weights[start:stop], minlength=k * k)
+        if k > total.shape[0]:
+            grown = np.zeros((k, k), dtype=total.dtype)
+            grown[: total.shape[0], : total.shape[0]] = total
+            total = grown
+        total[:k, :k] += counts.reshape(k, k)
+    return total[None]
+
+
 def _grid_counts(t: np.ndarray, p: np.ndarray, k: int, weights) -> np.ndarray:
     """Counts ``(B, K, K)`` of label values ``0..K-1``: one bincount over ``t * K + p``."""
     rows = t.shape[0] if t.ndim == 2 else 1
@@ -328,9 +367,11 @@ def classes_and_matrix(y_true, y_pred, *, labels=None, sample_weight=None) -> tu
     """
     t, p = _check_pair(y_true, y_pred)
     weights = None if sample_weight is None else _check_weights(sample_weight, t.shape).ravel()
-    k = _small_integers(t, p) if labels is None else None
-    if k is not None:
-        grid = _grid_counts(t, p, k, weights)
+    grid = _chunked_grid(t, p, weights) if labels is None else None
+    k = _small_integers(t, p) if labels is None and grid is None else None
+    if grid is not None or k is not None:
+        grid = _grid_counts(t, p, k, weights) if grid is None else grid
+        k = grid.shape[-1]
         if weights is None:
             seen = (grid.sum(axis=(0, 1)) + grid.sum(axis=(0, 2))) > 0
         else:  # a class seen only with weight 0 is still a class
@@ -382,13 +423,22 @@ def check_matrix(matrix, *, argument: str = "matrix", integer: bool | None = Non
 
 
 def checked_matrix(matrix, *, argument: str = "matrix") -> tuple[np.ndarray, np.ndarray]:
-    """-> (the matrix ``(..., C, C)`` as given, int64 or float64; its row totals ``(..., C)``).
+    """-> (the matrix ``(..., C, C)`` as given, int64 or float64; its row totals ``(..., C)``)."""
+    m, rows, _ = checked_matrix_totals(matrix, argument=argument)
+    return m, rows
 
-    One min and one max pass check every entry (NaN propagates through both); the row totals,
-    which the kernels need anyway, bound every column and grand total: two passes where
-    separate checks of finiteness, sign, size and totals took six. Integer totals are exact
-    int64 sums (no entry exceeds 2**53 by then, so they overflow only for C >= 1024, where the
-    sums are taken in float64 and checked first).
+
+def checked_matrix_totals(matrix, *, argument: str = "matrix") -> tuple[np.ndarray, np.ndarray, StackTotals | None]:
+    """-> (the matrix ``(..., C, C)`` as given, int64 or float64; its row totals ``(..., C)``;
+    for a large stack, its column totals and float64 diagonal read in the same pass, else None).
+
+    One pass checks every entry: read as unsigned 64-bit integers, a negative entry (sign bit
+    set), NaN or infinity is larger than the bits of 2**53, and every count in 0..2**53 is not
+    (float64 bits of non-negative numbers are ordered as the numbers); only a matrix failing
+    it is read again for a message saying what is wrong. The row totals, which the kernels
+    need anyway, bound every column and grand total. Integer totals are exact int64 sums (no
+    entry exceeds 2**53 by then, so they overflow only for C >= 1024, where the sums are taken
+    in float64 and checked first).
     """
     m = _object_numbers(_array(matrix, argument), argument)
     if m.dtype.kind not in "iuf":
@@ -400,24 +450,101 @@ def checked_matrix(matrix, *, argument: str = "matrix") -> tuple[np.ndarray, np.
         raise InputError(argument, f"is empty (shape {m.shape}); need at least one class")
     if m.dtype.kind in "iu" and m.dtype != np.int64 and m.dtype.itemsize < 8:
         m = m.astype(np.int64)
+    stack = _stack_totals(m)
+    if stack is not None:
+        return m, stack.rows, stack
+    if not _counts_in_range(m):
+        _range_error(m, argument)
+        m = m.astype(np.float64 if m.dtype.kind == "f" else np.int64, copy=False)  # -0.0 entries, uint64 counts
+    if m.dtype.kind == "f" or m.shape[-1] < 1024:
+        m = m.astype(np.float64 if m.dtype.kind == "f" else np.int64, copy=False)
+        t = row_totals(m)  # C * 2**53 < 2**63: an int64 row total cannot overflow
+        if m.dtype.kind != "f":  # nor, once each is at most 2**53, the grand total
+            _check_size(t, argument, "the total of the matrix")
+        _check_size(t.sum(axis=-1), argument, "the total of the matrix")
+        return m, t, None
+    m = m.astype(np.int64, copy=False)
+    t = _total([m], -1)
+    _check_size(t, argument, "the total of the matrix")
+    _check_size(_total([t], -1), argument, "the total of the matrix")
+    return m, t, None
+
+
+class StackTotals(NamedTuple):
+    """Row totals, column totals ``(..., C)``, grand totals ``(...)`` and diagonal of a stack,
+    all float64: exact, since every total was checked to be at most 2**53."""
+
+    rows: np.ndarray
+    columns: np.ndarray
+    total: np.ndarray
+    diagonal: np.ndarray
+
+
+# A stack is checked and totalled chunk by chunk: a chunk of this many bytes stays in the L2
+# cache while its range check, row and column totals and diagonal read it, so the stack is
+# read from memory once where four separate passes read it four times.
+_STACK_CHUNK_BYTES = 1 << 19
+
+
+def _stack_totals(m: np.ndarray) -> StackTotals | None:
+    """The float64 totals of a large contiguous int64 or float64 stack (C < 1024) whose
+    entries and grand totals are all counts in 0..2**53, read in one pass; None for anything
+    else (read by separate passes, which also say what is wrong). Per chunk the totals are
+    taken in the stack's own dtype (exact int64 sums) and only then stored as float64."""
+    c = m.shape[-1]
+    if (m.ndim < 3 or m.nbytes < 4 * _STACK_CHUNK_BYTES or c >= 1024 or m.dtype not in (np.int64, np.float64)
+            or not m.flags.c_contiguous):
+        return None
+    flat = m.reshape(-1, c, c)
+    bits, largest = flat.view(np.uint64), _LARGEST_BITS[m.dtype]
+    rows, columns, diagonal = (np.empty(flat.shape[:2]) for _ in range(3))
+    total = np.empty(flat.shape[0])
+    step = max(1, _STACK_CHUNK_BYTES // (c * c * 8))
+    for start in range(0, flat.shape[0], step):
+        stop = start + step
+        if int(bits[start:stop].max()) > largest:
+            return None
+        chunk = flat[start:stop]
+        chunk_rows = np.einsum("bij->bi", chunk)
+        chunk_total = np.einsum("bi->b", chunk_rows)
+        if (chunk_total > MAX_COUNT).any():  # entries are not negative: nor is any total larger
+            return None
+        rows[start:stop], total[start:stop] = chunk_rows, chunk_total
+        np.einsum("bij->bj", chunk, out=columns[start:stop], dtype=np.float64, casting="unsafe")
+        np.copyto(diagonal[start:stop], np.diagonal(chunk, axis1=-2, axis2=-1))
+    batch = m.shape[:-1]
+    return StackTotals(rows.reshape(batch), columns.reshape(batch), total.reshape(batch[:-1]), diagonal.reshape(batch))
+
+
+_LARGEST_BITS = {np.dtype(np.int64): MAX_COUNT, np.dtype(np.uint64): MAX_COUNT,
+                 np.dtype(np.float64): int(np.float64(MAX_COUNT).view(np.uint64))}
+
+
+def _counts_in_range(m: np.ndarray) -> bool:
+    """Every entry of an int64, uint64 or float64 array is a count in 0..2**53 (one max pass)."""
+    largest = _LARGEST_BITS.get(m.dtype)
+    return largest is not None and int(m.view(np.uint64).max()) <= largest
+
+
+def _range_error(m: np.ndarray, argument: str) -> None:
+    """Name what is wrong with entries the one-pass check refused (min and max are read again);
+    -0.0, and float16 or float32 entries, may be fine."""
     low, high = m.min(), m.max()
     if m.dtype.kind == "f" and not (np.isfinite(low) and np.isfinite(high)):
         raise InputError(argument, "contains NaN or infinity; counts must be finite")
     if low < 0:
         raise InputError(argument, "contains negative entries; counts must be >= 0")
     _check_size(np.asarray(high), argument)
-    if m.dtype.kind == "f":
-        m = m.astype(np.float64, copy=False)
-        t = m.sum(axis=-1)
-    elif m.shape[-1] < 1024:
-        m = m.astype(np.int64, copy=False)
-        t = m.sum(axis=-1)
-    else:
-        m = m.astype(np.int64, copy=False)
-        t = _total([m], -1)
-        _check_size(t, argument, "the total of the matrix")
-    _check_size(_total([t], -1), argument, "the total of the matrix")
-    return m, t
+
+
+def row_totals(m: np.ndarray) -> np.ndarray:
+    """``m.sum(axis=-1)``; einsum adds short rows several times faster than ``sum`` does."""
+    return np.einsum("...ij->...i", m)
+
+
+def column_totals(m: np.ndarray) -> np.ndarray:
+    """``m.sum(axis=-2)``, as einsum adds them."""
+    return np.einsum("...ij->...j", m)
 
 
 def orient(matrix, orientation: str = "true-rows") -> np.ndarray:
@@ -522,30 +649,42 @@ def check_class_vector(values, n_classes: int, *, argument: str) -> np.ndarray:
     return v
 
 
+class TrustedCounts(ClassCounts):
+    """Float64 counts :func:`check_counts` found trusted (derived from a checked matrix): the
+    kernels take them as they are, telling them by their type instead of looking each array up."""
+
+    __slots__ = ()
+
+
 # Counts the runtime derived itself from checked input (evaluate's counts of a matrix), by
 # id: each metric of one evaluate call takes them without checking them again. The arrays are
-# made read-only; an entry goes when its array does, so an id cannot be reused meanwhile.
-_TRUSTED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+# made read-only; an entry goes when its array does (a weak reference's callback), so an id
+# cannot be reused meanwhile. A plain dict of weak references: looked up four times per metric.
+_TRUSTED: dict[int, weakref.ref] = {}
 _FLOAT_COPIES: dict[int, np.ndarray] = {}
 
 
 def trusted_counts(counts: ClassCounts) -> ClassCounts:
-    """Mark int64 counts the runtime derived from a checked matrix as checked (read-only)."""
+    """Mark counts the runtime derived from a checked matrix as checked (read-only)."""
     for a in counts:
-        if a.dtype == np.int64:  # weighted (float) counts are checked as usual
-            a.flags.writeable = False
-            _TRUSTED[id(a)] = a
+        a.flags.writeable = False
+        _TRUSTED[id(a)] = weakref.ref(a, lambda _, key=id(a): _TRUSTED.pop(key, None))
     return counts
 
 
-def _trusted(a) -> bool:
-    return _TRUSTED.get(id(a)) is a
+def is_trusted(a) -> bool:
+    """True for counts marked by :func:`trusted_counts` (derived from a checked matrix)."""
+    ref = _TRUSTED.get(id(a))
+    return ref is not None and ref() is a
 
 
 def float_counts(a) -> np.ndarray:
-    """``a`` as float64; for trusted counts one read-only copy, shared by all the metrics of a call."""
-    if not _trusted(a):
+    """``a`` as float64; trusted float64 counts as they are, other trusted counts as one
+    read-only copy shared by all the metrics of a call."""
+    if not is_trusted(a):
         return np.asarray(a, dtype=np.float64)
+    if a.dtype == np.float64:
+        return a
     copy = _FLOAT_COPIES.get(id(a))
     if copy is None:
         copy = _FLOAT_COPIES[id(a)] = a.astype(np.float64)
@@ -563,7 +702,9 @@ def check_counts(counts, *, argument: str = "counts", integer: bool | None = Non
     >>> check_counts(([1, 2], [0, 1], [1, 0], [3, 2])).true_negatives
     array([3, 2])
     """
-    if isinstance(counts, tuple) and len(counts) == 4 and all(_trusted(a) for a in counts):
+    if isinstance(counts, tuple) and len(counts) == 4 and all(is_trusted(a) for a in counts):
+        if all(a.dtype == np.float64 for a in counts):
+            return TrustedCounts(*counts)
         return ClassCounts(*(float_counts(a) if integer is False else a for a in counts))
     if (isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__")
             or (isinstance(counts, np.ndarray) and counts.ndim == 0) or len(counts) != 4):

@@ -97,7 +97,7 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
             return None, confusion.multilabel_counts(y_true, y_pred), None
         labels = per_class.categorical_labels(y_true, y_pred) if labels is None else labels
         class_labels, matrix = confusion.classes_and_matrix(y_true, y_pred, labels=labels)
-        terms = MatrixTerms(matrix, matrix.sum(axis=-1))  # counted here: nothing to check
+        terms = MatrixTerms(matrix, confusion.row_totals(matrix))  # counted here: nothing to check
         return terms, terms.counts(), class_labels
     if y_pred is not None:
         raise InputError("y_pred", "y_pred needs y_true")

@@ -90,6 +90,10 @@ class MetricInfo:
     gradient: Callable | None = None  # delta-method gradient (metricc.runtime.gradient), None: no_delta says why
     no_delta: str = ""
     proportion: tuple[tuple[str, ...], ...] = ()  # (successes, trials): count names, or matrix cells
+    # Curve level: the per-curve kernel the function averages, count curves in, (values,
+    # undefined) out; how threshold counts merged without the scores reach the metric.
+    curve_kernel: Callable | None = None
+    curve_params: Callable | None = None  # its scalar parameters checked, as the kernel takes them
 
 
 # torchmetrics names its classes by task (BinaryF1Score, MulticlassCohenKappa): the metric is the rest.

@@ -131,8 +131,16 @@ def _data(info, data, counts, matrix, orientation):
     return None, confusion.check_counts(counts)
 
 
-def _grid(grid, kind: str, n_classes: int) -> tuple[np.ndarray, tuple[float, float]]:
-    """The grid as floats (not copied when it is already) and its least and greatest values."""
+def _extremes(array: np.ndarray) -> tuple[float, float]:
+    """The least and greatest grid values, refusing NaN and infinity (min and max carry them)."""
+    extremes = (float(array.min()), float(array.max())) if array.size else (0.0, 0.0)
+    if not all(math.isfinite(e) for e in extremes):
+        raise InputError("grid", "contains NaN or infinity")
+    return extremes
+
+
+def _grid(grid, kind: str, n_classes: int) -> np.ndarray:
+    """The grid as floats (not copied when it is already), its shape checked."""
     try:
         array = np.asarray(grid)
     except ValueError:
@@ -140,14 +148,10 @@ def _grid(grid, kind: str, n_classes: int) -> tuple[np.ndarray, tuple[float, flo
     if array.dtype.kind not in "biuf":
         raise InputError("grid", f"expected numbers, got dtype {array.dtype}")
     array = array.astype(float, copy=False)
-    # min and max carry any NaN or infinity: two passes over the grid, no temporary array
-    extremes = (float(array.min()), float(array.max())) if array.size else (0.0, 0.0)
-    if not all(math.isfinite(e) for e in extremes):
-        raise InputError("grid", "contains NaN or infinity")
     if kind == "class_vector" and (array.ndim == 0 or array.shape[-1] != n_classes):
         got = "a scalar" if array.ndim == 0 else f"shape {array.shape}"
         raise InputError("grid", f"the last axis holds one value per class (C={n_classes}), got {got}")
-    return array, extremes
+    return array
 
 
 def sweep(
@@ -202,10 +206,7 @@ def sweep(
         raise InputError("params", f"{info.id} has no parameter '{unknown[0]}'")
     the_matrix, the_counts = _data(info, data, counts, matrix, orientation)
     n_classes = the_counts.true_positives.shape[-1]
-    if isinstance(grid, ProductGrid):
-        values, extremes = _product(grid, kind, n_classes), (grid.values.min(), grid.values.max())
-    else:
-        values, extremes = _grid(grid, kind, n_classes)
+    values = _product(grid, kind, n_classes) if isinstance(grid, ProductGrid) else _grid(grid, kind, n_classes)
     kwargs = {**fixed, "zero_division": zero_division}
     if info.level == "class":
         average = average or info.default_average
@@ -226,11 +227,14 @@ def sweep(
                        n_classes if kwargs.get("average") == "none" else 1)
     shown = {"label": f"sweep {info.id}", "enabled": progress}
     if kind == "scalar":
+        _extremes(values)
         return _scalar_sweep(call, values, param, info.params, batch, shown)
     if affine and param in getattr(info, "affine", ()) and kwargs.get("average") in _LINEAR_AVERAGES:
-        swept = _affine_sweep(call, values, extremes, n_classes, batch, param)
+        swept = _affine_sweep(call, values, n_classes, batch, param)
         if swept is not None:
             return swept
+    if not isinstance(values, ProductGrid):
+        _extremes(values)
     return _vector_sweep(call, values, param, info.params, n_classes, batch, shown)
 
 
@@ -246,33 +250,57 @@ def _product(grid: ProductGrid, kind: str, n_classes: int) -> ProductGrid:
 _LINEAR_AVERAGES = ("binary", "macro", "weighted")
 
 
-def _affine_sweep(call, grid, extremes: tuple[float, float], n_classes: int, batch: tuple, param: str) -> np.ndarray | None:
+# Grid vectors per step of the matrix-product form: a block of the grid (512 KiB for 18
+# classes) is checked and multiplied while it is in cache, so the grid is read from memory once.
+AFFINE_ROWS = 1 << 12
+
+
+def _affine_sweep(call, grid, n_classes: int, batch: tuple, param: str) -> np.ndarray | None:
     """``f(0) + grid @ c``, or None where the form does not apply (0 or 1 outside the domain,
     or a grid value outside it: the direct path then names the offending vector). The domain
-    is an interval (the compiler marks no other), so checking the grid's extremes checks it all."""
+    is an interval (the compiler marks no other), so checking the grid's least and greatest
+    values checks it all; they are taken block by block with the product, and the metric is
+    called on them only when they lie outside [0, 1], which the basis vectors checked."""
     if math.prod(grid.shape[:-1]) == 0:
         return None
-    low, high = extremes
-    basis = np.vstack([np.zeros(n_classes), np.eye(n_classes), np.full(n_classes, low), np.full(n_classes, high)])
-    try:  # the metric's own domain check, on 0, 1 and the grid's least and greatest values
-        at = np.asarray(call(basis, True), dtype=float).reshape(-1, n_classes + 3)
+    basis = np.vstack([np.zeros(n_classes), np.eye(n_classes)])
+    at = _domain_call(call, basis, param)
+    if at is None:
+        return None
+    at = at.reshape(-1, n_classes + 1)
+    offset = at[:, 0]
+    # A NaN f(0) (an undefined class under zero_division=NaN) makes every value NaN, as it
+    # should: where a class is undefined does not depend on the parameter.
+    coefficients = at[:, 1:] - offset[:, None]
+    if isinstance(grid, ProductGrid):
+        low, high = float(grid.values.min()), float(grid.values.max())
+        out = offset[:, None]
+        for k in range(n_classes):  # sum of outer terms, the last class fastest
+            out = (out[:, :, None] + coefficients[:, k, None, None] * grid.values[None, None, :]).reshape(offset.size, -1)
+    else:
+        flat = grid.reshape(-1, n_classes)
+        out = np.empty((offset.size, flat.shape[0]))
+        low, high = math.inf, -math.inf
+        for start in range(0, flat.shape[0], AFFINE_ROWS):
+            block = flat[start:start + AFFINE_ROWS]
+            least, greatest = _extremes(block)
+            low, high = min(low, least), max(high, greatest)
+            np.matmul(coefficients, block.T, out=out[:, start:start + block.shape[0]])
+        out += offset[:, None]
+    if (low < 0 or high > 1) and _domain_call(call, np.vstack([np.full(n_classes, low), np.full(n_classes, high)]),
+                                              param) is None:
+        return None
+    return out.reshape(batch + grid.shape[:-1])
+
+
+def _domain_call(call, vectors: np.ndarray, param: str) -> np.ndarray | None:
+    """The metric at ``vectors`` (batch first), or None where the swept parameter's domain check refuses them."""
+    try:
+        return np.asarray(call(vectors, True), dtype=float)
     except InputError as error:
         if error.argument != param:
             raise
         return None
-    offset = at[:, 0]
-    # A NaN f(0) (an undefined class under zero_division=NaN) makes every value NaN, as it
-    # should: where a class is undefined does not depend on the parameter.
-    coefficients = at[:, 1:n_classes + 1] - offset[:, None]
-    if isinstance(grid, ProductGrid):
-        out = offset[:, None]
-        for k in range(n_classes):  # sum of outer terms, the last class fastest
-            out = (out[:, :, None] + coefficients[:, k, None, None] * grid.values[None, None, :]).reshape(offset.size, -1)
-        return out.reshape(batch + grid.shape[:-1])
-    flat = grid.reshape(-1, n_classes)
-    out = coefficients @ flat.T
-    out += offset[:, None]
-    return out.reshape(batch + grid.shape[:-1])
 
 
 def _check_result_size(batch: tuple, grid_shape: tuple, per_entry: int) -> None:

@@ -10,7 +10,7 @@ is copied to float64 only for a formula that reads it entry by entry (and then o
 >>> M.dtype.name, C, t.tolist(), p.tolist(), float(n)
 ('int64', 2, [6.0, 9.0], [7.0, 8.0], 15.0)
 >>> matrix_counts(read_matrix([[5, 1], [2, 7]])).false_positives.tolist()
-[2, 1]
+[2.0, 1.0]
 """
 
 from __future__ import annotations
@@ -19,53 +19,90 @@ import weakref
 
 import numpy as np
 
-from metricc.runtime.confusion import ClassCounts, check_matrix, checked_matrix, counts_from_matrix, trusted_counts
+from metricc.runtime.confusion import (
+    ClassCounts,
+    StackTotals,
+    check_matrix,
+    checked_matrix_totals,
+    column_totals,
+    counts_from_matrix,
+    trusted_counts,
+)
 
-__all__ = ["MatrixTerms", "derived", "matrix_counts", "matrix_terms", "read_matrix"]
+__all__ = ["MatrixTerms", "derived", "matrix_counts", "matrix_terms", "read_matrix", "whole"]
 
 
 # Arrays a MatrixTerms derived, by id, with what the kernels would otherwise recompute from
 # them: the float64 diagonal of its matrix (a strided gather over the whole stack), and the
-# exact int64 twin of each float64 total (which ``exact`` would convert and compare back). An
-# entry goes when its array does, so an id is never confused with a later array's.
-_DERIVED: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+# exact integer twin of each float64 total (which ``exact`` would convert and compare back).
+# An entry goes when its array does (a weak reference's callback), so an id is never confused
+# with a later array's.
+_DERIVED: dict[int, tuple[weakref.ref, list]] = {}
+
+# Remembered for float64 totals known to be whole numbers up to 2**53: their int64 twin, made
+# on first use (a formula without an exact part never pays for it).
+_WHOLE = object()
 
 
-def _remember(array: np.ndarray, derived: np.ndarray) -> None:
+def _remember(array: np.ndarray, derived) -> None:
     if not isinstance(array, np.ndarray):  # a scalar total (one matrix): nothing worth remembering
         return
     key = id(array)
-    _DERIVED[key] = (weakref.ref(array), derived)
-    weakref.finalize(array, _DERIVED.pop, key, None)
+    _DERIVED[key] = (weakref.ref(array, lambda _, key=key: _DERIVED.pop(key, None)), [derived])
 
 
 def derived(array) -> np.ndarray | None:
-    """The diagonal of a matrix, or the int64 twin of a total, remembered by :class:`MatrixTerms`; else None."""
+    """The diagonal of a matrix, or the integer twin of a total, remembered by :class:`MatrixTerms`; else None."""
     entry = _DERIVED.get(id(array))
-    return entry[1] if entry is not None and entry[0]() is array else None
+    if entry is None or entry[0]() is not array:
+        return None
+    if entry[1][0] is _WHOLE:
+        entry[1][0] = array.astype(np.int64)
+    return entry[1][0]
+
+
+def whole(array) -> bool:
+    """True for float64 counts :class:`MatrixTerms` derived from an integer matrix (it remembers
+    an integer twin for them, made or not yet): whole numbers, never negative."""
+    entry = _DERIVED.get(id(array))
+    if entry is None or entry[0]() is not array:
+        return False
+    twin = entry[1][0]
+    return twin is _WHOLE or (twin.dtype.kind in "iu" and twin.shape == np.shape(array))
 
 
 class MatrixTerms:
     """A checked matrix ``(..., C, C)`` (int64, or float64 for weighted or probabilistic
-    matrices) and its totals as float64: exact, since every total is at most 2**53."""
+    matrices) and its totals as float64: exact, since every total is at most 2**53.
 
-    __slots__ = ("matrix", "_rows", "_columns", "_tp", "t", "p", "n", "_real")
+    Per (B, C) array it keeps what the hand-written numpy of a metric set keeps: row and
+    column totals (the integer ones only as exact twins), their float64 copies and the float64
+    diagonal; integer twins of the float64 arrays are made only when a formula asks.
+    """
 
-    def __init__(self, matrix: np.ndarray, rows: np.ndarray):
+    __slots__ = ("matrix", "_diagonal", "t", "p", "n", "_real", "__weakref__")
+
+    def __init__(self, matrix: np.ndarray, rows: np.ndarray, stack: StackTotals | None = None):
         # A view of its own: what is remembered about it is this object's, never a caller's array.
-        self.matrix, self._rows = matrix.view(), rows
-        self._columns = matrix.sum(axis=-2)
-        self._tp = np.diagonal(matrix, axis1=-2, axis2=-1).copy()
-        self.t = rows.astype(np.float64)
-        self.p = self._columns.astype(np.float64)
-        self.n = self.t.sum(axis=-1)
+        self.matrix = matrix.view()
         self._real = None
-        diagonal = self._tp.astype(np.float64)
-        _remember(self.matrix, diagonal)
-        if matrix.dtype.kind in "iu":
-            n = rows.sum(axis=-1)
-            for real, integer in ((self.t, rows), (self.p, self._columns), (self.n, n), (diagonal, self._tp)):
-                _remember(real, integer)
+        integer = matrix.dtype.kind in "iu"
+        if stack is None:
+            columns = column_totals(matrix)
+            self.t = rows.astype(np.float64, copy=False)
+            self.p = columns.astype(np.float64, copy=False)
+            self.n = np.asarray(self.t.sum(axis=-1))  # an array for one matrix too: its twin is remembered
+            self._diagonal = np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64)
+            twins = (rows, columns, _WHOLE)
+        else:  # read in one pass: float64 totals, integer twins only for formulas that ask
+            self.t, self.p, self.n, self._diagonal = stack.rows, stack.columns, stack.total, stack.diagonal
+            twins = (_WHOLE,) * 3
+        self._diagonal.flags.writeable = False
+        _remember(self.matrix, self._diagonal)
+        if integer:
+            for real, twin in zip((self.t, self.p, self.n), twins):
+                _remember(real, twin)
+            _remember(self._diagonal, _WHOLE)  # from the contiguous copy: no second gather over the stack
 
     @property
     def n_classes(self) -> int:
@@ -79,12 +116,14 @@ class MatrixTerms:
         return self._real
 
     def counts(self) -> ClassCounts:
-        """Per-class TP, FP, FN, TN ``(..., C)`` from the diagonal and the totals (int64 for an
-        integer matrix), read-only and trusted: the metrics they are passed to need not check them."""
-        tp = self._tp.copy()
-        fp = self._columns - tp
-        fn = self._rows - tp
-        tn = self._rows.sum(axis=-1)[..., None] - tp - fp - fn
+        """Per-class TP, FP, FN, TN ``(..., C)`` as float64 (exact: whole numbers up to 2**53),
+        from the diagonal and the totals, read-only and trusted: the metrics they are passed to
+        need neither check nor convert them."""
+        tp = self._diagonal
+        fp = self.p - tp
+        fn = self.t - tp
+        tn = np.subtract(np.asarray(self.n)[..., None], self.t)
+        tn -= fp  # n - t - p + tp: every intermediate is a whole number between 0 and n
         return trusted_counts(ClassCounts(tp, fp, fn, tn))
 
 
@@ -94,11 +133,12 @@ def read_matrix(matrix, *, argument: str = "matrix", integer: bool = False) -> M
     real-valued (weighted, normalised) matrices stay float64."""
     if isinstance(matrix, MatrixTerms):
         return matrix
-    m, rows = checked_matrix(matrix, argument=argument)
+    m, rows, stack = checked_matrix_totals(matrix, argument=argument)
     if integer and m.dtype.kind == "f":
         m = check_matrix(m, argument=argument)  # whole numbers as int64, else float64
         rows = rows.astype(m.dtype)
-    return MatrixTerms(m, rows)
+        stack = None if stack is None else stack._replace(rows=rows, columns=stack.columns.astype(m.dtype))
+    return MatrixTerms(m, rows, stack)
 
 
 def matrix_terms(matrix, *, elementwise: bool = False):

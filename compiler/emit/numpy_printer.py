@@ -266,7 +266,10 @@ class NumpyPrinter:
             name = str(index)
             if name in indices:
                 axis = indices.index(name) - len(indices)
-                code = f"{self.use('np')}.sum({code}, axis={axis})"
+                if axis == -1 and sizes[name] == "C":  # a few classes: einsum, not a reduction per row
+                    code = f"{self.use('sum_last_axis')}({code})"
+                else:
+                    code = f"{self.use('np')}.sum({code}, axis={axis})"
                 indices = indices.replace(name, "")
             elif sizes[name] == "thresholds":
                 raise InternalError("numpy printer: a threshold sum must use its index")

@@ -98,6 +98,32 @@ def test_threshold_counts_for_curve_level_metrics():
         _same(counts.compute(name)[name], mc.evaluate(name, y_true=y, scores=scores)[name])
 
 
+def test_sample_weight_gives_the_in_memory_weighted_matrix(labels, tmp_path):
+    y_true, y_pred = labels
+    weights = np.random.default_rng(2).integers(0, 4, 500) / 4  # quarters: every sum exact, in any order
+    expected = mc.confusion_matrix(y_true, y_pred, sample_weight=weights)
+    counts = bridge.accumulate(da.from_array(y_true, chunks=(UNEVEN,)), da.from_array(y_pred, chunks=97),
+                               sample_weight=da.from_array(weights, chunks=41), split_every=3, scheduler="sync")
+    assert counts.matrix.dtype.kind == "f"
+    _same(counts.matrix, expected)
+    for name in ("accuracy", "mcc", "cohen_kappa"):
+        _same(counts.compute(name)[name], mc.evaluate(name, matrix=expected)[name])
+    frame = pd.DataFrame({"truth": y_true, "prediction": y_pred, "weight": weights})
+    dd.from_pandas(frame, npartitions=7).to_parquet(tmp_path / "weighted")
+    table = dd.read_parquet(tmp_path / "weighted")
+    _same(bridge.accumulate(table["truth"], table["prediction"], sample_weight=table["weight"], scheduler="sync").matrix,
+          expected)
+    mixed = bridge.accumulate(table["truth"], da.from_array(y_pred, chunks=(UNEVEN,)),
+                              sample_weight=da.from_array(weights, chunks=100), scheduler="threads")
+    _same(mixed.matrix, expected)
+    with pytest.raises(InputError, match="^sample_weight: expected 500 rows like y_true, got 499$"):
+        bridge.accumulate(da.from_array(y_true, chunks=50), da.from_array(y_pred, chunks=50),
+                          sample_weight=da.from_array(weights[1:], chunks=50))
+    with pytest.raises(InputError, match="^sample_weight: weights apply to single-label predictions"):
+        bridge.accumulate(da.from_array(y_true, chunks=50), scores=da.from_array(weights, chunks=50), labels=[0, 1],
+                          sample_weight=da.from_array(weights, chunks=50))
+
+
 def test_inputs_that_cannot_be_counted_are_refused():
     y = da.from_array(np.array([0, 1, 1]), chunks=2)
     with pytest.raises(InputError, match="y_pred: give y_pred"):

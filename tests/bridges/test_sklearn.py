@@ -102,5 +102,32 @@ def test_a_scorer_refuses_what_cannot_give_one_number():
         bridge.scorer("f2")
 
 
+@pytest.mark.parametrize(("ours", "theirs"), [
+    (bridge.scorer("f1", average="macro"), "f1_macro"),
+    (bridge.scorer("recall", average="weighted"), "recall_weighted"),
+    (bridge.scorer("accuracy"), "accuracy"),
+    (bridge.scorer("balanced_accuracy"), "balanced_accuracy"),
+])
+def test_sample_weight_gives_scikit_learns_weighted_scores(iris, ours, theirs):
+    from sklearn.metrics import get_scorer
+
+    X, y = iris
+    model = _model().fit(X[::2], y[::2])
+    weights = np.random.default_rng(1).random(len(y)) * 3
+    weights[:10] = 0.0
+    got = ours(model, X, y, sample_weight=weights)
+    assert got == pytest.approx(get_scorer(theirs)(model, X, y, sample_weight=weights), rel=1e-12)
+    assert got != pytest.approx(ours(model, X, y), rel=1e-6)  # the weights change the score
+
+
+def test_sample_weight_is_refused_where_it_cannot_apply(iris):
+    X, y = iris
+    model = _model().fit(X, y)
+    with pytest.raises(InputError, match="^sample_weight: roc_auc does not weigh samples"):
+        bridge.scorer("roc_auc", average="macro")(model, X, y, sample_weight=np.ones(len(y)))
+    with pytest.raises(InputError, match="^sample_weight: "):
+        bridge.scorer("accuracy")(model, X, y, sample_weight=np.ones(3))
+
+
 def test_docstring_example():
     assert doctest.testmod(bridge).failed == 0

@@ -68,11 +68,11 @@ CASES = [
     (symbols.step(T[I] - P[I]), "np.heaviside(t - p, 0.5)", {"np"}),
     (sympy.Min(N, 1), "np.minimum(1, n)", {"np"}),
     (sympy.Max(T[I], P[J]), 'np.maximum(align(p, "j", "ij"), align(t, "i", "ij"))', {"np", "align"}),
-    # sums: over a used index, over an unused one (times C), over thresholds
-    (sympy.Sum(M[K, K], (K, 0, C - 1)), "np.sum(diagonal(M), axis=-1)", {"np", "diagonal"}),
-    (sympy.Sum(T[I], (I, 0, C - 1), (J, 0, C - 1)), "np.sum(C * t, axis=-1)", {"np"}),
-    (-sympy.Sum(M[K, K], (K, 0, C - 1)) / (2 * N), "-np.sum(diagonal(M), axis=-1) / nonzero(2 * n)",
-     {"np", "diagonal", "nonzero"}),
+    # sums: over a used index (the last class axis by einsum), over an unused one (times C), over thresholds
+    (sympy.Sum(M[K, K], (K, 0, C - 1)), "sum_last_axis(diagonal(M))", {"sum_last_axis", "diagonal"}),
+    (sympy.Sum(T[I], (I, 0, C - 1), (J, 0, C - 1)), "sum_last_axis(C * t)", {"sum_last_axis"}),
+    (-sympy.Sum(M[K, K], (K, 0, C - 1)) / (2 * N), "-sum_last_axis(diagonal(M)) / nonzero(2 * n)",
+     {"sum_last_axis", "diagonal", "nonzero"}),
     (sympy.Sum(CURVE_TP[I], (I, 0, LEVEL - 1)), "np.sum(np.where(valid, tp, 0.0), axis=-1)", {"np"}),
 ]
 

@@ -133,6 +133,17 @@ def test_curve_metric_parameters_reach_the_accumulator():
         _same(acc.compute(name, average="binary", params=params)[name], expected)
 
 
+def test_curve_metrics_declare_the_kernel_the_accumulator_applies():
+    for info in CATALOG.values():
+        assert (info.curve_kernel is not None) == (info.level == "curve"), info.id
+    # TP, FP, FN, TN from the highest threshold down: both positives, then the negative
+    counts = (np.array([[0.0, 2.0, 2.0]]), np.array([[0.0, 0.0, 1.0]]), np.array([[2.0, 0.0, 0.0]]),
+              np.array([[1.0, 1.0, 0.0]]))
+    value, undefined = CATALOG["roc_auc"].curve_kernel(*(c[..., 1:] for c in counts), *(c[..., :-1] for c in counts),
+                                                       np.array([2.0]), np.array([1.0]), np.array([[True, True]]))
+    assert value.tolist() == [1.0] and not undefined.any()
+
+
 def test_binned_threshold_counts_equal_exact_counts_of_binned_scores():
     rng = np.random.default_rng(5)
     y, scores = rng.integers(0, 2, 400), rng.random(400)

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from metricc.runtime import confusion
 from metricc.runtime.confusion import (
     ClassCounts,
     check_class_vector,
@@ -399,3 +400,22 @@ def test_negative_large_and_weighted_integer_labels_take_the_general_path():
     assert confusion_matrix([10 ** 12, 0], [0, 0]).tolist() == [[1, 0], [1, 0]]
     weighted = confusion_matrix([0, 2], [0, 0], sample_weight=[1.5, 0.0])  # class 2 has weight 0: still a class
     assert weighted.tolist() == [[1.5, 0.0], [0.0, 0.0]]
+
+
+@pytest.mark.parametrize("late", [None, 40, -3, 10 ** 6])
+def test_chunked_integer_counts_equal_the_sorting_path(monkeypatch, late):
+    # Chunks of 8 labels: the grid grows chunk by chunk; a negative or far label in a late
+    # chunk sends all the labels to the sorting path, with the same matrix.
+    monkeypatch.setattr(confusion, "_CHUNK", 8)
+    rng = np.random.default_rng(3)
+    y_true, y_pred = rng.integers(0, 3, 43), rng.integers(0, 5, 43)
+    y_true[30:] += 4  # classes appear only in later chunks
+    if late is not None:
+        y_pred[-1] = late
+    weights = rng.random(43)
+    classes, matrix = classes_and_matrix(y_true, y_pred)
+    expected_classes, expected = classes_and_matrix(y_true.astype(object), y_pred.astype(object))
+    assert classes.tolist() == expected_classes.tolist() and np.array_equal(matrix, expected)
+    weighted = confusion_matrix(y_true, y_pred, sample_weight=weights)
+    assert np.allclose(weighted, confusion_matrix(y_true.astype(object), y_pred.astype(object), sample_weight=weights),
+                       rtol=1e-15, atol=0)

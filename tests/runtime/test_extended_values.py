@@ -44,5 +44,7 @@ def test_exact_copies_of_a_batched_matrix_are_the_matrix_not_its_diagonal():
 
     batch = np.array([[[1, 2], [3, 4]], [[5, 0], [0, 5]]])
     M, *_ = matrix_terms(batch, elementwise=True)
-    [twin] = exact(lambda bound: 4 * bound + 1, M)
+    [twin] = exact(lambda bound: 4 * bound + 1, M)  # below 2**53: the float64 matrix itself is exact
+    assert twin.shape == (2, 2, 2) and twin.dtype.kind == "f" and twin.tolist() == batch.tolist()
+    [twin] = exact(lambda bound: 2 ** 60 + bound, M)
     assert twin.shape == (2, 2, 2) and twin.dtype.kind == "i" and twin.tolist() == batch.tolist()

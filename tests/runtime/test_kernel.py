@@ -208,16 +208,18 @@ def test_micro_pools_integer_counts_exactly_and_refuses_totals_beyond_2_53():
         kernel.average_class_metric(recall, bigger, average="micro", averages=ALL, params={})
 
 
-def test_exact_gives_int64_copies_python_integers_beyond_int64_and_floats_unchanged():
+def test_exact_gives_float64_below_2_53_int64_copies_then_python_integers_and_floats_unchanged():
     small = kernel.exact(lambda B: 2 * B ** 2, np.array([3.0, 4.0]), np.array([5.0, 0.0]))
-    assert [a.dtype for a in small] == [np.int64, np.int64] and small[0].tolist() == [3, 4]
+    assert [a.dtype for a in small] == [np.float64, np.float64] and small[0].tolist() == [3, 4]
+    middle = kernel.exact(lambda B: 2 * B ** 2, np.array([2.0 ** 30, 3.0]), np.array([1.0, 0.0]))
+    assert [a.dtype for a in middle] == [np.int64, np.int64] and middle[0].tolist() == [2 ** 30, 3]
     large = kernel.exact(lambda B: 2 * B ** 2, np.array([2.0 ** 53]), np.array([1.0]))
     assert [a.dtype for a in large] == [object, object] and type(large[0][0]) is int
     # (2**53)**2 - 1 is exact in Python integers and rounds once to float64.
     assert kernel.real(large[0] * large[0] - large[1]).tolist() == [2.0 ** 106]
     weighted = kernel.exact(lambda B: B, np.array([0.5, 2.0]))
     assert weighted[0].dtype == np.float64 and weighted[0].tolist() == [0.5, 2.0]
-    assert kernel.exact(lambda B: B, np.zeros((0, 3)))[0].dtype == np.int64
+    assert kernel.exact(lambda B: B, np.zeros((0, 3)))[0].dtype == np.float64
 
 
 @pytest.mark.parametrize("average, kwargs, argument, message", [

@@ -96,3 +96,23 @@ def test_out_of_domain_values_are_named_through_the_direct_path():
         sweep("preference_driven", matrix=TABLE4, grid=product_grid([0.0, 1.0], 4, lazy=True))
     with pytest.raises(InputError, match=r"^grid: .* above the limit"):
         sweep("preference_driven", matrix=np.eye(30, dtype=int) + 1, grid=product_grid([0.0, 1.0], 30, lazy=True))
+
+
+def test_a_stored_grid_is_checked_and_multiplied_block_by_block(monkeypatch):
+    # Blocks of 3 vectors: the same values as one product, and a bad value in the last block
+    # is still found (NaN refused, a value outside the domain named by the direct path).
+    monkeypatch.setattr(sweep_module, "AFFINE_ROWS", 3)
+    grid = np.random.default_rng(4).random((2, 5, 3))
+    matrices = np.stack([TABLE4, TABLE4.T + 1])
+    blocked = sweep("preference_driven", matrix=matrices, grid=grid, average="weighted")
+    monkeypatch.setattr(sweep_module, "AFFINE_ROWS", 1 << 12)
+    assert np.array_equal(blocked, sweep("preference_driven", matrix=matrices, grid=grid, average="weighted"))
+    monkeypatch.setattr(sweep_module, "AFFINE_ROWS", 3)
+    grid[1, 4, 2] = np.nan
+    with pytest.raises(InputError, match="^grid: contains NaN or infinity"):
+        sweep("preference_driven", matrix=TABLE4, grid=grid)
+    grid[1, 4, 2] = 1.25
+    with pytest.raises(InputError, match=r"^grid: grid\[1, 4\] = \[.*, 1.25\] is outside the domain of 'kappa'"):
+        sweep("preference_driven", matrix=TABLE4, grid=grid)
+    with pytest.raises(InputError, match="^grid: contains NaN or infinity"):
+        sweep("f_beta", matrix=TABLE4, param="beta", grid=[1.0, np.inf])
