@@ -36,7 +36,7 @@ class Match:
     metric: str
     average: str | None
     holds: str  # "all" | "single-label" | "binary"
-    proved: bool = False
+    proved: bool = False  # False: equal on every sampled point, but the proof failed or timed out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,7 +57,8 @@ class Identification:
 
     def to_json(self) -> dict:
         return {"parsed": self.parsed, "label": self.label,
-                "matches": [{"metric": m.metric, "average": m.average, "holds": m.holds} for m in self.matches],
+                "matches": [{"metric": m.metric, "average": m.average, "holds": m.holds, "proved": m.proved}
+                            for m in self.matches],
                 "label_agrees": self.label_agrees,
                 "nearest": [{"metric": n.metric, "average": n.average, "differs": n.differs} for n in self.nearest]}
 

@@ -130,7 +130,7 @@ def test_cli_json_follows_the_schema_and_exit_codes(capsys):
     assert main(["identify", "--format", "json", r"\frac{TP}{TP + \frac{1}{2}(FP + FN)}"]) == 0
     document = json.loads(capsys.readouterr().out)
     jsonschema.validate(document, schema())
-    assert {"metric": "f1", "average": "binary", "holds": "all"} in document["matches"]
+    assert {"metric": "f1", "average": "binary", "holds": "all", "proved": True} in document["matches"]
     assert main(["identify", "--format", "json", r"\frac{TP}{TP + \frac{1}{2}(FP + TN)}"]) == 1
     document = json.loads(capsys.readouterr().out)
     jsonschema.validate(document, schema())
