@@ -108,13 +108,14 @@ _DATA_SYMBOLS = frozenset({*symbols.COUNTS, symbols.N_TOTAL, *symbols.CURVE_TOTA
 def depends_on_data(expr: sympy.Expr) -> bool:
     """Whether ``expr`` varies with the data passed at call time (so it may vanish there).
 
-    Counts, matrix cells and totals, scores, averaged terms, and anything indexed by class:
-    a class_vector parameter is given per call like the data (``Sum(w[k], k)`` is 0 when every
-    weight is), so it counts as data too.
+    Counts, matrix cells and totals, scores, averaged terms, and anything indexed by class.
+    Parameters are given per call like the data, so they count as data too: a class_vector
+    (``Sum(w[k], k)`` is 0 when every weight is) and a scalar (``TP / beta`` at beta = 0 is
+    undefined, not TP / 1). Scalars are the real symbols that are neither counts nor indices.
     """
     if expr.free_symbols & _DATA_SYMBOLS or expr.atoms(sympy.Indexed):
         return True
-    return any(isinstance(s, symbols.TermSymbol) for s in expr.free_symbols)
+    return any(isinstance(s, symbols.TermSymbol) or not s.is_integer for s in expr.free_symbols)
 
 
 def _strip(factor: sympy.Expr) -> sympy.Expr:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator, Mapping
 import numpy as np
 import sympy
 
+from metricc.compiler.analysis import analyze
 from metricc.compiler.errors import Diagnostic, FormulaError, InternalError
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level
@@ -425,6 +426,40 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
     return problems
 
 
+# Class counts at which a denominator of the class indices alone is tried: a zero at any of them
+# is a division by zero for every input with that many classes.
+_INDEX_CLASS_COUNTS = (1, 2, 3, 4)
+
+
+def _excluded(term: sympy.Expr, power: sympy.Pow, at: dict) -> bool:
+    """Whether a factor of ``term`` beside ``power`` is 0 at the indices ``at``: the term is
+    left out there (``Sum(x, k != j)`` multiplies by 1 - [k = j])."""
+    return any(not factor.has(power) and factor.xreplace(at) == 0 for factor in sympy.Mul.make_args(term))
+
+
+def _vanishing_index_denominator(metric: ir.Metric) -> tuple[sympy.Expr, dict] | None:
+    """A denominator in a class sum's terms that depends on the class indices alone and is 0 for
+    some classes (``1 / |i - j|`` at i = j), with the indices where it is, or None.
+
+    No count can rescue such a term, so no undefined case describes it: the formula divides by
+    zero whenever those classes exist."""
+    named = {symbols.N_CLASSES, symbols.THRESHOLDS}
+    for total in metric.simplified.atoms(sympy.Sum):
+        for power in total.function.atoms(sympy.Pow):
+            base = power.base
+            if not (power.exp.is_number and power.exp.is_negative) or analyze.depends_on_data(base):
+                continue
+            indices = sorted((s for s in base.free_symbols if s.is_integer and s not in named), key=str)
+            if not indices or base.free_symbols - set(indices) - named:
+                continue  # a parameter takes values from its domain, sampled elsewhere
+            for classes in _INDEX_CLASS_COUNTS:
+                for values in itertools.product(range(classes), repeat=len(indices)):
+                    at = {**dict(zip(indices, map(sympy.Integer, values))), symbols.N_CLASSES: sympy.Integer(classes)}
+                    if base.xreplace(at) == 0 and not _excluded(total.function, power, at):
+                        return base, {index: at[index] for index in indices}
+    return None
+
+
 def _vanishing_log_in_sum(metric: ir.Metric) -> sympy.Expr | None:
     """The argument of a logarithm in a class sum's terms that may vanish, or None.
 
@@ -450,6 +485,13 @@ def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnos
         return [Diagnostic(metric.key_location("formula"), "$.formula", f"log({vanishing}) inside a class sum can be "
                            "log(0) = -inf for one class and so decide the whole sum; write xlogy(w, x) for w log x "
                            "with 0 log 0 = 0, or make the argument positive (e.g. log(1 + x))")]
+    index_zero = _vanishing_index_denominator(metric)
+    if index_zero is not None:
+        base, at = index_zero
+        where = ", ".join(f"{index} = {value}" for index, value in at.items())
+        return [Diagnostic(metric.key_location("formula"), "$.formula", f"the formula divides by zero for every input: "
+                           f"the denominator {base} depends on the class indices alone and is 0 at {where}; fix the formula "
+                           "(e.g. sum over k != j, or add 1 to the denominator)")]
     if metric.simplified.has(sympy.zoo, sympy.nan):  # Sum(t[k] * p[k], k) / Sum(indicator(n != n), k)
         return [Diagnostic(metric.key_location("formula"), "$.formula", "the formula divides by zero for every input "
                            f"(it simplifies to {metric.simplified}); fix the formula")]

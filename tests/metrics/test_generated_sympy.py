@@ -79,7 +79,7 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
     args = []
     for arg in expr.args:
         value = exact(arg, values)
-        if value is None:
+        if value is None or value.has(*_UNDEFINED):  # Min(nan, 1) raises: undefined in, undefined out
             return None
         args.append(value)
     value = expr.func(*args)
@@ -96,7 +96,7 @@ def written_out(expr: sympy.Expr) -> sympy.Expr:
     if isinstance(expr, sympy.Sum):
         *inner, (index, low, high) = expr.limits
         term = sympy.Sum(expr.function, *inner) if inner else expr.function
-        return sympy.Add(*(written_out(term.xreplace({index: v})) for v in range(int(low), int(high) + 1)))
+        return sympy.Add(*(written_out(term.xreplace({index: sympy.Integer(v)})) for v in range(int(low), int(high) + 1)))
     if not expr.args:
         return expr
     return expr.func(*map(written_out, expr.args))
