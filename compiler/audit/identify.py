@@ -94,7 +94,7 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
         raise InputError("--notation", f"'{notation}' is not one of latex, text")
     best = None
     for n_means, p_means in (("instances", "count"), ("instances", "precision"), ("classes", "count"), ("classes", "precision")):
-        parsed = parse_formula(formula, _notation(symbols_map, n_means, p_means))
+        parsed = parse_formula(formula, _notation(symbols_map, n_means, p_means, notation), notation)
         matches = numeric_matches(parsed.expr, setting)
         if best is None or (matches and not best[1]):
             best = (parsed, matches)
@@ -102,11 +102,11 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
             break
     parsed, matches = best
     proved = proved_matches(parsed.expr, [v for v, _ in matches], [h for _, h in matches])
-    ordered = sorted(zip(matches, proved), key=lambda mp: (("all", "single-label", "binary").index(mp[0][1]), _rank(mp[0][0])))
+    ordered = sorted(zip(matches, proved), key=lambda mp: (("all", "single-label", "binary").index(mp[0][1]), not mp[1], _rank(mp[0][0])))
     found = tuple(Match(v[0], v[1], h, p) for (v, h), p in ordered)
     label_names = label_metric(parsed.label) if parsed.label else (None, None)
     agrees = _label_agrees(label_names, found) if label_names[0] else None
-    nearest = nearest_variants(parsed.expr, found, label_names if agrees is False else None)
+    nearest = nearest_variants(parsed.expr, found, label_names if agrees is False else None, formula=parsed)
     return Identification(str(parsed.expr), parsed.label, found, agrees,
                           tuple(Nearest(*n) for n in nearest), label_names)
 
@@ -122,11 +122,11 @@ def _label_agrees(label_names, matches) -> bool:
     return any(m.metric == metric and (mode is None or m.average in (mode, None)) for m in matches)
 
 
-def _notation(symbols_map, n_means: str, p_means: str) -> Notation:
+def _notation(symbols_map, n_means: str, p_means: str, syntax: str) -> Notation:
     """The papers' notation, with the user's --symbol meanings parsed as formulas themselves."""
     notation = Notation(n_means=n_means, p_means=p_means)
     for name, meaning in (symbols_map or {}).items():
-        notation.defined[name] = parse_formula(meaning, Notation(n_means=n_means, p_means=p_means)).expr
+        notation.defined[name] = parse_formula(meaning, Notation(n_means=n_means, p_means=p_means), syntax).expr
     return notation
 
 

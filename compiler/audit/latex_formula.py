@@ -19,7 +19,7 @@ from metricc.compiler.audit.notation import CLASS_COUNTS, Notation, split_name, 
 from metricc.compiler.language import symbols
 from metricc.runtime.errors import InputError
 
-__all__ = ["Formula", "parse_formula", "MAX_LENGTH"]
+__all__ = ["Formula", "parse_formula", "with_meanings", "MAX_LENGTH"]
 
 MAX_LENGTH = 2000  # characters: longer than any printed metric definition
 MAX_EXPONENT = 16
@@ -33,6 +33,9 @@ _PLACEHOLDER_LETTERS = "abcdfghopqrsuwyzABDFGHJKLNOQRSUVWXYZ"
 _DROP = re.compile(r"\\(left|right|displaystyle|limits|big|Big|bigg|Bigg)(?![A-Za-z])|\\[,;!:]|\\ |&|\\\\"
                    r"|\\(begin|end)\{aligned\}|\$")
 _NUMBER_TAG = re.compile(r"(\\quad\s*)?(\\tag\{[^{}]*\}|\(\d+(\.\d+)?\))\s*$")
+_G_MEAN = re.compile(r"\\text\{\s*G\s*-\s*mean\s*\}|G\s*-\s*(\\(text|mathrm)\{\s*mean\s*\}|mean\b)")
+_VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance of class i
+_RELEVANCE = re.compile(r"\^\s*(\\phi|\{\s*\\phi\s*\})")  # Rec^\phi: weighted by the relevance
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,23 +45,85 @@ class Formula:
     expr: sympy.Expr
     label: str | None
     text: str
+    # The parse before the names' meanings are put in (one placeholder per printed name, in
+    # order): sympy cancels on substitution ((TP + FP) TP / (TP + FP) -> TP), so what differs
+    # is looked for by changing one printed name's meaning (:func:`with_meanings`).
+    template: sympy.Expr | None = None
+    meanings: tuple[tuple[sympy.Symbol, sympy.Expr], ...] = ()
 
 
-def parse_formula(text: str, notation: Notation | None = None) -> Formula:
-    """Parse ``text``: ``[label =] formula [, name = definition | with/where ...]``."""
+def with_meanings(formula: Formula, changed: dict) -> sympy.Expr:
+    """The formula with some printed names' meanings changed (``{placeholder: meaning}``)."""
+    return _finish(formula.template.xreplace({**dict(formula.meanings), **changed}))
+
+
+def parse_formula(text: str, notation: Notation | None = None, syntax: str = "latex") -> Formula:
+    """Parse ``text``: ``[label =] formula [, name = definition | with/where ...]``; ``syntax``
+    ``"text"`` reads plain text (``2*TP/(2*TP+FP+FN)``, ``sqrt(x)``, ``x**2``) by rewriting it
+    into the same LaTeX subset, so both go through one scanner and one notation."""
     if len(text) > MAX_LENGTH:
         raise InputError("FORMULA", f"{len(text)} characters; a formula may have at most {MAX_LENGTH}")
+    if syntax == "text":
+        text = text_to_latex(text)
     notation = notation or Notation()
     body = _NUMBER_TAG.sub("", _DROP.sub(lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "", text)).strip()
+    body = _G_MEAN.sub(r"\\text{Gmean}", body)  # G-mean: one name, not G minus mean
     main, definitions = _split_definitions(body)
     for name, definition in definitions:  # later definitions may use earlier ones
-        notation.defined[_definition_key(name)] = _expression(definition, notation, text)
+        notation.defined[_definition_key(name)] = _expression(definition, notation, text)[0]
     segments = _split_top(main, "=")
     label = segments[0].strip() if len(segments) > 1 else None
     rest = segments[1:] if label is not None else segments
     if not rest or not rest[0].strip():
         raise InputError("FORMULA", "nothing after the label: write the formula after '='")
-    return Formula(_expression(rest[0], notation, text), label, text)
+    expr, template, meanings = _expression(rest[0], notation, text)
+    return Formula(expr, label, text, template, meanings)
+
+
+_TEXT_FUNCTIONS = {"sqrt": "\\sqrt", "max": "\\max", "min": "\\min", "log": "\\log", "ln": "\\ln", "abs": "|"}
+
+
+def text_to_latex(text: str) -> str:
+    """Plain-text formula -> the LaTeX subset: ``sqrt(x)`` -> ``\\sqrt{x}``, ``abs(x)`` ->
+    ``|x|``, ``max(a, b)`` -> ``\\max(a, b)``, ``x**2`` and ``x^(a+b)`` -> ``x^{...}``, ``sum_{i=1}^{C}``
+    and ``prod_i`` -> ``\\sum``, ``\\prod``. A text rewrite only: nothing is evaluated."""
+    if "\\" in text:
+        raise InputError("FORMULA", f"column {text.index(chr(92)) + 1}: a LaTeX command in --notation text; "
+                                    "use --notation latex for LaTeX")
+    out, pos = [], 0
+    text = text.replace("**", "^")
+    while pos < len(text):
+        word = re.match(r"[A-Za-z]+", text[pos:]) if pos == 0 or not (text[pos - 1].isalnum() or text[pos - 1] == "_") else None
+        if word and word.group(0) in ("sum", "prod"):
+            out.append("\\" + word.group(0))
+            pos += len(word.group(0))
+            continue
+        if word and word.group(0) in _TEXT_FUNCTIONS and text[pos + len(word.group(0)):].lstrip().startswith("("):
+            name = word.group(0)
+            start = text.index("(", pos + len(name))
+            end = _closing(text, start)
+            inner = text_to_latex(text[start + 1:end])
+            out.append({"sqrt": f"\\sqrt{{{inner}}}", "abs": f"|{inner}|"}.get(name, f"{_TEXT_FUNCTIONS[name]}({inner})"))
+            pos = end + 1
+            continue
+        if text.startswith("^(", pos):
+            end = _closing(text, pos + 1)
+            out.append("^{" + text_to_latex(text[pos + 2:end]) + "}")
+            pos = end + 1
+            continue
+        out.append(text[pos])
+        pos += 1
+    return "".join(out)
+
+
+def _closing(text: str, start: int) -> int:
+    """The position of the parenthesis that closes the one at ``start``."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    raise InputError("FORMULA", f"column {start + 1}: unbalanced '('")
 
 
 def _definition_key(name: str) -> str:
@@ -215,13 +280,14 @@ class _Scanner:
             raise self.error(f"\\{name} needs an index variable such as _{{i=1}}^{{C}}")
         self.indices.update(variables)
         bound = self.rewrite(upper) if upper is not None else self.placeholder(symbols.N_CLASSES)
-        start, depth = self.pos, 0
-        while self.pos < len(self.text):  # the body: up to the next + - = , outside brackets
-            ch = self.text[self.pos]
-            depth += 1 if ch in "{([" else -1 if ch in "})]" else 0
-            if depth < 0 or depth == 0 and ch in "+-=,":
+        start = self.pos
+        self.pos = _term_end(self.text, start)  # the body: up to the next + - = , outside brackets,
+        while self.text[self.pos:self.pos + 1] in ("+", "-") and self.pos < len(self.text):
+            end = _term_end(self.text, self.pos + 1)  # and on over terms that use its index (Kozak
+            term = self.text[self.pos + 1:end]        # Eq. 27: sum kappa_i prec_i + (1 - kappa_i) rec_i)
+            if re.match(r"\s*\\(sum|prod)", term) or not any(_uses_index(term, v) for v in variables):
                 break
-            self.pos += 1
+            self.pos = end
         body = self.rewrite(self.text[start:self.pos])
         for var in variables:  # braced, so that the parser's grammar cannot read it two ways
             self.out.append(f"{{\\{name}_{{{var}={self.rewrite(lower)}}}^{{{bound}}} (")
@@ -248,6 +314,10 @@ class _Scanner:
         if not words:
             words.append(re.match(r"[A-Za-z][A-Za-z0-9]*", text[self.pos:]).group(0))
             self.pos += len(words[0])
+        call = _VECTOR_CALL.match(text, self.pos)
+        if words[0] in ("phi", "kappa") and call:
+            self.pos = call.end()
+            words[0] += "_" + call.group(1)
         subscripts = []
         while text[self.pos:self.pos + 1] == "_":
             self.pos += 1
@@ -257,6 +327,10 @@ class _Scanner:
                 subscripts.append(word)
             else:
                 subscripts.append(self.group().replace(" ", ""))
+        relevance = _RELEVANCE.match(text, self.pos)
+        if relevance:
+            self.pos = relevance.end()
+            subscripts.append("^phi")
         head = split_name(words[0])
         if len(head) == 1 and head[0] in self.indices and not subscripts:
             self.out.append(head[0])
@@ -268,7 +342,26 @@ class _Scanner:
             self.out.append(" " + self.placeholder(self.notation.resolve(parts, bar, where)) + " ")
 
 
-def _expression(text: str, notation: Notation, original: str) -> sympy.Expr:
+def _term_end(text: str, start: int) -> int:
+    """Where the term starting at ``start`` ends: the next + - = , outside brackets."""
+    depth, pos = 0, start
+    while pos < len(text):
+        ch = text[pos]
+        depth += 1 if ch in "{([" else -1 if ch in "})]" else 0
+        if depth < 0 or depth == 0 and ch in "+-=," and pos > start:
+            break
+        pos += 1
+    return pos
+
+
+def _uses_index(term: str, variable: str) -> bool:
+    """Whether ``term`` subscripts something with ``variable`` (TP_i, mat_{i,j}, \\phi(i))."""
+    v = re.escape(variable)
+    return bool(re.search(rf"_{v}(?![A-Za-z0-9])|_\{{[^{{}}]*(?<![A-Za-z]){v}(?![A-Za-z])[^{{}}]*\}}|\(\s*{v}\s*\)", term))
+
+
+def _expression(text: str, notation: Notation, original: str) -> tuple:
+    """(expression, template, meanings) of one formula; see :class:`Formula`."""
     from sympy.parsing.latex import parse_latex  # the Lark backend; imported only to parse
 
     scanner = _Scanner(text, notation, original)
@@ -283,12 +376,16 @@ def _expression(text: str, notation: Notation, original: str) -> sympy.Expr:
         raise InputError("FORMULA", f"cannot parse '{text.strip()}'{near}: {type(error).__name__}") from None
     if not isinstance(parsed, sympy.Expr):  # a lark Tree: more than one reading
         raise InputError("FORMULA", f"'{text.strip()}' is not an expression")
-    expr = parsed.xreplace(scanner.meanings)
-    expr = _zero_based(expr)
+    expr = _zero_based(parsed.xreplace(scanner.meanings))
     unknown = {s for s in expr.free_symbols if isinstance(s, sympy.Symbol) and "_{" in s.name}
     if unknown:
         raise InputError("FORMULA", f"cannot read '{text.strip()}'")
-    return _unindexed(expr)
+    order = sorted(scanner.meanings, key=lambda s: _PLACEHOLDER_LETTERS.index(s.name[0]) * 10 + int(s.name[3]))
+    return _unindexed(expr), parsed, tuple((s, scanner.meanings[s]) for s in order)
+
+
+def _finish(expr: sympy.Expr) -> sympy.Expr:
+    return _unindexed(_zero_based(expr))
 
 
 def _zero_based(expr: sympy.Expr) -> sympy.Expr:
