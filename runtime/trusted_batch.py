@@ -28,7 +28,7 @@ import numpy as np
 from metricc.runtime.confusion import ClassCounts, trusted_counts
 from metricc.runtime.terms import MatrixTerms
 
-__all__ = ["matrix_terms", "counts_of", "one_class"]
+__all__ = ["matrix_terms", "counts_of", "counts_of_cells", "one_class"]
 
 
 def matrix_terms(matrices: np.ndarray) -> MatrixTerms:
@@ -44,6 +44,25 @@ def counts_of(terms: MatrixTerms) -> ClassCounts:
     class-level or aggregate function given them skips its input checks."""
     return terms.counts()
 
+
+def counts_of_cells(cells: np.ndarray, index: int | None = None) -> ClassCounts:
+    """Per-class (TP, FP, FN, TN) of batch-last int64 matrices ``(C, C, B)`` straight from the
+    cells, as ``(B, C)`` views of contiguous ``(C, B)`` rows, marked as checked; ``index``: that
+    class alone, ``(B, 1)`` (of a 2 x 2 grid: four cells, no arithmetic at all)."""
+    if cells.dtype != np.int64:
+        raise TypeError(f"expected int64 matrices built by the caller, got {cells.dtype}")
+    if index is not None and cells.shape[0] == 2:
+        other = 1 - index
+        tp, fp, fn, tn = cells[index, index], cells[other, index], cells[index, other], cells[other, other]
+        return trusted_counts(ClassCounts(*(a[:, None] for a in (tp, fp, fn, tn))))
+    classes = np.arange(cells.shape[0])
+    rows = cells.sum(axis=1)
+    tp = cells[classes, classes]
+    fp = cells.sum(axis=0) - tp
+    fn = rows - tp
+    tn = rows.sum(axis=0) - rows - fp
+    counts = (tp, fp, fn, tn) if index is None else (a[index:index + 1] for a in (tp, fp, fn, tn))
+    return trusted_counts(ClassCounts(*(a.T for a in counts)))
 
 
 def one_class(counts: ClassCounts, index: int) -> ClassCounts:

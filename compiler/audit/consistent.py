@@ -110,7 +110,7 @@ def _values(score: Score, batch: grid.Batch) -> np.ndarray:
         return np.asarray(info.function(*batch.counts), dtype=float)
     average = score.average or info.default_average
     if average == "binary":  # per-class kernels are elementwise: compute the positive class only
-        return np.asarray(info.function(*trusted_batch.one_class(batch.counts, 1), average="binary", pos_label=0), dtype=float)
+        return np.asarray(info.function(*batch.class_counts(1), average="binary", pos_label=0), dtype=float)
     return np.asarray(info.function(*batch.counts, average=average, pos_label=1), dtype=float)
 
 
@@ -151,13 +151,17 @@ def _search(scores: list[Score], batches, candidates=None, progress: bool = True
         found.extend(batch.matrix[:MAX_MATRICES - len(found)].tolist())
     if count:
         return count, found, None
-    patterns = set()
+    few = len(scores) <= 16  # then a table of every pattern: a count per batch, not a sort
+    seen, patterns = np.zeros(1 << len(scores) if few else 0, dtype=bool), set()
     for batch in track(batches(), "conflict search", enabled=progress):
         codes = np.zeros(len(batch), dtype=np.int64)
         for i, score in enumerate(scores):
             codes |= _matches(score, batch).astype(np.int64) << i
-        patterns.update(np.unique(codes).tolist())
-    return 0, [], np.array(sorted(patterns), dtype=np.int64)
+        if few:
+            seen |= np.bincount(codes, minlength=len(seen)).astype(bool)
+        else:
+            patterns.update(np.unique(codes).tolist())
+    return 0, [], np.flatnonzero(seen).astype(np.int64) if few else np.array(sorted(patterns), dtype=np.int64)
 
 
 def _conflicts(labels: list[str], patterns: np.ndarray) -> list[list[str]]:

@@ -55,8 +55,12 @@ class Batch:
     def counts(self) -> tuple[np.ndarray, ...]:
         """(TP, FP, FN, TN), each ``(B, C)``, marked as checked for the generated functions."""
         if self._counts is None:
-            self._counts = trusted_batch.counts_of(self.terms)
+            self._counts = trusted_batch.counts_of_cells(self.cells_last)
         return self._counts
+
+    def class_counts(self, index: int) -> tuple[np.ndarray, ...]:
+        """(TP, FP, FN, TN) of one class, each ``(B, 1)``: a binary score needs no other class."""
+        return trusted_batch.counts_of_cells(self.cells_last, index)
 
     def take(self, index: np.ndarray) -> Batch:
         return Batch(self.cells_last[..., index])

@@ -36,6 +36,21 @@ def test_one_class_is_the_binary_value():
     np.testing.assert_array_equal(positive, mc.evaluate("f1", matrix=matrices, average="binary")["f1"])
 
 
+@pytest.mark.parametrize("classes", [2, 4])
+def test_counts_straight_from_the_cells_are_those_of_evaluate(classes):
+    matrices = np.random.default_rng(10 + classes).integers(0, 30, size=(300, classes, classes))
+    cells = np.ascontiguousarray(np.moveaxis(matrices, 0, -1))
+    for average in ("macro", "weighted", "micro"):
+        ours = mc.metric("f1").function(*trusted_batch.counts_of_cells(cells), average=average)
+        np.testing.assert_array_equal(ours, mc.evaluate("f1", matrix=matrices, average=average)["f1"])
+    for index in range(classes):
+        ours = mc.metric("precision").function(*trusted_batch.counts_of_cells(cells, index), average="binary", pos_label=0)
+        expected = mc.evaluate("precision", matrix=matrices, average="none")["precision"][:, index]
+        np.testing.assert_array_equal(ours, expected)
+
+
 def test_only_int64_matrices_are_taken():
     with pytest.raises(TypeError, match="int64"):
         trusted_batch.matrix_terms(np.ones((2, 2, 2)))
+    with pytest.raises(TypeError, match="int64"):
+        trusted_batch.counts_of_cells(np.ones((2, 2, 2)))
