@@ -5,7 +5,9 @@ compared with every catalog variant (metric x averaging mode) computed by the ru
 
 - per-class counts of multi-label data (no single-label identities): equal there -> ``all``;
 - confusion matrices of 3 and 4 classes: -> ``single-label``;
-- 2 x 2 confusion matrices, class 1 positive: -> ``binary``.
+- 2 x 2 confusion matrices, class 1 positive: -> ``binary``;
+- a formula over the instances of multi-label data (``\\frac{1}{n}\\sum_{i=1}^{n}``, ``|Y_i \\cap
+  Z_i|``, ``I(Y_i = Z_i)``): multi-label data sets, against every averaging (samples too) -> ``all``.
 
 A formula without class indices (``\\frac{TP}{TP+FP}``) is a per-class formula: equal to a
 class-level metric on every count -> ``all`` (reported with averaging ``binary``). Candidates
@@ -118,8 +120,11 @@ def _rank(variant) -> tuple:
 
 
 def _label_agrees(label_names, matches) -> bool:
+    """Whether a match is what the label names; Wenzel's r_M, p_M of multi-label data average
+    over the instances, so a macro label agrees with a samples average there."""
     metric, mode = label_names
-    return any(m.metric == metric and (mode is None or m.average in (mode, None)) for m in matches)
+    modes = (mode, None, "samples") if mode == "macro" else (mode, None)
+    return any(m.metric == metric and (mode is None or m.average in modes) for m in matches)
 
 
 def _notation(symbols_map, n_means: str, p_means: str, syntax: str) -> Notation:

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 import sympy
 
-from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR, SCALARS
+from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
 from metricc.compiler.language import symbols
 
 __all__ = ["numeric_matches", "distance", "variants", "parameters"]
@@ -41,6 +41,33 @@ def _data():
     return tuple(multilabel), tuple(matrices), tuple(binary)
 
 
+@functools.lru_cache(maxsize=1)
+def _label_sets() -> tuple:
+    """Multi-label data sets (true, predicted indicator matrices, instances x labels): every
+    instance has a true and a predicted label, some are predicted exactly, some not at all."""
+    rng = random.Random(11)
+    out = []
+    for instances, labels in ((9, 4), (12, 5), (10, 3)):
+        y_true = np.array([[rng.random() < 0.5 for _ in range(labels)] for _ in range(instances)], dtype=np.int64)
+        y_pred = y_true.copy()
+        for row in range(instances):
+            y_true[row, rng.randrange(labels)] = 1
+            if row % 3:  # two of three instances predicted wrongly somewhere
+                y_pred[row, rng.randrange(labels)] ^= 1
+            y_pred[row, rng.randrange(labels)] |= row % 3 != 1
+            if not y_pred[row].any():
+                y_pred[row, 0] = 1
+        out.append((y_true, y_pred))
+    return tuple(out)
+
+
+def _instance_counts(y_true, y_pred):
+    """Per-instance (TP, FP, FN, TN), n instances and C labels."""
+    tp = (y_true & y_pred).sum(axis=1)
+    fp, fn = (y_pred & ~y_true.astype(bool)).sum(axis=1), (y_true & ~y_pred.astype(bool)).sum(axis=1)
+    return tp, fp, fn, y_true.shape[1] - tp - fp - fn, y_true.shape[0]
+
+
 def _vector(classes: int, point: int) -> np.ndarray:
     """The per-class weight vector at one point: fixed, distinct, in (0, 1)."""
     rng = random.Random(1000 * classes + point)
@@ -60,14 +87,16 @@ def _counts_of(matrix):
     return tp, fp, fn, n - tp - fp - fn, n
 
 
-def _user_value(expr, counts, matrix=None, per_class: int | None = None, vector=None) -> float | None:
-    """The formula at one point; ``per_class``: the plain counts are those of that class."""
-    tp, fp, fn, tn, n = counts
+def _user_value(expr, counts, matrix=None, per_class: int | None = None, vector=None, instances=None) -> float | None:
+    """The formula at one point; ``per_class``: the plain counts are those of that class;
+    ``instances``: (TP, FP, FN, TN, n, C) of the instances of multi-label data."""
+    tp, fp, fn, tn, n = counts if instances is None else instances[:5]
     arrays = dict(zip(_COUNTS, (tp, fp, fn, tn)))
     if vector is not None:
         arrays["vector"] = vector
     scalars = {s: sympy.Float(_SCALAR_VALUES[name], 30) for name, s in SCALARS.items()}
-    e = expr.xreplace({symbols.N_CLASSES: len(tp), **scalars}).doit()
+    sizes = {symbols.N_CLASSES: len(tp)} if instances is None else {symbols.N_CLASSES: instances[5], symbols.N_TOTAL: n}
+    e = expr.xreplace({**sizes, **scalars}).doit()
     values = {symbols.N_TOTAL: sympy.Float(int(n), 30)}
     for node in e.atoms(sympy.Indexed):
         index = [int(i) for i in node.indices if i.is_Integer]
@@ -78,7 +107,8 @@ def _user_value(expr, counts, matrix=None, per_class: int | None = None, vector=
                 return None
             values[node] = sympy.Float(int(matrix[index[0], index[1]]), 30)
         else:
-            name = "vector" if node.base == CLASS_VECTOR else next((k for k, v in CLASS_COUNTS.items() if v == node.base), None)
+            bases = INSTANCE_COUNTS if instances is not None else CLASS_COUNTS
+            name = "vector" if node.base == CLASS_VECTOR else next((k for k, v in bases.items() if v == node.base), None)
             if name is None or name not in arrays:
                 return None
             values[node] = sympy.Float(float(arrays[name][index[0]]), 30)
@@ -91,6 +121,34 @@ def _user_value(expr, counts, matrix=None, per_class: int | None = None, vector=
     if value != value or abs(value.imag) > 1e-12 or abs(value.real) == float("inf"):
         return None
     return value.real
+
+
+@functools.lru_cache(maxsize=1)
+def instance_variants() -> tuple:
+    """(metric id, mode, "instances", ()) of every variant the runtime computes from multi-label
+    data: every averaging of the class-level metrics (samples too) and the aggregates."""
+    import metricc.runtime as mc
+
+    out = []
+    for info in mc.catalog().values():
+        if info.level == "class":
+            out.extend((info.id, mode, "instances", ()) for mode in info.averages if mode not in ("none", "binary"))
+        elif info.level == "aggregate" and not info.params:
+            out.append((info.id, None, "instances", ()))
+    return tuple(out)
+
+
+def _instance_value(variant, y_true, y_pred):
+    import metricc.runtime as mc
+
+    metric, mode = variant[:2]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            value = mc.evaluate(metric, y_true=y_true, y_pred=y_pred, multilabel=True, average=mode)[metric]
+            return float(np.asarray(value, dtype=float))
+        except Exception:  # noqa: BLE001 - a variant that cannot take multi-label data is no candidate
+            return None
 
 
 @functools.lru_cache(maxsize=8)
@@ -142,6 +200,8 @@ def _catalog_value(variant, matrix=None, counts=None, class_index=None, vector=N
 def _catalog_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
     """Every variant's values at the points of ``kind`` (tuple of floats or None)."""
     multilabel, matrices, binary = _data()
+    if kind == "instances":
+        return {v: tuple(_instance_value(v, *data) for data in _label_sets()) for v in instance_variants()}
     table = {}
     for variant in variants(params):
         if kind == "per-class":
@@ -158,6 +218,8 @@ def _catalog_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
 
 def _user_values(expr, kind: str) -> tuple | None:
     multilabel, matrices, binary = _data()
+    if kind == "instances":
+        return tuple(_user_value(expr, None, instances=(*_instance_counts(*data), data[0].shape[1])) for data in _label_sets())
     if kind == "per-class":
         return tuple(_user_value(expr, c, per_class=k) for c in multilabel for k in range(len(c[0])))
     if kind == "all":
@@ -179,6 +241,8 @@ def _per_class(expr) -> bool:
 
 
 def _scopes(expr, setting: str) -> tuple[str, ...]:
+    if any(node.base in INSTANCE_COUNTS.values() for node in expr.atoms(sympy.Indexed)):
+        return ("instances",) if setting in ("multilabel", "any") else ()
     if _per_class(expr):
         return ("per-class", "binary")
     return {"binary": ("binary",), "multiclass": ("single-label", "binary"),
@@ -202,7 +266,7 @@ def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
             if kind == "binary" and variant[1] not in ("binary", None):
                 continue  # two-class coincidences of averaged variants say little (as in prove)
             seen.add(key)
-            holds = {"per-class": "all"}.get(kind, kind)
+            holds = {"per-class": "all", "instances": "all"}.get(kind, kind)
             found.append((variant, holds))
     # A per-class formula equals a metric class by class: report its binary mode, not none.
     keys = {(v[0], v[1]) for v, _ in found}

@@ -15,7 +15,7 @@ import re
 
 import sympy
 
-from metricc.compiler.audit.notation import CLASS_COUNTS, Notation, split_name, split_run
+from metricc.compiler.audit.notation import CLASS_COUNTS, INSTANCE_COUNTS, Notation, split_name, split_run
 from metricc.compiler.language import symbols
 from metricc.runtime.errors import InputError
 
@@ -35,6 +35,19 @@ _DROP = re.compile(r"\\(left|right|displaystyle|limits|big|Big|bigg|Bigg)(?![A-Z
 _NUMBER_TAG = re.compile(r"(\\quad\s*)?(\\tag\{[^{}]*\}|\(\d+(\.\d+)?\))\s*$")
 _G_MEAN = re.compile(r"\\text\{\s*G\s*-\s*mean\s*\}|G\s*-\s*(\\(text|mathrm)\{\s*mean\s*\}|mean\b)")
 _VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance of class i
+_TRUE_SET = r"(?:Y_\{?([a-z])\}?|C_\{\s*y_\{?([a-z])\}?\s*\})"  # Y_i, Wenzel's C_{y_i}
+_PREDICTED_SET = r"(?:Z_\{?([a-z])\}?|\\hat\{Y\}_\{?([a-z])\}?|C_\{\s*h\(x_\{?([a-z])\}?\)\s*\})"  # Z_i, C_{h(x_i)}
+_SET = rf"(?:{_TRUE_SET}|{_PREDICTED_SET})"
+_SET_OPERATIONS = (  # (pattern, meaning over the instance's counts) of multi-label set notation
+    (re.compile(rf"\|\s*{_SET}\s*\\cap\s*{_SET}\s*\|"), "TP_{{{i}}}"),
+    (re.compile(rf"\|\s*{_SET}\s*\\cup\s*{_SET}\s*\|"), "(TP_{{{i}}} + FP_{{{i}}} + FN_{{{i}}})"),
+    (re.compile(rf"\|\s*{_SET}\s*\\(Delta|triangle|ominus|bigtriangleup)\s*{_SET}\s*\|"), "(FP_{{{i}}} + FN_{{{i}}})"),
+    (re.compile(rf"\|\s*{_TRUE_SET}\s*\|"), "(TP_{{{i}}} + FN_{{{i}}})"),
+    (re.compile(rf"\|\s*{_PREDICTED_SET}\s*\|"), "(TP_{{{i}}} + FP_{{{i}}})"),
+    (re.compile(rf"(?:I|\\mathbb\{{1\}}|\\mathbf\{{1\}})\s*(?:\(|\\left\()\s*{_SET}\s*[,=]\s*{_SET}\s*(?:\)|\\right\))"),
+     "\\text{{SetMatch}}_{{{i}}}"),
+)
+_INDICATOR_CASES = re.compile(r",?\s*(\\quad)?\s*(\\text\{\s*where\s*\}|where)?\s*I\s*=\s*\\begin\{cases\}.*?otherwise.*?\\end\{cases\}", re.S)
 _RELEVANCE = re.compile(r"\^\s*(\\phi|\{\s*\\phi\s*\})")  # Rec^\phi: weighted by the relevance
 
 
@@ -68,6 +81,7 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
     notation = notation or Notation()
     body = _NUMBER_TAG.sub("", _DROP.sub(lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "", text)).strip()
     body = _G_MEAN.sub(r"\\text{Gmean}", body)  # G-mean: one name, not G minus mean
+    body = _label_sets(body)
     main, definitions = _split_definitions(body)
     for name, definition in definitions:  # later definitions may use earlier ones
         notation.defined[_definition_key(name)] = _expression(definition, notation, text)[0]
@@ -76,8 +90,14 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
     rest = segments[1:] if label is not None else segments
     if not rest or not rest[0].strip():
         raise InputError("FORMULA", "nothing after the label: write the formula after '='")
-    expr, template, meanings = _expression(rest[0], notation, text)
-    return Formula(expr, label, text, template, meanings)
+    first_error = None
+    for form in rest:  # a chain of equal forms (Wenzel Eq. 27: set-builder = counts): the first readable
+        try:
+            expr, template, meanings = _expression(form, notation, text)
+            return Formula(expr, label, text, template, meanings)
+        except InputError as error:
+            first_error = first_error or error
+    raise first_error
 
 
 _TEXT_FUNCTIONS = {"sqrt": "\\sqrt", "max": "\\max", "min": "\\min", "log": "\\log", "ln": "\\ln", "abs": "|"}
@@ -126,6 +146,23 @@ def _closing(text: str, start: int) -> int:
     raise InputError("FORMULA", f"column {start + 1}: unbalanced '('")
 
 
+def _label_sets(text: str) -> str:
+    """Multi-label set notation of instance i (true labels ``Y_i`` or ``C_{y_i}``, predicted
+    ``Z_i``, ``\\hat{Y}_i`` or ``C_{h(x_i)}``) -> the instance's counts: ``|Y_i \\cap Z_i|`` is
+    TP_i, ``|Y_i \\cup Z_i|`` TP_i + FP_i + FN_i, ``|Y_i \\Delta Z_i|`` FP_i + FN_i, ``|Y_i|``
+    TP_i + FN_i, ``|Z_i|`` TP_i + FP_i, ``I(Y_i = Z_i)`` 1 when the sets are equal (Wenzel's
+    "where I = \\begin{cases} 1 if ... otherwise\\end{cases}" says the same and is dropped)."""
+    text = _INDICATOR_CASES.sub("", text)
+    for pattern, meaning in _SET_OPERATIONS:
+        def replace(match, meaning=meaning):
+            indices = {g for g in match.groups() if g and len(g) == 1}
+            if len(indices) != 1:
+                raise InputError("FORMULA", f"column {match.start() + 1}: '{match.group(0)}' mixes two instances")
+            return meaning.format(i=indices.pop())
+        text = pattern.sub(replace, text)
+    return text
+
+
 def _definition_key(name: str) -> str:
     name = name.strip()
     bar = re.fullmatch(r"\\(bar|overline)\{?([A-Za-z])\}?", name)
@@ -136,7 +173,7 @@ def _split_top(text: str, separator: str) -> list[str]:
     """``text`` split at ``separator`` outside braces and brackets."""
     depth, parts, start = 0, [], 0
     for i, ch in enumerate(text):
-        depth += ch in "{([" and 1 or ch in "})]" and -1 or 0
+        depth = max(depth + (ch in "{([" and 1 or ch in "})]" and -1 or 0), 0)  # a stray '}' (Wenzel Eq. 27) closes nothing
         if depth == 0 and text.startswith(separator, i):
             parts.append(text[start:i])
             start = i + len(separator)
@@ -395,6 +432,10 @@ def _zero_based(expr: sympy.Expr) -> sympy.Expr:
         for var, low, high in node.limits:
             if (low, high) == (1, symbols.N_CLASSES):
                 low, high = sympy.S.Zero, high - 1
+            elif (low, high) == (1, symbols.N_TOTAL):  # over the n instances (multi-label, Wenzel Eq. 23-27)
+                low, high = sympy.S.Zero, high - 1
+                body = node.function.xreplace({CLASS_COUNTS[c][var]: INSTANCE_COUNTS[c][var] for c in CLASS_COUNTS})
+                return type(node)(body, *limits, (var, low, high), *node.limits[len(limits) + 1:])
             elif (low, high) != (0, symbols.N_CLASSES - 1):  # also bounds every sum's length
                 raise InputError("FORMULA", f"a sum over {var} from {low} to {high}: sums run over the classes, "
                                             "from 1 to C (or 0 to C - 1)")

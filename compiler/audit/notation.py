@@ -118,6 +118,10 @@ class Notation:
             return symbols.M[i, j]
         if head in SCALARS and not rest and head in self.params:
             return SCALARS[head]
+        if head == "SetMatch" and len(rest) == 1 and rest[0] in INDEX_LETTERS:  # I(Y_i = Z_i)
+            i = sympy.Symbol(rest[0])
+            wrong = CLASS_COUNTS["FP"][i] + CLASS_COUNTS["FN"][i]
+            return sympy.Piecewise((1, sympy.Eq(wrong, 0)), (0, True))
         if head in _VECTOR_NAMES and len(rest) == 1 and rest[0] in INDEX_LETTERS:
             return CLASS_VECTOR[sympy.Symbol(rest[0])]
         if head == "N" and rest in (["n"], ["p"]):  # Puertolas Molina: numbers of negatives, positives

@@ -46,6 +46,11 @@ EQUATIONS = [
     ("Wenzel", "19", r"\mathcal{F}_1 = \frac{1}{m} \sum_{j=1}^m \frac{2 \cdot p_j \cdot r_j}{p_j + r_j} \quad (19)", ("f1", "macro", "all")),
     ("Wenzel", "20", r"\mathbb{F}_1 = \frac{2 \cdot p_M \cdot r_M}{p_M + r_M} \quad (20)", ("f1_of_macro_averages", None, "all")),
     ("Wenzel", "21", r"\mathcal{F}_{1w} = \frac{1}{n} \sum_{j=1}^m (TP_j + FN_j) \cdot \frac{2 \cdot p_j \cdot r_j}{p_j + r_j} \quad (21)", ("f1", "weighted", "single-label")),
+    ("Wenzel", "23", r"r_M = \frac{1}{n} \sum_{i=1}^n \frac{|C_{h(x_i)} \cap C_{y_i}|}{|C_{y_i}|} = \frac{1}{n} \sum_{i=1}^n \frac{TP_i}{TP_i + FN_i} \quad (23)", ("recall", "samples", "all")),
+    ("Wenzel", "24", r"p_M = \frac{1}{n} \sum_{i=1}^n \frac{|C_{h(x_i)} \cap C_{y_i}|}{|C_{h(x_i)}|} = \frac{1}{n} \sum_{i=1}^n \frac{TP_i}{TP_i + FP_i} \quad (24)", ("precision", "samples", "all")),
+    ("Wenzel", "25", r"MR = \frac{1}{n} \sum_{i=1}^n I(C_{h(x_i)}, C_{y_i}), \quad \text{where } I = \begin{cases} 1 & \text{if } C_{h(x_i)} = C_{y_i} \\ 0 & \text{otherwise} \end{cases} \quad (25)", ("exact_match_ratio", "samples", "all")),
+    ("Wenzel", "26", r"Acc = \frac{1}{n} \sum_{i=1}^n \frac{|C_{h(x_i)} \cap C_{y_i}|}{|C_{h(x_i)} \cup C_{y_i}|} = \frac{1}{n} \sum_{i=1}^n \frac{TP_i}{TP_i + FP_i + FN_i} \quad (26)", ("jaccard", "samples", "all")),
+    ("Wenzel", "27", r"HL = \frac{1}{n} \sum_{i=1}^n \frac{1}{|C|} |\{c \mid (c \in C_{h(x_i)} \wedge c \notin C_{y_i}) \vee (c \notin C_{h(x_i)} \wedge c \in C_{y_i})\}|} \\ = \frac{1}{n} \sum_{i=1}^n \frac{FP_i + FN_i}{TP_i + TN_i + FP_i + FN_i} \quad (27)", ("hamming_loss", "samples", "all")),
     ("Puertolas", "3.1", r"F1 = \frac{2 \times \text{Precision} \times \text{Recall}}{\text{Precision} + \text{Recall}} \quad (3.1)", ("f1", "binary", "all")),
     ("Puertolas", "3.2", r"G - \text{mean} = \sqrt{\text{TruePositiveRate} * \text{TrueNegativeRate}} = \sqrt{\text{Recall} * \text{Specificity}} \quad (3.2)", ("g_mean", "binary", "all")),
     ("Puertolas", "3.4", r"AGF = \sqrt{F_2 \times InvF_{0.5}} \quad (3.4)", ("adjusted_f_measure", "binary", "all")),
@@ -118,6 +123,34 @@ def test_issue_examples():
     assert ("recall", "geometric", "all") in {(m.metric, m.average, m.holds) for m in identify(r"\sqrt[C]{\prod_{i=1}^{C} recall_i}").matches}
     result = identify(r"\frac{2\bar{P}\bar{R}}{\bar{P}+\bar{R}},\ \bar{P}=\frac{1}{n}\sum_x P_x, \bar{R}=\frac{1}{n}\sum_x R_x")
     assert result.matches[0].metric == "f1_of_macro_averages" and result.matches[0].proved
+
+
+MULTILABEL = [  # the issue's instance notation: (formula, expected among the matches)
+    (r"\frac{1}{n}\sum_{i=1}^{n} I(Y_i = Z_i)", ("exact_match_ratio", "samples", "all")),
+    (r"\frac{1}{n}\sum_{i=1}^{n} \frac{|Y_i \Delta Z_i|}{C}", ("hamming_loss", "samples", "all")),
+    (r"\frac{1}{n}\sum_{i=1}^{n} \frac{2|Y_i \cap Z_i|}{|Y_i| + |Z_i|}", ("f1", "samples", "all")),
+    (r"\frac{1}{n}\sum_{i=1}^{n} \frac{|Y_i \cap Z_i|}{|Y_i \cup Z_i|}", ("jaccard", "samples", "all")),
+    (r"\frac{\sum_{i=1}^{n} |Y_i \cap Z_i|}{\sum_{i=1}^{n} |Z_i|}", ("precision", "micro", "all")),
+]
+
+
+@pytest.mark.parametrize("latex, expected", MULTILABEL, ids=range(len(MULTILABEL)))
+def test_multilabel_instance_notation(latex, expected):
+    result = identify(latex)
+    assert expected in {(m.metric, m.average, m.holds) for m in result.matches}, result.text()
+    assert not any(m.proved for m in result.matches)  # sums over instances: confirmed numerically only
+
+
+def test_multilabel_labels_and_a_swapped_set():
+    """Wenzel's Acc of multi-label data is the Jaccard index averaged over instances; a cap
+    where a cup belongs is caught."""
+    acc = identify(r"Acc = \frac{1}{n} \sum_{i=1}^n \frac{|C_{h(x_i)} \cap C_{y_i}|}{|C_{h(x_i)} \cup C_{y_i}|}")
+    assert acc.label_agrees is False and "labelled accuracy, but it defines jaccard [samples]" in acc.text()
+    assert identify(r"r_M = \frac{1}{n} \sum_{i=1}^n \frac{|Y_i \cap Z_i|}{|Y_i|}").label_agrees is True
+    wrong = identify(r"\frac{1}{n}\sum_{i=1}^{n} \frac{|Y_i \cap Z_i|}{|Y_i \cap Z_i|}", setting="multilabel")
+    assert ("jaccard", "samples", "all") not in {(m.metric, m.average, m.holds) for m in wrong.matches}
+    with pytest.raises(InputError, match="mixes two instances"):
+        identify(r"\frac{1}{n}\sum_{i=1}^{n} |Y_i \cap Z_j|")
 
 
 def test_wenzel_blackboard_f1_label_agrees():
