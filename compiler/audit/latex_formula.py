@@ -15,11 +15,12 @@ import re
 
 import sympy
 
+from metricc.compiler.audit.formula_text import label_sets, one_name_g_mean, text_to_latex
 from metricc.compiler.audit.notation import CLASS_COUNTS, INSTANCE_COUNTS, Notation, split_name, split_run
 from metricc.compiler.language import symbols
 from metricc.runtime.errors import InputError
 
-__all__ = ["Formula", "parse_formula", "with_meanings", "MAX_LENGTH"]
+__all__ = ["Formula", "parse_formula", "with_meanings", "text_to_latex", "MAX_LENGTH"]
 
 MAX_LENGTH = 2000  # characters: longer than any printed metric definition
 MAX_EXPONENT = 16
@@ -33,21 +34,7 @@ _PLACEHOLDER_LETTERS = "abcdfghopqrsuwyzABDFGHJKLNOQRSUVWXYZ"
 _DROP = re.compile(r"\\(left|right|displaystyle|limits|big|Big|bigg|Bigg)(?![A-Za-z])|\\[,;!:]|\\ |&|\\\\"
                    r"|\\(begin|end)\{aligned\}|\$")
 _NUMBER_TAG = re.compile(r"(\\quad\s*)?(\\tag\{[^{}]*\}|\(\d+(\.\d+)?\))\s*$")
-_G_MEAN = re.compile(r"\\text\{\s*G\s*-\s*mean\s*\}|G\s*-\s*(\\(text|mathrm)\{\s*mean\s*\}|mean\b)")
 _VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance of class i
-_TRUE_SET = r"(?:Y_\{?([a-z])\}?|C_\{\s*y_\{?([a-z])\}?\s*\})"  # Y_i, Wenzel's C_{y_i}
-_PREDICTED_SET = r"(?:Z_\{?([a-z])\}?|\\hat\{Y\}_\{?([a-z])\}?|C_\{\s*h\(x_\{?([a-z])\}?\)\s*\})"  # Z_i, C_{h(x_i)}
-_SET = rf"(?:{_TRUE_SET}|{_PREDICTED_SET})"
-_SET_OPERATIONS = (  # (pattern, meaning over the instance's counts) of multi-label set notation
-    (re.compile(rf"\|\s*{_SET}\s*\\cap\s*{_SET}\s*\|"), "TP_{{{i}}}"),
-    (re.compile(rf"\|\s*{_SET}\s*\\cup\s*{_SET}\s*\|"), "(TP_{{{i}}} + FP_{{{i}}} + FN_{{{i}}})"),
-    (re.compile(rf"\|\s*{_SET}\s*\\(Delta|triangle|ominus|bigtriangleup)\s*{_SET}\s*\|"), "(FP_{{{i}}} + FN_{{{i}}})"),
-    (re.compile(rf"\|\s*{_TRUE_SET}\s*\|"), "(TP_{{{i}}} + FN_{{{i}}})"),
-    (re.compile(rf"\|\s*{_PREDICTED_SET}\s*\|"), "(TP_{{{i}}} + FP_{{{i}}})"),
-    (re.compile(rf"(?:I|\\mathbb\{{1\}}|\\mathbf\{{1\}})\s*(?:\(|\\left\()\s*{_SET}\s*[,=]\s*{_SET}\s*(?:\)|\\right\))"),
-     "\\text{{SetMatch}}_{{{i}}}"),
-)
-_INDICATOR_CASES = re.compile(r",?\s*(\\quad)?\s*(\\text\{\s*where\s*\}|where)?\s*I\s*=\s*\\begin\{cases\}.*?otherwise.*?\\end\{cases\}", re.S)
 _RELEVANCE = re.compile(r"\^\s*(\\phi|\{\s*\\phi\s*\})")  # Rec^\phi: weighted by the relevance
 
 
@@ -80,8 +67,7 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
         text = text_to_latex(text)
     notation = notation or Notation()
     body = _NUMBER_TAG.sub("", _DROP.sub(lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "", text)).strip()
-    body = _G_MEAN.sub(r"\\text{Gmean}", body)  # G-mean: one name, not G minus mean
-    body = _label_sets(body)
+    body = label_sets(one_name_g_mean(body))
     main, definitions = _split_definitions(body)
     for name, definition in definitions:  # later definitions may use earlier ones
         notation.defined[_definition_key(name)] = _expression(definition, notation, text)[0]
@@ -98,69 +84,6 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
         except InputError as error:
             first_error = first_error or error
     raise first_error
-
-
-_TEXT_FUNCTIONS = {"sqrt": "\\sqrt", "max": "\\max", "min": "\\min", "log": "\\log", "ln": "\\ln", "abs": "|"}
-
-
-def text_to_latex(text: str) -> str:
-    """Plain-text formula -> the LaTeX subset: ``sqrt(x)`` -> ``\\sqrt{x}``, ``abs(x)`` ->
-    ``|x|``, ``max(a, b)`` -> ``\\max(a, b)``, ``x**2`` and ``x^(a+b)`` -> ``x^{...}``, ``sum_{i=1}^{C}``
-    and ``prod_i`` -> ``\\sum``, ``\\prod``. A text rewrite only: nothing is evaluated."""
-    if "\\" in text:
-        raise InputError("FORMULA", f"column {text.index(chr(92)) + 1}: a LaTeX command in --notation text; "
-                                    "use --notation latex for LaTeX")
-    out, pos = [], 0
-    text = text.replace("**", "^")
-    while pos < len(text):
-        word = re.match(r"[A-Za-z]+", text[pos:]) if pos == 0 or not (text[pos - 1].isalnum() or text[pos - 1] == "_") else None
-        if word and word.group(0) in ("sum", "prod"):
-            out.append("\\" + word.group(0))
-            pos += len(word.group(0))
-            continue
-        if word and word.group(0) in _TEXT_FUNCTIONS and text[pos + len(word.group(0)):].lstrip().startswith("("):
-            name = word.group(0)
-            start = text.index("(", pos + len(name))
-            end = _closing(text, start)
-            inner = text_to_latex(text[start + 1:end])
-            out.append({"sqrt": f"\\sqrt{{{inner}}}", "abs": f"|{inner}|"}.get(name, f"{_TEXT_FUNCTIONS[name]}({inner})"))
-            pos = end + 1
-            continue
-        if text.startswith("^(", pos):
-            end = _closing(text, pos + 1)
-            out.append("^{" + text_to_latex(text[pos + 2:end]) + "}")
-            pos = end + 1
-            continue
-        out.append(text[pos])
-        pos += 1
-    return "".join(out)
-
-
-def _closing(text: str, start: int) -> int:
-    """The position of the parenthesis that closes the one at ``start``."""
-    depth = 0
-    for i in range(start, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        if depth == 0:
-            return i
-    raise InputError("FORMULA", f"column {start + 1}: unbalanced '('")
-
-
-def _label_sets(text: str) -> str:
-    """Multi-label set notation of instance i (true labels ``Y_i`` or ``C_{y_i}``, predicted
-    ``Z_i``, ``\\hat{Y}_i`` or ``C_{h(x_i)}``) -> the instance's counts: ``|Y_i \\cap Z_i|`` is
-    TP_i, ``|Y_i \\cup Z_i|`` TP_i + FP_i + FN_i, ``|Y_i \\Delta Z_i|`` FP_i + FN_i, ``|Y_i|``
-    TP_i + FN_i, ``|Z_i|`` TP_i + FP_i, ``I(Y_i = Z_i)`` 1 when the sets are equal (Wenzel's
-    "where I = \\begin{cases} 1 if ... otherwise\\end{cases}" says the same and is dropped)."""
-    text = _INDICATOR_CASES.sub("", text)
-    for pattern, meaning in _SET_OPERATIONS:
-        def replace(match, meaning=meaning):
-            indices = {g for g in match.groups() if g and len(g) == 1}
-            if len(indices) != 1:
-                raise InputError("FORMULA", f"column {match.start() + 1}: '{match.group(0)}' mixes two instances")
-            return meaning.format(i=indices.pop())
-        text = pattern.sub(replace, text)
-    return text
 
 
 def _definition_key(name: str) -> str:
