@@ -41,6 +41,8 @@ import numpy as np
 import yaml
 
 from metricc.compiler.audit.conventions import explain
+from metricc.compiler.errors import YamlSyntaxError
+from metricc.compiler.language.load import DataLoader, load_data_file
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import evaluate
 
@@ -100,7 +102,7 @@ def printed_value(text) -> tuple[float, float]:
     return float(number.group(1)) / scale, 0.5 * 10.0**-decimals / scale
 
 
-class _LineLoader(yaml.SafeLoader):
+class _LineLoader(DataLoader):
     """Records the line of every mapping, so results and errors point into the file."""
 
     def construct_mapping(self, node, deep=False):
@@ -112,13 +114,14 @@ class _LineLoader(yaml.SafeLoader):
 
 def _load(path: Path) -> list[dict]:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        data = load_data_file(path.read_text(encoding="utf-8"), str(path), _LineLoader)
     except OSError as error:
         raise InputError("audit", f"cannot read {path}: {error.strerror}") from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise InputError("audit", f"{where}: not valid YAML: {getattr(error, 'problem', error)}") from None
+    except UnicodeDecodeError:
+        raise InputError("audit", f"{path}: not UTF-8 text") from None
+    except YamlSyntaxError as error:
+        first = error.diagnostics[0]
+        raise InputError("audit", f"{path}:{first.location.line}: {first.message}") from None
     if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
         raise InputError("audit", f"{path}:1: an audit file is a list of examples, each with data and 'claims'")
     return data

@@ -65,6 +65,9 @@ def parse_json(option: str, text: str, where: str = ""):
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(option, f"{where}not valid JSON ({error})") from None
+    except RecursionError:  # the decoder recurses once per '[' or '{'
+        raise InputError(option, f"{where}JSON nested too deeply for Python's decoder; no input "
+                                 "of metricc takes more than three levels of brackets") from None
 
 
 def _number(option: str, token: str, where: str):

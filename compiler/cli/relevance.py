@@ -8,8 +8,7 @@ percentage of its metric's range, 0 worst, 100 best).
 
 from __future__ import annotations
 
-import json
-
+from metricc.compiler.cli.inputs import parse_json
 from metricc.runtime.errors import InputError
 
 __all__ = ["OPTIONS", "add_options", "evaluate_kwargs", "refuse_with"]
@@ -34,10 +33,7 @@ def evaluate_kwargs(args) -> dict:
         if text == "prevalence":
             out["relevance"] = text
         else:
-            try:
-                out["relevance"] = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise InputError("--relevance", f"expected a JSON list or object, or 'prevalence' ({error})") from None
+            out["relevance"] = parse_json("--relevance", text, "expected a JSON list or object, or 'prevalence': ")
             if not isinstance(out["relevance"], (list, dict)):
                 raise InputError("--relevance", "expected a JSON list or object, or 'prevalence'")
     if args.relevance_order is not None:

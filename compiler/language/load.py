@@ -44,7 +44,7 @@ from metricc.compiler.errors import Diagnostic, Location, SchemaError, YamlSynta
 from metricc.compiler.language.limits import MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SPEC_BYTES, over_limit
 from metricc.compiler.language.positions import LineIndex, Scalar, location_at, printable, scalar_positions
 
-__all__ = ["ERRATA_FIELDS", "SourceSpec", "load_catalog", "load_errata", "load_spec"]
+__all__ = ["ERRATA_FIELDS", "DataLoader", "SourceSpec", "load_catalog", "load_data_file", "load_errata", "load_spec"]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # \Z: "x\n" is not an identifier
 _TAG = "tag:yaml.org,2002:"
@@ -199,12 +199,7 @@ def load_errata(spec_dir: Path) -> list[dict]:
         return []
     shown = f"{Path(spec_dir).parent.name}/docs/errata.yaml" if Path(spec_dir).parent.name else "docs/errata.yaml"
     text = path.read_text(encoding="utf-8")
-    try:
-        entries = yaml.safe_load(text) or []
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise YamlSyntaxError(Diagnostic(Location(shown, line, column), "$", f"not valid YAML: {getattr(error, 'problem', error)}")) from None
+    entries = load_data_file(text, shown) or []
     problems = []
     if not isinstance(entries, list):
         entries, problems = [], [Diagnostic(Location(shown, 1, 1), "$", "errata must be a list of entries")]
@@ -311,6 +306,63 @@ for _tag, _pattern, _first in (
               r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z", list("-+.0123456789")),
 ):
     _Loader.add_implicit_resolver(_TAG + _tag, re.compile(_pattern), _first)
+
+
+class DataLoader(_Loader):
+    """The loader of YAML data files beside the specs (errata, audit files): the spec
+    loader's core schema and nesting bound. Subclasses may record positions while
+    constructing (``construct_mapping``)."""
+
+
+def load_data_file(text: str, file: str, loader: type[DataLoader] = DataLoader) -> Any:
+    """The data of a YAML data file, built by ``loader``.
+
+    Same YAML as a spec: the YAML 1.2 core schema, nesting bounded by MAX_NESTING (a deeper
+    file is an error, not a RecursionError), and no anchors, aliases or explicit tags (an
+    alias-bomb would expand without bound; a tag could build bytes, sets or dates).
+    Raises :class:`YamlSyntaxError` at the offending line.
+    """
+    reader = _Builder(file, text)
+    try:
+        instance = loader(text)  # checks for unprintable characters
+        root = instance.get_single_node()
+    except _TooDeep as exc:
+        raise YamlSyntaxError(Diagnostic(reader._loc(exc.problem_mark), "$", exc.problem.replace("in a spec", f"in {file}"))) from None
+    except yaml.MarkedYAMLError as exc:
+        raise YamlSyntaxError(reader._syntax_error(exc)) from None
+    except yaml.reader.ReaderError as exc:
+        message = f"character {chr(exc.character)!r} is not allowed in YAML; remove it"
+        raise YamlSyntaxError(Diagnostic(location_at(file, text, exc.position), "$", message)) from None
+    try:
+        refused = [(node.start_mark, f"YAML anchors and aliases are not allowed here ('{name}'); write the value out")
+                   for table in (instance.anchored, instance.aliases) for name, node in table.values()]
+        refused += [(node.start_mark, f"explicit YAML tags are not allowed ('{_shown_tag(tag)}'); remove the tag")
+                    for node, tag in _tagged_nodes(root, instance.tagged)]
+        if refused:
+            refused.sort(key=lambda item: (item[0].line, item[0].column))
+            raise YamlSyntaxError([Diagnostic(reader._loc(mark), "$", message) for mark, message in refused])
+        return None if root is None else instance.construct_document(root)
+    finally:
+        instance.dispose()
+
+
+def _shown_tag(tag: str) -> str:
+    """A tag as written: ``!!binary`` for the YAML namespace."""
+    return "!!" + tag.removeprefix(_TAG) if tag.startswith(_TAG) else tag
+
+
+def _tagged_nodes(root: yaml.Node | None, tagged: dict[int, str]) -> list[tuple[yaml.Node, str]]:
+    """The nodes of ``root`` written with an explicit tag (``tagged`` is keyed by node id)."""
+    found, pending = [], [] if root is None or not tagged else [root]
+    while pending:
+        node = pending.pop()
+        if id(node) in tagged:
+            found.append((node, tagged[id(node)]))
+        if isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            pending.extend(part for pair in node.value for part in pair)
+    return found
 
 
 class _Builder:
@@ -460,8 +512,7 @@ class _Builder:
         return value
 
     def _explicit_tag(self, node: yaml.Node, path: tuple) -> None:
-        tag = self.loader.tagged[id(node)]
-        shown = "!!" + tag.removeprefix(_TAG) if tag.startswith(_TAG) else tag
+        shown = _shown_tag(self.loader.tagged[id(node)])
         self._error(node.start_mark, path, f"explicit YAML tags are not allowed ({_short_repr(shown)[1:-1]}); "
                     "remove the tag, and quote the value if it is text")
 

@@ -311,6 +311,7 @@ def test_eval_bad_arguments_name_the_option(capsys, args, argument, words):
     ("[[5, 1], [2, 4]", "not valid JSON"),
     ("missing.json", "missing.json"),
     ("[[1, 2, 3], [4, 5, 6]]", "square"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # json recursion, not a traceback
 ])
 def test_eval_bad_matrix(capsys, tmp_path, monkeypatch, matrix, words):
     monkeypatch.chdir(tmp_path)

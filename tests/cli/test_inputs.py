@@ -193,6 +193,9 @@ def test_parse_json_names_the_option_and_where():
     with pytest.raises(InputError) as info:
         inputs.parse_json("--param beta", "two", "'two' is ")
     assert info.value.argument == "--param beta" and info.value.message.startswith("'two' is not valid JSON (")
+    with pytest.raises(InputError) as info:
+        inputs.parse_json("--weights", "{\"a\": " * 100_000 + "1" + "}" * 100_000)
+    assert info.value.argument == "--weights" and "nested too deeply" in info.value.message
 
 
 # ---------------------------------------------------------------- tables: headers, columns, numbers, rounding

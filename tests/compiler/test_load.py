@@ -444,3 +444,19 @@ def test_errata_refuse_the_same_printed_text_twice(tmp_path):
                     {"id": "b", "location": "Section 3.3.1, r_M", "printed": "r = 1/5 * (3/3)"})
     with pytest.raises(errors.SchemaError, match=r"\$\[1\]\.printed: erratum 'b' repeats the printed of erratum 'a'"):
         load.load_errata(specs)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("- &e {id: a}\n- *e\n", "errata.yaml:1:3: $: YAML anchors and aliases are not allowed here ('e')"),
+    ("- id: !!binary aGk=\n", "errata.yaml:1:7: $: explicit YAML tags are not allowed ('!!binary')"),
+    ("- " + "[" * 100 + "]" * 100 + "\n", "errata.yaml:1:"),
+    ("- id: a\n  id b\n", "invalid YAML: could not find expected ':' (while scanning a simple key on line 2)"),
+])
+def test_errata_are_read_as_strictly_as_specs(tmp_path, text, message):
+    """Aliases, tags and deep nesting in docs/errata.yaml are located errors (no alias
+    expansion, no RecursionError), the same rules as in a spec."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "errata.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(errors.YamlSyntaxError) as raised:
+        load.load_errata(tmp_path / "specs")
+    assert message in str(raised.value)

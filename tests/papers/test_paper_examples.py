@@ -99,7 +99,14 @@ def test_a_wrong_claim_differs_and_a_right_erratum_is_stale(tmp_path):
         ("- matrix: [[1, 0], [0, 1]]\n  claims:\n    - {metric: accuracy, printed: 1, erratum: x}\n", None),
         ("- matrix: [[1, 0], [0, 1]]\n  claims:\n    - {metric: accuracy, printed: 0, erratum: x}\n", "claims.yaml:3: a claim with an erratum needs 'correct'"),
         ("- matrix: [[1, 0], [0, 1]]\n  colour: red\n  claims:\n    - {metric: accuracy, printed: 1}\n", "claims.yaml:2: unknown key 'colour'"),
-        ("- matrix: [[1, 0]\n", "claims.yaml:2: not valid YAML"),
+        ("- matrix: [[1, 0]\n", "claims.yaml:2: invalid YAML"),
+        # Same YAML as specs: a billion-laughs alias, a tag building bytes, or nesting
+        # deeper than PyYAML's recursion are errors at their line, never a hang or traceback.
+        ("- matrix: &m [[1, 0], [0, 1]]\n  x: *m\n  claims:\n    - {metric: accuracy, printed: 1}\n",
+         "claims.yaml:1: YAML anchors and aliases are not allowed here ('m')"),
+        ("- matrix: [[1, 0], [0, 1]]\n  claims:\n    - {metric: accuracy, printed: !!binary aGk=}\n",
+         "claims.yaml:3: explicit YAML tags are not allowed ('!!binary')"),
+        ("- matrix: " + "[" * 2000 + "]" * 2000 + "\n", "claims.yaml:1: nested too deeply: 51 levels"),
         ("claims: 1\n", "claims.yaml:1: an audit file is a list of examples"),
     ],
 )
