@@ -29,6 +29,7 @@ from metricc.compiler.audit.claims import printed_value
 from metricc.compiler.audit.consistent_intervals import trace_conditions
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric
+from metricc.runtime import trusted_batch
 from metricc.runtime.progress import track
 
 __all__ = ["Score", "Consistency", "parse_score", "make_score", "consistent", "EXHAUSTIVE_LIMIT", "SEARCH_LIMIT"]
@@ -104,10 +105,13 @@ def make_score(metric_id: str, average: str | None, printed: str, value: float, 
 def _values(score: Score, batch: grid.Batch) -> np.ndarray:
     info = metric(score.metric)
     if info.level == "matrix":
-        return np.asarray(info.function(batch.matrix), dtype=float)
+        return np.asarray(info.function(batch.terms), dtype=float)
     if info.level == "aggregate":
         return np.asarray(info.function(*batch.counts), dtype=float)
-    return np.asarray(info.function(*batch.counts, average=score.average or info.default_average, pos_label=1), dtype=float)
+    average = score.average or info.default_average
+    if average == "binary":  # per-class kernels are elementwise: compute the positive class only
+        return np.asarray(info.function(*batch.class_counts(1), average="binary", pos_label=0), dtype=float)
+    return np.asarray(info.function(*batch.counts, average=average, pos_label=1), dtype=float)
 
 
 def _matches(score: Score, batch: grid.Batch) -> np.ndarray:
@@ -147,13 +151,17 @@ def _search(scores: list[Score], batches, candidates=None, progress: bool = True
         found.extend(batch.matrix[:MAX_MATRICES - len(found)].tolist())
     if count:
         return count, found, None
-    patterns = set()
+    few = len(scores) <= 16  # then a table of every pattern: a count per batch, not a sort
+    seen, patterns = np.zeros(1 << len(scores) if few else 0, dtype=bool), set()
     for batch in track(batches(), "conflict search", enabled=progress):
         codes = np.zeros(len(batch), dtype=np.int64)
         for i, score in enumerate(scores):
             codes |= _matches(score, batch).astype(np.int64) << i
-        patterns.update(np.unique(codes).tolist())
-    return 0, [], np.array(sorted(patterns), dtype=np.int64)
+        if few:
+            seen |= np.bincount(codes, minlength=len(seen)).astype(bool)
+        else:
+            patterns.update(np.unique(codes).tolist())
+    return 0, [], np.flatnonzero(seen).astype(np.int64) if few else np.array(sorted(patterns), dtype=np.int64)
 
 
 def _conflicts(labels: list[str], patterns: np.ndarray) -> list[list[str]]:

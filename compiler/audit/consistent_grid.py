@@ -15,6 +15,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from metricc.runtime import trusted_batch
+
 __all__ = ["CHUNK", "Batch", "binary_batches", "binary_trace_batches", "binary_samples_size", "matrix_batches",
            "matrix_search_size", "compositions"]
 
@@ -22,14 +24,17 @@ CHUNK = 1 << 16  # matrices per batch: arrays of CHUNK x C x C int64 stay in the
 
 
 class Batch:
-    """Confusion matrices ``(B, C, C)`` with their per-class counts computed once, on demand.
+    """Confusion matrices ``(B, C, C)`` with their totals and per-class counts computed once, on demand.
 
     Stored batch-last (``(C, C, B)``) and handed out as views: numpy reduces the short class
-    axes of the generated code several times faster over contiguous batch rows.
+    axes of the generated code several times faster over contiguous batch rows. The matrices
+    are valid by construction, so the generated functions get them through
+    :mod:`metricc.runtime.trusted_batch`, which skips their per-call input checks.
     """
 
     def __init__(self, cells_last: np.ndarray) -> None:
         self.cells_last = cells_last
+        self._terms = None
         self._counts = None
 
     def __len__(self) -> int:
@@ -40,22 +45,25 @@ class Batch:
         return np.moveaxis(self.cells_last, -1, 0)
 
     @property
+    def terms(self):
+        """What a matrix-level function reads (pass it as its ``matrix``), checked once by construction."""
+        if self._terms is None:
+            self._terms = trusted_batch.matrix_terms(self.matrix)
+        return self._terms
+
+    @property
     def counts(self) -> tuple[np.ndarray, ...]:
-        """(TP, FP, FN, TN), each ``(B, C)``; the matrices are valid by construction."""
+        """(TP, FP, FN, TN), each ``(B, C)``, marked as checked for the generated functions."""
         if self._counts is None:
-            m = self.cells_last
-            tp = np.ascontiguousarray(np.diagonal(m, axis1=0, axis2=1).T)
-            fp = m.sum(axis=0) - tp
-            fn = m.sum(axis=1) - tp
-            tn = m.sum(axis=(0, 1)) - tp - fp - fn
-            self._counts = tuple(c.T for c in (tp, fp, fn, tn))
+            self._counts = trusted_batch.counts_of_cells(self.cells_last)
         return self._counts
 
+    def class_counts(self, index: int) -> tuple[np.ndarray, ...]:
+        """(TP, FP, FN, TN) of one class, each ``(B, 1)``: a binary score needs no other class."""
+        return trusted_batch.counts_of_cells(self.cells_last, index)
+
     def take(self, index: np.ndarray) -> Batch:
-        taken = Batch(self.cells_last[..., index])
-        if self._counts is not None:
-            taken._counts = tuple(np.ascontiguousarray(c.T[:, index]).T for c in self._counts)
-        return taken
+        return Batch(self.cells_last[..., index])
 
     @classmethod
     def of_matrices(cls, matrices: np.ndarray) -> Batch:

@@ -5,7 +5,9 @@ compared with every catalog variant (metric x averaging mode) computed by the ru
 
 - per-class counts of multi-label data (no single-label identities): equal there -> ``all``;
 - confusion matrices of 3 and 4 classes: -> ``single-label``;
-- 2 x 2 confusion matrices, class 1 positive: -> ``binary``.
+- 2 x 2 confusion matrices, class 1 positive: -> ``binary``;
+- a formula over the instances of multi-label data (``\\frac{1}{n}\\sum_{i=1}^{n}``, ``|Y_i \\cap
+  Z_i|``, ``I(Y_i = Z_i)``): multi-label data sets, against every averaging (samples too) -> ``all``.
 
 A formula without class indices (``\\frac{TP}{TP+FP}``) is a per-class formula: equal to a
 class-level metric on every count -> ``all`` (reported with averaging ``binary``). Candidates
@@ -36,7 +38,7 @@ class Match:
     metric: str
     average: str | None
     holds: str  # "all" | "single-label" | "binary"
-    proved: bool = False
+    proved: bool = False  # False: equal on every sampled point, but the proof failed or timed out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,7 +59,8 @@ class Identification:
 
     def to_json(self) -> dict:
         return {"parsed": self.parsed, "label": self.label,
-                "matches": [{"metric": m.metric, "average": m.average, "holds": m.holds} for m in self.matches],
+                "matches": [{"metric": m.metric, "average": m.average, "holds": m.holds, "proved": m.proved}
+                            for m in self.matches],
                 "label_agrees": self.label_agrees,
                 "nearest": [{"metric": n.metric, "average": n.average, "differs": n.differs} for n in self.nearest]}
 
@@ -93,7 +96,7 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
         raise InputError("--notation", f"'{notation}' is not one of latex, text")
     best = None
     for n_means, p_means in (("instances", "count"), ("instances", "precision"), ("classes", "count"), ("classes", "precision")):
-        parsed = parse_formula(formula, _notation(symbols_map, n_means, p_means))
+        parsed = parse_formula(formula, _notation(symbols_map, n_means, p_means, notation), notation)
         matches = numeric_matches(parsed.expr, setting)
         if best is None or (matches and not best[1]):
             best = (parsed, matches)
@@ -101,11 +104,11 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
             break
     parsed, matches = best
     proved = proved_matches(parsed.expr, [v for v, _ in matches], [h for _, h in matches])
-    ordered = sorted(zip(matches, proved), key=lambda mp: (("all", "single-label", "binary").index(mp[0][1]), _rank(mp[0][0])))
+    ordered = sorted(zip(matches, proved), key=lambda mp: (("all", "single-label", "binary").index(mp[0][1]), not mp[1], _rank(mp[0][0])))
     found = tuple(Match(v[0], v[1], h, p) for (v, h), p in ordered)
     label_names = label_metric(parsed.label) if parsed.label else (None, None)
     agrees = _label_agrees(label_names, found) if label_names[0] else None
-    nearest = nearest_variants(parsed.expr, found, label_names if agrees is False else None)
+    nearest = nearest_variants(parsed.expr, found, label_names if agrees is False else None, formula=parsed)
     return Identification(str(parsed.expr), parsed.label, found, agrees,
                           tuple(Nearest(*n) for n in nearest), label_names)
 
@@ -117,15 +120,18 @@ def _rank(variant) -> tuple:
 
 
 def _label_agrees(label_names, matches) -> bool:
+    """Whether a match is what the label names; Wenzel's r_M, p_M of multi-label data average
+    over the instances, so a macro label agrees with a samples average there."""
     metric, mode = label_names
-    return any(m.metric == metric and (mode is None or m.average in (mode, None)) for m in matches)
+    modes = (mode, None, "samples") if mode == "macro" else (mode, None)
+    return any(m.metric == metric and (mode is None or m.average in modes) for m in matches)
 
 
-def _notation(symbols_map, n_means: str, p_means: str) -> Notation:
+def _notation(symbols_map, n_means: str, p_means: str, syntax: str) -> Notation:
     """The papers' notation, with the user's --symbol meanings parsed as formulas themselves."""
     notation = Notation(n_means=n_means, p_means=p_means)
     for name, meaning in (symbols_map or {}).items():
-        notation.defined[name] = parse_formula(meaning, Notation(n_means=n_means, p_means=p_means)).expr
+        notation.defined[name] = parse_formula(meaning, Notation(n_means=n_means, p_means=p_means), syntax).expr
     return notation
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import sympy
 
-from metricc.compiler.audit.identify_numeric import distance, numeric_matches, variants
-from metricc.compiler.audit.notation import CLASS_COUNTS
+from metricc.compiler.audit.identify_numeric import distance, numeric_matches, parameters, variants
+from metricc.compiler.audit.latex_formula import with_meanings
+from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR
 from metricc.compiler.language import symbols
 
 __all__ = ["nearest"]
@@ -60,10 +61,16 @@ def _replace_nth(expr, target, replacement, n):
     return walk(expr)
 
 
-def _perturbations(expr):
+def _perturbations(expr, formula=None):
     """(perturbed formula, sentence template with {v} for the variant) one step away; the
-    few square-root changes first, then the many count swaps."""
+    few square-root changes first, then the many count swaps. With the parsed ``formula``,
+    counts are swapped in one printed name at a time, before sympy cancels anything (Wenzel
+    Eq. 16's weights TP + FP cancel against the denominator of precision)."""
     out = []
+    if any(node.base == CLASS_VECTOR for node in expr.atoms(sympy.Indexed)):
+        k = sympy.Dummy("k", integer=True, nonnegative=True)
+        total = sympy.Sum(CLASS_VECTOR[k], (k, 0, symbols.N_CLASSES - 1))
+        out.append((expr / total, "not divided by the sum of the class weights, as {v} is"))
     roots = [node for node in sympy.preorder_traversal(expr) if isinstance(node, sympy.Pow) and abs(node.exp) == sympy.S.Half]
     for root in roots:  # sqrt(x) -> x, and 1/sqrt(x) -> 1/x
         out.append((expr.xreplace({root: sympy.Pow(root.base, 2 * root.exp)}), "has a square root that {v} does not"))
@@ -75,19 +82,24 @@ def _perturbations(expr):
         out.append((numerator / sympy.sqrt(denominator), "missing the square root over the denominator of {v}"))
     out.append((sympy.sqrt(expr), "missing the square root of {v}"))
     out.append((expr ** 2, "the square root of {v}, not {v} itself"))
-    counter: dict = {}
-    for node, name, build in _count_occurrences(expr):
-        n = counter.get(node, 0)
-        counter[node] = n + 1
-        for other in _NAMES:
-            if other != name:
-                out.append((_replace_nth(expr, node, build(other), n), f"uses {name} where {{v}} uses {other}"))
+    printed = formula.meanings if formula is not None and formula.template is not None else ((None, expr),)
+    for placeholder, meaning in printed:
+        counter: dict = {}
+        for node, name, build in _count_occurrences(meaning):
+            n = counter.get(node, 0)
+            counter[node] = n + 1
+            for other in _NAMES:
+                if other != name:
+                    changed = _replace_nth(meaning, node, build(other), n)
+                    perturbed = changed if placeholder is None else with_meanings(formula, {placeholder: changed})
+                    out.append((perturbed, f"uses {name} where {{v}} uses {other}"))
     return out[:_MAX_PERTURBATIONS]
 
 
-def nearest(expr, found, label_names, limit: int = 3) -> list[tuple]:
+def nearest(expr, found, label_names, limit: int = 3, formula=None) -> list[tuple]:
     """(metric, average, differs) of the nearest catalog variants; the label's variant first
-    when the formula does not define what its label names."""
+    when the formula does not define what its label names; ``formula``: the parse, whose
+    printed names are perturbed one at a time."""
     wanted = []
     if label_names is not None:
         metric, mode = label_names
@@ -96,16 +108,15 @@ def nearest(expr, found, label_names, limit: int = 3) -> list[tuple]:
         return []
     sentences: dict = {}
     if not found:  # one step away first, then the closest values
-        for perturbed, template in _perturbations(expr):
+        for perturbed, template in _perturbations(expr, formula):
             for variant, holds in numeric_matches(perturbed, "any"):
                 key = (variant[0], variant[1])
                 if key not in sentences and (key in wanted or len(wanted) < limit):
                     sentences[key] = template.format(v=_variant(*key))
                     wanted.extend([] if key in wanted else [key])
         kind = "per-class" if not expr.atoms(sympy.Indexed) else "single-label"
-        with_beta = sympy.Symbol("beta", real=True) in expr.free_symbols
-        keys = {v[:2] for v in variants(with_beta)}
-        ranked = sorted(keys, key=lambda key: (distance(expr, key, kind, with_beta), str(key)))
+        keys = {v[:2] for v in variants(parameters(expr))}
+        ranked = sorted(keys, key=lambda key: (distance(expr, key, kind), str(key)))
         wanted.extend(k for k in ranked if k not in wanted)
         wanted = wanted[:limit]
     for m in found:
@@ -113,7 +124,7 @@ def nearest(expr, found, label_names, limit: int = 3) -> list[tuple]:
             text = _KNOWN.get(((m.metric, m.average), target))
             if text and target not in sentences:
                 sentences[target] = text
-    for perturbed, template in _perturbations(expr):
+    for perturbed, template in _perturbations(expr, formula):
         if all(t in sentences for t in wanted):
             break
         for variant, holds in numeric_matches(perturbed, "any"):

@@ -2,7 +2,10 @@
 
 Three kinds of points: per-class counts of multi-label data (no single-label identities),
 confusion matrices of 3 to 5 classes, and 2 x 2 matrices (class 1 positive). The catalog
-side is computed by the runtime; the formula side by sympy over 30-digit floats.
+side is computed by the runtime; the formula side by sympy over 30-digit floats. Scalar
+parameters printed in the formula (beta, alpha) take one fixed value on both sides; a per-class
+weight (``kappa_i``, ``\\phi(i)``) takes a fixed random vector per point, passed to the catalog
+metrics that have a class-vector parameter (relevance, kappa).
 """
 
 from __future__ import annotations
@@ -14,14 +17,14 @@ import warnings
 import numpy as np
 import sympy
 
-from metricc.compiler.audit.notation import CLASS_COUNTS
+from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
 from metricc.compiler.language import symbols
 
-__all__ = ["numeric_matches", "distance", "variants", "BETA"]
+__all__ = ["numeric_matches", "distance", "variants", "parameters"]
 
 _COUNTS = ("TP", "FP", "FN", "TN")
-BETA = sympy.Symbol("beta", real=True)
-_BETA_VALUE = 0.7
+_SCALAR_VALUES = {"beta": 0.7, "alpha": 0.3}
+_VECTOR = "class vector"  # the variant's params entry that takes the point's vector
 
 
 @functools.lru_cache(maxsize=1)
@@ -38,6 +41,45 @@ def _data():
     return tuple(multilabel), tuple(matrices), tuple(binary)
 
 
+@functools.lru_cache(maxsize=1)
+def _label_sets() -> tuple:
+    """Multi-label data sets (true, predicted indicator matrices, instances x labels): every
+    instance has a true and a predicted label, some are predicted exactly, some not at all."""
+    rng = random.Random(11)
+    out = []
+    for instances, labels in ((9, 4), (12, 5), (10, 3)):
+        y_true = np.array([[rng.random() < 0.5 for _ in range(labels)] for _ in range(instances)], dtype=np.int64)
+        y_pred = y_true.copy()
+        for row in range(instances):
+            y_true[row, rng.randrange(labels)] = 1
+            if row % 3:  # two of three instances predicted wrongly somewhere
+                y_pred[row, rng.randrange(labels)] ^= 1
+            y_pred[row, rng.randrange(labels)] |= row % 3 != 1
+            if not y_pred[row].any():
+                y_pred[row, 0] = 1
+        out.append((y_true, y_pred))
+    return tuple(out)
+
+
+def _instance_counts(y_true, y_pred):
+    """Per-instance (TP, FP, FN, TN), n instances and C labels."""
+    tp = (y_true & y_pred).sum(axis=1)
+    fp, fn = (y_pred & ~y_true.astype(bool)).sum(axis=1), (y_true & ~y_pred.astype(bool)).sum(axis=1)
+    return tp, fp, fn, y_true.shape[1] - tp - fp - fn, y_true.shape[0]
+
+
+def _vector(classes: int, point: int) -> np.ndarray:
+    """The per-class weight vector at one point: fixed, distinct, in (0, 1)."""
+    rng = random.Random(1000 * classes + point)
+    return np.array([rng.randint(1, 99) / 100 for _ in range(classes)])
+
+
+def parameters(expr) -> tuple[tuple[str, ...], bool]:
+    """The scalar parameters the formula prints and whether it has a per-class weight."""
+    names = tuple(sorted(s.name for s in expr.free_symbols if s in SCALARS.values()))
+    return names, any(node.base == CLASS_VECTOR for node in expr.atoms(sympy.Indexed))
+
+
 def _counts_of(matrix):
     tp = np.diag(matrix)
     fp, fn = matrix.sum(axis=0) - tp, matrix.sum(axis=1) - tp
@@ -45,11 +87,16 @@ def _counts_of(matrix):
     return tp, fp, fn, n - tp - fp - fn, n
 
 
-def _user_value(expr, counts, matrix=None, per_class: int | None = None) -> float | None:
-    """The formula at one point; ``per_class``: the plain counts are those of that class."""
-    tp, fp, fn, tn, n = counts
+def _user_value(expr, counts, matrix=None, per_class: int | None = None, vector=None, instances=None) -> float | None:
+    """The formula at one point; ``per_class``: the plain counts are those of that class;
+    ``instances``: (TP, FP, FN, TN, n, C) of the instances of multi-label data."""
+    tp, fp, fn, tn, n = counts if instances is None else instances[:5]
     arrays = dict(zip(_COUNTS, (tp, fp, fn, tn)))
-    e = expr.xreplace({symbols.N_CLASSES: len(tp), BETA: sympy.Float(_BETA_VALUE, 30)}).doit()
+    if vector is not None:
+        arrays["vector"] = vector
+    scalars = {s: sympy.Float(_SCALAR_VALUES[name], 30) for name, s in SCALARS.items()}
+    sizes = {symbols.N_CLASSES: len(tp)} if instances is None else {symbols.N_CLASSES: instances[5], symbols.N_TOTAL: n}
+    e = expr.xreplace({**sizes, **scalars}).doit()
     values = {symbols.N_TOTAL: sympy.Float(int(n), 30)}
     for node in e.atoms(sympy.Indexed):
         index = [int(i) for i in node.indices if i.is_Integer]
@@ -60,10 +107,11 @@ def _user_value(expr, counts, matrix=None, per_class: int | None = None) -> floa
                 return None
             values[node] = sympy.Float(int(matrix[index[0], index[1]]), 30)
         else:
-            name = next((k for k, v in CLASS_COUNTS.items() if v == node.base), None)
-            if name is None:
+            bases = INSTANCE_COUNTS if instances is not None else CLASS_COUNTS
+            name = "vector" if node.base == CLASS_VECTOR else next((k for k, v in bases.items() if v == node.base), None)
+            if name is None or name not in arrays:
                 return None
-            values[node] = sympy.Float(int(arrays[name][index[0]]), 30)
+            values[node] = sympy.Float(float(arrays[name][index[0]]), 30)
     if per_class is not None:  # floats of 30 digits: exact for counts, and fast to evaluate
         values.update({s: sympy.Float(int(arrays[k][per_class]), 30) for k, s in zip(_COUNTS, symbols.COUNTS)})
     try:
@@ -75,26 +123,60 @@ def _user_value(expr, counts, matrix=None, per_class: int | None = None) -> floa
     return value.real
 
 
-@functools.lru_cache(maxsize=2)
-def variants(with_beta: bool) -> tuple:
-    """(metric id, mode, level, params) of every variant the runtime computes from counts."""
+@functools.lru_cache(maxsize=1)
+def instance_variants() -> tuple:
+    """(metric id, mode, "instances", ()) of every variant the runtime computes from multi-label
+    data: every averaging of the class-level metrics (samples too) and the aggregates."""
     import metricc.runtime as mc
 
     out = []
     for info in mc.catalog().values():
+        if info.level == "class":
+            out.extend((info.id, mode, "instances", ()) for mode in info.averages if mode not in ("none", "binary"))
+        elif info.level == "aggregate" and not info.params:
+            out.append((info.id, None, "instances", ()))
+    return tuple(out)
+
+
+def _instance_value(variant, y_true, y_pred):
+    import metricc.runtime as mc
+
+    metric, mode = variant[:2]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            value = mc.evaluate(metric, y_true=y_true, y_pred=y_pred, multilabel=True, average=mode)[metric]
+            return float(np.asarray(value, dtype=float))
+        except Exception:  # noqa: BLE001 - a variant that cannot take multi-label data is no candidate
+            return None
+
+
+@functools.lru_cache(maxsize=8)
+def variants(params: tuple[tuple[str, ...], bool]) -> tuple:
+    """(metric id, mode, level, params) of every variant the runtime computes from counts;
+    ``params`` as :func:`parameters` gives them for the formula."""
+    import metricc.runtime as mc
+
+    scalars, vector = params
+    out = []
+    for info in mc.catalog().values():
         if info.level not in ("class", "aggregate", "matrix") or info.per_instance:
             continue
-        names = {p.name for p in info.params}
-        params = {"beta": _BETA_VALUE} if with_beta and "beta" in names else {}
+        params = {p.name: _SCALAR_VALUES[p.name] for p in info.params if p.name in scalars}
+        if vector:
+            params.update({p.name: _VECTOR for p in info.params if p.kind == "class_vector"})
         modes = [m for m in info.averages if m not in ("samples",)] if info.level == "class" else [None]
         out.extend((info.id, mode, info.level, tuple(params.items())) for mode in modes)
     return tuple(out)
 
 
-def _catalog_value(variant, matrix=None, counts=None, class_index=None):
+def _catalog_value(variant, matrix=None, counts=None, class_index=None, vector=None):
     import metricc.runtime as mc
 
     metric, mode, level, params = variant
+    params = tuple((name, vector if value == _VECTOR else value) for name, value in params)
+    if any(value is None for _, value in params):
+        return None
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
@@ -114,35 +196,39 @@ def _catalog_value(variant, matrix=None, counts=None, class_index=None):
             return None
 
 
-@functools.lru_cache(maxsize=4)
-def _catalog_table(with_beta: bool, kind: str) -> dict:
+@functools.lru_cache(maxsize=16)
+def _catalog_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
     """Every variant's values at the points of ``kind`` (tuple of floats or None)."""
     multilabel, matrices, binary = _data()
+    if kind == "instances":
+        return {v: tuple(_instance_value(v, *data) for data in _label_sets()) for v in instance_variants()}
     table = {}
-    for variant in variants(with_beta):
+    for variant in variants(params):
         if kind == "per-class":
             values = [_catalog_value(variant, counts=c, class_index=k) for c in multilabel for k in range(len(c[0]))]
         elif kind == "all":
-            values = [_catalog_value(variant, counts=c) for c in multilabel]
+            values = [_catalog_value(variant, counts=c, vector=_vector(len(c[0]), p)) for p, c in enumerate(multilabel)]
         elif kind == "single-label":
-            values = [_catalog_value(variant, matrix=m) for m in matrices]
+            values = [_catalog_value(variant, matrix=m, vector=_vector(len(m), p)) for p, m in enumerate(matrices)]
         else:
-            values = [_catalog_value(variant, matrix=m) for m in binary]
+            values = [_catalog_value(variant, matrix=m, vector=_vector(2, p)) for p, m in enumerate(binary)]
         table[variant] = tuple(values)
     return table
 
 
 def _user_values(expr, kind: str) -> tuple | None:
     multilabel, matrices, binary = _data()
+    if kind == "instances":
+        return tuple(_user_value(expr, None, instances=(*_instance_counts(*data), data[0].shape[1])) for data in _label_sets())
     if kind == "per-class":
         return tuple(_user_value(expr, c, per_class=k) for c in multilabel for k in range(len(c[0])))
     if kind == "all":
-        return tuple(_user_value(expr, c) for c in multilabel)
+        return tuple(_user_value(expr, c, vector=_vector(len(c[0]), p)) for p, c in enumerate(multilabel))
     if kind == "single-label":
-        return tuple(_user_value(expr, _counts_of(m), matrix=m) for m in matrices)
+        return tuple(_user_value(expr, _counts_of(m), matrix=m, vector=_vector(len(m), p)) for p, m in enumerate(matrices))
     if _per_class(expr):  # a binary formula: class 1 is the positive class
         return tuple(_user_value(expr, _counts_of(m), matrix=m, per_class=1) for m in binary)
-    return tuple(_user_value(expr, _counts_of(m), matrix=m) for m in binary)
+    return tuple(_user_value(expr, _counts_of(m), matrix=m, vector=_vector(2, p)) for p, m in enumerate(binary))
 
 
 def _close(a: tuple, b: tuple) -> bool:
@@ -155,6 +241,8 @@ def _per_class(expr) -> bool:
 
 
 def _scopes(expr, setting: str) -> tuple[str, ...]:
+    if any(node.base in INSTANCE_COUNTS.values() for node in expr.atoms(sympy.Indexed)):
+        return ("instances",) if setting in ("multilabel", "any") else ()
     if _per_class(expr):
         return ("per-class", "binary")
     return {"binary": ("binary",), "multiclass": ("single-label", "binary"),
@@ -163,13 +251,13 @@ def _scopes(expr, setting: str) -> tuple[str, ...]:
 
 def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
     """(variant, holds) of every variant equal at every point of the widest scope."""
-    with_beta = BETA in expr.free_symbols
+    params = parameters(expr)
     found, seen = [], set()
     for kind in _scopes(expr, setting):
         user = _user_values(expr, kind)
         if user is None or all(v is None for v in user):
             continue
-        for variant, values in _catalog_table(with_beta, kind).items():
+        for variant, values in _catalog_table(params, kind).items():
             key = variant[:2]
             if key in seen or not _close(user, values):
                 continue
@@ -178,16 +266,16 @@ def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
             if kind == "binary" and variant[1] not in ("binary", None):
                 continue  # two-class coincidences of averaged variants say little (as in prove)
             seen.add(key)
-            holds = {"per-class": "all"}.get(kind, kind)
+            holds = {"per-class": "all", "instances": "all"}.get(kind, kind)
             found.append((variant, holds))
     # A per-class formula equals a metric class by class: report its binary mode, not none.
     keys = {(v[0], v[1]) for v, _ in found}
     return [(v, h) for v, h in found if not (v[1] == "none" and (v[0], "binary") in keys)]
 
 
-def distance(expr, variant_key, kind: str, with_beta: bool) -> float:
+def distance(expr, variant_key, kind: str) -> float:
     user = _user_values(expr, kind)
-    table = _catalog_table(with_beta, kind)
+    table = _catalog_table(parameters(expr), kind)
     values = next((vals for v, vals in table.items() if v[:2] == variant_key), None)
     if user is None or values is None:
         return float("inf")

@@ -21,7 +21,7 @@ import hashlib
 import sympy
 
 from metricc.compiler.analysis import prove
-from metricc.compiler.audit.notation import CLASS_COUNTS
+from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR
 from metricc.compiler.language import symbols
 from metricc.compiler.language.levels import rules
 
@@ -56,6 +56,8 @@ def proved(expr: sympy.Expr, variants: list[tuple], holds: list[str]) -> list[bo
 
 
 def _proved(expr, metric, mode, scope) -> bool:
+    if any(node.base == CLASS_VECTOR for node in expr.atoms(sympy.Indexed)):
+        return False  # per-class weights (relevance, preference): confirmed numerically only
     per_class = not expr.atoms(sympy.Indexed) and bool(expr.free_symbols & set(symbols.COUNTS))
     if per_class and scope == "all":
         return prove._equal(expr, metric.simplified)

@@ -15,11 +15,12 @@ import re
 
 import sympy
 
-from metricc.compiler.audit.notation import CLASS_COUNTS, Notation, split_name, split_run
+from metricc.compiler.audit.formula_text import label_sets, one_name_g_mean, text_to_latex
+from metricc.compiler.audit.notation import CLASS_COUNTS, INSTANCE_COUNTS, Notation, split_name, split_run
 from metricc.compiler.language import symbols
 from metricc.runtime.errors import InputError
 
-__all__ = ["Formula", "parse_formula", "MAX_LENGTH"]
+__all__ = ["Formula", "parse_formula", "with_meanings", "text_to_latex", "MAX_LENGTH"]
 
 MAX_LENGTH = 2000  # characters: longer than any printed metric definition
 MAX_EXPONENT = 16
@@ -33,6 +34,8 @@ _PLACEHOLDER_LETTERS = "abcdfghopqrsuwyzABDFGHJKLNOQRSUVWXYZ"
 _DROP = re.compile(r"\\(left|right|displaystyle|limits|big|Big|bigg|Bigg)(?![A-Za-z])|\\[,;!:]|\\ |&|\\\\"
                    r"|\\(begin|end)\{aligned\}|\$")
 _NUMBER_TAG = re.compile(r"(\\quad\s*)?(\\tag\{[^{}]*\}|\(\d+(\.\d+)?\))\s*$")
+_VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance of class i
+_RELEVANCE = re.compile(r"\^\s*(\\phi|\{\s*\\phi\s*\})")  # Rec^\phi: weighted by the relevance
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,23 +45,45 @@ class Formula:
     expr: sympy.Expr
     label: str | None
     text: str
+    # The parse before the names' meanings are put in (one placeholder per printed name, in
+    # order): sympy cancels on substitution ((TP + FP) TP / (TP + FP) -> TP), so what differs
+    # is looked for by changing one printed name's meaning (:func:`with_meanings`).
+    template: sympy.Expr | None = None
+    meanings: tuple[tuple[sympy.Symbol, sympy.Expr], ...] = ()
 
 
-def parse_formula(text: str, notation: Notation | None = None) -> Formula:
-    """Parse ``text``: ``[label =] formula [, name = definition | with/where ...]``."""
+def with_meanings(formula: Formula, changed: dict) -> sympy.Expr:
+    """The formula with some printed names' meanings changed (``{placeholder: meaning}``)."""
+    return _finish(formula.template.xreplace({**dict(formula.meanings), **changed}))
+
+
+def parse_formula(text: str, notation: Notation | None = None, syntax: str = "latex") -> Formula:
+    """Parse ``text``: ``[label =] formula [, name = definition | with/where ...]``; ``syntax``
+    ``"text"`` reads plain text (``2*TP/(2*TP+FP+FN)``, ``sqrt(x)``, ``x**2``) by rewriting it
+    into the same LaTeX subset, so both go through one scanner and one notation."""
     if len(text) > MAX_LENGTH:
         raise InputError("FORMULA", f"{len(text)} characters; a formula may have at most {MAX_LENGTH}")
+    if syntax == "text":
+        text = text_to_latex(text)
     notation = notation or Notation()
     body = _NUMBER_TAG.sub("", _DROP.sub(lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "", text)).strip()
+    body = label_sets(one_name_g_mean(body))
     main, definitions = _split_definitions(body)
     for name, definition in definitions:  # later definitions may use earlier ones
-        notation.defined[_definition_key(name)] = _expression(definition, notation, text)
+        notation.defined[_definition_key(name)] = _expression(definition, notation, text)[0]
     segments = _split_top(main, "=")
     label = segments[0].strip() if len(segments) > 1 else None
     rest = segments[1:] if label is not None else segments
     if not rest or not rest[0].strip():
         raise InputError("FORMULA", "nothing after the label: write the formula after '='")
-    return Formula(_expression(rest[0], notation, text), label, text)
+    first_error = None
+    for form in rest:  # a chain of equal forms (Wenzel Eq. 27: set-builder = counts): the first readable
+        try:
+            expr, template, meanings = _expression(form, notation, text)
+            return Formula(expr, label, text, template, meanings)
+        except InputError as error:
+            first_error = first_error or error
+    raise first_error
 
 
 def _definition_key(name: str) -> str:
@@ -71,7 +96,7 @@ def _split_top(text: str, separator: str) -> list[str]:
     """``text`` split at ``separator`` outside braces and brackets."""
     depth, parts, start = 0, [], 0
     for i, ch in enumerate(text):
-        depth += ch in "{([" and 1 or ch in "})]" and -1 or 0
+        depth = max(depth + (ch in "{([" and 1 or ch in "})]" and -1 or 0), 0)  # a stray '}' (Wenzel Eq. 27) closes nothing
         if depth == 0 and text.startswith(separator, i):
             parts.append(text[start:i])
             start = i + len(separator)
@@ -215,13 +240,14 @@ class _Scanner:
             raise self.error(f"\\{name} needs an index variable such as _{{i=1}}^{{C}}")
         self.indices.update(variables)
         bound = self.rewrite(upper) if upper is not None else self.placeholder(symbols.N_CLASSES)
-        start, depth = self.pos, 0
-        while self.pos < len(self.text):  # the body: up to the next + - = , outside brackets
-            ch = self.text[self.pos]
-            depth += 1 if ch in "{([" else -1 if ch in "})]" else 0
-            if depth < 0 or depth == 0 and ch in "+-=,":
+        start = self.pos
+        self.pos = _term_end(self.text, start)  # the body: up to the next + - = , outside brackets,
+        while self.text[self.pos:self.pos + 1] in ("+", "-") and self.pos < len(self.text):
+            end = _term_end(self.text, self.pos + 1)  # and on over terms that use its index (Kozak
+            term = self.text[self.pos + 1:end]        # Eq. 27: sum kappa_i prec_i + (1 - kappa_i) rec_i)
+            if re.match(r"\s*\\(sum|prod)", term) or not any(_uses_index(term, v) for v in variables):
                 break
-            self.pos += 1
+            self.pos = end
         body = self.rewrite(self.text[start:self.pos])
         for var in variables:  # braced, so that the parser's grammar cannot read it two ways
             self.out.append(f"{{\\{name}_{{{var}={self.rewrite(lower)}}}^{{{bound}}} (")
@@ -248,6 +274,10 @@ class _Scanner:
         if not words:
             words.append(re.match(r"[A-Za-z][A-Za-z0-9]*", text[self.pos:]).group(0))
             self.pos += len(words[0])
+        call = _VECTOR_CALL.match(text, self.pos)
+        if words[0] in ("phi", "kappa") and call:
+            self.pos = call.end()
+            words[0] += "_" + call.group(1)
         subscripts = []
         while text[self.pos:self.pos + 1] == "_":
             self.pos += 1
@@ -257,6 +287,10 @@ class _Scanner:
                 subscripts.append(word)
             else:
                 subscripts.append(self.group().replace(" ", ""))
+        relevance = _RELEVANCE.match(text, self.pos)
+        if relevance:
+            self.pos = relevance.end()
+            subscripts.append("^phi")
         head = split_name(words[0])
         if len(head) == 1 and head[0] in self.indices and not subscripts:
             self.out.append(head[0])
@@ -268,7 +302,26 @@ class _Scanner:
             self.out.append(" " + self.placeholder(self.notation.resolve(parts, bar, where)) + " ")
 
 
-def _expression(text: str, notation: Notation, original: str) -> sympy.Expr:
+def _term_end(text: str, start: int) -> int:
+    """Where the term starting at ``start`` ends: the next + - = , outside brackets."""
+    depth, pos = 0, start
+    while pos < len(text):
+        ch = text[pos]
+        depth += 1 if ch in "{([" else -1 if ch in "})]" else 0
+        if depth < 0 or depth == 0 and ch in "+-=," and pos > start:
+            break
+        pos += 1
+    return pos
+
+
+def _uses_index(term: str, variable: str) -> bool:
+    """Whether ``term`` subscripts something with ``variable`` (TP_i, mat_{i,j}, \\phi(i))."""
+    v = re.escape(variable)
+    return bool(re.search(rf"_{v}(?![A-Za-z0-9])|_\{{[^{{}}]*(?<![A-Za-z]){v}(?![A-Za-z])[^{{}}]*\}}|\(\s*{v}\s*\)", term))
+
+
+def _expression(text: str, notation: Notation, original: str) -> tuple:
+    """(expression, template, meanings) of one formula; see :class:`Formula`."""
     from sympy.parsing.latex import parse_latex  # the Lark backend; imported only to parse
 
     scanner = _Scanner(text, notation, original)
@@ -283,12 +336,16 @@ def _expression(text: str, notation: Notation, original: str) -> sympy.Expr:
         raise InputError("FORMULA", f"cannot parse '{text.strip()}'{near}: {type(error).__name__}") from None
     if not isinstance(parsed, sympy.Expr):  # a lark Tree: more than one reading
         raise InputError("FORMULA", f"'{text.strip()}' is not an expression")
-    expr = parsed.xreplace(scanner.meanings)
-    expr = _zero_based(expr)
+    expr = _zero_based(parsed.xreplace(scanner.meanings))
     unknown = {s for s in expr.free_symbols if isinstance(s, sympy.Symbol) and "_{" in s.name}
     if unknown:
         raise InputError("FORMULA", f"cannot read '{text.strip()}'")
-    return _unindexed(expr)
+    order = sorted(scanner.meanings, key=lambda s: _PLACEHOLDER_LETTERS.index(s.name[0]) * 10 + int(s.name[3]))
+    return _unindexed(expr), parsed, tuple((s, scanner.meanings[s]) for s in order)
+
+
+def _finish(expr: sympy.Expr) -> sympy.Expr:
+    return _unindexed(_zero_based(expr))
 
 
 def _zero_based(expr: sympy.Expr) -> sympy.Expr:
@@ -298,6 +355,10 @@ def _zero_based(expr: sympy.Expr) -> sympy.Expr:
         for var, low, high in node.limits:
             if (low, high) == (1, symbols.N_CLASSES):
                 low, high = sympy.S.Zero, high - 1
+            elif (low, high) == (1, symbols.N_TOTAL):  # over the n instances (multi-label, Wenzel Eq. 23-27)
+                low, high = sympy.S.Zero, high - 1
+                body = node.function.xreplace({CLASS_COUNTS[c][var]: INSTANCE_COUNTS[c][var] for c in CLASS_COUNTS})
+                return type(node)(body, *limits, (var, low, high), *node.limits[len(limits) + 1:])
             elif (low, high) != (0, symbols.N_CLASSES - 1):  # also bounds every sum's length
                 raise InputError("FORMULA", f"a sum over {var} from {low} to {high}: sums run over the classes, "
                                             "from 1 to C (or 0 to C - 1)")

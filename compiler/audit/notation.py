@@ -5,8 +5,14 @@ A printed name is split at underscores into parts (``TP_i`` -> ``TP``, ``i``;
 what it is: a count (``TP``, ``tp``), a class total (``t_i``, ``p_i``, ``n_j``), a matrix
 cell (``mat_{i,j}``, ``M_{j,k}``), a total (``n``, ``s``), the number of classes (``C``,
 ``c``, ``m``), a per-class metric (``precision_i``, ``P_x``, ``TPR``), or an averaged one
-(``P_M``, ``\\bar{P}``, ``micro_recall``, ``p_w``). Every meaning is a sympy expression over
-the per-class counts, indexed by the class (``TP[i]``) or not (a binary formula).
+(``P_M``, ``\\bar{P}``, ``micro_recall``, ``p_w``), a scalar parameter (``\\beta``,
+``\\alpha``), a per-class weight (``\\kappa_i``, ``\\phi(i)``: Kozak's preference vector,
+Branco's relevance) or a weighted mean with it (``Rec^\\phi``). Puertolas Molina's names:
+``N_n``/``N_p`` (the numbers of negatives and positives), ``G-mean``, ``F_2``, ``InvF_{0.5}``
+(F0.5 with the labels switched), ``Dom`` (recall - specificity) and ``M``, "a performance
+metric" in Eq. 3.6, read as the catalog's default base of ``iba``, the G-mean. Every meaning is
+a sympy expression over the per-class counts, indexed by the class (``TP[i]``) or not (a
+binary formula).
 """
 
 from __future__ import annotations
@@ -16,9 +22,12 @@ import sympy
 from metricc.compiler.language import symbols
 from metricc.runtime.errors import InputError
 
-__all__ = ["CLASS_COUNTS", "INSTANCE_COUNTS", "Notation", "MEASURES", "label_metric"]
+__all__ = ["CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "Notation", "MEASURES", "label_metric"]
 
 CLASS_COUNTS = {name: sympy.IndexedBase(f"class_{name}") for name in ("TP", "FP", "FN", "TN")}
+CLASS_VECTOR = sympy.IndexedBase("class_weight")  # one number per class: relevance, preference
+SCALARS = {name: sympy.Symbol(name, real=True) for name in ("beta", "alpha")}
+_VECTOR_NAMES = ("kappa", "phi")
 INSTANCE_COUNTS = {name: sympy.IndexedBase(f"instance_{name}") for name in ("TP", "FP", "FN", "TN")}
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
 INDEX_LETTERS = frozenset("ijklxyvu")
@@ -37,6 +46,10 @@ def _specificity(tp, fp, fn, tn):
     return tn / (tn + fp)
 
 
+def _f_beta(beta):
+    return lambda tp, fp, fn, tn: (1 + beta ** 2) * tp / ((1 + beta ** 2) * tp + beta ** 2 * fn + fp)
+
+
 # Per-class measures by printed name: the class-level formula over (TP, FP, FN, TN).
 MEASURES = {
     "precision": _precision, "Precision": _precision, "Prec": _precision, "prec": _precision,
@@ -52,6 +65,8 @@ MEASURES = {
     "J": lambda tp, fp, fn, tn: tp / (tp + fn) + tn / (tn + fp) - 1,
     "Acc": lambda tp, fp, fn, tn: (tp + tn) / (tp + fp + fn + tn),
     "F1": lambda tp, fp, fn, tn: 2 * tp / (2 * tp + fp + fn),
+    "Gmean": lambda tp, fp, fn, tn: sympy.sqrt(_recall(tp, fp, fn, tn) * _specificity(tp, fp, fn, tn)),
+    "Dom": lambda tp, fp, fn, tn: _recall(tp, fp, fn, tn) - _specificity(tp, fp, fn, tn),
 }
 _MODES = {"M": "macro", "macro": "macro", "mu": "micro", "\\mu": "micro", "micro": "micro",
           "w": "weighted", "weighted": "weighted", "binary": None, "i": None}
@@ -64,7 +79,7 @@ class Notation:
     ``"classes"`` (Kozak and Wenzel write n for the instances, some texts for the classes)."""
 
     def __init__(self, defined: dict[str, sympy.Expr] | None = None, n_means: str = "instances",
-                 p_means: str = "count", params: frozenset = frozenset({"beta"})):
+                 p_means: str = "count", params: frozenset = frozenset(SCALARS)):
         self.defined = dict(defined or {})
         self.n_means = n_means
         self.p_means = p_means  # p_i: Branco's predicted count, or Wenzel's precision
@@ -101,8 +116,26 @@ class Notation:
         if head in ("mat", "M") and len(rest) == 1 and len(rest[0].replace(",", "")) == 2:
             i, j = (sympy.Symbol(x) for x in rest[0].replace(",", ""))
             return symbols.M[i, j]
-        if head == "beta" and not rest and "beta" in self.params:
-            return sympy.Symbol("beta", real=True)
+        if head in SCALARS and not rest and head in self.params:
+            return SCALARS[head]
+        if head == "SetMatch" and len(rest) == 1 and rest[0] in INDEX_LETTERS:  # I(Y_i = Z_i)
+            i = sympy.Symbol(rest[0])
+            wrong = CLASS_COUNTS["FP"][i] + CLASS_COUNTS["FN"][i]
+            return sympy.Piecewise((1, sympy.Eq(wrong, 0)), (0, True))
+        if head in _VECTOR_NAMES and len(rest) == 1 and rest[0] in INDEX_LETTERS:
+            return CLASS_VECTOR[sympy.Symbol(rest[0])]
+        if head == "N" and rest in (["n"], ["p"]):  # Puertolas Molina: numbers of negatives, positives
+            tp, fp, fn, tn = symbols.COUNTS
+            return tn + fp if rest == ["n"] else tp + fn
+        if head == "M" and not rest and not bar:
+            return MEASURES["Gmean"](*symbols.COUNTS)
+        if head in ("F", "InvF") and len(rest) == 1:
+            beta = SCALARS["beta"] if rest[0].lstrip("\\") == "beta" else _number(rest[0])
+            if beta is not None:
+                tp, fp, fn, tn = symbols.COUNTS
+                return _f_beta(beta)(*((tp, fp, fn, tn) if head == "F" else (tn, fn, fp, tp)))
+        if head in MEASURES and rest == ["^phi"]:
+            return self._averaged(head, "relevance")
         if head in MEASURES:
             if bar and not rest:
                 return self._averaged(head, "macro")
@@ -136,10 +169,19 @@ class Notation:
         if mode == "micro":
             return MEASURES[measure](*(self._pooled(c) for c in ("TP", "FP", "FN", "TN")))
         value = MEASURES[measure](*counts)
+        if mode == "relevance":
+            return sympy.Sum(CLASS_VECTOR[k] * value, (k, 0, C - 1)) / sympy.Sum(CLASS_VECTOR[k], (k, 0, C - 1))
         if mode == "weighted":
             support = counts[0] + counts[2]
             return sympy.Sum(support * value, (k, 0, C - 1)) / sympy.Sum(support, (k, 0, C - 1))
         return sympy.Sum(value, (k, 0, C - 1)) / C
+
+
+def _number(text: str) -> sympy.Rational | None:
+    """``2``, ``0.5`` as an exact number (F_2, F_{0.5}); None for anything else."""
+    if not text.replace(".", "", 1).isdigit() or len(text) > 6:
+        return None
+    return sympy.Rational(text)
 
 
 def split_name(text: str) -> list[str]:
@@ -169,7 +211,11 @@ _LABELS = (
     (("precision", "prec", "ppv", "p"), "precision"), (("recall", "rec", "tpr", "r", "sensitivity"), "recall"),
     (("specificity", "tnr", "spec"), "specificity"), (("f1", "fmeasure"), "f1"), (("fbeta", "f"), "f_beta"),
     (("fpr",), "fpr"), (("fnr",), "fnr"), (("npv",), "npv"), (("fdr",), "fdr"), (("for",), "false_omission_rate"),
-    (("gmean",), "g_mean"), (("hl", "hammingloss"), "hamming_loss"), (("mr", "exactmatch"), "exact_match_ratio"),
+    (("gmean",), "g_mean"), (("agm",), "adjusted_g_mean"), (("agf",), "adjusted_f_measure"),
+    (("optimizedprecision", "op"), "optimized_precision"), (("ibm", "iba"), "iba"),
+    (("preferencedriven",), "preference_driven"), (("recphi",), "relevance_recall"),
+    (("precphi",), "relevance_precision"), (("fbetaphi",), "relevance_f_beta"),
+    (("avfbetaphi",), "relevance_av_f_beta"), (("cbaphi",), "relevance_cba"), (("hl", "hammingloss"), "hamming_loss"), (("mr", "exactmatch"), "exact_match_ratio"),
 )
 
 
@@ -179,7 +225,7 @@ def label_metric(label: str) -> tuple[str | None, str | None]:
     if "\\mathbb{F}" in label.replace(" ", ""):  # Wenzel's blackboard F1: the F1 of the macro averages
         return "f1_of_macro_averages", None
     text = label.replace("\\mathcal", "").replace("\\mathbb", "").replace("\\text", "").replace("\\mathrm", "")
-    text = text.replace("\\mu", "_mu").replace("\\beta", "beta").replace("\\bar", "")
+    text = text.replace("\\mu", "_mu").replace("\\beta", "beta").replace("\\bar", "").replace("\\vec{\\kappa}", "")
     parts = [p for p in "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text).split("_") if p]
     mode = next((_MODES[p] for p in parts if p in _MODES and _MODES[p]), None)
     words = [p for p in parts if p not in _MODES and p not in ("multiclass", "binary")]

@@ -2,7 +2,7 @@
 
 Properties: scores of a real matrix, rounded to 2-4 digits, are always consistent (no false
 alarm, by any method); a score taken from another matrix is caught, and every conflict set
-names it. Literal: the thesis' kc2 run (415 / 107, eight printed scores). Oracle: mlscorecheck
+names it. Literal: the thesis' kc2 run (415 / 107, eight printed scores), joined with identify. Oracle: mlscorecheck
 on binary sets, when installed. The big sweep is ``python benchmarks/consistency.py``.
 """
 
@@ -20,6 +20,7 @@ import pytest
 import metricc.runtime as mc
 from metricc.compiler.audit.claims import explain_claim
 from metricc.compiler.audit.consistent import consistent, parse_score
+from metricc.compiler.audit.identify import identify
 from metricc.compiler.cli import main
 from metricc.runtime.errors import InputError
 
@@ -50,8 +51,29 @@ def _scores(matrix, pool, rng, count):
     return scores
 
 
-def test_kc2_matrix_recovered_and_each_printed_score_gets_its_variant():
-    """Together with the convention search: which formula variant each printed score used."""
+# The thesis' own formula for each printed score (Eq. 3.1-3.5); accuracy, balanced accuracy and
+# MCC are named, not printed as formulas.
+KC2_FORMULAS = {
+    "f1:binary": r"F1 = \frac{2 \times \text{Precision} \times \text{Recall}}{\text{Precision} + \text{Recall}} \quad (3.1)",
+    "g_mean:binary": r"G - \text{mean} = \sqrt{\text{Recall} * \text{Specificity}} \quad (3.2)",
+    "adjusted_g_mean:binary": r"AGm = \frac{G - \text{mean} + \text{specificity} \times N_n}{N_n + 1} \quad (3.3)",
+    "adjusted_f_measure:binary": r"AGF = \sqrt{F_2 \times InvF_{0.5}} \quad (3.4)",
+    "optimized_precision:binary": r"OptimizedPrecision = \frac{specificity \times N_n + recall \times N_p}{N_n + N_p} - \frac{|specificity - recall|}{specificity + recall} \quad (3.5)",
+}
+
+
+def test_kc2_formulas_identified_matrix_recovered_and_each_printed_score_gets_its_variant():
+    """The three audits joined on the thesis' kc2 run: identify names the metric of each printed
+    formula (Eq. 3.3 as printed defines none: its nearest is the adjusted G-mean), consistent
+    recovers the matrix from the scores, and the convention search says which variant each
+    printed score used."""
+    labels = {}
+    for label, formula in KC2_FORMULAS.items():
+        result = identify(formula)
+        variant = result.matches[0] if result.matches else result.nearest[0]
+        labels[label] = f"{variant.metric}:{variant.average or 'binary'}"
+        assert bool(result.matches) == (label != "adjusted_g_mean:binary"), result.text()
+    assert labels == {label: label for label in KC2_FORMULAS}
     everything = [f"{k}={v}" for k, v in KC2_PRINTED.items()]
     result = consistent(everything, class_totals=[415, 107])
     assert (result.consistent, result.method, result.conflicts) == (False, "exhaustive", [["adjusted_f_measure:binary"], ["f1:binary"]])
