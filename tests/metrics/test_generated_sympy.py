@@ -471,8 +471,10 @@ def score_reference(metric, y, scores) -> sympy.Expr:
     value = exact(expr, values)
     if value is None:
         value = exact(written_out(metric.simplified.xreplace(sizes)), values)
-    if value is None and with_log_of_zero(expr, values) == S.Infinity:  # log loss of a zero probability
-        return S.Infinity
+    if value is None:  # log loss of a zero probability: +oo; its D-squared score: -oo
+        extended = with_log_of_zero(expr, values)
+        if extended in (S.Infinity, S.NegativeInfinity):
+            return extended
     return S.NaN if value is None else value
 
 

@@ -1,0 +1,107 @@
+"""scikit-learn's classification metrics of scores against the catalog, at 1e-12.
+
+Random score matrices (seeded) with ties and absent classes; where scikit-learn's value and
+metricc's differ by convention (clipping, a one-class data set), the test pins both.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from metricc.generated import CATALOG
+
+skm = pytest.importorskip("sklearn.metrics")
+
+RELATIVE = 1e-12
+
+
+def ours(metric_id: str, y_true, scores, **kwargs) -> float:
+    return float(CATALOG[metric_id].function(y_true, scores, **kwargs))
+
+
+def close(actual: float, expected: float) -> None:
+    assert actual == pytest.approx(expected, rel=RELATIVE, abs=1e-15), (actual, expected)
+
+
+def _probabilities(rng, n: int, c: int, *, ties: bool) -> np.ndarray:
+    """Rows on the simplex; with ``ties`` rows rounded to tenths, so equal scores are common."""
+    if ties:
+        raw = rng.integers(1, 6, size=(n, c)).astype(float)
+        return raw / raw.sum(axis=1, keepdims=True)
+    return rng.dirichlet(np.ones(c), size=n)
+
+
+def _labelled(seed: int):
+    """(y_true, probabilities) of 2 to 5 classes, every class present (scikit-learn infers
+    the classes from y_true), some rows with ties."""
+    rng = np.random.default_rng(seed)
+    c = int(rng.integers(2, 6))
+    n = int(rng.integers(c, 40))
+    y = np.r_[np.arange(c), rng.integers(0, c, size=n - c)]
+    rng.shuffle(y)
+    return y, _probabilities(rng, n, c, ties=bool(seed % 2))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_d2_log_loss_score(seed):
+    y, proba = _labelled(seed)
+    close(ours("d2_log_loss_score", y, proba), skm.d2_log_loss_score(y, proba))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_d2_brier_score(seed):
+    y, proba = _labelled(seed)
+    close(ours("d2_brier_score", y, proba), skm.d2_brier_score(y, proba))
+
+
+def test_d2_scores_of_a_positive_class_vector():
+    """A 1-D vector is the probability of the second class, as in scikit-learn."""
+    rng = np.random.default_rng(7)
+    y, p = np.r_[0, 1, rng.integers(0, 2, 30)], rng.random(32)
+    close(ours("d2_log_loss_score", y, p), skm.d2_log_loss_score(y, p))
+    close(ours("d2_brier_score", y, p), skm.d2_brier_score(y, p))
+
+
+def test_d2_scores_with_labels_absent_from_y_true():
+    """``labels=`` names a class no sample has: its null probability is 0 and adds nothing."""
+    y, proba = np.array([0, 2, 2, 0, 2]), _probabilities(np.random.default_rng(3), 5, 3, ties=False)
+    close(ours("d2_log_loss_score", y, proba, labels=[0, 1, 2]),
+          skm.d2_log_loss_score(y, proba, labels=[0, 1, 2]))
+    close(ours("d2_brier_score", y, proba, labels=[0, 1, 2]), skm.d2_brier_score(y, proba, labels=[0, 1, 2]))
+
+
+def test_d2_log_loss_of_one_class_is_undefined():
+    """One class: the null log loss is 0. scikit-learn clips the null probability 1 to
+    1 - eps and divides by a rounding residue (a huge negative number); metricc says undefined."""
+    y, proba = np.zeros(4, dtype=int), np.array([[0.9, 0.1], [0.6, 0.4], [0.7, 0.3], [1.0, 0.0]])
+    assert math.isnan(ours("d2_log_loss_score", y, proba, labels=[0, 1]))
+    assert ours("d2_log_loss_score", y, proba, labels=[0, 1], zero_division=0.0) == 0.0
+    assert skm.d2_log_loss_score(y, proba, labels=[0, 1]) < -1e12
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_log_loss_with_labels(seed):
+    """``labels=`` naming a class no sample has (its column still counts in the rows)."""
+    y, proba = _labelled(seed)
+    y = np.where(y == 0, 1, y)  # class 0 absent from y_true
+    labels = list(range(proba.shape[1]))
+    close(ours("log_loss", y, proba, labels=labels), skm.log_loss(y, proba, labels=labels))
+
+
+def test_log_loss_labels_order_differs():
+    """metricc's ``labels=`` is the column order; scikit-learn sorts ``labels`` (with a warning)
+    and reads the columns in sorted order whatever order they are given in."""
+    y, proba = np.array(["b", "a", "a", "b"]), np.array([[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.6, 0.4]])
+    close(ours("log_loss", y, proba, labels=["b", "a"]), skm.log_loss(y, proba[:, ::-1]))
+    with pytest.warns(UserWarning, match="ordered lexicographically"):
+        close(skm.log_loss(y, proba, labels=["b", "a"]), skm.log_loss(y, proba))
+    assert ours("log_loss", y, proba, labels=["b", "a"]) != pytest.approx(skm.log_loss(y, proba))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_brier_score_is_unhalved_brier_score_loss(seed):
+    y, proba = _labelled(seed)
+    close(ours("brier_score", y, proba), skm.brier_score_loss(y, proba, scale_by_half=False))
