@@ -24,6 +24,8 @@ from metricc.generated.class_error_rate import INFO as _class_error_rate
 from metricc.generated.cohen_kappa import INFO as _cohen_kappa
 from metricc.generated.crisp_auc import INFO as _crisp_auc
 from metricc.generated.crisp_aupr import INFO as _crisp_aupr
+from metricc.generated.d2_brier_score import INFO as _d2_brier_score
+from metricc.generated.d2_log_loss_score import INFO as _d2_log_loss_score
 from metricc.generated.diagnostic_odds_ratio import INFO as _diagnostic_odds_ratio
 from metricc.generated.discriminant_power import INFO as _discriminant_power
 from metricc.generated.distance_index import INFO as _distance_index
@@ -100,6 +102,8 @@ CATALOG = Catalog((
     _cohen_kappa,
     _crisp_auc,
     _crisp_aupr,
+    _d2_brier_score,
+    _d2_log_loss_score,
     _diagnostic_odds_ratio,
     _discriminant_power,
     _distance_index,
