@@ -140,10 +140,39 @@ def _predicted_positive(factor: sympy.Expr) -> bool:
     return bool(replaced.is_positive)
 
 
+def _nonnegative(expr: sympy.Expr) -> bool:
+    """A sufficient test that sympy lacks for brackets: ``[a >= b]``, ``step``, ``[i = j]`` and
+    their complements ``1 - [i = j]`` are 0 or 1, the truth ``Y[s, k]`` is 0 or 1, and sums and
+    products of non-negative terms are non-negative."""
+    if expr.is_nonnegative or isinstance(expr, (sympy.Heaviside, symbols.step, sympy.KroneckerDelta)):
+        return True
+    if isinstance(expr, sympy.Indexed):
+        return expr.base == symbols.TRUTH
+    if isinstance(expr, sympy.Add) and len(expr.args) == 2 and sympy.S.One in expr.args:
+        other = expr.args[1] if expr.args[0] == 1 else expr.args[0]
+        if isinstance(-other, sympy.KroneckerDelta):  # 1 - [i = j]
+            return True
+    if isinstance(expr, (sympy.Add, sympy.Mul)):
+        return all(_nonnegative(a) for a in expr.args)
+    if isinstance(expr, sympy.Sum):
+        return _nonnegative(expr.function)
+    return False
+
+
+def _positive(expr: sympy.Expr) -> bool:
+    """``expr.is_positive``, or a positive number plus non-negative terms (``1 + Sum([a >= b], l)``)."""
+    if expr.is_positive:
+        return True
+    if isinstance(expr, sympy.Add):
+        numbers = [a for a in expr.args if a.is_number]
+        return sum(numbers) > 0 and all(_nonnegative(a) for a in expr.args if not a.is_number)
+    return False
+
+
 def _parts(base: sympy.Expr) -> list[sympy.Expr]:
     """The factors of a denominator that can vanish with the data."""
     parts = sympy.factor(base).as_ordered_factors() if not base.has(sympy.Sum) else sympy.Mul.make_args(base)
-    return [p for p in map(_strip, parts) if depends_on_data(p) and not p.is_positive and not _predicted_positive(p)]
+    return [p for p in map(_strip, parts) if depends_on_data(p) and not _positive(p) and not _predicted_positive(p)]
 
 
 _DATA_BASES = {symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL}

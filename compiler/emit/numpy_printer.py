@@ -213,6 +213,12 @@ class NumpyPrinter:
         inner = self.print(expr.args[0])
         return Printed(f"{self.use('np')}.heaviside({inner.code}, 0.5)", inner.indices, inner.batched)
 
+    def _print_Heaviside(self, expr) -> Printed:
+        """``indicator(a > b)`` (value 0 at 0) or ``indicator(a >= b)`` (value 1 at 0)."""
+        inner = self.print(expr.args[0])
+        at_zero = expr.args[1] if len(expr.args) > 1 else sympy.S.Half
+        return Printed(f"{self.use('np')}.heaviside({inner.code}, {float(at_zero)!r})", inner.indices, inner.batched)
+
     def _print_MinMaxBase(self, expr) -> Printed:
         function = f"{self.use('np')}.minimum" if isinstance(expr, sympy.Min) else f"{self.use('np')}.maximum"
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))

@@ -151,6 +151,7 @@ class _Lowering:
             location=spec.locate(("id",)),
             key_locations=tuple((key, spec.locate((key,))) for key in ("formula", "range", "higher_is_better", "conditioning")),
             scores=data.get("scores", "any"),
+            truth=data.get("truth", "labels"),
             conditioning=self._conditioning(spec, scope),
             lets=tuple((key, " ".join(text.split())) for key, text in data.get("let", {}).items()),
         )

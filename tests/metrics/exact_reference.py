@@ -507,7 +507,8 @@ def curve_calls(metric, y: list[int], scores: list[list[float]]) -> list[Call]:
 def score_calls(metric, y: list[int], scores: list[list[float]]) -> list[Call]:
     n, c = len(scores), len(scores[0])
     indexed = {("S", (s, k)): rational(scores[s][k]) for s in range(n) for k in range(c)}
-    indexed.update({("Y", (s, k)): sympy.Integer(int(y[s] == k)) for s in range(n) for k in range(c)})
+    one_hot = not isinstance(y[0], (list, tuple))  # else a multi-label indicator matrix
+    indexed.update({("Y", (s, k)): sympy.Integer(int(y[s] == k) if one_hot else y[s][k]) for s in range(n) for k in range(c)})
     evaluator = Evaluator({symbols.N_TOTAL: sympy.Integer(n), symbols.N_CLASSES: sympy.Integer(c)}, indexed, extended=True)
     value = written_or_simplified(metric, evaluator)
     calls = []
@@ -672,6 +673,12 @@ def random_scores(rng, n: int, c: int) -> tuple[list[int], list[list[float]]]:
         y[0] = (y[1] + 1) % c
     return y, [probability_row([rng.choice((0.0, 1.0, 1e-300, 0.5, 1 - 2 ** -53, rng.random())) for _ in range(c)])
                for _ in range(n)]
+
+
+def random_indicator(rng, n: int, c: int) -> list[list[int]]:
+    """A multi-label truth (``truth: indicator`` metrics): rows with no, some and every label."""
+    density = rng.choice((0.2, 0.5, 0.8))
+    return [[int(rng.random() < density) for _ in range(c)] for _ in range(n)]
 
 
 def probability_row(weights: Sequence[float]) -> list[float]:

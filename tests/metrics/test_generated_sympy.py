@@ -462,9 +462,14 @@ def small_scored(draw):
     return y, [[sympy.Rational(w, sum(row)) for w in row] for row in weights]
 
 
+def truth_value(y, s: int, k: int) -> int:
+    """``Y[s, k]`` of labels ``y`` (one-hot) or of a multi-label indicator matrix ``y``."""
+    return int(y[s][k]) if isinstance(y[s], (list, tuple)) else int(y[s] == k)
+
+
 def score_reference(metric, y, scores) -> sympy.Expr:
     n, c = len(scores), len(scores[0])
-    values = {TRUTH[s, k]: S(int(y[s] == k)) for s in range(n) for k in range(c)}
+    values = {TRUTH[s, k]: S(truth_value(y, s, k)) for s in range(n) for k in range(c)}
     values.update({SCORE[s, k]: scores[s][k] for s in range(n) for k in range(c)})
     sizes = {symbols.N_TOTAL: n, symbols.N_CLASSES: c}
     expr = written_out(metric.written.xreplace(sizes))
@@ -517,6 +522,9 @@ def curve_reference(metric, truth, score) -> sympy.Expr:
 def test_generated_equals_sympy_on_scores(compiled_metrics, metric_id, data, pos_label):
     metric, info = compiled_metrics[metric_id], CATALOG[metric_id]
     y, scores = data
+    if metric.truth == "indicator":  # multi-label truth: any 0/1 row, drawn from the same data
+        y = [[int((3 * s + 2 * k + v) % 4 < 2) if s % 3 else int(k == v) for k in range(len(scores[0]))]
+             for s, v in enumerate(y)]
     floats = np.array(scores, dtype=float)
     if metric.level == "score":
         assert_matches(info.function(y, floats), score_reference(metric, y, scores), f"{metric_id} on {y}, {scores}")
