@@ -105,3 +105,51 @@ def test_log_loss_labels_order_differs():
 def test_brier_score_is_unhalved_brier_score_loss(seed):
     y, proba = _labelled(seed)
     close(ours("brier_score", y, proba), skm.brier_score_loss(y, proba, scale_by_half=False))
+
+
+# ---------------------------------------------------------------- multi-label ranking metrics
+
+RANKING = {
+    "label_ranking_loss": skm.label_ranking_loss,
+    "coverage_error": skm.coverage_error,
+    "lrap": skm.label_ranking_average_precision_score,
+}
+
+
+def _multilabel(seed: int):
+    """An indicator matrix (rows with no, some and every label) and scores with many ties."""
+    rng = np.random.default_rng(seed)
+    n, c = int(rng.integers(1, 25)), int(rng.integers(2, 7))
+    truth = (rng.random((n, c)) < rng.choice([0.2, 0.5, 0.8])).astype(int)
+    scores = np.round(rng.normal(size=(n, c)), 1 if seed % 2 else 6)
+    return truth, scores
+
+
+@pytest.mark.parametrize("metric_id", sorted(RANKING))
+@pytest.mark.parametrize("seed", range(15))
+def test_label_ranking_metrics(metric_id, seed):
+    truth, scores = _multilabel(seed)
+    close(ours(metric_id, truth, scores), RANKING[metric_id](truth, scores))
+
+
+@pytest.mark.parametrize("metric_id", sorted(RANKING))
+def test_label_ranking_edge_cases(metric_id):
+    """Rows with no true label, every label true, and all scores tied."""
+    truth = np.array([[0, 0, 0], [1, 1, 1], [1, 0, 1], [0, 1, 0]])
+    scores = np.array([[0.5, 0.2, 0.1], [0.3, 0.3, 0.3], [0.4, 0.4, 0.4], [0.1, 0.9, 0.9]])
+    close(ours(metric_id, truth, scores), RANKING[metric_id](truth, scores))
+    close(ours(metric_id, truth[:1], scores[:1]), RANKING[metric_id](truth[:1], scores[:1]))
+
+
+def test_label_ranking_metrics_through_evaluate():
+    from metricc.runtime import evaluate
+    from metricc.runtime.errors import InputError
+
+    truth, scores = _multilabel(3)
+    values = evaluate(sorted(RANKING), y_true=truth, scores=scores, multilabel=True)
+    for metric_id, function in RANKING.items():
+        close(float(values[metric_id]), function(truth, scores))
+    with pytest.raises(InputError, match="multilabel=True"):
+        evaluate("coverage_error", y_true=truth, scores=scores)
+    with pytest.raises(InputError, match="indicator matrix of shape"):
+        ours("coverage_error", truth.argmax(axis=1), scores)
