@@ -22,6 +22,7 @@ from metricc.generated.cen import INFO as _cen
 from metricc.generated.class_accuracy import INFO as _class_accuracy
 from metricc.generated.class_error_rate import INFO as _class_error_rate
 from metricc.generated.cohen_kappa import INFO as _cohen_kappa
+from metricc.generated.coverage_error import INFO as _coverage_error
 from metricc.generated.crisp_auc import INFO as _crisp_auc
 from metricc.generated.crisp_aupr import INFO as _crisp_aupr
 from metricc.generated.d2_brier_score import INFO as _d2_brier_score
@@ -49,8 +50,10 @@ from metricc.generated.iba import INFO as _iba
 from metricc.generated.icsi import INFO as _icsi
 from metricc.generated.information_score import INFO as _information_score
 from metricc.generated.jaccard import INFO as _jaccard
+from metricc.generated.label_ranking_loss import INFO as _label_ranking_loss
 from metricc.generated.lift_score import INFO as _lift_score
 from metricc.generated.log_loss import INFO as _log_loss
+from metricc.generated.lrap import INFO as _lrap
 from metricc.generated.markedness import INFO as _markedness
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
@@ -100,6 +103,7 @@ CATALOG = Catalog((
     _class_accuracy,
     _class_error_rate,
     _cohen_kappa,
+    _coverage_error,
     _crisp_auc,
     _crisp_aupr,
     _d2_brier_score,
@@ -127,8 +131,10 @@ CATALOG = Catalog((
     _icsi,
     _information_score,
     _jaccard,
+    _label_ranking_loss,
     _lift_score,
     _log_loss,
+    _lrap,
     _markedness,
     _mcc,
     _mcc_per_class,
