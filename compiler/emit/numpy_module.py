@@ -288,7 +288,7 @@ def _ranked_pairs(expr: sympy.Basic):
 
 def _score_level(metric: ir.Metric, terms: Mapping) -> Kernel:
     names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n"),
-             _RANKED: Printed("ranked__pairs")}
+             _RANKED: Printed("ranked__pairs")} | _scalar_names(metric)
     outputs = [e.replace(lambda x: _ranked_pairs(x) is not None, _ranked_pairs)
                for e in (metric.simplified, *metric.undefined)]
     kernel = _kernel(outputs, names, ranges=(symbols.N_TOTAL,))

@@ -181,6 +181,10 @@ class _Lowering:
                 problems.append(_key_diag(spec, path, f"parameter name '{name}' {clash}; rename it"))
                 continue
             kind = entry["kind"]
+            if level is Level.SCORE and kind == "class_vector":
+                problems.append(_diag(spec, path + ("kind",), "score-level parameters are scalars (kind: scalar), "
+                                                               "e.g. the k of top-k accuracy"))
+                continue
             if kind == "metric":
                 problem = self._metric_param_problem(spec, path, level, entry)
                 if problem:

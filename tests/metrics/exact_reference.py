@@ -504,16 +504,21 @@ def curve_calls(metric, y: list[int], scores: list[list[float]]) -> list[Call]:
     return calls
 
 
-def score_calls(metric, y: list[int], scores: list[list[float]]) -> list[Call]:
+def score_calls(metric, y: list[int], scores: list[list[float]], kwargs: dict | None = None) -> list[Call]:
+    """Every zero_division of a score metric; ``kwargs`` its scalar parameters (else defaults)."""
+    kwargs = kwargs or {}
     n, c = len(scores), len(scores[0])
     indexed = {("S", (s, k)): rational(scores[s][k]) for s in range(n) for k in range(c)}
     one_hot = not isinstance(y[0], (list, tuple))  # else a multi-label indicator matrix
     indexed.update({("Y", (s, k)): sympy.Integer(int(y[s] == k) if one_hot else y[s][k]) for s in range(n) for k in range(c)})
-    evaluator = Evaluator({symbols.N_TOTAL: sympy.Integer(n), symbols.N_CLASSES: sympy.Integer(c)}, indexed, extended=True)
+    params = {p.symbol: rational(kwargs[p.name]) if p.name in kwargs else p.default for p in metric.params}
+    sizes = {symbols.N_TOTAL: sympy.Integer(n), symbols.N_CLASSES: sympy.Integer(c)}
+    evaluator = Evaluator({**sizes, **params}, indexed, extended=True)
     value = written_or_simplified(metric, evaluator)
     calls = []
     for zd in ZERO_DIVISIONS:
-        calls.append(Call("-", zd, {"zero_division": zd, "labels": list(range(c))}, _fill(zd) if value is None else value))
+        call_kwargs = {"zero_division": zd, "labels": list(range(c)), **kwargs}
+        calls.append(Call("-", zd, call_kwargs, _fill(zd) if value is None else value))
     return calls
 
 
@@ -613,8 +618,8 @@ def check_matrix_input(metric, info, matrix: np.ndarray, kwargs: dict, catalog: 
     return [run(info.function, args, call) for call in calls]
 
 
-def check_scores_input(metric, info, y: list[int], scores: list[list[float]]) -> list[Outcome]:
-    calls = curve_calls(metric, y, scores) if metric.level == "curve" else score_calls(metric, y, scores)
+def check_scores_input(metric, info, y: list[int], scores: list[list[float]], kwargs: dict | None = None) -> list[Outcome]:
+    calls = curve_calls(metric, y, scores) if metric.level == "curve" else score_calls(metric, y, scores, kwargs)
     array = np.array(scores, dtype=float)
     return [run(info.function, (list(y), array), call) for call in calls]
 

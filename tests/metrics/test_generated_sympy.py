@@ -471,7 +471,7 @@ def score_reference(metric, y, scores) -> sympy.Expr:
     n, c = len(scores), len(scores[0])
     values = {TRUTH[s, k]: S(truth_value(y, s, k)) for s in range(n) for k in range(c)}
     values.update({SCORE[s, k]: scores[s][k] for s in range(n) for k in range(c)})
-    sizes = {symbols.N_TOTAL: n, symbols.N_CLASSES: c}
+    sizes = {symbols.N_TOTAL: n, symbols.N_CLASSES: c, **{p.symbol: p.default for p in metric.params}}
     expr = written_out(metric.written.xreplace(sizes))
     value = exact(expr, values)
     if value is None:
