@@ -153,3 +153,49 @@ def test_label_ranking_metrics_through_evaluate():
         evaluate("coverage_error", y_true=truth, scores=scores)
     with pytest.raises(InputError, match="indicator matrix of shape"):
         ours("coverage_error", truth.argmax(axis=1), scores)
+
+
+# ---------------------------------------------------------------- top-k accuracy
+
+@pytest.mark.parametrize("seed", range(12))
+def test_top_k_accuracy(seed):
+    """Three to six classes, scores rounded so that ties are common: scikit-learn ranks the
+    later of two tied classes higher (a stable sort, reversed), and so does the spec."""
+    rng = np.random.default_rng(seed)
+    c = int(rng.integers(3, 7))
+    n = int(rng.integers(c, 40))
+    y = np.r_[np.arange(c), rng.integers(0, c, size=n - c)]
+    scores = np.round(rng.random((n, c)), 1 if seed % 2 else 8)
+    for k in range(1, c):
+        close(ours("top_k_accuracy", y, scores, top=k), skm.top_k_accuracy_score(y, scores, k=k))
+
+
+def test_top_k_accuracy_with_labels_and_default():
+    """scikit-learn's default k is 2, as ``top``'s; ``labels=`` names a class no sample has."""
+    rng = np.random.default_rng(5)
+    y, scores = rng.choice([0, 2, 3], size=30), rng.random((30, 4))
+    close(ours("top_k_accuracy", y, scores, labels=[0, 1, 2, 3]),
+          skm.top_k_accuracy_score(y, scores, labels=[0, 1, 2, 3]))
+    assert ours("top_k_accuracy", y, scores, labels=[0, 1, 2, 3], top=4) == 1.0
+
+
+def test_top_k_accuracy_binary_vector_differs_at_the_threshold():
+    """A 1-D vector is column 1 beside 1 - vector: top-1 predicts class 1 where the vector is
+    at least 1/2 (a tie goes to the later class). scikit-learn predicts class 1 above 0.5
+    for probabilities and above 0 for other scores; off those thresholds they agree."""
+    y = np.array([0, 1, 1, 0])
+    agreeing = np.array([0.3, 0.8, 0.4, 0.1])
+    close(ours("top_k_accuracy", y, agreeing, top=1), skm.top_k_accuracy_score(y, agreeing, k=1))
+    at_half = np.array([0.5, 0.8, 0.4, 0.1])
+    assert ours("top_k_accuracy", y, at_half, top=1) == 0.5
+    assert skm.top_k_accuracy_score(y, at_half, k=1) == 0.75
+    margins = np.array([-0.5, 0.8, 0.4, -0.1])  # decision values: scikit-learn thresholds at 0
+    assert skm.top_k_accuracy_score(y, margins, k=1) == 1.0
+    assert ours("top_k_accuracy", y, margins, top=1) == 0.75
+
+
+def test_top_k_accuracy_refuses_top_below_one():
+    from metricc.runtime.errors import InputError
+
+    with pytest.raises(InputError, match="top"):
+        ours("top_k_accuracy", [0, 1, 2], np.eye(3), top=0)
