@@ -78,6 +78,7 @@ from metricc.generated.relevance_precision import INFO as _relevance_precision
 from metricc.generated.relevance_recall import INFO as _relevance_recall
 from metricc.generated.roc_auc import INFO as _roc_auc
 from metricc.generated.specificity import INFO as _specificity
+from metricc.generated.top_k_accuracy import INFO as _top_k_accuracy
 from metricc.generated.tversky_index import INFO as _tversky_index
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
 from metricc.generated.youden_j import INFO as _youden_j
@@ -159,6 +160,7 @@ CATALOG = Catalog((
     _relevance_recall,
     _roc_auc,
     _specificity,
+    _top_k_accuracy,
     _tversky_index,
     _weighted_accuracy,
     _youden_j,
