@@ -199,3 +199,27 @@ def test_top_k_accuracy_refuses_top_below_one():
 
     with pytest.raises(InputError, match="top"):
         ours("top_k_accuracy", [0, 1, 2], np.eye(3), top=0)
+
+
+# ---------------------------------------------------------------- hinge loss
+
+@pytest.mark.parametrize("seed", range(12))
+def test_hinge_loss_crammer_singer(seed):
+    """Three to six classes, decision values of both signs, ties within rows now and then."""
+    rng = np.random.default_rng(seed)
+    c = int(rng.integers(3, 7))
+    n = int(rng.integers(c, 40))
+    y = np.r_[np.arange(c), rng.integers(0, c, size=n - c)]
+    decision = np.round(rng.normal(scale=2.0, size=(n, c)), 1 if seed % 2 else 8)
+    close(ours("hinge_loss", y, decision), skm.hinge_loss(y, decision))
+    labels = list(range(c + 1))  # a class no sample has, with its own column
+    wider = np.c_[decision, rng.normal(size=n)]
+    close(ours("hinge_loss", y, wider, labels=labels), skm.hinge_loss(y, wider, labels=labels))
+
+
+def test_hinge_loss_of_two_classes_differs():
+    """For two classes scikit-learn takes one decision value d per sample, max(0, 1 - y d)
+    with y = +-1; the spec's 1-D reading is the scores (1 - d, d), margin +-(2 d - 1)."""
+    y, d = np.array([0, 1, 1, 0]), np.array([-0.5, 0.8, 0.2, 0.4])
+    close(ours("hinge_loss", y, d), np.mean(np.maximum(0, 1 - np.where(y == 1, 2 * d - 1, 1 - 2 * d))))
+    close(skm.hinge_loss(y, d), np.mean(np.maximum(0, 1 - np.where(y == 1, d, -d))))
