@@ -46,6 +46,7 @@ from metricc.generated.g_mean import INFO as _g_mean
 from metricc.generated.g_measure import INFO as _g_measure
 from metricc.generated.hamming_distance import INFO as _hamming_distance
 from metricc.generated.hamming_loss import INFO as _hamming_loss
+from metricc.generated.hinge_loss import INFO as _hinge_loss
 from metricc.generated.iba import INFO as _iba
 from metricc.generated.icsi import INFO as _icsi
 from metricc.generated.information_score import INFO as _information_score
@@ -128,6 +129,7 @@ CATALOG = Catalog((
     _g_measure,
     _hamming_distance,
     _hamming_loss,
+    _hinge_loss,
     _iba,
     _icsi,
     _information_score,
