@@ -247,7 +247,8 @@ def evaluate(
     results: dict[str, object] = {}
     on_scores = [(r, mode) for r, mode in zip(requests, averages) if r.info.level in SCORE_LEVELS]
     if on_scores or scores is not None:
-        results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, weights, pos_label, zero_division))
+        results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, weights, pos_label, zero_division,
+                                        params))
         if len(on_scores) == len(requests):
             if multilabel:  # one value per data set: no class labels to attach
                 return {r.key: results[r.key] for r in requests}
@@ -301,7 +302,8 @@ def _labelled(requests, averages, results, class_labels, n_classes) -> dict:
 SCORE_LEVELS = ("curve", "score")
 
 
-def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos_label, zero_division) -> dict:
+def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos_label, zero_division,
+                     params) -> dict:
     """Curve- and score-level metrics, each with its averaging: true labels and a score matrix in."""
     if scores is None:
         raise InputError("scores", f"{requested[0][0].info.id} needs scores (rows = samples, columns = classes) and y_true")
@@ -314,7 +316,8 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
         if multilabel != info.indicator_truth:
             raise InputError("multilabel", f"{info.id} takes an indicator matrix y_true (n, C): pass multilabel=True"
                              if info.indicator_truth else f"{info.id} is single-label: one true class per sample")
-        kwargs = {"labels": labels, "zero_division": zero_division}
+        kwargs = {"labels": labels, "zero_division": zero_division,
+                  **{p.name: params[p.name] for p in info.params if p.name in params}}
         if info.level == "curve":
             kwargs["average"] = mode
             kwargs["weights"] = weights

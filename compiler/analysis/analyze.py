@@ -14,6 +14,7 @@ bracket that vanishes exactly where the guard does not (see :func:`guarded_case`
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 
 import sympy
@@ -140,32 +141,42 @@ def _predicted_positive(factor: sympy.Expr) -> bool:
     return bool(replaced.is_positive)
 
 
-def _nonnegative(expr: sympy.Expr) -> bool:
-    """A sufficient test that sympy lacks for brackets: ``[a >= b]``, ``step``, ``[i = j]`` and
-    their complements ``1 - [i = j]`` are 0 or 1, the truth ``Y[s, k]`` is 0 or 1, and sums and
-    products of non-negative terms are non-negative."""
-    if expr.is_nonnegative or isinstance(expr, (sympy.Heaviside, symbols.step, sympy.KroneckerDelta)):
-        return True
+_BRACKETS = (sympy.Heaviside, symbols.step, sympy.KroneckerDelta)  # each 0 or 1 (step: 1/2 at 0)
+
+
+def _sign(expr: sympy.Expr) -> int | None:
+    """1 if ``expr`` is never negative, -1 if never positive, None if unknown: a sufficient
+    test that sympy lacks for brackets. ``[a >= b]``, ``step``, ``[i = j]`` and the truth
+    ``Y[s, k]`` are 0 or 1, ``[i = j] - 1`` is 0 or -1; signs multiply in products and agree
+    in sums (``Sum(([s = u] - 1) * [a = b], u)`` is never positive)."""
+    if expr.is_nonnegative or isinstance(expr, _BRACKETS):
+        return 1
+    if expr.is_nonpositive:
+        return -1
     if isinstance(expr, sympy.Indexed):
-        return expr.base == symbols.TRUTH
-    if isinstance(expr, sympy.Add) and len(expr.args) == 2 and sympy.S.One in expr.args:
-        other = expr.args[1] if expr.args[0] == 1 else expr.args[0]
-        if isinstance(-other, sympy.KroneckerDelta):  # 1 - [i = j]
-            return True
-    if isinstance(expr, (sympy.Add, sympy.Mul)):
-        return all(_nonnegative(a) for a in expr.args)
+        return 1 if expr.base == symbols.TRUTH else None
     if isinstance(expr, sympy.Sum):
-        return _nonnegative(expr.function)
-    return False
+        return _sign(expr.function)
+    if isinstance(expr, sympy.Add) and len(expr.args) == 2 and expr.args[0] in (1, -1):
+        if isinstance(-expr.args[0] * expr.args[1], _BRACKETS):  # 1 - [i = j] or [i = j] - 1
+            return int(expr.args[0])
+    signs = [_sign(a) for a in expr.args] if isinstance(expr, (sympy.Add, sympy.Mul)) else [None]
+    if None in signs:
+        return None
+    if isinstance(expr, sympy.Mul):
+        return math.prod(signs)
+    return signs[0] if len(set(signs)) == 1 else None  # an Add: every term of one sign
 
 
 def _positive(expr: sympy.Expr) -> bool:
-    """``expr.is_positive``, or a positive number plus non-negative terms (``1 + Sum([a >= b], l)``)."""
-    if expr.is_positive:
+    """Never 0: ``expr.is_positive``, or a number plus terms of its sign (``1 + Sum([a >= b], l)``,
+    ``-1 + Sum(([s = u] - 1) * [a = b], u)``)."""
+    if expr.is_positive or expr.is_negative:
         return True
     if isinstance(expr, sympy.Add):
-        numbers = [a for a in expr.args if a.is_number]
-        return sum(numbers) > 0 and all(_nonnegative(a) for a in expr.args if not a.is_number)
+        number = sum(a for a in expr.args if a.is_number)
+        rest = [_sign(a) for a in expr.args if not a.is_number]
+        return number != 0 and all(sign == (1 if number > 0 else -1) for sign in rest)
     return False
 
 

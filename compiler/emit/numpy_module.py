@@ -122,7 +122,7 @@ def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symb
     (:mod:`metricc.compiler.emit.exact`).
     """
     names = dict(names)
-    printer = NumpyPrinter(names)
+    printer = NumpyPrinter(names, sample_indices=symbols.N_TOTAL in ranges)
     lines = [f"    {name}_value, {name}_undefined = {name}(tp, fp, fn, tn)" for name in bound]
     if counts:
         outputs, parts = exact.split([exact.rearrange(o, set(counts)) for o in outputs], set(counts))

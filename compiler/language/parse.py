@@ -73,6 +73,7 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
     "max": ((2, 3, 4), sympy.Max),
     "xlogy": ((2,), symbols.xlogy),
     "step": ((1,), symbols.step),
+    "floor": ((1,), sympy.floor),  # bins of scores: floor(bins * confidence) is the bin of a confidence
 }
 _CONSTANTS = {"pi": sympy.pi}
 _COMPARISONS = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}
@@ -217,6 +218,8 @@ class _Builder(IndexedForms, ReferenceForms):
             return self._sum(node)
         if name == "indicator":
             return self._indicator(node)
+        if name == "floor" and self.rules.level is not Level.SCORE:
+            raise self.fail(node, "floor() bins scores: it is allowed in score-level formulas only")
         if name in _FUNCTIONS:
             arities, function = _FUNCTIONS[name]
             if node.keywords:

@@ -129,6 +129,8 @@ class Evaluator:
             args.append(value)
         if expr.func == sympy.log:
             return self._log(args[0])
+        if expr.func == sympy.floor:  # the bin of a float64 product, as documented
+            return sympy.floor(sympy.Rational(float(args[0])))
         if isinstance(expr, sympy.Pow):
             return power(*args)
         value = expr.func(*args)
@@ -515,10 +517,11 @@ def score_calls(metric, y: list[int], scores: list[list[float]], kwargs: dict | 
     sizes = {symbols.N_TOTAL: sympy.Integer(n), symbols.N_CLASSES: sympy.Integer(c)}
     evaluator = Evaluator({**sizes, **params}, indexed, extended=True)
     value = written_or_simplified(metric, evaluator)
+    scale = evaluator(metric.conditioning.scale) if metric.conditioning is not None and value is not None else None
     calls = []
     for zd in ZERO_DIVISIONS:
         call_kwargs = {"zero_division": zd, "labels": list(range(c)), **kwargs}
-        calls.append(Call("-", zd, call_kwargs, _fill(zd) if value is None else value))
+        calls.append(Call("-", zd, call_kwargs, _fill(zd) if value is None else value, scale))
     return calls
 
 

@@ -82,6 +82,8 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
         if value is None or value.has(*_UNDEFINED):  # Min(nan, 1) raises: undefined in, undefined out
             return None
         args.append(value)
+    if expr.func == sympy.floor:  # floor reads its argument rounded to float64 (docs/spec-language.md)
+        return sympy.floor(sympy.Rational(float(args[0])))
     value = expr.func(*args)
     return None if value.has(*_UNDEFINED) else value
 
