@@ -223,3 +223,13 @@ def test_hinge_loss_of_two_classes_differs():
     y, d = np.array([0, 1, 1, 0]), np.array([-0.5, 0.8, 0.2, 0.4])
     close(ours("hinge_loss", y, d), np.mean(np.maximum(0, 1 - np.where(y == 1, 2 * d - 1, 1 - 2 * d))))
     close(skm.hinge_loss(y, d), np.mean(np.maximum(0, 1 - np.where(y == 1, d, -d))))
+
+
+def test_top_k_accuracy_through_evaluate_with_params():
+    from metricc.runtime import evaluate
+
+    y, scores = [0, 1, 2], [[0.5, 0.3, 0.2], [0.1, 0.2, 0.7], [0.3, 0.3, 0.4]]
+    assert float(evaluate("top_k_accuracy", y_true=y, scores=scores, params={"top": 1})["top_k_accuracy"]) == \
+        skm.top_k_accuracy_score(y, scores, k=1)
+    assert float(evaluate("top_k_accuracy", y_true=y, scores=scores)["top_k_accuracy"]) == \
+        skm.top_k_accuracy_score(y, scores)
