@@ -14,9 +14,11 @@ from metricc.generated.aunp import INFO as _aunp
 from metricc.generated.aunu import INFO as _aunu
 from metricc.generated.average_precision import INFO as _average_precision
 from metricc.generated.balanced_accuracy import INFO as _balanced_accuracy
+from metricc.generated.binary_calibration_error import INFO as _binary_calibration_error
 from metricc.generated.braun_blanquet import INFO as _braun_blanquet
 from metricc.generated.bray_curtis_dissimilarity import INFO as _bray_curtis_dissimilarity
 from metricc.generated.brier_score import INFO as _brier_score
+from metricc.generated.calibration_error import INFO as _calibration_error
 from metricc.generated.cba import INFO as _cba
 from metricc.generated.cen import INFO as _cen
 from metricc.generated.class_accuracy import INFO as _class_accuracy
@@ -77,6 +79,7 @@ from metricc.generated.relevance_cba import INFO as _relevance_cba
 from metricc.generated.relevance_f_beta import INFO as _relevance_f_beta
 from metricc.generated.relevance_precision import INFO as _relevance_precision
 from metricc.generated.relevance_recall import INFO as _relevance_recall
+from metricc.generated.rms_calibration_error import INFO as _rms_calibration_error
 from metricc.generated.roc_auc import INFO as _roc_auc
 from metricc.generated.specificity import INFO as _specificity
 from metricc.generated.top_k_accuracy import INFO as _top_k_accuracy
@@ -97,9 +100,11 @@ CATALOG = Catalog((
     _aunu,
     _average_precision,
     _balanced_accuracy,
+    _binary_calibration_error,
     _braun_blanquet,
     _bray_curtis_dissimilarity,
     _brier_score,
+    _calibration_error,
     _cba,
     _cen,
     _class_accuracy,
@@ -160,6 +165,7 @@ CATALOG = Catalog((
     _relevance_f_beta,
     _relevance_precision,
     _relevance_recall,
+    _rms_calibration_error,
     _roc_auc,
     _specificity,
     _top_k_accuracy,
