@@ -62,6 +62,24 @@ _NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xl
               "step": lambda x: np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))}
 
 
+def _free_symbols(expr: sympy.Basic, seen: dict) -> frozenset:
+    """``expr.free_symbols`` by one walk: sympy's rebuilds every nested ``Sum`` to rename its
+    index (seconds for the binned calibration errors, whose brackets nest sums three deep)."""
+    if expr in seen:
+        return seen[expr]
+    if isinstance(expr, sympy.Symbol):
+        found = frozenset({expr})
+    elif isinstance(expr, sympy.Sum):
+        inner = _free_symbols(expr.function, seen) - {limit[0] for limit in expr.limits}
+        found = inner.union(*(_free_symbols(bound, seen) for limit in expr.limits for bound in limit[1:]))
+    elif isinstance(expr, sympy.Indexed):
+        found = frozenset().union(*(_free_symbols(i, seen) for i in expr.indices))
+    else:
+        found = frozenset().union(*(_free_symbols(a, seen) for a in expr.args))
+    seen[expr] = found
+    return found
+
+
 class _Function:
     """``expr`` as a numpy function of an environment: symbol and array names -> values.
 
@@ -70,9 +88,10 @@ class _Function:
     """
 
     def __init__(self, expr: sympy.Expr) -> None:
-        expr = expr.replace(sympy.KroneckerDelta, lambda a, b: _DELTA(a, b))
-        expr = expr.replace(sympy.Heaviside, lambda x, at_zero=sympy.S.Half: _HEAVISIDE(x, at_zero))
-        names = {s.name for s in expr.free_symbols if isinstance(s, sympy.Symbol)}
+        with sympy.evaluate(False):  # a renaming: re-evaluating Abs(...) of a sum of brackets takes seconds
+            expr = expr.replace(sympy.KroneckerDelta, lambda a, b: _DELTA(a, b))
+            expr = expr.replace(sympy.Heaviside, lambda x, at_zero=sympy.S.Half: _HEAVISIDE(x, at_zero))
+        names = {s.name for s in _free_symbols(expr, {}) if isinstance(s, sympy.Symbol)}
         self.names = sorted(names | {b.label.name for b in expr.atoms(sympy.IndexedBase)})
         self.function = sympy.lambdify([sympy.Symbol(n) for n in self.names], expr, modules=[_NAMESPACE, "numpy"])
 
