@@ -14,11 +14,11 @@ bracket that vanishes exactly where the guard does not (see :func:`guarded_case`
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping
 
 import sympy
 
+from metricc.compiler.analysis.signs import never_zero
 from metricc.compiler.language import ir, symbols
 
 __all__ = [
@@ -141,49 +141,10 @@ def _predicted_positive(factor: sympy.Expr) -> bool:
     return bool(replaced.is_positive)
 
 
-_BRACKETS = (sympy.Heaviside, symbols.step, sympy.KroneckerDelta)  # each 0 or 1 (step: 1/2 at 0)
-
-
-def _sign(expr: sympy.Expr) -> int | None:
-    """1 if ``expr`` is never negative, -1 if never positive, None if unknown: a sufficient
-    test that sympy lacks for brackets. ``[a >= b]``, ``step``, ``[i = j]`` and the truth
-    ``Y[s, k]`` are 0 or 1, ``[i = j] - 1`` is 0 or -1; signs multiply in products and agree
-    in sums (``Sum(([s = u] - 1) * [a = b], u)`` is never positive)."""
-    if expr.is_nonnegative or isinstance(expr, _BRACKETS):
-        return 1
-    if expr.is_nonpositive:
-        return -1
-    if isinstance(expr, sympy.Indexed):
-        return 1 if expr.base == symbols.TRUTH else None
-    if isinstance(expr, sympy.Sum):
-        return _sign(expr.function)
-    if isinstance(expr, sympy.Add) and len(expr.args) == 2 and expr.args[0] in (1, -1):
-        if isinstance(-expr.args[0] * expr.args[1], _BRACKETS):  # 1 - [i = j] or [i = j] - 1
-            return int(expr.args[0])
-    signs = [_sign(a) for a in expr.args] if isinstance(expr, (sympy.Add, sympy.Mul)) else [None]
-    if None in signs:
-        return None
-    if isinstance(expr, sympy.Mul):
-        return math.prod(signs)
-    return signs[0] if len(set(signs)) == 1 else None  # an Add: every term of one sign
-
-
-def _positive(expr: sympy.Expr) -> bool:
-    """Never 0: ``expr.is_positive``, or a number plus terms of its sign (``1 + Sum([a >= b], l)``,
-    ``-1 + Sum(([s = u] - 1) * [a = b], u)``)."""
-    if expr.is_positive or expr.is_negative:
-        return True
-    if isinstance(expr, sympy.Add):
-        number = sum(a for a in expr.args if a.is_number)
-        rest = [_sign(a) for a in expr.args if not a.is_number]
-        return number != 0 and all(sign == (1 if number > 0 else -1) for sign in rest)
-    return False
-
-
 def _parts(base: sympy.Expr) -> list[sympy.Expr]:
     """The factors of a denominator that can vanish with the data."""
     parts = sympy.factor(base).as_ordered_factors() if not base.has(sympy.Sum) else sympy.Mul.make_args(base)
-    return [p for p in map(_strip, parts) if depends_on_data(p) and not _positive(p) and not _predicted_positive(p)]
+    return [p for p in map(_strip, parts) if depends_on_data(p) and not never_zero(p) and not _predicted_positive(p)]
 
 
 _DATA_BASES = {symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL}
