@@ -66,6 +66,8 @@ def sweep_metric(metric_id: str, examples: int, seed: int) -> tuple[str, dict, f
     for _ in range(examples):
         if metric.level in ("curve", "score"):
             y, scores = ref.random_scores(rng, rng.randint(2, 10), rng.randint(2, 4))
+            if metric.truth == "indicator":
+                y = ref.random_indicator(rng, len(scores), len(scores[0]))
             shown = f"y={y}, scores={scores}"
             check = lambda: ref.check_scores_input(metric, info, y, scores)  # noqa: E731
         else:

@@ -14,20 +14,24 @@ from metricc.generated.aunp import INFO as _aunp
 from metricc.generated.aunu import INFO as _aunu
 from metricc.generated.average_precision import INFO as _average_precision
 from metricc.generated.balanced_accuracy import INFO as _balanced_accuracy
+from metricc.generated.binary_calibration_error import INFO as _binary_calibration_error
 from metricc.generated.braun_blanquet import INFO as _braun_blanquet
 from metricc.generated.bray_curtis_dissimilarity import INFO as _bray_curtis_dissimilarity
 from metricc.generated.brier_score import INFO as _brier_score
+from metricc.generated.calibration_error import INFO as _calibration_error
 from metricc.generated.cba import INFO as _cba
 from metricc.generated.cen import INFO as _cen
 from metricc.generated.class_accuracy import INFO as _class_accuracy
 from metricc.generated.class_error_rate import INFO as _class_error_rate
 from metricc.generated.cohen_kappa import INFO as _cohen_kappa
+from metricc.generated.coverage_error import INFO as _coverage_error
 from metricc.generated.crisp_auc import INFO as _crisp_auc
 from metricc.generated.crisp_aupr import INFO as _crisp_aupr
+from metricc.generated.d2_brier_score import INFO as _d2_brier_score
+from metricc.generated.d2_log_loss_score import INFO as _d2_log_loss_score
 from metricc.generated.diagnostic_odds_ratio import INFO as _diagnostic_odds_ratio
 from metricc.generated.discriminant_power import INFO as _discriminant_power
 from metricc.generated.distance_index import INFO as _distance_index
-from metricc.generated.equal_error_rate import INFO as _equal_error_rate
 from metricc.generated.error_rate import INFO as _error_rate
 from metricc.generated.exact_match_ratio import INFO as _exact_match_ratio
 from metricc.generated.f1 import INFO as _f1
@@ -44,12 +48,15 @@ from metricc.generated.g_mean import INFO as _g_mean
 from metricc.generated.g_measure import INFO as _g_measure
 from metricc.generated.hamming_distance import INFO as _hamming_distance
 from metricc.generated.hamming_loss import INFO as _hamming_loss
+from metricc.generated.hinge_loss import INFO as _hinge_loss
 from metricc.generated.iba import INFO as _iba
 from metricc.generated.icsi import INFO as _icsi
 from metricc.generated.information_score import INFO as _information_score
 from metricc.generated.jaccard import INFO as _jaccard
+from metricc.generated.label_ranking_loss import INFO as _label_ranking_loss
 from metricc.generated.lift_score import INFO as _lift_score
 from metricc.generated.log_loss import INFO as _log_loss
+from metricc.generated.lrap import INFO as _lrap
 from metricc.generated.markedness import INFO as _markedness
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
@@ -62,27 +69,22 @@ from metricc.generated.ordinal_mae import INFO as _ordinal_mae
 from metricc.generated.ordinal_mse import INFO as _ordinal_mse
 from metricc.generated.ordinal_rmse import INFO as _ordinal_rmse
 from metricc.generated.overlap_coefficient import INFO as _overlap_coefficient
-from metricc.generated.partial_roc_auc import INFO as _partial_roc_auc
 from metricc.generated.positive_likelihood_ratio import INFO as _positive_likelihood_ratio
 from metricc.generated.precision import INFO as _precision
-from metricc.generated.precision_at_fixed_recall import INFO as _precision_at_fixed_recall
 from metricc.generated.preference_driven import INFO as _preference_driven
-from metricc.generated.quadratic_weighted_kappa import INFO as _quadratic_weighted_kappa
 from metricc.generated.rci import INFO as _rci
 from metricc.generated.recall import INFO as _recall
-from metricc.generated.recall_at_fixed_precision import INFO as _recall_at_fixed_precision
 from metricc.generated.relevance_av_f_beta import INFO as _relevance_av_f_beta
 from metricc.generated.relevance_cba import INFO as _relevance_cba
 from metricc.generated.relevance_f_beta import INFO as _relevance_f_beta
 from metricc.generated.relevance_precision import INFO as _relevance_precision
 from metricc.generated.relevance_recall import INFO as _relevance_recall
+from metricc.generated.rms_calibration_error import INFO as _rms_calibration_error
 from metricc.generated.roc_auc import INFO as _roc_auc
-from metricc.generated.sensitivity_at_specificity import INFO as _sensitivity_at_specificity
 from metricc.generated.specificity import INFO as _specificity
-from metricc.generated.specificity_at_sensitivity import INFO as _specificity_at_sensitivity
+from metricc.generated.top_k_accuracy import INFO as _top_k_accuracy
 from metricc.generated.tversky_index import INFO as _tversky_index
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
-from metricc.generated.weighted_kappa import INFO as _weighted_kappa
 from metricc.generated.youden_j import INFO as _youden_j
 from metricc.generated.yule_q import INFO as _yule_q
 
@@ -98,20 +100,24 @@ CATALOG = Catalog((
     _aunu,
     _average_precision,
     _balanced_accuracy,
+    _binary_calibration_error,
     _braun_blanquet,
     _bray_curtis_dissimilarity,
     _brier_score,
+    _calibration_error,
     _cba,
     _cen,
     _class_accuracy,
     _class_error_rate,
     _cohen_kappa,
+    _coverage_error,
     _crisp_auc,
     _crisp_aupr,
+    _d2_brier_score,
+    _d2_log_loss_score,
     _diagnostic_odds_ratio,
     _discriminant_power,
     _distance_index,
-    _equal_error_rate,
     _error_rate,
     _exact_match_ratio,
     _f1,
@@ -128,12 +134,15 @@ CATALOG = Catalog((
     _g_measure,
     _hamming_distance,
     _hamming_loss,
+    _hinge_loss,
     _iba,
     _icsi,
     _information_score,
     _jaccard,
+    _label_ranking_loss,
     _lift_score,
     _log_loss,
+    _lrap,
     _markedness,
     _mcc,
     _mcc_per_class,
@@ -146,27 +155,22 @@ CATALOG = Catalog((
     _ordinal_mse,
     _ordinal_rmse,
     _overlap_coefficient,
-    _partial_roc_auc,
     _positive_likelihood_ratio,
     _precision,
-    _precision_at_fixed_recall,
     _preference_driven,
-    _quadratic_weighted_kappa,
     _rci,
     _recall,
-    _recall_at_fixed_precision,
     _relevance_av_f_beta,
     _relevance_cba,
     _relevance_f_beta,
     _relevance_precision,
     _relevance_recall,
+    _rms_calibration_error,
     _roc_auc,
-    _sensitivity_at_specificity,
     _specificity,
-    _specificity_at_sensitivity,
+    _top_k_accuracy,
     _tversky_index,
     _weighted_accuracy,
-    _weighted_kappa,
     _youden_j,
     _yule_q,
 ))

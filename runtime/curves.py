@@ -19,7 +19,7 @@ import numpy as np
 
 from metricc.runtime.confusion import check_labels, label_array
 from metricc.runtime.errors import InputError
-from metricc.runtime.scores import check_probabilities, score_array
+from metricc.runtime.scores import check_probabilities, indicator_truth, score_array
 
 __all__ = ["Curves", "ScoreCurves", "check_scores", "curve_pick", "threshold_curve", "score_curves"]
 
@@ -78,12 +78,20 @@ def _column_index(y_true, n_classes: int, labels) -> np.ndarray:
                      "give labels= (one per column, in column order)")
 
 
-def check_scores(y_true, scores, labels=None, probabilities: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def check_scores(y_true, scores, labels=None, probabilities: bool = False,
+                 indicator: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """-> (one-hot truth ``Y``, scores ``S``), both ``(n, C)`` floats.
 
     1-D scores are the scores of the second of two classes; the first gets ``1 - s`` (a
     decreasing transform, so rankings are kept and probabilities stay probabilities).
+    With ``indicator`` (multi-label metrics) ``y_true`` is ``Y`` itself, an ``(n, C)`` 0/1
+    matrix beside ``(n, C)`` scores; ``labels`` then only names the columns.
     """
+    if indicator:
+        values = score_array(scores)
+        if probabilities:
+            check_probabilities(values)
+        return indicator_truth(y_true, values, labels), values
     values = score_array(scores)
     if values.ndim == 1:
         values = np.stack([1.0 - values, values], axis=-1)

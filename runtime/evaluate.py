@@ -266,8 +266,11 @@ def evaluate(
     results: dict[str, object] = {}
     on_scores = [(r, mode) for r, mode in zip(requests, averages) if r.info.level in SCORE_LEVELS]
     if on_scores or scores is not None:
-        results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, weights, pos_label, zero_division, params))
+        results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, weights, pos_label, zero_division,
+                                        params))
         if len(on_scores) == len(requests):
+            if multilabel:  # one value per data set: no class labels to attach
+                return {r.key: results[r.key] for r in requests}
             score_labels = labels if labels is not None else _sorted_labels(y_true)
             return _labelled(requests, averages, results, score_labels, len(score_labels))
     if probabilistic is not None:
@@ -384,18 +387,22 @@ def _labelled(requests, averages, results, class_labels, n_classes) -> dict:
 SCORE_LEVELS = ("curve", "score")
 
 
-def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos_label, zero_division, params) -> dict:
+def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos_label, zero_division,
+                     params) -> dict:
     """Curve- and score-level metrics, each with its averaging: true labels and a score matrix in."""
     if scores is None:
         raise InputError("scores", f"{requested[0][0].info.id} needs scores (rows = samples, columns = classes) and y_true")
     if y_true is None:
         raise InputError("y_true", "scores need y_true")
-    if multilabel:
+    if multilabel and not any(info.indicator_truth for (_, info, _), _ in requested):
         raise InputError("multilabel", "scores are single-label: one true class per sample")
     results = {}
     for (key, info, asked), mode in requested:
-        kwargs = {"labels": labels, "zero_division": zero_division}
-        kwargs.update({p.name: params[p.name] for p in info.params if p.name in params})
+        if multilabel != info.indicator_truth:
+            raise InputError("multilabel", f"{info.id} takes an indicator matrix y_true (n, C): pass multilabel=True"
+                             if info.indicator_truth else f"{info.id} is single-label: one true class per sample")
+        kwargs = {"labels": labels, "zero_division": zero_division,
+                  **{p.name: params[p.name] for p in info.params if p.name in params}}
         if info.level == "curve":
             kwargs["average"] = mode
             kwargs["weights"] = weights

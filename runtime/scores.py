@@ -23,7 +23,7 @@ import numpy as np
 from metricc.runtime.errors import InputError
 
 __all__ = ["MAX_SCORE_ARRAY_BYTES", "PROBABILITY_TOLERANCE", "check_probabilities", "check_score_memory",
-           "rank_pairs", "score_array"]
+           "indicator_truth", "rank_pairs", "score_array"]
 
 # Probabilities printed with six decimals, or summed in float32, miss 1 by up to ~1e-6.
 PROBABILITY_TOLERANCE = 1e-6
@@ -96,6 +96,33 @@ def score_array(scores, *, argument: str = "scores") -> np.ndarray:
     if not np.isfinite(values).all():
         raise InputError(argument, "contains NaN or infinity")
     return values
+
+
+def indicator_truth(y_true, values: np.ndarray, labels=None) -> np.ndarray:
+    """The multi-label truth ``Y`` ``(n, C)`` as floats: 0/1 entries, the shape of the scores
+    ``values`` (no 1-D form: one column per label, as scikit-learn's ranking metrics take them).
+
+    >>> indicator_truth([[1, 0, 1], [0, 1, 0]], np.zeros((2, 3))).tolist()
+    [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    >>> indicator_truth([0, 1], np.zeros((2, 2)))
+    Traceback (most recent call last):
+    ...
+    metricc.runtime.errors.InputError: y_true: expected a multi-label indicator matrix of shape (2, 2) (one column per score column), got shape (2,)
+    """
+    if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] < 2:
+        raise InputError("scores", f"expected shape (n_samples, n_labels >= 2), got {values.shape}")
+    try:
+        truth = np.asarray(y_true, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("y_true", "expected a multi-label indicator matrix of 0 and 1") from None
+    if truth.shape != values.shape:
+        raise InputError("y_true", f"expected a multi-label indicator matrix of shape {values.shape} "
+                                   f"(one column per score column), got shape {truth.shape}")
+    if not np.isin(truth, (0.0, 1.0)).all():
+        raise InputError("y_true", "a multi-label indicator matrix holds only 0 and 1")
+    if labels is not None and len(labels) != values.shape[1]:
+        raise InputError("labels", f"expected one label per score column ({values.shape[1]}), got {len(labels)}")
+    return truth
 
 
 def check_probabilities(values: np.ndarray, tolerance: float = PROBABILITY_TOLERANCE, *,

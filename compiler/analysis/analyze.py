@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 import sympy
 
+from metricc.compiler.analysis.signs import never_zero
 from metricc.compiler.language import ir, symbols
 
 __all__ = [
@@ -169,7 +170,7 @@ def _predicted_positive(factor: sympy.Expr) -> bool:
 def _parts(base: sympy.Expr) -> list[sympy.Expr]:
     """The factors of a denominator that can vanish with the data."""
     parts = sympy.factor(base).as_ordered_factors() if not base.has(sympy.Sum) else sympy.Mul.make_args(base)
-    return [p for p in map(_strip, parts) if depends_on_data(p) and not p.is_positive and not _predicted_positive(p)]
+    return [p for p in map(_strip, parts) if depends_on_data(p) and not never_zero(p) and not _predicted_positive(p)]
 
 
 _DATA_BASES = {symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL}

@@ -69,9 +69,30 @@ def _pick_rows(values, keys, holds):
 
 
 _DELTA = sympy.Function("kronecker_delta")  # sympy prints KroneckerDelta for Python numbers only
-_NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy, "pick_rows": _pick_rows,
-              "count_rows": lambda holds: np.count_nonzero(np.asarray(holds, dtype=float), axis=0),
+# lambdify rewrites Heaviside as a Piecewise and folds it into its argument's sums (a bound
+# index escapes its Sum): numpy's heaviside instead, under a name sympy leaves alone.
+_HEAVISIDE = sympy.Function("indicator_step")
+_NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy, "indicator_step": np.heaviside,
+              "pick_rows": _pick_rows, "count_rows": lambda holds: np.count_nonzero(np.asarray(holds, dtype=float), axis=0),
               "step": lambda x: np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))}
+
+
+def _free_symbols(expr: sympy.Basic, seen: dict) -> frozenset:
+    """``expr.free_symbols`` by one walk: sympy's rebuilds every nested ``Sum`` to rename its
+    index (seconds for the binned calibration errors, whose brackets nest sums three deep)."""
+    if expr in seen:
+        return seen[expr]
+    if isinstance(expr, sympy.Symbol):
+        found = frozenset({expr})
+    elif isinstance(expr, sympy.Sum):
+        inner = _free_symbols(expr.function, seen) - {limit[0] for limit in expr.limits}
+        found = inner.union(*(_free_symbols(bound, seen) for limit in expr.limits for bound in limit[1:]))
+    elif isinstance(expr, sympy.Indexed):
+        found = frozenset().union(*(_free_symbols(i, seen) for i in expr.indices))
+    else:
+        found = frozenset().union(*(_free_symbols(a, seen) for a in expr.args))
+    seen[expr] = found
+    return found
 
 
 class _Function:
@@ -82,8 +103,10 @@ class _Function:
     """
 
     def __init__(self, expr: sympy.Expr) -> None:
-        expr = expr.replace(sympy.KroneckerDelta, lambda a, b: _DELTA(a, b))
-        names = {s.name for s in expr.free_symbols if isinstance(s, sympy.Symbol)}
+        with sympy.evaluate(False):  # a renaming: re-evaluating Abs(...) of a sum of brackets takes seconds
+            expr = expr.replace(sympy.KroneckerDelta, lambda a, b: _DELTA(a, b))
+            expr = expr.replace(sympy.Heaviside, lambda x, at_zero=sympy.S.Half: _HEAVISIDE(x, at_zero))
+        names = {s.name for s in _free_symbols(expr, {}) if isinstance(s, sympy.Symbol)}
         self.names = sorted(names | {b.label.name for b in expr.atoms(sympy.IndexedBase)})
         self.function = sympy.lambdify([sympy.Symbol(n) for n in self.names], expr, modules=[_NAMESPACE, "numpy"])
 
@@ -231,6 +254,16 @@ def _score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | 
         truth = (labels[:, None, :] == np.arange(classes)[None, :, None]).astype(float)
         scores = rng.gamma(rng.choice([0.2, 1.0, 5.0], size=(1, 1, 200)), size=(samples, classes, 200))
         scores /= scores.sum(axis=1, keepdims=True)
+        yield _score_batch(scores, truth), None
+        yield _score_batch(scores, truth), _score_batch(0.75 * scores + 0.25 * truth, truth)
+
+
+def _indicator_score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
+    """Multi-label truth (``truth: indicator``): rows with any number of true labels, scores
+    with ties (rounded to tenths), and the same scores a quarter of the way toward the truth."""
+    for samples, classes in ((4, 3), (5, 4)):
+        truth = (rng.random((samples, classes, 200)) < rng.random((1, 1, 200))).astype(float)
+        scores = np.round(rng.random((samples, classes, 200)), 1)
         yield _score_batch(scores, truth), None
         yield _score_batch(scores, truth), _score_batch(0.75 * scores + 0.25 * truth, truth)
 
@@ -542,13 +575,15 @@ def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnos
 
 def check_declared(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
     """The analyzed catalog unchanged, or a :class:`FormulaError` naming every refused claim."""
-    batches: dict[Level, list] = {}
+    batches: dict[tuple[Level, str], list] = {}
     cache: dict = {}  # one numpy function per expression, shared by the metrics that use it
     problems: list[Diagnostic] = []
     for metric in metrics.values():
-        if metric.level not in batches:
-            batches[metric.level] = list(_BATCHES[metric.level](np.random.default_rng(SEED)))
-        problems.extend(_check_metric(metric, batches[metric.level], cache))
+        kind = (metric.level, metric.truth)
+        if kind not in batches:
+            sampler = _indicator_score_batches if metric.truth == "indicator" else _BATCHES[metric.level]
+            batches[kind] = list(sampler(np.random.default_rng(SEED)))
+        problems.extend(_check_metric(metric, batches[kind], cache))
     if problems:
         raise FormulaError(sorted(problems, key=lambda d: (d.location.file, d.location.line, d.location.column)))
     return dict(metrics)

@@ -79,6 +79,8 @@ def source_of(reference: str) -> str:
 
 # About the characters of math that fit one display line of the catalog (A4, 2 cm margins).
 _LINE = 80
+# A term wider than this overflows the page even after the rough estimate's slack.
+_UNBREAKABLE = 180
 
 
 def width(expr: sympy.Basic) -> int:
@@ -125,6 +127,10 @@ def broken(expr: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
     else:
         parts = [(name, part) for name, part in (("N", numerator), ("D", denominator))]
         head = r"& \frac{N}{D}, \quad \text{where} \\" + "\n"
+    if any(max(map(width, sympy.Add.make_args(part))) > _UNBREAKABLE for _, part in parts):
+        # A term far wider than a line (a score formula with its let definitions inlined) has
+        # no sum to break at: scaled to the line, it stays whole and legible when zoomed.
+        return rf"\[ \resizebox{{\linewidth}}{{!}}{{$\displaystyle {latex(expr, terms)}$}} \]"
     rows = []
     for name, part in parts:
         lines = _lines(part, terms)

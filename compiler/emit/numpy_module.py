@@ -129,7 +129,7 @@ def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symb
     (:mod:`metricc.compiler.emit.exact`).
     """
     names = dict(names)
-    printer = NumpyPrinter(names)
+    printer = NumpyPrinter(names, sample_indices=symbols.N_TOTAL in ranges)
     lines = [f"    {name}_value, {name}_undefined = {name}(tp, fp, fn, tn)" for name in bound]
     if counts:
         outputs, parts = exact.split([exact.rearrange(o, set(counts)) for o in outputs], set(counts))
@@ -299,7 +299,7 @@ def _ranked_pairs(expr: sympy.Basic):
 
 def _score_level(metric: ir.Metric, terms: Mapping) -> Kernel:
     names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n"),
-             _RANKED: Printed("ranked__pairs")}
+             _RANKED: Printed("ranked__pairs")} | _scalar_names(metric)
     outputs = [e.replace(lambda x: _ranked_pairs(x) is not None, _ranked_pairs)
                for e in (metric.simplified, *metric.undefined)]
     kernel = _kernel(outputs, names, ranges=(symbols.N_TOTAL,))

@@ -30,7 +30,7 @@ class Printed:
 
 
 ADD, MUL, POW, ATOM = 0, 1, 2, 3
-_FUNCTIONS = {sympy.exp: "np.exp", sympy.Abs: "np.abs", sympy.log: "np.log"}
+_FUNCTIONS = {sympy.exp: "np.exp", sympy.Abs: "np.abs", sympy.log: "np.log", sympy.floor: "np.floor"}
 _SIZES = {symbols.N_CLASSES: "C", symbols.N_TOTAL: "n", symbols.THRESHOLDS: "thresholds"}  # index ranges by upper end + 1
 
 
@@ -40,9 +40,17 @@ class NumpyPrinter:
     ``helpers`` collects the runtime names (``nonzero``, ``np``...) the printed code uses.
     """
 
-    def __init__(self, names: dict[sympy.Basic, Printed]) -> None:
+    def __init__(self, names: dict[sympy.Basic, Printed], sample_indices: bool = False) -> None:
         self.names = names
         self.helpers: set[str] = set()
+        self.sample_indices = sample_indices  # score level: s, u, v run over the samples
+
+    def _index_range(self, *indices: str) -> str:
+        """The size of the range of index names: samples ``n`` (s, u, v of score formulas), else classes ``C``."""
+        kinds = {self.sample_indices and name in symbols.SAMPLE_INDICES for name in indices}
+        if len(kinds) > 1:
+            raise InternalError(f"numpy printer: a sample and a class index compared: {', '.join(indices)}")
+        return "n" if kinds.pop() else "C"
 
     def use(self, helper: str) -> str:
         """``helper``'s name for printed code, recorded as used."""
@@ -102,7 +110,7 @@ class NumpyPrinter:
         if expr == symbols.N_CLASSES:
             return Printed("C", batched=False)
         if expr.name.isalpha() and len(expr.name) == 1:
-            return Printed(f"{self.use('arange')}(C)", expr.name, batched=False)
+            return Printed(f"{self.use('arange')}({self._index_range(expr.name)})", expr.name, batched=False)
         raise InternalError(f"numpy printer: no variable for symbol {expr}")
 
     def _print_Indexed(self, expr) -> Printed:
@@ -122,7 +130,7 @@ class NumpyPrinter:
     def _print_KroneckerDelta(self, expr) -> Printed:
         if all(isinstance(a, sympy.Symbol) and a != symbols.N_CLASSES and len(a.name) == 1 for a in expr.args):
             i, j = sorted(str(a) for a in expr.args)
-            return Printed(f"{self.use('eye')}(C)", i + j, batched=False)
+            return Printed(f"{self.use('eye')}({self._index_range(i, j)})", i + j, batched=False)
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
         return Printed(f"{self.use('equal')}({codes[0]}, {codes[1]})", target, batched)
 
@@ -212,6 +220,12 @@ class NumpyPrinter:
     def _print_step(self, expr) -> Printed:
         inner = self.print(expr.args[0])
         return Printed(f"{self.use('np')}.heaviside({inner.code}, 0.5)", inner.indices, inner.batched)
+
+    def _print_Heaviside(self, expr) -> Printed:
+        """``indicator(a > b)`` (value 0 at 0) or ``indicator(a >= b)`` (value 1 at 0)."""
+        inner = self.print(expr.args[0])
+        at_zero = expr.args[1] if len(expr.args) > 1 else sympy.S.Half
+        return Printed(f"{self.use('np')}.heaviside({inner.code}, {float(at_zero)!r})", inner.indices, inner.batched)
 
     def _print_MinMaxBase(self, expr) -> Printed:
         function = f"{self.use('np')}.minimum" if isinstance(expr, sympy.Min) else f"{self.use('np')}.maximum"

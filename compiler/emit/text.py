@@ -18,6 +18,8 @@ from sympy.printing.mathml import MathMLPresentationPrinter
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
+from metricc.compiler.errors import InternalError
+
 __all__ = ["plain", "latex", "latex_escape", "mathml", "display_form", "pick_form"]
 
 
@@ -38,6 +40,10 @@ class _Plain(StrPrinter):
 
     def _print_step(self, expr):
         return f"step({self._print(expr.args[0])})"
+
+    def _print_Heaviside(self, expr):
+        left, relation, right = comparison(expr)
+        return f"[{self._print(left)} {relation} {self._print(right)}]"
 
     def _print_pick(self, expr):
         name, value, by = pick_form(expr)
@@ -123,6 +129,26 @@ class _Latex(LatexPrinter):
 
     def _print_meeting(self, expr, exp=None):
         return rf"\sum_{{{self._print(expr.args[1])}}} [{self._print(expr.args[0])}]"
+
+    def _print_Heaviside(self, expr, exp=None):
+        left, relation, right = comparison(expr)
+        return rf"[{self._print(left)} {_LATEX_RELATIONS[relation]} {self._print(right)}]"
+
+
+_LATEX_RELATIONS = {">": ">", ">=": r"\geq"}
+_MATHML_RELATIONS = {">": ">", ">=": "\u2265"}
+
+
+def comparison(expr: sympy.Heaviside) -> tuple[sympy.Expr, str, sympy.Expr]:
+    """``indicator(a >= b)`` back from ``Heaviside(a - b, 1)``: (a, ">=", b), and ">" for
+    ``Heaviside(x, 0)``; the terms of the difference with a minus sign go to the right."""
+    difference, at_zero = expr.args[0], (expr.args[1] if len(expr.args) > 1 else sympy.S.Half)
+    if at_zero not in (0, 1):
+        raise InternalError(f"Heaviside with value {at_zero} at 0 is not an indicator")
+    terms = sympy.Add.make_args(difference)
+    right = [-t for t in terms if t.could_extract_minus_sign()]
+    left = [t for t in terms if not t.could_extract_minus_sign()]
+    return sympy.Add(*left), (">=" if at_zero == 1 else ">"), sympy.Add(*right)
 
 
 def _tex_identifier(text: str) -> str:
@@ -252,6 +278,11 @@ class _MathML(MathMLPresentationPrinter):
         under.appendChild(self._element("mo", "\u2211"))
         under.appendChild(self._print(expr.args[1]))
         return self._row(under, self._element("mo", "["), self._print(expr.args[0]), self._element("mo", "]"))
+
+    def _print_Heaviside(self, expr):
+        left, relation, right = comparison(expr)
+        return self._row(self._element("mo", "["), self._print(left), self._element("mo", _MATHML_RELATIONS[relation]),
+                         self._print(right), self._element("mo", "]"))
 
     def _print_Pi(self, expr):
         return self._element("mi", "\u03c0")  # sympy writes the entity &pi;, which XML does not define

@@ -158,6 +158,7 @@ class _Lowering:
             location=spec.locate(("id",)),
             key_locations=tuple((key, spec.locate((key,))) for key in ("formula", "range", "higher_is_better", "conditioning")),
             scores=data.get("scores", "any"),
+            truth=data.get("truth", "labels"),
             conditioning=self._conditioning(spec, scope),
             lets=tuple((key, " ".join(text.split())) for key, text in data.get("let", {}).items()),
             interpretation=bands.scales(data),
@@ -188,6 +189,10 @@ class _Lowering:
                 problems.append(_key_diag(spec, path, f"parameter name '{name}' {clash}; rename it"))
                 continue
             kind = entry["kind"]
+            if level is Level.SCORE and kind == "class_vector":
+                problems.append(_diag(spec, path + ("kind",), "score-level parameters are scalars (kind: scalar), "
+                                                               "e.g. the k of top-k accuracy"))
+                continue
             if kind == "metric":
                 problem = self._metric_param_problem(spec, path, level, entry)
                 if problem:

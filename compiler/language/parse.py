@@ -74,6 +74,7 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
     "max": ((2, 3, 4), sympy.Max),
     "xlogy": ((2,), symbols.xlogy),
     "step": ((1,), symbols.step),
+    "floor": ((1,), sympy.floor),  # bins of scores: floor(bins * confidence) is the bin of a confidence
 }
 _CONSTANTS = {"pi": sympy.pi}
 _COMPARISONS = {ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge}
@@ -222,6 +223,8 @@ class _Builder(IndexedForms, ReferenceForms):
             return self._threshold_pick(node)
         if name == "indicator":
             return self._indicator(node)
+        if name == "floor" and self.rules.level is not Level.SCORE:
+            raise self.fail(node, "floor() bins scores: it is allowed in score-level formulas only")
         if name in _FUNCTIONS:
             arities, function = _FUNCTIONS[name]
             if node.keywords:
@@ -254,17 +257,33 @@ class _Builder(IndexedForms, ReferenceForms):
     def _indicator(self, node: ast.Call) -> sympy.Expr:
         """``indicator(a == b)``: the Iverson bracket [a = b], 1 where it holds, else 0.
 
-        Built as a Kronecker delta, which sympy simplifies and evaluates exactly; ``!=`` is
-        its complement. Order comparisons are left out: nothing in the catalog needs them.
+        An equality is a Kronecker delta, which sympy simplifies and evaluates exactly; ``!=``
+        is its complement. An order comparison is a step of the difference with its value at
+        0 fixed: ``a > b`` is ``Heaviside(a - b, 0)``, ``a >= b`` is ``Heaviside(a - b, 1)``
+        (``<`` and ``<=`` swap the sides), so a tie is decided, never counted half as ``step``.
         """
-        usage = "indicator() takes one equality, e.g. indicator(FP + FN == 0) or indicator(i != j)"
+        ordered = self.rules.level is Level.SCORE  # comparing scores is what ranking metrics do
+        usage = ("indicator() takes one comparison, e.g. indicator(S[s, l] >= S[s, k]) or indicator(j != k)"
+                 if ordered else "indicator() takes one equality, e.g. indicator(FP + FN == 0) or indicator(i != j)"
+                 " (order comparisons only in score-level formulas)")
         if len(node.args) != 1 or node.keywords:
             raise self.fail(node, usage)
         test = node.args[0]
-        if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+        allowed = _INDICATOR_OPS if ordered else (ast.Eq, ast.NotEq)
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], allowed):
             raise self.fail(test, usage)
-        delta = sympy.KroneckerDelta(self.build(test.left), self.build(test.comparators[0]))
-        return delta if isinstance(test.ops[0], ast.Eq) else 1 - delta
+        left, right = self.build(test.left), self.build(test.comparators[0])
+        op = test.ops[0]
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            delta = sympy.KroneckerDelta(left, right)
+            return delta if isinstance(op, ast.Eq) else 1 - delta
+        if isinstance(op, (ast.Lt, ast.LtE)):
+            left, right = right, left
+        return sympy.Heaviside(left - right, 1 if isinstance(op, (ast.GtE, ast.LtE)) else 0)
+
+
+_INDICATOR_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
 
 def _describe(node: ast.AST) -> str:
     if isinstance(node, ast.Compare):

@@ -69,7 +69,7 @@ SAMPLE_INDICES = ("s", "u", "v")
 SCORE_NAMES = {"S": SCORE, "Y": TRUTH, "n": N_TOTAL, "C": N_CLASSES}
 
 AVERAGING_CALLS = ("micro", "macro", "weighted", "geometric", "samples")
-FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum", "indicator", "step", *THRESHOLD_PICKS)
+FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum", "indicator", "step", "floor", *THRESHOLD_PICKS)
 CONSTANTS = ("pi",)
 RESERVED = frozenset(
     {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, *CONSTANTS, *CURVE_TOTALS, *SCORE_NAMES, "binary", "none"}

@@ -135,6 +135,7 @@ def _from_schema_error(spec: SourceSpec, error: ValidationError) -> Iterator[Dia
         for key, rule in _at_schema_path(schema_path).items():
             if rule is False and key in container:
                 why = ("only curve and score formulas read scores" if key == "scores"
+                       else "only score formulas read the truth matrix Y" if key == "truth"
                        else f"it is {rules(level or Level.CLASS).value_unit}")
                 message = f"{key} is not allowed for level {level or 'class'!r} ({why}); remove it"
                 yield _diag(spec, path + ("level",), message)

@@ -146,7 +146,9 @@ def test_catalog_check_is_fast_silent_and_deterministic(compiled_metrics):
         warnings.simplefilter("error")
         start = time.perf_counter()
         declared.check_declared(compiled_metrics)
-        assert time.perf_counter() - start < 3.0  # about 0.3 s; generous for slow machines
+        # About 0.3 s, plus about 1.5 s for the three binned calibration errors (their pairwise
+        # sums of brackets run as Python loops in lambdify); generous for slow machines.
+        assert time.perf_counter() - start < 8.0
 
 
 # One real metric per level and sampler: a flipped direction and a halved range are refused.

@@ -134,6 +134,8 @@ class Evaluator:
             args.append(value)
         if expr.func == sympy.log:
             return self._log(args[0])
+        if expr.func == sympy.floor:  # the bin of a float64 product, as documented
+            return sympy.floor(sympy.Rational(float(args[0])))
         if isinstance(expr, sympy.Pow):
             return power(*args)
         value = expr.func(*args)
@@ -543,15 +545,22 @@ def curve_calls(metric, y: list[int], scores: list[list[float]], kwargs: dict) -
     return calls
 
 
-def score_calls(metric, y: list[int], scores: list[list[float]]) -> list[Call]:
+def score_calls(metric, y: list[int], scores: list[list[float]], kwargs: dict | None = None) -> list[Call]:
+    """Every zero_division of a score metric; ``kwargs`` its scalar parameters (else defaults)."""
+    kwargs = kwargs or {}
     n, c = len(scores), len(scores[0])
     indexed = {("S", (s, k)): rational(scores[s][k]) for s in range(n) for k in range(c)}
-    indexed.update({("Y", (s, k)): sympy.Integer(int(y[s] == k)) for s in range(n) for k in range(c)})
-    evaluator = Evaluator({symbols.N_TOTAL: sympy.Integer(n), symbols.N_CLASSES: sympy.Integer(c)}, indexed, extended=True)
+    one_hot = not isinstance(y[0], (list, tuple))  # else a multi-label indicator matrix
+    indexed.update({("Y", (s, k)): sympy.Integer(int(y[s] == k) if one_hot else y[s][k]) for s in range(n) for k in range(c)})
+    params = {p.symbol: rational(kwargs[p.name]) if p.name in kwargs else p.default for p in metric.params}
+    sizes = {symbols.N_TOTAL: sympy.Integer(n), symbols.N_CLASSES: sympy.Integer(c)}
+    evaluator = Evaluator({**sizes, **params}, indexed, extended=True)
     value = written_or_simplified(metric, evaluator)
+    scale = evaluator(metric.conditioning.scale) if metric.conditioning is not None and value is not None else None
     calls = []
     for zd in ZERO_DIVISIONS:
-        calls.append(Call("-", zd, {"zero_division": zd, "labels": list(range(c))}, _fill(zd) if value is None else value))
+        call_kwargs = {"zero_division": zd, "labels": list(range(c)), **kwargs}
+        calls.append(Call("-", zd, call_kwargs, _fill(zd) if value is None else value, scale))
     return calls
 
 
@@ -652,9 +661,10 @@ def check_matrix_input(metric, info, matrix: np.ndarray, kwargs: dict, catalog: 
 
 
 def check_scores_input(metric, info, y: list[int], scores: list[list[float]], kwargs: dict | None = None) -> list[Outcome]:
-    """Every mode and zero_division of a curve or score metric on one input; ``kwargs``: the
-    curve metric's parameters (:func:`parameter_settings`)."""
-    calls = curve_calls(metric, y, scores, kwargs or {}) if metric.level == "curve" else score_calls(metric, y, scores)
+    """Every mode and zero_division of a curve or score metric on one input; ``kwargs``: its
+    scalar parameters (:func:`parameter_settings`)."""
+    calls = (curve_calls(metric, y, scores, kwargs or {}) if metric.level == "curve"
+             else score_calls(metric, y, scores, kwargs))
     array = np.array(scores, dtype=float)
     return [run(info.function, (list(y), array), call) for call in calls]
 
@@ -713,6 +723,12 @@ def random_scores(rng, n: int, c: int) -> tuple[list[int], list[list[float]]]:
         y[0] = (y[1] + 1) % c
     return y, [probability_row([rng.choice((0.0, 1.0, 1e-300, 0.5, 1 - 2 ** -53, rng.random())) for _ in range(c)])
                for _ in range(n)]
+
+
+def random_indicator(rng, n: int, c: int) -> list[list[int]]:
+    """A multi-label truth (``truth: indicator`` metrics): rows with no, some and every label."""
+    density = rng.choice((0.2, 0.5, 0.8))
+    return [[int(rng.random() < density) for _ in range(c)] for _ in range(n)]
 
 
 def probability_row(weights: Sequence[float]) -> list[float]:

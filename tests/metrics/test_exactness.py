@@ -96,6 +96,8 @@ def test_exact_on_scores(ir, metric_id, data):
     c = data.draw(st.integers(2, 4), label="C")
     n = data.draw(st.integers(2, 8), label="samples")
     y, scores = ref.random_scores(Draws(data.draw), n, c)
+    if metric.truth == "indicator":
+        y = ref.random_indicator(Draws(data.draw), n, c)
     kwargs = data.draw(st.sampled_from(ref.parameter_settings(metric)), label="parameters")
     wrong = failures(ref.check_scores_input(metric, info, y, scores, kwargs))
     assert not wrong, f"{metric_id} on y={y}, scores={scores}:\n{wrong}"

@@ -84,6 +84,8 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
         if value is None or value.has(*_UNDEFINED):  # Min(nan, 1) raises: undefined in, undefined out
             return None
         args.append(value)
+    if expr.func == sympy.floor:  # floor reads its argument rounded to float64 (docs/spec-language.md)
+        return sympy.floor(sympy.Rational(float(args[0])))
     value = expr.func(*args)
     return None if value.has(*_UNDEFINED) else value
 
@@ -486,17 +488,24 @@ def small_scored(draw):
     return y, [[sympy.Rational(w, sum(row)) for w in row] for row in weights]
 
 
+def truth_value(y, s: int, k: int) -> int:
+    """``Y[s, k]`` of labels ``y`` (one-hot) or of a multi-label indicator matrix ``y``."""
+    return int(y[s][k]) if isinstance(y[s], (list, tuple)) else int(y[s] == k)
+
+
 def score_reference(metric, y, scores) -> sympy.Expr:
     n, c = len(scores), len(scores[0])
-    values = {TRUTH[s, k]: S(int(y[s] == k)) for s in range(n) for k in range(c)}
+    values = {TRUTH[s, k]: S(truth_value(y, s, k)) for s in range(n) for k in range(c)}
     values.update({SCORE[s, k]: scores[s][k] for s in range(n) for k in range(c)})
-    sizes = {symbols.N_TOTAL: n, symbols.N_CLASSES: c}
+    sizes = {symbols.N_TOTAL: n, symbols.N_CLASSES: c, **{p.symbol: p.default for p in metric.params}}
     expr = written_out(metric.written.xreplace(sizes))
     value = exact(expr, values)
     if value is None:
         value = exact(written_out(metric.simplified.xreplace(sizes)), values)
-    if value is None and with_log_of_zero(expr, values) == S.Infinity:  # log loss of a zero probability
-        return S.Infinity
+    if value is None:  # log loss of a zero probability: +oo; its D-squared score: -oo
+        extended = with_log_of_zero(expr, values)
+        if extended in (S.Infinity, S.NegativeInfinity):
+            return extended
     return S.NaN if value is None else value
 
 
@@ -540,6 +549,9 @@ def curve_reference(metric, truth, score) -> sympy.Expr:
 def test_generated_equals_sympy_on_scores(compiled_metrics, metric_id, data, pos_label):
     metric, info = compiled_metrics[metric_id], CATALOG[metric_id]
     y, scores = data
+    if metric.truth == "indicator":  # multi-label truth: any 0/1 row, drawn from the same data
+        y = [[int((3 * s + 2 * k + v) % 4 < 2) if s % 3 else int(k == v) for k in range(len(scores[0]))]
+             for s, v in enumerate(y)]
     floats = np.array(scores, dtype=float)
     if metric.level == "score":
         assert_matches(info.function(y, floats), score_reference(metric, y, scores), f"{metric_id} on {y}, {scores}")

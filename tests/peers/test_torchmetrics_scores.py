@@ -1,0 +1,77 @@
+"""torchmetrics' calibration errors against the catalog (CPU, float64 tensors).
+
+The binary calibration error keeps float64 and agrees at 1e-12. The multi-class one casts
+the top-label confidences to float32 inside torchmetrics (``confidences.float()`` in
+``_multiclass_calibration_error_update``) whatever the input dtype, so it agrees only to
+float32 rounding: the tests give it probabilities that float32 holds exactly and compare at
+1e-6 relative. Bin boundaries: a probability within one rounding of a boundary b / bins may
+be binned differently (torchmetrics compares with ``linspace`` boundaries, metricc floors the
+float64 product ``bins * p``); the random probabilities here are never that close.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from metricc.generated import CATALOG
+
+torch = pytest.importorskip("torch")
+classification = pytest.importorskip("torchmetrics.functional.classification")
+
+
+def ours(metric_id: str, y_true, scores, **kwargs) -> float:
+    return float(CATALOG[metric_id].function(y_true, scores, **kwargs))
+
+
+def _multiclass(seed: int):
+    """Labels and probability rows of 2 to 6 classes, exact in float32."""
+    rng = np.random.default_rng(seed)
+    c, n = int(rng.integers(2, 7)), int(rng.integers(5, 150))
+    y = rng.integers(0, c, size=n)
+    proba = rng.dirichlet(np.full(c, 0.7), size=n).astype(np.float32)
+    proba[:, -1] = 0  # the last column takes what the others leave, so rows sum to 1 in float32
+    proba[:, -1] = np.maximum(0, 1 - proba.sum(axis=1, dtype=np.float32))
+    return y, proba.astype(np.float64)
+
+
+@pytest.mark.parametrize("norm, metric_id", [("l1", "calibration_error"), ("l2", "rms_calibration_error")])
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("bins", [1, 4, 15])
+def test_multiclass_calibration_error(norm, metric_id, seed, bins):
+    y, proba = _multiclass(seed)
+    expected = classification.multiclass_calibration_error(
+        torch.tensor(proba), torch.tensor(y), num_classes=proba.shape[1], n_bins=bins, norm=norm)
+    assert ours(metric_id, y, proba, bins=bins, labels=list(range(proba.shape[1]))) == pytest.approx(
+        float(expected), rel=1e-6)
+
+
+def test_calibration_error_default_bins_and_a_confidence_of_one():
+    """15 bins by default, as torchmetrics'; a confidence of exactly 1 has a bin of its own."""
+    y = np.array([0, 1, 2, 0, 1])
+    proba = np.array([[1.0, 0.0, 0.0], [0.0, 0.96875, 0.03125], [0.5, 0.25, 0.25],
+                      [0.25, 0.75, 0.0], [0.0, 0.0, 1.0]])
+    expected = classification.multiclass_calibration_error(torch.tensor(proba), torch.tensor(y), num_classes=3)
+    assert ours("calibration_error", y, proba) == pytest.approx(float(expected), rel=1e-6)
+    # Bins: {1.0, 1.0}: accuracy 1/2, confidence 1; {0.96875}: 1 vs 0.96875; {0.5}: 0 vs 0.5; {0.75}: 0 vs 0.75.
+    assert ours("calibration_error", y, proba) == pytest.approx((1.0 + 0.03125 + 0.5 + 0.75) / 5, rel=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("bins", [1, 7, 15])
+def test_binary_calibration_error(seed, bins):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 200))
+    y, p = rng.integers(0, 2, size=n), rng.random(n)
+    expected = float(classification.binary_calibration_error(torch.tensor(p), torch.tensor(y), n_bins=bins))
+    # Within a bin, the gap is a difference of two means: both sides round, so the
+    # comparison is relative to the mean of the terms' magnitudes, not to a small value.
+    scale = np.mean(y + p)
+    assert abs(ours("binary_calibration_error", y, p, bins=bins) - expected) <= 1e-12 * scale
+
+
+def test_binary_calibration_error_on_two_columns_reads_column_one():
+    rng = np.random.default_rng(11)
+    y, p = rng.integers(0, 2, size=40), rng.random(40)
+    assert ours("binary_calibration_error", y, np.c_[1 - p, p]) == pytest.approx(
+        ours("binary_calibration_error", y, p), rel=1e-15)
