@@ -8,12 +8,16 @@ from metricc.runtime.registry import Catalog
 from metricc.generated.accuracy import INFO as _accuracy
 from metricc.generated.adjusted_f_measure import INFO as _adjusted_f_measure
 from metricc.generated.adjusted_g_mean import INFO as _adjusted_g_mean
+from metricc.generated.adjusted_rand_index import INFO as _adjusted_rand_index
 from metricc.generated.au1p import INFO as _au1p
 from metricc.generated.au1u import INFO as _au1u
 from metricc.generated.aunp import INFO as _aunp
 from metricc.generated.aunu import INFO as _aunu
+from metricc.generated.automatic_manual import INFO as _automatic_manual
 from metricc.generated.average_precision import INFO as _average_precision
 from metricc.generated.balanced_accuracy import INFO as _balanced_accuracy
+from metricc.generated.bangdiwala_b import INFO as _bangdiwala_b
+from metricc.generated.bennett_s import INFO as _bennett_s
 from metricc.generated.binary_calibration_error import INFO as _binary_calibration_error
 from metricc.generated.braun_blanquet import INFO as _braun_blanquet
 from metricc.generated.bray_curtis_dissimilarity import INFO as _bray_curtis_dissimilarity
@@ -21,17 +25,23 @@ from metricc.generated.brier_score import INFO as _brier_score
 from metricc.generated.calibration_error import INFO as _calibration_error
 from metricc.generated.cba import INFO as _cba
 from metricc.generated.cen import INFO as _cen
+from metricc.generated.chi_squared import INFO as _chi_squared
+from metricc.generated.chi_squared_df import INFO as _chi_squared_df
 from metricc.generated.class_accuracy import INFO as _class_accuracy
 from metricc.generated.class_error_rate import INFO as _class_error_rate
 from metricc.generated.cohen_kappa import INFO as _cohen_kappa
+from metricc.generated.conditional_entropy import INFO as _conditional_entropy
 from metricc.generated.coverage_error import INFO as _coverage_error
+from metricc.generated.cramers_v import INFO as _cramers_v
 from metricc.generated.crisp_auc import INFO as _crisp_auc
 from metricc.generated.crisp_aupr import INFO as _crisp_aupr
 from metricc.generated.d2_brier_score import INFO as _d2_brier_score
 from metricc.generated.d2_log_loss_score import INFO as _d2_log_loss_score
+from metricc.generated.detection_prevalence import INFO as _detection_prevalence
 from metricc.generated.diagnostic_odds_ratio import INFO as _diagnostic_odds_ratio
 from metricc.generated.discriminant_power import INFO as _discriminant_power
 from metricc.generated.distance_index import INFO as _distance_index
+from metricc.generated.equal_error_rate import INFO as _equal_error_rate
 from metricc.generated.error_rate import INFO as _error_rate
 from metricc.generated.exact_match_ratio import INFO as _exact_match_ratio
 from metricc.generated.f1 import INFO as _f1
@@ -43,9 +53,12 @@ from metricc.generated.f_beta_of_micro_averages import INFO as _f_beta_of_micro_
 from metricc.generated.false_omission_rate import INFO as _false_omission_rate
 from metricc.generated.fdr import INFO as _fdr
 from metricc.generated.fnr import INFO as _fnr
+from metricc.generated.fowlkes_mallows import INFO as _fowlkes_mallows
 from metricc.generated.fpr import INFO as _fpr
 from metricc.generated.g_mean import INFO as _g_mean
 from metricc.generated.g_measure import INFO as _g_measure
+from metricc.generated.global_performance_index import INFO as _global_performance_index
+from metricc.generated.gwet_ac1 import INFO as _gwet_ac1
 from metricc.generated.hamming_distance import INFO as _hamming_distance
 from metricc.generated.hamming_loss import INFO as _hamming_loss
 from metricc.generated.hinge_loss import INFO as _hinge_loss
@@ -53,38 +66,63 @@ from metricc.generated.iba import INFO as _iba
 from metricc.generated.icsi import INFO as _icsi
 from metricc.generated.information_score import INFO as _information_score
 from metricc.generated.jaccard import INFO as _jaccard
+from metricc.generated.joint_entropy import INFO as _joint_entropy
+from metricc.generated.kappa_no_prevalence import INFO as _kappa_no_prevalence
+from metricc.generated.kl_divergence import INFO as _kl_divergence
+from metricc.generated.krippendorff_alpha import INFO as _krippendorff_alpha
 from metricc.generated.label_ranking_loss import INFO as _label_ranking_loss
 from metricc.generated.lift_score import INFO as _lift_score
 from metricc.generated.log_loss import INFO as _log_loss
 from metricc.generated.lrap import INFO as _lrap
+from metricc.generated.marginal_cross_entropy import INFO as _marginal_cross_entropy
 from metricc.generated.markedness import INFO as _markedness
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
 from metricc.generated.mean_absolute_error import INFO as _mean_absolute_error
 from metricc.generated.mean_squared_error import INFO as _mean_squared_error
+from metricc.generated.misclassification_count import INFO as _misclassification_count
+from metricc.generated.mutual_information import INFO as _mutual_information
 from metricc.generated.negative_likelihood_ratio import INFO as _negative_likelihood_ratio
 from metricc.generated.npv import INFO as _npv
 from metricc.generated.optimized_precision import INFO as _optimized_precision
 from metricc.generated.ordinal_mae import INFO as _ordinal_mae
 from metricc.generated.ordinal_mse import INFO as _ordinal_mse
 from metricc.generated.ordinal_rmse import INFO as _ordinal_rmse
+from metricc.generated.overall_mcen import INFO as _overall_mcen
+from metricc.generated.overall_racc import INFO as _overall_racc
+from metricc.generated.overall_raccu import INFO as _overall_raccu
 from metricc.generated.overlap_coefficient import INFO as _overlap_coefficient
+from metricc.generated.partial_roc_auc import INFO as _partial_roc_auc
+from metricc.generated.pearson_c import INFO as _pearson_c
+from metricc.generated.phi_squared import INFO as _phi_squared
 from metricc.generated.positive_likelihood_ratio import INFO as _positive_likelihood_ratio
 from metricc.generated.precision import INFO as _precision
+from metricc.generated.precision_at_fixed_recall import INFO as _precision_at_fixed_recall
 from metricc.generated.preference_driven import INFO as _preference_driven
+from metricc.generated.prevalence import INFO as _prevalence
+from metricc.generated.quadratic_weighted_kappa import INFO as _quadratic_weighted_kappa
+from metricc.generated.racc import INFO as _racc
+from metricc.generated.raccu import INFO as _raccu
 from metricc.generated.rci import INFO as _rci
 from metricc.generated.recall import INFO as _recall
+from metricc.generated.recall_at_fixed_precision import INFO as _recall_at_fixed_precision
+from metricc.generated.reference_entropy import INFO as _reference_entropy
 from metricc.generated.relevance_av_f_beta import INFO as _relevance_av_f_beta
 from metricc.generated.relevance_cba import INFO as _relevance_cba
 from metricc.generated.relevance_f_beta import INFO as _relevance_f_beta
 from metricc.generated.relevance_precision import INFO as _relevance_precision
 from metricc.generated.relevance_recall import INFO as _relevance_recall
+from metricc.generated.response_entropy import INFO as _response_entropy
 from metricc.generated.rms_calibration_error import INFO as _rms_calibration_error
 from metricc.generated.roc_auc import INFO as _roc_auc
+from metricc.generated.scott_pi import INFO as _scott_pi
+from metricc.generated.sensitivity_at_specificity import INFO as _sensitivity_at_specificity
 from metricc.generated.specificity import INFO as _specificity
+from metricc.generated.specificity_at_sensitivity import INFO as _specificity_at_sensitivity
 from metricc.generated.top_k_accuracy import INFO as _top_k_accuracy
 from metricc.generated.tversky_index import INFO as _tversky_index
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
+from metricc.generated.weighted_kappa import INFO as _weighted_kappa
 from metricc.generated.youden_j import INFO as _youden_j
 from metricc.generated.yule_q import INFO as _yule_q
 
@@ -94,12 +132,16 @@ CATALOG = Catalog((
     _accuracy,
     _adjusted_f_measure,
     _adjusted_g_mean,
+    _adjusted_rand_index,
     _au1p,
     _au1u,
     _aunp,
     _aunu,
+    _automatic_manual,
     _average_precision,
     _balanced_accuracy,
+    _bangdiwala_b,
+    _bennett_s,
     _binary_calibration_error,
     _braun_blanquet,
     _bray_curtis_dissimilarity,
@@ -107,17 +149,23 @@ CATALOG = Catalog((
     _calibration_error,
     _cba,
     _cen,
+    _chi_squared,
+    _chi_squared_df,
     _class_accuracy,
     _class_error_rate,
     _cohen_kappa,
+    _conditional_entropy,
     _coverage_error,
+    _cramers_v,
     _crisp_auc,
     _crisp_aupr,
     _d2_brier_score,
     _d2_log_loss_score,
+    _detection_prevalence,
     _diagnostic_odds_ratio,
     _discriminant_power,
     _distance_index,
+    _equal_error_rate,
     _error_rate,
     _exact_match_ratio,
     _f1,
@@ -129,9 +177,12 @@ CATALOG = Catalog((
     _false_omission_rate,
     _fdr,
     _fnr,
+    _fowlkes_mallows,
     _fpr,
     _g_mean,
     _g_measure,
+    _global_performance_index,
+    _gwet_ac1,
     _hamming_distance,
     _hamming_loss,
     _hinge_loss,
@@ -139,38 +190,63 @@ CATALOG = Catalog((
     _icsi,
     _information_score,
     _jaccard,
+    _joint_entropy,
+    _kappa_no_prevalence,
+    _kl_divergence,
+    _krippendorff_alpha,
     _label_ranking_loss,
     _lift_score,
     _log_loss,
     _lrap,
+    _marginal_cross_entropy,
     _markedness,
     _mcc,
     _mcc_per_class,
     _mean_absolute_error,
     _mean_squared_error,
+    _misclassification_count,
+    _mutual_information,
     _negative_likelihood_ratio,
     _npv,
     _optimized_precision,
     _ordinal_mae,
     _ordinal_mse,
     _ordinal_rmse,
+    _overall_mcen,
+    _overall_racc,
+    _overall_raccu,
     _overlap_coefficient,
+    _partial_roc_auc,
+    _pearson_c,
+    _phi_squared,
     _positive_likelihood_ratio,
     _precision,
+    _precision_at_fixed_recall,
     _preference_driven,
+    _prevalence,
+    _quadratic_weighted_kappa,
+    _racc,
+    _raccu,
     _rci,
     _recall,
+    _recall_at_fixed_precision,
+    _reference_entropy,
     _relevance_av_f_beta,
     _relevance_cba,
     _relevance_f_beta,
     _relevance_precision,
     _relevance_recall,
+    _response_entropy,
     _rms_calibration_error,
     _roc_auc,
+    _scott_pi,
+    _sensitivity_at_specificity,
     _specificity,
+    _specificity_at_sensitivity,
     _top_k_accuracy,
     _tversky_index,
     _weighted_accuracy,
+    _weighted_kappa,
     _youden_j,
     _yule_q,
 ))

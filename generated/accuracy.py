@@ -52,7 +52,7 @@ def gradient(
     (metricc.runtime.gradient). NaN where it is undefined."""
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     value = (
-        (align(n, "", "ab") * eye(C) - align(np.sum(diagonal(M), axis=-1), "", "ab"))
+        (align(n, "", "ab") * eye(C) - align(sum_last_axis(diagonal(M)), "", "ab"))
         / nonzero(align(n ** 2, "", "ab"))
     )
     undefined = (n == 0)

@@ -9,16 +9,19 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     exact,
     finish,
     matrix_terms,
     nonzero,
     np,
     real,
+    sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["adjusted_rand_index", "INFO"]
+__all__ = ["adjusted_rand_index", "gradient", "INFO"]
 
 
 def adjusted_rand_index(
@@ -55,17 +58,182 @@ def adjusted_rand_index(
     exact__y1 = n__exact * (n__exact - 1)
     exact__y2 = (t__exact - 1) * t__exact
     exact__0 = real(
-        exact__y1 * np.sum(exact__y0, axis=-1)
-        + exact__y1 * np.sum(exact__y2, axis=-1)
-        - 2 * np.sum(exact__y0, axis=-1) * np.sum(exact__y2, axis=-1)
+        exact__y1 * sum_last_axis(exact__y0)
+        + exact__y1 * sum_last_axis(exact__y2)
+        - 2 * sum_last_axis(exact__y0) * sum_last_axis(exact__y2)
     )
     exact__1 = real(
-        exact__y1 * np.sum(np.sum((M__exact - 1) * M__exact, axis=-2), axis=-1)
-        - np.sum(exact__y0, axis=-1) * np.sum(exact__y2, axis=-1)
+        exact__y1 * sum_last_axis(np.sum((M__exact - 1) * M__exact, axis=-2))
+        - sum_last_axis(exact__y0) * sum_last_axis(exact__y2)
     )
     value = 2 * exact__1 / nonzero(exact__0)
     undefined = (exact__0 == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 2*B**2*C**2*(B + 1)**2
+        + 2*B**2*C*(B + 1)**2
+        + B*(B + 1)*(2*B + 1)*(2*B*(B + 1)*(B**2*C + B*C) + 2*(B**2*C + B*C)**2)
+        + 2*B*(B + 1)*(B**2*C + B*C)
+        + 2*(2*B + 1)*(B**2*C + B*C)*(2*B*(B + 1)*(B**2*C + B*C) + 2*(B**2*C + B*C)**2)
+        + (2*B + 1)*(B**2*C**2 + B*C**2)*(2*B*(B + 1)*(B**2*C + B*C) + 2*(B**2*C + B*C)**2)
+        + 2*(2*B + 1)*(B*(B + 1)*(B**2*C**2 + B*C**2) + (B**2*C + B*C)**2)*(
+            2*B**2*C + 2*B*C + B*(B + 1)
+        )
+        + (2*B*(B**2*C + B*C) + 2*(B + 1)*(B**2*C + B*C))*(
+            B*(B + 1)*(B**2*C**2 + B*C**2) + (B**2*C + B*C)**2
+        )
+        + 2*(B**2*C + B*C)**2,
+        M,
+        n,
+        p,
+        t,
+    )
+    exact__y0 = n__exact - 1
+    exact__y1 = p__exact ** 2
+    exact__y2 = t__exact ** 2
+    exact__y3 = exact__y0 * n__exact
+    exact__y4 = 2 * p__exact - 1
+    exact__y5 = -exact__y3
+    exact__y6 = M__exact ** 2
+    exact__y7 = 2 * t__exact - 1
+    exact__y8 = (p__exact - 1) * p__exact
+    exact__y9 = (t__exact - 1) * t__exact
+    exact__0 = real(
+        exact__y0 * n__exact * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+        + exact__y0 * n__exact * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+        - 2
+        * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+        * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+    )
+    exact__1 = real(
+        align(exact__y3, "", "ab")
+        * (2 * M__exact - 1)
+        * align(
+            exact__y0 * n__exact * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+            + exact__y0 * n__exact * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+            - 2
+            * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+            * (sum_last_axis(exact__y2) - sum_last_axis(t__exact)),
+            "",
+            "ab",
+        )
+        + align(
+            exact__y4
+            * align(
+                exact__y3
+                * (
+                    sum_last_axis(np.sum(exact__y6, axis=-2))
+                    - sum_last_axis(np.sum(M__exact, axis=-2))
+                )
+                - (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                * (sum_last_axis(exact__y2) - sum_last_axis(t__exact)),
+                "",
+                "b",
+            )
+            * align(
+                exact__y5 + 2 * sum_last_axis(exact__y2) + 2 * sum_last_axis(-t__exact), "", "b"
+            ),
+            "b",
+            "ab",
+        )
+        + align(
+            exact__y7
+            * align(
+                exact__y3
+                * (
+                    sum_last_axis(np.sum(exact__y6, axis=-2))
+                    - sum_last_axis(np.sum(M__exact, axis=-2))
+                )
+                - (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                * (sum_last_axis(exact__y2) - sum_last_axis(t__exact)),
+                "",
+                "a",
+            )
+            * align(
+                exact__y5 + 2 * sum_last_axis(exact__y1) + 2 * sum_last_axis(-p__exact), "", "a"
+            ),
+            "a",
+            "ab",
+        )
+        + align(
+            (2 * n__exact - 1)
+            * (sum_last_axis(np.sum(exact__y6, axis=-2)) - sum_last_axis(np.sum(M__exact, axis=-2)))
+            * (
+                exact__y0 * n__exact * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                + exact__y0 * n__exact * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+                - 2
+                * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+            ),
+            "",
+            "ab",
+        )
+        - align(
+            (
+                exact__y3
+                * (
+                    sum_last_axis(np.sum(exact__y6, axis=-2))
+                    - sum_last_axis(np.sum(M__exact, axis=-2))
+                )
+                - (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+            )
+            * (
+                exact__y0 * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                + exact__y0 * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+                + n__exact * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                + n__exact * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+            ),
+            "",
+            "ab",
+        )
+        - align(
+            exact__y4
+            * align(sum_last_axis(exact__y2) - sum_last_axis(t__exact), "", "b")
+            * align(
+                exact__y0 * n__exact * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                + exact__y0 * n__exact * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+                - 2
+                * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                * (sum_last_axis(exact__y2) - sum_last_axis(t__exact)),
+                "",
+                "b",
+            ),
+            "b",
+            "ab",
+        )
+        - align(
+            exact__y7
+            * align(sum_last_axis(exact__y1) - sum_last_axis(p__exact), "", "a")
+            * align(
+                exact__y0 * n__exact * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                + exact__y0 * n__exact * (sum_last_axis(exact__y2) - sum_last_axis(t__exact))
+                - 2
+                * (sum_last_axis(exact__y1) - sum_last_axis(p__exact))
+                * (sum_last_axis(exact__y2) - sum_last_axis(t__exact)),
+                "",
+                "a",
+            ),
+            "a",
+            "ab",
+        )
+    )
+    exact__2 = real(
+        exact__y3 * sum_last_axis(exact__y8)
+        + exact__y3 * sum_last_axis(exact__y9)
+        - 2 * sum_last_axis(exact__y8) * sum_last_axis(exact__y9)
+    )
+    value = 2 * exact__1 / nonzero(align(exact__0 ** 2, "", "ab"))
+    undefined = (exact__2 == 0) | (exact__0 == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -104,4 +272,5 @@ INFO = MetricInfo(
         ),
     ),
     function=adjusted_rand_index,
+    gradient=gradient,
 )

@@ -83,5 +83,6 @@ INFO = MetricInfo(
     simplified="Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), i)/(2*N*P)",
     undefined=("N = 0", "P = 0"),
     function=aunu,
+    no_delta="a curve-level metric is not a function of the confusion matrix",
     curve_kernel=_per_curve,
 )

@@ -14,15 +14,20 @@ from metricc.runtime.kernel import (
     exact,
     real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["automatic_manual", "INFO"]
+__all__ = ["automatic_manual", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     fn__exact, fp__exact = exact(lambda B: 2*B, fn, fp)
     exact__0 = real(fp__exact - fn__exact)
     return exact__0, False
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    return 0, 1, -1, 0, False
 
 
 def automatic_manual(
@@ -63,6 +68,35 @@ def automatic_manual(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="none",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="automatic_manual",
     name="Automatic/Manual difference",
@@ -83,4 +117,5 @@ INFO = MetricInfo(
     simplified="-FN + FP",
     undefined=(),
     function=automatic_manual,
+    gradient=gradient,
 )

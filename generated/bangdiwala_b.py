@@ -9,15 +9,18 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     diagonal,
+    eye,
     finish,
     matrix_terms,
     nonzero,
-    np,
+    sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["bangdiwala_b", "INFO"]
+__all__ = ["bangdiwala_b", "gradient", "INFO"]
 
 
 def bangdiwala_b(
@@ -40,9 +43,29 @@ def bangdiwala_b(
     """
     M, C, t, p, n = matrix_terms(matrix)
     x0 = p * t
-    value = np.sum(diagonal(M) ** 2, axis=-1) / nonzero(np.sum(x0, axis=-1))
-    undefined = (np.sum(x0, axis=-1) == 0)
+    value = sum_last_axis(diagonal(M) ** 2) / nonzero(sum_last_axis(x0))
+    undefined = (sum_last_axis(x0) == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    x0 = p * t
+    x1 = diagonal(M) ** 2
+    value = (
+        (
+            2 * eye(C) * align(diagonal(M), "a", "ab") * align(sum_last_axis(x0), "", "ab")
+            - align(p * align(sum_last_axis(x1), "", "a"), "a", "ab")
+            - align(t * align(sum_last_axis(x1), "", "b"), "b", "ab")
+        )
+        / nonzero(align(sum_last_axis(x0) ** 2, "", "ab"))
+    )
+    undefined = (sum_last_axis(x0) == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -64,4 +87,5 @@ INFO = MetricInfo(
     simplified="Sum(M[k, k]**2, k)/Sum(p[k]*t[k], k)",
     undefined=("Sum(p[k]*t[k], k) = 0",),
     function=bangdiwala_b,
+    gradient=gradient,
 )

@@ -9,17 +9,21 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     diagonal,
     exact,
+    eye,
     finish,
     matrix_terms,
     nonzero,
     np,
     real,
+    sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["bennett_s", "INFO"]
+__all__ = ["bennett_s", "gradient", "INFO"]
 
 
 def bennett_s(
@@ -42,10 +46,25 @@ def bennett_s(
     """
     M, C, t, p, n = matrix_terms(matrix)
     M_diagonal__exact, n__exact = exact(lambda B: B*C**2 + B, diagonal(M), n)
-    exact__0 = real(C * np.sum(M_diagonal__exact, axis=-1) - n__exact)
+    exact__0 = real(C * sum_last_axis(M_diagonal__exact) - n__exact)
     value = exact__0 / nonzero(n * np.maximum(1, C - 1))
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = (
+        C
+        * (align(n, "", "ab") * eye(C) - align(sum_last_axis(diagonal(M)), "", "ab"))
+        / nonzero(align(n ** 2, "", "ab") * np.maximum(1, C - 1))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -73,4 +92,5 @@ INFO = MetricInfo(
         "bennett_s = markedness [micro] for two classes (C = 2)",
         "bennett_s = youden_j [micro] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

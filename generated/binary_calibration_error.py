@@ -136,4 +136,5 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0",),
     function=binary_calibration_error,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

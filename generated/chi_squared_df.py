@@ -13,9 +13,10 @@ from metricc.runtime.kernel import (
     matrix_terms,
     np,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["chi_squared_df", "INFO"]
+__all__ = ["chi_squared_df", "gradient", "INFO"]
 
 
 def chi_squared_df(
@@ -42,6 +43,17 @@ def chi_squared_df(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = 0
+    undefined = False
+    return cell_values(value, "", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="chi_squared_df",
     name="Degrees of freedom of chi-squared",
@@ -65,4 +77,5 @@ INFO = MetricInfo(
     simplified="C**2 - 2*C + 1",
     undefined=(),
     function=chi_squared_df,
+    gradient=gradient,
 )

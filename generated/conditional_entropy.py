@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    sum_last_axis,
     xlogy_ratio,
 )
 from metricc.runtime.registry import MetricInfo
@@ -43,7 +44,7 @@ def conditional_entropy(
     """
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     value = (
-        -np.sum(np.sum(xlogy_ratio(M, M, align(t, "i", "ij")), axis=-2), axis=-1)
+        -sum_last_axis(np.sum(xlogy_ratio(M, M, align(t, "i", "ij")), axis=-2))
         / nonzero(n * np.log(2))
     )
     undefined = (n == 0)
@@ -75,4 +76,5 @@ INFO = MetricInfo(
     simplified="-Sum(xlogy(M[i, j], M[i, j]/t[i]), (j, i))/(n*log(2))",
     undefined=("n = 0",),
     function=conditional_entropy,
+    no_delta="not differentiable where a count is 0 (x log x terms)",
 )

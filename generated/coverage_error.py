@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
+    sum_last_axis,
     transpose,
 )
 from metricc.runtime.registry import MetricInfo
@@ -48,7 +49,7 @@ def coverage_error(
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
     value = (
-        np.sum(
+        sum_last_axis(
             np.sum(
                 np.heaviside(
                     np.sum(
@@ -61,8 +62,7 @@ def coverage_error(
                     0.0,
                 ),
                 axis=-1,
-            ),
-            axis=-1,
+            )
         )
         / nonzero(n)
     )
@@ -94,5 +94,6 @@ INFO = MetricInfo(
     simplified="Sum([Sum([S[s, l] >= S[s, j]]*Y[s, j], j) > 0], (l, s))/n",
     undefined=("n = 0",),
     function=coverage_error,
+    no_delta="a score-level metric is not a function of the confusion matrix",
     indicator_truth=True,
 )

@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
+    sum_last_axis,
     transpose,
 )
 from metricc.runtime.registry import MetricInfo
@@ -51,12 +52,12 @@ def d2_brier_score(
     value = (
         (
             n ** 2
-            - n * np.sum(np.sum((transpose(S) - transpose(Y)) ** 2, axis=-1), axis=-1)
-            - np.sum(np.sum(transpose(Y), axis=-1) ** 2, axis=-1)
+            - n * sum_last_axis(np.sum((transpose(S) - transpose(Y)) ** 2, axis=-1))
+            - sum_last_axis(np.sum(transpose(Y), axis=-1) ** 2)
         )
-        / nonzero(n ** 2 - np.sum(np.sum(transpose(Y), axis=-1) ** 2, axis=-1))
+        / nonzero(n ** 2 - sum_last_axis(np.sum(transpose(Y), axis=-1) ** 2))
     )
-    undefined = (n ** 2 - np.sum(np.sum(transpose(Y), axis=-1) ** 2, axis=-1) == 0)
+    undefined = (n ** 2 - sum_last_axis(np.sum(transpose(Y), axis=-1) ** 2) == 0)
     return finish(value, undefined, zero_division)
 
 
@@ -84,4 +85,5 @@ INFO = MetricInfo(
     ),
     undefined=("n**2 - Sum(Sum(Y[s, k], s)**2, k) = 0",),
     function=d2_brier_score,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

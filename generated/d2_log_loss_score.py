@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
+    sum_last_axis,
     transpose,
     xlogy,
 )
@@ -54,34 +55,31 @@ def d2_log_loss_score(
     n, C = S.shape
     value = (
         (
-            np.sum(
+            sum_last_axis(
                 xlogy(
                     np.sum(transpose(Y), axis=-1),
                     np.sum(transpose(Y), axis=-1) / nonzero(align(n, "", "k")),
-                ),
-                axis=-1,
+                )
             )
             - np.sum(extended_log(np.sum(transpose(S) * transpose(Y), axis=-2)), axis=-1)
         )
         / nonzero(
-            np.sum(
+            sum_last_axis(
                 xlogy(
                     np.sum(transpose(Y), axis=-1),
                     np.sum(transpose(Y), axis=-1) / nonzero(align(n, "", "k")),
-                ),
-                axis=-1,
+                )
             )
         )
     )
     undefined = (
         (n == 0)
         | (
-            np.sum(
+            sum_last_axis(
                 xlogy(
                     np.sum(transpose(Y), axis=-1),
                     np.sum(transpose(Y), axis=-1) / nonzero(align(n, "", "k")),
-                ),
-                axis=-1,
+                )
             )
             == 0
         )
@@ -116,4 +114,5 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0", "Sum(xlogy(Sum(Y[s, k], s), Sum(Y[s, k], s)/n), k) = 0"),
     function=d2_log_loss_score,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

@@ -13,15 +13,26 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["detection_prevalence", "INFO"]
+__all__ = ["detection_prevalence", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
     x0 = fp + tp
     x1 = fn + tn + x0
     return x0 / nonzero(x1), (x1 == 0)
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    x0 = fn + tn
+    x1 = fp + tp
+    x2 = x0 + x1
+    x3 = 1 / nonzero(x2 ** 2)
+    x4 = x0 * x3
+    x5 = -x1 * x3
+    return x4, x4, x5, x5, (x2 == 0)
 
 
 def detection_prevalence(
@@ -63,6 +74,35 @@ def detection_prevalence(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="none",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="detection_prevalence",
     name="Detection prevalence",
@@ -85,4 +125,6 @@ INFO = MetricInfo(
     simplified="(FP + TP)/(FN + FP + TN + TP)",
     undefined=("FN + FP + TN + TP = 0",),
     function=detection_prevalence,
+    gradient=gradient,
+    proportion=(("tp", "fp"), ("tp", "fp", "fn", "tn")),
 )

@@ -105,4 +105,6 @@ INFO = MetricInfo(
     simplified="At((N*FN[i] + P*FP[i])/(2*N*P), i, argmin=Abs(N*FN[i] - P*FP[i]))",
     undefined=("N = 0", "P = 0"),
     function=equal_error_rate,
+    no_delta="a curve-level metric is not a function of the confusion matrix",
+    curve_kernel=_per_curve,
 )

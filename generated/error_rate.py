@@ -56,7 +56,7 @@ def gradient(
     (metricc.runtime.gradient). NaN where it is undefined."""
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     value = (
-        (align(np.sum(diagonal(M), axis=-1), "", "ab") - align(n, "", "ab") * eye(C))
+        (align(sum_last_axis(diagonal(M)), "", "ab") - align(n, "", "ab") * eye(C))
         / nonzero(align(n ** 2, "", "ab"))
     )
     undefined = (n == 0)

@@ -9,16 +9,19 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     exact,
     finish,
     matrix_terms,
     nonzero,
     np,
     real,
+    sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["fowlkes_mallows", "INFO"]
+__all__ = ["fowlkes_mallows", "gradient", "INFO"]
 
 
 def fowlkes_mallows(
@@ -45,12 +48,80 @@ def fowlkes_mallows(
     """
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     M__exact, n__exact, p__exact, t__exact = exact(lambda B: B**2*C**2 + 2*B**2*C + 3*B, M, n, p, t)
-    exact__0 = real(np.sum(p__exact ** 2, axis=-1) - n__exact)
-    exact__1 = real(np.sum(t__exact ** 2, axis=-1) - n__exact)
-    exact__2 = real(np.sum(np.sum(M__exact ** 2, axis=-2), axis=-1) - n__exact)
+    exact__0 = real(sum_last_axis(p__exact ** 2) - n__exact)
+    exact__1 = real(sum_last_axis(t__exact ** 2) - n__exact)
+    exact__2 = real(sum_last_axis(np.sum(M__exact ** 2, axis=-2)) - n__exact)
     value = exact__2 / nonzero(np.sqrt(exact__0 * exact__1))
     undefined = (exact__0 == 0) | (exact__1 == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 2*B**2*C
+        + 4*B*(B**2*C + B)**2
+        + 4*B*(B**2*C + B)*(B**2*C**2 + B)
+        + 2*B
+        + 2*(B**2*C + B)**2
+        + (2*B**2*C + 2*B)*(B**2*C**2 + B),
+        M,
+        n,
+        p,
+        t,
+    )
+    exact__y0 = p__exact ** 2
+    exact__y1 = t__exact ** 2
+    exact__y2 = M__exact ** 2
+    exact__0 = real(sum_last_axis(exact__y0) - n__exact)
+    exact__1 = real(sum_last_axis(exact__y1) - n__exact)
+    exact__2 = real(
+        align(
+            (sum_last_axis(np.sum(exact__y2, axis=-2)) - n__exact)
+            * (sum_last_axis(exact__y0) + sum_last_axis(exact__y1) - 2 * n__exact),
+            "",
+            "ab",
+        )
+        + 4
+        * align(sum_last_axis(exact__y0) - n__exact, "", "ab")
+        * align(sum_last_axis(exact__y1) - n__exact, "", "ab")
+        * M__exact
+        - align(
+            (2 * sum_last_axis(exact__y0) - 2 * n__exact) * (sum_last_axis(exact__y1) - n__exact),
+            "",
+            "ab",
+        )
+        - align(
+            align(2 * sum_last_axis(exact__y0) - 2 * n__exact, "", "a")
+            * align(sum_last_axis(np.sum(exact__y2, axis=-2)) - n__exact, "", "a")
+            * t__exact,
+            "a",
+            "ab",
+        )
+        - align(
+            2
+            * align(sum_last_axis(exact__y1) - n__exact, "", "b")
+            * align(sum_last_axis(np.sum(exact__y2, axis=-2)) - n__exact, "", "b")
+            * p__exact,
+            "b",
+            "ab",
+        )
+    )
+    value = (
+        exact__2
+        / nonzero(
+            2
+            * align(exact__0, "", "ab")
+            * align(exact__1, "", "ab")
+            * align(np.sqrt(exact__0 * exact__1), "", "ab")
+        )
+    )
+    undefined = (exact__0 == 0) | (exact__1 == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -75,4 +146,5 @@ INFO = MetricInfo(
     simplified="(-n + Sum(M[i, j]**2, (j, i)))/sqrt((-n + Sum(p[k]**2, k))*(-n + Sum(t[k]**2, k)))",
     undefined=("-n + Sum(p[k]**2, k) = 0", "-n + Sum(t[k]**2, k) = 0"),
     function=fowlkes_mallows,
+    gradient=gradient,
 )

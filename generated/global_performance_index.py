@@ -12,9 +12,10 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["global_performance_index", "INFO"]
+__all__ = ["global_performance_index", "gradient", "INFO"]
 
 
 def global_performance_index(
@@ -39,6 +40,17 @@ def global_performance_index(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = 1 / C
+    undefined = False
+    return cell_values(value, "", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="global_performance_index",
     name="Global performance index (RR)",
@@ -59,4 +71,5 @@ INFO = MetricInfo(
     simplified="n/C",
     undefined=(),
     function=global_performance_index,
+    gradient=gradient,
 )

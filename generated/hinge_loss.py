@@ -120,4 +120,5 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0",),
     function=hinge_loss,
+    no_delta="a score-level metric is not a function of the confusion matrix",
 )

@@ -127,5 +127,9 @@ INFO = MetricInfo(
     simplified="(-FN*FP + TP**2)/(FN*FP + FN*TP + FP*TP + TP**2)",
     undefined=("FN + TP = 0", "FP + TP = 0"),
     function=icsi,
+    equivalences=(
+        "icsi [micro] = kappa_no_prevalence for every confusion matrix",
+        "icsi [micro] = bennett_s for two classes (C = 2)",
+    ),
     gradient=gradient,
 )

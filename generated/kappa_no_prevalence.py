@@ -9,17 +9,20 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     diagonal,
     exact,
+    eye,
     finish,
     matrix_terms,
     nonzero,
-    np,
     real,
+    sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["kappa_no_prevalence", "INFO"]
+__all__ = ["kappa_no_prevalence", "gradient", "INFO"]
 
 
 def kappa_no_prevalence(
@@ -43,10 +46,24 @@ def kappa_no_prevalence(
     """
     M, C, t, p, n = matrix_terms(matrix)
     M_diagonal__exact, n__exact = exact(lambda B: 2*B*C + B, diagonal(M), n)
-    exact__0 = real(2 * np.sum(M_diagonal__exact, axis=-1) - n__exact)
+    exact__0 = real(2 * sum_last_axis(M_diagonal__exact) - n__exact)
     value = exact__0 / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = (
+        (2 * align(n, "", "ab") * eye(C) - align(2 * sum_last_axis(diagonal(M)), "", "ab"))
+        / nonzero(align(n ** 2, "", "ab"))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -76,4 +93,5 @@ INFO = MetricInfo(
         "kappa_no_prevalence = icsi [micro] for every confusion matrix",
         "kappa_no_prevalence = bennett_s for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    sum_last_axis,
     xlogy_ratio,
 )
 from metricc.runtime.registry import MetricInfo
@@ -49,7 +50,7 @@ def kl_divergence(
     """
     M, C, t, p, n = matrix_terms(matrix)
     x0 = equal(0, t)
-    value = np.sum((1 - x0) * xlogy_ratio(t, t, p), axis=-1) / nonzero(n * np.log(2))
+    value = sum_last_axis((1 - x0) * xlogy_ratio(t, t, p)) / nonzero(n * np.log(2))
     undefined = (n == 0) | np.any(x0 + p == 0, axis=(-1,))
     return finish(value, undefined, zero_division)
 
@@ -78,4 +79,5 @@ INFO = MetricInfo(
     simplified="Sum((1 - [0 == t[k]])*xlogy(t[k], t[k]/p[k]), k)/(n*log(2))",
     undefined=("n = 0", "p[k] = 0 and t[k] != 0"),
     function=kl_divergence,
+    no_delta="not differentiable in the counts (an indicator of the data)",
 )

@@ -9,17 +9,20 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     diagonal,
     exact,
+    eye,
     finish,
     matrix_terms,
     nonzero,
-    np,
     real,
+    sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["krippendorff_alpha", "INFO"]
+__all__ = ["krippendorff_alpha", "gradient", "INFO"]
 
 
 def krippendorff_alpha(
@@ -56,11 +59,68 @@ def krippendorff_alpha(
     exact__y1 = exact__y0 - 1
     exact__y2 = p__exact + t__exact
     exact__y3 = exact__y2 * (exact__y2 - 1)
-    exact__0 = real(exact__y0 * exact__y1 - np.sum(exact__y3, axis=-1))
-    exact__1 = real(2 * exact__y1 * np.sum(M_diagonal__exact, axis=-1) - np.sum(exact__y3, axis=-1))
+    exact__0 = real(exact__y0 * exact__y1 - sum_last_axis(exact__y3))
+    exact__1 = real(2 * exact__y1 * sum_last_axis(M_diagonal__exact) - sum_last_axis(exact__y3))
     value = exact__1 / nonzero(exact__0)
     undefined = (exact__0 == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 8*B**2*C + 4*B*C*(2*B + 1) + 4*B*C + 4*B*(2*B + 1) + 14*B + 4,
+        diagonal(M),
+        n,
+        p,
+        t,
+    )
+    exact__y0 = 2 * n__exact
+    exact__y1 = exact__y0 - 1
+    exact__y2 = exact__y0 * exact__y1
+    exact__y3 = p__exact ** 2
+    exact__y4 = t__exact ** 2
+    exact__y5 = p__exact * t__exact
+    exact__y6 = p__exact + t__exact
+    exact__0 = real(
+        exact__y2
+        + sum_last_axis(p__exact)
+        + sum_last_axis(t__exact)
+        - sum_last_axis(exact__y3)
+        - sum_last_axis(exact__y4)
+        - 2 * sum_last_axis(exact__y5)
+    )
+    exact__1 = real(2 * p__exact + 2 * t__exact - 1)
+    exact__2 = real(2 * p__exact + 2 * t__exact - 1)
+    exact__3 = real(1 - 4 * n__exact)
+    exact__4 = real(
+        2 * exact__y1 * sum_last_axis(M_diagonal__exact)
+        + sum_last_axis(p__exact)
+        + sum_last_axis(t__exact)
+        - sum_last_axis(exact__y3)
+        - sum_last_axis(exact__y4)
+        - 2 * sum_last_axis(exact__y5)
+    )
+    exact__5 = real(exact__y1)
+    exact__6 = real(exact__y2 - sum_last_axis(exact__y6 * (exact__y6 - 1)))
+    value = (
+        (
+            align(4 * exact__0 * sum_last_axis(diagonal(M)), "", "ab")
+            + align(exact__1 * align(exact__4, "", "a"), "a", "ab")
+            + align(exact__2 * align(exact__4, "", "b"), "b", "ab")
+            + align(2 * exact__3 * exact__4, "", "ab")
+            + 2 * align(exact__0, "", "ab") * align(exact__5, "", "ab") * eye(C)
+            - align(align(exact__0, "", "a") * exact__1, "a", "ab")
+            - align(align(exact__0, "", "b") * exact__2, "b", "ab")
+        )
+        / nonzero(align(exact__0 ** 2, "", "ab"))
+    )
+    undefined = (exact__6 == 0) | (exact__0 == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -98,4 +158,5 @@ INFO = MetricInfo(
     ),
     undefined=("2*n*(2*n - 1) - Sum((p[k] + t[k])*(p[k] + t[k] - 1), k) = 0",),
     function=krippendorff_alpha,
+    gradient=gradient,
 )

@@ -97,5 +97,6 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0",),
     function=label_ranking_loss,
+    no_delta="a score-level metric is not a function of the confusion matrix",
     indicator_truth=True,
 )

@@ -103,5 +103,6 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0",),
     function=lrap,
+    no_delta="a score-level metric is not a function of the confusion matrix",
     indicator_truth=True,
 )

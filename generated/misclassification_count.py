@@ -11,14 +11,16 @@ import math
 from metricc.runtime.kernel import (
     diagonal,
     exact,
+    eye,
     finish,
     matrix_terms,
-    np,
     real,
+    sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["misclassification_count", "INFO"]
+__all__ = ["misclassification_count", "gradient", "INFO"]
 
 
 def misclassification_count(
@@ -40,10 +42,21 @@ def misclassification_count(
     """
     M, C, t, p, n = matrix_terms(matrix)
     M_diagonal__exact, n__exact = exact(lambda B: B*C + B, diagonal(M), n)
-    exact__0 = real(n__exact - np.sum(M_diagonal__exact, axis=-1))
+    exact__0 = real(n__exact - sum_last_axis(M_diagonal__exact))
     value = exact__0
     undefined = False
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = 1 - eye(C)
+    undefined = False
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -73,4 +86,5 @@ INFO = MetricInfo(
         "misclassification_count = hamming_distance [macro] for two classes (C = 2)",
         "misclassification_count = hamming_distance [weighted] for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

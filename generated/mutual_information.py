@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    sum_last_axis,
     xlogy_ratio,
 )
 from metricc.runtime.registry import MetricInfo
@@ -50,8 +51,8 @@ def mutual_information(
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
     value = (
         (
-            np.sum(np.sum(xlogy_ratio(M, M, align(t, "i", "ij")), axis=-2), axis=-1)
-            - np.sum(xlogy_ratio(p, p, align(n, "", "j")), axis=-1)
+            sum_last_axis(np.sum(xlogy_ratio(M, M, align(t, "i", "ij")), axis=-2))
+            - sum_last_axis(xlogy_ratio(p, p, align(n, "", "j")))
         )
         / nonzero(n * np.log(2))
     )
@@ -87,4 +88,5 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0",),
     function=mutual_information,
+    no_delta="not differentiable where a count is 0 (x log x terms)",
 )

@@ -61,12 +61,11 @@ def gradient(
         (
             align(n, "", "ab") * np.abs(align(arange(C), "a", "ab") - align(arange(C), "b", "ab"))
             - align(
-                np.sum(
+                sum_last_axis(
                     np.sum(
                         np.abs(align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) * M,
                         axis=-2,
-                    ),
-                    axis=-1,
+                    )
                 ),
                 "",
                 "ab",

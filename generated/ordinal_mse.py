@@ -62,12 +62,11 @@ def gradient(
         (
             align(n, "", "ab") * (align(arange(C), "a", "ab") - align(arange(C), "b", "ab")) ** 2
             - align(
-                np.sum(
+                sum_last_axis(
                     np.sum(
                         (align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M,
                         axis=-2,
-                    ),
-                    axis=-1,
+                    )
                 ),
                 "",
                 "ab",

@@ -62,14 +62,14 @@ def gradient(
     x1 = (align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M
     value = (
         align(x0, "", "ab")
-        * align(np.sqrt(x0 * np.sum(np.sum(x1, axis=-2), axis=-1)), "", "ab")
+        * align(np.sqrt(x0 * sum_last_axis(np.sum(x1, axis=-2))), "", "ab")
         * (
             align(n, "", "ab") * (align(arange(C), "a", "ab") - align(arange(C), "b", "ab")) ** 2
-            - align(np.sum(np.sum(x1, axis=-2), axis=-1), "", "ab")
+            - align(sum_last_axis(np.sum(x1, axis=-2)), "", "ab")
         )
-        / nonzero(2 * align(np.sum(np.sum(x1, axis=-2), axis=-1), "", "ab"))
+        / nonzero(2 * align(sum_last_axis(np.sum(x1, axis=-2)), "", "ab"))
     )
-    undefined = (n == 0) | (np.sum(np.sum(x1, axis=-2), axis=-1) == 0)
+    undefined = (n == 0) | (sum_last_axis(np.sum(x1, axis=-2)) == 0)
     return cell_values(value, "rc", M.shape, undefined)
 
 

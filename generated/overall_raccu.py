@@ -9,14 +9,18 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
+    exact,
     finish,
     matrix_terms,
     nonzero,
-    np,
+    real,
+    sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["overall_raccu", "INFO"]
+__all__ = ["overall_raccu", "gradient", "INFO"]
 
 
 def overall_raccu(
@@ -39,9 +43,26 @@ def overall_raccu(
     Reference: Haghighi et al. 2018, PyCM (Overall RACCU)
     """
     M, C, t, p, n = matrix_terms(matrix)
-    value = np.sum((p + t) ** 2, axis=-1) / nonzero(4 * n ** 2)
+    value = sum_last_axis((p + t) ** 2) / nonzero(4 * n ** 2)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    n__exact, p__exact, t__exact = exact(lambda B: 4*B**2*C + 4*B**2, n, p, t)
+    exact__0 = real(
+        align(align(n__exact, "", "a") * (p__exact + t__exact), "a", "ab")
+        + align(align(n__exact, "", "b") * (p__exact + t__exact), "b", "ab")
+        - align(sum_last_axis((p__exact + t__exact) ** 2), "", "ab")
+    )
+    value = exact__0 / nonzero(2 * align(n ** 3, "", "ab"))
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -65,4 +86,5 @@ INFO = MetricInfo(
     simplified="Sum((p[k] + t[k])**2, k)/(4*n**2)",
     undefined=("n = 0",),
     function=overall_raccu,
+    gradient=gradient,
 )

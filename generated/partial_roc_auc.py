@@ -138,4 +138,7 @@ INFO = MetricInfo(
     ),
     undefined=("max_fpr = 0", "N = 0", "P = 0", "2 - max_fpr = 0"),
     function=partial_roc_auc,
+    no_delta="a curve-level metric is not a function of the confusion matrix",
+    curve_kernel=_per_curve,
+    curve_params=_params,
 )

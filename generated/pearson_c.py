@@ -16,10 +16,13 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     real,
+    sum_last_axis,
+    transpose,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["pearson_c", "INFO"]
+__all__ = ["pearson_c", "gradient", "INFO"]
 
 
 def pearson_c(
@@ -53,16 +56,116 @@ def pearson_c(
     x1 = exact__0 ** 2 / nonzero(align(p, "j", "ij") * align(t, "i", "ij"))
     value = np.sqrt(
         x0
-        * np.sum(np.sum(x1, axis=-2), axis=-1)
-        / nonzero(n + x0 * np.sum(np.sum(x1, axis=-2), axis=-1))
+        * sum_last_axis(np.sum(x1, axis=-2))
+        / nonzero(n + x0 * sum_last_axis(np.sum(x1, axis=-2)))
     )
     undefined = (
         (n == 0)
         | np.any(p == 0, axis=(-1,))
         | np.any(t == 0, axis=(-1,))
-        | (n + x0 * np.sum(np.sum(x1, axis=-2), axis=-1) == 0)
+        | (n + x0 * sum_last_axis(np.sum(x1, axis=-2)) == 0)
     )
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M__exact, n__exact, p__exact, t__exact = exact(lambda B: 4*B**2*C + 8*B**2, M, n, p, t)
+    exact__y0 = (
+        align(n__exact, "", "aj") * M__exact
+        - align(p__exact, "j", "aj") * align(t__exact, "a", "aj")
+    )
+    exact__y1 = (
+        align(n__exact, "", "bi") * transpose(M__exact)
+        - align(p__exact, "b", "bi") * align(t__exact, "i", "bi")
+    )
+    exact__0 = real(
+        align(n__exact, "", "ij") * M__exact
+        - align(p__exact, "j", "ij") * align(t__exact, "i", "ij")
+    )
+    exact__1 = real(
+        align(n__exact, "", "ab") * M__exact
+        - align(p__exact, "b", "ab") * align(t__exact, "a", "ab")
+    )
+    exact__2 = real(sum_last_axis(exact__y0))
+    exact__3 = real(exact__y0)
+    exact__4 = real(sum_last_axis(exact__y1))
+    exact__5 = real(exact__y1)
+    x0 = 1 / nonzero(n)
+    x1 = 1 / nonzero(p)
+    x2 = 1 / nonzero(t)
+    x3 = 1 / nonzero(p)
+    x4 = 1 / nonzero(t)
+    x5 = align(x3, "j", "ij") * align(x4, "i", "ij")
+    x6 = exact__0 ** 2 * x5
+    x7 = n ** 2
+    x8 = n ** 3
+    x9 = x5 * M ** 2
+    value = (
+        align(x0, "", "ab")
+        * align(x1, "b", "ab")
+        * align(x2, "a", "ab")
+        * align(
+            np.sqrt(
+                sum_last_axis(np.sum(x6, axis=-2))
+                / nonzero(x7 + sum_last_axis(np.sum(x6, axis=-2)))
+            ),
+            "",
+            "ab",
+        )
+        * (
+            2 * exact__1 * align(n ** 4, "", "ab")
+            + align(
+                (
+                    sum_last_axis(np.sum(x6, axis=-2))
+                    - x7
+                    - 2
+                    * n
+                    * (n * sum_last_axis(np.sum(x9, axis=-2)) - sum_last_axis(np.sum(M, axis=-2)))
+                )
+                * sum_last_axis(np.sum(x6, axis=-2))
+                + 2
+                * n
+                * (x7 + sum_last_axis(np.sum(x6, axis=-2)))
+                * (n * sum_last_axis(np.sum(x9, axis=-2)) - sum_last_axis(np.sum(M, axis=-2)))
+                - (x7 + sum_last_axis(np.sum(x6, axis=-2))) * sum_last_axis(np.sum(x6, axis=-2)),
+                "",
+                "ab",
+            )
+            * align(p, "b", "ab")
+            * align(t, "a", "ab")
+            - align(x8, "", "ab")
+            * align(
+                2 * exact__2 + x2 * sum_last_axis(exact__3 ** 2 * align(x3, "j", "aj")), "a", "ab"
+            )
+            * align(p, "b", "ab")
+            - align(x8, "", "ab")
+            * align(
+                2 * exact__4 + x1 * sum_last_axis(exact__5 ** 2 * align(x4, "i", "bi")), "b", "ab"
+            )
+            * align(t, "a", "ab")
+        )
+        / nonzero(
+            2
+            * align(x7 + sum_last_axis(np.sum(x6, axis=-2)), "", "ab")
+            * align(sum_last_axis(np.sum(x6, axis=-2)), "", "ab")
+        )
+    )
+    undefined = (
+        (n == 0)
+        | np.any(p == 0, axis=(-1,))
+        | np.any(p == 0, axis=(-1,))
+        | np.any(t == 0, axis=(-1,))
+        | np.any(t == 0, axis=(-1,))
+        | (sum_last_axis(np.sum(x6, axis=-2)) == 0)
+        | (x7 + sum_last_axis(np.sum(x6, axis=-2)) == 0)
+        | (n + x0 * sum_last_axis(np.sum(x6, axis=-2)) == 0)
+    )
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -94,4 +197,5 @@ INFO = MetricInfo(
         "n + Sum((n*M[i, j] - p[j]*t[i])**2/(p[j]*t[i]), (j, i))/n = 0",
     ),
     function=pearson_c,
+    gradient=gradient,
 )

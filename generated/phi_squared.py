@@ -16,10 +16,13 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     real,
+    sum_last_axis,
+    transpose,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["phi_squared", "INFO"]
+__all__ = ["phi_squared", "gradient", "INFO"]
 
 
 def phi_squared(
@@ -48,14 +51,86 @@ def phi_squared(
         - align(p__exact, "j", "ij") * align(t__exact, "i", "ij")
     )
     value = (
-        np.sum(
-            np.sum(exact__0 ** 2 / nonzero(align(p, "j", "ij") * align(t, "i", "ij")), axis=-2),
-            axis=-1,
+        sum_last_axis(
+            np.sum(exact__0 ** 2 / nonzero(align(p, "j", "ij") * align(t, "i", "ij")), axis=-2)
         )
         / nonzero(n ** 2)
     )
     undefined = (n == 0) | np.any(p == 0, axis=(-1,)) | np.any(t == 0, axis=(-1,))
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M__exact, n__exact, p__exact, t__exact = exact(lambda B: 4*B**2*C + 8*B**2, M, n, p, t)
+    exact__y0 = (
+        align(n__exact, "", "aj") * M__exact
+        - align(p__exact, "j", "aj") * align(t__exact, "a", "aj")
+    )
+    exact__y1 = (
+        align(n__exact, "", "bi") * transpose(M__exact)
+        - align(p__exact, "b", "bi") * align(t__exact, "i", "bi")
+    )
+    exact__0 = real(
+        align(n__exact, "", "ab") * M__exact
+        - align(p__exact, "b", "ab") * align(t__exact, "a", "ab")
+    )
+    exact__1 = real(sum_last_axis(exact__y0))
+    exact__2 = real(exact__y0)
+    exact__3 = real(sum_last_axis(exact__y1))
+    exact__4 = real(exact__y1)
+    exact__5 = real(
+        align(n__exact, "", "ij") * M__exact
+        - align(p__exact, "j", "ij") * align(t__exact, "i", "ij")
+    )
+    x0 = 1 / nonzero(p)
+    x1 = 1 / nonzero(t)
+    x2 = 1 / nonzero(p)
+    x3 = 1 / nonzero(t)
+    x4 = align(x2, "j", "ij") * align(x3, "i", "ij")
+    value = (
+        align(x0, "b", "ab")
+        * align(x1, "a", "ab")
+        * (
+            2 * exact__0 * align(n ** 2, "", "ab")
+            + 2
+            * align(n, "", "ab")
+            * align(
+                n * sum_last_axis(np.sum(x4 * M ** 2, axis=-2)) - sum_last_axis(np.sum(M, axis=-2)),
+                "",
+                "ab",
+            )
+            * align(p, "b", "ab")
+            * align(t, "a", "ab")
+            - align(n, "", "ab")
+            * align(
+                2 * exact__1 + x1 * sum_last_axis(exact__2 ** 2 * align(x2, "j", "aj")), "a", "ab"
+            )
+            * align(p, "b", "ab")
+            - align(n, "", "ab")
+            * align(
+                2 * exact__3 + x0 * sum_last_axis(exact__4 ** 2 * align(x3, "i", "bi")), "b", "ab"
+            )
+            * align(t, "a", "ab")
+            - 2
+            * align(p, "b", "ab")
+            * align(t, "a", "ab")
+            * align(sum_last_axis(np.sum(exact__5 ** 2 * x4, axis=-2)), "", "ab")
+        )
+        / nonzero(align(n ** 3, "", "ab"))
+    )
+    undefined = (
+        (n == 0)
+        | np.any(p == 0, axis=(-1,))
+        | np.any(p == 0, axis=(-1,))
+        | np.any(t == 0, axis=(-1,))
+        | np.any(t == 0, axis=(-1,))
+    )
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -80,4 +155,5 @@ INFO = MetricInfo(
     simplified="Sum((n*M[i, j] - p[j]*t[i])**2/(p[j]*t[i]), (j, i))/n**2",
     undefined=("n = 0", "p[j] = 0", "t[i] = 0"),
     function=phi_squared,
+    gradient=gradient,
 )

@@ -116,4 +116,7 @@ INFO = MetricInfo(
     simplified="Max(TP[i]/(FP[i] + TP[i]), i, where=TP[i]/P >= min_recall)",
     undefined=("P = 0", "Sum([TP[i]/P >= min_recall], i) = 0"),
     function=precision_at_fixed_recall,
+    no_delta="a curve-level metric is not a function of the confusion matrix",
+    curve_kernel=_per_curve,
+    curve_params=_params,
 )

@@ -16,10 +16,13 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    sum_last_axis,
+    transpose,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["quadratic_weighted_kappa", "INFO"]
+__all__ = ["quadratic_weighted_kappa", "gradient", "INFO"]
 
 
 def _default_distance(C):
@@ -67,11 +70,68 @@ def quadratic_weighted_kappa(
     )
     x0 = distance * align(p, "j", "ij") * align(t, "i", "ij")
     value = (
-        (np.sum(np.sum(x0, axis=-2), axis=-1) - n * np.sum(np.sum(M * distance, axis=-2), axis=-1))
-        / nonzero(np.sum(np.sum(x0, axis=-2), axis=-1))
+        (sum_last_axis(np.sum(x0, axis=-2)) - n * sum_last_axis(np.sum(M * distance, axis=-2)))
+        / nonzero(sum_last_axis(np.sum(x0, axis=-2)))
     )
-    undefined = (np.sum(np.sum(x0, axis=-2), axis=-1) == 0)
+    undefined = (sum_last_axis(np.sum(x0, axis=-2)) == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+    *,
+    distance=None,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    distance = matrix_param(
+        "distance",
+        distance,
+        C,
+        _default_distance,
+        lambda distance: (distance >= 0),
+        "distance >= 0",
+    )
+    x0 = distance * align(p, "j", "ij") * align(t, "i", "ij")
+    x1 = distance * align(p, "j", "aj")
+    x2 = transpose(distance) * align(t, "i", "bi")
+    x3 = M * distance
+    value = (
+        (
+            align(sum_last_axis(x1) * align(sum_last_axis(np.sum(x0, axis=-2)), "", "a"), "a", "ab")
+            + align(
+                sum_last_axis(x2) * align(sum_last_axis(np.sum(x0, axis=-2)), "", "b"), "b", "ab"
+            )
+            - align(
+                align(
+                    sum_last_axis(np.sum(x0, axis=-2)) - n * sum_last_axis(np.sum(x3, axis=-2)),
+                    "",
+                    "a",
+                )
+                * sum_last_axis(x1),
+                "a",
+                "ab",
+            )
+            - align(
+                align(
+                    sum_last_axis(np.sum(x0, axis=-2)) - n * sum_last_axis(np.sum(x3, axis=-2)),
+                    "",
+                    "b",
+                )
+                * sum_last_axis(x2),
+                "b",
+                "ab",
+            )
+            - align(
+                sum_last_axis(np.sum(x0, axis=-2)) * sum_last_axis(np.sum(x3, axis=-2)), "", "ab"
+            )
+            - align(n, "", "ab") * distance * align(sum_last_axis(np.sum(x0, axis=-2)), "", "ab")
+        )
+        / nonzero(align(sum_last_axis(np.sum(x0, axis=-2)) ** 2, "", "ab"))
+    )
+    undefined = (sum_last_axis(np.sum(x0, axis=-2)) == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -108,4 +168,5 @@ INFO = MetricInfo(
     equivalences=(
         "quadratic_weighted_kappa = weighted_kappa for two classes (C = 2)",
     ),
+    gradient=gradient,
 )

@@ -11,11 +11,14 @@ import math
 from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
+    exact,
     nonzero,
+    real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["racc", "INFO"]
+__all__ = ["racc", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -39,6 +42,39 @@ def _per_class(tp, fp, fn, tn):
             + tp * x4
         ),
         (fn + fp + tn + tp == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    fn__exact, fp__exact, tn__exact, tp__exact = exact(lambda B: 12*B**2, fn, fp, tn, tp)
+    exact__y0 = fn__exact * fp__exact
+    exact__y1 = tp__exact ** 2
+    exact__0 = real(
+        fn__exact ** 2
+        + fn__exact * tn__exact
+        + tn__exact * tp__exact
+        - exact__y0
+        - exact__y1
+        - fp__exact * tp__exact
+    )
+    exact__1 = real(
+        fp__exact ** 2
+        + fp__exact * tn__exact
+        + tn__exact * tp__exact
+        - exact__y0
+        - exact__y1
+        - fn__exact * tp__exact
+    )
+    x0 = fn + fp + tn + tp
+    x1 = 1 / nonzero(x0 ** 3)
+    x2 = fn * tp
+    x3 = fp * tp
+    return (
+        x1 * (fn ** 2 + fp ** 2 + x2 + x3 + fn * tn + fp * tn + 2 * tn * tp),
+        exact__0 * x1,
+        exact__1 * x1,
+        x1 * (-2 * tp ** 2 - 2 * x2 - 2 * x3 - 2 * fn * fp),
+        (x0 == 0),
     )
 
 
@@ -83,6 +119,35 @@ def racc(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="none",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="racc",
     name="Random accuracy of a class",
@@ -106,4 +171,5 @@ INFO = MetricInfo(
     ),
     undefined=("FN + FP + TN + TP = 0",),
     function=racc,
+    gradient=gradient,
 )

@@ -11,11 +11,14 @@ import math
 from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
+    exact,
     nonzero,
+    real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["raccu", "INFO"]
+__all__ = ["raccu", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn):
@@ -28,6 +31,32 @@ def _per_class(tp, fp, fn, tn):
         (4 * x0 + x3 + fn * x1 + fp * x1)
         / nonzero(4 * (tn ** 2 + x0 + x3 + 2 * tn * tp + tn * x2 + tn * x4 + tp * x2 + tp * x4)),
         (fn + fp + tn + tp == 0),
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn):
+    fn__exact, fp__exact, tn__exact, tp__exact = exact(lambda B: 8*B**2, fn, fp, tn, tp)
+    exact__0 = real(
+        fn__exact * tn__exact
+        + fp__exact * tn__exact
+        + 2 * tn__exact * tp__exact
+        - 2 * tp__exact ** 2
+        - fn__exact * tp__exact
+        - fp__exact * tp__exact
+    )
+    x0 = 2 * fn
+    x1 = 2 * fp
+    x2 = 4 * tp
+    x3 = fn ** 2 + fp ** 2 + fp * x0
+    x4 = fn + fp + tn + tp
+    x5 = 1 / nonzero(2 * x4 ** 3)
+    x6 = exact__0 * x5
+    return (
+        x5 * (x3 + tn * x0 + tn * x1 + tn * x2 + tp * x0 + tp * x1),
+        x6,
+        x6,
+        x5 * (-4 * tp ** 2 - x3 - fn * x2 - fp * x2),
+        (x4 == 0),
     )
 
 
@@ -72,6 +101,35 @@ def raccu(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    average="none",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="raccu",
     name="Random accuracy of a class, unbiased",
@@ -95,4 +153,5 @@ INFO = MetricInfo(
     ),
     undefined=("FN + FP + TN + TP = 0",),
     function=raccu,
+    gradient=gradient,
 )

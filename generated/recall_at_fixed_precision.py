@@ -114,4 +114,7 @@ INFO = MetricInfo(
     simplified="At(TP[i]/P, i, argmax=TP[i], where=TP[i]/(FP[i] + TP[i]) >= min_precision)",
     undefined=("P = 0", "Sum([TP[i]/(FP[i] + TP[i]) >= min_precision], i) = 0"),
     function=recall_at_fixed_precision,
+    no_delta="a curve-level metric is not a function of the confusion matrix",
+    curve_kernel=_per_curve,
+    curve_params=_params,
 )

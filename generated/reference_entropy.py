@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    sum_last_axis,
     xlogy_ratio,
 )
 from metricc.runtime.registry import MetricInfo
@@ -40,7 +41,7 @@ def reference_entropy(
     Reference: Haghighi et al. 2018, PyCM (Reference Entropy)
     """
     M, C, t, p, n = matrix_terms(matrix)
-    value = -np.sum(xlogy_ratio(t, t, align(n, "", "k")), axis=-1) / nonzero(n * np.log(2))
+    value = -sum_last_axis(xlogy_ratio(t, t, align(n, "", "k"))) / nonzero(n * np.log(2))
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 
@@ -65,4 +66,5 @@ INFO = MetricInfo(
     simplified="-Sum(xlogy(t[k], t[k]/n), k)/(n*log(2))",
     undefined=("n = 0",),
     function=reference_entropy,
+    no_delta="not differentiable where a count is 0 (x log x terms)",
 )

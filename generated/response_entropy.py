@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    sum_last_axis,
     xlogy_ratio,
 )
 from metricc.runtime.registry import MetricInfo
@@ -40,7 +41,7 @@ def response_entropy(
     Reference: Haghighi et al. 2018, PyCM (Response Entropy)
     """
     M, C, t, p, n = matrix_terms(matrix)
-    value = -np.sum(xlogy_ratio(p, p, align(n, "", "k")), axis=-1) / nonzero(n * np.log(2))
+    value = -sum_last_axis(xlogy_ratio(p, p, align(n, "", "k"))) / nonzero(n * np.log(2))
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 
@@ -64,4 +65,5 @@ INFO = MetricInfo(
     simplified="-Sum(xlogy(p[k], p[k]/n), k)/(n*log(2))",
     undefined=("n = 0",),
     function=response_entropy,
+    no_delta="not differentiable where a count is 0 (x log x terms)",
 )

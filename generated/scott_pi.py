@@ -9,17 +9,20 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     diagonal,
     exact,
+    eye,
     finish,
     matrix_terms,
     nonzero,
-    np,
     real,
+    sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["scott_pi", "INFO"]
+__all__ = ["scott_pi", "gradient", "INFO"]
 
 
 def scott_pi(
@@ -48,11 +51,43 @@ def scott_pi(
         lambda B: 12*B**2*C + 4*B**2, diagonal(M), n, p, t
     )
     exact__y0 = (p__exact + t__exact) ** 2
-    exact__0 = real(4 * n__exact ** 2 - np.sum(exact__y0, axis=-1))
-    exact__1 = real(4 * n__exact * np.sum(M_diagonal__exact, axis=-1) - np.sum(exact__y0, axis=-1))
+    exact__0 = real(4 * n__exact ** 2 - sum_last_axis(exact__y0))
+    exact__1 = real(4 * n__exact * sum_last_axis(M_diagonal__exact) - sum_last_axis(exact__y0))
     value = exact__1 / nonzero(exact__0)
     undefined = (exact__0 == 0)
     return finish(value, undefined, zero_division)
+
+
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 12*B**2*C + 4*B**2, diagonal(M), n, p, t
+    )
+    exact__y0 = (p__exact + t__exact) ** 2
+    exact__0 = real(4 * n__exact ** 2 - sum_last_axis(exact__y0))
+    exact__1 = real(4 * n__exact * sum_last_axis(M_diagonal__exact) - sum_last_axis(exact__y0))
+    x0 = 2 * exact__0
+    x1 = p + t
+    x2 = p + t
+    value = (
+        2
+        * (
+            align(align(exact__1, "", "a") * x1, "a", "ab")
+            + align(align(exact__1, "", "b") * x2, "b", "ab")
+            + align(x0 * sum_last_axis(diagonal(M)), "", "ab")
+            + align(n, "", "ab") * align(x0, "", "ab") * eye(C)
+            - align(align(exact__0, "", "a") * x1, "a", "ab")
+            - align(align(exact__0, "", "b") * x2, "b", "ab")
+            - align(4 * exact__1 * n, "", "ab")
+        )
+        / nonzero(align(exact__0 ** 2, "", "ab"))
+    )
+    undefined = (exact__0 == 0)
+    return cell_values(value, "rc", M.shape, undefined)
 
 
 INFO = MetricInfo(
@@ -80,4 +115,5 @@ INFO = MetricInfo(
     ),
     undefined=("4*n**2 - Sum((p[k] + t[k])**2, k) = 0",),
     function=scott_pi,
+    gradient=gradient,
 )

@@ -115,4 +115,7 @@ INFO = MetricInfo(
     simplified="At(TP[i]/P, i, argmax=TP[i], where=TN[i]/N >= min_specificity)",
     undefined=("N = 0", "P = 0", "Sum([TN[i]/N >= min_specificity], i) = 0"),
     function=sensitivity_at_specificity,
+    no_delta="a curve-level metric is not a function of the confusion matrix",
+    curve_kernel=_per_curve,
+    curve_params=_params,
 )

@@ -115,4 +115,7 @@ INFO = MetricInfo(
     simplified="At(TN[i]/N, i, argmax=TN[i], where=TP[i]/P >= min_sensitivity)",
     undefined=("N = 0", "P = 0", "Sum([TP[i]/P >= min_sensitivity], i) = 0"),
     function=specificity_at_sensitivity,
+    no_delta="a curve-level metric is not a function of the confusion matrix",
+    curve_kernel=_per_curve,
+    curve_params=_params,
 )

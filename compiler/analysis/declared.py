@@ -89,6 +89,8 @@ def _free_symbols(expr: sympy.Basic, seen: dict) -> frozenset:
         found = inner.union(*(_free_symbols(bound, seen) for limit in expr.limits for bound in limit[1:]))
     elif isinstance(expr, sympy.Indexed):
         found = frozenset().union(*(_free_symbols(i, seen) for i in expr.indices))
+    elif isinstance(expr, (symbols.pick, symbols.meeting)):  # bind their threshold index, like a Sum
+        found = frozenset(expr.free_symbols)
     else:
         found = frozenset().union(*(_free_symbols(a, seen) for a in expr.args))
     seen[expr] = found
