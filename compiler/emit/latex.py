@@ -100,8 +100,10 @@ def width(expr: sympy.Basic) -> int:
 
 def _lines(expr: sympy.Expr, terms: Sequence[ir.Term]) -> list[str]:
     """A sum broken into lines of at most about ``_LINE`` characters, signs leading."""
-    if not expr.is_Add or width(expr) <= _LINE:
+    if width(expr) <= _LINE:
         return [latex(expr, terms)]
+    if not expr.is_Add:
+        return _summand_lines(expr, terms) or [latex(expr, terms)]
     lines, current, used = [], "", 0
     for i, term in enumerate(expr.as_ordered_terms()):
         negative = term.could_extract_minus_sign()
@@ -114,6 +116,26 @@ def _lines(expr: sympy.Expr, terms: Sequence[ir.Term]) -> list[str]:
             current += piece
         used += width(term) + 3
     return lines + [current]
+
+
+def _summand_lines(term: sympy.Expr, terms: Sequence[ir.Term]) -> list[str] | None:
+    r"""One ``Sum`` too wide for a line (overall_mcen's numerator), broken inside its summand:
+    ``\sum_{k} f \cdot \Bigl(a`` then ``+ b \Bigr)``; None when the summand has no sum to break."""
+    negative = term.could_extract_minus_sign()
+    body = -term if negative else term
+    if not isinstance(body, sympy.Sum):
+        return None
+    factors = sympy.Mul.make_args(body.function)
+    inner = max((f for f in factors if f.is_Add), key=width, default=None)
+    if inner is None:
+        return None
+    pieces = _lines(inner, terms)
+    if len(pieces) == 1:
+        return None
+    rest = [f for f in factors if f is not inner]
+    shown_rest = "".join((rf"\left({latex(f, terms)}\right)" if f.is_Add else latex(f, terms)) + r" \cdot " for f in rest)
+    head = ("- " if negative else "") + rf"\sum_{{{', '.join(latex(limit[0], terms) for limit in body.limits)}}} " + shown_rest
+    return [head + r"\Bigl(" + pieces[0], *pieces[1:-1], pieces[-1] + r" \Bigr)"]
 
 
 def broken(expr: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
