@@ -18,6 +18,7 @@ from metricc.runtime.errors import InputError
 
 __all__ = [
     "MAX_COUNT",
+    "MAX_MATRIX_CELLS",
     "ClassCounts",
     "check_class_vector",
     "check_counts",
@@ -47,6 +48,9 @@ ORIENTATIONS = ("true-rows", "pred-rows")
 # kernels' float arithmetic starts from exact counts and their integer arithmetic from exact
 # int64 values; a larger count would be rounded before any formula sees it.
 MAX_COUNT = 2 ** 53
+# Confusion matrices (all of a batch) above 1 GiB of int64 counts are refused before they are
+# allocated: 11,585 classes, where numpy would otherwise raise MemoryError or swap.
+MAX_MATRIX_CELLS = 1 << 27
 _FAMILY = {"b": "number", "i": "number", "u": "number", "f": "number", "c": "number",
            "U": "string", "S": "bytes", "M": "datetime", "m": "timedelta"}
 
@@ -289,6 +293,12 @@ def _chunked_grid(t: np.ndarray, p: np.ndarray, weights) -> np.ndarray | None:
 def _grid_counts(t: np.ndarray, p: np.ndarray, k: int, weights) -> np.ndarray:
     """Counts ``(B, K, K)`` of label values ``0..K-1``: one bincount over ``t * K + p``."""
     rows = t.shape[0] if t.ndim == 2 else 1
+    if rows * k * k > MAX_MATRIX_CELLS:
+        shape = f"{rows} x {k} x {k}" if t.ndim == 2 else f"{k} x {k}"
+        raise InputError("y_true", f"{k} classes make a confusion matrix of {shape} counts, "
+                                   f"{rows * k * k * 8 / 2**30:.1f} GiB, above the limit of "
+                                   f"{MAX_MATRIX_CELLS * 8 / 2**30:.0f} GiB; are these labels classes "
+                                   "(not sample ids or continuous values)?")
     flat = t.astype(np.intp, copy=False) * k + p.astype(np.intp, copy=False)
     if t.ndim == 2:
         flat += (np.arange(rows, dtype=np.intp) * (k * k))[:, None]

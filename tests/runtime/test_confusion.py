@@ -419,3 +419,12 @@ def test_chunked_integer_counts_equal_the_sorting_path(monkeypatch, late):
     weighted = confusion_matrix(y_true, y_pred, sample_weight=weights)
     assert np.allclose(weighted, confusion_matrix(y_true.astype(object), y_pred.astype(object), sample_weight=weights),
                        rtol=1e-15, atol=0)
+
+
+def test_a_matrix_too_large_to_allocate_is_an_input_error():
+    """200,000 distinct labels (sample ids by mistake) were a 298 GiB MemoryError from numpy."""
+    with pytest.raises(InputError, match=r"200000 classes make a confusion matrix of 200000 x 200000 counts, 298.0 GiB"):
+        confusion_matrix(np.arange(200_000), np.arange(200_000))
+    with pytest.raises(InputError, match=r"20 x 3000 x 3000 counts"):
+        confusion_matrix(np.tile(np.arange(3000), (20, 1)), np.tile(np.arange(3000), (20, 1)))
+    assert confusion_matrix(np.arange(4000), np.arange(4000)).trace() == 4000
