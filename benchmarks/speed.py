@@ -241,13 +241,15 @@ def batch_rows(table, batch, repeat, rng):
 def sweep_row(table, repeat, rng):
     c = 18
     m = rng.integers(0, 200, (c, c)) + 500 * np.eye(c, dtype=int)
-    grid = mc.product_grid([0.0, 1.0], c, flat=True)
-    ours = mc.sweep("preference_driven", matrix=m, grid=grid)
-    assert np.allclose(np.ravel(ours), hand_preference_sweep(m, grid), rtol=1e-12)
-    table.add(f"`sweep` of `preference_driven` over all 2^{c} kappa vectors of {{0, 1}}, C = {c}",
-              lambda: hand_preference_sweep(m, grid), lambda: mc.sweep("preference_driven", matrix=m, grid=grid),
-              memory=(peak_mib(lambda: mc.sweep("preference_driven", matrix=m, grid=grid)),
-                      peak_mib(lambda: hand_preference_sweep(m, grid))))
+    made = mc.product_grid([0.0, 1.0], c, flat=True)  # read-only, its extremes known to sweep
+    stored = np.array(made)                             # a grid of the user's own: sweep checks it
+    for grid, how in ((made, "made by `product_grid`"), (stored, "stored by the user (checked)")):
+        ours = mc.sweep("preference_driven", matrix=m, grid=grid)
+        assert np.allclose(np.ravel(ours), hand_preference_sweep(m, grid), rtol=1e-12)
+        table.add(f"`sweep` of `preference_driven` over all 2^{c} kappa vectors of {{0, 1}}, C = {c}, grid {how}",
+                  lambda: hand_preference_sweep(m, grid), lambda: mc.sweep("preference_driven", matrix=m, grid=grid),
+                  memory=(peak_mib(lambda: mc.sweep("preference_driven", matrix=m, grid=grid)),
+                          peak_mib(lambda: hand_preference_sweep(m, grid))))
 
 
 def score_rows(table, sizes, rng, peers):
@@ -290,6 +292,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N = 1e6 only, 3 repeats: under two minutes")
     parser.add_argument("--repeat", type=int, default=None, help="median of this many runs (default 7, quick 3)")
+    parser.add_argument("--only", choices=("labels", "batch", "sweep", "scores", "import"), action="append",
+                        help="run only these rows (repeatable)")
     parser.add_argument("--cpu", action="store_true", help="CPU time of this process, least of the repeats "
                                                            "(for a machine other jobs load)")
     args = parser.parse_args()
@@ -302,11 +306,14 @@ def main() -> None:
     table = Table(repeat)
     warnings.simplefilter("ignore")  # peers warn about undefined values; the values are compared above
     start = time.perf_counter()
-    labels_rows(table, sizes, repeat, rng, peers)
-    batch_rows(table, 10 ** 5, repeat, rng)
-    sweep_row(table, repeat, rng)
-    score_rows(table, [10 ** 5] if args.quick else [10 ** 5, 10 ** 6], rng, peers)
-    import_row(table, repeat)
+    rows = {"labels": lambda: labels_rows(table, sizes, repeat, rng, peers),
+            "batch": lambda: batch_rows(table, 10 ** 5, repeat, rng),
+            "sweep": lambda: sweep_row(table, repeat, rng),
+            "scores": lambda: score_rows(table, [10 ** 5] if args.quick else [10 ** 5, 10 ** 6], rng, peers),
+            "import": lambda: import_row(table, repeat)}
+    for name, run in rows.items():
+        if not args.only or name in args.only:
+            run()
     print(table.markdown())
     summary = "CPU time, least" if args.cpu else "median"
     print(f"\n{'quick ' if args.quick else ''}run, {summary} of {repeat}, numpy {np.__version__}, "

@@ -36,6 +36,7 @@ so a grid larger than memory can be swept as long as its result fits the limit.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -87,7 +88,9 @@ def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False,
 
     Shape ``(V,) * n_classes + (n_classes,)``: entry ``[i_1, ..., i_C]`` is the vector
     ``(values[i_1], ..., values[i_C])``. ``flat=True`` gives ``(V ** n_classes, n_classes)``
-    in the same (row-major) order, the last class varying fastest. ``lazy=True`` gives a
+    in the same (row-major) order, the last class varying fastest. The array is read-only for
+    good: :func:`sweep` knows its least and greatest values and does not read it to check them
+    (a copy, which may be changed, is checked as any grid). ``lazy=True`` gives a
     :class:`ProductGrid` that :func:`sweep` reads without ever storing the grid (no size limit
     of its own: only the sweep's result must fit).
 
@@ -113,7 +116,30 @@ def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False,
         raise InputError("n_classes", f"{axis.size}**{n_classes} vectors of {n_classes} entries would take "
                                       f"{size * 8 / 2**30:.1f} GiB; use fewer values or sample the grid")
     grid = np.stack(np.meshgrid(*([axis] * n_classes), indexing="ij"), axis=-1)
-    return grid.reshape(-1, n_classes) if flat else grid
+    return _checked_grid(grid.reshape(-1, n_classes) if flat else grid, float(axis.min()), float(axis.max()))
+
+
+# Grids product_grid made, by id: their least and greatest values are those of the checked
+# axis, so sweep need not read the grid to check its domain (a pass as long as the product
+# itself). Their memory is an immutable bytes object, so no one can make them writeable again
+# (a copy is a new array, read and checked as any grid). An entry goes when its grid does (a
+# weak reference's callback), so an id cannot be reused meanwhile.
+_CHECKED_GRIDS: dict[int, tuple[weakref.ref, float, float]] = {}
+
+
+def _checked_grid(grid: np.ndarray, low: float, high: float) -> np.ndarray:
+    frozen = np.frombuffer(grid.tobytes(), dtype=grid.dtype).reshape(grid.shape)
+    _CHECKED_GRIDS[id(frozen)] = (weakref.ref(frozen, lambda _, key=id(frozen): _CHECKED_GRIDS.pop(key, None)),
+                                  low, high)
+    return frozen
+
+
+def _known_extremes(grid) -> tuple[float, float] | None:
+    """The least and greatest values of a grid product_grid made and nobody could have changed since."""
+    entry = _CHECKED_GRIDS.get(id(grid))
+    if entry is None or entry[0]() is not grid:
+        return None
+    return entry[1], entry[2]
 
 
 def _data(info, data, counts, matrix, orientation):
@@ -241,10 +267,10 @@ def sweep(
         _extremes(values)
         return _scalar_sweep(call, values, param, info.params, batch, shown)
     if affine and param in getattr(info, "affine", ()) and kwargs.get("average") in _LINEAR_AVERAGES:
-        swept = _affine_sweep(call, values, n_classes, batch, param)
+        swept = _affine_sweep(call, values, n_classes, batch, param, _known_extremes(values))
         if swept is not None:
             return swept
-    if not isinstance(values, ProductGrid):
+    if not isinstance(values, ProductGrid) and _known_extremes(values) is None:
         _extremes(values)
     return _vector_sweep(call, values, param, info.params, n_classes, batch, shown)
 
@@ -266,12 +292,14 @@ _LINEAR_AVERAGES = ("binary", "macro", "weighted")
 AFFINE_ROWS = 1 << 12
 
 
-def _affine_sweep(call, grid, n_classes: int, batch: tuple, param: str) -> np.ndarray | None:
+def _affine_sweep(call, grid, n_classes: int, batch: tuple, param: str,
+                  known: tuple[float, float] | None) -> np.ndarray | None:
     """``f(0) + grid @ c``, or None where the form does not apply (0 or 1 outside the domain,
     or a grid value outside it: the direct path then names the offending vector). The domain
     is an interval (the compiler marks no other), so checking the grid's least and greatest
-    values checks it all; they are taken block by block with the product, and the metric is
-    called on them only when they lie outside [0, 1], which the basis vectors checked."""
+    values checks it all; they are ``known`` for a grid product_grid made, else taken block by
+    block with the product, and the metric is called on them only when they lie outside
+    [0, 1], which the basis vectors checked."""
     if math.prod(grid.shape[:-1]) == 0:
         return None
     basis = np.vstack([np.zeros(n_classes), np.eye(n_classes)])
@@ -288,6 +316,11 @@ def _affine_sweep(call, grid, n_classes: int, batch: tuple, param: str) -> np.nd
         out = offset[:, None]
         for k in range(n_classes):  # sum of outer terms, the last class fastest
             out = (out[:, :, None] + coefficients[:, k, None, None] * grid.values[None, None, :]).reshape(offset.size, -1)
+    elif known is not None:  # one product, which BLAS may spread over the cores
+        low, high = known
+        flat = grid.reshape(-1, n_classes)
+        out = (flat @ coefficients[0])[None, :] if offset.size == 1 else coefficients @ flat.T
+        out += offset[:, None]
     else:
         flat = grid.reshape(-1, n_classes)
         out = np.empty((offset.size, flat.shape[0]))

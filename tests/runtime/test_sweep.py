@@ -267,7 +267,7 @@ def test_errors_name_the_argument(kwargs, argument, message):
 
 
 def test_domain_error_points_into_a_large_grid():
-    grid = product_grid(np.linspace(0, 1, 11), 3)
+    grid = np.array(product_grid(np.linspace(0, 1, 11), 3))  # a changeable copy: the made grid is read-only
     grid[7, 2, 9, 1] = -0.1
     with pytest.raises(InputError, match=r"^grid: grid\[7, 2, 9\] = \[0.7, -0.1, 0.9\] is outside"):
         sweep("preference_driven", matrix=np.stack([TABLE4] * 2), grid=grid)

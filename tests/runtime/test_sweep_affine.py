@@ -116,3 +116,31 @@ def test_a_stored_grid_is_checked_and_multiplied_block_by_block(monkeypatch):
         sweep("preference_driven", matrix=TABLE4, grid=grid)
     with pytest.raises(InputError, match="^grid: contains NaN or infinity"):
         sweep("f_beta", matrix=TABLE4, param="beta", grid=[1.0, np.inf])
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_a_grid_product_grid_made_is_not_read_again_to_check_it(monkeypatch, flat):
+    # Its extremes are the checked axis's; a copy is read and checked, and gives the same values.
+    made = product_grid([0.0, 0.25, 1.0], 3, flat=flat)
+    assert not made.flags.writeable
+    matrices = np.stack([TABLE4, TABLE4.T + 1])
+    expected = sweep("preference_driven", matrix=matrices, grid=np.array(made), average="weighted")
+    monkeypatch.setattr(sweep_module, "_extremes", lambda array: pytest.fail("a made grid was read to check it"))
+    monkeypatch.setattr(sweep_module, "_within_unit_interval", lambda block: pytest.fail("a made grid was checked"))
+    assert np.array_equal(sweep("preference_driven", matrix=matrices, grid=made, average="weighted"), expected)
+    outside = product_grid([0.0, 1.5], 3, flat=flat)  # known extremes outside the domain: the direct path names it
+    monkeypatch.undo()
+    with pytest.raises(InputError, match=r"^grid: grid\[.*\] = \[0, 0, 1.5\] is outside the domain of 'kappa'"):
+        sweep("preference_driven", matrix=TABLE4, grid=outside)
+
+
+def test_a_made_grid_cannot_be_changed_and_a_changed_copy_is_checked():
+    made = product_grid([0.0, 1.0], 3, flat=True)
+    with pytest.raises(ValueError, match="read-only"):
+        made[0, 0] = 2.0
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        made.flags.writeable = True
+    copy = np.array(made)
+    copy[7, 2] = 2.0
+    with pytest.raises(InputError, match=r"^grid: grid\[7\] = \[1, 1, 2\] is outside the domain of 'kappa'"):
+        sweep("preference_driven", matrix=TABLE4, grid=copy)
