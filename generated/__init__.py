@@ -117,6 +117,7 @@ from metricc.generated.rms_calibration_error import INFO as _rms_calibration_err
 from metricc.generated.roc_auc import INFO as _roc_auc
 from metricc.generated.scott_pi import INFO as _scott_pi
 from metricc.generated.sensitivity_at_specificity import INFO as _sensitivity_at_specificity
+from metricc.generated.similarity_index import INFO as _similarity_index
 from metricc.generated.specificity import INFO as _specificity
 from metricc.generated.specificity_at_sensitivity import INFO as _specificity_at_sensitivity
 from metricc.generated.top_k_accuracy import INFO as _top_k_accuracy
@@ -241,6 +242,7 @@ CATALOG = Catalog((
     _roc_auc,
     _scott_pi,
     _sensitivity_at_specificity,
+    _similarity_index,
     _specificity,
     _specificity_at_sensitivity,
     _top_k_accuracy,

@@ -236,12 +236,21 @@ def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
 
 
 def _undefined(metric: ir.Metric) -> list[str]:
-    cases = [_case(u, metric.terms) for u in metric.undefined]
+    """Each case as an item's text: inline math, or scaled to the line where the condition is
+    wider than one (an item cannot break inside its formula)."""
+    cases = [_item(_case(u, metric.terms), u) for u in metric.undefined]
     for term in metric.terms:
         index, unit = (INSTANCE, "instance") if term.mode == "samples" else (INDEX, "class")
         for u in term.undefined:
-            cases.append(_case(per_class(u, index)) + rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}")
+            text = _case(per_class(u, index)) + rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}"
+            cases.append(_item(text, u))
     return cases
+
+
+def _item(text: str, case: sympy.Expr) -> str:
+    if width(analyze.case_conditions(case)[0]) <= _LINE:
+        return f"${text}$"
+    return rf"\resizebox{{\linewidth}}{{!}}{{$\displaystyle {text}$}}"
 
 
 def _zero_weight(metric: ir.Metric) -> dict | None:

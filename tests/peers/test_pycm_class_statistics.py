@@ -31,7 +31,7 @@ CLASS_STATISTICS = {
     "BB": ("braun_blanquet", {}), "ICSI": ("icsi", {}), "BCD": ("bray_curtis_dissimilarity", {}),
     "HD": ("hamming_distance", {}), "GM": ("g_mean", {}), "OP": ("optimized_precision", {}),
     "DP": ("discriminant_power", {}), "AGM": ("adjusted_g_mean", {}), "AGF": ("adjusted_f_measure", {}),
-    "AM": ("automatic_manual", {}), "PRE": ("prevalence", {}), "PR": ("prevalence", {}),
+    "sInd": ("similarity_index", {}), "AM": ("automatic_manual", {}), "PRE": ("prevalence", {}), "PR": ("prevalence", {}),
     "TOPR": ("detection_prevalence", {}), "RACC": ("racc", {}), "RACCU": ("raccu", {}),
 }
 RAW_COUNTS = {"TP", "FP", "FN", "TN", "P", "N", "POP", "TOP", "TON"}
@@ -41,9 +41,7 @@ COMBINATIONS = {"IBA"}
 INTERPRETATIONS = {"AUCI", "DPI", "MCCI", "NLRI", "PLRI", "QI"}
 # Not yet in the catalog: per-class CEN and MCEN need the class's whole row and column of the
 # matrix, and a matrix-level spec has one value per matrix (the overall cen and overall_mcen are in).
-# sInd = 1 - dInd / sqrt(2): its exact form (2 - dInd^2) / (2 + sqrt(2) dInd) over the counts
-# prints wider than the LaTeX page, and the plain form loses all digits near the worst corner.
-NOT_YET_IN_CATALOG = {"CEN", "MCEN", "sInd"}
+NOT_YET_IN_CATALOG = {"CEN", "MCEN"}
 
 
 def _random_matrices(count: int, seed: int):
@@ -94,3 +92,18 @@ def test_pycm_iba_is_iba_of_the_squared_g_mean():
         ours = np.asarray(found["iba"], dtype=float) * np.asarray(found["g_mean"], dtype=float)
         both = ~np.isnan(theirs) & ~np.isnan(ours)
         np.testing.assert_allclose(ours[both], theirs[both], rtol=1e-12, atol=1e-12)
+
+
+def test_similarity_index_keeps_its_digits_near_the_worst_corner():
+    """1 - dInd / sqrt(2) subtracts two nearly equal numbers where both rates near 1 (PyCM's
+    plain form keeps about 4 of 16 digits at 1e12 errors per hit); metricc's form over the
+    counts, (2 - dInd^2) / (2 + sqrt(2) dInd), keeps them: checked against 50-digit arithmetic."""
+    import sympy
+
+    for hits, errors in ((1, 10**12), (3, 10**13), (10**6, 10**6 + 1), (0, 7)):
+        matrix = np.array([[hits, errors], [errors + 5, hits + 2]])
+        tp, fn, fp, tn = (sympy.Integer(int(v)) for v in (matrix[1, 1], matrix[1, 0], matrix[0, 1], matrix[0, 0]))
+        distance = sympy.sqrt((fp / (fp + tn)) ** 2 + (fn / (fn + tp)) ** 2)
+        exact = float(sympy.N(1 - distance / sympy.sqrt(2), 50))
+        ours = float(mc.evaluate("similarity_index", matrix=matrix, average="binary")["similarity_index"])
+        assert ours == pytest.approx(exact, rel=1e-12, abs=0)
