@@ -223,6 +223,21 @@ def test_hinge_loss_of_two_classes_differs():
     y, d = np.array([0, 1, 1, 0]), np.array([-0.5, 0.8, 0.2, 0.4])
     close(ours("hinge_loss", y, d), np.mean(np.maximum(0, 1 - np.where(y == 1, 2 * d - 1, 1 - 2 * d))))
     close(skm.hinge_loss(y, d), np.mean(np.maximum(0, 1 - np.where(y == 1, d, -d))))
+    close(ours("binary_hinge_loss", y, d), skm.hinge_loss(y, d))  # scikit-learn's two-class form
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_binary_hinge_loss_is_scikit_learns_two_class_hinge(seed):
+    """Decision values of both signs, 1-D or as column 1 of a score matrix; labels 0/1 and
+    another pair of labels (the greater is the positive class, as scikit-learn's)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 60))
+    y = np.r_[0, 1, rng.integers(0, 2, size=n - 2)]
+    d = np.round(rng.normal(scale=1.5, size=n), 1 if seed % 2 else 8)
+    close(ours("binary_hinge_loss", y, d), skm.hinge_loss(y, d))
+    close(ours("binary_hinge_loss", y, np.c_[rng.normal(size=n), d]), skm.hinge_loss(y, d))
+    named = np.where(y == 1, 7, 3)
+    close(ours("binary_hinge_loss", named, d), skm.hinge_loss(named, d))
 
 
 def test_top_k_accuracy_through_evaluate_with_params():

@@ -75,3 +75,27 @@ def test_binary_calibration_error_on_two_columns_reads_column_one():
     y, p = rng.integers(0, 2, size=40), rng.random(40)
     assert ours("binary_calibration_error", y, np.c_[1 - p, p]) == pytest.approx(
         ours("binary_calibration_error", y, p), rel=1e-15)
+
+
+@pytest.mark.parametrize("squared", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_binary_hinge_loss(squared, seed):
+    """Probabilities of class 1 (torchmetrics passes scores outside [0, 1] through a sigmoid
+    first; within [0, 1] it takes them as they are, as metricc does)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 80))
+    y = np.r_[0, 1, rng.integers(0, 2, size=n - 2)]
+    p = rng.random(n)
+    expected = classification.binary_hinge_loss(torch.tensor(p), torch.tensor(y), squared=squared)
+    assert ours("binary_hinge_loss", y, p, power=2 if squared else 1) == pytest.approx(float(expected), rel=1e-12)
+
+
+@pytest.mark.parametrize("squared", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_multiclass_hinge_loss_crammer_singer(squared, seed):
+    """Probability rows (torchmetrics applies a softmax to rows that are not)."""
+    y, proba = _multiclass(seed)
+    expected = classification.multiclass_hinge_loss(torch.tensor(proba), torch.tensor(y), num_classes=proba.shape[1],
+                                                    squared=squared)
+    assert ours("hinge_loss", y, proba, power=2 if squared else 1, labels=list(range(proba.shape[1]))) == pytest.approx(
+        float(expected), rel=1e-12)
