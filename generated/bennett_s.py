@@ -90,6 +90,7 @@ INFO = MetricInfo(
         "bennett_s = icsi [micro] for two classes (C = 2)",
         "bennett_s = kappa_no_prevalence for two classes (C = 2)",
         "bennett_s = markedness [micro] for two classes (C = 2)",
+        "bennett_s = mcc_per_class [micro] for two classes (C = 2)",
         "bennett_s = youden_j [micro] for two classes (C = 2)",
     ),
     gradient=gradient,

@@ -132,6 +132,7 @@ INFO = MetricInfo(
     undefined=("FN + TN = 0", "FP + TP = 0"),
     function=markedness,
     equivalences=(
+        "markedness [micro] = mcc_per_class [micro] for every confusion matrix",
         "markedness [micro] = youden_j [micro] for every confusion matrix",
         "markedness [binary] = markedness [macro] for two classes (C = 2)",
         "markedness [binary] = markedness [weighted] for two classes (C = 2)",

@@ -18,6 +18,10 @@ def add_command(commands) -> None:
     listing.add_argument("name", nargs="?", metavar="NAME",
                          help="only metrics whose id, alias or name contains NAME (any case; spaces, '-' and '_' ignored)")
     listing.add_argument("--format", choices=("text", "json"), default="text")
+    listing.add_argument("--peers", action="store_true",
+                         help="how much of scikit-learn, torchmetrics and PyCM the catalog covers, one line per peer")
+    listing.add_argument("--peer", metavar="PEER", help="each metric of PEER (scikit-learn, torchmetrics, PyCM) "
+                                                        "and the catalog entries that answer it")
     listing.set_defaults(run=_cmd_list)
 
     explain = commands.add_parser("explain", help="show a metric's formula, undefined cases and sources")
@@ -81,6 +85,8 @@ def _matching(name: str | None) -> list:
 
 
 def _cmd_list(args) -> int:
+    if args.peers or args.peer:
+        return _cmd_peers(args)
     infos = _matching(args.name)
     if args.format == "json":
         print(json.dumps([_info_json(info) for info in infos], indent=2))
@@ -90,6 +96,33 @@ def _cmd_list(args) -> int:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
     for row in [header, *rows]:
         print("  ".join(f"{cell:<{width}}" for cell, width in zip(row, widths)) + "  " + row[4])
+    return 0
+
+
+def _cmd_peers(args) -> int:
+    from metricc.compiler import peers as peer_table
+
+    table = peer_table.load_peers()
+    if args.peer is None:
+        lines = peer_table.coverage_lines(table)
+        print(json.dumps(lines, indent=2) if args.format == "json" else "\n".join(lines))
+        return 0
+    found = [p for p in table.values() if p.name.lower() == args.peer.lower()]
+    if not found:
+        raise InputError("--peer", f"unknown peer {args.peer!r}; the peers: {', '.join(table)}")
+    peer = found[0]
+    if args.format == "json":
+        print(json.dumps({"peer": peer.name, "version": peer.version, "scope": peer.scope,
+                          "names": [{"name": n.name, "group": n.group, "status": n.status, "metrics": list(n.metrics),
+                                     "reason": n.reason or None} for n in peer.names]}, indent=2))
+        return 0
+    print(f"{peer.name} {peer.version}: {peer.scope}")
+    width = max(len(n.name) for n in peer.names)
+    for n in peer.names:
+        answer = ", ".join(n.metrics) + (f" ({n.reason})" if n.reason else "") if n.metrics else f"{n.status.replace('_', ' ')}: {n.reason}"
+        print(f"  {n.name:<{width}}  {answer}")
+    print(peer_table.coverage_lines({peer.name: peer})[-1] if len({n.group for n in peer.names}) == 1
+          else "\n".join(peer_table.coverage_lines({peer.name: peer})))
     return 0
 
 

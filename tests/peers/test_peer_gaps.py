@@ -1,0 +1,98 @@
+"""Differential tests for the peer functions compiler/peers.yaml maps that no other test
+compared: scikit-learn's class_likelihood_ratios and zero_one_loss(normalize=False), and
+torchmetrics' multilabel MCC, EER and label-ranking functions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import metricc.runtime as mc
+from metricc.generated import CATALOG
+
+RTOL = 1e-12
+
+
+def _labels(seed: int, n: int = 60):
+    rng = np.random.default_rng(seed)
+    y_true = np.r_[0, 1, 0, 1, rng.integers(0, 2, n - 4)]
+    y_pred = np.r_[0, 1, 1, 0, np.where(rng.random(n - 4) < 0.7, y_true[4:], 1 - y_true[4:])]
+    return y_true, y_pred
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_class_likelihood_ratios_are_the_positive_and_negative_likelihood_ratios(seed):
+    metrics = pytest.importorskip("sklearn.metrics")
+    y_true, y_pred = _labels(seed)
+    positive, negative = metrics.class_likelihood_ratios(y_true, y_pred)
+    ours = mc.evaluate(["positive_likelihood_ratio", "negative_likelihood_ratio"], y_true=y_true, y_pred=y_pred,
+                       average="binary")
+    assert ours["positive_likelihood_ratio"] == pytest.approx(positive, rel=RTOL)
+    assert ours["negative_likelihood_ratio"] == pytest.approx(negative, rel=RTOL)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_zero_one_loss_unnormalized_is_the_misclassification_count(seed):
+    metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(seed)
+    y_true, y_pred = rng.integers(0, 4, 80), rng.integers(0, 4, 80)
+    ours = mc.evaluate("misclassification_count", y_true=y_true, y_pred=y_pred)["misclassification_count"]
+    assert ours == metrics.zero_one_loss(y_true, y_pred, normalize=False)
+
+
+@pytest.fixture
+def tmf():
+    """torchmetrics' functions with float64 as torch's default dtype (its rates round at 1e-7 in float32)."""
+    torch = pytest.importorskip("torch")
+    functions = pytest.importorskip("torchmetrics.functional.classification")
+    saved = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    yield functions
+    torch.set_default_dtype(saved)
+
+
+def _t(array):
+    import torch
+
+    return torch.tensor(np.asarray(array))
+
+
+def _multilabel(seed: int, c: int = 4, n: int = 40):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 2, (n, c))
+    truth[:2] = ((0,), (1,))  # every label has both a positive and a negative sample
+    scores = np.round(rng.random((n, c)), 2)
+    return truth, scores
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_torchmetrics_multilabel_mcc_is_mcc_per_class_micro(tmf, seed):
+    truth, scores = _multilabel(seed)
+    predicted = (scores >= 0.5).astype(int)
+    theirs = tmf.multilabel_matthews_corrcoef(_t(predicted), _t(truth), truth.shape[1]).item()
+    ours = mc.evaluate("mcc_per_class", y_true=truth, y_pred=predicted, multilabel=True, average="micro")["mcc_per_class"]
+    assert ours == pytest.approx(theirs, rel=1e-6, abs=1e-6)  # torchmetrics' MCC is float32
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_torchmetrics_multilabel_eer_is_the_binary_equal_error_rate_of_each_label(tmf, seed):
+    truth, scores = _multilabel(seed)
+    theirs = tmf.multilabel_eer(_t(scores), _t(truth), truth.shape[1]).numpy()
+    function = CATALOG["equal_error_rate"].function
+    ours = [float(function(truth[:, k], scores[:, k], average="binary")) for k in range(truth.shape[1])]
+    # torchmetrics may take another of equally close thresholds (docs/differences.md); these scores have none.
+    np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=0)
+
+
+@pytest.mark.parametrize("metric_id, name", [("lrap", "multilabel_ranking_average_precision"),
+                                             ("label_ranking_loss", "multilabel_ranking_loss"),
+                                             ("coverage_error", "multilabel_coverage_error")])
+@pytest.mark.parametrize("seed", range(4))
+def test_torchmetrics_label_ranking_metrics(tmf, metric_id, name, seed):
+    truth, scores = _multilabel(seed)
+    truth[2] = 1  # a row with every label true
+    if metric_id == "label_ranking_loss":  # torchmetrics orders tied labels by argsort (docs/differences.md)
+        scores = scores + np.arange(scores.size).reshape(scores.shape) * 1e-6
+    theirs = getattr(tmf, name)(_t(scores), _t(truth), truth.shape[1]).item()
+    ours = float(CATALOG[metric_id].function(truth, scores))
+    assert ours == pytest.approx(theirs, rel=1e-6)  # torchmetrics accumulates these in float32 whatever the dtype
