@@ -74,6 +74,7 @@ from metricc.generated.krippendorff_alpha import INFO as _krippendorff_alpha
 from metricc.generated.label_ranking_loss import INFO as _label_ranking_loss
 from metricc.generated.lift_score import INFO as _lift_score
 from metricc.generated.log_loss import INFO as _log_loss
+from metricc.generated.log_roc_auc import INFO as _log_roc_auc
 from metricc.generated.lrap import INFO as _lrap
 from metricc.generated.marginal_cross_entropy import INFO as _marginal_cross_entropy
 from metricc.generated.markedness import INFO as _markedness
@@ -200,6 +201,7 @@ CATALOG = Catalog((
     _label_ranking_loss,
     _lift_score,
     _log_loss,
+    _log_roc_auc,
     _lrap,
     _marginal_cross_entropy,
     _markedness,

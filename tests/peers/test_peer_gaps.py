@@ -96,3 +96,44 @@ def test_torchmetrics_label_ranking_metrics(tmf, metric_id, name, seed):
     theirs = getattr(tmf, name)(_t(scores), _t(truth), truth.shape[1]).item()
     ours = float(CATALOG[metric_id].function(truth, scores))
     assert ours == pytest.approx(theirs, rel=1e-6)  # torchmetrics accumulates these in float32 whatever the dtype
+
+
+def _log_auc_columns(seed: int, labels: int = 3):
+    """Multi-label truth and scores whose every column is a binary problem where each distinct
+    score holds exactly one negative (no vertical ROC step, where torchmetrics' unstable sort
+    may interpolate from the wrong end: docs/differences.md)."""
+    rng = np.random.default_rng(seed)
+    groups = int(rng.integers(3, 20))
+    y, scores = [], []
+    for k, score in enumerate(rng.permutation(groups) / groups):
+        positives = int(rng.integers(k == 0, 3))
+        y += [0] + [1] * positives
+        scores += [score] * (1 + positives)
+    y, scores = np.array(y), np.array(scores)
+    orders = [rng.permutation(y.size) for _ in range(labels)]
+    return np.stack([y[o] for o in orders], axis=1), np.stack([scores[o] for o in orders], axis=1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_torchmetrics_multilabel_logauc_is_log_roc_auc_of_each_label(tmf, seed):
+    truth, scores = _log_auc_columns(seed)
+    theirs = tmf.multilabel_logauc(_t(scores), _t(truth), truth.shape[1], average="none").numpy()
+    function = CATALOG["log_roc_auc"].function
+    ours = [float(function(truth[:, k], scores[:, k], average="binary")) for k in range(truth.shape[1])]
+    np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_torchmetrics_multiclass_logauc_is_log_roc_auc_per_class(tmf, seed):
+    """One-vs-rest per class on three classes, per-class values (average none). Vertical ROC
+    steps occur here; on these short inputs (up to 40 samples) torchmetrics' sort kept equal
+    false positive rates in order, so its interpolation agrees (the longer case that differs is
+    pinned in test_torchmetrics_curves.py)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(6, 40))
+    y = np.r_[0, 1, 2, rng.integers(0, 3, n - 3)]
+    scores = rng.dirichlet(np.ones(3), size=n)
+    theirs = tmf.multiclass_logauc(_t(scores), _t(y), 3, average="none", fpr_range=(0.01, 0.5)).numpy()
+    ours = mc.evaluate("log_roc_auc", y_true=y, scores=scores, average="none",
+                       params={"fpr_min": 0.01, "fpr_max": 0.5})["log_roc_auc"]
+    np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=1e-15)

@@ -202,3 +202,39 @@ def test_partial_roc_auc_equals_torchmetrics_max_fpr():
             theirs = tmf.binary_auroc(torch.tensor(scores), torch.tensor(y), max_fpr=max_fpr).item()
             ours = _ours("partial_roc_auc", y, scores, "max_fpr", max_fpr, average="binary")
             np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=0, err_msg=f"max_fpr={max_fpr} on {y.tolist()}, {scores.tolist()}")
+
+
+def _distinct_false_positive_rates(count: int, seed: int):
+    """(y, scores) where every distinct score has exactly one negative: no two ROC points share
+    a false positive rate (test_log_roc_auc_where_points_share_a_false_positive_rate)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        groups = int(rng.integers(2, 40))
+        y, scores = [], []
+        for k, score in enumerate(rng.permutation(groups) / groups):
+            positives = int(rng.integers(k == 0, 3))  # at least one positive in all
+            y += [0] + [1] * positives
+            scores += [score] * (1 + positives)
+        yield np.array(y), np.array(scores)
+
+
+def test_log_roc_auc_equals_torchmetrics():
+    for y, scores in _distinct_false_positive_rates(30, seed=14):
+        for fpr_range in ((0.001, 0.1), (0.01, 0.5), (0.05, 1.0)):
+            theirs = tmf.binary_logauc(torch.tensor(scores), torch.tensor(y), fpr_range=fpr_range).item()
+            ours = _ours("log_roc_auc", y, scores, average="binary", params={"fpr_min": fpr_range[0], "fpr_max": fpr_range[1]})
+            np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=1e-15, err_msg=f"{fpr_range} on {y.tolist()}, {scores.tolist()}")
+
+
+def test_log_roc_auc_where_points_share_a_false_positive_rate():
+    """The two top scores hold one positive and one negative, so the ROC climbs at FPR 0 to
+    TPR 1/13 and runs flat to FPR 1/4: over [0.001, 0.1] its TPR is 1/13 and so is the log-AUC.
+    torchmetrics interpolates after sorting the points by FPR with torch.argsort, which does not
+    keep the order of equal FPRs (for longer inputs), and here starts from the wrong end of a
+    vertical step."""
+    y = np.array([0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1])
+    scores = np.array([0.7, 0.52, 0.39, 0.67, 0.47, 0.13, 0.95, 0.0, 0.98, 0.97, 0.61, 0.47, 0.14, 0.84, 0.8, 0.05, 0.73])
+    assert _ours("log_roc_auc", y, scores, average="binary") == pytest.approx(1 / 13, rel=RTOL)
+    fpr, tpr, _ = tmf.binary_roc(torch.tensor(scores), torch.tensor(y))
+    assert fpr[1].item() == 0 and tpr[1].item() == pytest.approx(1 / 13) and fpr[2].item() == 0.25
+    assert tmf.binary_logauc(torch.tensor(scores), torch.tensor(y)).item() != pytest.approx(1 / 13, rel=1e-6)
