@@ -30,7 +30,7 @@ import test_spec_fuzz as judge  # noqa: E402 - the judge lives beside the CI tes
 
 FAILURES = ("traceback", "hang", "module_error", "disagreement")
 SAVED = FAILURES + ("oracle_gap",)  # kept for a look, not a finding about metricc
-GRACE = 10.0  # seconds past the budget before a worker is killed (a hang that ignores SIGALRM)
+GRACE = 10.0  # wall-clock seconds past the (CPU-time) budget before a worker is killed: a hang that ignores SIGPROF or waits
 MEMORY = 4 * 2**30  # address space per worker: a runaway allocation is a MemoryError, not a dead machine
 
 

@@ -71,17 +71,19 @@ class Outcome:
 
 @contextlib.contextmanager
 def time_budget(seconds: float):
-    """Raise :class:`Hang` after ``seconds`` (SIGALRM: main thread only)."""
+    """Raise :class:`Hang` after ``seconds`` of this process's CPU time (SIGPROF: main thread
+    only). CPU time, not wall-clock time, so that a loaded machine does not make a compile
+    that takes 6-8 s of CPU look like a hang."""
     def expire(signum, frame):
-        raise Hang(f"over {seconds} s")
+        raise Hang(f"over {seconds} s of CPU time")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def _diagnostics_problem(error: SpecError) -> str:
