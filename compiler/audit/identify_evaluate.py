@@ -16,16 +16,24 @@ import sympy
 
 from metricc.compiler.language import symbols
 
-__all__ = ["Undefined", "evaluate"]
+__all__ = ["Undefined", "TooLarge", "evaluate", "MAX_TERMS"]
+
+MAX_TERMS = 10_000  # terms of all sums and products of one evaluation: nested sums stay bounded
+_TERMS = [0]
 
 
 class Undefined(Exception):
     """The formula has no real value at this point."""
 
 
+class TooLarge(Undefined):
+    """The formula's sums have more than :data:`MAX_TERMS` terms: no value at any point."""
+
+
 def evaluate(expr: sympy.Basic, values: dict, cell: Callable[[sympy.IndexedBase, tuple[int, ...]], float | None]) -> float:
     """``expr`` at the point given by ``values`` (symbol -> number) and ``cell`` (the value of
     an indexed name at integer indices, None where it has none); raises :class:`Undefined`."""
+    _TERMS[0] = 0
     try:
         value = _value(expr, values, cell)
     except (ZeroDivisionError, OverflowError, ValueError) as error:
@@ -85,8 +93,9 @@ def _loop(e, values, cell) -> float:
     (var, low, high), rest = e.limits[0], e.limits[1:]
     inner = type(e)(e.function, *rest) if rest else e.function
     low, high = _integer(low, values, cell), _integer(high, values, cell)
-    if high - low > 100_000:
-        raise Undefined("a sum of more than 100,000 terms")
+    _TERMS[0] += max(high - low + 1, 0)
+    if _TERMS[0] > MAX_TERMS:
+        raise TooLarge(f"more than {MAX_TERMS} terms")
     terms = [_value(inner, {**values, var: float(k)}, cell) for k in range(low, high + 1)]
     if isinstance(e, sympy.Sum):
         return math.fsum(terms)
@@ -113,6 +122,11 @@ def _xlogy(e, values, cell) -> float:
 def _step(e, values, cell) -> float:
     x = _value(e.args[0], values, cell)
     return 1.0 if x > 0 else 0.5 if x == 0 else 0.0
+
+
+def _unless_equal(e, values, cell) -> float:
+    x, k, j = e.args
+    return 0.0 if _value(k, values, cell) == _value(j, values, cell) else _value(x, values, cell)
 
 
 def _piecewise(e, values, cell) -> float:
@@ -145,4 +159,6 @@ _FUNCTIONS = {
     "KroneckerDelta": lambda e, v, c: float(_value(e.args[0], v, c) == _value(e.args[1], v, c)),
     symbols.xlogy.__name__: _xlogy,
     symbols.step.__name__: _step,
+    "unless_equal": _unless_equal,
+    "rest": lambda e, v, c: -1.0 - _value(e.args[0], v, c),  # r_j, every class but j: index -1 - j
 }

@@ -1,7 +1,8 @@
 """The numeric side of ``identify``: fixed random data and every catalog variant's values on it.
 
 Three kinds of points: per-class counts of multi-label data (no single-label identities),
-confusion matrices of 3 to 5 classes, and 2 x 2 matrices (class 1 positive). The catalog
+confusion matrices of 3 to 5 classes, and 2 x 2 matrices (class 1 positive); formulas over
+samples' probabilities have their own data (:mod:`.identify_scores`). The catalog
 side is computed by the runtime; the formula side by :mod:`.identify_evaluate` (floats). Scalar
 parameters printed in the formula (beta, alpha) take one fixed value on both sides; a per-class
 weight (``kappa_i``, ``\\phi(i)``) takes a fixed random vector per point, passed to the catalog
@@ -18,6 +19,7 @@ import numpy as np
 import sympy
 
 from metricc.compiler.audit.identify_evaluate import Undefined, evaluate
+from metricc.compiler.audit.identify_scores import is_score_formula, score_table, score_values
 from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
 from metricc.compiler.language import symbols
 
@@ -193,6 +195,8 @@ def _catalog_value(variant, matrix=None, counts=None, class_index=None, vector=N
 def _catalog_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
     """Every variant's values at the points of ``kind`` (tuple of floats or None)."""
     multilabel, matrices, binary = _data()
+    if kind == "scores":
+        return score_table()
     if kind == "instances":
         return {v: tuple(_instance_value(v, *data) for data in _label_sets()) for v in instance_variants()}
     table = {}
@@ -209,8 +213,11 @@ def _catalog_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
     return table
 
 
+@functools.lru_cache(maxsize=256)
 def _user_values(expr, kind: str) -> tuple | None:
     multilabel, matrices, binary = _data()
+    if kind == "scores":
+        return score_values(expr)
     if kind == "instances":
         return tuple(_user_value(expr, None, instances=(*_instance_counts(*data), data[0].shape[1])) for data in _label_sets())
     if kind == "per-class":
@@ -234,6 +241,8 @@ def _per_class(expr) -> bool:
 
 
 def _scopes(expr, setting: str) -> tuple[str, ...]:
+    if is_score_formula(expr):
+        return ("scores",) if setting in ("multiclass", "any") else ()
     if any(node.base in INSTANCE_COUNTS.values() for node in expr.atoms(sympy.Indexed)):
         return ("instances",) if setting in ("multilabel", "any") else ()
     if _per_class(expr):
@@ -259,7 +268,7 @@ def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
             if kind == "binary" and variant[1] not in ("binary", None):
                 continue  # two-class coincidences of averaged variants say little (as in prove)
             seen.add(key)
-            holds = {"per-class": "all", "instances": "all"}.get(kind, kind)
+            holds = {"per-class": "all", "instances": "all", "scores": "single-label"}.get(kind, kind)
             found.append((variant, holds))
     # A per-class formula equals a metric class by class: report its binary mode, not none.
     keys = {(v[0], v[1]) for v, _ in found}
