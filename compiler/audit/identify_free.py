@@ -1,10 +1,11 @@
 """A formula with a free class index is a per-class (or per-pair) value: of which catalog metric?
 
 Wang et al. print CEN_j (Eq. 7), the confusion entropy of class j, and AUC(j, k) (Eq. 13),
-the AUC of class j against class k. The catalog has no per-class CEN nor per-pair AUC (nor
-has PyCM a per-class CEN of this form), only the metrics built from them: cen is the sum of
-CEN_j weighted by P_j = (t_j + p_j) / (2n) (Eq. 10-11), au1u the mean of AUC(j, k) over the
-ordered pairs of distinct classes, au1p that mean weighted by the prevalence of j. So the
+the AUC of class j against class k. The catalog has no per-class CEN (a matrix-level spec has
+one value per matrix; PyCM's per-class CEN is not in it yet) nor a per-pair AUC, only the
+metrics built from them: cen is the sum of CEN_j weighted by P_j = (t_j + p_j) / (2n) (Eq.
+10-11), au1u the mean of AUC(j, k) over the ordered pairs of distinct classes, au1p that mean
+weighted by the prevalence of j. So the
 free indices are summed in the usual ways and each sum is identified; a match is reported as
 the nearest metric with the sentence that says how it is built from the formula.
 """
