@@ -13,7 +13,11 @@ A formula without class indices (``\\frac{TP}{TP+FP}``) is a per-class formula: 
 class-level metric on every count -> ``all`` (reported with averaging ``binary``). Candidates
 are then proved symbolically (:mod:`.identify_proof`); the text output says which were proved
 and which only agree numerically. When nothing matches, perturbations of the formula (one
-count swapped for another, a square root dropped or added) find what differs.
+count swapped for another, a square root dropped or added, the pairs k = j of a double sum
+left out) find what differs; a formula with a free class index (Wang's CEN_j, AUC(j, k)) is
+summed over it in the usual ways to find the metric it is a per-class value of
+(:mod:`.identify_free`). Formulas over samples' probabilities (``f(s,j)``, ``p(s,j)``) are
+compared with the score- and curve-level metrics (:mod:`.identify_scores`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import dataclasses
 import json
 
 from metricc.compiler.audit.identify_differs import nearest as nearest_variants
+from metricc.compiler.audit.identify_free import free_indices, nearest_aggregates
 from metricc.compiler.audit.identify_numeric import numeric_matches
 from metricc.compiler.audit.identify_proof import proved as proved_matches
 from metricc.compiler.audit.latex_formula import parse_formula
@@ -67,7 +72,7 @@ class Identification:
     def text(self) -> str:
         lines = [f"parsed: {self.parsed}"]
         holds = {"all": "for every confusion matrix (and multi-label counts)",
-                 "single-label": "for single-label data (confusion matrices)", "binary": "for two classes"}
+                 "single-label": "for single-label data", "binary": "for two classes"}
         for m in self.matches:
             how = "proved symbolically" if m.proved else "confirmed numerically, not proved"
             lines.append(f"= {_variant(m.metric, m.average)} {holds[m.holds]} ({how})")
@@ -108,7 +113,11 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
     found = tuple(Match(v[0], v[1], h, p) for (v, h), p in ordered)
     label_names = label_metric(parsed.label) if parsed.label else (None, None)
     agrees = _label_agrees(label_names, found) if label_names[0] else None
-    nearest = nearest_variants(parsed.expr, found, label_names if agrees is False else None, formula=parsed)
+    free = free_indices(parsed.expr)
+    if free and not found:  # CEN_j, AUC(j, k): a per-class or per-pair value
+        nearest = nearest_aggregates(parsed.expr, free)
+    else:
+        nearest = nearest_variants(parsed.expr, found, label_names if agrees is False else None, formula=parsed)
     return Identification(str(parsed.expr), parsed.label, found, agrees,
                           tuple(Nearest(*n) for n in nearest), label_names)
 

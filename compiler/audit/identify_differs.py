@@ -1,7 +1,8 @@
 """What differs between a printed formula and its nearest catalog metrics, in a sentence.
 
 The formula is perturbed one step at a time (one occurrence of a count swapped for another,
-one square root dropped, a square root added) and each perturbation is identified again;
+one square root dropped, a square root added, the pairs k = j of a double sum over the
+classes left out) and each perturbation is identified again;
 a perturbation that matches names the difference: "uses TN where f1 uses FN", "missing the
 square root", "has a square root that mcc does not". Other known confusions have their own
 sentence (the F1 of macro averages against the mean of per-class F1).
@@ -12,8 +13,9 @@ from __future__ import annotations
 import sympy
 
 from metricc.compiler.audit.identify_numeric import distance, numeric_matches, parameters, variants
+from metricc.compiler.audit.identify_scores import is_score_formula, score_table
 from metricc.compiler.audit.latex_formula import with_meanings
-from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR
+from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR, unless_equal
 from metricc.compiler.language import symbols
 
 __all__ = ["nearest"]
@@ -66,7 +68,7 @@ def _perturbations(expr, formula=None):
     few square-root changes first, then the many count swaps. With the parsed ``formula``,
     counts are swapped in one printed name at a time, before sympy cancels anything (Wenzel
     Eq. 16's weights TP + FP cancel against the denominator of precision)."""
-    out = []
+    out = _pairs_left_out(expr)
     if any(node.base == CLASS_VECTOR for node in expr.atoms(sympy.Indexed)):
         k = sympy.Dummy("k", integer=True, nonnegative=True)
         total = sympy.Sum(CLASS_VECTOR[k], (k, 0, symbols.N_CLASSES - 1))
@@ -96,6 +98,22 @@ def _perturbations(expr, formula=None):
     return out[:_MAX_PERTURBATIONS]
 
 
+def _pairs_left_out(expr) -> list:
+    """A double sum over the classes with the pairs k = j left out (Wang Eq. 16-17 print the
+    sum over every k, where AUC(j, j) = 1/2 does not belong), also a factor C apart (Eq. 17
+    divides by m(m - 1) where the weights P(j) already sum to 1)."""
+    out = []
+    for node in sympy.preorder_traversal(expr):
+        classes = [v for v, low, high in getattr(node, "limits", ()) if high == symbols.N_CLASSES - 1]
+        if isinstance(node, sympy.Sum) and len(classes) >= 2 and not node.atoms(unless_equal):
+            inner, outer = classes[0], classes[1]
+            changed = expr.xreplace({node: sympy.Sum(unless_equal(node.function, inner, outer), *node.limits)})
+            left_out = f"sums over the pairs {inner} = {outer} too, which {{v}} leaves out"
+            out += [(changed, left_out), (changed * symbols.N_CLASSES, left_out + ", and is a factor C smaller than {v}"),
+                    (changed / symbols.N_CLASSES, left_out + ", and is a factor C larger than {v}")]
+    return out
+
+
 def nearest(expr, found, label_names, limit: int = 3, formula=None) -> list[tuple]:
     """(metric, average, differs) of the nearest catalog variants; the label's variant first
     when the formula does not define what its label names; ``formula``: the parse, whose
@@ -114,8 +132,8 @@ def nearest(expr, found, label_names, limit: int = 3, formula=None) -> list[tupl
                 if key not in sentences and (key in wanted or len(wanted) < limit):
                     sentences[key] = template.format(v=_variant(*key))
                     wanted.extend([] if key in wanted else [key])
-        kind = "per-class" if not expr.atoms(sympy.Indexed) else "single-label"
-        keys = {v[:2] for v in variants(parameters(expr))}
+        kind = "per-class" if not expr.atoms(sympy.Indexed) else "scores" if is_score_formula(expr) else "single-label"
+        keys = {v[:2] for v in (score_table() if kind == "scores" else variants(parameters(expr)))}
         ranked = sorted(keys, key=lambda key: (distance(expr, key, kind), str(key)))
         wanted.extend(k for k in ranked if k not in wanted)
         wanted = wanted[:limit]

@@ -1,8 +1,9 @@
 """The numeric side of ``identify``: fixed random data and every catalog variant's values on it.
 
 Three kinds of points: per-class counts of multi-label data (no single-label identities),
-confusion matrices of 3 to 5 classes, and 2 x 2 matrices (class 1 positive). The catalog
-side is computed by the runtime; the formula side by sympy over 30-digit floats. Scalar
+confusion matrices of 3 to 5 classes, and 2 x 2 matrices (class 1 positive); formulas over
+samples' probabilities have their own data (:mod:`.identify_scores`). The catalog
+side is computed by the runtime; the formula side by :mod:`.identify_evaluate` (floats). Scalar
 parameters printed in the formula (beta, alpha) take one fixed value on both sides; a per-class
 weight (``kappa_i``, ``\\phi(i)``) takes a fixed random vector per point, passed to the catalog
 metrics that have a class-vector parameter (relevance, kappa).
@@ -17,6 +18,8 @@ import warnings
 import numpy as np
 import sympy
 
+from metricc.compiler.audit.identify_evaluate import Undefined, evaluate
+from metricc.compiler.audit.identify_scores import is_score_formula, score_table, score_values
 from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
 from metricc.compiler.language import symbols
 
@@ -92,35 +95,27 @@ def _user_value(expr, counts, matrix=None, per_class: int | None = None, vector=
     ``instances``: (TP, FP, FN, TN, n, C) of the instances of multi-label data."""
     tp, fp, fn, tn, n = counts if instances is None else instances[:5]
     arrays = dict(zip(_COUNTS, (tp, fp, fn, tn)))
-    if vector is not None:
-        arrays["vector"] = vector
-    scalars = {s: sympy.Float(_SCALAR_VALUES[name], 30) for name, s in SCALARS.items()}
-    sizes = {symbols.N_CLASSES: len(tp)} if instances is None else {symbols.N_CLASSES: instances[5], symbols.N_TOTAL: n}
-    e = expr.xreplace({**sizes, **scalars}).doit()
-    values = {symbols.N_TOTAL: sympy.Float(int(n), 30)}
-    for node in e.atoms(sympy.Indexed):
-        index = [int(i) for i in node.indices if i.is_Integer]
-        if len(index) != len(node.indices) or any(i >= len(tp) or i < 0 for i in index):
+    classes = len(tp) if instances is None else instances[5]
+    values = {symbols.N_CLASSES: float(classes), symbols.N_TOTAL: float(n),
+              **{s: _SCALAR_VALUES[name] for name, s in SCALARS.items()}}
+    if per_class is not None:
+        values.update({s: float(arrays[k][per_class]) for k, s in zip(_COUNTS, symbols.COUNTS)})
+    names = {v: k for k, v in (INSTANCE_COUNTS if instances is not None else CLASS_COUNTS).items()}
+
+    def cell(base, index):
+        if base == symbols.M:
+            ok = matrix is not None and len(index) == 2 and all(0 <= i < len(matrix) for i in index)
+            return float(matrix[index]) if ok else None
+        if len(index) != 1 or not 0 <= index[0] < len(tp):
             return None
-        if node.base == symbols.M:
-            if matrix is None:
-                return None
-            values[node] = sympy.Float(int(matrix[index[0], index[1]]), 30)
-        else:
-            bases = INSTANCE_COUNTS if instances is not None else CLASS_COUNTS
-            name = "vector" if node.base == CLASS_VECTOR else next((k for k, v in bases.items() if v == node.base), None)
-            if name is None or name not in arrays:
-                return None
-            values[node] = sympy.Float(float(arrays[name][index[0]]), 30)
-    if per_class is not None:  # floats of 30 digits: exact for counts, and fast to evaluate
-        values.update({s: sympy.Float(int(arrays[k][per_class]), 30) for k, s in zip(_COUNTS, symbols.COUNTS)})
+        if base == CLASS_VECTOR:
+            return None if vector is None else float(vector[index[0]])
+        return float(arrays[names[base]][index[0]]) if base in names else None
+
     try:
-        value = complex(e.xreplace(values).evalf(30))
-    except (TypeError, ValueError, ZeroDivisionError):
+        return evaluate(expr, values, cell)
+    except Undefined:
         return None
-    if value != value or abs(value.imag) > 1e-12 or abs(value.real) == float("inf"):
-        return None
-    return value.real
 
 
 @functools.lru_cache(maxsize=1)
@@ -200,6 +195,8 @@ def _catalog_value(variant, matrix=None, counts=None, class_index=None, vector=N
 def _catalog_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
     """Every variant's values at the points of ``kind`` (tuple of floats or None)."""
     multilabel, matrices, binary = _data()
+    if kind == "scores":
+        return score_table()
     if kind == "instances":
         return {v: tuple(_instance_value(v, *data) for data in _label_sets()) for v in instance_variants()}
     table = {}
@@ -216,8 +213,11 @@ def _catalog_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
     return table
 
 
+@functools.lru_cache(maxsize=256)
 def _user_values(expr, kind: str) -> tuple | None:
     multilabel, matrices, binary = _data()
+    if kind == "scores":
+        return score_values(expr)
     if kind == "instances":
         return tuple(_user_value(expr, None, instances=(*_instance_counts(*data), data[0].shape[1])) for data in _label_sets())
     if kind == "per-class":
@@ -241,6 +241,8 @@ def _per_class(expr) -> bool:
 
 
 def _scopes(expr, setting: str) -> tuple[str, ...]:
+    if is_score_formula(expr):
+        return ("scores",) if setting in ("multiclass", "any") else ()
     if any(node.base in INSTANCE_COUNTS.values() for node in expr.atoms(sympy.Indexed)):
         return ("instances",) if setting in ("multilabel", "any") else ()
     if _per_class(expr):
@@ -266,7 +268,7 @@ def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
             if kind == "binary" and variant[1] not in ("binary", None):
                 continue  # two-class coincidences of averaged variants say little (as in prove)
             seen.add(key)
-            holds = {"per-class": "all", "instances": "all"}.get(kind, kind)
+            holds = {"per-class": "all", "instances": "all", "scores": "single-label"}.get(kind, kind)
             found.append((variant, holds))
     # A per-class formula equals a metric class by class: report its binary mode, not none.
     keys = {(v[0], v[1]) for v, _ in found}

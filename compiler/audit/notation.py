@@ -10,25 +10,45 @@ cell (``mat_{i,j}``, ``M_{j,k}``), a total (``n``, ``s``), the number of classes
 Branco's relevance) or a weighted mean with it (``Rec^\\phi``). Puertolas Molina's names:
 ``N_n``/``N_p`` (the numbers of negatives and positives), ``G-mean``, ``F_2``, ``InvF_{0.5}``
 (F0.5 with the labels switched), ``Dom`` (recall - specificity) and ``M``, "a performance
-metric" in Eq. 3.6, read as the catalog's default base of ``iba``, the G-mean. Every meaning is
-a sympy expression over the per-class counts, indexed by the class (``TP[i]``) or not (a
-binary formula).
+metric" in Eq. 3.6, read as the catalog's default base of ``iba``, the G-mean. Wang et al.'s
+names: ``p_{i,j}`` and ``a_{i,j}`` (matrix cells), ``f(s,j)`` (1 if sample s is of class j),
+``p(s,j)`` (its probability for class j), ``P(j)`` (the prevalence of class j), ``r_j`` (every
+class but j). Every meaning is a sympy expression over the per-class counts, indexed by the
+class (``TP[i]``) or not (a binary formula), over matrix cells or over samples' scores.
 """
 
 from __future__ import annotations
+
+import re
 
 import sympy
 
 from metricc.compiler.language import symbols
 from metricc.runtime.errors import InputError
 
-__all__ = ["CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "Notation", "MEASURES", "label_metric"]
+__all__ = ["CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "REST", "unless_equal", "Notation", "MEASURES", "label_metric"]
 
 CLASS_COUNTS = {name: sympy.IndexedBase(f"class_{name}") for name in ("TP", "FP", "FN", "TN")}
 CLASS_VECTOR = sympy.IndexedBase("class_weight")  # one number per class: relevance, preference
 SCALARS = {name: sympy.Symbol(name, real=True) for name in ("beta", "alpha")}
 _VECTOR_NAMES = ("kappa", "phi")
 INSTANCE_COUNTS = {name: sympy.IndexedBase(f"instance_{name}") for name in ("TP", "FP", "FN", "TN")}
+REST = sympy.Function("rest")  # Wang's r_j (Eq. 14): every class but j, taken as one class
+
+
+class unless_equal(sympy.Function):
+    """``unless_equal(x, k, j)``: x, or 0 where k = j: a term of ``\\sum_{k \\neq j}``. Its own
+    function, not a Piecewise, which sympy would fold out of the sum that binds k."""
+
+    nargs = 3
+
+    @classmethod
+    def eval(cls, x, k, j):
+        if k == j:
+            return sympy.S.Zero
+        if k.is_Integer and j.is_Integer:
+            return x
+        return None
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
 INDEX_LETTERS = frozenset("ijklxyvu")
 _COUNT_WORDS = {"TP": "TP", "FP": "FP", "FN": "FN", "TN": "TN", "tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
@@ -84,6 +104,8 @@ class Notation:
         self.n_means = n_means
         self.p_means = p_means  # p_i: Branco's predicted count, or Wenzel's precision
         self.params = params
+        self.patterns: dict[str, list] = {}  # head -> [(Pattern, meaning)]: see formula_definitions
+        self.bounds: dict[str, sympy.Expr] = {}  # a letter bounding a sum over samples or classes (Wang Eq. 18)
 
     def resolve(self, parts: list[str], bar: bool, where: str) -> sympy.Expr:
         """The meaning of one printed name, split at underscores; ``where`` names it in errors."""
@@ -93,6 +115,8 @@ class Notation:
         if not bar and parts[0] in self.defined and len(parts) == 2 and parts[1] in INDEX_LETTERS:
             return self.defined[parts[0]]
         head, rest = parts[0], parts[1:]
+        if head in self.bounds and not rest and not bar:
+            return self.bounds[head]
         if head in ("macro", "micro", "weighted") and rest and rest[0] in MEASURES:
             return self._averaged(rest[0], head)
         if head == "binary" and rest:
@@ -113,7 +137,7 @@ class Notation:
         if head == "p" and len(rest) == 1 and rest[0] in INDEX_LETTERS and not bar and self.p_means == "count":
             i = sympy.Symbol(rest[0])
             return CLASS_COUNTS["TP"][i] + CLASS_COUNTS["FP"][i]
-        if head in ("mat", "M") and len(rest) == 1 and len(rest[0].replace(",", "")) == 2:
+        if head in ("mat", "M", "p", "a") and len(rest) == 1 and re.fullmatch(r"[a-z],?[a-z]", rest[0]):
             i, j = (sympy.Symbol(x) for x in rest[0].replace(",", ""))
             return symbols.M[i, j]
         if head in SCALARS and not rest and head in self.params:
@@ -148,6 +172,16 @@ class Notation:
                 return self._averaged(head, _MODES[rest[0]])
         raise InputError("FORMULA", f"{where}: unknown symbol '{key}'; give its meaning with --symbol "
                                     f"'{key}=MEANING' (e.g. TP, FP, n, C, precision)")
+
+    def call(self, head: str, args: tuple) -> sympy.Expr | None:
+        """A printed call with index arguments: ``f(s,j)``, ``p(s,j)``, ``P(j)``; None for another."""
+        if head == "f" and len(args) == 2:
+            return symbols.TRUTH[args]
+        if head == "p" and len(args) == 2:
+            return symbols.SCORE[args]
+        if head == "P" and len(args) == 1:
+            return (CLASS_COUNTS["TP"][args[0]] + CLASS_COUNTS["FN"][args[0]]) / N
+        return None
 
     def _count(self, count: str, rest: list[str], where: str) -> sympy.Expr:
         if not rest:
@@ -216,6 +250,8 @@ _LABELS = (
     (("preferencedriven",), "preference_driven"), (("recphi",), "relevance_recall"),
     (("precphi",), "relevance_precision"), (("fbetaphi",), "relevance_f_beta"),
     (("avfbetaphi",), "relevance_av_f_beta"), (("cbaphi",), "relevance_cba"), (("hl", "hammingloss"), "hamming_loss"), (("mr", "exactmatch"), "exact_match_ratio"),
+    (("cen", "rpcen", "pcen", "confusionentropy"), "cen"), (("aunu",), "aunu"), (("aunp",), "aunp"), (("au1u",), "au1u"),
+    (("au1p",), "au1p"), (("mae",), "mean_absolute_error"), (("mse",), "mean_squared_error"),
 )
 
 

@@ -65,8 +65,7 @@ EQUATIONS = [
     ("Branco", "7", r"AvF_\beta^\phi = \frac{1}{\sum_{i=1}^C \phi(i)} \sum_{i=1}^C \frac{\phi(i) \cdot (1+\beta^2) \cdot precision_i \cdot recall_i}{(\beta^2 \cdot precision_i) + recall_i} = \frac{1}{\sum_{i=1}^C \phi(i)} \sum_{i=1}^C \frac{\phi(i) \cdot (1+\beta^2) \cdot tp_i}{\beta^2 \cdot t_i + p_i} \quad (7)", ("relevance_av_f_beta", None, "all")),
 ]
 # Not metric definitions: Branco Eq. 9-10 estimate the relevance phi; Puertolas Eq. 3.3 and
-# Branco Eq. 8 are errata (tests below). Wang et al.'s equations (CEN, AUC on probabilistic
-# matrices) are outside what identify reads: their inputs are class probabilities, not counts.
+# Branco Eq. 8 are errata (tests below). Wang et al.'s equations: test_identify_wang.py.
 
 
 @pytest.mark.parametrize("paper, equation, latex, expected", EQUATIONS, ids=[f"{p}-{e}" for p, e, *_ in EQUATIONS])
