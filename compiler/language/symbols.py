@@ -27,6 +27,10 @@ __all__ = [
     "xlogy",
     "pick",
     "meeting",
+    "class_extreme",
+    "class_max",
+    "class_min",
+    "CLASS_EXTREMES",
     "CURVE_NAMES",
     "CURVE_TOTALS",
     "THRESHOLDS",
@@ -194,6 +198,70 @@ class meeting(sympy.Function):
     def _numpycode(self, printer) -> str:
         condition, index, last = self.args
         return f"count_rows({_rows(printer, condition, index, last)})"
+
+
+class class_extreme(sympy.Function):
+    """The greatest (``class_max``) or least (``class_min``) value of ``x`` over the classes
+    ``index`` in ``0 .. last``: ``class_max(x, k, last)``, a matrix formula's ``Max(x, k)``.
+
+    Like a ``Sum`` it binds its index (not a free symbol of the whole) and the index's other
+    uses stay free (``Sum(Max(M[i, j], j), i)`` is a maximum per row ``i``). With a number of
+    classes it is sympy's ``Max``/``Min`` of the terms, so exact evaluation needs nothing more.
+
+    >>> k, i = index_symbol("k"), index_symbol("i")
+    >>> k in class_max(ROW_TOTAL[k], k, N_CLASSES - 1).free_symbols
+    False
+    >>> class_max(ROW_TOTAL[k], k, 2), class_min(M[i, k], k, 1), class_max(N_TOTAL, k, N_CLASSES - 1)
+    (Max(t[0], t[1], t[2]), Min(M[i, 0], M[i, 1]), n)
+    """
+
+    nargs = 3
+    _reduce = None  # sympy.Max or sympy.Min
+
+    @classmethod
+    def eval(cls, x, index, last):
+        if cls._reduce is None:
+            return None
+        if index not in x.free_symbols:  # the same at every class (there is at least one)
+            return x
+        if last.is_Integer and last >= 0:
+            return cls._reduce(*(x.xreplace({index: sympy.Integer(v)}) for v in range(int(last) + 1)))
+        return None
+
+    @property
+    def free_symbols(self):
+        x, index, last = self.args
+        return (x.free_symbols | last.free_symbols) - {index}
+
+    def _eval_is_real(self):
+        return self.args[0].is_real
+
+    def _eval_is_nonnegative(self):
+        return True if self.args[0].is_nonnegative else None
+
+    def _eval_is_positive(self):
+        return True if self.args[0].is_positive else None
+
+    def _numpycode(self, printer) -> str:
+        """For ``lambdify`` (the declared-claims check): the rows over classes, then their extreme."""
+        x, index, last = self.args
+        return f"{type(self).__name__}_rows({_rows(printer, x, index, last)})"
+
+
+class class_max(class_extreme):
+    """``Max(x, k)``: the greatest value of ``x`` over the classes (see :class:`class_extreme`)."""
+
+    _reduce = sympy.Max
+
+
+class class_min(class_extreme):
+    """``Min(x, k)``: the least value of ``x`` over the classes (see :class:`class_extreme`)."""
+
+    _reduce = sympy.Min
+
+
+# Matrix level: ``Max(x, k)`` and ``Min(x, k)`` over classes, by their spec names.
+CLASS_EXTREMES = {"Max": class_max, "Min": class_min}
 
 
 def _rows(printer, expr: sympy.Basic, index: sympy.Symbol, last: sympy.Expr) -> str:
