@@ -58,6 +58,8 @@ from metricc.generated.fpr import INFO as _fpr
 from metricc.generated.g_mean import INFO as _g_mean
 from metricc.generated.g_measure import INFO as _g_measure
 from metricc.generated.global_performance_index import INFO as _global_performance_index
+from metricc.generated.goodman_kruskal_lambda_a import INFO as _goodman_kruskal_lambda_a
+from metricc.generated.goodman_kruskal_lambda_b import INFO as _goodman_kruskal_lambda_b
 from metricc.generated.gwet_ac1 import INFO as _gwet_ac1
 from metricc.generated.hamming_distance import INFO as _hamming_distance
 from metricc.generated.hamming_loss import INFO as _hamming_loss
@@ -83,6 +85,7 @@ from metricc.generated.mean_squared_error import INFO as _mean_squared_error
 from metricc.generated.misclassification_count import INFO as _misclassification_count
 from metricc.generated.mutual_information import INFO as _mutual_information
 from metricc.generated.negative_likelihood_ratio import INFO as _negative_likelihood_ratio
+from metricc.generated.no_information_rate import INFO as _no_information_rate
 from metricc.generated.npv import INFO as _npv
 from metricc.generated.optimized_precision import INFO as _optimized_precision
 from metricc.generated.ordinal_mae import INFO as _ordinal_mae
@@ -182,6 +185,8 @@ CATALOG = Catalog((
     _g_mean,
     _g_measure,
     _global_performance_index,
+    _goodman_kruskal_lambda_a,
+    _goodman_kruskal_lambda_b,
     _gwet_ac1,
     _hamming_distance,
     _hamming_loss,
@@ -207,6 +212,7 @@ CATALOG = Catalog((
     _misclassification_count,
     _mutual_information,
     _negative_likelihood_ratio,
+    _no_information_rate,
     _npv,
     _optimized_precision,
     _ordinal_mae,
