@@ -107,7 +107,7 @@ def _hide_picks(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
 
 
 def _hide_extremes(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
-    """Replace each extreme over classes (``symbols.class_extreme``, ``Max(x, k)``) by a
+    """Replace each extreme over an index (``symbols.index_extreme``, ``Max(x, k)``) by a
     placeholder, its term simplified on its own: the passes over the whole formula would
     otherwise reach into the bound index. A placeholder inside a sum keeps the enclosing
     indices its term uses (``Max(M[i, j], j)`` varies with the row ``i``), so nothing moves it
@@ -118,11 +118,11 @@ def _hide_extremes(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
         placeholder = sympy.IndexedBase(sympy.Dummy("extreme"))[tuple(outer)] if outer else sympy.Dummy("extreme")
         hidden[placeholder] = type(node)(simplify(body.xreplace(hidden)), index, last)
         return placeholder
-    return expr.replace(lambda e: isinstance(e, symbols.class_extreme), hide)
+    return expr.replace(lambda e: isinstance(e, symbols.index_extreme), hide)
 
 
 def _is_index(symbol: sympy.Basic) -> bool:
-    """A class index (``k``), not a count, total or parameter."""
+    """A class or sample index (``k``, ``s``), not a count, total or parameter."""
     return isinstance(symbol, sympy.Symbol) and symbol.is_integer and symbol not in _DATA_SYMBOLS | {symbols.N_CLASSES}
 
 

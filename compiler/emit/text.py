@@ -55,15 +55,15 @@ class _Plain(StrPrinter):
     def _print_meeting(self, expr):
         return f"Sum([{self._print(expr.args[0])}], {expr.args[1]})"
 
-    def _print_class_extreme(self, expr):
+    def _print_index_extreme(self, expr):
         return f"{extreme_name(expr)}({self._print(expr.args[0])}, {expr.args[1]})"
 
-    _print_class_max = _print_class_min = _print_class_extreme  # sympy dispatches a Function subclass by its own name
+    _print_index_max = _print_index_min = _print_index_extreme  # sympy dispatches a Function subclass by its own name
 
 
 def extreme_name(expr: sympy.Expr) -> str:
     """``Max`` or ``Min``: how an extreme over classes reads in a spec."""
-    return "Max" if isinstance(expr, symbols.class_max) else "Min"
+    return "Max" if isinstance(expr, symbols.index_max) else "Min"
 
 
 def pick_form(expr: sympy.Expr) -> tuple[str, sympy.Expr, str | None]:
@@ -141,12 +141,12 @@ class _Latex(LatexPrinter):
     def _print_meeting(self, expr, exp=None):
         return rf"\sum_{{{self._print(expr.args[1])}}} [{self._print(expr.args[0])}]"
 
-    def _print_class_extreme(self, expr, exp=None):
+    def _print_index_extreme(self, expr, exp=None):
         r"""``\max_{k} x``, like a sum over the classes."""
         text = rf"\{extreme_name(expr).lower()}_{{{self._print(expr.args[1])}}} {self.parenthesize(expr.args[0], PRECEDENCE['Mul'])}"
         return rf"\left({text}\right)^{{{exp}}}" if exp is not None else text
 
-    _print_class_max = _print_class_min = _print_class_extreme
+    _print_index_max = _print_index_min = _print_index_extreme
 
     def _print_Heaviside(self, expr, exp=None):
         left, relation, right = comparison(expr)
@@ -291,13 +291,13 @@ class _MathML(MathMLPresentationPrinter):
                                        self._print(expr.args[2])))
         return self._call(name, *arguments)
 
-    def _print_class_extreme(self, expr):
+    def _print_index_extreme(self, expr):
         under = self.dom.createElement("munder")
         under.appendChild(self._element("mo", extreme_name(expr).lower()))
         under.appendChild(self._print(expr.args[1]))
         return self._row(under, self.parenthesize(expr.args[0], PRECEDENCE["Mul"]))
 
-    _print_class_max = _print_class_min = _print_class_extreme
+    _print_index_max = _print_index_min = _print_index_extreme
 
     def _print_meeting(self, expr):
         under = self.dom.createElement("munder")

@@ -27,10 +27,10 @@ __all__ = [
     "xlogy",
     "pick",
     "meeting",
-    "class_extreme",
-    "class_max",
-    "class_min",
-    "CLASS_EXTREMES",
+    "index_extreme",
+    "index_max",
+    "index_min",
+    "INDEX_EXTREMES",
     "CURVE_NAMES",
     "CURVE_TOTALS",
     "THRESHOLDS",
@@ -200,18 +200,19 @@ class meeting(sympy.Function):
         return f"count_rows({_rows(printer, condition, index, last)})"
 
 
-class class_extreme(sympy.Function):
-    """The greatest (``class_max``) or least (``class_min``) value of ``x`` over the classes
-    ``index`` in ``0 .. last``: ``class_max(x, k, last)``, a matrix formula's ``Max(x, k)``.
+class index_extreme(sympy.Function):
+    """The greatest (``index_max``) or least (``index_min``) value of ``x`` over ``index`` in
+    ``0 .. last``: ``index_max(x, k, last)``, a formula's ``Max(x, k)`` over the classes (matrix
+    and score levels, ``last = C - 1``) or the samples (score level, ``last = n - 1``).
 
     Like a ``Sum`` it binds its index (not a free symbol of the whole) and the index's other
     uses stay free (``Sum(Max(M[i, j], j), i)`` is a maximum per row ``i``). With a number of
     classes it is sympy's ``Max``/``Min`` of the terms, so exact evaluation needs nothing more.
 
     >>> k, i = index_symbol("k"), index_symbol("i")
-    >>> k in class_max(ROW_TOTAL[k], k, N_CLASSES - 1).free_symbols
+    >>> k in index_max(ROW_TOTAL[k], k, N_CLASSES - 1).free_symbols
     False
-    >>> class_max(ROW_TOTAL[k], k, 2), class_min(M[i, k], k, 1), class_max(N_TOTAL, k, N_CLASSES - 1)
+    >>> index_max(ROW_TOTAL[k], k, 2), index_min(M[i, k], k, 1), index_max(N_TOTAL, k, N_CLASSES - 1)
     (Max(t[0], t[1], t[2]), Min(M[i, 0], M[i, 1]), n)
     """
 
@@ -248,20 +249,20 @@ class class_extreme(sympy.Function):
         return f"{type(self).__name__}_rows({_rows(printer, x, index, last)})"
 
 
-class class_max(class_extreme):
-    """``Max(x, k)``: the greatest value of ``x`` over the classes (see :class:`class_extreme`)."""
+class index_max(index_extreme):
+    """``Max(x, k)``: the greatest value of ``x`` over an index (see :class:`index_extreme`)."""
 
     _reduce = sympy.Max
 
 
-class class_min(class_extreme):
-    """``Min(x, k)``: the least value of ``x`` over the classes (see :class:`class_extreme`)."""
+class index_min(index_extreme):
+    """``Min(x, k)``: the least value of ``x`` over an index (see :class:`index_extreme`)."""
 
     _reduce = sympy.Min
 
 
-# Matrix level: ``Max(x, k)`` and ``Min(x, k)`` over classes, by their spec names.
-CLASS_EXTREMES = {"Max": class_max, "Min": class_min}
+# Matrix and score levels: ``Max(x, k)`` and ``Min(x, k)`` over an index, by their spec names.
+INDEX_EXTREMES = {"Max": index_max, "Min": index_min}
 
 
 def _rows(printer, expr: sympy.Basic, index: sympy.Symbol, last: sympy.Expr) -> str:

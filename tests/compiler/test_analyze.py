@@ -65,13 +65,13 @@ def test_extremes_over_classes_are_simplified_inside_and_left_whole():
     whole formula do not reach in, and a maximum per row stays inside its row sum."""
     i, j, k = (symbols.index_symbol(x) for x in "ijk")
     last, n, t, m = symbols.N_CLASSES - 1, symbols.N_TOTAL, symbols.ROW_TOTAL, symbols.M
-    most = symbols.class_max(t[k], k, last)
-    per_column = sympy.Sum(symbols.class_max(m[i, j], i, last), (j, 0, last))
+    most = symbols.index_max(t[k], k, last)
+    per_column = sympy.Sum(symbols.index_max(m[i, j], i, last), (j, 0, last))
     lambda_a = analyze.simplify((per_column - most) / (n - most))
     assert lambda_a == (per_column - most) / (n - most)
     assert analyze.undefined_cases(lambda_a) == (n - most,)
-    shares = analyze.simplify(sympy.Sum(symbols.class_min(m[i, j] / t[i] + m[i, j] / t[i], j, last), (i, 0, last)))
-    assert shares == sympy.Sum(symbols.class_min(2 * m[i, j] / t[i], j, last), (i, 0, last))
+    shares = analyze.simplify(sympy.Sum(symbols.index_min(m[i, j] / t[i] + m[i, j] / t[i], j, last), (i, 0, last)))
+    assert shares == sympy.Sum(symbols.index_min(2 * m[i, j] / t[i], j, last), (i, 0, last))
     assert analyze.undefined_cases(shares) == (t[i],)  # for some row, as in a Sum
 
 

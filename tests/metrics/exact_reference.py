@@ -104,9 +104,9 @@ class Evaluator:
             return self._sum(expr.function, list(expr.limits))
         if isinstance(expr, symbols.pick):
             return self._pick(*expr.args)
-        if isinstance(expr, symbols.class_extreme):  # Max(x, k): undefined where a term is, like a Sum
+        if isinstance(expr, symbols.index_extreme):  # Max(x, k): undefined where a term is, like a Sum
             rows = self._rows((expr.args[0],), *expr.args[1:])
-            extreme = max if isinstance(expr, symbols.class_max) else min
+            extreme = max if isinstance(expr, symbols.index_max) else min
             return None if rows is None else extreme(value for (value,) in rows)
         if isinstance(expr, symbols.meeting):
             rows = self._rows((expr.args[0],), *expr.args[1:])
