@@ -78,6 +78,7 @@ from metricc.generated.log_loss import INFO as _log_loss
 from metricc.generated.lrap import INFO as _lrap
 from metricc.generated.marginal_cross_entropy import INFO as _marginal_cross_entropy
 from metricc.generated.markedness import INFO as _markedness
+from metricc.generated.max_calibration_error import INFO as _max_calibration_error
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
 from metricc.generated.mean_absolute_error import INFO as _mean_absolute_error
@@ -205,6 +206,7 @@ CATALOG = Catalog((
     _lrap,
     _marginal_cross_entropy,
     _markedness,
+    _max_calibration_error,
     _mcc,
     _mcc_per_class,
     _mean_absolute_error,

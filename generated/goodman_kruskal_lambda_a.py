@@ -82,7 +82,7 @@ INFO = MetricInfo(
     simplified="(-Max(t[k], k) + Sum(Max(M[i, j], i), j))/(n - Max(t[k], k))",
     undefined=("n - Max(t[k], k) = 0",),
     function=goodman_kruskal_lambda_a,
-    no_delta="not differentiable in the counts (a maximum over classes of the data)",
+    no_delta="not differentiable in the counts (a maximum over an index of the data)",
     interpretation=(
         Scale(
             "pycm_lambda",

@@ -82,7 +82,7 @@ INFO = MetricInfo(
     simplified="(-Max(p[k], k) + Sum(Max(M[i, j], j), i))/(n - Max(p[k], k))",
     undefined=("n - Max(p[k], k) = 0",),
     function=goodman_kruskal_lambda_b,
-    no_delta="not differentiable in the counts (a maximum over classes of the data)",
+    no_delta="not differentiable in the counts (a maximum over an index of the data)",
     interpretation=(
         Scale(
             "pycm_lambda",

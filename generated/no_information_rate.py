@@ -68,5 +68,5 @@ INFO = MetricInfo(
     simplified="Max(t[k], k)/n",
     undefined=("n = 0",),
     function=no_information_rate,
-    no_delta="not differentiable in the counts (a maximum over classes of the data)",
+    no_delta="not differentiable in the counts (a maximum over an index of the data)",
 )
