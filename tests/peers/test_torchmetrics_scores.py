@@ -1,6 +1,6 @@
 """torchmetrics' calibration errors (norms l1, l2, max) against the catalog (CPU, float64 tensors).
 
-The binary calibration error keeps float64 and agrees at 1e-12. The multi-class one casts
+The binary calibration errors keep float64 and agree at 1e-12. The multi-class one casts
 the top-label confidences to float32 inside torchmetrics (``confidences.float()`` in
 ``_multiclass_calibration_error_update``) whatever the input dtype, so it agrees only to
 float32 rounding: the tests give it probabilities that float32 holds exactly and compare at
@@ -69,17 +69,19 @@ def test_max_calibration_error_is_the_largest_gap_of_a_bin_that_holds_a_sample()
     assert float(expected) == 0.75
 
 
+@pytest.mark.parametrize("norm, metric_id", [("l1", "binary_calibration_error"), ("max", "binary_max_calibration_error")])
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("bins", [1, 7, 15])
-def test_binary_calibration_error(seed, bins):
+def test_binary_calibration_error(norm, metric_id, seed, bins):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 200))
     y, p = rng.integers(0, 2, size=n), rng.random(n)
-    expected = float(classification.binary_calibration_error(torch.tensor(p), torch.tensor(y), n_bins=bins))
+    expected = float(classification.binary_calibration_error(torch.tensor(p), torch.tensor(y), n_bins=bins, norm=norm))
     # Within a bin, the gap is a difference of two means: both sides round, so the
-    # comparison is relative to the mean of the terms' magnitudes, not to a small value.
-    scale = np.mean(y + p)
-    assert abs(ours("binary_calibration_error", y, p, bins=bins) - expected) <= 1e-12 * scale
+    # comparison is relative to the mean of the terms' magnitudes, not to a small value
+    # (for the largest gap: the largest of the bins' means, at most 2 since y + p <= 2).
+    scale = np.mean(y + p) if norm == "l1" else 2.0
+    assert abs(ours(metric_id, y, p, bins=bins) - expected) <= 1e-12 * scale
 
 
 def test_binary_calibration_error_on_two_columns_reads_column_one():
