@@ -19,6 +19,7 @@ from metricc.generated.balanced_accuracy import INFO as _balanced_accuracy
 from metricc.generated.bangdiwala_b import INFO as _bangdiwala_b
 from metricc.generated.bennett_s import INFO as _bennett_s
 from metricc.generated.binary_calibration_error import INFO as _binary_calibration_error
+from metricc.generated.binary_max_calibration_error import INFO as _binary_max_calibration_error
 from metricc.generated.braun_blanquet import INFO as _braun_blanquet
 from metricc.generated.bray_curtis_dissimilarity import INFO as _bray_curtis_dissimilarity
 from metricc.generated.brier_score import INFO as _brier_score
@@ -147,6 +148,7 @@ CATALOG = Catalog((
     _bangdiwala_b,
     _bennett_s,
     _binary_calibration_error,
+    _binary_max_calibration_error,
     _braun_blanquet,
     _bray_curtis_dissimilarity,
     _brier_score,
