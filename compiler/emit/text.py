@@ -143,7 +143,8 @@ class _Latex(LatexPrinter):
 
     def _print_index_extreme(self, expr, exp=None):
         r"""``\max_{k} x``, like a sum over the classes."""
-        text = rf"\{extreme_name(expr).lower()}_{{{self._print(expr.args[1])}}} {self.parenthesize(expr.args[0], PRECEDENCE['Mul'])}"
+        body = self.parenthesize(expr.args[0], PRECEDENCE["Mul"])
+        text = rf"\{extreme_name(expr).lower()}_{{{self._print(expr.args[1])}}} {body}"
         return rf"\left({text}\right)^{{{exp}}}" if exp is not None else text
 
     _print_index_max = _print_index_min = _print_index_extreme
