@@ -20,6 +20,7 @@ from metricc.generated.bangdiwala_b import INFO as _bangdiwala_b
 from metricc.generated.bennett_s import INFO as _bennett_s
 from metricc.generated.binary_calibration_error import INFO as _binary_calibration_error
 from metricc.generated.binary_hinge_loss import INFO as _binary_hinge_loss
+from metricc.generated.binary_max_calibration_error import INFO as _binary_max_calibration_error
 from metricc.generated.braun_blanquet import INFO as _braun_blanquet
 from metricc.generated.bray_curtis_dissimilarity import INFO as _bray_curtis_dissimilarity
 from metricc.generated.brier_score import INFO as _brier_score
@@ -59,6 +60,8 @@ from metricc.generated.fpr import INFO as _fpr
 from metricc.generated.g_mean import INFO as _g_mean
 from metricc.generated.g_measure import INFO as _g_measure
 from metricc.generated.global_performance_index import INFO as _global_performance_index
+from metricc.generated.goodman_kruskal_lambda_a import INFO as _goodman_kruskal_lambda_a
+from metricc.generated.goodman_kruskal_lambda_b import INFO as _goodman_kruskal_lambda_b
 from metricc.generated.gwet_ac1 import INFO as _gwet_ac1
 from metricc.generated.hamming_distance import INFO as _hamming_distance
 from metricc.generated.hamming_loss import INFO as _hamming_loss
@@ -78,6 +81,7 @@ from metricc.generated.log_roc_auc import INFO as _log_roc_auc
 from metricc.generated.lrap import INFO as _lrap
 from metricc.generated.marginal_cross_entropy import INFO as _marginal_cross_entropy
 from metricc.generated.markedness import INFO as _markedness
+from metricc.generated.max_calibration_error import INFO as _max_calibration_error
 from metricc.generated.mcc import INFO as _mcc
 from metricc.generated.mcc_per_class import INFO as _mcc_per_class
 from metricc.generated.mean_absolute_error import INFO as _mean_absolute_error
@@ -85,6 +89,7 @@ from metricc.generated.mean_squared_error import INFO as _mean_squared_error
 from metricc.generated.misclassification_count import INFO as _misclassification_count
 from metricc.generated.mutual_information import INFO as _mutual_information
 from metricc.generated.negative_likelihood_ratio import INFO as _negative_likelihood_ratio
+from metricc.generated.no_information_rate import INFO as _no_information_rate
 from metricc.generated.npv import INFO as _npv
 from metricc.generated.optimized_precision import INFO as _optimized_precision
 from metricc.generated.ordinal_mae import INFO as _ordinal_mae
@@ -147,6 +152,7 @@ CATALOG = Catalog((
     _bennett_s,
     _binary_calibration_error,
     _binary_hinge_loss,
+    _binary_max_calibration_error,
     _braun_blanquet,
     _bray_curtis_dissimilarity,
     _brier_score,
@@ -186,6 +192,8 @@ CATALOG = Catalog((
     _g_mean,
     _g_measure,
     _global_performance_index,
+    _goodman_kruskal_lambda_a,
+    _goodman_kruskal_lambda_b,
     _gwet_ac1,
     _hamming_distance,
     _hamming_loss,
@@ -205,6 +213,7 @@ CATALOG = Catalog((
     _lrap,
     _marginal_cross_entropy,
     _markedness,
+    _max_calibration_error,
     _mcc,
     _mcc_per_class,
     _mean_absolute_error,
@@ -212,6 +221,7 @@ CATALOG = Catalog((
     _misclassification_count,
     _mutual_information,
     _negative_likelihood_ratio,
+    _no_information_rate,
     _npv,
     _optimized_precision,
     _ordinal_mae,

@@ -106,6 +106,26 @@ def _hide_picks(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
     return expr.replace(lambda e: isinstance(e, symbols.pick), hide)
 
 
+def _hide_extremes(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
+    """Replace each extreme over an index (``symbols.index_extreme``, ``Max(x, k)``) by a
+    placeholder, its term simplified on its own: the passes over the whole formula would
+    otherwise reach into the bound index. A placeholder inside a sum keeps the enclosing
+    indices its term uses (``Max(M[i, j], j)`` varies with the row ``i``), so nothing moves it
+    out of that sum. Innermost first: a nested extreme is simplified with its term."""
+    def hide(node: sympy.Expr) -> sympy.Expr:
+        body, index, last = node.args
+        outer = sorted((s for s in node.free_symbols if _is_index(s)), key=str)
+        placeholder = sympy.IndexedBase(sympy.Dummy("extreme"))[tuple(outer)] if outer else sympy.Dummy("extreme")
+        hidden[placeholder] = type(node)(simplify(body.xreplace(hidden)), index, last)
+        return placeholder
+    return expr.replace(lambda e: isinstance(e, symbols.index_extreme), hide)
+
+
+def _is_index(symbol: sympy.Basic) -> bool:
+    """A class or sample index (``k``, ``s``), not a count, total or parameter."""
+    return isinstance(symbol, sympy.Symbol) and symbol.is_integer and symbol not in _DATA_SYMBOLS | {symbols.N_CLASSES}
+
+
 def _ranking(key: sympy.Expr, index: sympy.Symbol) -> sympy.Expr:
     """A pick's key without a non-negative factor that is the same at every threshold: it ranks
     the thresholds alike, and ``|FN[i] N - FP[i] P|`` compares counts exactly where
@@ -118,10 +138,11 @@ def _ranking(key: sympy.Expr, index: sympy.Symbol) -> sympy.Expr:
 
 
 def simplify(expr: sympy.Expr) -> sympy.Expr:
-    """Canonical form: one fraction, common factors cancelled and pulled out; guarded products
-    and chosen thresholds kept."""
+    """Canonical form: one fraction, common factors cancelled and pulled out; guarded products,
+    chosen thresholds and extremes over classes kept (their terms simplified on their own)."""
     hidden: dict = {}
     expr = _hide_picks(expr, hidden)
+    expr = _hide_extremes(expr, hidden)
     expr = _hide_guarded(expr, hidden)
     for rewrite in SIMPLIFICATIONS:
         expr = rewrite(expr)

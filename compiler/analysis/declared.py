@@ -68,12 +68,20 @@ def _pick_rows(values, keys, holds):
     return np.where(meets.any(axis=0), chosen, np.nan)
 
 
+def _extreme_rows(reduce):
+    """``symbols.index_extreme`` over its index on axis 0 (a row of constants has no batch axis)."""
+    def extreme(rows):
+        return reduce(np.stack(np.broadcast_arrays(*(np.asarray(r, dtype=float) for r in rows))), axis=0)
+    return extreme
+
+
 _DELTA = sympy.Function("kronecker_delta")  # sympy prints KroneckerDelta for Python numbers only
 # lambdify rewrites Heaviside as a Piecewise and folds it into its argument's sums (a bound
 # index escapes its Sum): numpy's heaviside instead, under a name sympy leaves alone.
 _HEAVISIDE = sympy.Function("indicator_step")
 _NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy, "indicator_step": np.heaviside,
-              "pick_rows": _pick_rows, "count_rows": lambda holds: np.count_nonzero(np.asarray(holds, dtype=float), axis=0),
+              "pick_rows": _pick_rows, "index_max_rows": _extreme_rows(np.max), "index_min_rows": _extreme_rows(np.min),
+              "count_rows": lambda holds: np.count_nonzero(np.asarray(holds, dtype=float), axis=0),
               "step": lambda x: np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))}
 
 
@@ -89,7 +97,7 @@ def _free_symbols(expr: sympy.Basic, seen: dict) -> frozenset:
         found = inner.union(*(_free_symbols(bound, seen) for limit in expr.limits for bound in limit[1:]))
     elif isinstance(expr, sympy.Indexed):
         found = frozenset().union(*(_free_symbols(i, seen) for i in expr.indices))
-    elif isinstance(expr, (symbols.pick, symbols.meeting)):  # bind their threshold index, like a Sum
+    elif isinstance(expr, (symbols.pick, symbols.meeting, symbols.index_extreme)):  # bind their index, like a Sum
         found = frozenset(expr.free_symbols)
     else:
         found = frozenset().union(*(_free_symbols(a, seen) for a in expr.args))

@@ -18,7 +18,7 @@ What the compiler derives, per level (the runtime assembles ``G`` and the varian
   collapses to ``f(a)``).
 
 A metric gets no gradient, with the reason in ``ir.Metric.no_delta`` (the runtime then offers
-the bootstrap), where it is not differentiable in the counts (``abs``, ``min``, ``max``,
+the bootstrap), where it is not differentiable in the counts (``abs``, ``min``, ``max``, ``Max(x, k)``,
 indicators and steps of the data; ``xlogy`` at empty cells), where a term averages over
 instances or a parameter is another metric, or where a partial exceeds the compile budget
 (:mod:`metricc.compiler.analysis.budget`). Never an error: the build does not stop here.
@@ -43,8 +43,9 @@ __all__ = ["derive_metric", "derive_catalog", "cell_indices", "COUNT_ORDER"]
 
 COUNT_ORDER = symbols.COUNTS  # TP, FP, FN, TN: the order of the four partials
 _KINKS = (sympy.Abs, sympy.Min, sympy.Max, sympy.Heaviside, sympy.Piecewise, sympy.KroneckerDelta,
-          sympy.sign, sympy.floor, sympy.ceiling, symbols.step)
-_KINK_NAMES = {sympy.Abs: "abs", sympy.Min: "min", sympy.Max: "max", symbols.step: "step"}
+          sympy.sign, sympy.floor, sympy.ceiling, symbols.step, symbols.index_extreme)
+_KINK_NAMES = {sympy.Abs: "abs", sympy.Min: "min", sympy.Max: "max", symbols.step: "step",
+               symbols.index_max: "a maximum over an index", symbols.index_min: "a minimum over an index"}
 _MATRIX_DATA = (symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL)
 
 

@@ -261,6 +261,19 @@ class NumpyPrinter:
         code = self._threshold_operand(holds, str(index))
         return Printed(f"{self.use('np')}.count_nonzero(valid & {code}, axis=-1)", "", True)
 
+    def _print_index_extreme(self, expr) -> Printed:
+        """``np.max(x, axis=a)`` (or ``np.min``) over the axis of the bound class index."""
+        body, index, last = expr.args
+        if _SIZES.get(last + 1) not in ("C", "n"):
+            raise InternalError("numpy printer: an extreme runs over the classes 0..C-1 or the samples 0..n-1")
+        printed, name = self.print(body), str(index)
+        if name not in printed.indices:
+            raise InternalError(f"numpy printer: the term of an extreme over '{name}' must use it")
+        function = "max" if isinstance(expr, symbols.index_max) else "min"
+        axis = printed.indices.index(name) - len(printed.indices)
+        return Printed(f"{self.use('np')}.{function}({printed.code}, axis={axis})",
+                       printed.indices.replace(name, ""), printed.batched)
+
     def _print_Sum(self, expr) -> Printed:
         body = expr.function
         sizes = {}

@@ -19,8 +19,9 @@ from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
 from metricc.compiler.errors import InternalError
+from metricc.compiler.language import symbols
 
-__all__ = ["plain", "latex", "latex_escape", "mathml", "display_form", "pick_form"]
+__all__ = ["plain", "latex", "latex_escape", "mathml", "display_form", "pick_form", "extreme_name"]
 
 
 class _Plain(StrPrinter):
@@ -53,6 +54,16 @@ class _Plain(StrPrinter):
 
     def _print_meeting(self, expr):
         return f"Sum([{self._print(expr.args[0])}], {expr.args[1]})"
+
+    def _print_index_extreme(self, expr):
+        return f"{extreme_name(expr)}({self._print(expr.args[0])}, {expr.args[1]})"
+
+    _print_index_max = _print_index_min = _print_index_extreme  # sympy dispatches a Function subclass by its own name
+
+
+def extreme_name(expr: sympy.Expr) -> str:
+    """``Max`` or ``Min``: how an extreme over classes reads in a spec."""
+    return "Max" if isinstance(expr, symbols.index_max) else "Min"
 
 
 def pick_form(expr: sympy.Expr) -> tuple[str, sympy.Expr, str | None]:
@@ -129,6 +140,14 @@ class _Latex(LatexPrinter):
 
     def _print_meeting(self, expr, exp=None):
         return rf"\sum_{{{self._print(expr.args[1])}}} [{self._print(expr.args[0])}]"
+
+    def _print_index_extreme(self, expr, exp=None):
+        r"""``\max_{k} x``, like a sum over the classes."""
+        body = self.parenthesize(expr.args[0], PRECEDENCE["Mul"])
+        text = rf"\{extreme_name(expr).lower()}_{{{self._print(expr.args[1])}}} {body}"
+        return rf"\left({text}\right)^{{{exp}}}" if exp is not None else text
+
+    _print_index_max = _print_index_min = _print_index_extreme
 
     def _print_Heaviside(self, expr, exp=None):
         left, relation, right = comparison(expr)
@@ -272,6 +291,14 @@ class _MathML(MathMLPresentationPrinter):
             arguments.append(self._row(self._element("mi", "where", mathvariant="normal"), self._element("mo", "="),
                                        self._print(expr.args[2])))
         return self._call(name, *arguments)
+
+    def _print_index_extreme(self, expr):
+        under = self.dom.createElement("munder")
+        under.appendChild(self._element("mo", extreme_name(expr).lower()))
+        under.appendChild(self._print(expr.args[1]))
+        return self._row(under, self.parenthesize(expr.args[0], PRECEDENCE["Mul"]))
+
+    _print_index_max = _print_index_min = _print_index_extreme
 
     def _print_meeting(self, expr):
         under = self.dom.createElement("munder")

@@ -85,6 +85,8 @@ class _Printer:
         args = [self.visit(a) for a in node.args]
         if name == "Sum":
             return self.sum(self.visit(node.args[1]), self.operand(node.args[0], 2))
+        if name in ("Max", "Min") and len(node.args) == 2 and not node.keywords:  # over classes or thresholds
+            return self.extreme(name.lower(), self.visit(node.args[1]), self.operand(node.args[0], 2))
         if name == "indicator":
             return self.brackets(args[0])
         if name == "abs":
@@ -155,6 +157,9 @@ class _Latex(_Printer):
     def sum(self, index: str, body: str) -> str:
         return rf"\sum_{{{index}}} {body}"
 
+    def extreme(self, which: str, index: str, body: str) -> str:
+        return rf"\{which}_{{{index}}} {body}"
+
     def brackets(self, text: str) -> str:
         return rf"\left[{text}\right]"
 
@@ -218,6 +223,9 @@ class _MathML(_Printer):
 
     def sum(self, index: str, body: str) -> str:
         return _tag("mrow", _tag("munder", _tag("mo", "\u2211"), _tag("mrow", index)), body)
+
+    def extreme(self, which: str, index: str, body: str) -> str:
+        return _tag("mrow", _tag("munder", _tag("mo", which), _tag("mrow", index)), body)
 
     def brackets(self, text: str) -> str:
         return _tag("mrow", _tag("mo", "["), text, _tag("mo", "]"))

@@ -24,6 +24,8 @@ _PICK_USAGE = ("a threshold is chosen by Max(x, i), Min(x, i), At(x, i, argmax=k
                "each with an optional constraint where=..., e.g. Max(TP[i] / (TP[i] + FP[i]), i, where=TP[i] / P >= r)")
 _COMPARISONS = {ast.GtE: sympy.GreaterThan, ast.Gt: sympy.StrictGreaterThan,
                 ast.LtE: sympy.LessThan, ast.Lt: sympy.StrictLessThan}
+_EXTREME_USAGE = ("Max(x, k) and Min(x, k) take an expression and its indices: Max(t[k], k), "
+                  "Max(M[i, j], (i, j)), or per row inside a Sum: Sum(Max(M[i, j], j), i)")
 _SUM_USAGE = "Sum() takes an expression and its indices: Sum(M[k, k], k), Sum(M[i, j], (i, j)) or Sum(x, k != j)"
 
 
@@ -137,12 +139,45 @@ class IndexedForms:
             body = sympy.Sum(body, (symbols.index_symbol(name), 0, self.rules.sum_upper(name)))
         return body
 
+    def _index_extreme(self, node: ast.Call) -> sympy.Expr:
+        """Matrix and score levels: ``Max(x, k)`` / ``Min(x, k)``, the extreme of ``x`` over an
+        index, classes or (score level) samples (:class:`symbols.index_extreme`); over a pair
+        ``(i, j)`` the extreme of the extremes. The index is bound like a Sum's, so both nest
+        either way."""
+        name = node.func.id
+        if len(node.args) != 2 or node.keywords:
+            where = next((k for k in node.keywords if k.arg == "where"), None)
+            if where is not None:
+                raise self.fail(where, f"{name}() over an index takes no constraint: where= belongs to a chosen "
+                                       "threshold of a curve formula")
+            raise self.fail(node.keywords[0] if node.keywords else node, _EXTREME_USAGE)
+        indices, condition = self._sum_indices(node.args[1])
+        if condition is not None:
+            raise self.fail(node.args[1], f"{name}() runs over the whole index: 'k != j' is a Sum condition only")
+        self.bound.extend(indices)
+        try:
+            body = self.build(node.args[0])
+        finally:
+            del self.bound[-len(indices):]
+        reduce = symbols.INDEX_EXTREMES[name]
+        for index in reversed(indices):
+            symbol = symbols.index_symbol(index)
+            if symbol not in body.free_symbols:
+                raise self.fail(node.args[0], f"the expression does not use the index '{index}', so {name}() over it "
+                                              f"is the expression itself: index it by '{index}' or drop {name}()")
+            body = reduce(body, symbol, self.rules.sum_upper(index))
+        return body
+
     def _threshold_pick(self, node: ast.Call) -> sympy.Expr:
         """``Max(x, i, where=c)``, ``Min(x, i, where=c)``, ``At(x, i, argmax=k, where=c)``: the
         curve quantity ``x`` at one threshold, chosen by a key under a constraint (:class:`symbols.pick`)."""
         name = node.func.id
+        if self.rules.level in (Level.MATRIX, Level.SCORE) and name in symbols.INDEX_EXTREMES:
+            return self._index_extreme(node)
         if self.rules.level is not Level.CURVE:
-            raise self.fail(node, f"{name}() chooses a threshold: it is only allowed in curve-level formulas")
+            raise self.fail(node, f"{name}() chooses a threshold in curve-level formulas"
+                                  f"{' (and runs over an index in matrix- and score-level ones)' if name != 'At' else ''}: "
+                                  f"it is not allowed in {self.rules.level.value}-level formulas")
         if self.bound:
             raise self.fail(node, f"{name}() chooses one threshold of the whole curve: it cannot be nested in Sum() or another {name}()")
         keywords = {k.arg: k for k in node.keywords}

@@ -27,6 +27,10 @@ __all__ = [
     "xlogy",
     "pick",
     "meeting",
+    "index_extreme",
+    "index_max",
+    "index_min",
+    "INDEX_EXTREMES",
     "CURVE_NAMES",
     "CURVE_TOTALS",
     "THRESHOLDS",
@@ -194,6 +198,71 @@ class meeting(sympy.Function):
     def _numpycode(self, printer) -> str:
         condition, index, last = self.args
         return f"count_rows({_rows(printer, condition, index, last)})"
+
+
+class index_extreme(sympy.Function):
+    """The greatest (``index_max``) or least (``index_min``) value of ``x`` over ``index`` in
+    ``0 .. last``: ``index_max(x, k, last)``, a formula's ``Max(x, k)`` over the classes (matrix
+    and score levels, ``last = C - 1``) or the samples (score level, ``last = n - 1``).
+
+    Like a ``Sum`` it binds its index (not a free symbol of the whole) and the index's other
+    uses stay free (``Sum(Max(M[i, j], j), i)`` is a maximum per row ``i``). With a number of
+    classes it is sympy's ``Max``/``Min`` of the terms, so exact evaluation needs nothing more.
+
+    >>> k, i = index_symbol("k"), index_symbol("i")
+    >>> k in index_max(ROW_TOTAL[k], k, N_CLASSES - 1).free_symbols
+    False
+    >>> index_max(ROW_TOTAL[k], k, 2), index_min(M[i, k], k, 1), index_max(N_TOTAL, k, N_CLASSES - 1)
+    (Max(t[0], t[1], t[2]), Min(M[i, 0], M[i, 1]), n)
+    """
+
+    nargs = 3
+    _reduce = None  # sympy.Max or sympy.Min
+
+    @classmethod
+    def eval(cls, x, index, last):
+        if cls._reduce is None:
+            return None
+        if index not in x.free_symbols:  # the same at every class (there is at least one)
+            return x
+        if last.is_Integer and last >= 0:
+            return cls._reduce(*(x.xreplace({index: sympy.Integer(v)}) for v in range(int(last) + 1)))
+        return None
+
+    @property
+    def free_symbols(self):
+        x, index, last = self.args
+        return (x.free_symbols | last.free_symbols) - {index}
+
+    def _eval_is_real(self):
+        return self.args[0].is_real
+
+    def _eval_is_nonnegative(self):
+        return True if self.args[0].is_nonnegative else None
+
+    def _eval_is_positive(self):
+        return True if self.args[0].is_positive else None
+
+    def _numpycode(self, printer) -> str:
+        """For ``lambdify`` (the declared-claims check): the rows over classes, then their extreme."""
+        x, index, last = self.args
+        return f"{type(self).__name__}_rows({_rows(printer, x, index, last)})"
+
+
+class index_max(index_extreme):
+    """``Max(x, k)``: the greatest value of ``x`` over an index (see :class:`index_extreme`)."""
+
+    _reduce = sympy.Max
+
+
+class index_min(index_extreme):
+    """``Min(x, k)``: the least value of ``x`` over an index (see :class:`index_extreme`)."""
+
+    _reduce = sympy.Min
+
+
+# Matrix and score levels: ``Max(x, k)`` and ``Min(x, k)`` over an index, by their spec names.
+INDEX_EXTREMES = {"Max": index_max, "Min": index_min}
 
 
 def _rows(printer, expr: sympy.Basic, index: sympy.Symbol, last: sympy.Expr) -> str:

@@ -58,3 +58,30 @@ def test_xlogy_of_a_vanishing_argument_is_undefined_unless_its_weight_vanishes_t
     precision = s.TP / (s.TP + s.FP)
     assert s.TP in analyze.log_zeros(-s.xlogy(1, precision))
     assert analyze.log_zeros(s.xlogy(s.TP, precision)) == ()
+
+
+def test_extremes_over_classes_are_simplified_inside_and_left_whole():
+    """``Max(x, k)`` keeps its index bound: its term is simplified on its own, the passes over the
+    whole formula do not reach in, and a maximum per row stays inside its row sum."""
+    i, j, k = (symbols.index_symbol(x) for x in "ijk")
+    last, n, t, m = symbols.N_CLASSES - 1, symbols.N_TOTAL, symbols.ROW_TOTAL, symbols.M
+    most = symbols.index_max(t[k], k, last)
+    per_column = sympy.Sum(symbols.index_max(m[i, j], i, last), (j, 0, last))
+    lambda_a = analyze.simplify((per_column - most) / (n - most))
+    assert lambda_a == (per_column - most) / (n - most)
+    assert analyze.undefined_cases(lambda_a) == (n - most,)
+    shares = analyze.simplify(sympy.Sum(symbols.index_min(m[i, j] / t[i] + m[i, j] / t[i], j, last), (i, 0, last)))
+    assert shares == sympy.Sum(symbols.index_min(2 * m[i, j] / t[i], j, last), (i, 0, last))
+    assert analyze.undefined_cases(shares) == (t[i],)  # for some row, as in a Sum
+
+
+def test_extremes_over_classes_have_a_binary_form_and_no_general_one(compiled_metrics):
+    """The prover writes ``Max(t[k], k)`` of two classes as sympy's ``Max`` of the two rows (an
+    opaque function to cancellation, so nothing false is proved), and gives up in general."""
+    from metricc.compiler.analysis import prove
+
+    nir = compiled_metrics["no_information_rate"]
+    a, b, c, d = prove.A, prove.B, prove.Cc, prove.D
+    assert prove.binary_form(nir, None) == sympy.Max(a + b, c + d) / (a + b + c + d)
+    assert prove.general_form(nir, None) is None
+    assert not nir.equivalences

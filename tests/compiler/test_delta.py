@@ -39,6 +39,9 @@ def test_kinks_of_the_data_have_no_gradient_and_say_which():
     assert "abs" in delta._not_differentiable(sympy.Abs(TP - FP))
     assert "x log x" in delta._not_differentiable(symbols.xlogy(TP, TP / (TP + FN)))
     assert delta._not_differentiable(sympy.sqrt(TP / (TP + FN))) == ""
+    k = symbols.index_symbol("k")
+    most = symbols.index_max(symbols.ROW_TOTAL[k], k, symbols.N_CLASSES - 1)
+    assert "a maximum over an index" in delta._not_differentiable(most / symbols.N_TOTAL)
 
 
 def test_a_sum_over_a_kronecker_delta_collapses_to_its_class():

@@ -46,6 +46,11 @@ CASES = [
     (M[I, J] + T[I], 'M + align(t, "i", "ij")', {"align"}),
     (sympy.KroneckerDelta(I, J), "eye(C)", {"eye"}),
     (sympy.KroneckerDelta(TP, 0), "equal(0, tp)", {"equal"}),
+    # extremes over classes reduce the axis of their index
+    (symbols.index_max(T[K], K, C - 1), "np.max(t, axis=-1)", {"np"}),
+    (symbols.index_max(M[I, J], I, C - 1), "np.max(M, axis=-2)", {"np"}),
+    (symbols.index_min(M[I, J] / T[I], J, C - 1), 'np.min(M / nonzero(align(t, "i", "ij")), axis=-1)', {"np", "nonzero", "align"}),
+    (sympy.Sum(symbols.index_max(M[I, J], J, C - 1), (I, 0, C - 1)), "sum_last_axis(np.max(M, axis=-1))", {"np", "sum_last_axis"}),
     # arithmetic
     (TP - FP, "tp - fp", set()),
     (-TP, "-tp", set()),

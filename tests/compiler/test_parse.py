@@ -79,6 +79,22 @@ def test_matrix_formulas():
     assert (call.metric, call.mode, call.index) == ("recall", None, "k")
 
 
+def test_extremes_over_classes_bind_their_index_like_a_sum():
+    k, i, j = (symbols.index_symbol(x) for x in "kij")
+    last = symbols.N_CLASSES - 1
+    assert build("Max(t[k], k) / n", "matrix").expr == symbols.index_max(symbols.ROW_TOTAL[k], k, last) / symbols.N_TOTAL
+    per_row = build("Sum(Min(M[i, j], j), i)", "matrix").expr
+    assert per_row == sympy.Sum(symbols.index_min(symbols.M[i, j], j, last), (i, 0, last))
+    assert i not in per_row.free_symbols and j not in per_row.free_symbols
+    pair = build("Max(M[i, j], (i, j))", "matrix").expr  # over a pair: the extreme of the extremes
+    assert pair == symbols.index_max(symbols.index_max(symbols.M[i, j], j, last), i, last)
+    assert build("Max(Sum(M[k, j], j), k)", "matrix").expr == symbols.index_max(
+        sympy.Sum(symbols.M[k, j], (j, 0, last)), k, last)
+    s = symbols.index_symbol("s")  # score level: over the samples, 0 .. n - 1
+    scores = sympy.Sum(symbols.SCORE[s, k], (k, 0, last))
+    assert build("Max(Sum(S[s, k], k), s)", "score").expr == symbols.index_max(scores, s, symbols.N_TOTAL - 1)
+
+
 def test_let_definitions_are_inlined():
     k = symbols.index_symbol("k")
     body = symbols.M[k, k]
@@ -127,6 +143,12 @@ def test_let_definitions_are_inlined():
         ("t * 2", "matrix", 1, "'t' needs an index, e.g. t[k]"),
         ("TP / n", "matrix", 1, "'TP' is a per-class count; matrix formulas use M[i, j], t[k], p[k], n"),
         ("recall", "matrix", 1, "metric 'recall' is per class: write recall[k] inside a Sum, or average it, e.g. macro(recall)"),
+        ("Max(TP, k)", "class", 1, "Max() chooses a threshold in curve-level formulas (and runs over an index in matrix- and score-level ones): "
+                                   "it is not allowed in class-level formulas"),
+        ("Max(t[k], k) + t[k]", "matrix", 18, "an index must be a class index bound by Sum (e.g. Sum(M[k, k], k)) or by the let definition"),
+        ("Max(t[k], k, where=t[k] > 1)", "matrix", 14, "Max() over an index takes no constraint: where= belongs to a chosen threshold of a curve formula"),
+        ("Sum(Max(t[k], k), k)", "matrix", 15, "index 'k' is already in use"),
+        ("Min(n, k)", "matrix", 5, "the expression does not use the index 'k', so Min() over it is the expression itself: index it by 'k' or drop Min()"),
         ("TP / 0", "class", 1, "this part of the formula divides by zero: it is infinite for every input"),
         ("TP + 0 / 0", "class", 6, "this part of the formula is undefined (0/0) for every input"),
         ("sqrt(-TP)", "class", 1, "this part of the formula is not a real number (a root or logarithm of a negative number)"),

@@ -16,6 +16,8 @@ from metricc.compiler.errors import InternalError
     ("a - (b - c)", r"a - \left(b - c\right)"),
     ("-(TP + FN)", r"-\left(\mathit{TP} + \mathit{FN}\right)"),
     ("Sum(pair_auc[j, k], k != j)", r"\sum_{k \neq j} \mathrm{pair\_auc}_{j, k}"),
+    ("(Sum(Max(M[i, j], j), i) - Max(p[k], k)) / n", r"\frac{\sum_{i} \max_{j} M_{i, j} - \max_{k} p_{k}}{n}"),
+    ("Min(M[i, j] + 1, (i, j))", r"\min_{i, j} \left(M_{i, j} + 1\right)"),
     ("indicator(TP != 0) * g_mean", r"\left[\mathit{TP} \neq 0\right] \cdot \mathrm{g\_mean}"),
     ("log(x, 10) + abs(a - b)", r"\log_{10}\left(x\right) + \left|a - b\right|"),
     ("macro(recall) + f_beta(beta=2)", r"\operatorname{macro}\left(\mathrm{recall}\right) + \mathrm{f\_beta}\left(\beta = 2\right)"),

@@ -104,6 +104,10 @@ class Evaluator:
             return self._sum(expr.function, list(expr.limits))
         if isinstance(expr, symbols.pick):
             return self._pick(*expr.args)
+        if isinstance(expr, symbols.index_extreme):  # Max(x, k): undefined where a term is, like a Sum
+            rows = self._rows((expr.args[0],), *expr.args[1:])
+            extreme = max if isinstance(expr, symbols.index_max) else min
+            return None if rows is None else extreme(value for (value,) in rows)
         if isinstance(expr, symbols.meeting):
             rows = self._rows((expr.args[0],), *expr.args[1:])
             return None if rows is None else sympy.Integer(sum(1 for (holds,) in rows if holds == S.true))

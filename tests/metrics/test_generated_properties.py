@@ -322,6 +322,7 @@ def labelled_scores(draw):
 # Not invariant to the order of the classes, by definition: ties between classes go to the
 # later (scikit-learn's top-k) or the first (torch.max) column, or one column is read.
 CLASS_ORDER_MATTERS = {"top_k_accuracy", "calibration_error", "rms_calibration_error", "binary_calibration_error",
+                      "max_calibration_error", "binary_max_calibration_error",
                       "binary_hinge_loss"}  # class 1 is the positive class
 
 

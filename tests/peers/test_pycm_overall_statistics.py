@@ -41,12 +41,13 @@ OVERALL_STATISTICS = {
     "FPR Macro": ("fpr:macro", {}), "FPR Micro": ("fpr:micro", {}),
     "FNR Macro": ("fnr:macro", {}), "FNR Micro": ("fnr:micro", {}),
     "F1 Macro": ("f1:macro", {}), "F1 Micro": ("f1:micro", {}),
+    "Lambda A": ("goodman_kruskal_lambda_a", {}), "Lambda B": ("goodman_kruskal_lambda_b", {}),
+    "NIR": ("no_information_rate", {}),
 }
 
-# Computed by PyCM from the matrix but not yet expressible in the spec language: a maximum
-# over a row, a column or the classes (Goodman and Kruskal's lambdas, the no-information rate)
-# and the binomial tail of the accuracy against that rate (P-Value).
-NOT_YET_IN_CATALOG = {"Lambda A", "Lambda B", "NIR", "P-Value"}
+# Computed by PyCM from the matrix but not yet expressible in the spec language: the binomial
+# tail of the accuracy against the no-information rate (P-Value), a sum over a count-sized range.
+NOT_YET_IN_CATALOG = {"P-Value"}
 # Standard errors and confidence intervals (issue 9, section 2) and the interpretation bands
 # SOA1-SOA10 (issue 9, interpretation) are other parts of the issue, not statistics of their own.
 ELSEWHERE = {"Kappa Standard Error", "Kappa 95% CI", "Standard Error", "95% CI"} | {
@@ -109,6 +110,36 @@ def test_every_pycm_overall_statistic_is_mapped_or_listed():
     names = set(pycm_matrix(np.array([[2, 1], [1, 2]])).overall_stat)
     assert names - set(OVERALL_STATISTICS) - {"Overall J"} - ELSEWHERE == NOT_YET_IN_CATALOG
     assert not (set(OVERALL_STATISTICS) | NOT_YET_IN_CATALOG) - names, "a mapped name PyCM no longer has"
+
+
+ONE_TRUE_CLASS = [[3, 1, 2], [0, 0, 0], [0, 0, 0]]  # every sample of true class 0
+ONE_PREDICTED_CLASS = [[3, 0, 0], [1, 0, 0], [2, 0, 0]]  # every sample predicted as class 0
+
+
+@pytest.mark.parametrize(("name", "entry", "matrix"), [
+    ("Lambda A", "goodman_kruskal_lambda_a", ONE_TRUE_CLASS),
+    ("Lambda B", "goodman_kruskal_lambda_b", ONE_PREDICTED_CLASS),
+])
+def test_lambda_is_undefined_where_one_class_takes_every_sample(name, entry, matrix):
+    """n - max_k t_k = 0 (lambda A) or n - max_k p_k = 0 (lambda B): nothing to reduce; PyCM's
+    division fails and it says "None"."""
+    assert pycm_matrix(np.array(matrix)).overall_stat[name] == "None"
+    assert math.isnan(float(mc.evaluate(entry, matrix=np.array(matrix))[entry]))
+
+
+def test_lambdas_guess_the_truth_from_the_prediction_and_back():
+    """Which lambda is which: A maximises over the true class in each predicted column (guessing
+    the truth), B over the predicted class in each true row. Lambda A of a matrix is lambda B of
+    its transpose, as in PyCM."""
+    matrix = np.array([[5, 0, 1], [4, 0, 1], [0, 3, 2]])
+    a = float(mc.evaluate("goodman_kruskal_lambda_a", matrix=matrix)["goodman_kruskal_lambda_a"])
+    b = float(mc.evaluate("goodman_kruskal_lambda_b", matrix=matrix)["goodman_kruskal_lambda_b"])
+    assert a == pytest.approx((5 + 3 + 2 - 6) / (16 - 6), rel=1e-15)
+    assert b == pytest.approx((5 + 4 + 3 - 9) / (16 - 9), rel=1e-15)
+    transposed = float(mc.evaluate("goodman_kruskal_lambda_b", matrix=matrix.T)["goodman_kruskal_lambda_b"])
+    assert transposed == a
+    stats = pycm_matrix(matrix).overall_stat
+    assert (stats["Lambda A"], stats["Lambda B"]) == pytest.approx((a, b), rel=1e-12)
 
 
 def test_pycm_overall_jaccard_is_the_sum_and_the_macro_average_of_jaccard():

@@ -1,6 +1,6 @@
-"""torchmetrics' calibration errors against the catalog (CPU, float64 tensors).
+"""torchmetrics' calibration errors (norms l1, l2, max) against the catalog (CPU, float64 tensors).
 
-The binary calibration error keeps float64 and agrees at 1e-12. The multi-class one casts
+The binary calibration errors keep float64 and agree at 1e-12. The multi-class one casts
 the top-label confidences to float32 inside torchmetrics (``confidences.float()`` in
 ``_multiclass_calibration_error_update``) whatever the input dtype, so it agrees only to
 float32 rounding: the tests give it probabilities that float32 holds exactly and compare at
@@ -35,7 +35,8 @@ def _multiclass(seed: int):
     return y, proba.astype(np.float64)
 
 
-@pytest.mark.parametrize("norm, metric_id", [("l1", "calibration_error"), ("l2", "rms_calibration_error")])
+@pytest.mark.parametrize("norm, metric_id", [("l1", "calibration_error"), ("l2", "rms_calibration_error"),
+                                             ("max", "max_calibration_error")])
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("bins", [1, 4, 15])
 def test_multiclass_calibration_error(norm, metric_id, seed, bins):
@@ -57,17 +58,30 @@ def test_calibration_error_default_bins_and_a_confidence_of_one():
     assert ours("calibration_error", y, proba) == pytest.approx((1.0 + 0.03125 + 0.5 + 0.75) / 5, rel=1e-15)
 
 
+def test_max_calibration_error_is_the_largest_gap_of_a_bin_that_holds_a_sample():
+    """Bins {1.0, 1.0}: accuracy 1/2, confidence 1; {0.96875}: 1 vs 0.96875; {0.5}: 0 vs 0.5;
+    {0.75}: 0 vs 0.75. Empty bins (gap 0 in torchmetrics) cannot be the largest."""
+    y = np.array([0, 1, 2, 0, 1])
+    proba = np.array([[1.0, 0.0, 0.0], [0.0, 0.96875, 0.03125], [0.5, 0.25, 0.25],
+                      [0.25, 0.75, 0.0], [0.0, 0.0, 1.0]])
+    assert ours("max_calibration_error", y, proba) == 0.75
+    expected = classification.multiclass_calibration_error(torch.tensor(proba), torch.tensor(y), num_classes=3, norm="max")
+    assert float(expected) == 0.75
+
+
+@pytest.mark.parametrize("norm, metric_id", [("l1", "binary_calibration_error"), ("max", "binary_max_calibration_error")])
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("bins", [1, 7, 15])
-def test_binary_calibration_error(seed, bins):
+def test_binary_calibration_error(norm, metric_id, seed, bins):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 200))
     y, p = rng.integers(0, 2, size=n), rng.random(n)
-    expected = float(classification.binary_calibration_error(torch.tensor(p), torch.tensor(y), n_bins=bins))
+    expected = float(classification.binary_calibration_error(torch.tensor(p), torch.tensor(y), n_bins=bins, norm=norm))
     # Within a bin, the gap is a difference of two means: both sides round, so the
-    # comparison is relative to the mean of the terms' magnitudes, not to a small value.
-    scale = np.mean(y + p)
-    assert abs(ours("binary_calibration_error", y, p, bins=bins) - expected) <= 1e-12 * scale
+    # comparison is relative to the mean of the terms' magnitudes, not to a small value
+    # (for the largest gap: the largest of the bins' means, at most 2 since y + p <= 2).
+    scale = np.mean(y + p) if norm == "l1" else 2.0
+    assert abs(ours(metric_id, y, p, bins=bins) - expected) <= 1e-12 * scale
 
 
 def test_binary_calibration_error_on_two_columns_reads_column_one():
