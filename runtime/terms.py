@@ -19,6 +19,7 @@ import weakref
 
 import numpy as np
 
+from metricc.runtime.errors import InputError
 from metricc.runtime.confusion import (
     ClassCounts,
     StackTotals,
@@ -141,16 +142,31 @@ def read_matrix(matrix, *, argument: str = "matrix", integer: bool = False) -> M
     return MatrixTerms(m, rows, stack)
 
 
-def matrix_terms(matrix, *, elementwise: bool = False):
+def matrix_terms(matrix, *, elementwise: bool = False, whole_counts: bool = False):
     """``(M, C, t, p, n)`` of a matrix or of :class:`MatrixTerms` already read.
 
     ``M`` is float64 when ``elementwise`` (the formula reads entries of ``M`` beyond its
     diagonal, and integer products of them could overflow); otherwise it is the checked
     matrix as given, whose diagonal :func:`~metricc.runtime.kernel.diagonal` reads as float64.
+    ``whole_counts`` (a spec's ``counts: whole``): the formula counts pairs of samples, so a matrix
+    with a fraction (probabilistic or weighted) is an :class:`InputError`, not a value out of range.
     """
     terms = read_matrix(matrix)
+    if whole_counts:
+        _require_whole(terms.matrix)
     M = terms.real_matrix() if elementwise else terms.matrix
     return M, terms.n_classes, terms.t, terms.p, terms.n
+
+
+def _require_whole(matrix: np.ndarray) -> None:
+    if matrix.dtype.kind != "f":
+        return
+    fractional = matrix != np.floor(matrix)
+    if fractional.any():
+        at = tuple(int(i) for i in np.argwhere(fractional)[0])
+        raise InputError("matrix", f"entry {list(at)} = {float(matrix[at]):.6g} is not a whole count; this metric "
+                                   "counts pairs of samples (n (n - 1) / 2), which a probabilistic or weighted "
+                                   "matrix does not have: pass counts")
 
 
 def matrix_counts(matrix) -> ClassCounts:

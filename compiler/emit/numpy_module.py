@@ -457,6 +457,7 @@ def module_context(metric: ir.Metric) -> dict:
         "class_params": _tuple(p.name for p in metric.params if p.kind == "class_vector"),
         "kernel": kernel,
         "elementwise": _reads_entries(kernel),
+        "whole_counts": metric.whole_counts,
         "imports": sorted(helpers),
         "registry_imports": sorted({"MetricInfo"} | ({"ParamInfo"} if params else set())
                                    | ({"Band", "Scale"} if metric.interpretation else set())),

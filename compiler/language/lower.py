@@ -159,6 +159,7 @@ class _Lowering:
             key_locations=tuple((key, spec.locate((key,))) for key in ("formula", "range", "higher_is_better", "conditioning")),
             scores=data.get("scores", "any"),
             truth=data.get("truth", "labels"),
+            whole_counts=data.get("counts", "real") == "whole",
             conditioning=self._conditioning(spec, scope),
             lets=tuple((key, " ".join(text.split())) for key, text in data.get("let", {}).items()),
             interpretation=bands.scales(data),

@@ -136,6 +136,7 @@ def _from_schema_error(spec: SourceSpec, error: ValidationError) -> Iterator[Dia
             if rule is False and key in container:
                 why = ("only curve and score formulas read scores" if key == "scores"
                        else "only score formulas read the truth matrix Y" if key == "truth"
+                       else "only matrix formulas are given matrices that may hold fractions" if key == "counts"
                        else f"it is {rules(level or Level.CLASS).value_unit}")
                 message = f"{key} is not allowed for level {level or 'class'!r} ({why}); remove it"
                 yield _diag(spec, path + ("level",), message)

@@ -80,3 +80,21 @@ def test_krippendorff_alpha_is_the_nominal_alpha_of_the_true_and_predicted_coder
             continue
         ours = float(mc.evaluate("krippendorff_alpha", y_true=y_true, y_pred=y_pred)["krippendorff_alpha"])
         assert ours == pytest.approx(_krippendorff_nominal(y_true, y_pred), rel=1e-12, abs=1e-12)
+
+
+WHOLE_COUNTS = ("fowlkes_mallows", "adjusted_rand_index", "krippendorff_alpha")
+
+
+@pytest.mark.parametrize("metric_id", WHOLE_COUNTS)
+def test_pair_counting_refuses_a_matrix_of_fractions(metric_id):
+    """Pairs of samples exist only between whole samples: a probabilistic matrix gave
+    Fowlkes-Mallows -7e7 (the seeded runtime fuzz); now it is an InputError naming the entry."""
+    from metricc.generated import CATALOG
+    from metricc.runtime.errors import InputError
+
+    assert CATALOG[metric_id].function(np.array([[3.0, 1.0], [2.0, 4.0]])) == pytest.approx(
+        CATALOG[metric_id].function(np.array([[3, 1], [2, 4]])), rel=1e-15)
+    with pytest.raises(InputError, match=r"^matrix: entry \[0, 1\] = 0.5 is not a whole count; this metric counts pairs"):
+        CATALOG[metric_id].function(np.array([[3.0, 0.5], [2.0, 4.0]]))
+    with pytest.raises(InputError, match="not a whole count"):
+        mc.evaluate(metric_id, y_true=[0, 1, 1], scores=[[0.7, 0.3], [0.2, 0.8], [0.6, 0.4]], probabilistic="absolute")
