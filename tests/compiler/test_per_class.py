@@ -104,3 +104,12 @@ def test_evaluate_labels_the_classes_and_bootstraps_the_averages():
 def test_average_class_values_broadcasts_a_mask_without_the_class_axis():
     assert average_class_values([[1.0, 3.0]], np.array([[False]]), np.array([[1.0, 1.0]]), average="macro",
                                 averages=("macro",)) == pytest.approx([2.0])
+
+
+def test_report_shows_per_class_matrix_metrics_as_columns_with_their_averages():
+    from metricc.runtime.report import report
+
+    found = report(["class_cen", "cen"], matrix=MATRIX)
+    assert found.class_metrics == ["class_cen"] and list(found.overall) == ["cen"]
+    np.testing.assert_array_equal(found.per_class["class_cen"], CATALOG["class_cen"].function(MATRIX))
+    assert set(found.averages) == {"macro", "weighted"}
