@@ -62,9 +62,10 @@ class Scorer:
             raise InputError("metric_id", f"{self.info.id} is a statistic with no better direction (higher_is_better: "
                                           "null in its spec): model selection cannot maximise it; score with a metric "
                                           "that has one")
-        if average == "none":
-            raise InputError("average", "a scorer gives one number; choose an averaging mode other than 'none'")
-        if average is not None and self.info.level in ("aggregate", "matrix", "score"):
+        if (average or self.info.default_average) == "none":
+            raise InputError("average", "a scorer gives one number; choose an averaging mode other than 'none'"
+                                        f" (one of {', '.join(a for a in self.info.averages if a != 'none')})")
+        if average is not None and self.info.level in ("aggregate", "matrix", "score") and not self.info.averages:
             raise InputError("average", f"{self.info.id} is a {self.info.level}-level metric: it has no averaging")
         unknown = sorted(set(self.params) - {p.name for p in self.info.params})
         if unknown:

@@ -30,7 +30,9 @@ from metricc.generated.cen import INFO as _cen
 from metricc.generated.chi_squared import INFO as _chi_squared
 from metricc.generated.chi_squared_df import INFO as _chi_squared_df
 from metricc.generated.class_accuracy import INFO as _class_accuracy
+from metricc.generated.class_cen import INFO as _class_cen
 from metricc.generated.class_error_rate import INFO as _class_error_rate
+from metricc.generated.class_mcen import INFO as _class_mcen
 from metricc.generated.cohen_kappa import INFO as _cohen_kappa
 from metricc.generated.conditional_entropy import INFO as _conditional_entropy
 from metricc.generated.coverage_error import INFO as _coverage_error
@@ -162,7 +164,9 @@ CATALOG = Catalog((
     _chi_squared,
     _chi_squared_df,
     _class_accuracy,
+    _class_cen,
     _class_error_rate,
+    _class_mcen,
     _cohen_kappa,
     _conditional_entropy,
     _coverage_error,

@@ -75,7 +75,7 @@ def _requests(metrics) -> list[Request]:
                                         "give an averaging as 'id:average' or (id, average)")
         info = metric(name)
         if own is not None:
-            if info.level not in ("class", "curve"):
+            if info.level not in ("class", "curve") and not info.averages:
                 raise InputError("metrics", f"{key!r}: {info.id} is a {info.level}-level metric without averaging; "
                                             f"ask for {name!r}")
             if own not in info.averages:
@@ -259,7 +259,8 @@ def evaluate(
     if unknown:
         raise InputError("params", f"no requested metric has a parameter '{unknown[0]}'")
     if average is not None:
-        unsupported = [r.info.id for r in requests if r.average is None and r.info.level == "class" and average not in r.info.averages]
+        unsupported = [r.info.id for r in requests if r.average is None and (r.info.level == "class" or per_class_matrix(r.info))
+                       and average not in r.info.averages]
         if unsupported:
             raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
     averages = [r.average or average or r.info.default_average for r in requests]
@@ -293,6 +294,10 @@ def evaluate(
         if info.level == "matrix":
             if terms is None:
                 raise InputError("input", f"{info.id} needs a confusion matrix; per-class counts (multi-label data) are not enough")
+            if per_class_matrix(info):
+                if mode == "binary" and pos_label is None:
+                    _binary_needs_pos_label(info, asked or average, n_classes)
+                kwargs.update(average=mode, weights=weights, pos_label=_pos_index(pos_label, class_labels, n_classes))
             results[key] = info.function(terms, **kwargs)
             continue
         if info.level == "class":
@@ -343,7 +348,7 @@ def _with_intervals(metrics, method, confidence, n_resamples, random_state, call
         else:
             found = uncertainty.proportion_interval(info, mode, value, method, matrix=matrix, counts=counts,
                                                     pos_index=pos, confidence=confidence, key=key)
-        out[key] = uncertainty.labelled(found, class_labels, n_classes, info.level == "class" and mode == "none")
+        out[key] = uncertainty.labelled(found, class_labels, n_classes, _per_class_values(info, mode))
     return out
 
 
@@ -366,7 +371,7 @@ def _bootstrapped(requests, averages, method, matrix, class_labels, confidence, 
     n_classes = None if matrix is None else matrix.shape[-1]
     out = {}
     for (key, info, _), mode in zip(requests, averages):
-        per_class = info.level in ("class", *SCORE_LEVELS) and mode == "none"
+        per_class = _per_class_values(info, mode)
         size = n_classes if n_classes is not None else np.shape(found[key].value)[-1] if per_class else 0
         out[key] = uncertainty.labelled(found[key], fixed["labels"], size, per_class)
     return out
@@ -378,13 +383,23 @@ def _labelled(requests, averages, results, class_labels, n_classes) -> dict:
     out = {}
     for (key, info, _), mode in zip(requests, averages):
         value = results[key]
-        if info.level in ("class", *SCORE_LEVELS) and mode == "none":
+        if _per_class_values(info, mode):
             value = per_class.with_labels(value, class_labels, n_classes)
         out[key] = value
     return out
 
 
 SCORE_LEVELS = ("curve", "score")
+
+
+def per_class_matrix(info) -> bool:
+    """A matrix formula giving one value per class (spec ``per_class: j``), averaged like a class metric."""
+    return info.level == "matrix" and bool(info.averages)
+
+
+def _per_class_values(info, mode) -> bool:
+    """Whether the value is one per class (labelled with the classes): averaging ``none``."""
+    return mode == "none" and (info.level in ("class", *SCORE_LEVELS) or per_class_matrix(info))
 
 
 def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos_label, zero_division,

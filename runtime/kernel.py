@@ -41,6 +41,7 @@ __all__ = [
     "align",
     "arange",
     "average_class_metric",
+    "average_class_values",
     "average_curve_metric",
     "check_counts",
     "check_matrix",
@@ -500,6 +501,32 @@ def average_class_metric(
     else:  # the metric's per-class values, shared by its averages in one evaluate call
         values, undefined = _shared(counts, (kernel, "nan" if math.isnan(zero) else zero),
                                     lambda c: _per_class(kernel, _floats(c), params, zero), latest_only=True)
+    return _average(values, undefined, lambda: _shared(counts, "support", _support), average=average, weights=weights,
+                    pos_label=pos_label, zero_division=zero_division)
+
+
+def average_class_values(values, undefined, support, *, average: str, averages: tuple[str, ...], weights=None,
+                         pos_label: int = 1, zero_division=math.nan):
+    """Average per-class values ``(..., C)`` computed by the caller, with their undefined mask:
+    the per-class values of a matrix formula (``per_class: j``), which need the whole matrix,
+    not one class's TP, FP, FN, TN. The modes are those of :func:`average_class_metric` except
+    the ones that apply a formula of the counts (``micro``, ``samples``); ``weighted`` weighs
+    by ``support`` (the row totals) unless ``weights`` are given."""
+    if average not in averages:
+        raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
+    if weights is not None and average != "weighted":
+        raise InputError("weights", "only used with average='weighted'")
+    zero = zero_division_value(zero_division)
+    values, undefined = np.broadcast_arrays(np.asarray(values, dtype=float), np.asarray(undefined, dtype=bool))
+    values = (np.where(undefined, zero, values) if undefined.any() else values) + 0.0  # -0.0 (an empty sum) prints as 0
+    return _average(values, undefined, lambda: float_counts(support), average=average, weights=weights,
+                    pos_label=pos_label, zero_division=zero_division)
+
+
+def _average(values, undefined, support: Callable[[], np.ndarray], *, average: str, weights, pos_label, zero_division):
+    """The mean of per-class values ``(..., C)`` (undefined entries already ``zero_division``) for ``average``."""
+    zero = zero_division_value(zero_division)
+    n_classes = np.shape(values)[-1]
     values = np.asarray(values, dtype=float)
     if skips(zero_division) and average in ("macro", "samples", "geometric"):
         # A mean over the defined classes only: the weighted mean with weights 1 or 0.
@@ -527,7 +554,7 @@ def average_class_metric(
         with np.errstate(divide="ignore"):
             return np.exp(np.mean(np.log(values), axis=-1))[()]
     if weights is None:
-        weights = _shared(counts, "support", _support)
+        weights = support()
     else:
         weights = check_class_vector(weights, n_classes, argument="weights")
         if np.any(weights < 0):

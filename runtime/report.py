@@ -130,7 +130,7 @@ def _split_metrics(metrics) -> tuple[list[str], list[str]]:
         if info.per_instance or info.default_average == "samples":
             raise InputError("metrics", f"{info.id} averages over the instances of multi-label data; "
                                         "a report covers single-label data")
-        (columns if info.level == "class" else overall).append(name)
+        (columns if info.level == "class" or info.level == "matrix" and info.averages else overall).append(name)
     if len(set(names)) != len(names):
         raise InputError("metrics", "a metric is listed twice")
     return columns, overall

@@ -245,7 +245,7 @@ def sweep(
     n_classes = the_counts.true_positives.shape[-1]
     values = _product(grid, kind, n_classes) if isinstance(grid, ProductGrid) else _grid(grid, kind, n_classes)
     kwargs = {**fixed, "zero_division": zero_division}
-    if info.level == "class":
+    if info.level == "class" or info.averages:  # class metrics and per-class matrix formulas
         average = average or info.default_average
         if average == "micro" and kind == "class_vector":
             raise InputError("average", f"micro averaging pools the classes, so the per-class '{param}' cannot apply")

@@ -583,6 +583,18 @@ def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnos
             for key in ("$.formula", "$.range", "$.higher_is_better", "$.conditioning") if key in found]
 
 
+def _per_class_batches(batches: list, index: str) -> list:
+    """Each matrix batch once per class, the class index ``index`` bound: a per-class matrix
+    formula (``per_class: j``) is checked as one value per class of every sampled matrix."""
+    def bound(batch: _Batch | None, j: int) -> _Batch | None:
+        if batch is None:
+            return None
+        describe = batch.describe
+        return dataclasses.replace(batch, env={**batch.env, index: np.int64(j)},
+                                   describe=lambda i: f"class {index} = {j} of {describe(i)}")
+    return [(bound(batch, j), bound(corrected, j)) for batch, corrected in batches for j in range(int(batch.env["C"]))]
+
+
 def check_declared(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
     """The analyzed catalog unchanged, or a :class:`FormulaError` naming every refused claim."""
     batches: dict[tuple[Level, str], list] = {}
@@ -593,7 +605,8 @@ def check_declared(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
         if kind not in batches:
             sampler = _indicator_score_batches if metric.truth == "indicator" else _BATCHES[metric.level]
             batches[kind] = list(sampler(np.random.default_rng(SEED)))
-        problems.extend(_check_metric(metric, batches[kind], cache))
+        sampled = _per_class_batches(batches[kind], metric.per_class) if metric.per_class else batches[kind]
+        problems.extend(_check_metric(metric, sampled, cache))
     if problems:
         raise FormulaError(sorted(problems, key=lambda d: (d.location.file, d.location.line, d.location.column)))
     return dict(metrics)

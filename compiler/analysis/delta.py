@@ -225,6 +225,9 @@ def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
 
 
 def _matrix_delta(metric: ir.Metric) -> ir.Metric:
+    if metric.per_class:
+        return dataclasses.replace(metric, no_delta=f"the gradients of a per-class matrix formula (one value per class "
+                                                    f"{metric.per_class}) are not derived yet; the bootstrap applies")
     if metric.terms:
         return dataclasses.replace(metric, no_delta="per-class terms in a matrix formula are not derived yet")
     gradient = _simplified(_matrix_gradient(metric.simplified))

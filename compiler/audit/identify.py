@@ -14,9 +14,10 @@ class-level metric on every count -> ``all`` (reported with averaging ``binary``
 are then proved symbolically (:mod:`.identify_proof`); the text output says which were proved
 and which only agree numerically. When nothing matches, perturbations of the formula (one
 count swapped for another, a square root dropped or added, the pairs k = j of a double sum
-left out) find what differs; a formula with a free class index (Wang's CEN_j, AUC(j, k)) is
-summed over it in the usual ways to find the metric it is a per-class value of
-(:mod:`.identify_free`). Formulas over samples' probabilities (``f(s,j)``, ``p(s,j)``) are
+left out) find what differs; a formula with one free class index (Wang's CEN_j) is compared
+class by class with the per-class matrix metrics (``class_cen``, averaging ``none``:
+:mod:`.identify_per_class`), and one with free indices (CEN_j, AUC(j, k)) is summed over them
+in the usual ways to find the metric it is a per-class value of (:mod:`.identify_free`). Formulas over samples' probabilities (``f(s,j)``, ``p(s,j)``) are
 compared with the score- and curve-level metrics (:mod:`.identify_scores`).
 """
 
@@ -28,6 +29,7 @@ import json
 from metricc.compiler.audit.identify_differs import nearest as nearest_variants
 from metricc.compiler.audit.identify_free import free_indices, nearest_aggregates
 from metricc.compiler.audit.identify_numeric import numeric_matches
+from metricc.compiler.audit.identify_per_class import per_class_matches
 from metricc.compiler.audit.identify_proof import proved as proved_matches
 from metricc.compiler.audit.latex_formula import parse_formula
 from metricc.compiler.audit.notation import Notation, label_metric
@@ -114,8 +116,12 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
     label_names = label_metric(parsed.label) if parsed.label else (None, None)
     agrees = _label_agrees(label_names, found) if label_names[0] else None
     free = free_indices(parsed.expr)
-    if free and not found:  # CEN_j, AUC(j, k): a per-class or per-pair value
-        nearest = nearest_aggregates(parsed.expr, free)
+    if len(free) == 1 and not found:  # CEN_j: the per-class values of a matrix metric (averaging none)
+        found = tuple(Match(metric, "none", holds) for metric, holds in per_class_matches(parsed.expr, free[0], setting))
+        agrees = _label_agrees(label_names, found) if label_names[0] else None
+    if free and all(m.average == "none" for m in found):  # CEN_j, AUC(j, k): a per-class or per-pair value
+        matched = {m.metric for m in found}  # class_cen's own averages say nothing new
+        nearest = [n for n in nearest_aggregates(parsed.expr, free, matched=bool(found)) if n[0] not in matched]
     else:
         nearest = nearest_variants(parsed.expr, found, label_names if agrees is False else None, formula=parsed)
     return Identification(str(parsed.expr), parsed.label, found, agrees,

@@ -1,13 +1,13 @@
 """A formula with a free class index is a per-class (or per-pair) value: of which catalog metric?
 
 Wang et al. print CEN_j (Eq. 7), the confusion entropy of class j, and AUC(j, k) (Eq. 13),
-the AUC of class j against class k. The catalog has no per-class CEN (a matrix-level spec has
-one value per matrix; PyCM's per-class CEN is not in it yet) nor a per-pair AUC, only the
-metrics built from them: cen is the sum of CEN_j weighted by P_j = (t_j + p_j) / (2n) (Eq.
+the AUC of class j against class k. CEN_j is the catalog's ``class_cen`` (a matrix formula
+with ``per_class: j``, matched by :mod:`.identify_per_class`); there is no per-pair AUC. The
+metrics built from them are: cen, the sum of CEN_j weighted by P_j = (t_j + p_j) / (2n) (Eq.
 10-11), au1u the mean of AUC(j, k) over the ordered pairs of distinct classes, au1p that mean
-weighted by the prevalence of j. So the
-free indices are summed in the usual ways and each sum is identified; a match is reported as
-the nearest metric with the sentence that says how it is built from the formula.
+weighted by the prevalence of j. So the free indices are summed in the usual ways and each sum
+is identified; a match is reported as the nearest metric with the sentence that says how it is
+built from the formula (and, without a per-class match, that the catalog has no such value).
 """
 
 from __future__ import annotations
@@ -58,14 +58,15 @@ def _aggregates(expr, free) -> list[tuple[sympy.Expr, str]]:
     return []
 
 
-def nearest_aggregates(expr, free, limit: int = 3) -> list[tuple[str, str | None, str]]:
+def nearest_aggregates(expr, free, limit: int = 3, matched: bool = False) -> list[tuple[str, str | None, str]]:
     """(metric, average, differs) of the catalog metrics the formula is a per-class or
-    per-pair value of."""
+    per-pair value of; ``matched``: a per-class metric of the catalog is the formula itself."""
     what = "per-class" if len(free) == 1 else "per-pair"
     out: dict = {}
     for aggregate, built in _aggregates(expr, free):
         for variant, _ in numeric_matches(aggregate, "any"):
             key = variant[:2]
             name = f"{key[0]} [{key[1]}]" if key[1] else key[0]
-            out.setdefault(key, f"a {what} value: {name} is {built}; the catalog has no {what} {name}")
+            missing = "" if matched else f"; the catalog has no {what} {name}"
+            out.setdefault(key, f"a {what} value: {name} is {built}{missing}")
     return [(metric, mode, differs) for (metric, mode), differs in list(out.items())[:limit]]

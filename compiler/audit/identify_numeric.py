@@ -160,7 +160,10 @@ def variants(params: tuple[tuple[str, ...], bool]) -> tuple:
         params = {p.name: _SCALAR_VALUES[p.name] for p in info.params if p.name in scalars}
         if vector:
             params.update({p.name: _VECTOR for p in info.params if p.kind == "class_vector"})
-        modes = [m for m in info.averages if m not in ("samples",)] if info.level == "class" else [None]
+        if info.level == "class":
+            modes = [m for m in info.averages if m not in ("samples",)]
+        else:  # a matrix metric with one value per class (per_class: j) is compared averaged
+            modes = [m for m in info.averages if m != "none"] or [None]
         out.extend((info.id, mode, info.level, tuple(params.items())) for mode in modes)
     return tuple(out)
 

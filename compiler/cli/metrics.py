@@ -73,7 +73,7 @@ def expand(texts: list[str], average: str | None, kind: str, n_classes: int | No
             for info in catalog().values():
                 if info.level in levels and _applies(info, kind):
                     chosen = own or average
-                    if info.level in ("class", "curve") and chosen is not None and chosen not in info.averages:
+                    if info.averages and chosen is not None and chosen not in info.averages:
                         continue
                     requests.append(_family_request(info, chosen, n_classes))
             continue
@@ -84,7 +84,7 @@ def expand(texts: list[str], average: str | None, kind: str, n_classes: int | No
         if named is not None and own is not None and own != named:
             raise InputError("--metric", f"{text}: {name!r} already names the {named} average")
         own = own or named
-        if own is not None and info.level not in ("class", "curve"):
+        if own is not None and not info.averages:
             raise InputError("--metric", f"{text}: {info.id} is a {info.level}-level metric, one value per matrix; "
                                          "it has no averages")
         if own is not None and own not in info.averages:
@@ -106,8 +106,8 @@ def _applies(info, kind: str) -> bool:
 def _family_request(info, average: str | None, n_classes: int | None) -> Request:
     if average is None and info.default_average == "binary" and (n_classes or 0) > 2:
         return Request(f"{info.id}:macro", info.id, "macro")
-    key = info.id if average is None or info.level not in ("class", "curve") else f"{info.id}:{average}"
-    return Request(key, info.id, average if info.level in ("class", "curve") else None)
+    key = info.id if average is None or not info.averages else f"{info.id}:{average}"
+    return Request(key, info.id, average if info.averages else None)
 
 
 def evaluate_requests(requests: list[Request], average: str | None, **kwargs) -> dict:

@@ -40,6 +40,13 @@ _ENVIRONMENT = jinja2.Environment(
 _ENVIRONMENT.filters["esc"] = latex_escape
 _ENVIRONMENT.filters["interval"] = lambda text: re.sub(r"\binf\b", r"\\infty", text)  # [3, inf) -> [3, \infty)
 # Long identifiers of the errata (test names, file paths) may break after _ and / .
+_PER_CLASS_AVERAGES = {
+    "none": r"\texttt{{none}}: the vector $(v_0, \dots, v_{{C-1}})$",
+    "binary": r"\texttt{{binary}}: $v_{{\mathit{{pos}}}}$ of the class \texttt{{pos\_label}}",
+    "macro": r"\texttt{{macro}}: $\frac{{1}}{{C}} \sum_{{{0}=0}}^{{C-1}} v_{0}$",
+    "weighted": r"\texttt{{weighted}}: $\sum_{{{0}=0}}^{{C-1}} t_{0} v_{0} / n$ (by support)",
+}
+_ENVIRONMENT.filters["per_class_average"] = lambda mode, index: _PER_CLASS_AVERAGES[mode].format(index)
 _ENVIRONMENT.filters["breakable"] = lambda text: re.sub(r"(\\_|/)", r"\1\\allowbreak{}", latex_escape(text))
 
 INDEX = symbols.index_symbol("k")

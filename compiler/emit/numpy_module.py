@@ -118,7 +118,7 @@ class Kernel:
 
 def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symbol, ...] = (),
             params: Sequence[str] = (), bound: Sequence[str] = (), counts: Mapping[sympy.Basic, str] | None = None,
-            values: int = 1) -> Kernel:
+            values: int = 1, keep: str = "") -> Kernel:
     """CSE over ``[value, *undefined]`` and print the result (``values``: how many leading
     outputs are values, returned as a tuple: the partials of a gradient).
 
@@ -143,7 +143,7 @@ def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symb
         names[symbol] = Printed(str(symbol), printed.indices, printed.batched)
     printed = [printer.print(expr) for expr in reduced]
     value, undefined = printed[:values], printed[values:]
-    tests = [_zero_test(p, printer) for p in undefined] + [f"{name}_undefined" for name in bound]
+    tests = [_zero_test(p, printer, keep) for p in undefined] + [f"{name}_undefined" for name in bound]
     return Kernel(tuple(lines), ", ".join(v.code for v in value), " | ".join(tests) or "False", tuple(params),
                   frozenset(printer.helpers), value[0].indices)
 
@@ -196,7 +196,19 @@ def _case_text(case: sympy.Expr) -> str:
     return " and ".join([plain(denominator) + " = 0", *(f"{plain(a)} != {plain(b)}" for a, b in unequal)])
 
 
-def _zero_test(printed: Printed, printer: NumpyPrinter) -> str:
+def _zero_test(printed: Printed, printer: NumpyPrinter, keep: str = "") -> str:
+    """Where a denominator vanishes, for some value of its free class indices; ``keep``: the
+    class index of a per-class value, whose axis stays (length 1 if the denominator lacks it)."""
+    if keep:
+        reduced = [name for name in printed.indices if name != keep]
+        if keep not in printed.indices:
+            tested = _zero_test(printed, printer)
+            return f"{printer.use('np')}.expand_dims({tested}, -1)"
+        if not reduced:
+            return f"({printed.code} == 0)"
+        axes = [str(position - len(printed.indices)) for position, name in enumerate(printed.indices) if name != keep]
+        axis = "(" + ", ".join(axes) + ("," if len(axes) == 1 else "") + ")"
+        return f"{printer.use('np')}.any({printed.code} == 0, axis={axis})"
     if not printed.indices:
         return f"({printed.code} == 0)"
     axes = [str(-i) for i in range(len(printed.indices), 0, -1)]
@@ -335,7 +347,11 @@ def _matrix_names(metric: ir.Metric, terms: Mapping) -> dict:
 
 
 def _matrix_level(metric: ir.Metric, terms: Mapping) -> Kernel:
-    kernel = _kernel([metric.simplified, *metric.undefined], _matrix_names(metric, terms), counts=_MATRIX_COUNTS)
+    kernel = _kernel([metric.simplified, *metric.undefined], _matrix_names(metric, terms), counts=_MATRIX_COUNTS,
+                     keep=metric.per_class)
+    if metric.per_class and kernel.indices != metric.per_class:
+        raise InternalError(f"numpy emitter: the per-class value of {metric.id} has class axes {kernel.indices!r}, "
+                            f"not {metric.per_class!r}")
     if metric.simplified.free_symbols <= {symbols.N_CLASSES} | set(_scalar_names(metric)):
         # A value of C alone (chi-squared's degrees of freedom) is one number per matrix of
         # the batch too, like every other matrix metric's.
@@ -436,6 +452,8 @@ def module_context(metric: ir.Metric) -> dict:
     helpers |= (gradient["helpers"] - GRADIENT_HELPERS) if gradient else set()
     if terms:
         helpers.add("average_class_metric")
+    if metric.per_class:  # averaged by the runtime, which also replaces the undefined values
+        helpers = (helpers - {"finish"}) | {"average_class_values"}
     if counts and shape.counts:
         helpers.add(shape.counts)
     if not helpers | gradient_helpers <= RUNTIME_NAMES:
@@ -470,7 +488,8 @@ def module_context(metric: ir.Metric) -> dict:
 def emit_module(metric: ir.Metric) -> str:
     """The source of ``generated/<id>.py``, importing only the runtime helpers it uses."""
     context = module_context(metric)
-    return _ENVIRONMENT.get_template(SHAPES[context["level"]].template).render(context)
+    template = "matrix_per_class.py.j2" if metric.per_class else SHAPES[context["level"]].template
+    return _ENVIRONMENT.get_template(template).render(context)
 
 
 def emit_registry(metrics: Mapping[str, ir.Metric]) -> str:

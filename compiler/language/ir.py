@@ -195,6 +195,7 @@ class Metric:
     affine: tuple[str, ...] = ()  # class-vector parameters the value is affine in (analysis/affine.py)
     lets: tuple[tuple[str, str], ...] = ()  # the spec's let definitions as written (name, text), for documents
     interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
+    per_class: str = ""  # matrix level: the free class index of a formula giving one value per class ("j")
     # analysis/delta.py: the delta-method gradient (class: partials in TP, FP, FN, TN; aggregate:
     # in each term; matrix: dF/dM over two free class indices), where it is undefined, why
     # there is none, and (successes, trials) when the metric is a proportion

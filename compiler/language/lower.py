@@ -132,10 +132,15 @@ class _Lowering:
             metric_params=frozenset(p.name for p in params if p.kind == "metric"),
         )
         scope = Scope(**{**scope.__dict__, "macros": self._macros(spec, scope)})
-        parsed = parse_formula(data["formula"], scope, _locator(spec, ("formula",)), spec.key_name(("formula",)))
+        free = (data["per_class"],) if "per_class" in data else ()
+        parsed = parse_formula(data["formula"], scope, _locator(spec, ("formula",)), spec.key_name(("formula",)), bound=free)
         written, terms = self._resolve(spec, level, params, parsed.expr, parsed.calls)
         as_written = parsed.expr.xreplace({c.placeholder: _display_symbol(c) for c in parsed.calls if c.index is None})
         self._check_params_used(spec, params, written, terms)
+        if free and symbols.index_symbol(free[0]) not in written.free_symbols:
+            raise FormulaError(_diag(spec, ("formula",), f"per_class: {free[0]} declares one value per class {free[0]}, "
+                                                         f"but the formula does not use {free[0]}; write it for class "
+                                                         f"{free[0]} (e.g. M[{free[0]}, {free[0]}] / t[{free[0]}]) or remove per_class"))
         low, high = (_bound(v) for v in data["range"])
         return ir.Metric(
             id=data["id"],
@@ -163,6 +168,7 @@ class _Lowering:
             conditioning=self._conditioning(spec, scope),
             lets=tuple((key, " ".join(text.split())) for key, text in data.get("let", {}).items()),
             interpretation=bands.scales(data),
+            per_class=data.get("per_class", ""),
         )
 
     @staticmethod
@@ -171,7 +177,8 @@ class _Lowering:
         if entry is None:
             return None
         path = ("conditioning", "scale")
-        parsed = parse_formula(entry["scale"], scope, _locator(spec, path), spec.key_name(path))
+        free = (spec.data["per_class"],) if "per_class" in spec.data else ()
+        parsed = parse_formula(entry["scale"], scope, _locator(spec, path), spec.key_name(path), bound=free)
         if parsed.calls:
             raise FormulaError(_diag(spec, path, "a conditioning scale is written over counts, parameters "
                                                  "and let definitions, not other metrics"))

@@ -113,7 +113,7 @@ class IndexedForms:
         names = []
         for element in elements:
             if not isinstance(element, ast.Name) or element.id not in self.bound:
-                raise self.fail(element, "an index must be a class index bound by Sum (e.g. Sum(M[k, k], k)) or by the let definition")
+                raise self.fail(element, "an index must be a class index bound by Sum (e.g. Sum(M[k, k], k)), by the let definition or by per_class")
             names.append(element.id)
         return tuple(names)
 

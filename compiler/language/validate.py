@@ -43,6 +43,7 @@ _PATTERNS = {
     "^[\\[(] *(-?inf|-?[0-9]+(\\.[0-9]+)?) *, *(-?inf|-?[0-9]+(\\.[0-9]+)?) *[\\])](?!\\n)$":
         "an interval like '[0.2, 0.4)' ([ ] closed end, ( ) open end, -inf / inf for no bound)",
 }
+_PATTERNS["^[a-moq-su-z](?!\\n)$"] = "one lower-case letter other than n, p and t (those name the totals), e.g. j"
 _TYPES = {"string": "a string", "number": "a number", "integer": "an integer",
           "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null"}
 # Words YAML 1.1 read as booleans; the YAML 1.2 core schema of specs reads them as text.
@@ -115,7 +116,8 @@ def _from_schema_error(spec: SourceSpec, error: ValidationError) -> Iterator[Dia
         why = ""
         if "then" in schema_path:
             level = instance.get("level")
-            why = (" (required for level 'class', the default)" if level is None
+            why = (" (required with per_class: the values per class are averaged)" if "per_class" in instance
+                   else " (required for level 'class', the default)" if level is None
                    else f" (required for level {level!r})")
         for key in missing:
             yield _diag(spec, path, f"missing required key {key!r}{why}")
@@ -137,7 +139,7 @@ def _from_schema_error(spec: SourceSpec, error: ValidationError) -> Iterator[Dia
                 why = ("only curve and score formulas read scores" if key == "scores"
                        else "only score formulas read the truth matrix Y" if key == "truth"
                        else "only matrix formulas are given matrices that may hold fractions" if key == "counts"
-                       else f"it is {rules(level or Level.CLASS).value_unit}")
+                       else f"it is {rules(level or Level.CLASS).value_unit}{_PER_CLASS_HINT if level == Level.MATRIX else str()}")
                 message = f"{key} is not allowed for level {level or 'class'!r} ({why}); remove it"
                 yield _diag(spec, path + ("level",), message)
     elif kind == "enum":
@@ -194,8 +196,9 @@ def _beyond_schema(spec: SourceSpec) -> Iterator[Diagnostic]:
         yield _diag(spec, ("id",), f"{_show(identifier)} does not match the file name "
                     f"{_show(file_name)}")
 
+    yield from per_class_problems(spec)
     averages, default = data.get("averages"), data.get("default_average")
-    if (data.get("level", Level.CLASS) == Level.CLASS and isinstance(default, str)
+    if ((data.get("level", Level.CLASS) == Level.CLASS or "per_class" in data) and isinstance(default, str)
             and isinstance(averages, list) and all(isinstance(a, str) for a in averages)
             and default not in averages):
         yield _diag(spec, ("default_average",), f"{_show(default)} is not in averages "
@@ -222,6 +225,34 @@ def _beyond_schema(spec: SourceSpec) -> Iterator[Diagnostic]:
         elif isinstance(item, float) and math.isinf(item):
             text = "-inf" if item < 0 else "inf"
             yield _diag(spec, path, f"write the string {text!r} instead of a YAML infinity")
+
+
+_PER_CLASS_HINT = "; for one value per class, declare the class index, e.g. per_class: j"
+# Averaging modes of per-class values of a matrix formula: micro pools TP, FP, FN, TN over the
+# classes before the formula is applied, geometric and samples are defined for count formulas.
+PER_CLASS_AVERAGES = ("none", "binary", "macro", "weighted")
+_NO_MEANING = {
+    "micro": "micro pools each class's TP, FP, FN and TN before applying a formula of those four counts; "
+             "a per-class matrix formula reads the whole matrix, so there is nothing to pool",
+    "geometric": "the geometric mean is offered for class-level formulas only",
+    "samples": "samples averages per-instance counts of multi-label data; a matrix formula takes a confusion matrix",
+}
+
+
+def per_class_problems(spec: SourceSpec) -> Iterator[Diagnostic]:
+    """``per_class`` belongs to matrix formulas, whose per-class values take none, binary, macro, weighted."""
+    data = spec.data
+    if "per_class" not in data:
+        return
+    if data.get("level", Level.CLASS) != Level.MATRIX:
+        yield _diag(spec, ("per_class",), f"per_class is for level 'matrix' (a formula over M, t, p for one class); "
+                    f"level {data.get('level', 'class')!r} formulas are already per class or per data set: "
+                    "remove per_class or set 'level: matrix'", at_key=True)
+    averages = data.get("averages")
+    for index, mode in enumerate(averages if isinstance(averages, list) else ()):
+        if mode in _NO_MEANING:
+            yield _diag(spec, ("averages", index), f"{_show(mode)} has no meaning for the per-class values of a matrix "
+                        f"formula ({_NO_MEANING[mode]}); use {', '.join(PER_CLASS_AVERAGES)}")
 
 
 # An identifier whole (its digits are no number's), or a number literal with its fraction and exponent.

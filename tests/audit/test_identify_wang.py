@@ -41,13 +41,32 @@ def test_wang_eq14_is_also_the_macro_one_vs_rest_roc_auc():
     assert found == {("aunu", "macro"), ("roc_auc", "macro")}
 
 
-def test_wang_eq7_per_class_cen_has_no_catalog_spec():
-    """CEN_j is the entropy of one class; the catalog (like PyCM) has only the overall cen."""
+def test_wang_eq7_per_class_cen_is_class_cen():
+    """CEN_j is the entropy of one class: class_cen with averaging none (PyCM's class CEN),
+    compared class by class; cen is its P_j-weighted sum (Eq. 10)."""
     result = identify(f"{EQ7} \\quad (7), {EQ8}, {EQ9}")
-    assert result.matches == () and result.label_agrees is None
+    assert [(m.metric, m.average, m.holds, m.proved) for m in result.matches] == [("class_cen", "none", "single-label", False)]
+    assert result.label_agrees is None
     assert [(n.metric, n.average, n.differs) for n in result.nearest] == [
-        ("cen", None, "a per-class value: cen is its sum over the classes weighted by P_j = (t_j + p_j) / (2n); "
-                      "the catalog has no per-class cen")]
+        ("cen", None, "a per-class value: cen is its sum over the classes weighted by P_j = (t_j + p_j) / (2n)")]
+    assert "= class_cen [none] for single-label data" in result.text()
+
+
+def test_wang_eq7_with_log_base_2_is_class_cen_for_two_classes_only():
+    """log_2 is log_{2(m-1)} only where m = 2."""
+    result = identify(f"{EQ7.replace('log_{2(m-1)}', 'log_{2}')}, {EQ8}, {EQ9}")
+    assert [(m.metric, m.average, m.holds) for m in result.matches] == [("class_cen", "none", "binary")]
+
+
+def test_wang_eq7_without_its_minus_sign_is_no_catalog_metric():
+    result = identify(f"{EQ7.replace('= -', '= ')}, {EQ8}, {EQ9}")
+    assert result.matches == ()
+    assert "no catalog metric matches" in result.text()
+
+
+def test_the_mean_of_wang_eq7_over_the_classes_is_class_cen_macro():
+    result = identify(rf"\frac{{1}}{{m}} \sum_{{j=1}}^{{m}} CEN_{{j}}, {EQ7}, {EQ8}, {EQ9}")
+    assert ("class_cen", "macro", "single-label") in {(m.metric, m.average, m.holds) for m in result.matches}
 
 
 def test_wang_eq13_pairwise_auc_is_the_term_of_au1u_and_au1p():

@@ -232,7 +232,8 @@ def test_schema_patterns_refuse_a_trailing_line_break():
     names = patterns - {"\\S"}  # the formula pattern only asks for a non-blank text
     assert names == set(validate._PATTERNS)
     for pattern in names:
-        examples = ("[0, 1)", "(-inf, 2.5]") if "inf" in pattern else ("abc", "s_2")  # intervals of interpretation bands
+        examples = (("[0, 1)", "(-inf, 2.5]") if "inf" in pattern  # intervals of interpretation bands
+                    else ("j", "k") if pattern.startswith("^[a-moq-su-z]") else ("abc", "s_2"))  # per_class: one letter
         for good in examples:
             assert re.search(pattern, good)
             assert not re.search(pattern, good + "\n") and not re.search(pattern, good + "\n\n")

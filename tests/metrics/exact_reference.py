@@ -466,10 +466,34 @@ def formula_calls(metric, counts: list, kwargs: dict, catalog: dict, matrix=None
     return calls
 
 
-def _formula_value(metric, counts, kwargs, zero_division, catalog, matrix):
+def per_class_calls(metric, counts: list, kwargs: dict, catalog: dict, matrix) -> list[Call]:
+    """A matrix formula with one value per class (``per_class: j``): the formula at each class
+    j, then averaged as class-level values are (weighted: by the row totals)."""
+    index = symbols.index_symbol(metric.per_class)
+    pos_label = 1 if len(counts) > 1 else 0
+    support = [c[0] + c[2] for c in counts]
+    calls = []
+    for zd in ZERO_DIVISIONS:
+        found = [_formula_value(metric, counts, kwargs, zd, catalog, matrix, {index: sympy.Integer(k)})
+                 for k in range(len(counts))]
+        per_class = PerClass([value for value, _, _ in found], None, False, support)
+        scales = PerClass([scale for _, scale, _ in found], None, False, support) if metric.conditioning else None
+        mismatch = next((f"class {k}: {m}" for k, (_, _, m) in enumerate(found) if m), "")
+        for mode in metric.averages:
+            expected = per_class.average(mode, zd, pos_label)
+            scale = (scales.average(mode, zd, pos_label) if scales is not None
+                     else _magnitudes(per_class).average(mode, zd, pos_label) if mode in MEANS else None)
+            args = dict(kwargs, average=mode, zero_division=zd)
+            if mode == "binary":
+                args["pos_label"] = pos_label
+            calls.append(Call(mode, zd, args, expected, scale, derived_mismatch=mismatch))
+    return calls
+
+
+def _formula_value(metric, counts, kwargs, zero_division, catalog, matrix, bound: dict | None = None):
     indexed: dict = {}
     values = {p.symbol: rational(kwargs[p.name]) if p.name in kwargs else p.default
-              for p in metric.params if p.kind == "scalar"}
+              for p in metric.params if p.kind == "scalar"} | (bound or {})
     sizes = {"C": len(counts), "n": 0}
     if matrix is not None:
         m = [[int(v) for v in row] for row in np.asarray(matrix).tolist()]
@@ -654,6 +678,8 @@ def check_matrix_input(metric, info, matrix: np.ndarray, kwargs: dict, catalog: 
     counts = class_counts(matrix)
     if metric.level == "class":
         calls = class_calls(metric, counts, kwargs, catalog)
+    elif metric.per_class:
+        calls = per_class_calls(metric, counts, kwargs, catalog, matrix)
     else:
         calls = formula_calls(metric, counts, kwargs, catalog, matrix if metric.level == "matrix" else None)
     if metric.level == "matrix":

@@ -300,14 +300,14 @@ class PerClass:
         return sympy.Add(*(w * v for w, v in kept)) / total
 
 
-def aggregate_reference(metric, per_class_counts, params: dict, zero_division: float, matrix=None):
+def aggregate_reference(metric, per_class_counts, params: dict, zero_division: float, matrix=None, bound=None):
     """Aggregate or matrix-level value: terms averaged per their mode, then the formula.
 
     ``zero_division`` fills undefined per-class values inside the averaged terms too (as for
     a class-level metric under that mode), and then an undefined value of the formula.
     """
     fill = fill_value(zero_division)
-    values = {s: v for s, v in params.items() if not isinstance(v, list) and v is not None}
+    values = {s: v for s, v in params.items() if not isinstance(v, list) and v is not None} | (bound or {})
     for term in metric.terms:
         term_values = PerClass(term, per_class_counts, params, metric)
         if term.mode is None:  # recall[k] in a matrix formula
@@ -332,7 +332,7 @@ def aggregate_reference(metric, per_class_counts, params: dict, zero_division: f
                     for j in range(c):
                         values[sympy.IndexedBase(p.name)[i, j]] = given[i][j] if given is not None else p.default.subs(
                             {symbols.index_symbol("i"): i, symbols.index_symbol("j"): j, symbols.N_CLASSES: c})
-        written, simplified = expanded(metric, c)
+        written, simplified = (e.xreplace(bound or {}) for e in expanded(metric, c))
     else:
         written, simplified = metric.written, metric.simplified
     value = exact(written, values)
@@ -392,6 +392,16 @@ def check_metric(metric, info, matrix: np.ndarray, params: dict, pos_label: int,
                 actual = info.function(*counts, average="weighted", weights=weights, zero_division=zd, **kwargs)
                 expected = reference.average("weighted", zd, weights=weights)
                 assert_matches(actual, expected, f"{where}, average=weighted, weights={weights}, zero_division={zd}")
+        return
+    if metric.per_class:  # one value per class j (averaging none); the averages are the runtime's (test_per_class)
+        index = symbols.index_symbol(metric.per_class)
+        for zd in ZERO_DIVISIONS:
+            if zd == "skip":
+                continue
+            actual = info.function(matrix, average="none", zero_division=zd, **kwargs)
+            expected = [aggregate_reference(metric, per_class_counts, params, zd, matrix, {index: sympy.Integer(k)})
+                        for k in range(matrix.shape[0])]
+            assert_matches(actual, expected, f"{where}, average=none, zero_division={zd}")
         return
     by_zero_division = {}
     for zd in ZERO_DIVISIONS:

@@ -33,15 +33,16 @@ CLASS_STATISTICS = {
     "DP": ("discriminant_power", {}), "AGM": ("adjusted_g_mean", {}), "AGF": ("adjusted_f_measure", {}),
     "sInd": ("similarity_index", {}), "AM": ("automatic_manual", {}), "PRE": ("prevalence", {}), "PR": ("prevalence", {}),
     "TOPR": ("detection_prevalence", {}), "RACC": ("racc", {}), "RACCU": ("raccu", {}),
+    "CEN": ("class_cen", {}), "MCEN": ("class_mcen", {}),  # per-class matrix formulas (per_class: j)
 }
 RAW_COUNTS = {"TP", "FP", "FN", "TN", "P", "N", "POP", "TOP", "TON"}
 # Reproduced by a combination of catalog metrics, not one entry (test_pycm_iba_is_iba_of_the_squared_g_mean).
 COMBINATIONS = {"IBA"}
 # Interpretation bands of AUC, DP, MCC, NLR, PLR and Q: issue 9's interpretation part.
 INTERPRETATIONS = {"AUCI", "DPI", "MCCI", "NLRI", "PLRI", "QI"}
-# Not yet in the catalog: per-class CEN and MCEN need the class's whole row and column of the
-# matrix, and a matrix-level spec has one value per matrix (the overall cen and overall_mcen are in).
-NOT_YET_IN_CATALOG = {"CEN", "MCEN"}
+# Not yet in the catalog: none (CEN and MCEN, which need the class's whole row and column, are
+# matrix formulas with one value per class).
+NOT_YET_IN_CATALOG: set[str] = set()
 
 
 def _random_matrices(count: int, seed: int):
@@ -107,3 +108,33 @@ def test_similarity_index_keeps_its_digits_near_the_worst_corner():
         exact = float(sympy.N(1 - distance / sympy.sqrt(2), 50))
         ours = float(mc.evaluate("similarity_index", matrix=matrix, average="binary")["similarity_index"])
         assert ours == pytest.approx(exact, rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize("name", ["CEN", "MCEN"])
+def test_class_cen_and_mcen_are_undefined_exactly_where_pycm_gives_none(name):
+    """PyCM's class CEN and MCEN divide by t_j + p_j (MCEN: t_j + p_j - M[j, j]), which is 0
+    only for a class absent from the matrix: "None" there, NaN in metricc, and nowhere else."""
+    metric = CLASS_STATISTICS[name][0]
+    absent = 0
+    for matrix in _random_matrices(60, seed=11):
+        matrix[:, -1] = matrix[-1, :] = 0  # the last class absent
+        if matrix.sum() == 0:
+            matrix[0, 0] = 1
+        theirs = np.array([_number(v) for v in _pycm(matrix).class_stat[name].values()])
+        ours = np.asarray(mc.evaluate(metric, matrix=matrix)[metric], dtype=float)
+        np.testing.assert_array_equal(np.isnan(ours), np.isnan(theirs), err_msg=f"{name} on {matrix.tolist()}")
+        absent += int(np.isnan(ours).sum())
+    assert absent >= 60
+
+
+def test_overall_cen_is_the_weighted_sum_of_class_cen():
+    """Wang et al. Eq. 10: CEN = sum_j P_j CEN_j with P_j = (t_j + p_j) / (2n) (Eq. 11); an
+    absent class has P_j = 0 and an undefined CEN_j, and takes no part."""
+    for matrix in _random_matrices(60, seed=10):
+        share = (matrix.sum(axis=0) + matrix.sum(axis=1)) / (2 * matrix.sum())
+        per_class = np.asarray(mc.evaluate("class_cen", matrix=matrix, zero_division=0.0)["class_cen"], dtype=float)
+        overall = mc.evaluate("cen", matrix=matrix)["cen"]
+        assert float(np.sum(share * per_class)) == pytest.approx(float(overall), rel=1e-12, abs=1e-15)
+        theirs = _pycm(matrix).overall_stat["Overall CEN"]
+        if theirs != "None":
+            assert float(overall) == pytest.approx(float(theirs), rel=1e-12, abs=1e-15)

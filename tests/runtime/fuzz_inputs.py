@@ -219,7 +219,7 @@ def _expected_shapes(infos, names, average, batch: tuple, n_classes: int, score_
         mode = average or info.default_average
         if info.level in ("score", "curve"):
             shapes[name] = (score_classes,) if info.level == "curve" and mode == "none" else ()
-        elif info.level == "class" and mode == "none":
+        elif (info.level == "class" or info.level == "matrix" and info.averages) and mode == "none":  # per_class: j
             shapes[name] = batch + (n_classes,)
         else:
             shapes[name] = batch
@@ -313,7 +313,7 @@ def function_case(source: Source) -> Case:
     if _maybe(source, 0.3):
         kwargs["zero_division"] = _pick(source, (0, 1, math.nan, "skip"), ("x", None))
     mode = None
-    if info.level in ("class", "curve") and _maybe(source, 0.7):
+    if (info.level in ("class", "curve") or info.averages) and _maybe(source, 0.7):
         mode = kwargs["average"] = _pick(source, info.averages or AVERAGES, AVERAGES + ("macroo", 3))
     if info.level == "matrix":
         args = (_matrix(source, n_classes, batch),)
