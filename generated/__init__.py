@@ -41,6 +41,7 @@ from metricc.generated.crisp_auc import INFO as _crisp_auc
 from metricc.generated.crisp_aupr import INFO as _crisp_aupr
 from metricc.generated.d2_brier_score import INFO as _d2_brier_score
 from metricc.generated.d2_log_loss_score import INFO as _d2_log_loss_score
+from metricc.generated.dcg import INFO as _dcg
 from metricc.generated.detection_prevalence import INFO as _detection_prevalence
 from metricc.generated.diagnostic_odds_ratio import INFO as _diagnostic_odds_ratio
 from metricc.generated.discriminant_power import INFO as _discriminant_power
@@ -90,6 +91,7 @@ from metricc.generated.mean_absolute_error import INFO as _mean_absolute_error
 from metricc.generated.mean_squared_error import INFO as _mean_squared_error
 from metricc.generated.misclassification_count import INFO as _misclassification_count
 from metricc.generated.mutual_information import INFO as _mutual_information
+from metricc.generated.ndcg import INFO as _ndcg
 from metricc.generated.negative_likelihood_ratio import INFO as _negative_likelihood_ratio
 from metricc.generated.no_information_rate import INFO as _no_information_rate
 from metricc.generated.npv import INFO as _npv
@@ -175,6 +177,7 @@ CATALOG = Catalog((
     _crisp_aupr,
     _d2_brier_score,
     _d2_log_loss_score,
+    _dcg,
     _detection_prevalence,
     _diagnostic_odds_ratio,
     _discriminant_power,
@@ -224,6 +227,7 @@ CATALOG = Catalog((
     _mean_squared_error,
     _misclassification_count,
     _mutual_information,
+    _ndcg,
     _negative_likelihood_ratio,
     _no_information_rate,
     _npv,

@@ -79,19 +79,20 @@ def _column_index(y_true, n_classes: int, labels) -> np.ndarray:
 
 
 def check_scores(y_true, scores, labels=None, probabilities: bool = False,
-                 indicator: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                 indicator: bool = False, relevance: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """-> (one-hot truth ``Y``, scores ``S``), both ``(n, C)`` floats.
 
     1-D scores are the scores of the second of two classes; the first gets ``1 - s`` (a
     decreasing transform, so rankings are kept and probabilities stay probabilities).
     With ``indicator`` (multi-label metrics) ``y_true`` is ``Y`` itself, an ``(n, C)`` 0/1
-    matrix beside ``(n, C)`` scores; ``labels`` then only names the columns.
+    matrix beside ``(n, C)`` scores; ``labels`` then only names the columns. With
+    ``relevance`` as well, ``Y`` holds graded relevances (finite reals >= 0).
     """
     if indicator:
         values = score_array(scores)
         if probabilities:
             check_probabilities(values)
-        return indicator_truth(y_true, values, labels), values
+        return indicator_truth(y_true, values, labels, graded=relevance), values
     values = score_array(scores)
     if values.ndim == 1:
         values = np.stack([1.0 - values, values], axis=-1)

@@ -414,7 +414,8 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
     results = {}
     for (key, info, asked), mode in requested:
         if multilabel != info.indicator_truth:
-            raise InputError("multilabel", f"{info.id} takes an indicator matrix y_true (n, C): pass multilabel=True"
+            raise InputError("multilabel", f"{info.id} takes a matrix y_true (n, C) (indicators or relevances): "
+                                           "pass multilabel=True"
                              if info.indicator_truth else f"{info.id} is single-label: one true class per sample")
         kwargs = {"labels": labels, "zero_division": zero_division,
                   **{p.name: params[p.name] for p in info.params if p.name in params}}

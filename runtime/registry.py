@@ -85,7 +85,7 @@ class MetricInfo:
     function: Callable
     equivalences: tuple[str, ...] = ()  # statements the compiler proved, in words
     per_instance: bool = False  # aggregate over samples(...) terms: takes per-instance counts (..., N)
-    indicator_truth: bool = False  # score level: y_true is the multi-label indicator matrix Y (n, C) itself
+    indicator_truth: bool = False  # score level: y_true is the matrix Y (n, C) itself (0/1 indicators or graded relevance)
     affine: tuple[str, ...] = ()  # class-vector parameters the value is proved affine in: sweep's matrix-product form
     interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
     gradient: Callable | None = None  # delta-method gradient (metricc.runtime.gradient), None: no_delta says why

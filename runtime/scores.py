@@ -98,9 +98,11 @@ def score_array(scores, *, argument: str = "scores") -> np.ndarray:
     return values
 
 
-def indicator_truth(y_true, values: np.ndarray, labels=None) -> np.ndarray:
+def indicator_truth(y_true, values: np.ndarray, labels=None, *, graded: bool = False) -> np.ndarray:
     """The multi-label truth ``Y`` ``(n, C)`` as floats: 0/1 entries, the shape of the scores
     ``values`` (no 1-D form: one column per label, as scikit-learn's ranking metrics take them).
+    With ``graded`` (``truth: relevance``) the entries are graded relevances, any finite reals
+    >= 0, as scikit-learn's ``dcg_score`` and ``ndcg_score`` take them.
 
     >>> indicator_truth([[1, 0, 1], [0, 1, 0]], np.zeros((2, 3))).tolist()
     [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
@@ -108,21 +110,41 @@ def indicator_truth(y_true, values: np.ndarray, labels=None) -> np.ndarray:
     Traceback (most recent call last):
     ...
     metricc.runtime.errors.InputError: y_true: expected a multi-label indicator matrix of shape (2, 2) (one column per score column), got shape (2,)
+    >>> indicator_truth([[3, 0.5], [0, 0]], np.zeros((2, 2)), graded=True).tolist()
+    [[3.0, 0.5], [0.0, 0.0]]
+    >>> indicator_truth([[3, -1], [0, 0]], np.zeros((2, 2)), graded=True)
+    Traceback (most recent call last):
+    ...
+    metricc.runtime.errors.InputError: y_true: relevance must be >= 0; row 0, column 1 holds -1
     """
     if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] < 2:
         raise InputError("scores", f"expected shape (n_samples, n_labels >= 2), got {values.shape}")
+    what = "relevance matrix of finite reals >= 0" if graded else "multi-label indicator matrix"
     try:
         truth = np.asarray(y_true, dtype=np.float64)
     except (TypeError, ValueError):
-        raise InputError("y_true", "expected a multi-label indicator matrix of 0 and 1") from None
+        raise InputError("y_true", f"expected a {what}" + ("" if graded else " of 0 and 1")) from None
     if truth.shape != values.shape:
-        raise InputError("y_true", f"expected a multi-label indicator matrix of shape {values.shape} "
+        raise InputError("y_true", f"expected a {what} of shape {values.shape} "
                                    f"(one column per score column), got shape {truth.shape}")
-    if not np.isin(truth, (0.0, 1.0)).all():
+    if graded:
+        _check_relevance(truth)
+    elif not np.isin(truth, (0.0, 1.0)).all():
         raise InputError("y_true", "a multi-label indicator matrix holds only 0 and 1")
     if labels is not None and len(labels) != values.shape[1]:
         raise InputError("labels", f"expected one label per score column ({values.shape[1]}), got {len(labels)}")
     return truth
+
+
+def _check_relevance(truth: np.ndarray) -> None:
+    """Graded relevances are gains: finite and not negative (a negative gain would reward
+    ranking an irrelevant label last, and NaN would make every DCG NaN)."""
+    bad = ~np.isfinite(truth) | (truth < 0)
+    if bad.any():
+        row, column = np.unravel_index(int(np.argmax(bad)), truth.shape)
+        value = truth[row, column]
+        why = "must be finite" if not np.isfinite(value) else "must be >= 0"
+        raise InputError("y_true", f"relevance {why}; row {row}, column {column} holds {value:g}")
 
 
 def check_probabilities(values: np.ndarray, tolerance: float = PROBABILITY_TOLERANCE, *,

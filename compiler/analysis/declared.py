@@ -255,7 +255,12 @@ def _curve_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | 
 def _score_batch(scores: np.ndarray, truth: np.ndarray) -> _Batch:
     env = {"S": scores, "Y": truth, "n": np.int64(scores.shape[0]), "C": np.int64(scores.shape[1])}
     return _Batch(env, scores.shape[2], np.zeros(scores.shape[2]),
-                  lambda i: f"S={np.round(scores[:, :, i], 3).tolist()}, Y={truth[:, :, i].astype(int).tolist()}")
+                  lambda i: f"S={np.round(scores[:, :, i], 3).tolist()}, Y={_grades(truth[:, :, i])}")
+
+
+def _grades(truth: np.ndarray) -> list:
+    """A truth matrix as printed in a refusal: whole numbers as such (indicators, one-hot)."""
+    return truth.astype(int).tolist() if (truth == np.round(truth)).all() else np.round(truth, 3).tolist()
 
 
 def _score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
@@ -276,6 +281,23 @@ def _indicator_score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch,
         scores = np.round(rng.random((samples, classes, 200)), 1)
         yield _score_batch(scores, truth), None
         yield _score_batch(scores, truth), _score_batch(0.75 * scores + 0.25 * truth, truth)
+
+
+def _relevance_score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
+    """Graded truth (``truth: relevance``): relevances 0 to 3, scaled by a per-case factor
+    (so they are not whole numbers), with ties, all-zero rows and rows of one grade; scores
+    with ties; and the same scores moved a quarter of the way toward the relevances, which
+    only ever puts a pair of labels in the order of their relevances."""
+    for samples, classes in ((4, 3), (5, 4)):
+        truth = rng.integers(0, 4, size=(samples, classes, 200)) * rng.choice([1.0, 0.37, 2.5], size=(1, 1, 200))
+        truth[:, :, :20] *= rng.random((samples, 1, 20)) < 0.5  # all-zero rows
+        truth[:, :, 20:30] = truth[:, :1, 20:30]  # every label of a row equally relevant
+        scores = np.round(rng.random((samples, classes, 200)), 1)
+        yield _score_batch(scores, truth), None
+        yield _score_batch(scores, truth), _score_batch(0.75 * scores + 0.25 * truth, truth)
+
+
+_TRUTH_BATCHES = {"indicator": _indicator_score_batches, "relevance": _relevance_score_batches}
 
 
 _BATCHES = {Level.CLASS: _class_batches, Level.MATRIX: _matrix_batches, Level.AGGREGATE: _aggregate_batches,
@@ -603,7 +625,7 @@ def check_declared(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
     for metric in metrics.values():
         kind = (metric.level, metric.truth)
         if kind not in batches:
-            sampler = _indicator_score_batches if metric.truth == "indicator" else _BATCHES[metric.level]
+            sampler = _TRUTH_BATCHES.get(metric.truth, _BATCHES[metric.level])
             batches[kind] = list(sampler(np.random.default_rng(SEED)))
         sampled = _per_class_batches(batches[kind], metric.per_class) if metric.per_class else batches[kind]
         problems.extend(_check_metric(metric, sampled, cache))

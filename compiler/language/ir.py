@@ -188,7 +188,7 @@ class Metric:
     excused: tuple[sympy.Expr, ...] = ()  # denominators whose vanishing only zeroes an xlogy term (0 log 0 = 0)
     equivalences: tuple[Equivalence, ...] = field(default=())
     scores: str = "any"  # curve and score levels: "probabilities" when rows must be distributions
-    truth: str = "labels"  # score level: "indicator" when y_true is the multi-label matrix Y itself
+    truth: str = "labels"  # score level: "indicator" (0/1) or "relevance" (graded) when y_true is the matrix Y itself
     whole_counts: bool = False  # matrix level: the formula counts pairs of samples, so fractions are refused
     key_locations: tuple[tuple[str, Location], ...] = ()  # where the spec writes formula, range, ...
     conditioning: Conditioning | None = None

@@ -153,7 +153,7 @@ def test_catalog_check_is_fast_silent_and_deterministic(compiled_metrics):
 
 # One real metric per level and sampler: a flipped direction and a halved range are refused.
 LEVELS = ("precision", "accuracy", "balanced_accuracy", "f1_of_sample_averages", "weighted_accuracy",
-          "roc_auc", "brier_score", "au1u")
+          "roc_auc", "brier_score", "au1u", "lrap", "ndcg")
 
 
 @pytest.mark.parametrize("metric_id", LEVELS)
@@ -167,6 +167,15 @@ def test_flipped_claims_of_real_metrics_refused(compiled_metrics, metric_id):
     with pytest.raises(errors.FormulaError) as info:
         declared.check_declared({metric_id: narrowed})
     assert [d.key for d in info.value.diagnostics] == ["$.range"]
+
+
+def test_relevance_sampler_draws_graded_rows(compiled_metrics):
+    """DCG is at most 1 on 0/1 truth with one relevant label per row; graded rows exceed it."""
+    bounded = dataclasses.replace(compiled_metrics["dcg"], range=(sympy.Integer(0), sympy.Integer(1)))
+    with pytest.raises(errors.FormulaError) as info:
+        declared.check_declared({"dcg": bounded})
+    assert [d.key for d in info.value.diagnostics] == ["$.range"]
+    assert "Y=[[" in info.value.render()
 
 
 def test_refusals_are_deterministic(compiled_metrics):

@@ -579,7 +579,8 @@ def score_calls(metric, y: list[int], scores: list[list[float]], kwargs: dict | 
     n, c = len(scores), len(scores[0])
     indexed = {("S", (s, k)): rational(scores[s][k]) for s in range(n) for k in range(c)}
     one_hot = not isinstance(y[0], (list, tuple))  # else a multi-label indicator matrix
-    indexed.update({("Y", (s, k)): sympy.Integer(int(y[s] == k) if one_hot else y[s][k]) for s in range(n) for k in range(c)})
+    indexed.update({("Y", (s, k)): sympy.Integer(int(y[s] == k)) if one_hot else rational(y[s][k])
+                    for s in range(n) for k in range(c)})
     params = {p.symbol: rational(kwargs[p.name]) if p.name in kwargs else p.default for p in metric.params}
     sizes = {symbols.N_TOTAL: sympy.Integer(n), symbols.N_CLASSES: sympy.Integer(c)}
     evaluator = Evaluator({**sizes, **params}, indexed, extended=True)
@@ -759,6 +760,17 @@ def random_indicator(rng, n: int, c: int) -> list[list[int]]:
     """A multi-label truth (``truth: indicator`` metrics): rows with no, some and every label."""
     density = rng.choice((0.2, 0.5, 0.8))
     return [[int(rng.random() < density) for _ in range(c)] for _ in range(n)]
+
+
+def random_relevance(rng, n: int, c: int) -> list[list[float]]:
+    """A graded truth (``truth: relevance`` metrics): grades 0 to 3 scaled by a whole or a
+    non-whole factor, so rows hold zeros and ties, some rows all zero or all equal."""
+    scale = rng.choice((1.0, 0.37, 2.5, 1e-300))
+    rows = [[rng.randrange(4) * scale for _ in range(c)] for _ in range(n)]
+    kind = rng.choice(("graded", "all zero", "all equal"))
+    if kind != "graded":
+        rows[rng.randrange(n)] = [0.0 if kind == "all zero" else scale] * c
+    return rows
 
 
 def probability_row(weights: Sequence[float]) -> list[float]:

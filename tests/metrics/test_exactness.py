@@ -98,6 +98,8 @@ def test_exact_on_scores(ir, metric_id, data):
     y, scores = ref.random_scores(Draws(data.draw), n, c)
     if metric.truth == "indicator":
         y = ref.random_indicator(Draws(data.draw), n, c)
+    elif metric.truth == "relevance":
+        y = ref.random_relevance(Draws(data.draw), n, c)
     kwargs = data.draw(st.sampled_from(ref.parameter_settings(metric)), label="parameters")
     wrong = failures(ref.check_scores_input(metric, info, y, scores, kwargs))
     assert not wrong, f"{metric_id} on y={y}, scores={scores}:\n{wrong}"

@@ -329,14 +329,17 @@ CLASS_ORDER_MATTERS = {"top_k_accuracy", "calibration_error", "rms_calibration_e
 @pytest.mark.parametrize("metric_id", ON_SCORES)
 @FAST
 @given(data=labelled_scores(), seed=st.integers(0, 2**16))
-def test_score_metrics_in_range_and_invariant_to_sample_and_class_order(metric_id, data, seed):
+def test_score_metrics_in_range_and_invariant_to_sample_and_class_order(compiled_metrics, metric_id, data, seed):
     """Range; the same value for shuffled samples; classes renamed consistently permute the values."""
     info = CATALOG[metric_id]
     y, scores = data
     rng = np.random.default_rng(seed)
     order, columns = rng.permutation(y.size), rng.permutation(scores.shape[1])
     renamed = np.argsort(columns)[y]  # the class in column q is the old class columns[q]
-    if info.indicator_truth:  # multi-label metrics take the indicator matrix (here one-hot)
+    if compiled_metrics[metric_id].truth == "relevance":  # graded: ties, zeros, an all-zero row
+        y = rng.integers(0, 4, size=scores.shape) * rng.choice([1.0, 0.37])
+        y[rng.integers(y.shape[0])] = 0.0
+    elif info.indicator_truth:  # multi-label metrics take the indicator matrix (here one-hot)
         y = np.eye(scores.shape[1], dtype=int)[y]
     low, high = info.range
     for mode in [m for m in info.averages if m != "binary"] or [None]:

@@ -498,9 +498,9 @@ def small_scored(draw):
     return y, [[sympy.Rational(w, sum(row)) for w in row] for row in weights]
 
 
-def truth_value(y, s: int, k: int) -> int:
-    """``Y[s, k]`` of labels ``y`` (one-hot) or of a multi-label indicator matrix ``y``."""
-    return int(y[s][k]) if isinstance(y[s], (list, tuple)) else int(y[s] == k)
+def truth_value(y, s: int, k: int) -> sympy.Rational:
+    """``Y[s, k]`` of labels ``y`` (one-hot) or of a multi-label indicator or relevance matrix ``y``."""
+    return sympy.Rational(y[s][k]) if isinstance(y[s], (list, tuple)) else sympy.Integer(int(y[s] == k))
 
 
 def score_reference(metric, y, scores) -> sympy.Expr:
@@ -562,6 +562,8 @@ def test_generated_equals_sympy_on_scores(compiled_metrics, metric_id, data, pos
     if metric.truth == "indicator":  # multi-label truth: any 0/1 row, drawn from the same data
         y = [[int((3 * s + 2 * k + v) % 4 < 2) if s % 3 else int(k == v) for k in range(len(scores[0]))]
              for s, v in enumerate(y)]
+    elif metric.truth == "relevance":  # graded: halves 0 to 3/2, ties, every third row all zero
+        y = [[((3 * s + 2 * k + v) % 4) / 2 if s % 3 else 0.0 for k in range(len(scores[0]))] for s, v in enumerate(y)]
     floats = np.array(scores, dtype=float)
     if metric.level == "score":
         assert_matches(info.function(y, floats), score_reference(metric, y, scores), f"{metric_id} on {y}, {scores}")

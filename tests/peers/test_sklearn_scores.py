@@ -7,6 +7,7 @@ metricc's differ by convention (clipping, a one-class data set), the test pins b
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -248,3 +249,68 @@ def test_top_k_accuracy_through_evaluate_with_params():
         skm.top_k_accuracy_score(y, scores, k=1)
     assert float(evaluate("top_k_accuracy", y_true=y, scores=scores)["top_k_accuracy"]) == \
         skm.top_k_accuracy_score(y, scores)
+
+
+def _graded(seed: int):
+    """(relevance, scores): grades 0 to 3 scaled by a non-whole factor, an all-zero row, scores
+    rounded to tenths (ties within rows) or continuous."""
+    rng = np.random.default_rng(seed)
+    n, c = int(rng.integers(1, 12)), int(rng.integers(2, 7))
+    relevance = rng.integers(0, 4, size=(n, c)) * rng.choice([1.0, 0.37, 2.5])
+    relevance[rng.integers(0, n)] = 0.0
+    scores = rng.random((n, c))
+    return relevance, np.round(scores, 1) if seed % 2 else scores
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_dcg_and_ndcg_against_scikit_learn(seed):
+    relevance, scores = _graded(seed)
+    for k in (None, 1, 2, 3, 10):
+        top = 0 if k is None else k
+        for log_base in (2, 10, math.e):
+            close(ours("dcg", relevance, scores, top=top, log_base=log_base),
+                  skm.dcg_score(relevance, scores, k=k, log_base=log_base))
+        close(ours("ndcg", relevance, scores, top=top), skm.ndcg_score(relevance, scores, k=k))
+
+
+def test_dcg_and_ndcg_of_scikit_learns_docstrings():
+    """The literal examples of scikit-learn's dcg_score and ndcg_score docstrings, to the
+    digits printed there (its doctests compare floats to the precision written)."""
+    true_relevance = [[10, 0, 0, 1, 5]]
+    printed = [("dcg", [[.1, .2, .3, 4, 70]], {}, 9.49), ("dcg", [[.1, .2, .3, 4, 70]], {"top": 2}, 5.63),
+               ("dcg", [[1, 0, 0, 0, 1]], {"top": 1}, 7.5),  # ties: (10 + 5) / 2
+               ("ndcg", [[.1, .2, .3, 4, 70]], {}, 0.69), ("ndcg", [[.05, 1.1, 1., .5, .0]], {}, 0.49),
+               ("ndcg", [[.05, 1.1, 1., .5, .0]], {"top": 4}, 0.35), ("ndcg", true_relevance, {"top": 4}, 1.0),
+               ("ndcg", [[1, 0, 0, 0, 1]], {"top": 1}, 0.75)]  # ties: (10 / 10 + 5 / 10) / 2
+    for metric_id, scores, params, value in printed:
+        assert ours(metric_id, true_relevance, scores, **params) == pytest.approx(value, abs=1e-2), (metric_id, params)
+    close(ours("dcg", true_relevance, [[1, 0, 0, 0, 1]], top=1), 7.5)
+
+
+def test_ndcg_of_a_sample_without_relevant_labels_is_zero():
+    """scikit-learn's convention: a sample whose ideal DCG is 0 scores 0 (not undefined)."""
+    relevance, scores = [[0, 0, 0], [0, 2, 1]], [[.3, .2, .1], [.1, .9, .5]]
+    assert ours("ndcg", relevance, scores) == 0.5
+    close(ours("ndcg", relevance, scores), skm.ndcg_score(relevance, scores))
+
+
+@pytest.mark.parametrize(("relevance", "message"), [
+    ([[1, -1], [0, 2]], "y_true: relevance must be >= 0; row 0, column 1 holds -1"),
+    ([[1, float("nan")], [0, 2]], "y_true: relevance must be finite; row 0, column 1 holds nan"),
+    ([[1, 0], [float("inf"), 2]], "y_true: relevance must be finite; row 1, column 0 holds inf"),
+    ([1, 0], "y_true: expected a relevance matrix of finite reals >= 0 of shape (2, 2)"),
+])
+def test_relevance_is_checked(relevance, message):
+    from metricc.runtime.errors import InputError
+    with pytest.raises(InputError, match=re.escape(message)):
+        ours("ndcg", relevance, [[.5, .2], [.1, .3]])
+
+
+def test_graded_truth_through_evaluate():
+    import metricc.runtime as mc
+    from metricc.runtime.errors import InputError
+    values = mc.evaluate(["dcg_score", "ndcg_score"], y_true=[[10, 0, 0, 1, 5]], scores=[[.1, .2, .3, 4, 70]],
+                         multilabel=True, params={"top": 2})
+    close(values["dcg_score"], skm.dcg_score([[10, 0, 0, 1, 5]], [[.1, .2, .3, 4, 70]], k=2))
+    with pytest.raises(InputError, match="pass multilabel=True"):
+        mc.evaluate("ndcg", y_true=[[1, 0], [0, 2]], scores=[[.5, .2], [.1, .3]])
