@@ -145,7 +145,7 @@ def test_let_definitions_are_inlined():
         ("recall", "matrix", 1, "metric 'recall' is per class: write recall[k] inside a Sum, or average it, e.g. macro(recall)"),
         ("Max(TP, k)", "class", 1, "Max() chooses a threshold in curve-level formulas (and runs over an index in matrix- and score-level ones): "
                                    "it is not allowed in class-level formulas"),
-        ("Max(t[k], k) + t[k]", "matrix", 18, "an index must be a class index bound by Sum (e.g. Sum(M[k, k], k)) or by the let definition"),
+        ("Max(t[k], k) + t[k]", "matrix", 18, "an index must be a class index bound by Sum (e.g. Sum(M[k, k], k)), by the let definition or by per_class"),
         ("Max(t[k], k, where=t[k] > 1)", "matrix", 14, "Max() over an index takes no constraint: where= belongs to a chosen threshold of a curve formula"),
         ("Sum(Max(t[k], k), k)", "matrix", 15, "index 'k' is already in use"),
         ("Min(n, k)", "matrix", 5, "the expression does not use the index 'k', so Min() over it is the expression itself: index it by 'k' or drop Min()"),
