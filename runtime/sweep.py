@@ -266,11 +266,12 @@ def sweep(
     if kind == "scalar":
         _extremes(values)
         return _scalar_sweep(call, values, param, info.params, batch, shown)
+    known = _known_extremes(values)
     if affine and param in getattr(info, "affine", ()) and kwargs.get("average") in _LINEAR_AVERAGES:
-        swept = _affine_sweep(call, values, n_classes, batch, param, _known_extremes(values))
+        swept = _affine_sweep(call, values, n_classes, batch, param, known)
         if swept is not None:
             return swept
-    if not isinstance(values, ProductGrid) and _known_extremes(values) is None:
+    if not isinstance(values, ProductGrid) and known is None:
         _extremes(values)
     return _vector_sweep(call, values, param, info.params, n_classes, batch, shown)
 

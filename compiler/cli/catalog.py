@@ -121,8 +121,7 @@ def _cmd_peers(args) -> int:
     for n in peer.names:
         answer = ", ".join(n.metrics) + (f" ({n.reason})" if n.reason else "") if n.metrics else f"{n.status.replace('_', ' ')}: {n.reason}"
         print(f"  {n.name:<{width}}  {answer}")
-    print(peer_table.coverage_lines({peer.name: peer})[-1] if len({n.group for n in peer.names}) == 1
-          else "\n".join(peer_table.coverage_lines({peer.name: peer})))
+    print("\n".join(peer_table.coverage_lines({peer.name: peer})))
     return 0
 
 

@@ -235,29 +235,25 @@ def _expansions(metric: ir.Metric) -> list[tuple[str, str]]:
     return averaging_expansions(metric) if rules(metric.level).per_class else []
 
 
-def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
-    """``D = 0``, and for a guarded case ``D = 0 and a != b`` (from its brackets ``[a = b]``)."""
+def _case(case: sympy.Expr, terms: Sequence[ir.Term] = (), suffix: str = "") -> str:
+    """``D = 0``, and for a guarded case ``D = 0 and a != b`` (from its brackets ``[a = b]``), as
+    an item's text: inline math, or scaled to the line where the denominator is wider than one
+    (an item cannot break inside its formula)."""
     denominator, unequal = analyze.case_conditions(case)
     conditions = [rf"{latex(a, terms)} \neq {latex(b, terms)}" for a, b in unequal]
-    return r" \text{ and } ".join([latex(denominator, terms) + " = 0", *conditions])
+    text = r" \text{ and } ".join([latex(denominator, terms) + " = 0", *conditions]) + suffix
+    if width(denominator) <= _LINE:
+        return f"${text}$"
+    return rf"\resizebox{{\linewidth}}{{!}}{{$\displaystyle {text}$}}"
 
 
 def _undefined(metric: ir.Metric) -> list[str]:
-    """Each case as an item's text: inline math, or scaled to the line where the condition is
-    wider than one (an item cannot break inside its formula)."""
-    cases = [_item(_case(u, metric.terms), u) for u in metric.undefined]
+    cases = [_case(u, metric.terms) for u in metric.undefined]
     for term in metric.terms:
         index, unit = (INSTANCE, "instance") if term.mode == "samples" else (INDEX, "class")
         for u in term.undefined:
-            text = _case(per_class(u, index)) + rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}"
-            cases.append(_item(text, u))
+            cases.append(_case(per_class(u, index), suffix=rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}"))
     return cases
-
-
-def _item(text: str, case: sympy.Expr) -> str:
-    if width(analyze.case_conditions(case)[0]) <= _LINE:
-        return f"${text}$"
-    return rf"\resizebox{{\linewidth}}{{!}}{{$\displaystyle {text}$}}"
 
 
 def _zero_weight(metric: ir.Metric) -> dict | None:

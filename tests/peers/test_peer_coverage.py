@@ -40,10 +40,6 @@ def test_every_entry_is_a_catalog_metric_with_that_averaging_and_those_parameter
     assert set(params) <= {p.name for p in info.params}, f"{peer} {name}: {metric_id} has no parameter {set(params)}"
 
 
-def _test_sources() -> str:
-    return "\n".join(p.read_text("utf-8") for p in TESTS.rglob("test_*.py") if p.name != Path(__file__).name)
-
-
 @pytest.mark.parametrize("peer", ["scikit-learn", "torchmetrics"])
 def test_every_covered_name_is_named_in_a_test_with_its_catalog_ids(peer):
     """The differential tests name the peer's function (torchmetrics' by the part after the
