@@ -125,8 +125,9 @@ def interval_from_draws(value, draws: np.ndarray, confidence: float, acceleratio
     bounds = _quantiles(draws, np.nan_to_num(levels, nan=0.5))
     bounds = np.where(np.isnan(levels), np.nan, bounds)
     count = np.sum(~np.isnan(draws), axis=0)
+    mean = np.nansum(draws, axis=0) / np.maximum(count, 1)  # not nanmean: an all-undefined column is expected, not a warning
     with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.where(count > 1, np.sqrt(np.nansum((draws - np.nanmean(draws, axis=0)) ** 2, axis=0) / (count - 1)), np.nan)
+        se = np.where(count > 1, np.sqrt(np.nansum((draws - mean) ** 2, axis=0) / (count - 1)), np.nan)
     return Interval(_plain(value), _plain(bounds[0]), _plain(bounds[1]), _plain(se))
 
 

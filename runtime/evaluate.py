@@ -363,8 +363,8 @@ def _bootstrapped(requests, averages, method, matrix, class_labels, confidence, 
                                                 n_resamples=n_resamples, random_state=random_state)
     else:
         instances = {name: call[name] for name in ("y_true", "y_pred", "scores") if call[name] is not None}
-        if call["scores"] is not None and call["labels"] is None:
-            fixed["labels"] = _sorted_labels(call["y_true"])
+        if call["scores"] is not None and call["labels"] is None and not call["multilabel"]:
+            fixed["labels"] = _sorted_labels(call["y_true"])  # multi-label columns are the classes, by index
         found = uncertainty.bootstrap_intervals(keys, method, lambda **given: evaluate(keys, **{**fixed, **given}),
                                                 matrix=None, instances=instances, confidence=confidence,
                                                 n_resamples=n_resamples, random_state=random_state)

@@ -147,3 +147,28 @@ def test_a_probabilistic_matrix_takes_the_bootstrap_only():
     found = mc.evaluate("mcc", y_true=Y_TRUE[:100], scores=scores, probabilistic="relative", interval="bootstrap",
                         n_resamples=100, random_state=0)["mcc"]
     assert found.lower <= found.value <= found.upper
+
+
+def _inputs_for(info) -> dict:
+    """Small data each metric takes: a matrix, labels with scores, or multi-label rows."""
+    rng = np.random.default_rng(11)
+    if info.indicator_truth:
+        return {"y_true": rng.integers(0, 2, (40, 3)), "scores": rng.random((40, 3)), "multilabel": True}
+    if info.per_instance or info.default_average == "samples":
+        return {"y_true": rng.integers(0, 2, (40, 3)), "y_pred": rng.integers(0, 2, (40, 3)), "multilabel": True}
+    if info.level in ("score", "curve"):
+        scores = rng.dirichlet([1, 1, 1], 60)
+        return {"y_true": rng.integers(0, 3, 60), "scores": scores}
+    return {"matrix": MATRIX}
+
+
+def test_the_bootstrap_runs_for_every_metric_of_the_catalog():
+    """Not only offered (the test above) but computed, on the input each metric takes."""
+    for info in mc.catalog().values():
+        metric_id = info.id
+        mode = None if not info.averages else "macro" if "macro" in info.averages else info.default_average
+        by_instance = info.per_instance or info.default_average == "samples"
+        kwargs = {"average": mode} if mode and info.level != "matrix" and not by_instance else {}
+        found = mc.evaluate(metric_id, **_inputs_for(info), **kwargs, interval="bootstrap", n_resamples=100,
+                            random_state=0)[metric_id]
+        assert np.all((found.lower <= found.value) | np.isnan(found.value)), metric_id
