@@ -35,6 +35,7 @@ def average_precision(
     average="macro",
     weights=None,
     pos_label=1,
+    multilabel=False,
     zero_division=math.nan,
 ):
     """Average precision.
@@ -46,15 +47,16 @@ def average_precision(
     Simplified: Sum((-TP[i - 1] + TP[i])*TP[i]/(FP[i] + TP[i]), i)/P
     Undefined when P = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
-    count curve of each class over its distinct score thresholds and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
+    multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
+    curve of each class over its distinct score thresholds and applies averaging `average` (one of
+    none, binary, micro, macro, weighted).
     Reference: scikit-learn average_precision_score: AP = sum_n (R_n - R_(n-1)) P_n
     Reference: Zhu 2004, Recall, precision and average precision
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels),
+        score_curves(y_true, scores, labels, multilabel=multilabel),
         average=average,
         averages=INFO.averages,
         weights=weights,

@@ -43,6 +43,7 @@ def equal_error_rate(
     average="macro",
     weights=None,
     pos_label=1,
+    multilabel=False,
     zero_division=math.nan,
 ):
     """Equal error rate.
@@ -56,9 +57,10 @@ def equal_error_rate(
     Simplified: At((N*FN[i] + P*FP[i])/(2*N*P), i, argmin=Abs(N*FN[i] - P*FP[i]))
     Undefined when N = 0 or P = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
-    count curve of each class over its distinct score thresholds and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
+    multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
+    curve of each class over its distinct score thresholds and applies averaging `average` (one of
+    none, binary, micro, macro, weighted).
     Reference: torchmetrics BinaryEER (Lightning AI, torchmetrics 1.x): EER = (FAR + FRR) / 2 where
         |FAR - FRR| is least
     Reference: Martin et al. 1997, The DET curve in assessment of detection task performance,
@@ -66,7 +68,7 @@ def equal_error_rate(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels),
+        score_curves(y_true, scores, labels, multilabel=multilabel),
         average=average,
         averages=INFO.averages,
         weights=weights,

@@ -82,6 +82,7 @@ def log_roc_auc(
     average="macro",
     weights=None,
     pos_label=1,
+    multilabel=False,
     zero_division=math.nan,
 ):
     """Log-scaled area under the ROC curve.
@@ -107,9 +108,10 @@ def log_roc_auc(
         fpr_min)/fpr_min) = 0 or Max(N*fpr_min, FP[i - 1]) = 0: returns `zero_division` there
         (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
-    count curve of each class over its distinct score thresholds and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
+    multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
+    curve of each class over its distinct score thresholds and applies averaging `average` (one of
+    none, binary, micro, macro, weighted).
     Parameter `fpr_max` (scalar, 0 < fpr_max <= 1): The largest false positive rate of the range; at most fpr_min, the range is empty and the value undefined.
     Parameter `fpr_min` (scalar, 0 < fpr_min < 1): The least false positive rate of the range.
     Reference: Mysinger and Shoichet 2010, Rapid context-dependent ligand desolvation in molecular
@@ -118,7 +120,7 @@ def log_roc_auc(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels),
+        score_curves(y_true, scores, labels, multilabel=multilabel),
         average=average,
         averages=INFO.averages,
         params=_params(fpr_max=fpr_max, fpr_min=fpr_min),

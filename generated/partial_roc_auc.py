@@ -61,6 +61,7 @@ def partial_roc_auc(
     average="macro",
     weights=None,
     pos_label=1,
+    multilabel=False,
     zero_division=math.nan,
 ):
     """Standardized partial area under the ROC curve.
@@ -81,9 +82,10 @@ def partial_roc_auc(
     Undefined when max_fpr = 0 or N = 0 or P = 0 or 2 - max_fpr = 0: returns `zero_division` there
         (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
-    count curve of each class over its distinct score thresholds and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
+    multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
+    curve of each class over its distinct score thresholds and applies averaging `average` (one of
+    none, binary, micro, macro, weighted).
     Parameter `max_fpr` (scalar, 0 < max_fpr <= 1): The largest false positive rate of the area.
     Reference: McClish 1989, Analyzing a portion of the ROC curve, Medical Decision Making
         9(3):190-195
@@ -91,7 +93,7 @@ def partial_roc_auc(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels),
+        score_curves(y_true, scores, labels, multilabel=multilabel),
         average=average,
         averages=INFO.averages,
         params=_params(max_fpr=max_fpr),

@@ -53,6 +53,7 @@ def precision_at_fixed_recall(
     average="macro",
     weights=None,
     pos_label=1,
+    multilabel=False,
     zero_division=math.nan,
 ):
     """Precision at fixed recall.
@@ -67,9 +68,10 @@ def precision_at_fixed_recall(
     Undefined when P = 0 or Sum([TP[i]/P >= min_recall], i) = 0: returns `zero_division` there
         (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
-    count curve of each class over its distinct score thresholds and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
+    multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
+    curve of each class over its distinct score thresholds and applies averaging `average` (one of
+    none, binary, micro, macro, weighted).
     Parameter `min_recall` (scalar, 0 <= min_recall <= 1): The least recall a threshold must reach.
     Reference: torchmetrics BinaryPrecisionAtFixedRecall (Lightning AI, torchmetrics 1.x)
     Reference: Eban et al. 2017, Scalable Learning of Non-Decomposable Objectives, Sec. 3 (precision
@@ -77,7 +79,7 @@ def precision_at_fixed_recall(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels),
+        score_curves(y_true, scores, labels, multilabel=multilabel),
         average=average,
         averages=INFO.averages,
         params=_params(min_recall=min_recall),

@@ -52,6 +52,7 @@ def recall_at_fixed_precision(
     average="macro",
     weights=None,
     pos_label=1,
+    multilabel=False,
     zero_division=math.nan,
 ):
     """Recall at fixed precision.
@@ -65,9 +66,10 @@ def recall_at_fixed_precision(
     Undefined when P = 0 or Sum([TP[i]/(FP[i] + TP[i]) >= min_precision], i) = 0: returns
         `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
-    count curve of each class over its distinct score thresholds and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
+    multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
+    curve of each class over its distinct score thresholds and applies averaging `average` (one of
+    none, binary, micro, macro, weighted).
     Parameter `min_precision` (scalar, 0 <= min_precision <= 1): The least precision a threshold must reach.
     Reference: torchmetrics BinaryRecallAtFixedPrecision (Lightning AI, torchmetrics 1.x)
     Reference: Eban et al. 2017, Scalable Learning of Non-Decomposable Objectives, Sec. 3 (recall at
@@ -75,7 +77,7 @@ def recall_at_fixed_precision(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels),
+        score_curves(y_true, scores, labels, multilabel=multilabel),
         average=average,
         averages=INFO.averages,
         params=_params(min_precision=min_precision),

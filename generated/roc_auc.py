@@ -35,6 +35,7 @@ def roc_auc(
     average="macro",
     weights=None,
     pos_label=1,
+    multilabel=False,
     zero_division=math.nan,
 ):
     """Area under the ROC curve.
@@ -47,15 +48,16 @@ def roc_auc(
     Simplified: Sum((-FP[i - 1] + FP[i])*(TP[i - 1] + TP[i]), i)/(2*N*P)
     Undefined when N = 0 or P = 0: returns `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
-    count curve of each class over its distinct score thresholds and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
+    multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
+    curve of each class over its distinct score thresholds and applies averaging `average` (one of
+    none, binary, micro, macro, weighted).
     Reference: Wang et al. 2013, Eq. 13 (AUC(j, r_j)) and Eq. 14-15
     Reference: Fawcett 2006, An introduction to ROC analysis, Algorithm 2
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels),
+        score_curves(y_true, scores, labels, multilabel=multilabel),
         average=average,
         averages=INFO.averages,
         weights=weights,

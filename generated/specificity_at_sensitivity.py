@@ -52,6 +52,7 @@ def specificity_at_sensitivity(
     average="macro",
     weights=None,
     pos_label=1,
+    multilabel=False,
     zero_division=math.nan,
 ):
     """Specificity at fixed sensitivity.
@@ -66,9 +67,10 @@ def specificity_at_sensitivity(
     Undefined when N = 0 or P = 0 or Sum([TP[i]/P >= min_sensitivity], i) = 0: returns
         `zero_division` there (default NaN).
 
-    Takes true labels (n,) and scores (n, C) (or (n,) for two classes); computes the one-vs-rest
-    count curve of each class over its distinct score thresholds and applies averaging `average`
-    (one of none, binary, micro, macro, weighted).
+    Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
+    multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
+    curve of each class over its distinct score thresholds and applies averaging `average` (one of
+    none, binary, micro, macro, weighted).
     Parameter `min_sensitivity` (scalar, 0 <= min_sensitivity <= 1): The least sensitivity (recall) a threshold must reach.
     Reference: torchmetrics BinarySpecificityAtSensitivity (Lightning AI, torchmetrics 1.x)
     Reference: Pepe 2003, The Statistical Evaluation of Medical Tests for Classification and
@@ -76,7 +78,7 @@ def specificity_at_sensitivity(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels),
+        score_curves(y_true, scores, labels, multilabel=multilabel),
         average=average,
         averages=INFO.averages,
         params=_params(min_sensitivity=min_sensitivity),

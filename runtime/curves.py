@@ -172,9 +172,17 @@ class ScoreCurves:
         return iter((self.per_class, self.pooled))
 
 
-def score_curves(y_true, scores, labels=None) -> ScoreCurves:
-    """One-vs-rest curves per class ``(C, L + 1)`` and the pooled (micro) curve ``(1, L + 1)``."""
-    truth, values = check_scores(y_true, scores, labels)
-    if np.count_nonzero(truth.sum(axis=0)) < 2:
+def score_curves(y_true, scores, labels=None, multilabel=False) -> ScoreCurves:
+    """One-vs-rest curves per class ``(C, L + 1)`` and the pooled (micro) curve ``(1, L + 1)``;
+    with ``multilabel`` the curve of each column of an indicator ``y_true`` (n, C), as
+    scikit-learn's ``roc_auc_score`` reads a multi-label truth."""
+    if not isinstance(multilabel, (bool, np.bool_)):
+        raise InputError("multilabel", f"expected True or False, got {multilabel!r}")
+    truth, values = check_scores(y_true, scores, labels, indicator=bool(multilabel))
+    if multilabel:
+        if truth.all() or not truth.any():
+            raise InputError("y_true", f"every entry is {int(truth.flat[0])}: a threshold curve needs positive and "
+                                       "negative (sample, label) pairs")
+    elif np.count_nonzero(truth.sum(axis=0)) < 2:
         raise InputError("y_true", "only one class is present: a threshold curve needs positive and negative samples")
     return ScoreCurves(truth, values)

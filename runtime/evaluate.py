@@ -93,8 +93,9 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
     if y_true is not None:
         if y_pred is None:
             raise InputError("y_pred", "y_true needs y_pred")
-        if multilabel:
-            return None, confusion.multilabel_counts(y_true, y_pred), None
+        if multilabel:  # the columns are the classes: labels, if given, name them
+            counts = confusion.multilabel_counts(y_true, y_pred)
+            return None, counts, _column_labels(labels, counts.true_positives.shape[-1])
         labels = per_class.categorical_labels(y_true, y_pred) if labels is None else labels
         class_labels, matrix = confusion.classes_and_matrix(y_true, y_pred, labels=labels)
         terms = MatrixTerms(matrix, confusion.row_totals(matrix))  # counted here: nothing to check
@@ -113,6 +114,14 @@ def _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation):
     if labels is not None and len(labels) != counts.true_positives.shape[-1]:
         raise InputError("labels", f"expected one label per class of the counts ({counts.true_positives.shape[-1]}), got {len(labels)}")
     return None, counts, labels
+
+
+def _column_labels(labels, n_classes: int) -> list | None:
+    """``labels`` naming the ``n_classes`` columns of multi-label data, checked."""
+    labels = None if labels is None else confusion.check_labels(labels)
+    if labels is not None and len(labels) != n_classes:
+        raise InputError("labels", f"expected one label per column of the multi-label data ({n_classes}), got {len(labels)}")
+    return labels
 
 
 def _instance_counts(requests, averages, average, y_true, y_pred, multilabel):
@@ -270,9 +279,10 @@ def evaluate(
         results.update(_evaluate_scores(on_scores, y_true, scores, labels, multilabel, weights, pos_label, zero_division,
                                         params))
         if len(on_scores) == len(requests):
-            if multilabel:  # one value per data set: no class labels to attach
-                return {r.key: results[r.key] for r in requests}
-            score_labels = labels if labels is not None else _sorted_labels(y_true)
+            if multilabel:  # the columns are the classes
+                score_labels = labels if labels is not None else list(range(np.shape(scores)[-1]))
+            else:
+                score_labels = labels if labels is not None else _sorted_labels(y_true)
             return _labelled(requests, averages, results, score_labels, len(score_labels))
     if probabilistic is not None:
         on_matrix = [(r.key, r.info) for r in requests if r.info.level == "matrix"]
@@ -409,11 +419,12 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
         raise InputError("scores", f"{requested[0][0].info.id} needs scores (rows = samples, columns = classes) and y_true")
     if y_true is None:
         raise InputError("y_true", "scores need y_true")
-    if multilabel and not any(info.indicator_truth for (_, info, _), _ in requested):
-        raise InputError("multilabel", "scores are single-label: one true class per sample")
+    if multilabel and not any(info.indicator_truth or info.level == "curve" for (_, info, _), _ in requested):
+        single = requested[0][0].info.id if requested else "the score matrix"
+        raise InputError("multilabel", f"{single} is single-label: one true class per sample")
     results = {}
     for (key, info, asked), mode in requested:
-        if multilabel != info.indicator_truth:
+        if multilabel != info.indicator_truth and not (info.level == "curve" and multilabel):  # curves take both
             raise InputError("multilabel", f"{info.id} takes a matrix y_true (n, C) (indicators or relevances): "
                                            "pass multilabel=True"
                              if info.indicator_truth else f"{info.id} is single-label: one true class per sample")
@@ -423,10 +434,11 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
             kwargs["average"] = mode
             kwargs["weights"] = weights
             named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
-            class_labels = _sorted_labels(y_true) if labels is None and named else labels
+            class_labels = _sorted_labels(y_true) if labels is None and named and not multilabel else labels
             if kwargs["average"] == "binary" and pos_label is None:
                 _binary_needs_pos_label(info, asked, np.shape(scores)[-1] if np.ndim(scores) == 2 else 2)
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
+            kwargs["multilabel"] = multilabel
         check_score_memory(info.id, info.simplified, scores)
         results[key] = info.function(y_true, scores, **kwargs)
     return results

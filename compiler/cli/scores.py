@@ -31,9 +31,11 @@ def score_inputs(args) -> dict:
     """``evaluate`` keyword arguments for ``--scores`` with ``--y-true`` (and optionally ``--y-pred``)."""
     if args.y_true is None:
         raise InputError("--y-true", "--scores needs the true labels (--y-true)")
-    for option, given in (("--matrix", args.matrix), ("--multilabel", args.multilabel), ("--orientation", args.orientation)):
+    for option, given in (("--matrix", args.matrix), ("--orientation", args.orientation)):
         if given:
             raise InputError(option, "does not combine with --scores")
+    if args.multilabel:
+        return _multilabel_score_inputs(args)
     y_true, y_pred = inputs.read_label_pair(args.y_true, args.y_pred, args.column, args.header,
                                             pred_column=args.y_pred_column)
     table = inputs.read_score_table("--scores", args.scores)
@@ -46,6 +48,28 @@ def score_inputs(args) -> dict:
     return {"y_true": y_true, "y_pred": y_pred, "scores": inputs.rounded_probabilities("--scores", rows, table.decimals),
             "labels": labels if columns is None or labels is not None else columns,
             "pos_label": inputs.positive_label(args.pos_label, numbers), "probabilistic": args.probabilistic}
+
+
+def _multilabel_score_inputs(args) -> dict:
+    """Multi-label scores: ``--y-true`` (and ``--y-pred``) hold 0/1 indicator (or relevance) rows,
+    ``--scores`` one score per label. The columns of all files are the classes, by position;
+    ``--labels`` or a header line of ``--scores`` names them (both: they must agree)."""
+    if args.probabilistic is not None:
+        raise InputError("--probabilistic", "needs single-label data (one true class per sample), not --multilabel")
+    if args.column is not None or args.y_pred_column is not None:
+        raise InputError("--column", "not used with --multilabel: indicator files hold one column per class")
+    table = inputs.read_score_table("--scores", args.scores)
+    labels = None if args.labels is None else list(args.labels)
+    if table.columns is not None:
+        if labels is not None and [str(c) for c in table.columns] != labels:
+            raise InputError("--scores", f"the header's classes {table.columns} are not --labels {labels} in that "
+                                         "order (multi-label columns are matched by position)")
+        labels = list(table.columns)
+    (labels,), numbers = inputs.typed_labels(None if labels is None else inputs.Labels(labels, text=True))
+    return {"y_true": inputs.read_indicators("--y-true", args.y_true), "multilabel": True,
+            "y_pred": None if args.y_pred is None else inputs.read_indicators("--y-pred", args.y_pred),
+            "scores": table.rows, "labels": labels,
+            "pos_label": inputs.positive_label(args.pos_label, numbers or labels is None)}
 
 
 def _named_columns(rows: list, columns: list, labels: list | None) -> list:

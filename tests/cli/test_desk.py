@@ -189,3 +189,28 @@ def test_unnamed_score_columns_of_named_classes_are_reported(capsys, tmp_path):
     code, _, err = run(capsys, "eval", "--y-true", tmp_path / "t.txt", "--scores", scores, "--metric", "roc_auc",
                        "--labels", "b", "a", "c")
     assert (code, err) == (0, "")
+
+
+def test_multilabel_scores_give_ranking_and_curve_metrics(capsys, tmp_path):
+    """``--multilabel --scores``: indicator rows beside one score per label, columns by position;
+    a header line of the scores (or --labels) names the labels."""
+    sklearn = pytest.importorskip("sklearn.metrics")
+    truth = [[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1], [1, 0, 0]]
+    scores = [[0.9, 0.2, 0.4], [0.1, 0.8, 0.3], [0.7, 0.6, 0.2], [0.3, 0.2, 0.9], [0.2, 0.5, 0.6]]
+    (tmp_path / "t.csv").write_text("\n".join(",".join(map(str, row)) for row in truth))
+    (tmp_path / "s.csv").write_text("x,y,z\n" + "\n".join(",".join(map(str, row)) for row in scores))
+    values = run_json(capsys, "eval", "--y-true", tmp_path / "t.csv", "--multilabel", "--scores", tmp_path / "s.csv",
+                      "--metric", "lrap", "--metric", "roc_auc:none", "--metric", "roc_auc:micro")
+    assert values["lrap"] == pytest.approx(sklearn.label_ranking_average_precision_score(truth, scores), rel=1e-12)
+    assert values["roc_auc:none"] == pytest.approx(dict(zip("xyz", sklearn.roc_auc_score(truth, scores, average=None))),
+                                                   rel=1e-12)
+    assert values["roc_auc:micro"] == pytest.approx(sklearn.roc_auc_score(truth, scores, average="micro"), rel=1e-12)
+    intervals = run_json(capsys, "eval", "--y-true", tmp_path / "t.csv", "--multilabel", "--scores", tmp_path / "s.csv",
+                         "--metric", "ndcg", "--interval", "bootstrap", "--n-resamples", "200", "--random-state", "1")
+    assert intervals["ndcg"]["lower"] <= intervals["ndcg"]["value"] <= intervals["ndcg"]["upper"]
+    assert "are not --labels ['z', 'y', 'x'] in that order" in error(
+        capsys, "eval", "--y-true", tmp_path / "t.csv", "--multilabel", "--scores", tmp_path / "s.csv", "--labels",
+        "z", "y", "x", "--metric", "lrap")
+    assert "log_loss is single-label" in error(
+        capsys, "eval", "--y-true", tmp_path / "t.csv", "--multilabel", "--scores", tmp_path / "s.csv",
+        "--metric", "log_loss")

@@ -99,7 +99,8 @@ def test_multiclass_per_class_equals_torchmetrics(metric):
 
 @pytest.mark.parametrize("metric", sorted(CONSTRAINED))
 def test_multilabel_per_label_equals_binary_curves(metric):
-    """torchmetrics' multilabel form is one binary curve per label: metricc's binary on each column."""
+    """torchmetrics' multilabel form is one binary curve per label: metricc's multi-label curves
+    (``multilabel=True``, average none), and its binary curve of each column."""
     param, name = CONSTRAINED[metric]
     rng = np.random.default_rng(7)
     truth = rng.integers(0, 2, (30, 4))
@@ -107,6 +108,8 @@ def test_multilabel_per_label_equals_binary_curves(metric):
     scores = np.round(rng.random((30, 4)), 1)
     theirs = _value(_peer(name, "multilabel")(torch.tensor(scores), torch.tensor(truth), 4, 0.5))
     ours = [_ours(metric, truth[:, k], scores[:, k], param, 0.5, average="binary", zero_division=0) for k in range(4)]
+    np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=0)
+    ours = _ours(metric, truth, scores, param, 0.5, average="none", zero_division=0, multilabel=True)
     np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=0)
 
 
