@@ -26,6 +26,7 @@ from metricc.runtime.errors import InputError, MetriccError
 from metricc.runtime.evaluate import catalog, evaluate, metric
 from metricc.runtime.interpret import interpret
 from metricc.runtime.intervals import Interval
+from metricc.runtime.multioutput import multioutput_indicators
 from metricc.runtime.normalize import normalized
 from metricc.runtime.per_class import ClassValues
 from metricc.runtime.probabilistic import probabilistic_confusion_matrix
@@ -59,6 +60,7 @@ __all__ = [
     "interpret",
     "metric",
     "multilabel_counts",
+    "multioutput_indicators",
     "normalized",
     "orient",
     "probabilistic_confusion_matrix",

@@ -29,6 +29,7 @@ __all__ = [
     "column_totals",
     "float_counts",
     "is_trusted",
+    "class_codes",
     "class_labels",
     "label_array",
     "classes_and_matrix",
@@ -316,6 +317,16 @@ def _classes_and_codes(t: np.ndarray, p: np.ndarray, labels):
     classes, inverse = np.unique(np.concatenate([t.ravel(), p.ravel()]), return_inverse=True)
     inverse = inverse.ravel()
     return classes, inverse[: t.size].reshape(t.shape), inverse[t.size:].reshape(p.shape)
+
+
+def class_codes(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The classes (as :func:`class_labels`) and each label's class index, in the labels' shape.
+
+    >>> [a.tolist() for a in class_codes(["b", "a"], ["c", "a"])]
+    [['a', 'b', 'c'], [1, 0], [2, 0]]
+    """
+    t, p = _check_pair(y_true, y_pred)
+    return _classes_and_codes(t, p, labels)
 
 
 def class_labels(y_true, y_pred, labels=None) -> np.ndarray:

@@ -137,3 +137,18 @@ def test_torchmetrics_multiclass_logauc_is_log_roc_auc_per_class(tmf, seed):
     ours = mc.evaluate("log_roc_auc", y_true=y, scores=scores, average="none",
                        params={"fpr_min": 0.01, "fpr_max": 0.5})["log_roc_auc"]
     np.testing.assert_allclose(ours, theirs, rtol=RTOL, atol=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_torchmetrics_multiclass_exact_match_is_exact_match_ratio_of_multioutput_indicators(tmf, seed):
+    """Several class labels per sample ((N, M) and (N, H, W), a label per pixel): exact match on
+    the one-hot indicator rows of :func:`metricc.runtime.multioutput_indicators`."""
+    rng = np.random.default_rng(seed)
+    for shape in ((30, 3), (12, 4, 5)):
+        y_true = rng.integers(0, 4, shape)
+        y_pred = np.where(rng.random(shape) < 0.9, y_true, rng.integers(0, 4, shape))
+        y_pred[:3] = y_true[:3]  # some samples match on every output
+        theirs = tmf.multiclass_exact_match(_t(y_pred), _t(y_true), 4).item()
+        rows_true, rows_pred = mc.multioutput_indicators(y_true, y_pred, labels=range(4))
+        ours = mc.evaluate("exact_match_ratio", y_true=rows_true, y_pred=rows_pred, multilabel=True)["exact_match_ratio"]
+        assert np.float32(ours) == np.float32(theirs)  # torchmetrics divides in float32 whatever the default dtype
