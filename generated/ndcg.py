@@ -50,12 +50,8 @@ def ndcg(
         m]/log(m + 2), m)/Sum([Y[s, k] == Y[s, l]], l), k)] + Sum(Y[s, k]*Sum(([top > m] + [0 ==
         top])*[m >= Sum([Y[s, l] > Y[s, k]], l)]*[Sum([Y[s, l] > Y[s, k]], l) + Sum([Y[s, k] == Y[s,
         l]], l) > m]/log(m + 2), m)/Sum([Y[s, k] == Y[s, l]], l), k)), s)/n
-    Undefined when n = 0 or Sum([S[s, k] == S[s, l]], l) = 0 or Sum([Y[s, k] == Y[s, l]], l) = 0 or
-        Sum(Y[s, k]*Sum(([top > m] + [0 == top])*[m >= Sum([Y[s, l] > Y[s, k]], l)]*[Sum([Y[s, l] >
-        Y[s, k]], l) + Sum([Y[s, k] == Y[s, l]], l) > m]/log(m + 2), m)/Sum([Y[s, k] == Y[s, l]],
-        l), k) = 0 and Sum(Y[s, k]*Sum(([top > m] + [0 == top])*[m >= Sum([Y[s, l] > Y[s, k]],
-        l)]*[Sum([Y[s, l] > Y[s, k]], l) + Sum([Y[s, k] == Y[s, l]], l) > m]/log(m + 2),
-        m)/Sum([Y[s, k] == Y[s, l]], l), k) != 0: returns `zero_division` there (default NaN).
+    Undefined when n = 0 or Sum([S[s, k] == S[s, l]], l) = 0 or Sum([Y[s, k] == Y[s, l]], l) = 0:
+        returns `zero_division` there (default NaN).
 
     Takes the graded relevance y_true, a matrix (n, C) of finite reals >= 0, and scores (n, C).
     Parameter `top` (scalar, top >= 0): Only the first `top` positions of the ranking count (scikit-learn's k); 0, the default, counts every position (scikit-learn's k=None).
@@ -146,50 +142,6 @@ def ndcg(
         (n == 0)
         | np.any(np.sum(x0, axis=-2) == 0, axis=(-2, -1))
         | np.any(np.sum(x4, axis=-2) == 0, axis=(-2, -1))
-        | np.any(
-            equal(
-                0,
-                np.sum(
-                    transpose(Y)
-                    * np.sum(
-                        align(x3, "m", "kms")
-                        * np.heaviside(
-                            align(arange(C), "m", "kms") - align(np.sum(x5, axis=-2), "ks", "kms"),
-                            1.0,
-                        )
-                        * np.heaviside(
-                            align(x2, "m", "kms")
-                            + align(np.sum(x4, axis=-2), "ks", "kms")
-                            + align(np.sum(x5, axis=-2), "ks", "kms"),
-                            0.0,
-                        ),
-                        axis=-2,
-                    )
-                    / nonzero(np.sum(x4, axis=-2)),
-                    axis=-2,
-                ),
-            )
-            + np.sum(
-                transpose(Y)
-                * np.sum(
-                    align(x3, "m", "kms")
-                    * np.heaviside(
-                        align(arange(C), "m", "kms") - align(np.sum(x5, axis=-2), "ks", "kms"), 1.0
-                    )
-                    * np.heaviside(
-                        align(x2, "m", "kms")
-                        + align(np.sum(x4, axis=-2), "ks", "kms")
-                        + align(np.sum(x5, axis=-2), "ks", "kms"),
-                        0.0,
-                    ),
-                    axis=-2,
-                )
-                / nonzero(np.sum(x4, axis=-2)),
-                axis=-2,
-            )
-            == 0,
-            axis=(-1,),
-        )
     )
     return finish(value, undefined, zero_division)
 
@@ -234,18 +186,7 @@ INFO = MetricInfo(
         "== top])*[m >= Sum([Y[s, l] > Y[s, k]], l)]*[Sum([Y[s, l] > Y[s, k]], l) + Sum([Y[s, k] "
         "== Y[s, l]], l) > m]/log(m + 2), m)/Sum([Y[s, k] == Y[s, l]], l), k)), s)/n"
     ),
-    undefined=(
-        "n = 0",
-        "Sum([S[s, k] == S[s, l]], l) = 0",
-        "Sum([Y[s, k] == Y[s, l]], l) = 0",
-        (
-            "Sum(Y[s, k]*Sum(([top > m] + [0 == top])*[m >= Sum([Y[s, l] > Y[s, k]], "
-            "l)]*[Sum([Y[s, l] > Y[s, k]], l) + Sum([Y[s, k] == Y[s, l]], l) > m]/log(m + 2), "
-            "m)/Sum([Y[s, k] == Y[s, l]], l), k) = 0 and Sum(Y[s, k]*Sum(([top > m] + [0 == "
-            "top])*[m >= Sum([Y[s, l] > Y[s, k]], l)]*[Sum([Y[s, l] > Y[s, k]], l) + Sum([Y[s, k] "
-            "== Y[s, l]], l) > m]/log(m + 2), m)/Sum([Y[s, k] == Y[s, l]], l), k) != 0"
-        ),
-    ),
+    undefined=("n = 0", "Sum([S[s, k] == S[s, l]], l) = 0", "Sum([Y[s, k] == Y[s, l]], l) = 0"),
     function=ndcg,
     no_delta="a score-level metric is not a function of the confusion matrix",
     indicator_truth=True,

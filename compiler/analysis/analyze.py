@@ -296,6 +296,13 @@ def case_conditions(case: sympy.Expr) -> tuple[sympy.Expr, tuple[tuple[sympy.Exp
     return denominator, tuple(tuple(sorted(b.args, key=lambda side: side.is_number)) for b in brackets)
 
 
+def _never_zero(part: sympy.Expr) -> bool:
+    """``D + [D = 0]`` (a spec's guard against a zero denominator): its case would need ``D = 0``
+    and ``D != 0`` at once."""
+    denominator, pairs = case_conditions(part)
+    return any(b == 0 and sympy.expand(a - denominator) == 0 for a, b in pairs)
+
+
 def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:
     if isinstance(expr, symbols.xlogy):
         weight, argument = expr.args
@@ -324,7 +331,8 @@ def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:
             return
     if isinstance(expr, sympy.Pow) and expr.exp.is_number and expr.exp.is_negative and depends_on_data(expr.base):
         for part in _parts(expr.base):
-            found.setdefault(sympy.srepr(part), part)
+            if not _never_zero(part):
+                found.setdefault(sympy.srepr(part), part)
     for arg in expr.args:
         _walk(arg, found, excused)
 
