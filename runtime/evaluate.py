@@ -21,7 +21,7 @@ from metricc.runtime import (
 from metricc.runtime.errors import InputError
 from metricc.runtime.intervals import Interval, check_confidence
 from metricc.runtime.registry import Catalog, MetricInfo, install_lookup
-from metricc.runtime.scores import check_score_memory
+from metricc.runtime.scores import check_score_memory, score_array
 from metricc.runtime.terms import MatrixTerms, read_matrix
 
 __all__ = ["catalog", "metric", "evaluate"]
@@ -285,11 +285,23 @@ def evaluate(
                 score_labels = labels if labels is not None else _sorted_labels(y_true)
             return _labelled(requests, averages, results, score_labels, len(score_labels))
     if probabilistic is not None:
-        on_matrix = [(r.key, r.info) for r in requests if r.info.level == "matrix"]
+        matrix_labels = labels if labels is not None or y_true is None else _sorted_labels(y_true)
+        n_scored = np.shape(scores)[-1] if scores is not None and np.ndim(scores) == 2 else 2
+        on_matrix = []
+        for (key, info, asked), mode in zip(requests, averages):
+            if info.level != "matrix":
+                continue
+            averaging = {}
+            if per_class_matrix(info):  # one value per class of the probabilistic matrix, averaged as asked
+                if mode == "binary" and pos_label is None:
+                    _binary_needs_pos_label(info, asked or average, n_scored)
+                averaging = {"average": mode, "weights": weights,
+                             "pos_label": _pos_index(pos_label, matrix_labels, n_scored)}
+            on_matrix.append((key, info, averaging))
         results.update(probabilistic_matrices.evaluate_matrix_metrics(
             on_matrix, y_true, scores, probabilistic, labels, params, zero_division))
         if all(r.key in results for r in requests):
-            return {r.key: results[r.key] for r in requests}
+            return _labelled(requests, averages, results, matrix_labels, n_scored)
     terms, the_counts, class_labels = _inputs(y_true, y_pred, labels, matrix, counts, multilabel, orientation)
     instance_counts = _instance_counts(requests, averages, average, y_true, y_pred, multilabel)
     n_classes = the_counts.true_positives.shape[-1]
@@ -419,6 +431,7 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
         raise InputError("scores", f"{requested[0][0].info.id} needs scores (rows = samples, columns = classes) and y_true")
     if y_true is None:
         raise InputError("y_true", "scores need y_true")
+    scores = score_array(scores)  # read once: the shape checks below need an array (ragged rows are refused here)
     if multilabel and not any(info.indicator_truth or info.level == "curve" for (_, info, _), _ in requested):
         single = requested[0][0].info.id if requested else "the score matrix"
         raise InputError("multilabel", f"{single} is single-label: one true class per sample")

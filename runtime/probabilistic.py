@@ -103,8 +103,9 @@ def probabilistic_confusion_matrix(y_true, scores, *, kind: str = "relative", la
 def evaluate_matrix_metrics(requested, y_true, scores, kind, labels, params, zero_division) -> dict:
     """``evaluate(..., scores=, probabilistic=kind)``: matrix-level metrics on the probabilistic matrix.
 
-    ``requested``: ``(name, MetricInfo)`` pairs of matrix-level metrics; class-level metrics
-    count crisp decisions and keep reading ``y_pred``.
+    ``requested``: ``(name, MetricInfo, averaging)`` of matrix-level metrics, ``averaging`` the
+    ``average``/``weights``/``pos_label`` keywords of a per-class one (else empty); class-level
+    metrics count crisp decisions and keep reading ``y_pred``.
     """
     if scores is None or y_true is None:
         raise InputError("scores", "probabilistic= needs scores (class probabilities) and y_true")
@@ -112,7 +113,7 @@ def evaluate_matrix_metrics(requested, y_true, scores, kind, labels, params, zer
         raise InputError("probabilistic", "applies to matrix-level metrics (e.g. cen); none was requested")
     matrix = probabilistic_confusion_matrix(y_true, scores, kind=kind, labels=labels)
     results = {}
-    for name, info in requested:
+    for name, info, averaging in requested:
         kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
-        results[name] = info.function(matrix, zero_division=zero_division, **kwargs)
+        results[name] = info.function(matrix, zero_division=zero_division, **averaging, **kwargs)
     return results

@@ -20,6 +20,7 @@ import re
 
 import numpy as np
 
+from metricc.runtime.confusion import check_labels
 from metricc.runtime.errors import InputError
 
 __all__ = ["MAX_SCORE_ARRAY_BYTES", "PROBABILITY_TOLERANCE", "check_probabilities", "check_score_memory",
@@ -121,7 +122,10 @@ def indicator_truth(y_true, values: np.ndarray, labels=None, *, graded: bool = F
         raise InputError("scores", f"expected shape (n_samples, n_labels >= 2), got {values.shape}")
     what = "relevance matrix of finite reals >= 0" if graded else "multi-label indicator matrix"
     try:
-        truth = np.asarray(y_true, dtype=np.float64)
+        given = np.asarray(y_true)
+        if given.dtype.kind not in "biuf":  # complex, text, objects: np.asarray(float) would warn or guess
+            raise TypeError
+        truth = given.astype(np.float64)
     except (TypeError, ValueError):
         raise InputError("y_true", f"expected a {what}" + ("" if graded else " of 0 and 1")) from None
     if truth.shape != values.shape:
@@ -131,6 +135,7 @@ def indicator_truth(y_true, values: np.ndarray, labels=None, *, graded: bool = F
         _check_relevance(truth)
     elif not np.isin(truth, (0.0, 1.0)).all():
         raise InputError("y_true", "a multi-label indicator matrix holds only 0 and 1")
+    labels = None if labels is None else check_labels(labels)
     if labels is not None and len(labels) != values.shape[1]:
         raise InputError("labels", f"expected one label per score column ({values.shape[1]}), got {len(labels)}")
     return truth

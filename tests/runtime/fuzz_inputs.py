@@ -267,6 +267,9 @@ def evaluate_case(source: Source) -> Case:
     elif kind == "multilabel":
         shape = batch + (n, n_classes)
         kwargs.update(y_true=_array(source, shape, (0, 1)), y_pred=_array(source, shape, (0, 1)), multilabel=True)
+    elif kind == "scores" and not levels - {"score", "curve"} and _maybe(source, 0.3):
+        # multi-label truth beside the scores: ranking metrics and per-label curves
+        kwargs.update(y_true=_array(source, (n, n_classes), (0, 1)), scores=_scores(source, n, n_classes), multilabel=True)
     else:
         kwargs["y_true"], kwargs["scores"] = _labels(source, n, n_classes), _scores(source, n, n_classes)
         if levels - {"score", "curve"} and kind == "scores":

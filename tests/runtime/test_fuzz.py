@@ -74,6 +74,17 @@ def test_a_seeded_run_keeps_the_rule():
     # a 0-d array as counts: len() of an unsized object
     Case("0-d counts", lambda: evaluate("f1", counts=np.array(5))),
     Case("dict label", lambda: evaluate("cen", y_true=[0, {"a": 1}], scores=[[0.5, 0.5], [0.5, 0.5]], probabilistic="absolute")),
+    # a per-class matrix metric on a probabilistic matrix ignored average="macro": per-class values
+    Case("probabilistic class_cen macro", lambda: evaluate("class_cen", y_true=[1, 0], scores=[[0.75, 0.25], [0.99, 0.01]],
+                                                           probabilistic="relative", average="macro"), {"class_cen": ()}),
+    # ragged scores beside y_pred reached np.ndim: ValueError
+    Case("ragged scores and labels", lambda: evaluate(["partial_roc_auc", "recall"], y_true=[0, 0, 0], scores=[[1, 2], [3]],
+                                                      y_pred=[0, 0, 0], average="binary")),
+    # multi-label truth with labels=5: len() of an int
+    Case("multi-label scalar labels", lambda: evaluate("roc_auc", y_true=[[0, 1], [1, 0]], scores=[[0.5, 0.5]] * 2,
+                                                       multilabel=True, labels=5)),
+    # complex relevances: a ComplexWarning, then the imaginary part dropped
+    Case("complex relevance", lambda: CATALOG["dcg"].function(np.array([[1 + 0j, 0], [0, 3]]), [[0.2, 0.8], [0.5, 0.5]])),
 ], ids=lambda case: case.description)
 def test_what_the_fuzz_found(case):
     _check(case)
