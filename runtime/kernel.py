@@ -33,7 +33,7 @@ from metricc.runtime.confusion import (
 )
 from metricc.runtime.curves import Curves, ScoreCurves, check_scores, curve_pick, score_curves
 from metricc.runtime.errors import InputError
-from metricc.runtime.scores import rank_pairs
+from metricc.runtime.scores import check_score_memory, group_sum, rank_pairs
 from metricc.runtime.terms import derived, matrix_counts, matrix_terms, whole
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "average_curve_metric",
     "check_counts",
     "check_matrix",
+    "check_score_memory",
     "check_scores",
     "class_param",
     "counts_from_matrix",
@@ -55,6 +56,7 @@ __all__ = [
     "extended_log",
     "eye",
     "finish",
+    "group_sum",
     "log_ratio",
     "matrix_counts",
     "matrix_param",
