@@ -185,8 +185,11 @@ def equal(a, b):
     [1.0, 0.0, nan]
     """
     a, b = np.asarray(a), np.asarray(b)
-    unknown = (a != a) | (b != b)  # NaN is the one value unequal to itself; exact integer arrays have none
-    return np.where(a == b, 1.0, np.where(unknown, np.nan, 0.0))
+    same = np.asarray(a == b, dtype=np.float64)
+    unknown = [side != side for side in (a, b) if side.dtype.kind not in "biu"]  # NaN: the one value unequal to itself
+    if any(side.any() for side in unknown):  # looked for in the operands, smaller than their broadcast
+        same[np.broadcast_to(np.logical_or.reduce(np.broadcast_arrays(*unknown)), same.shape)] = np.nan
+    return same
 
 
 def extended_log(values):

@@ -50,21 +50,23 @@ class NumpyPrinter:
         self.fixed: set[str] = set()  # class indices a loop of the printed code holds at one value
 
     @staticmethod
-    def loop_indices(exprs) -> set[sympy.Symbol]:
-        """Score level: the class indices of sums whose terms vary with a sample and two or more
-        classes (``Sum([S[s, l] > S[s, k]], l)``), printed as a loop over the summed index so
-        that no array holds n * C * C floats; common subexpressions must not hold them either."""
-        loops = set()
-        for expr in exprs:
-            for total in expr.atoms(sympy.Sum):
-                if len(total.limits) != 1 or total.limits[0][2] != symbols.N_CLASSES - 1:
-                    continue
-                names = {s.name for s in total.function.free_symbols
-                         if isinstance(s, sympy.Symbol) and s != symbols.N_TOTAL and len(s.name) == 1 and s.name.islower()}
-                samples = names & set(symbols.SAMPLE_INDICES)
-                if samples and len(names - samples) >= 2:
-                    loops.add(total.limits[0][0])
-        return loops
+    def loops(total: sympy.Sum) -> bool:
+        """Score level: whether a sum varies with a sample and two or more classes in its terms
+        (``Sum([S[s, l] > S[s, k]], l)``), printed as a loop over its class index so that no
+        array holds n * C * C floats. Innermost sums only: a loop would compute the sums
+        inside its terms once per class."""
+        if len(total.limits) != 1 or total.limits[0][2] != symbols.N_CLASSES - 1 or total.function.atoms(sympy.Sum):
+            return False
+        names = {s.name for s in total.function.free_symbols
+                 if isinstance(s, sympy.Symbol) and s != symbols.N_TOTAL and len(s.name) == 1 and s.name.islower()}
+        samples = names & set(symbols.SAMPLE_INDICES)
+        return bool(samples) and len(names - samples) >= 2
+
+    @classmethod
+    def loop_indices(cls, exprs) -> set[sympy.Symbol]:
+        """The indices of the looped sums in ``exprs``: common subexpressions must not hold
+        their terms either."""
+        return {total.limits[0][0] for expr in exprs for total in expr.atoms(sympy.Sum) if cls.loops(total)}
 
     def _index_range(self, *indices: str) -> str:
         """The size of the range of index names: samples ``n`` (s, u, v of score formulas), else classes ``C``."""
@@ -328,7 +330,7 @@ class NumpyPrinter:
             if size is None:
                 raise InternalError("numpy printer: sums run over classes 0..C-1, samples 0..n-1 or thresholds")
             sizes[str(index)] = size
-        if self.sample_indices and len(expr.limits) == 1 and expr.limits[0][0] in self.loop_indices([expr]):
+        if self.sample_indices and self.loops(expr):
             name = str(expr.limits[0][0])
             self.fixed.add(name)
             try:
