@@ -10,9 +10,11 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    arange,
     check_score_memory,
     check_scores,
     equal,
+    extended_log,
     finish,
     nonzero,
     np,
@@ -62,7 +64,7 @@ def dcg(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True, relevance=True)
     n, C = S.shape
-    check_score_memory("dcg", n, C, ((1, 1),))
+    check_score_memory("dcg", n, C, ((1, 2),))
     log_base = scalar_param("log_base", log_base, lambda log_base: (log_base > 1), "log_base > 1")
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
     value = (
@@ -70,22 +72,11 @@ def dcg(
         * sum_last_axis(
             np.sum(
                 transpose(Y)
-                * sum(
-                    map(
-                        lambda m: (np.heaviside(top - m, 0.0) + equal(0, top))
-                        * np.heaviside(
-                            m
-                            - sum(
-                                map(
-                                    lambda l: np.heaviside(
-                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
-                                    ),
-                                    range(C),
-                                )
-                            ),
-                            1.0,
-                        )
-                        * np.heaviside(
+                * np.sum(
+                    align(np.heaviside(top - arange(C), 0.0) + equal(0, top), "m", "kms")
+                    * np.heaviside(
+                        align(arange(C), "m", "kms")
+                        - align(
                             sum(
                                 map(
                                     lambda l: np.heaviside(
@@ -93,19 +84,40 @@ def dcg(
                                     ),
                                     range(C),
                                 )
-                            )
-                            + sum(
+                            ),
+                            "ks",
+                            "kms",
+                        ),
+                        1.0,
+                    )
+                    * np.heaviside(
+                        align(
+                            sum(
+                                map(
+                                    lambda l: np.heaviside(
+                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
+                                    ),
+                                    range(C),
+                                )
+                            ),
+                            "ks",
+                            "kms",
+                        )
+                        + align(
+                            sum(
                                 map(
                                     lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")),
                                     range(C),
                                 )
-                            )
-                            - m,
-                            0.0,
+                            ),
+                            "ks",
+                            "kms",
                         )
-                        / np.log(2 + m),
-                        range(C),
+                        - align(arange(C), "m", "kms"),
+                        0.0,
                     )
+                    / align(extended_log(2 + arange(C)), "m", "kms"),
+                    axis=-2,
                 )
                 / nonzero(
                     sum(

@@ -10,9 +10,11 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    arange,
     check_score_memory,
     check_scores,
     equal,
+    extended_log,
     finish,
     nonzero,
     np,
@@ -66,30 +68,19 @@ def ndcg(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True, relevance=True)
     n, C = S.shape
-    check_score_memory("ndcg", n, C, ((1, 1),))
+    check_score_memory("ndcg", n, C, ((1, 2),))
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
-    x0 = equal(0, top)
-    x1 = -top
+    x0 = -arange(C)
+    x1 = (np.heaviside(top - arange(C), 0.0) + equal(0, top)) / extended_log(2 + arange(C))
     value = (
         np.sum(
             np.sum(
                 transpose(Y)
-                * sum(
-                    map(
-                        lambda m: (x0 + np.heaviside(-m - x1, 0.0))
-                        * np.heaviside(
-                            m
-                            - sum(
-                                map(
-                                    lambda l: np.heaviside(
-                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
-                                    ),
-                                    range(C),
-                                )
-                            ),
-                            1.0,
-                        )
-                        * np.heaviside(
+                * np.sum(
+                    align(x1, "m", "kms")
+                    * np.heaviside(
+                        align(arange(C), "m", "kms")
+                        - align(
                             sum(
                                 map(
                                     lambda l: np.heaviside(
@@ -97,19 +88,39 @@ def ndcg(
                                     ),
                                     range(C),
                                 )
-                            )
-                            + sum(
+                            ),
+                            "ks",
+                            "kms",
+                        ),
+                        1.0,
+                    )
+                    * np.heaviside(
+                        align(x0, "m", "kms")
+                        + align(
+                            sum(
+                                map(
+                                    lambda l: np.heaviside(
+                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
+                                    ),
+                                    range(C),
+                                )
+                            ),
+                            "ks",
+                            "kms",
+                        )
+                        + align(
+                            sum(
                                 map(
                                     lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")),
                                     range(C),
                                 )
-                            )
-                            - m,
-                            0.0,
-                        )
-                        / np.log(2 + m),
-                        range(C),
-                    )
+                            ),
+                            "ks",
+                            "kms",
+                        ),
+                        0.0,
+                    ),
+                    axis=-2,
                 )
                 / nonzero(
                     sum(
@@ -123,22 +134,11 @@ def ndcg(
                     0,
                     np.sum(
                         transpose(Y)
-                        * sum(
-                            map(
-                                lambda m: (x0 + np.heaviside(-m - x1, 0.0))
-                                * np.heaviside(
-                                    m
-                                    - sum(
-                                        map(
-                                            lambda l: np.heaviside(
-                                                align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
-                                            ),
-                                            range(C),
-                                        )
-                                    ),
-                                    1.0,
-                                )
-                                * np.heaviside(
+                        * np.sum(
+                            align(x1, "m", "kms")
+                            * np.heaviside(
+                                align(arange(C), "m", "kms")
+                                - align(
                                     sum(
                                         map(
                                             lambda l: np.heaviside(
@@ -146,21 +146,41 @@ def ndcg(
                                             ),
                                             range(C),
                                         )
-                                    )
-                                    + sum(
+                                    ),
+                                    "ks",
+                                    "kms",
+                                ),
+                                1.0,
+                            )
+                            * np.heaviside(
+                                align(x0, "m", "kms")
+                                + align(
+                                    sum(
+                                        map(
+                                            lambda l: np.heaviside(
+                                                align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
+                                            ),
+                                            range(C),
+                                        )
+                                    ),
+                                    "ks",
+                                    "kms",
+                                )
+                                + align(
+                                    sum(
                                         map(
                                             lambda l: equal(
                                                 transpose(Y), align(Y[..., :, l], "s", "ks")
                                             ),
                                             range(C),
                                         )
-                                    )
-                                    - m,
-                                    0.0,
-                                )
-                                / np.log(2 + m),
-                                range(C),
-                            )
+                                    ),
+                                    "ks",
+                                    "kms",
+                                ),
+                                0.0,
+                            ),
+                            axis=-2,
                         )
                         / nonzero(
                             sum(
@@ -175,22 +195,11 @@ def ndcg(
                 )
                 + np.sum(
                     transpose(Y)
-                    * sum(
-                        map(
-                            lambda m: (x0 + np.heaviside(-m - x1, 0.0))
-                            * np.heaviside(
-                                m
-                                - sum(
-                                    map(
-                                        lambda l: np.heaviside(
-                                            align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
-                                        ),
-                                        range(C),
-                                    )
-                                ),
-                                1.0,
-                            )
-                            * np.heaviside(
+                    * np.sum(
+                        align(x1, "m", "kms")
+                        * np.heaviside(
+                            align(arange(C), "m", "kms")
+                            - align(
                                 sum(
                                     map(
                                         lambda l: np.heaviside(
@@ -198,21 +207,41 @@ def ndcg(
                                         ),
                                         range(C),
                                     )
-                                )
-                                + sum(
+                                ),
+                                "ks",
+                                "kms",
+                            ),
+                            1.0,
+                        )
+                        * np.heaviside(
+                            align(x0, "m", "kms")
+                            + align(
+                                sum(
+                                    map(
+                                        lambda l: np.heaviside(
+                                            align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
+                                        ),
+                                        range(C),
+                                    )
+                                ),
+                                "ks",
+                                "kms",
+                            )
+                            + align(
+                                sum(
                                     map(
                                         lambda l: equal(
                                             transpose(Y), align(Y[..., :, l], "s", "ks")
                                         ),
                                         range(C),
                                     )
-                                )
-                                - m,
-                                0.0,
-                            )
-                            / np.log(2 + m),
-                            range(C),
-                        )
+                                ),
+                                "ks",
+                                "kms",
+                            ),
+                            0.0,
+                        ),
+                        axis=-2,
                     )
                     / nonzero(
                         sum(
@@ -244,22 +273,11 @@ def ndcg(
                 0,
                 np.sum(
                     transpose(Y)
-                    * sum(
-                        map(
-                            lambda m: (x0 + np.heaviside(-m - x1, 0.0))
-                            * np.heaviside(
-                                m
-                                - sum(
-                                    map(
-                                        lambda l: np.heaviside(
-                                            align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
-                                        ),
-                                        range(C),
-                                    )
-                                ),
-                                1.0,
-                            )
-                            * np.heaviside(
+                    * np.sum(
+                        align(x1, "m", "kms")
+                        * np.heaviside(
+                            align(arange(C), "m", "kms")
+                            - align(
                                 sum(
                                     map(
                                         lambda l: np.heaviside(
@@ -267,21 +285,41 @@ def ndcg(
                                         ),
                                         range(C),
                                     )
-                                )
-                                + sum(
+                                ),
+                                "ks",
+                                "kms",
+                            ),
+                            1.0,
+                        )
+                        * np.heaviside(
+                            align(x0, "m", "kms")
+                            + align(
+                                sum(
+                                    map(
+                                        lambda l: np.heaviside(
+                                            align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
+                                        ),
+                                        range(C),
+                                    )
+                                ),
+                                "ks",
+                                "kms",
+                            )
+                            + align(
+                                sum(
                                     map(
                                         lambda l: equal(
                                             transpose(Y), align(Y[..., :, l], "s", "ks")
                                         ),
                                         range(C),
                                     )
-                                )
-                                - m,
-                                0.0,
-                            )
-                            / np.log(2 + m),
-                            range(C),
-                        )
+                                ),
+                                "ks",
+                                "kms",
+                            ),
+                            0.0,
+                        ),
+                        axis=-2,
                     )
                     / nonzero(
                         sum(
@@ -296,22 +334,11 @@ def ndcg(
             )
             + np.sum(
                 transpose(Y)
-                * sum(
-                    map(
-                        lambda m: (x0 + np.heaviside(-m - x1, 0.0))
-                        * np.heaviside(
-                            m
-                            - sum(
-                                map(
-                                    lambda l: np.heaviside(
-                                        align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
-                                    ),
-                                    range(C),
-                                )
-                            ),
-                            1.0,
-                        )
-                        * np.heaviside(
+                * np.sum(
+                    align(x1, "m", "kms")
+                    * np.heaviside(
+                        align(arange(C), "m", "kms")
+                        - align(
                             sum(
                                 map(
                                     lambda l: np.heaviside(
@@ -319,19 +346,39 @@ def ndcg(
                                     ),
                                     range(C),
                                 )
-                            )
-                            + sum(
+                            ),
+                            "ks",
+                            "kms",
+                        ),
+                        1.0,
+                    )
+                    * np.heaviside(
+                        align(x0, "m", "kms")
+                        + align(
+                            sum(
+                                map(
+                                    lambda l: np.heaviside(
+                                        align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
+                                    ),
+                                    range(C),
+                                )
+                            ),
+                            "ks",
+                            "kms",
+                        )
+                        + align(
+                            sum(
                                 map(
                                     lambda l: equal(transpose(Y), align(Y[..., :, l], "s", "ks")),
                                     range(C),
                                 )
-                            )
-                            - m,
-                            0.0,
-                        )
-                        / np.log(2 + m),
-                        range(C),
-                    )
+                            ),
+                            "ks",
+                            "kms",
+                        ),
+                        0.0,
+                    ),
+                    axis=-2,
                 )
                 / nonzero(
                     sum(
