@@ -26,6 +26,7 @@ from metricc.compiler.language import symbols
 
 __all__ = ["Grouped", "group_sum", "hoist", "rewrite"]
 
+
 class group_sum(sympy.Function):
     """``group_sum(K[s], G[s], L[s])``: the sum of ``G`` over the samples whose key ``K`` equals
     ``L[s]``; the first two arguments name vectors over every sample, ``s`` a dummy there."""
@@ -49,8 +50,8 @@ def _sample_indices(expr: sympy.Basic) -> set[sympy.Symbol]:
 
 def _class_indices(expr: sympy.Basic) -> list[sympy.Symbol]:
     """The free one-letter class indices of ``expr`` (not samples, not ``C`` or ``n``)."""
-    return sorted((s for s in expr.free_symbols if isinstance(s, sympy.Symbol) and len(s.name) == 1
-                   and s.name.islower() and s.name not in symbols.SAMPLE_INDICES), key=str)
+    return sorted((s for s in expr.free_symbols if isinstance(s, sympy.Symbol) and len(s.name) == 1 and s.name.islower()
+                   and s != symbols.N_TOTAL and s.name not in symbols.SAMPLE_INDICES), key=str)
 
 
 class _Vectors:
