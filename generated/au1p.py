@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    check_score_memory,
     check_scores,
     eye,
     finish,
@@ -49,6 +50,7 @@ def au1p(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False)
     n, C = S.shape
+    check_score_memory("au1p", n, C, ((0, 2), (1, 1)))
     ranked__pairs = rank_pairs(Y, S)
     value = (
         sum_last_axis(

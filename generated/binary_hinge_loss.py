@@ -11,6 +11,7 @@ import math
 from metricc.runtime.kernel import (
     align,
     arange,
+    check_score_memory,
     check_scores,
     equal,
     finish,
@@ -55,6 +56,7 @@ def binary_hinge_loss(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False)
     n, C = S.shape
+    check_score_memory("binary_hinge_loss", n, C, ((1, 1),))
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )

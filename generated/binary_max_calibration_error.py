@@ -11,10 +11,11 @@ import math
 from metricc.runtime.kernel import (
     align,
     arange,
+    check_score_memory,
     check_scores,
     equal,
-    eye,
     finish,
+    group_sum,
     nonzero,
     np,
     scalar_param,
@@ -61,35 +62,17 @@ def binary_max_calibration_error(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=True)
     n, C = S.shape
+    check_score_memory("binary_max_calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
-    x0 = equal(1, arange(C))
-    x1 = align(x0, "k", "ks") * transpose(S)
-    x2 = align(x0, "k", "ku") * transpose(S)
+    grouped__sum0 = np.sum(align(equal(1, arange(C)), "k", "ks") * transpose(S), axis=-2)
+    grouped__key0, grouped__value1 = (
+        np.floor(bins * grouped__sum0),
+        grouped__sum0 - np.sum(align(equal(1, arange(C)), "k", "ks") * transpose(Y), axis=-2),
+    )
     value = np.max(
         np.abs(
-            np.sum(
-                align(
-                    np.sum(x2, axis=-2) - np.sum(align(x0, "k", "ku") * transpose(Y), axis=-2),
-                    "u",
-                    "su",
-                )
-                * equal(
-                    align(np.floor(bins * np.sum(x1, axis=-2)), "s", "su"),
-                    align(np.floor(bins * np.sum(x2, axis=-2)), "u", "su"),
-                ),
-                axis=-1,
-            )
-            / nonzero(
-                np.sum(
-                    (eye(n) - 1)
-                    * equal(
-                        align(np.floor(bins * np.sum(x1, axis=-2)), "s", "su"),
-                        align(np.floor(bins * np.sum(x2, axis=-2)), "u", "su"),
-                    ),
-                    axis=-1,
-                )
-                - 1
-            )
+            group_sum(grouped__key0, grouped__value1, grouped__key0)
+            / nonzero(group_sum(grouped__key0, 1, grouped__key0))
         ),
         axis=-1,
     )

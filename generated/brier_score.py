@@ -9,6 +9,7 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    check_score_memory,
     check_scores,
     finish,
     nonzero,
@@ -46,6 +47,7 @@ def brier_score(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=True)
     n, C = S.shape
+    check_score_memory("brier_score", n, C, ((1, 1),))
     value = sum_last_axis(np.sum((transpose(S) - transpose(Y)) ** 2, axis=-1)) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

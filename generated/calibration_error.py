@@ -11,10 +11,11 @@ import math
 from metricc.runtime.kernel import (
     align,
     arange,
+    check_score_memory,
     check_scores,
     equal,
-    eye,
     finish,
+    group_sum,
     nonzero,
     np,
     scalar_param,
@@ -67,71 +68,26 @@ def calibration_error(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=True)
     n, C = S.shape
+    check_score_memory("calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
-    x0 = np.heaviside(align(arange(C), "k", "kl") - align(arange(C), "l", "kl"), 0.0)
-    x1 = (
-        align(x0, "kl", "kls")
-        * equal(align(transpose(S), "ks", "kls"), align(transpose(S), "ls", "kls"))
-        + np.heaviside(align(transpose(S), "ls", "kls") - align(transpose(S), "ks", "kls"), 0.0)
+    grouped__sum0 = sum(
+        map(
+            lambda l: align(np.heaviside(arange(C) - l, 0.0), "k", "ks")
+            * equal(transpose(S), align(S[..., :, l], "s", "ks"))
+            + np.heaviside(align(S[..., :, l], "s", "ks") - transpose(S), 0.0),
+            range(C),
+        )
     )
-    x2 = (
-        align(x0, "kl", "klu")
-        * equal(align(transpose(S), "ku", "klu"), align(transpose(S), "lu", "klu"))
-        + np.heaviside(align(transpose(S), "lu", "klu") - align(transpose(S), "ku", "klu"), 0.0)
+    grouped__sum1 = np.sum(equal(0, grouped__sum0) * transpose(S), axis=-2)
+    grouped__key0, grouped__value1 = (
+        np.floor(bins * grouped__sum1),
+        grouped__sum1 - np.sum(equal(0, grouped__sum0) * transpose(Y), axis=-2),
     )
     value = (
         np.sum(
             np.abs(
-                np.sum(
-                    align(
-                        np.sum(equal(0, np.sum(x2, axis=-2)) * transpose(S), axis=-2)
-                        - np.sum(equal(0, np.sum(x2, axis=-2)) * transpose(Y), axis=-2),
-                        "u",
-                        "su",
-                    )
-                    * equal(
-                        align(
-                            np.floor(
-                                bins * np.sum(equal(0, np.sum(x1, axis=-2)) * transpose(S), axis=-2)
-                            ),
-                            "s",
-                            "su",
-                        ),
-                        align(
-                            np.floor(
-                                bins * np.sum(equal(0, np.sum(x2, axis=-2)) * transpose(S), axis=-2)
-                            ),
-                            "u",
-                            "su",
-                        ),
-                    ),
-                    axis=-1,
-                )
-                / nonzero(
-                    np.sum(
-                        (eye(n) - 1)
-                        * equal(
-                            align(
-                                np.floor(
-                                    bins
-                                    * np.sum(equal(0, np.sum(x1, axis=-2)) * transpose(S), axis=-2)
-                                ),
-                                "s",
-                                "su",
-                            ),
-                            align(
-                                np.floor(
-                                    bins
-                                    * np.sum(equal(0, np.sum(x2, axis=-2)) * transpose(S), axis=-2)
-                                ),
-                                "u",
-                                "su",
-                            ),
-                        ),
-                        axis=-1,
-                    )
-                    - 1
-                )
+                group_sum(grouped__key0, grouped__value1, grouped__key0)
+                / nonzero(group_sum(grouped__key0, 1, grouped__key0))
             ),
             axis=-1,
         )

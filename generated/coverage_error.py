@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    check_score_memory,
     check_scores,
     finish,
     nonzero,
@@ -48,16 +49,19 @@ def coverage_error(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
+    check_score_memory("coverage_error", n, C, ((1, 1),))
     value = (
         sum_last_axis(
             np.sum(
                 np.heaviside(
-                    np.sum(
-                        np.heaviside(
-                            align(transpose(S), "ls", "jls") - align(transpose(S), "js", "jls"), 1.0
+                    sum(
+                        map(
+                            lambda j: np.heaviside(
+                                transpose(S) - align(S[..., :, j], "s", "ls"), 1.0
+                            )
+                            * align(Y[..., :, j], "s", "ls"),
+                            range(C),
                         )
-                        * align(transpose(Y), "js", "jls"),
-                        axis=-3,
                     ),
                     0.0,
                 ),

@@ -9,6 +9,7 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    check_score_memory,
     check_scores,
     finish,
     nonzero,
@@ -49,6 +50,7 @@ def d2_brier_score(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=True)
     n, C = S.shape
+    check_score_memory("d2_brier_score", n, C, ((1, 1),))
     value = (
         (
             n ** 2

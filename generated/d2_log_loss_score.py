@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    check_score_memory,
     check_scores,
     extended_log,
     finish,
@@ -53,6 +54,7 @@ def d2_log_loss_score(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=True)
     n, C = S.shape
+    check_score_memory("d2_log_loss_score", n, C, ((1, 1),))
     value = (
         (
             sum_last_axis(

@@ -11,6 +11,7 @@ import math
 from metricc.runtime.kernel import (
     align,
     arange,
+    check_score_memory,
     check_scores,
     equal,
     extended_log,
@@ -63,10 +64,9 @@ def dcg(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True, relevance=True)
     n, C = S.shape
+    check_score_memory("dcg", n, C, ((1, 2),))
     log_base = scalar_param("log_base", log_base, lambda log_base: (log_base > 1), "log_base > 1")
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
-    x0 = equal(align(transpose(S), "ks", "kls"), align(transpose(S), "ls", "kls"))
-    x1 = np.heaviside(align(transpose(S), "ls", "kls") - align(transpose(S), "ks", "kls"), 0.0)
     value = (
         np.log(log_base)
         * sum_last_axis(
@@ -75,24 +75,68 @@ def dcg(
                 * np.sum(
                     align(np.heaviside(top - arange(C), 0.0) + equal(0, top), "m", "kms")
                     * np.heaviside(
-                        align(arange(C), "m", "kms") - align(np.sum(x1, axis=-2), "ks", "kms"), 1.0
+                        align(arange(C), "m", "kms")
+                        - align(
+                            sum(
+                                map(
+                                    lambda l: np.heaviside(
+                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
+                                    ),
+                                    range(C),
+                                )
+                            ),
+                            "ks",
+                            "kms",
+                        ),
+                        1.0,
                     )
                     * np.heaviside(
-                        align(np.sum(x0, axis=-2), "ks", "kms")
-                        + align(np.sum(x1, axis=-2), "ks", "kms")
+                        align(
+                            sum(
+                                map(
+                                    lambda l: np.heaviside(
+                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
+                                    ),
+                                    range(C),
+                                )
+                            ),
+                            "ks",
+                            "kms",
+                        )
+                        + align(
+                            sum(
+                                map(
+                                    lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")),
+                                    range(C),
+                                )
+                            ),
+                            "ks",
+                            "kms",
+                        )
                         - align(arange(C), "m", "kms"),
                         0.0,
                     )
                     / align(extended_log(2 + arange(C)), "m", "kms"),
                     axis=-2,
                 )
-                / nonzero(np.sum(x0, axis=-2)),
+                / nonzero(
+                    sum(
+                        map(lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")), range(C))
+                    )
+                ),
                 axis=-1,
             )
         )
         / nonzero(n)
     )
-    undefined = (log_base == 0) | (n == 0) | np.any(np.sum(x0, axis=-2) == 0, axis=(-2, -1))
+    undefined = (
+        (log_base == 0)
+        | (n == 0)
+        | np.any(
+            sum(map(lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")), range(C))) == 0,
+            axis=(-2, -1),
+        )
+    )
     return finish(value, undefined, zero_division)
 
 

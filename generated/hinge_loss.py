@@ -11,6 +11,7 @@ import math
 from metricc.runtime.kernel import (
     align,
     arange,
+    check_score_memory,
     check_scores,
     equal,
     finish,
@@ -55,6 +56,7 @@ def hinge_loss(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False)
     n, C = S.shape
+    check_score_memory("hinge_loss", n, C, ((1, 1),))
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
@@ -67,28 +69,18 @@ def hinge_loss(
                     (1 - transpose(Y))
                     * equal(
                         0,
-                        np.sum(
-                            align(1 - transpose(Y), "ls", "kls")
-                            * (
-                                align(
-                                    np.heaviside(
-                                        align(arange(C), "k", "kl") - align(arange(C), "l", "kl"),
-                                        0.0,
-                                    ),
-                                    "kl",
-                                    "kls",
-                                )
-                                * equal(
-                                    align(transpose(S), "ks", "kls"),
-                                    align(transpose(S), "ls", "kls"),
-                                )
-                                + np.heaviside(
-                                    align(transpose(S), "ls", "kls")
-                                    - align(transpose(S), "ks", "kls"),
-                                    0.0,
-                                )
-                            ),
-                            axis=-2,
+                        sum(
+                            map(
+                                lambda l: align(1 - Y[..., :, l], "s", "ks")
+                                * (
+                                    align(np.heaviside(arange(C) - l, 0.0), "k", "ks")
+                                    * equal(transpose(S), align(S[..., :, l], "s", "ks"))
+                                    + np.heaviside(
+                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
+                                    )
+                                ),
+                                range(C),
+                            )
                         ),
                     )
                     * transpose(S),

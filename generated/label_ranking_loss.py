@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    check_score_memory,
     check_scores,
     finish,
     nonzero,
@@ -46,6 +47,7 @@ def label_ranking_loss(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
+    check_score_memory("label_ranking_loss", n, C, ((1, 2),))
     value = (
         np.sum(
             np.sum(

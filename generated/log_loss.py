@@ -9,6 +9,7 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    check_score_memory,
     check_scores,
     extended_log,
     finish,
@@ -46,6 +47,7 @@ def log_loss(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=True)
     n, C = S.shape
+    check_score_memory("log_loss", n, C, ((1, 1),))
     value = (
         -np.sum(extended_log(np.sum(transpose(S) * transpose(Y), axis=-2)), axis=-1) / nonzero(n)
     )

@@ -10,9 +10,10 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    arange,
+    check_score_memory,
     check_scores,
     equal,
-    eye,
     finish,
     nonzero,
     np,
@@ -51,7 +52,7 @@ def lrap(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
-    x0 = np.heaviside(align(transpose(S), "ls", "jls") - align(transpose(S), "js", "jls"), 1.0)
+    check_score_memory("lrap", n, C, ((1, 1),))
     value = (
         np.sum(
             (
@@ -59,8 +60,25 @@ def lrap(
                 * np.maximum(1, np.sum(transpose(Y), axis=-2))
                 + np.sum(
                     transpose(Y)
-                    * np.sum(x0 * align(transpose(Y), "ls", "jls"), axis=-2)
-                    / nonzero(1 + np.sum(x0 * align(1 - eye(C), "jl", "jls"), axis=-2)),
+                    * sum(
+                        map(
+                            lambda l: np.heaviside(
+                                align(S[..., :, l], "s", "js") - transpose(S), 1.0
+                            )
+                            * align(Y[..., :, l], "s", "js"),
+                            range(C),
+                        )
+                    )
+                    / nonzero(
+                        1
+                        + sum(
+                            map(
+                                lambda l: align(1 - equal(arange(C), l), "j", "js")
+                                * np.heaviside(align(S[..., :, l], "s", "js") - transpose(S), 1.0),
+                                range(C),
+                            )
+                        )
+                    ),
                     axis=-2,
                 )
             )

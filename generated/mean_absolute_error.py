@@ -9,6 +9,7 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    check_score_memory,
     check_scores,
     finish,
     nonzero,
@@ -44,6 +45,7 @@ def mean_absolute_error(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=True)
     n, C = S.shape
+    check_score_memory("mean_absolute_error", n, C, ((1, 1),))
     value = sum_last_axis(np.sum(np.abs(transpose(S) - transpose(Y)), axis=-1)) / nonzero(C * n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

@@ -11,6 +11,7 @@ import math
 from metricc.runtime.kernel import (
     align,
     arange,
+    check_score_memory,
     check_scores,
     equal,
     extended_log,
@@ -63,31 +64,65 @@ def ndcg(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True, relevance=True)
     n, C = S.shape
+    check_score_memory("ndcg", n, C, ((1, 2),))
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
-    x0 = equal(align(transpose(S), "ks", "kls"), align(transpose(S), "ls", "kls"))
-    x1 = np.heaviside(align(transpose(S), "ls", "kls") - align(transpose(S), "ks", "kls"), 0.0)
-    x2 = -arange(C)
-    x3 = (np.heaviside(top - arange(C), 0.0) + equal(0, top)) / extended_log(2 + arange(C))
-    x4 = equal(align(transpose(Y), "ks", "kls"), align(transpose(Y), "ls", "kls"))
-    x5 = np.heaviside(align(transpose(Y), "ls", "kls") - align(transpose(Y), "ks", "kls"), 0.0)
+    x0 = -arange(C)
+    x1 = (np.heaviside(top - arange(C), 0.0) + equal(0, top)) / extended_log(2 + arange(C))
     value = (
         np.sum(
             np.sum(
                 transpose(Y)
                 * np.sum(
-                    align(x3, "m", "kms")
+                    align(x1, "m", "kms")
                     * np.heaviside(
-                        align(arange(C), "m", "kms") - align(np.sum(x1, axis=-2), "ks", "kms"), 1.0
+                        align(arange(C), "m", "kms")
+                        - align(
+                            sum(
+                                map(
+                                    lambda l: np.heaviside(
+                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
+                                    ),
+                                    range(C),
+                                )
+                            ),
+                            "ks",
+                            "kms",
+                        ),
+                        1.0,
                     )
                     * np.heaviside(
-                        align(x2, "m", "kms")
-                        + align(np.sum(x0, axis=-2), "ks", "kms")
-                        + align(np.sum(x1, axis=-2), "ks", "kms"),
+                        align(x0, "m", "kms")
+                        + align(
+                            sum(
+                                map(
+                                    lambda l: np.heaviside(
+                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
+                                    ),
+                                    range(C),
+                                )
+                            ),
+                            "ks",
+                            "kms",
+                        )
+                        + align(
+                            sum(
+                                map(
+                                    lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")),
+                                    range(C),
+                                )
+                            ),
+                            "ks",
+                            "kms",
+                        ),
                         0.0,
                     ),
                     axis=-2,
                 )
-                / nonzero(np.sum(x0, axis=-2)),
+                / nonzero(
+                    sum(
+                        map(lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")), range(C))
+                    )
+                ),
                 axis=-2,
             )
             / nonzero(
@@ -96,41 +131,122 @@ def ndcg(
                     np.sum(
                         transpose(Y)
                         * np.sum(
-                            align(x3, "m", "kms")
+                            align(x1, "m", "kms")
                             * np.heaviside(
                                 align(arange(C), "m", "kms")
-                                - align(np.sum(x5, axis=-2), "ks", "kms"),
+                                - align(
+                                    sum(
+                                        map(
+                                            lambda l: np.heaviside(
+                                                align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
+                                            ),
+                                            range(C),
+                                        )
+                                    ),
+                                    "ks",
+                                    "kms",
+                                ),
                                 1.0,
                             )
                             * np.heaviside(
-                                align(x2, "m", "kms")
-                                + align(np.sum(x4, axis=-2), "ks", "kms")
-                                + align(np.sum(x5, axis=-2), "ks", "kms"),
+                                align(x0, "m", "kms")
+                                + align(
+                                    sum(
+                                        map(
+                                            lambda l: np.heaviside(
+                                                align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
+                                            ),
+                                            range(C),
+                                        )
+                                    ),
+                                    "ks",
+                                    "kms",
+                                )
+                                + align(
+                                    sum(
+                                        map(
+                                            lambda l: equal(
+                                                transpose(Y), align(Y[..., :, l], "s", "ks")
+                                            ),
+                                            range(C),
+                                        )
+                                    ),
+                                    "ks",
+                                    "kms",
+                                ),
                                 0.0,
                             ),
                             axis=-2,
                         )
-                        / nonzero(np.sum(x4, axis=-2)),
+                        / nonzero(
+                            sum(
+                                map(
+                                    lambda l: equal(transpose(Y), align(Y[..., :, l], "s", "ks")),
+                                    range(C),
+                                )
+                            )
+                        ),
                         axis=-2,
                     ),
                 )
                 + np.sum(
                     transpose(Y)
                     * np.sum(
-                        align(x3, "m", "kms")
+                        align(x1, "m", "kms")
                         * np.heaviside(
-                            align(arange(C), "m", "kms") - align(np.sum(x5, axis=-2), "ks", "kms"),
+                            align(arange(C), "m", "kms")
+                            - align(
+                                sum(
+                                    map(
+                                        lambda l: np.heaviside(
+                                            align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
+                                        ),
+                                        range(C),
+                                    )
+                                ),
+                                "ks",
+                                "kms",
+                            ),
                             1.0,
                         )
                         * np.heaviside(
-                            align(x2, "m", "kms")
-                            + align(np.sum(x4, axis=-2), "ks", "kms")
-                            + align(np.sum(x5, axis=-2), "ks", "kms"),
+                            align(x0, "m", "kms")
+                            + align(
+                                sum(
+                                    map(
+                                        lambda l: np.heaviside(
+                                            align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
+                                        ),
+                                        range(C),
+                                    )
+                                ),
+                                "ks",
+                                "kms",
+                            )
+                            + align(
+                                sum(
+                                    map(
+                                        lambda l: equal(
+                                            transpose(Y), align(Y[..., :, l], "s", "ks")
+                                        ),
+                                        range(C),
+                                    )
+                                ),
+                                "ks",
+                                "kms",
+                            ),
                             0.0,
                         ),
                         axis=-2,
                     )
-                    / nonzero(np.sum(x4, axis=-2)),
+                    / nonzero(
+                        sum(
+                            map(
+                                lambda l: equal(transpose(Y), align(Y[..., :, l], "s", "ks")),
+                                range(C),
+                            )
+                        )
+                    ),
                     axis=-2,
                 )
             ),
@@ -140,8 +256,14 @@ def ndcg(
     )
     undefined = (
         (n == 0)
-        | np.any(np.sum(x0, axis=-2) == 0, axis=(-2, -1))
-        | np.any(np.sum(x4, axis=-2) == 0, axis=(-2, -1))
+        | np.any(
+            sum(map(lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")), range(C))) == 0,
+            axis=(-2, -1),
+        )
+        | np.any(
+            sum(map(lambda l: equal(transpose(Y), align(Y[..., :, l], "s", "ks")), range(C))) == 0,
+            axis=(-2, -1),
+        )
     )
     return finish(value, undefined, zero_division)
 

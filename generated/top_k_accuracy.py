@@ -11,6 +11,7 @@ import math
 from metricc.runtime.kernel import (
     align,
     arange,
+    check_score_memory,
     check_scores,
     equal,
     finish,
@@ -52,6 +53,7 @@ def top_k_accuracy(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False)
     n, C = S.shape
+    check_score_memory("top_k_accuracy", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 1), "top >= 1")
     value = (
         np.sum(
@@ -59,19 +61,13 @@ def top_k_accuracy(
                 top
                 - np.sum(
                     transpose(Y)
-                    * np.sum(
-                        align(
-                            np.heaviside(
-                                align(arange(C), "l", "jl") - align(arange(C), "j", "jl"), 0.0
-                            ),
-                            "jl",
-                            "jls",
+                    * sum(
+                        map(
+                            lambda l: align(np.heaviside(l - arange(C), 0.0), "j", "js")
+                            * equal(transpose(S), align(S[..., :, l], "s", "js"))
+                            + np.heaviside(align(S[..., :, l], "s", "js") - transpose(S), 0.0),
+                            range(C),
                         )
-                        * equal(align(transpose(S), "js", "jls"), align(transpose(S), "ls", "jls"))
-                        + np.heaviside(
-                            align(transpose(S), "ls", "jls") - align(transpose(S), "js", "jls"), 0.0
-                        ),
-                        axis=-2,
                     ),
                     axis=-2,
                 ),

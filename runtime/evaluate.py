@@ -21,7 +21,7 @@ from metricc.runtime import (
 from metricc.runtime.errors import InputError
 from metricc.runtime.intervals import Interval, check_confidence
 from metricc.runtime.registry import Catalog, MetricInfo, install_lookup
-from metricc.runtime.scores import check_score_memory, score_array
+from metricc.runtime.scores import score_array
 from metricc.runtime.terms import MatrixTerms, read_matrix
 
 __all__ = ["catalog", "metric", "evaluate"]
@@ -452,7 +452,6 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
                 _binary_needs_pos_label(info, asked, np.shape(scores)[-1] if np.ndim(scores) == 2 else 2)
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
             kwargs["multilabel"] = multilabel
-        check_score_memory(info.id, info.simplified, scores)
         results[key] = info.function(y_true, scores, **kwargs)
     return results
 

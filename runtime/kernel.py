@@ -33,7 +33,7 @@ from metricc.runtime.confusion import (
 )
 from metricc.runtime.curves import Curves, ScoreCurves, check_scores, curve_pick, score_curves
 from metricc.runtime.errors import InputError
-from metricc.runtime.scores import rank_pairs
+from metricc.runtime.scores import check_score_memory, group_sum, rank_pairs
 from metricc.runtime.terms import derived, matrix_counts, matrix_terms, whole
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "average_curve_metric",
     "check_counts",
     "check_matrix",
+    "check_score_memory",
     "check_scores",
     "class_param",
     "counts_from_matrix",
@@ -55,6 +56,7 @@ __all__ = [
     "extended_log",
     "eye",
     "finish",
+    "group_sum",
     "log_ratio",
     "matrix_counts",
     "matrix_param",
@@ -183,8 +185,11 @@ def equal(a, b):
     [1.0, 0.0, nan]
     """
     a, b = np.asarray(a), np.asarray(b)
-    unknown = (a != a) | (b != b)  # NaN is the one value unequal to itself; exact integer arrays have none
-    return np.where(a == b, 1.0, np.where(unknown, np.nan, 0.0))
+    same = np.asarray(a == b, dtype=np.float64)
+    unknown = [side != side for side in (a, b) if side.dtype.kind not in "biu"]  # NaN: the one value unequal to itself
+    if any(side.any() for side in unknown):  # looked for in the operands, smaller than their broadcast
+        same[np.broadcast_to(np.logical_or.reduce(np.broadcast_arrays(*unknown)), same.shape)] = np.nan
+    return same
 
 
 def extended_log(values):

@@ -16,47 +16,73 @@ metricc.runtime.errors.InputError: scores: each row must sum to 1 (within 1e-06)
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from metricc.runtime.confusion import check_labels
 from metricc.runtime.errors import InputError
 
 __all__ = ["MAX_SCORE_ARRAY_BYTES", "PROBABILITY_TOLERANCE", "check_probabilities", "check_score_memory",
-           "indicator_truth", "rank_pairs", "score_array"]
+           "group_sum", "indicator_truth", "rank_pairs", "score_array"]
 
 # Probabilities printed with six decimals, or summed in float32, miss 1 by up to ~1e-6.
 PROBABILITY_TOLERANCE = 1e-6
-# The largest array a score-level formula may need. Its generated code broadcasts over every
-# index of the formula at once: AU1U and AU1P compare each pair of samples (s, u) for each pair
-# of classes (j, k), n * n * C * C floats (17 GiB for n = 16,000 and C = 3).
+# The largest array a score-level formula may need. Its generated code broadcasts over the
+# indices of each subexpression at once; sums over a second sample that compare keys are
+# grouped (``group_sum``) and pairwise rank sums ranked (``rank_pairs``), but a formula that
+# pairs samples otherwise needs n * n floats (times C per class index).
 MAX_SCORE_ARRAY_BYTES = 1 << 30
-_SUBSCRIPT = re.compile(r"\b[SY]\[(\w+), (\w+)\]")  # S[s, k], Y[u, j]: a sample and a class index
-# The pairwise rank sum Sum(step(S[s, j] - S[u, j])*Y[s, j]*Y[u, k], (u, s)), which the emitter
-# computes by ranking (:func:`rank_pairs`, O(n C) memory), not by broadcasting over (s, u).
-_RANK_SUM = re.compile(r"Sum\(step\(S\[(\w+), (\w+)\] - S\[(\w+), \2\]\)\*Y\[\1, \2\]\*Y\[\3, \w+\], "
-                       r"\((?:\3, \1|\1, \3)\)\)")
 
 
-def check_score_memory(metric_id: str, simplified: str, scores) -> None:
-    """Refuse, before anything is allocated, a score-level metric whose broadcast arrays would
-    exceed :data:`MAX_SCORE_ARRAY_BYTES` for these scores; ``simplified`` is its formula, whose
-    subscripts name the sample and class indices the generated code broadcasts over."""
-    try:
-        shape = np.shape(scores)
-    except ValueError:  # ragged: the metric's own check explains
-        return
-    if len(shape) not in (1, 2):
-        return  # the metric's own check explains the shape
-    n, n_classes = shape[0], shape[1] if len(shape) == 2 else 2
-    subscripts = _SUBSCRIPT.findall(_RANK_SUM.sub("ranked", simplified))
-    samples, classes = {s for s, _ in subscripts}, {k for _, k in subscripts}
-    size = 8 * n ** len(samples) * n_classes ** len(classes)
+def check_score_memory(metric_id: str, n: int, n_classes: int, arrays) -> None:
+    """Refuse, before anything large is allocated, a score-level metric whose arrays would
+    exceed :data:`MAX_SCORE_ARRAY_BYTES`; ``arrays``: the ``(sample axes, class axes)`` of each
+    array its generated code computes, as the emitter printed it.
+
+    >>> check_score_memory("pairs", 20000, 3, ((1, 2), (2, 0)))
+    Traceback (most recent call last):
+    ...
+    metricc.runtime.errors.InputError: scores: pairs on 20000 samples and 3 classes needs arrays of 3.0 GiB (n**2 floats), above the limit of 1 GiB; evaluate a sample of the data
+    """
+    sizes = {8 * n ** samples * n_classes ** classes: (samples, classes) for samples, classes in arrays}
+    size = max(sizes, default=0)
     if size > MAX_SCORE_ARRAY_BYTES:
+        samples, classes = sizes[size]
+        shape = " * ".join([f"n**{samples}" if samples > 1 else "n"] + ([f"C**{classes}" if classes > 1 else "C"] if classes else []))
         raise InputError("scores", f"{metric_id} on {n} samples and {n_classes} classes needs arrays of "
-                                   f"{size / 2**30:.1f} GiB (n**{len(samples)} * C**{len(classes)} floats), above "
-                                   f"the limit of {MAX_SCORE_ARRAY_BYTES / 2**30:.0f} GiB; evaluate a sample of the data")
+                                   f"{size / 2**30:.1f} GiB ({shape} floats), above the limit of "
+                                   f"{MAX_SCORE_ARRAY_BYTES / 2**30:.0f} GiB; evaluate a sample of the data")
+
+
+def group_sum(keys: np.ndarray, values, lookup) -> np.ndarray:
+    """``G[..., s] = Sum([keys[u] = lookup[s]] * values[..., u], u)``: per lookup key, the sum
+    of the values of the samples with that key, in O(n log n) time and O(n) memory per class
+    row where broadcasting over the pairs (s, u) takes O(n^2).
+
+    One sort (``np.unique``) numbers the distinct keys, ``np.bincount`` adds each row of values
+    per key in sample order, and each lookup key gathers its key's sum (0 for a key no sample
+    has). As the bracket ``equal``, a NaN key makes the sums it meets NaN.
+
+    >>> group_sum(np.array([0.0, 1.0, 0.0]), np.array([1.0, 2.0, 4.0]), np.array([0.0, 1.0, 2.0])).tolist()
+    [5.0, 2.0, 0.0]
+    """
+    keys = np.asarray(keys, dtype=np.float64)
+    values = np.asarray(values, dtype=np.float64)
+    lookup = np.asarray(lookup, dtype=np.float64)
+    rows = np.broadcast_to(values, values.shape[:-1] + keys.shape if values.ndim else keys.shape)
+    known = ~np.isnan(keys)
+    distinct, inverse = np.unique(keys[known], return_inverse=True)
+    flat = rows.reshape(-1, keys.size)
+    sums = np.stack([np.bincount(inverse, weights=row[known], minlength=distinct.size) for row in flat])
+    if lookup is keys or lookup.shape == keys.shape and known.all() and np.array_equal(lookup, keys):
+        gathered = sums[:, inverse]
+    else:
+        position = np.minimum(np.searchsorted(distinct, lookup), max(distinct.size - 1, 0))
+        found = distinct[position] == lookup if distinct.size else np.zeros(lookup.shape, dtype=bool)
+        gathered = np.where(found, sums[:, position] if distinct.size else 0.0, 0.0)
+    gathered = np.where(np.isnan(lookup), np.nan, gathered)
+    if not known.all():
+        gathered = np.full_like(gathered, np.nan)
+    return gathered.reshape(rows.shape[:-1] + lookup.shape)
 
 
 def rank_pairs(truth: np.ndarray, scores: np.ndarray) -> np.ndarray:

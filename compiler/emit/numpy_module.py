@@ -22,7 +22,7 @@ import jinja2
 import sympy
 
 from metricc.compiler.analysis import analyze
-from metricc.compiler.emit import exact, numpy_gradient
+from metricc.compiler.emit import exact, group_by, numpy_gradient
 from metricc.compiler.emit.numpy_gradient import GRADIENT_HELPERS
 from metricc.compiler.emit.numpy_printer import WIDTH, NumpyPrinter, Printed, layout
 from metricc.compiler.emit.text import plain
@@ -110,6 +110,7 @@ class Kernel:
     params: tuple[str, ...] = ()
     helpers: frozenset[str] = frozenset()
     indices: str = ""  # free class indices of the (first) value
+    arrays: frozenset[tuple[int, int]] = frozenset()  # score level: (sample axes, class axes) of each array
 
     @property
     def params_dict(self) -> str:
@@ -118,7 +119,7 @@ class Kernel:
 
 def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symbol, ...] = (),
             params: Sequence[str] = (), bound: Sequence[str] = (), counts: Mapping[sympy.Basic, str] | None = None,
-            values: int = 1, keep: str = "") -> Kernel:
+            values: int = 1, keep: str = "", prefix: str = "x") -> Kernel:
     """CSE over ``[value, *undefined]`` and print the result (``values``: how many leading
     outputs are values, returned as a tuple: the partials of a gradient).
 
@@ -135,7 +136,8 @@ def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symb
         outputs, parts = exact.split([exact.rearrange(o, set(counts)) for o in outputs], set(counts))
         lines += _exact_lines(parts, counts, printer, ranges)
     replacements, reduced = sympy.cse(
-        list(outputs), symbols=sympy.numbered_symbols("x"), order="canonical", ignore=(symbols.N_CLASSES, *ranges)
+        list(outputs), symbols=sympy.numbered_symbols(prefix), order="canonical",
+        ignore=(symbols.N_CLASSES, *ranges, *(printer.loop_indices(outputs) if printer.sample_indices else ())),
     )
     for symbol, expr in replacements:
         printed = printer.print(expr)
@@ -145,7 +147,7 @@ def _kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symb
     value, undefined = printed[:values], printed[values:]
     tests = [_zero_test(p, printer, keep) for p in undefined] + [f"{name}_undefined" for name in bound]
     return Kernel(tuple(lines), ", ".join(v.code for v in value), " | ".join(tests) or "False", tuple(params),
-                  frozenset(printer.helpers), value[0].indices)
+                  frozenset(printer.helpers), value[0].indices, frozenset(printer.arrays))
 
 
 _DIAGONAL = sympy.IndexedBase("M_diagonal")
@@ -314,11 +316,23 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> Kernel:
              _RANKED: Printed("ranked__pairs")} | _scalar_names(metric)
     outputs = [e.replace(lambda x: _ranked_pairs(x) is not None, _ranked_pairs)
                for e in (metric.simplified, *metric.undefined)]
-    kernel = _kernel(outputs, names, ranges=(symbols.N_TOTAL,))
-    if not any(o.has(_RANKED) for o in outputs):
-        return kernel
-    ranks = "    ranked__pairs = rank_pairs(Y, S)"
-    return dataclasses.replace(kernel, lines=(ranks, *kernel.lines), helpers=kernel.helpers | {"rank_pairs"})
+    grouped = group_by.rewrite(outputs)
+    lines, helpers, arrays = [], set(), set()
+    for number, stage in enumerate(group_by.hoist(grouped.vectors) if grouped.vectors else ()):
+        vectors = _kernel([expr for _, expr in stage], names, ranges=(symbols.N_TOTAL,), values=len(stage),
+                          prefix=f"grouped__x{number}_")
+        targets = ", ".join(str(base) for base, _ in stage)
+        lines += [*vectors.lines, *layout(f"    {targets} = ", vectors.value)]
+        helpers |= vectors.helpers
+        arrays |= vectors.arrays
+        names |= {base: Printed(str(base)) for base, _ in stage}
+    kernel = _kernel(grouped.outputs, names, ranges=(symbols.N_TOTAL,))
+    if any(o.has(_RANKED) for o in outputs):
+        lines.insert(0, "    ranked__pairs = rank_pairs(Y, S)")
+        helpers.add("rank_pairs")
+        arrays.add((1, 1))
+    return dataclasses.replace(kernel, lines=(*lines, *kernel.lines), helpers=kernel.helpers | helpers,
+                               arrays=kernel.arrays | arrays)
 
 
 def _scalar_names(metric: ir.Metric) -> dict:
@@ -380,7 +394,7 @@ SHAPES: Mapping[str, Shape] = MappingProxyType({
     "aggregate": Shape("aggregate.py.j2", _aggregate_level, frozenset({"check_counts", "finish"})),
     "matrix": Shape("matrix.py.j2", _matrix_level, frozenset({"matrix_terms", "finish"}), "matrix_counts"),
     "curve": Shape("curve.py.j2", _curve_level, frozenset({"average_curve_metric", "score_curves"})),
-    "score": Shape("score.py.j2", _score_level, frozenset({"check_scores", "finish", "np"})),
+    "score": Shape("score.py.j2", _score_level, frozenset({"check_score_memory", "check_scores", "finish", "np"})),
 })
 # Runtime helper that checks a parameter of each kind on entry.
 _PARAM_HELPERS = MappingProxyType({"scalar": "scalar_param", "class_vector": "class_param", "class_matrix": "matrix_param",
@@ -434,6 +448,13 @@ def _reads_entries(kernel: Kernel) -> bool:
     return re.search(r"\bM\b", code) is not None
 
 
+def _largest_arrays(arrays) -> str:
+    """The ``(sample axes, class axes)`` of the arrays no other array exceeds on both counts,
+    as a literal tuple: what the runtime's memory check sizes for the data at hand."""
+    largest = sorted(a for a in arrays if not any(b != a and b[0] >= a[0] and b[1] >= a[1] for b in arrays))
+    return "(" + ", ".join(f"({s}, {c})" for s, c in largest) + ("," if len(largest) == 1 else "") + ")"
+
+
 def module_context(metric: ir.Metric) -> dict:
     """What the level's template needs: the metric, its printed kernels and the imports."""
     level = getattr(metric.level, "value", metric.level)
@@ -474,6 +495,7 @@ def module_context(metric: ir.Metric) -> dict:
         "counts": counts,
         "class_params": _tuple(p.name for p in metric.params if p.kind == "class_vector"),
         "kernel": kernel,
+        "arrays": _largest_arrays(kernel.arrays),
         "elementwise": _reads_entries(kernel),
         "whole_counts": metric.whole_counts,
         "imports": sorted(helpers),

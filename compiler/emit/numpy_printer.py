@@ -44,6 +44,29 @@ class NumpyPrinter:
         self.names = names
         self.helpers: set[str] = set()
         self.sample_indices = sample_indices  # score level: s, u, v run over the samples
+        # Score level: (sample axes, class axes) of every array the printed code computes, for
+        # the runtime's memory check (n**samples * C**classes floats each).
+        self.arrays: set[tuple[int, int]] = set()
+        self.fixed: set[str] = set()  # class indices a loop of the printed code holds at one value
+
+    @staticmethod
+    def loops(total: sympy.Sum) -> bool:
+        """Score level: whether a sum varies with a sample and two or more classes in its terms
+        (``Sum([S[s, l] > S[s, k]], l)``), printed as a loop over its class index so that no
+        array holds n * C * C floats. Innermost sums only: a loop would compute the sums
+        inside its terms once per class."""
+        if len(total.limits) != 1 or total.limits[0][2] != symbols.N_CLASSES - 1 or total.function.atoms(sympy.Sum):
+            return False
+        names = {s.name for s in total.function.free_symbols
+                 if isinstance(s, sympy.Symbol) and s != symbols.N_TOTAL and len(s.name) == 1 and s.name.islower()}
+        samples = names & set(symbols.SAMPLE_INDICES)
+        return bool(samples) and len(names - samples) >= 2
+
+    @classmethod
+    def loop_indices(cls, exprs) -> set[sympy.Symbol]:
+        """The indices of the looped sums in ``exprs``: common subexpressions must not hold
+        their terms either."""
+        return {total.limits[0][0] for expr in exprs for total in expr.atoms(sympy.Sum) if cls.loops(total)}
 
     def _index_range(self, *indices: str) -> str:
         """The size of the range of index names: samples ``n`` (s, u, v of score formulas), else classes ``C``."""
@@ -63,7 +86,11 @@ class NumpyPrinter:
         for cls in type(expr).__mro__:
             method = getattr(self, f"_print_{cls.__name__}", None)
             if method is not None:
-                return method(expr)
+                printed = method(expr)
+                if self.sample_indices and printed.batched:
+                    samples = sum(name in symbols.SAMPLE_INDICES for name in printed.indices)
+                    self.arrays.add((samples, len(printed.indices) - samples))
+                return printed
         raise InternalError(f"numpy printer: unsupported node {type(expr).__name__}: {expr}")
 
     def code(self, expr: sympy.Basic) -> str:
@@ -109,6 +136,8 @@ class NumpyPrinter:
     def _print_Symbol(self, expr) -> Printed:
         if expr == symbols.N_CLASSES:
             return Printed("C", batched=False)
+        if expr.name in self.fixed:
+            return Printed(expr.name, batched=False)
         if expr.name.isalpha() and len(expr.name) == 1:
             return Printed(f"{self.use('arange')}({self._index_range(expr.name)})", expr.name, batched=False)
         raise InternalError(f"numpy printer: no variable for symbol {expr}")
@@ -118,6 +147,12 @@ class NumpyPrinter:
         if base is None:
             raise InternalError(f"numpy printer: no variable for {expr.base}")
         names = [str(i) for i in expr.indices]
+        rest = [name for name in names if name not in self.fixed]
+        if len(rest) < len(names):
+            if len(rest) > 1:
+                raise InternalError(f"numpy printer: {expr} is read at a looped index and two free ones")
+            selector = ", ".join(name if name in self.fixed else ":" for name in names)
+            return Printed(f"{base.code}[..., {selector}]", "".join(rest), base.batched)
         if len(names) == 1:
             return Printed(base.code, names[0], base.batched)
         first, second = names
@@ -128,7 +163,8 @@ class NumpyPrinter:
         return Printed(f"{self.use('transpose')}({base.code})", second + first, base.batched)
 
     def _print_KroneckerDelta(self, expr) -> Printed:
-        if all(isinstance(a, sympy.Symbol) and a != symbols.N_CLASSES and len(a.name) == 1 for a in expr.args):
+        if all(isinstance(a, sympy.Symbol) and a != symbols.N_CLASSES and len(a.name) == 1 and a.name not in self.fixed
+               for a in expr.args):
             i, j = sorted(str(a) for a in expr.args)
             return Printed(f"{self.use('eye')}({self._index_range(i, j)})", i + j, batched=False)
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
@@ -217,6 +253,18 @@ class NumpyPrinter:
 
     _print_xlogy = _print_log_ratio = _print_xlogy_ratio = _print_runtime_call
 
+    def _print_group_sum(self, expr) -> Printed:
+        """``group_sum(keys, values, lookup)`` (:mod:`~metricc.compiler.emit.group_by`): per
+        lookup key, the sum of the values of the samples of that key; the keys' sample index is
+        a dummy, the values' class axes stay."""
+        keys, values, lookup = (self.print(a) for a in expr.args)
+        sample, classes = keys.indices, values.indices[:-1]
+        if (sample not in symbols.SAMPLE_INDICES or values.indices and values.indices[-1] != sample
+                or any(name in symbols.SAMPLE_INDICES for name in classes) or len(lookup.indices) > 1):
+            raise InternalError("numpy printer: a group sum reads vectors over the samples and one key per sample")
+        indices = "".join(sorted(classes + lookup.indices))
+        return Printed(f"{self.use('group_sum')}({keys.code}, {values.code}, {lookup.code})", indices, True)
+
     def _print_step(self, expr) -> Printed:
         inner = self.print(expr.args[0])
         return Printed(f"{self.use('np')}.heaviside({inner.code}, 0.5)", inner.indices, inner.batched)
@@ -282,6 +330,14 @@ class NumpyPrinter:
             if size is None:
                 raise InternalError("numpy printer: sums run over classes 0..C-1, samples 0..n-1 or thresholds")
             sizes[str(index)] = size
+        if self.sample_indices and self.loops(expr):
+            name = str(expr.limits[0][0])
+            self.fixed.add(name)
+            try:
+                printed = self.print(body)
+            finally:
+                self.fixed.discard(name)
+            return Printed(f"sum(map(lambda {name}: {printed.code}, range(C)))", printed.indices, printed.batched)
         printed = self.print(body)
         if list(sizes.values()) == ["thresholds"]:  # padded past a curve's end: sum the real thresholds only
             name = next(iter(sizes))

@@ -202,10 +202,10 @@ def test_pairwise_auc_ranks_instead_of_broadcasting_over_pairs(metric_id):
 
 
 def test_score_formulas_broadcasting_over_pairs_of_samples_are_refused_before_allocating():
-    scores = np.full((4000, 3), 1 / 3)
-    with raises("scores", "pairs on 4000 samples and 3 classes needs arrays of 1.1 GiB .* limit of 1 GiB"):
-        check_score_memory("pairs", "Sum(S[s, j]*S[u, k]*Y[s, j], (u, s))", scores)
-    check_score_memory("au1u", metric("au1u").simplified, scores)  # ranked, not broadcast: nothing to refuse
+    with raises("scores", r"pairs on 4000 samples and 3 classes needs arrays of 1\.1 GiB \(n\*\*2 \* C\*\*2 floats\), "
+                          "above the limit of 1 GiB"):
+        check_score_memory("pairs", 4000, 3, ((2, 2), (1, 1)))
+    check_score_memory("au1u", 4000, 3, ((0, 2), (1, 1)))  # ranked, not broadcast: nothing to refuse
 
 
 # ---------------------------------------------------------------- exactness at large counts
