@@ -1,21 +1,23 @@
 """The binomial upper tail ``P(X >= x)``, ``X ~ Binomial(n, p)``, vectorized, numpy only.
 
 The tail is the regularized incomplete beta function ``I_p(x, n - x + 1)`` (1 for ``x <= 0``,
-0 for ``x > n``). It is taken from its continued fraction (modified Lentz; Numerical Recipes
-6.4), on the side where that converges fast: ``I_p(a, b)`` directly when
-``p < (a + 1) / (a + b + 2)``, else ``1 - I_{1-p}(b, a)``. The prefactor
-``p^a (1 - p)^b / (a B(a, b))`` is the binomial probability ``P(X = x)`` times ``1 - p``,
-computed by Loader's saddle-point form (Loader 2000, "Fast and accurate computation of
-binomial probabilities", as in R's ``dbinom``): a Stirling remainder and a deviance
-``bd0`` instead of ``lgamma`` differences, which lose ``log10(n)`` digits at large ``n``.
-The result is within 1e-12 absolute of exact arithmetic for counts up to 2**53
-(``tests/runtime/test_binomial.py`` against exact rational sums and across the domain).
+0 for ``x > n``), computed in one of two ways, each accurate where the other is slow:
 
-The continued fraction needs few steps except where ``x`` is within about a standard
-deviation of the mean ``n p``: there it takes up to about ``sqrt(n p (1 - p)) / 5`` steps,
-which :data:`MAX_STEPS` allows up to ``n p (1 - p) = 1e13`` (every ``n`` up to 4e13, and
-beyond where ``p`` or ``1 - p`` is small). Beyond that, at the mean, the tail is refused with
-an :class:`~metricc.runtime.errors.InputError`, never returned unconverged.
+- ``sqrt(n p (1 - p)) <= SUMMED_SD``: the probabilities ``P(X = j)`` on the shorter side of
+  ``x`` are summed, over the mean +- (40 sd + 40) at most (Bernstein's inequality puts the
+  rest below 1e-26). Each probability comes from Loader's saddle-point form (Loader 2000,
+  "Fast and accurate computation of binomial probabilities", as in R's ``dbinom``): Stirling
+  remainders and a deviance ``bd0`` instead of ``lgamma`` differences, which lose
+  ``log10(n)`` digits, and ``1 - p`` never rounded where a tiny ``p`` meets a huge ``n``.
+- beyond: Temme's uniform asymptotic expansion (DiDonato and Morris 1992, ACM TOMS 708,
+  ``BASYM``), ``erfc`` of the deviance plus terms in powers of ``1 / sqrt(min(a, b))``, which
+  needs 3 to 5 terms there; the smaller tail is expanded and the other is 1 minus it.
+
+A continued fraction (Numerical Recipes 6.4) was the first candidate: it needs about
+``sqrt(n p (1 - p)) / 5`` steps at the mean (2**53 samples: 10**7 steps) and loses digits of a
+tiny ``p`` in ``1 - p``, so it is not used. The result is within 1e-12 absolute of exact
+arithmetic for every count up to 2**53 (``tests/runtime/test_binomial.py``: exact rational
+sums, sums at 40 digits around the mean, and the seam between the two ways).
 """
 
 from __future__ import annotations
@@ -26,13 +28,12 @@ import numpy as np
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["binomial_tail", "binomial_probability", "MAX_STEPS", "SUMMED_SD"]
+__all__ = ["binomial_tail", "binomial_probability", "MAX_TERMS", "SUMMED_SD"]
 
-MAX_STEPS = 200_000  # continued-fraction steps: enough up to n p (1 - p) = 1e13 (see the tests)
-SUMMED_SD = 2500.0  # standard deviations up to which the tail is summed term by term
+MAX_TERMS = 20  # terms of the asymptotic expansion (even); 3 to 5 are used where n p (1 - p) > 1e6
+SUMMED_SD = 1000.0  # standard deviation up to which the tail is summed term by term
 _SUM_CELLS = 2_000_000  # terms summed at once (memory of one chunk)
 _EPS = 1e-16
-_TINY = 1e-300
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 # Stirling remainders log(k!) - (k + 1/2) log k + k - log sqrt(2 pi) for k = 1 .. 15 (the series is used above).
 _STIRLING_SMALL = np.array([0.0] + [math.lgamma(k + 1) - (k + 0.5) * math.log(k) + k - _LOG_SQRT_2PI
@@ -104,52 +105,71 @@ def binomial_probability(x, n, p):
     return value
 
 
-def _continued_fraction(a, b, x):
-    """The continued fraction of ``I_x(a, b) * a B(a, b) / (x^a (1 - x)^b)`` (modified Lentz), and
-    whether every entry converged within :data:`MAX_STEPS`."""
-    total = a + b
-    c = np.ones_like(a)
-    d = 1.0 - total * x / (a + 1.0)
-    d = 1.0 / np.where(np.abs(d) < _TINY, _TINY, d)
-    h = d.copy()
-    active = np.ones(a.shape, dtype=bool)
-    m = 0
-    while active.any() and m < MAX_STEPS:
-        m += 1
-        index = np.flatnonzero(active)
-        aa_, bb_, xx_, cc, dd = a.flat[index], b.flat[index], x.flat[index], c.flat[index], d.flat[index]
-        even = m * (bb_ - m) * xx_ / ((aa_ + 2 * m - 1) * (aa_ + 2 * m))
-        dd = 1.0 + even * dd
-        dd = 1.0 / np.where(np.abs(dd) < _TINY, _TINY, dd)
-        cc = 1.0 + even / cc
-        cc = np.where(np.abs(cc) < _TINY, _TINY, cc)
-        factor = dd * cc
-        odd = -(aa_ + m) * (aa_ + bb_ + m) * xx_ / ((aa_ + 2 * m) * (aa_ + 2 * m + 1))
-        dd = 1.0 + odd * dd
-        dd = 1.0 / np.where(np.abs(dd) < _TINY, _TINY, dd)
-        cc = 1.0 + odd / cc
-        cc = np.where(np.abs(cc) < _TINY, _TINY, cc)
-        delta = dd * cc
-        h.flat[index] = h.flat[index] * factor * delta
-        c.flat[index], d.flat[index] = cc, dd
-        done = np.abs(delta - 1.0) < _EPS
-        active.flat[index[done]] = False
-    return h, ~active
+def _erfcx(z):
+    """``exp(z**2) erfc(z)`` for ``0 <= z <= 27`` (the stdlib's ``erfc``, elementwise)."""
+    return np.vectorize(lambda v: math.exp(v * v) * math.erfc(v), otypes=[float])(z)
 
 
+def _asymptotic_tail(a, b, lam):
+    """``I_x(a, b)`` for large ``a``, ``b`` near the mean, from ``lam = (a + b)(1 - x) - b >= 0``,
+    and whether it converged within :data:`MAX_TERMS` terms: Temme's uniform expansion in
+    ``erfc`` (DiDonato and Morris 1992, ACM TOMS 708, ``BASYM``), whose terms fall like powers
+    of ``1 / sqrt(min(a, b))``. The exponent is Loader's deviance of ``a`` from ``a - lam`` and
+    of ``b`` from ``b + lam``, so that ``lam`` of a few units at ``a`` near 2**53 keeps its digits."""
+    e0, e1 = 2 / math.sqrt(math.pi), 2 ** -1.5
+    f = _deviance(a, a - lam, lam) + _deviance(b, b + lam, -lam)
+    negligible = f > 700  # the value is below exp(-700): 0 at 1e-12
+    f = np.where(negligible, 0.0, f)
+    z0 = np.sqrt(f)
+    z, z2 = z0 / e1 * 0.5, f + f
+    a_small = a < b
+    h = np.where(a_small, a / b, b / a)
+    r0 = 1.0 / (h + 1.0)
+    r1 = (b - a) / np.where(a_small, b, a)
+    w0 = 1.0 / np.sqrt(np.where(a_small, a, b) * (h + 1.0))
+    a0, b0, c, d = ([None] * (MAX_TERMS + 1) for _ in range(4))
+    a0[0] = r1 * (2.0 / 3.0)
+    c[0] = -0.5 * a0[0]
+    d[0] = -c[0]
+    j0, j1 = 0.5 / e0 * _erfcx(z0), e1
+    total = j0 + d[0] * w0 * j1
+    s, h2, hn, w, znm1, zn = 1.0, h * h, 1.0, w0, z, z2
+    done = np.zeros(a.shape, dtype=bool)
+    for n in range(2, MAX_TERMS + 1, 2):
+        hn = h2 * hn
+        a0[n - 1] = r0 * 2.0 * (h * hn + 1.0) / (n + 2.0)
+        s = s + hn
+        a0[n] = r1 * 2.0 * s / (n + 3.0)
+        for i in (n, n + 1):
+            r = -0.5 * (i + 1.0)
+            b0[0] = r * a0[0]
+            for m in range(2, i + 1):
+                b0[m - 1] = r * a0[m - 1] + sum((j * r - (m - j)) * a0[j - 1] * b0[m - j - 1] for j in range(1, m)) / m
+            c[i - 1] = b0[i - 1] / (i + 1.0)
+            d[i - 1] = -(sum(d[i - j - 1] * c[j - 1] for j in range(1, i)) + c[i - 1])
+        j0 = e1 * znm1 + (n - 1.0) * j0
+        j1 = e1 * zn + n * j1
+        znm1, zn = z2 * znm1, z2 * zn
+        w = w0 * w
+        t0 = d[n - 1] * w * j0
+        w = w0 * w
+        t1 = d[n] * w * j1
+        total = np.where(done, total, total + t0 + t1)
+        done |= np.abs(t0) + np.abs(t1) <= _EPS * np.abs(total)
+    correction = _stirling_remainder(a) + _stirling_remainder(b) - _stirling_remainder(a + b)
+    value = e0 * np.exp(-f - correction) * total
+    return np.where(negligible, 0.0, value), done | negligible
 
-def _incomplete_beta_tail(k, n, p):
-    """``I_p(k, n - k + 1)`` for whole ``1 <= k <= n`` and ``0 < p < 1``, from the side that
-    converges fast; and whether the continued fraction converged."""
-    a, b = k, n - k + 1.0
-    direct = p < (a + 1.0) / (n + 3.0)
-    aa, bb, xx = np.where(direct, a, b), np.where(direct, b, a), np.where(direct, p, 1.0 - p)
-    fraction, converged = _continued_fraction(aa, bb, xx)
-    # x^a (1 - x)^b / (a B(a, b)) with a + b = n + 1 is P(Y = a) (1 - x), Y ~ Binomial(n, x);
-    # on the complement side that is P(X = k - 1) p, which never rounds 1 - p
-    front = np.where(direct, binomial_probability(k, n, p) * (1.0 - p), binomial_probability(k - 1, n, p) * p)
-    part = front * fraction
-    return np.where(direct, part, 1.0 - part), converged
+
+def _large_tail(k, n, p):
+    """``P(X >= k)`` where ``n p (1 - p)`` is large: the expansion of the smaller of the two
+    tails, chosen by the sign of ``lam = k - (n + 1) p`` (from an exact product)."""
+    high, low = _product(n, p)
+    lam = ((k - high) - low) - p  # not (n + 1) p: n + 1 rounds at 2**53
+    upper = lam >= 0
+    a, b = np.where(upper, k, n - k + 1.0), np.where(upper, n - k + 1.0, k)
+    value, converged = _asymptotic_tail(a, b, np.abs(lam))
+    return np.where(upper, value, 1.0 - value), converged
 
 
 def _summed_tail(k, n, p):
@@ -184,8 +204,8 @@ def binomial_tail(successes, trials, probability):
 
     1 for ``successes <= 0``, 0 for ``successes > trials``; ``probability`` 0 and 1 exactly.
     NaN in, NaN out (a generated kernel replaces undefined entries afterwards). A fractional or
-    negative count, or a probability outside [0, 1], is an :class:`InputError`; a continued
-    fraction that has not converged within :data:`MAX_STEPS` steps is one too, never a number.
+    negative count, or a probability outside [0, 1], is an :class:`InputError`; an expansion that
+    has not converged within :data:`MAX_TERMS` terms is one too, never a number.
 
     >>> round(float(binomial_tail(3, 10, 0.3)), 12), float(binomial_tail(0, 0, 0.5)), float(binomial_tail(11, 10, 0.3))
     (0.6172172136, 1.0, 0.0)
@@ -208,12 +228,11 @@ def binomial_tail(successes, trials, probability):
         summed = trials * chance * (1 - chance) <= SUMMED_SD ** 2
         tail = np.empty(k.shape)
         tail[summed] = _summed_tail(k[summed], trials[summed], chance[summed])
-        tail[~summed], converged = _incomplete_beta_tail(k[~summed], trials[~summed], chance[~summed])
+        tail[~summed], converged = _large_tail(k[~summed], trials[~summed], chance[~summed])
         if not converged.all():
             where = np.flatnonzero(~converged)[0]
             args = (k[~summed][where], trials[~summed][where], chance[~summed][where])
-            raise InputError("binomial_tail", "the continued fraction did not converge within {} steps at successes={:g}, "
-                             "trials={:g}, probability={!r}: supported up to trials * probability * (1 - probability) "
-                             "= 1e13 where the successes are within a standard deviation of the mean".format(MAX_STEPS, *args))
+            raise InputError("binomial_tail", "the asymptotic expansion did not converge within {} terms at successes={:g}, "
+                             "trials={:g}, probability={!r}; please report it".format(MAX_TERMS, *args))
         value[inner] = np.clip(tail, 0.0, 1.0)
     return value if value.ndim else value[()]
