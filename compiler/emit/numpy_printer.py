@@ -215,7 +215,7 @@ class NumpyPrinter:
         codes, target, batched = self._operands(expr.args)
         return Printed(f"{self.use(type(expr).__name__)}({', '.join(codes)})", target, batched)
 
-    _print_xlogy = _print_log_ratio = _print_xlogy_ratio = _print_runtime_call
+    _print_xlogy = _print_log_ratio = _print_xlogy_ratio = _print_binomial_tail = _print_runtime_call
 
     def _print_step(self, expr) -> Printed:
         inner = self.print(expr.args[0])
