@@ -106,7 +106,7 @@ def binomial_probability(x, n, p):
 
 
 def _erfcx(z):
-    """``exp(z**2) erfc(z)`` for ``0 <= z <= 27`` (the stdlib's ``erfc``, elementwise)."""
+    """``exp(z**2) erfc(z)`` for ``0 <= z <= 25`` (the stdlib's ``erfc``, elementwise)."""
     return np.vectorize(lambda v: math.exp(v * v) * math.erfc(v), otypes=[float])(z)
 
 
@@ -115,11 +115,20 @@ def _asymptotic_tail(a, b, lam):
     and whether it converged within :data:`MAX_TERMS` terms: Temme's uniform expansion in
     ``erfc`` (DiDonato and Morris 1992, ACM TOMS 708, ``BASYM``), whose terms fall like powers
     of ``1 / sqrt(min(a, b))``. The exponent is Loader's deviance of ``a`` from ``a - lam`` and
-    of ``b`` from ``b + lam``, so that ``lam`` of a few units at ``a`` near 2**53 keeps its digits."""
-    e0, e1 = 2 / math.sqrt(math.pi), 2 ** -1.5
+    of ``b`` from ``b + lam``, so that ``lam`` of a few units at ``a`` near 2**53 keeps its
+    digits. Where that exponent passes 600 the value is below 1e-260, 0 at 1e-12, and the
+    expansion is not taken (it needs ``a, b >= 15``, which holds below 600 where ``n p (1 - p) > 10**6``)."""
     f = _deviance(a, a - lam, lam) + _deviance(b, b + lam, -lam)
-    negligible = f > 700  # the value is below exp(-700): 0 at 1e-12
-    f = np.where(negligible, 0.0, f)
+    value, converged = np.zeros(a.shape), np.ones(a.shape, dtype=bool)
+    near = f <= 600
+    if near.any():
+        value[near], converged[near] = _expansion(a[near], b[near], f[near])
+    return value, converged
+
+
+def _expansion(a, b, f):
+    """The terms of :func:`_asymptotic_tail` given the exponent ``f``."""
+    e0, e1 = 2 / math.sqrt(math.pi), 2 ** -1.5
     z0 = np.sqrt(f)
     z, z2 = z0 / e1 * 0.5, f + f
     a_small = a < b
@@ -157,8 +166,7 @@ def _asymptotic_tail(a, b, lam):
         total = np.where(done, total, total + t0 + t1)
         done |= np.abs(t0) + np.abs(t1) <= _EPS * np.abs(total)
     correction = _stirling_remainder(a) + _stirling_remainder(b) - _stirling_remainder(a + b)
-    value = e0 * np.exp(-f - correction) * total
-    return np.where(negligible, 0.0, value), done | negligible
+    return e0 * np.exp(-f - correction) * total, done
 
 
 def _large_tail(k, n, p):

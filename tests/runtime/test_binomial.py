@@ -150,3 +150,21 @@ def test_an_expansion_that_does_not_converge_is_refused(monkeypatch):
     with pytest.raises(InputError, match="did not converge within 2 terms"):
         binomial_tail(np.array([5 * 10 ** 6, 3.0]), 10 ** 7, 0.5)
     assert binomial_tail(3.0, 10 ** 7, 0.5) == 1.0  # summed, far below the mean: untouched
+
+
+def test_the_expansion_converges_across_its_domain():
+    """Every variance from the seam (1e6) to the largest counts, chances from 1e-9 to 1 - 1e-9,
+    successes from 40 sd below to 40 sd above the mean: converged (no InputError), in [0, 1],
+    monotone in the successes, and through 1/2 at the mean."""
+    n = np.repeat(np.floor(np.geomspace(1.001e6 / 0.25, 2.0 ** 53, 12)), 81)
+    z = np.tile(np.linspace(-40, 40, 81), 12)
+    for p in (0.5, 0.01, 1e-6, 1 - 1e-6):
+        trials = np.maximum(n, np.ceil(1.001e6 / (p * (1 - p))))
+        trials = np.minimum(trials, 2.0 ** 53)
+        sd = np.sqrt(trials * p * (1 - p))
+        x = np.clip(np.floor(trials * p + z * sd), 0, trials)
+        got = binomial_tail(x, trials, p)
+        assert np.all((got >= 0) & (got <= 1))
+        assert np.all(np.diff(got.reshape(12, 81), axis=1) <= 1e-15)
+        middle = got.reshape(12, 81)[:, 40]
+        assert np.all(np.abs(middle - 0.5) < 0.01)
