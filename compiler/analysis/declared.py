@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
 from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
@@ -40,6 +39,7 @@ from metricc.compiler.analysis import analyze
 from metricc.compiler.errors import Diagnostic, FormulaError, InternalError
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level
+from metricc.runtime import binomial
 
 __all__ = ["check_declared", "TOLERANCE", "WRONG_SHARE"]
 
@@ -76,13 +76,6 @@ def _extreme_rows(reduce):
     return extreme
 
 
-def _binomial_tail_at(x, n, p) -> float:
-    """``binomial_tail`` at one sampled point, from its sympy meaning (NaN where an argument is)."""
-    if not all(math.isfinite(v) for v in (x, n, p)):
-        return math.nan
-    return float(symbols.binomial_tail(sympy.Integer(int(x)), sympy.Integer(int(n)), sympy.Rational(p)).evalf(20))
-
-
 _DELTA = sympy.Function("kronecker_delta")  # sympy prints KroneckerDelta for Python numbers only
 # lambdify rewrites Heaviside as a Piecewise and folds it into its argument's sums (a bound
 # index escapes its Sum): numpy's heaviside instead, under a name sympy leaves alone.
@@ -90,7 +83,7 @@ _HEAVISIDE = sympy.Function("indicator_step")
 _NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy, "indicator_step": np.heaviside,
               "pick_rows": _pick_rows, "index_max_rows": _extreme_rows(np.max), "index_min_rows": _extreme_rows(np.min),
               "count_rows": lambda holds: np.count_nonzero(np.asarray(holds, dtype=float), axis=0),
-              "binomial_tail": lambda x, n, p: np.vectorize(_binomial_tail_at, otypes=[float])(x, n, p),
+              "binomial_tail": binomial.binomial_tail,  # the runtime's, vectorized: exact sums here take minutes
               "step": lambda x: np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))}
 
 
