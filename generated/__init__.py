@@ -103,6 +103,7 @@ from metricc.generated.overall_mcen import INFO as _overall_mcen
 from metricc.generated.overall_racc import INFO as _overall_racc
 from metricc.generated.overall_raccu import INFO as _overall_raccu
 from metricc.generated.overlap_coefficient import INFO as _overlap_coefficient
+from metricc.generated.p_value import INFO as _p_value
 from metricc.generated.partial_roc_auc import INFO as _partial_roc_auc
 from metricc.generated.pearson_c import INFO as _pearson_c
 from metricc.generated.phi_squared import INFO as _phi_squared
@@ -239,6 +240,7 @@ CATALOG = Catalog((
     _overall_racc,
     _overall_raccu,
     _overlap_coefficient,
+    _p_value,
     _partial_roc_auc,
     _pearson_c,
     _phi_squared,

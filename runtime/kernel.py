@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from metricc.runtime import registry
+from metricc.runtime.binomial import binomial_tail
 from metricc.runtime.confusion import (
     MAX_COUNT,
     ClassCounts,
@@ -43,6 +44,7 @@ __all__ = [
     "average_class_metric",
     "average_class_values",
     "average_curve_metric",
+    "binomial_tail",
     "check_counts",
     "check_matrix",
     "check_score_memory",

@@ -148,7 +148,7 @@ def matrix_terms(matrix, *, elementwise: bool = False, whole_counts: bool = Fals
     ``M`` is float64 when ``elementwise`` (the formula reads entries of ``M`` beyond its
     diagonal, and integer products of them could overflow); otherwise it is the checked
     matrix as given, whose diagonal :func:`~metricc.runtime.kernel.diagonal` reads as float64.
-    ``whole_counts`` (a spec's ``counts: whole``): the formula counts pairs of samples, so a matrix
+    ``whole_counts`` (a spec's ``counts: whole``): the formula counts pairs of samples or binomial trials, so a matrix
     with a fraction (probabilistic or weighted) is an :class:`InputError`, not a value out of range.
     """
     terms = read_matrix(matrix)
@@ -165,7 +165,7 @@ def _require_whole(matrix: np.ndarray) -> None:
     if fractional.any():
         at = tuple(int(i) for i in np.argwhere(fractional)[0])
         raise InputError("matrix", f"entry {list(at)} = {float(matrix[at]):.6g} is not a whole count; this metric "
-                                   "counts pairs of samples (n (n - 1) / 2), which a probabilistic or weighted "
+                                   "counts pairs of samples (n (n - 1) / 2) or binomial trials, which a probabilistic or weighted "
                                    "matrix does not have: pass counts")
 
 

@@ -39,6 +39,7 @@ from metricc.compiler.analysis import analyze
 from metricc.compiler.errors import Diagnostic, FormulaError, InternalError
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level
+from metricc.runtime import binomial
 
 __all__ = ["check_declared", "TOLERANCE", "WRONG_SHARE"]
 
@@ -82,6 +83,7 @@ _HEAVISIDE = sympy.Function("indicator_step")
 _NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy, "indicator_step": np.heaviside,
               "pick_rows": _pick_rows, "index_max_rows": _extreme_rows(np.max), "index_min_rows": _extreme_rows(np.min),
               "count_rows": lambda holds: np.count_nonzero(np.asarray(holds, dtype=float), axis=0),
+              "binomial_tail": binomial.binomial_tail,  # the runtime's, vectorized: exact sums here take minutes
               "step": lambda x: np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))}
 
 

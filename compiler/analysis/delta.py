@@ -43,9 +43,10 @@ __all__ = ["derive_metric", "derive_catalog", "cell_indices", "COUNT_ORDER"]
 
 COUNT_ORDER = symbols.COUNTS  # TP, FP, FN, TN: the order of the four partials
 _KINKS = (sympy.Abs, sympy.Min, sympy.Max, sympy.Heaviside, sympy.Piecewise, sympy.KroneckerDelta,
-          sympy.sign, sympy.floor, sympy.ceiling, symbols.step, symbols.index_extreme)
+          sympy.sign, sympy.floor, sympy.ceiling, symbols.step, symbols.index_extreme, symbols.binomial_tail)
 _KINK_NAMES = {sympy.Abs: "abs", sympy.Min: "min", sympy.Max: "max", symbols.step: "step",
-               symbols.index_max: "a maximum over an index", symbols.index_min: "a minimum over an index"}
+               symbols.index_max: "a maximum over an index", symbols.index_min: "a minimum over an index",
+               symbols.binomial_tail: "a binomial tail, a step function of its whole successes,"}
 _MATRIX_DATA = (symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL)
 
 

@@ -330,6 +330,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
                    latex(per_class(t.simplified, INSTANCE if t.mode == "samples" else INDEX))) for t in metric.terms],
         "undefined": _undefined(metric),
         "zero_weight": _zero_weight(metric),
+        "binomial_tail": metric.simplified.has(symbols.binomial_tail),
         "guarded": _guarded(metric),
         "conditioning": metric.conditioning.text if metric.conditioning else "",
         "low": _bound(metric.range[0]),

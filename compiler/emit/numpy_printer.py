@@ -251,7 +251,7 @@ class NumpyPrinter:
         codes, target, batched = self._operands(expr.args)
         return Printed(f"{self.use(type(expr).__name__)}({', '.join(codes)})", target, batched)
 
-    _print_xlogy = _print_log_ratio = _print_xlogy_ratio = _print_runtime_call
+    _print_xlogy = _print_log_ratio = _print_xlogy_ratio = _print_binomial_tail = _print_runtime_call
 
     def _print_group_sum(self, expr) -> Printed:
         """``group_sum(keys, values, lookup)`` (:mod:`~metricc.compiler.emit.group_by`): per

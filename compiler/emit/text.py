@@ -42,6 +42,9 @@ class _Plain(StrPrinter):
     def _print_step(self, expr):
         return f"step({self._print(expr.args[0])})"
 
+    def _print_binomial_tail(self, expr):
+        return f"binomial_tail({', '.join(self._print(a) for a in expr.args)})"
+
     def _print_Heaviside(self, expr):
         left, relation, right = comparison(expr)
         return f"[{self._print(left)} {relation} {self._print(right)}]"
@@ -126,6 +129,12 @@ class _Latex(LatexPrinter):
 
     def _print_step(self, expr, exp=None):
         return rf"\operatorname{{step}}\left({self._print(expr.args[0])}\right)"
+
+    def _print_binomial_tail(self, expr, exp=None):
+        r"""``\operatorname{BinTail}(x; n, p)``; the catalog defines it beside the formula."""
+        x, n, p = (self._print(a) for a in expr.args)
+        text = rf"\operatorname{{BinTail}}\left({x};\, {n}, {p}\right)"
+        return rf"\left({text}\right)^{{{exp}}}" if exp is not None else text
 
     def _print_pick(self, expr, exp=None):
         r"""``\max_{i : c} x``, or ``x_{i^*}`` with ``i^* = \arg\max_{i : c} k`` (first of equal keys)."""
@@ -280,6 +289,9 @@ class _MathML(MathMLPresentationPrinter):
 
     def _print_step(self, expr):
         return self._call("step", self._print(expr.args[0]))
+
+    def _print_binomial_tail(self, expr):
+        return self._call("BinTail", *(self._print(a) for a in expr.args))
 
     def _print_pick(self, expr):
         name, value, by = pick_form(expr)

@@ -189,7 +189,7 @@ class Metric:
     equivalences: tuple[Equivalence, ...] = field(default=())
     scores: str = "any"  # curve and score levels: "probabilities" when rows must be distributions
     truth: str = "labels"  # score level: "indicator" (0/1) or "relevance" (graded) when y_true is the matrix Y itself
-    whole_counts: bool = False  # matrix level: the formula counts pairs of samples, so fractions are refused
+    whole_counts: bool = False  # matrix level: the formula counts pairs of samples or binomial trials, so fractions are refused
     key_locations: tuple[tuple[str, Location], ...] = ()  # where the spec writes formula, range, ...
     conditioning: Conditioning | None = None
     affine: tuple[str, ...] = ()  # class-vector parameters the value is affine in (analysis/affine.py)

@@ -141,6 +141,10 @@ class _Lowering:
             raise FormulaError(_diag(spec, ("formula",), f"per_class: {free[0]} declares one value per class {free[0]}, "
                                                          f"but the formula does not use {free[0]}; write it for class "
                                                          f"{free[0]} (e.g. M[{free[0]}, {free[0]}] / t[{free[0]}]) or remove per_class"))
+        if written.has(symbols.binomial_tail) and data.get("counts") != "whole":
+            raise FormulaError(_diag(spec, ("formula",), "binomial_tail() counts whole successes of whole trials: declare "
+                                                         "'counts: whole' so that the generated function refuses a matrix "
+                                                         "with a fraction instead of testing it"))
         low, high = (_bound(v) for v in data["range"])
         return ir.Metric(
             id=data["id"],

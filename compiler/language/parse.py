@@ -74,6 +74,7 @@ _FUNCTIONS: dict[str, tuple[tuple[int, ...], Callable[..., sympy.Expr]]] = {
     "max": ((2, 3, 4), sympy.Max),
     "xlogy": ((2,), symbols.xlogy),
     "step": ((1,), symbols.step),
+    "binomial_tail": ((3,), symbols.binomial_tail),  # P(X >= x), X ~ Binomial(n, p): the binomial test
     "floor": ((1,), sympy.floor),  # bins of scores: floor(bins * confidence) is the bin of a confidence
 }
 _CONSTANTS = {"pi": sympy.pi}
@@ -225,15 +226,21 @@ class _Builder(IndexedForms, ReferenceForms):
             return self._indicator(node)
         if name == "floor" and self.rules.level is not Level.SCORE:
             raise self.fail(node, "floor() bins scores: it is allowed in score-level formulas only")
+        if name == "binomial_tail" and self.rules.level is not Level.MATRIX:
+            raise self.fail(node, "binomial_tail(successes, trials, probability) tests counts of a whole confusion "
+                                  "matrix: it is allowed in matrix-level formulas only (with counts: whole)")
         if name in _FUNCTIONS:
             arities, function = _FUNCTIONS[name]
             if node.keywords:
                 raise self.fail(node.keywords[0], f"{name}() takes no keyword arguments; write {name}(x)")
             if len(node.args) not in arities:
-                raise self.fail(node, f"{name}() takes {' or '.join(map(str, arities))} positional argument(s)")
+                usage = " (successes, trials, probability)" if name == "binomial_tail" else ""
+                raise self.fail(node, f"{name}() takes {' or '.join(map(str, arities))} positional argument(s){usage}")
             arguments = [self.build(a) for a in node.args]
             if name == "log" and len(arguments) == 2:
                 self._check_log_base(node.args[1], arguments[1])
+            if name == "binomial_tail":
+                self._check_binomial_arguments(node.args, arguments)
             try:
                 return function(*arguments)
             except (TypeError, ValueError) as error:  # max(log(-FP), 1): sympy cannot order a non-real value
@@ -246,6 +253,20 @@ class _Builder(IndexedForms, ReferenceForms):
                 raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name}(...))")
             return self._reference(node, name, node.keywords, None, None)
         raise self.fail(node, f"unknown function '{name}'{did_you_mean(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.THRESHOLD_PICKS, *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
+
+    def _check_binomial_arguments(self, nodes: list[ast.AST], arguments: list[sympy.Expr]) -> None:
+        """Constant arguments of ``binomial_tail`` inside its domain: whole successes and trials
+        (trials >= 0), a probability in [0, 1]; a data argument is checked at run time."""
+        successes, trials, probability = arguments
+        if successes.is_number and not successes.is_integer:
+            raise self.fail(nodes[0], f"binomial_tail() counts whole successes, not {successes}")
+        if trials.is_number and not (trials.is_integer and trials.is_nonnegative):
+            raise self.fail(nodes[1], f"binomial_tail() takes a whole number of trials >= 0, not {trials}")
+        if probability.is_number and not (probability.is_real and 0 <= probability <= 1):
+            raise self.fail(nodes[2], f"binomial_tail() takes a probability in [0, 1], not {probability}")
+        if probability.is_number and not probability.is_Rational:
+            raise self.fail(nodes[2], f"binomial_tail() takes a rational probability (a ratio of counts or a "
+                                      f"number), not {probability}")
 
     def _check_log_base(self, node: ast.AST, base: sympy.Expr) -> None:
         """A constant base must be positive and not 1: ``log(x, 0)`` would simplify to 0."""

@@ -6,6 +6,8 @@ decide which denominators can vanish.
 
 from __future__ import annotations
 
+import math
+
 import sympy
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "AVERAGING_CALLS",
     "index_symbol",
     "xlogy",
+    "binomial_tail",
     "pick",
     "meeting",
     "index_extreme",
@@ -73,7 +76,7 @@ SAMPLE_INDICES = ("s", "u", "v")
 SCORE_NAMES = {"S": SCORE, "Y": TRUTH, "n": N_TOTAL, "C": N_CLASSES}
 
 AVERAGING_CALLS = ("micro", "macro", "weighted", "geometric", "samples")
-FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "Sum", "indicator", "step", "floor", *THRESHOLD_PICKS)
+FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "binomial_tail", "Sum", "indicator", "step", "floor", *THRESHOLD_PICKS)
 CONSTANTS = ("pi",)
 RESERVED = frozenset(
     {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, *CONSTANTS, *CURVE_TOTALS, *SCORE_NAMES, "binary", "none"}
@@ -125,6 +128,66 @@ class xlogy(sympy.Function):
         if x.is_number and y.is_number or y.is_number and y == 1:
             return x * sympy.log(y)
         return None
+
+
+class binomial_tail(sympy.Function):
+    """``P(X >= x)`` for ``X ~ Binomial(n, p)``: ``binomial_tail(x, n, p)``, the one-sided
+    binomial test of ``x`` successes in ``n`` trials against the chance ``p``.
+
+    Its meaning for sympy is the finite sum ``Sum(binomial(n, j) p**j (1 - p)**(n - j), (j, x, n))``
+    (``rewrite(sympy.Sum)``), equal to the regularized incomplete beta ``I_p(x, n - x + 1)``
+    for ``1 <= x <= n`` (``rewrite(sympy.betainc_regularized)``). Whole numbers evaluate
+    exactly up to :data:`EXACT_TRIALS` trials (and at the certain ends: ``x <= 0``, ``x > n``,
+    ``p`` 0 or 1); beyond, ``evalf`` sums the terms or runs the continued fraction in mpmath at
+    the precision asked, so exact references need no float64.
+
+    >>> binomial_tail(2, 3, sympy.Rational(1, 2)), binomial_tail(0, 10**18, sympy.Rational(1, 3)), binomial_tail(4, 3, 1)
+    (1/2, 1, 0)
+    """
+
+    nargs = 3
+    EXACT_TRIALS = 3000
+
+    @classmethod
+    def eval(cls, x, n, p):
+        if x.is_Integer and x <= 0:
+            return sympy.S.One
+        if x.is_Integer and n.is_Integer and x > n:
+            return sympy.S.Zero
+        if not (x.is_Integer and n.is_Integer and p.is_Rational and 0 <= p <= 1):
+            return None
+        if p == 0 or p == 1:
+            return sympy.S(int(p))  # x is in 1 .. n here
+        if n > cls.EXACT_TRIALS:
+            return None
+        x, n, a, b = int(x), int(n), p.p, p.q - p.p  # p = a / (a + b)
+        term = a ** x * b ** (n - x) * math.comb(n, x)
+        total = 0
+        for j in range(x, n + 1):
+            total += term
+            term = term * (n - j) * a // ((j + 1) * b) if j < n else 0
+        return sympy.Rational(total, p.q ** n)
+
+    def _eval_rewrite_as_Sum(self, x, n, p, **kwargs):
+        j = sympy.Dummy("j", integer=True)
+        return sympy.Sum(sympy.binomial(n, j) * p ** j * (1 - p) ** (n - j), (j, sympy.Max(x, 0), n))
+
+    def _eval_rewrite_as_betainc_regularized(self, x, n, p, **kwargs):
+        return sympy.Piecewise((1, x <= 0), (0, x > n), (sympy.betainc_regularized(x, n - x + 1, 0, p), True))
+
+    def _eval_is_real(self):
+        return True if all(a.is_real for a in self.args) else None
+
+    def _eval_is_nonnegative(self):
+        return self._eval_is_real()
+
+    def _eval_evalf(self, prec):
+        x, n, p = (a.evalf(prec) if not a.is_Rational else a for a in self.args)
+        if not (self.args[0].is_Integer and self.args[1].is_Integer and self.args[2].is_Rational):
+            return None
+        from metricc.compiler.language.binomial_reference import tail  # mpmath, only where asked
+
+        return sympy.Float(tail(int(x), int(n), int(p.p), int(p.q), prec), precision=prec)
 
 
 class step(sympy.Function):

@@ -43,11 +43,11 @@ OVERALL_STATISTICS = {
     "F1 Macro": ("f1:macro", {}), "F1 Micro": ("f1:micro", {}),
     "Lambda A": ("goodman_kruskal_lambda_a", {}), "Lambda B": ("goodman_kruskal_lambda_b", {}),
     "NIR": ("no_information_rate", {}),
+    "P-Value": ("p_value", {}),
 }
 
-# Computed by PyCM from the matrix but not yet expressible in the spec language: the binomial
-# tail of the accuracy against the no-information rate (P-Value), a sum over a count-sized range.
-NOT_YET_IN_CATALOG = {"P-Value"}
+# Computed by PyCM from the matrix but not yet in the catalog.
+NOT_YET_IN_CATALOG: set[str] = set()
 # Standard errors and confidence intervals (issue 9, section 2) and the interpretation bands
 # SOA1-SOA10 (issue 9, interpretation) are other parts of the issue, not statistics of their own.
 ELSEWHERE = {"Kappa Standard Error", "Kappa 95% CI", "Standard Error", "95% CI"} | {
@@ -185,3 +185,46 @@ def test_where_pycm_differs_on_absent_classes(name, entry, matrix, ours_defined,
     assert (math.isfinite(ours), math.isfinite(theirs)) == (ours_defined, pycm_defined)
     if ours_defined and pycm_defined:
         assert ours == pytest.approx(theirs, rel=1e-12)
+
+
+def test_p_value_against_pycm_up_to_a_thousand_samples():
+    """PyCM's P-Value sums 1 - Sum_{j < T} C(n, j) NIR^j (1 - NIR)^(n - j) in floats: equal at
+    1e-12 (absolute: the tail is a probability, its small values below any relative sense)
+    on matrices of up to a thousand samples, where PyCM's float of C(n, j) does not overflow."""
+    rng = np.random.default_rng(29)
+    compared = 0
+    for _ in range(40):
+        c = int(rng.integers(2, 5))
+        matrix = rng.integers(0, int(rng.choice([5, 40, 250])), size=(c, c)) + np.diag(rng.integers(0, 60, size=c))
+        if matrix.sum() == 0 or matrix.sum() > 1000:
+            continue
+        theirs = number(pycm_matrix(matrix).overall_stat["P-Value"])
+        ours = float(mc.evaluate("p_value", matrix=matrix)["p_value"])
+        assert ours == pytest.approx(theirs, rel=0, abs=1e-12), f"P-Value on {matrix.tolist()}"
+        compared += 1
+    assert compared >= 30
+
+
+@pytest.mark.parametrize(("matrix", "pycm_says"), [
+    ([[600, 100], [60, 700]], "None"),  # n = 1460: float(C(1460, j)) overflows in PyCM's sum
+    ([[5000, 1000], [500, 8000]], "None"),
+])
+def test_p_value_where_pycm_gives_up(matrix, pycm_says):
+    """From about 1030 samples on PyCM says "None" (OverflowError converting C(n, j) to a
+    float); metricc's value is the exact tail (docs/differences.md)."""
+    from metricc.compiler.language.binomial_reference import tail
+
+    matrix = np.array(matrix)
+    assert pycm_matrix(matrix).overall_stat["P-Value"] == pycm_says
+    n, trace, largest = int(matrix.sum()), int(np.trace(matrix)), int(matrix.sum(axis=1).max())
+    ours = float(mc.evaluate("p_value", matrix=matrix)["p_value"])
+    assert ours == pytest.approx(float(tail(trace, n, largest, n, 80)), rel=1e-12, abs=1e-300)
+
+
+def test_p_value_pycm_can_be_negative():
+    """1 - (a float sum that rounds above 1) is below 0 in PyCM; metricc stays in [0, 1]."""
+    matrix = np.array([[45, 0], [0, 55]])  # every sample right: the tail is NIR**n, about 1e-26
+    theirs = number(pycm_matrix(matrix).overall_stat["P-Value"])
+    ours = float(mc.evaluate("p_value", matrix=matrix)["p_value"])
+    assert theirs < 0 < ours == pytest.approx(0.55 ** 100, rel=1e-12)
+    assert abs(theirs - ours) < 1e-12  # within the 1e-12 the differential test asks
