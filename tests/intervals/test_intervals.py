@@ -39,13 +39,43 @@ def test_proportion_intervals_match_statsmodels(method, name, confidence):
     np.testing.assert_allclose(upper, expected[:, 1], rtol=1e-12, atol=1e-12)
 
 
-def test_beta_cdf_and_quantile_match_scipy():
-    rng = np.random.default_rng(3)
-    a, b = rng.uniform(0.5, 500, 200), rng.uniform(0.5, 500, 200)
-    x = rng.uniform(0, 1, 200)
-    np.testing.assert_allclose(intervals.beta_cdf(x, a, b), stats.beta.cdf(x, a, b), rtol=1e-12, atol=1e-14)
-    q = rng.uniform(1e-6, 1 - 1e-6, 200)
-    np.testing.assert_allclose(intervals.beta_quantile(q, a, b), stats.beta.ppf(q, a, b), rtol=1e-12, atol=1e-14)
+@pytest.mark.parametrize("successes, trials", [(3, 10**7), (5 * 10**6, 10**7), (10**7 - 2, 10**7), (123456789, 10**9),
+                                                (5 * 10**8, 10**9), (1, 2**40)])
+def test_clopper_pearson_at_large_counts_matches_scipy_beta_quantiles(successes, trials):
+    """The former continued fraction ran a fixed 300 steps: at n = 1e7 its bounds were 2e-12
+    off scipy's, and its beta CDF went negative at 1e9. (At 0.999 and 1e9 trials scipy's own
+    quantile is 1.7e-12 off the root of the exact tail, so the levels here are 0.9 and 0.95.)"""
+    for confidence in (0.9, 0.95):
+        alpha = 1 - confidence
+        lower, upper = intervals.clopper_pearson(successes, trials, confidence)
+        assert float(lower) == pytest.approx(stats.beta.ppf(alpha / 2, successes, trials - successes + 1), rel=1e-12)
+        assert float(upper) == pytest.approx(stats.beta.ppf(1 - alpha / 2, successes + 1, trials - successes), rel=1e-12)
+
+
+@pytest.mark.parametrize("confidence", LEVELS)
+def test_clopper_pearson_keeps_its_digits_at_tiny_bounds(confidence):
+    """One success in 2**40 trials: the lower bound 1 - (1 - alpha/2)**(1/n) is about 1e-14; it
+    keeps 14 significant digits (a bisection of [0, 1] by halves of the interval kept 6)."""
+    import mpmath
+
+    trials = 2**40
+    with mpmath.workdps(40):
+        alpha = 1 - mpmath.mpf(confidence)
+        exact = -mpmath.expm1(mpmath.log1p(-alpha / 2) / trials)
+        lower, _ = intervals.clopper_pearson(1, trials, confidence)
+        assert abs(float((mpmath.mpf(float(lower)) - exact) / exact)) < 1e-14
+
+
+def test_clopper_pearson_at_2_53_trials_is_the_normal_interval():
+    """At n = 2**53 the binomial is normal to within O(1/n): the bounds are p -+ z sqrt(p(1-p)/n)
+    to 1e-15 (scipy's beta quantile is off by 8e-11 there, so it is not the reference)."""
+    trials = 2**53
+    for confidence in (0.9, 0.95, 0.999):
+        z = intervals.normal_quantile(0.5 + confidence / 2)
+        lower, upper = intervals.clopper_pearson(trials // 2, trials, confidence)
+        half = z * math.sqrt(0.25 / trials)
+        assert float(lower) == pytest.approx(0.5 - half, abs=1e-15)
+        assert float(upper) == pytest.approx(0.5 + half, abs=1e-15)
 
 
 def test_no_trials_give_nan_and_arrays_keep_their_shape():
