@@ -32,6 +32,7 @@ successes and trials, for the Wilson, Agresti-Coull and Clopper-Pearson interval
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Mapping
 
 import sympy
@@ -53,15 +54,92 @@ def _data(expr: sympy.Basic) -> bool:
     return analyze.depends_on_data(expr)
 
 
-def _not_differentiable(expr: sympy.Expr) -> str:
-    """Why ``expr`` is not differentiable in the data, or ''."""
+def _count_weights(expr: sympy.Expr, fixed: Mapping = {}) -> list[dict] | None:
+    """The coefficients of ``expr`` in the counts, one dict per assignment of its free class
+    indices (each in 0..2 of a 3 x 3 matrix, or as ``fixed``); None unless ``expr`` is a sum of
+    counts with coefficients >= 0 (``TP + FN``, ``t[k]``, ``t[j] + p[j]``) in every one."""
+    if expr.free_symbols <= set(symbols.COUNTS):
+        if not expr.free_symbols or not expr.is_polynomial(*symbols.COUNTS):
+            return None
+        poly = sympy.Poly(expr, *symbols.COUNTS)
+        weights = {c: poly.coeff_monomial(c) for c in symbols.COUNTS}
+        linear = poly.total_degree() == 1 and poly.coeff_monomial(1) == 0
+        return [weights] if linear and all(w >= 0 for w in weights.values()) else None
+    expr = expr.xreplace(fixed)
+    loose = sorted((s for s in expr.free_symbols if s.is_integer and s != symbols.N_CLASSES), key=str)
+    out = []
+    for values in itertools.product(range(3), repeat=len(loose)):
+        cells = _cells(expr.xreplace(dict(zip(loose, values))), 3)
+        if cells is None or any(w < 0 for w in cells.values()):
+            return None
+        out.append(cells)
+    return out
+
+
+def _guard(node: sympy.Basic) -> bool:
+    """``[X = 0]`` with ``X`` a sum of counts (``indicator(t[k] != 0)``, a zero guard): constant
+    wherever the multinomial moves. A cell of ``X`` with a positive count keeps ``X > 0``;
+    empty cells have probability 0 and stay empty; so its derivative is 0 on the support."""
+    if not isinstance(node, sympy.KroneckerDelta) or sympy.S.Zero not in node.args:
+        return False
+    side = node.args[0] if node.args[1] == 0 else node.args[1]
+    return _data(side) and _count_weights(side) is not None
+
+
+def _not_differentiable(expr: sympy.Expr, guards: bool = True) -> str:
+    """Why ``expr`` is not differentiable in the data, or ''. Zero guards count as constants
+    only where ``guards`` (matrix formulas): in a class formula a guard multiplies partials
+    that can be infinite where it is 0 (``1 / sqrt(TP)`` under ``[TP != 0]``), and the class
+    kernels would print ``0 * inf``."""
     for node in sympy.preorder_traversal(expr):
-        if isinstance(node, _KINKS) and _data(node):
+        if isinstance(node, _KINKS) and _data(node) and not (guards and _guard(node)):
             name = _KINK_NAMES.get(type(node), "an indicator")
             return f"not differentiable in the counts ({name} of the data)"
-        if isinstance(node, symbols.xlogy) and _data(node):
-            return "not differentiable where a count is 0 (x log x terms)"
     return ""
+
+
+class _xlogy(symbols.xlogy):
+    """``xlogy`` with its derivative on the interior, where the weight ``x`` is positive:
+    ``d(x log y) = log(y) dx + (x / y) dy``. Where ``x = 0`` the cell has no weight in the
+    variance (see :func:`_weighed_out`), so the derivative is never read there."""
+
+    def fdiff(self, argindex=1):
+        x, y = self.args
+        return sympy.log(y) if argindex == 1 else x / y
+
+
+class _constant_guard(sympy.Function):
+    """A :func:`_guard` ``[X = 0]`` while differentiating: its derivative is 0."""
+
+    def fdiff(self, argindex=1):
+        return sympy.S.Zero
+
+
+class _constant_complement(_constant_guard):
+    """``1 - [X = 0]`` kept as one factor, so that simplification does not spread the guard
+    over a sum (``x - x [X = 0]``) and out of the reach of the undefined-case analysis."""
+
+
+def _opaque(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with ``xlogy`` as :class:`_xlogy` and zero guards as constants, ready for
+    ``sympy.diff``; :func:`_restored` gives the language's functions back."""
+    expr = expr.replace(lambda e: type(e) is symbols.xlogy, lambda e: _xlogy(*e.args))
+    expr = expr.replace(_guard, lambda e: _constant_guard(*e.args))
+    return expr.replace(lambda e: _complement(e) is not None, lambda e: _constant_complement(*_complement(e).args))
+
+
+def _complement(expr: sympy.Expr):
+    """The guard ``G`` of ``1 - G``, or None."""
+    if isinstance(expr, sympy.Add) and len(expr.args) == 2 and sympy.S.One in expr.args:
+        other = -(expr - 1)
+        return other if type(other) is _constant_guard else None
+    return None
+
+
+def _restored(expr: sympy.Expr) -> sympy.Expr:
+    expr = expr.replace(lambda e: isinstance(e, _xlogy), lambda e: symbols.xlogy(*e.args))
+    expr = expr.replace(lambda e: isinstance(e, _constant_complement), lambda e: 1 - sympy.KroneckerDelta(*e.args))
+    return expr.replace(lambda e: isinstance(e, _constant_guard), lambda e: sympy.KroneckerDelta(*e.args))
 
 
 def _simplified(expr: sympy.Expr) -> sympy.Expr | None:
@@ -82,10 +160,10 @@ def _simplified(expr: sympy.Expr) -> sympy.Expr | None:
 def _partials(expr: sympy.Expr, wrt) -> tuple[sympy.Expr, ...] | None:
     out = []
     for symbol in wrt:
-        partial = _simplified(sympy.diff(expr, symbol))
+        partial = _simplified(sympy.diff(_opaque(expr), symbol))
         if partial is None:
             return None
-        out.append(partial)
+        out.append(_restored(partial))
     return tuple(out)
 
 
@@ -189,9 +267,11 @@ def _collapse(expr: sympy.Expr) -> sympy.Expr:
 
 
 def _matrix_gradient(expr: sympy.Expr) -> sympy.Expr:
-    """``dF/dM[a, b]`` with ``t[a]``, ``p[b]`` and ``n`` read as sums of cells."""
+    """``dF/dM[a, b]`` with ``t[a]``, ``p[b]`` and ``n`` read as sums of cells, in the form of
+    :func:`_opaque` (:func:`_restored` after simplification)."""
     row, column = cell_indices(expr)
     c = sympy.Dummy("c", integer=True)
+    expr = _opaque(expr)
     total = sympy.diff(expr, symbols.M[row, column]) + sympy.diff(expr, symbols.N_TOTAL)
     total += sympy.diff(expr, symbols.ROW_TOTAL[c]).xreplace({c: row})
     total += sympy.diff(expr, symbols.COLUMN_TOTAL[c]).xreplace({c: column})
@@ -211,7 +291,7 @@ def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
         return dataclasses.replace(metric, no_delta="a term averages over instances, not a function of one matrix")
     terms = []
     for term in metric.terms:
-        reason = _not_differentiable(term.simplified)
+        reason = _not_differentiable(term.simplified, guards=False)
         partials = None if reason else _partials(term.simplified, COUNT_ORDER)
         if partials is None:
             return dataclasses.replace(metric, no_delta=reason or "its gradient exceeds the compile budget")
@@ -224,6 +304,35 @@ def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
                                gradient_undefined=_undefined(partials, metric.undefined))
 
 
+def _at_a_positive_cell(gradient: sympy.Expr, row, column) -> sympy.Expr:
+    """``G[a, b]`` written so that where ``M[a, b] > 0`` only positive totals are read.
+
+    ``G`` is only weighed where ``M[a, b] > 0``, and there ``M[a, b]``, ``t[a]``, ``p[b]``, ``n``
+    are positive. Under a Kronecker delta ``[a = b]`` the formula may read the same quantity by
+    another name (``M[a, a]``, ``p[a]``), which numpy evaluates off the diagonal too, where it
+    may be 0: ``0 * log 0`` would be NaN. Renamed to the cell's own, it stays finite there.
+    """
+    same = {symbols.M[row, row]: symbols.M[row, column], symbols.M[column, column]: symbols.M[row, column],
+            symbols.COLUMN_TOTAL[row]: symbols.COLUMN_TOTAL[column], symbols.ROW_TOTAL[column]: symbols.ROW_TOTAL[row]}
+    delta = sympy.KroneckerDelta(row, column)
+    return gradient.replace(lambda e: isinstance(e, sympy.Mul) and delta in e.args, lambda e: e.xreplace(same))
+
+
+def _weighed_out(case: sympy.Expr, row, column) -> bool:
+    """Whether ``case = 0`` forces ``M[row, column] = 0``: ``case`` is a sum of counts that
+    holds the cell (``t[row]``, ``p[column]``, ``t[row] + p[row]``, ...), checked on every
+    cell of a 3 x 3 matrix. The multinomial variance gives such a cell weight 0, so the
+    gradient there is never read: no reason to call it undefined."""
+    loose = {s for s in case.free_symbols if s.is_integer and s not in (row, column, symbols.N_CLASSES)}
+    if analyze.split_case(case)[1] or loose:
+        return False
+    for a, b in itertools.product(range(3), repeat=2):
+        cells = _count_weights(case, {row: a, column: b})
+        if cells is None or not all(c[a, b] > 0 for c in cells):
+            return False
+    return True
+
+
 def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     if metric.per_class:
         return dataclasses.replace(metric, no_delta=f"the gradients of a per-class matrix formula (one value per class "
@@ -233,7 +342,11 @@ def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     gradient = _simplified(_matrix_gradient(metric.simplified))
     if gradient is None:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
-    return dataclasses.replace(metric, gradient=(gradient,), gradient_undefined=_undefined((gradient,), metric.undefined),
+    gradient = _restored(gradient)
+    row, column = cell_indices(metric.simplified)
+    gradient = _at_a_positive_cell(gradient, row, column)
+    cases = [c for c in _undefined((gradient,), ()) if not _weighed_out(c, row, column)]
+    return dataclasses.replace(metric, gradient=(gradient,), gradient_undefined=_undefined((), (*metric.undefined, *cases)),
                                proportion=_matrix_proportion(metric.simplified) or ())
 
 
@@ -250,7 +363,7 @@ def derive_metric(metric: ir.Metric) -> ir.Metric:
     computed = [p.name for p in metric.params if p.kind == "class_vector" and _data(p.default)]
     if computed:
         return dataclasses.replace(metric, no_delta=f"the default of {computed[0]} is computed from the counts")
-    reason = _not_differentiable(metric.simplified)
+    reason = _not_differentiable(metric.simplified, guards=level == "matrix")
     if reason:
         return dataclasses.replace(metric, no_delta=reason)
     return _BY_LEVEL[level](metric)
