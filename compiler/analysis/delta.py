@@ -17,9 +17,14 @@ What the compiler derives, per level (the runtime assembles ``G`` and the varian
   through ``t[i]``, ``p[j]``, ``n`` and ``Sum`` (a ``Sum`` over ``KroneckerDelta(k, a) * f(k)``
   collapses to ``f(a)``).
 
+Only cells with a positive count are weighed (the runtime gives the others weight 0), which
+makes the x log x family differentiable: ``xlogy`` is differentiated on the interior, a zero
+guard ``[X = 0]`` of a sum of counts is constant where the multinomial moves, and a case that
+forces the cell itself to 0 (``t[a] = 0``) is no undefined case of ``G[a, b]``.
+
 A metric gets no gradient, with the reason in ``ir.Metric.no_delta`` (the runtime then offers
 the bootstrap), where it is not differentiable in the counts (``abs``, ``min``, ``max``, ``Max(x, k)``,
-indicators and steps of the data; ``xlogy`` at empty cells), where a term averages over
+indicators and steps of the data other than a matrix formula's zero guards), where a term averages over
 instances or a parameter is another metric, or where a partial exceeds the compile budget
 (:mod:`metricc.compiler.analysis.budget`). Never an error: the build does not stop here.
 
