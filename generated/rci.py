@@ -14,7 +14,6 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     nonzero,
-    np,
     sum_last_axis,
     transpose,
     xlogy_ratio,
