@@ -271,10 +271,10 @@ def _collapse(expr: sympy.Expr) -> sympy.Expr:
     return total
 
 
-def _matrix_gradient(expr: sympy.Expr) -> sympy.Expr:
+def _matrix_gradient(expr: sympy.Expr, cell: tuple | None = None) -> sympy.Expr:
     """``dF/dM[a, b]`` with ``t[a]``, ``p[b]`` and ``n`` read as sums of cells, in the form of
     :func:`_opaque` (:func:`_restored` after simplification)."""
-    row, column = cell_indices(expr)
+    row, column = cell or cell_indices(expr)
     c = sympy.Dummy("c", integer=True)
     expr = _opaque(expr)
     total = sympy.diff(expr, symbols.M[row, column]) + sympy.diff(expr, symbols.N_TOTAL)
@@ -307,6 +307,21 @@ def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
     return dataclasses.replace(metric, terms=tuple(terms), gradient=partials,
                                gradient_undefined=_undefined(partials, metric.undefined))
+
+
+def _quotient_rule(expr: sympy.Expr) -> sympy.Expr | None:
+    """``dF/dM[a, b]`` as ``(N' D - N D') / D**2`` of ``F = N / D`` over one denominator, or None
+    when that too exceeds the budget. The chain rule through nested fractions (gwet_ac1's
+    chance agreement inside ``1 - chance``) builds a fraction whose degree the budget refuses
+    before simplification could cancel it; ``N'`` and ``D'`` are short sums."""
+    numerator, denominator = sympy.fraction(sympy.together(expr))
+    if not _data(denominator):
+        return None
+    cell = cell_indices(expr)
+    top, bottom = (_simplified(_matrix_gradient(part, cell)) for part in (numerator, denominator))
+    if top is None or bottom is None:
+        return None
+    return _simplified((top * denominator - numerator * bottom) / denominator ** 2)
 
 
 def _at_a_positive_cell(gradient: sympy.Expr, row, column) -> sympy.Expr:
@@ -345,6 +360,8 @@ def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     if metric.terms:
         return dataclasses.replace(metric, no_delta="per-class terms in a matrix formula are not derived yet")
     gradient = _simplified(_matrix_gradient(metric.simplified))
+    if gradient is None:
+        gradient = _quotient_rule(metric.simplified)
     if gradient is None:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
     gradient = _restored(gradient)

@@ -1,4 +1,4 @@
-"""Delta-method standard errors of the x log x family and of zero-guarded formulas.
+"""Delta-method standard errors of the x log x family, of zero-guarded formulas, and of gwet_ac1.
 
 The multinomial variance ``n (sum p G**2 - (sum p G)**2)`` weighs only cells with ``p > 0``:
 where a cell has a positive count, every log argument of the gradient is positive, so the
@@ -18,7 +18,8 @@ from metricc.compiler import cli
 from metricc.runtime.evaluate import catalog
 
 NEWLY_DERIVED = ["cen", "conditional_entropy", "joint_entropy", "kl_divergence", "marginal_cross_entropy",
-                 "mutual_information", "overall_mcen", "rci", "reference_entropy", "response_entropy"]
+                 "mutual_information", "overall_mcen", "rci", "reference_entropy", "response_entropy",
+                 "gwet_ac1"]  # the last by the quotient rule (analysis/delta.py: _quotient_rule)
 FULL = np.array([[40.0, 10, 3], [5, 45, 7], [2, 6, 30]])
 WITH_EMPTY = np.array([[40.0, 0, 3], [5, 45, 0], [0, 6, 30]])  # every class occurs and is predicted
 PERFECT_CLASS = np.array([[10.0, 0, 0], [0, 20, 5], [0, 3, 30]])  # class 0: no confusion, MCEN's e[0] = 0
@@ -85,7 +86,7 @@ def test_mutual_information_has_the_plug_in_variance(matrix):
     assert found.se == pytest.approx(expected, rel=1e-10)
 
 
-@pytest.mark.parametrize("metric_id", ["mutual_information", "cen", "kl_divergence", "rci"])
+@pytest.mark.parametrize("metric_id", ["mutual_information", "cen", "kl_divergence", "rci", "gwet_ac1"])
 def test_delta_agrees_with_the_bootstrap_on_large_counts(metric_id):
     matrix = FULL * 70
     delta = _delta(metric_id, matrix)
