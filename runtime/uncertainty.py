@@ -89,7 +89,8 @@ def delta_interval(info: MetricInfo, mode: str | None, value, *, matrix, counts:
             cells = info.gradient(matrix, **{k: v for k, v in kwargs.items() if k != "zero_division"})
         else:
             cells = gradient.cell_gradient(info.gradient(*counts, **kwargs))
-    se = np.sqrt(gradient.delta_variance(cells, matrix))
+    # an undefined value (NaN: a term's zero_division) has no standard error, whatever the cells
+    se = np.where(np.isnan(np.asarray(value, dtype=float)), np.nan, np.sqrt(gradient.delta_variance(cells, matrix)))
     return Interval(value, *normal_interval(value, se, confidence), se)
 
 

@@ -309,7 +309,7 @@ def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
                                gradient_undefined=_undefined(partials, metric.undefined))
 
 
-def _quotient_rule(expr: sympy.Expr) -> sympy.Expr | None:
+def _quotient_rule(expr: sympy.Expr, cell: tuple) -> sympy.Expr | None:
     """``dF/dM[a, b]`` as ``(N' D - N D') / D**2`` of ``F = N / D`` over one denominator, or None
     when that too exceeds the budget. The chain rule through nested fractions (gwet_ac1's
     chance agreement inside ``1 - chance``) builds a fraction whose degree the budget refuses
@@ -317,7 +317,6 @@ def _quotient_rule(expr: sympy.Expr) -> sympy.Expr | None:
     numerator, denominator = sympy.fraction(sympy.together(expr))
     if not _data(denominator):
         return None
-    cell = cell_indices(expr)
     top, bottom = (_simplified(_matrix_gradient(part, cell)) for part in (numerator, denominator))
     if top is None or bottom is None:
         return None
@@ -353,19 +352,41 @@ def _weighed_out(case: sympy.Expr, row, column) -> bool:
     return True
 
 
+def _class_counts(k) -> dict:
+    """TP, FP, FN, TN of class ``k`` in the cells: ``M[k, k]``, the rest of column and row ``k``, the remainder."""
+    M, t, p, n = symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL, symbols.N_TOTAL
+    return dict(zip(COUNT_ORDER, (M[k, k], p[k] - M[k, k], t[k] - M[k, k], n - t[k] - p[k] + M[k, k])))
+
+
+def _inlined(metric: ir.Metric) -> sympy.Expr | None:
+    """The matrix formula with each per-class term ``recall[k]`` written in the cells
+    (``M[k, k] / t[k]``), so that its gradient is a matrix gradient; None where a term is
+    averaged or reads anything but its class's four counts (a parameter)."""
+    expr = metric.simplified
+    for term in metric.terms:
+        if term.mode is not None or not term.simplified.free_symbols <= set(COUNT_ORDER):
+            return None
+        base = term.symbol if isinstance(term.symbol, sympy.IndexedBase) else sympy.IndexedBase(term.symbol)
+        expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == base,
+                            lambda e: term.simplified.xreplace(_class_counts(e.indices[0])))
+    return None if expr.atoms(symbols.TermSymbol) else expr
+
+
 def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     if metric.per_class:
         return dataclasses.replace(metric, no_delta=f"the gradients of a per-class matrix formula (one value per class "
                                                     f"{metric.per_class}) are not derived yet; the bootstrap applies")
-    if metric.terms:
-        return dataclasses.replace(metric, no_delta="per-class terms in a matrix formula are not derived yet")
-    gradient = _simplified(_matrix_gradient(metric.simplified))
+    value = _inlined(metric) if metric.terms else metric.simplified
+    if value is None:
+        return dataclasses.replace(metric, no_delta="averaged or parametrized terms in a matrix formula are not "
+                                                    "derived yet; the bootstrap applies")
+    row, column = cell_indices(metric.simplified)  # as the emitters name them
+    gradient = _simplified(_matrix_gradient(value, (row, column)))
     if gradient is None:
-        gradient = _quotient_rule(metric.simplified)
+        gradient = _quotient_rule(value, (row, column))
     if gradient is None:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
     gradient = _restored(gradient)
-    row, column = cell_indices(metric.simplified)
     gradient = _at_a_positive_cell(gradient, row, column)
     cases = [c for c in _undefined((gradient,), ()) if not _weighed_out(c, row, column)]
     return dataclasses.replace(metric, gradient=(gradient,), gradient_undefined=_undefined((), (*metric.undefined, *cases)),

@@ -73,6 +73,7 @@ def test_the_catalog_s_reasons(compiled_metrics):
     assert reasons["roc_auc"] == "a curve-level metric is not a function of the confusion matrix"
     assert reasons["cen"] == reasons["kl_divergence"] == reasons["mutual_information"] == ""
     assert reasons["gwet_ac1"] == ""  # over the budget by the chain rule, within it by the quotient rule
+    assert reasons["weighted_accuracy"] == ""  # its recall[k] written in the cells
     assert "indicator" in reasons["adjusted_g_mean"]  # a class formula's guard is not taken as a constant yet
     assert reasons["f1_of_sample_averages"].startswith("a term averages over instances")
     assert reasons["iba"].startswith("a parameter is another metric")

@@ -19,7 +19,8 @@ from metricc.runtime.evaluate import catalog
 
 NEWLY_DERIVED = ["cen", "conditional_entropy", "joint_entropy", "kl_divergence", "marginal_cross_entropy",
                  "mutual_information", "overall_mcen", "rci", "reference_entropy", "response_entropy",
-                 "gwet_ac1"]  # the last by the quotient rule (analysis/delta.py: _quotient_rule)
+                 "gwet_ac1",  # by the quotient rule (analysis/delta.py: _quotient_rule)
+                 "weighted_accuracy"]  # its per-class terms written in the cells (_inlined)
 FULL = np.array([[40.0, 10, 3], [5, 45, 7], [2, 6, 30]])
 WITH_EMPTY = np.array([[40.0, 0, 3], [5, 45, 0], [0, 6, 30]])  # every class occurs and is predicted
 PERFECT_CLASS = np.array([[10.0, 0, 0], [0, 20, 5], [0, 3, 30]])  # class 0: no confusion, MCEN's e[0] = 0
@@ -101,6 +102,20 @@ def test_an_undefined_value_has_an_undefined_standard_error():
         assert np.isnan(_delta("rci", one_true_class).se)
         assert np.isnan(_delta("kl_divergence", never_predicted).se)
         assert np.isnan(_delta("joint_entropy", np.zeros((2, 2))).se)
+
+
+def test_weighted_accuracy_takes_its_class_weights_and_zero_division():
+    weights = np.array([1.0, 2.0, 5.0])
+    found = mc.evaluate("weighted_accuracy", matrix=FULL, params={"class_weights": weights}, interval="delta")
+    found = found["weighted_accuracy"]
+    recall = np.diag(FULL) / FULL.sum(axis=1)
+    # the recall of class k moves only with row k: Var = sum_k (w_k / W)**2 r_k (1 - r_k) / t_k
+    expected = np.sqrt(np.sum((weights / weights.sum()) ** 2 * recall * (1 - recall) / FULL.sum(axis=1)))
+    assert found.se == pytest.approx(expected, rel=1e-12)
+    absent = np.array([[40.0, 10, 3], [5, 45, 7], [0, 0, 0]])  # class 2 never occurs: its recall is undefined
+    assert np.isnan(_delta("weighted_accuracy", absent).se)
+    replaced = mc.evaluate("weighted_accuracy", matrix=absent, zero_division=0.0, interval="delta")["weighted_accuracy"]
+    assert np.isfinite(replaced.se) and replaced.se > 0
 
 
 def test_a_class_absent_from_truth_and_predictions_leaves_the_kl_standard_error_defined():
