@@ -20,7 +20,8 @@ What the compiler derives, per level (the runtime assembles ``G`` and the varian
 Only cells with a positive count are weighed (the runtime gives the others weight 0), which
 makes the x log x family differentiable: ``xlogy`` is differentiated on the interior, a zero
 guard ``[X = 0]`` of a sum of counts is constant where the multinomial moves, and a case that
-forces the cell itself to 0 (``t[a] = 0``) is no undefined case of ``G[a, b]``.
+forces the cell itself to 0 (``t[a] = 0``) is no undefined case of ``G[a, b]``
+(:mod:`metricc.compiler.analysis.support`).
 
 A metric gets no gradient, with the reason in ``ir.Metric.no_delta`` (the runtime then offers
 the bootstrap), where it is not differentiable in the counts (``abs``, ``min``, ``max``, ``Max(x, k)``,
@@ -37,12 +38,14 @@ successes and trials, for the Wilson, Agresti-Coull and Clopper-Pearson interval
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections.abc import Mapping
 
 import sympy
 
 from metricc.compiler.analysis import analyze, budget
+from metricc.compiler.analysis.support import (
+    at_a_positive_cell, cells, opaque, restored, weighed_out, zero_guard,
+)
 from metricc.compiler.language import ir, symbols
 
 __all__ = ["derive_metric", "derive_catalog", "cell_indices", "COUNT_ORDER"]
@@ -59,92 +62,16 @@ def _data(expr: sympy.Basic) -> bool:
     return analyze.depends_on_data(expr)
 
 
-def _count_weights(expr: sympy.Expr, fixed: Mapping = {}) -> list[dict] | None:
-    """The coefficients of ``expr`` in the counts, one dict per assignment of its free class
-    indices (each in 0..2 of a 3 x 3 matrix, or as ``fixed``); None unless ``expr`` is a sum of
-    counts with coefficients >= 0 (``TP + FN``, ``t[k]``, ``t[j] + p[j]``) in every one."""
-    if expr.free_symbols <= set(symbols.COUNTS):
-        if not expr.free_symbols or not expr.is_polynomial(*symbols.COUNTS):
-            return None
-        poly = sympy.Poly(expr, *symbols.COUNTS)
-        weights = {c: poly.coeff_monomial(c) for c in symbols.COUNTS}
-        linear = poly.total_degree() == 1 and poly.coeff_monomial(1) == 0
-        return [weights] if linear and all(w >= 0 for w in weights.values()) else None
-    expr = expr.xreplace(fixed)
-    loose = sorted((s for s in expr.free_symbols if s.is_integer and s != symbols.N_CLASSES), key=str)
-    out = []
-    for values in itertools.product(range(3), repeat=len(loose)):
-        cells = _cells(expr.xreplace(dict(zip(loose, values))), 3)
-        if cells is None or any(w < 0 for w in cells.values()):
-            return None
-        out.append(cells)
-    return out
-
-
-def _guard(node: sympy.Basic) -> bool:
-    """``[X = 0]`` with ``X`` a sum of counts (``indicator(t[k] != 0)``, a zero guard): constant
-    wherever the multinomial moves. A cell of ``X`` with a positive count keeps ``X > 0``;
-    empty cells have probability 0 and stay empty; so its derivative is 0 on the support."""
-    if not isinstance(node, sympy.KroneckerDelta) or sympy.S.Zero not in node.args:
-        return False
-    side = node.args[0] if node.args[1] == 0 else node.args[1]
-    return _data(side) and _count_weights(side) is not None
-
-
 def _not_differentiable(expr: sympy.Expr, guards: bool = True) -> str:
     """Why ``expr`` is not differentiable in the data, or ''. Zero guards count as constants
     only where ``guards`` (matrix formulas): in a class formula a guard multiplies partials
     that can be infinite where it is 0 (``1 / sqrt(TP)`` under ``[TP != 0]``), and the class
     kernels would print ``0 * inf``."""
     for node in sympy.preorder_traversal(expr):
-        if isinstance(node, _KINKS) and _data(node) and not (guards and _guard(node)):
+        if isinstance(node, _KINKS) and _data(node) and not (guards and zero_guard(node)):
             name = _KINK_NAMES.get(type(node), "an indicator")
             return f"not differentiable in the counts ({name} of the data)"
     return ""
-
-
-class _xlogy(symbols.xlogy):
-    """``xlogy`` with its derivative on the interior, where the weight ``x`` is positive:
-    ``d(x log y) = log(y) dx + (x / y) dy``. Where ``x = 0`` the cell has no weight in the
-    variance (see :func:`_weighed_out`), so the derivative is never read there."""
-
-    def fdiff(self, argindex=1):
-        x, y = self.args
-        return sympy.log(y) if argindex == 1 else x / y
-
-
-class _constant_guard(sympy.Function):
-    """A :func:`_guard` ``[X = 0]`` while differentiating: its derivative is 0."""
-
-    def fdiff(self, argindex=1):
-        return sympy.S.Zero
-
-
-class _constant_complement(_constant_guard):
-    """``1 - [X = 0]`` kept as one factor, so that simplification does not spread the guard
-    over a sum (``x - x [X = 0]``) and out of the reach of the undefined-case analysis."""
-
-
-def _opaque(expr: sympy.Expr) -> sympy.Expr:
-    """``expr`` with ``xlogy`` as :class:`_xlogy` and zero guards as constants, ready for
-    ``sympy.diff``; :func:`_restored` gives the language's functions back."""
-    expr = expr.replace(lambda e: type(e) is symbols.xlogy, lambda e: _xlogy(*e.args))
-    expr = expr.replace(_guard, lambda e: _constant_guard(*e.args))
-    return expr.replace(lambda e: _complement(e) is not None, lambda e: _constant_complement(*_complement(e).args))
-
-
-def _complement(expr: sympy.Expr):
-    """The guard ``G`` of ``1 - G``, or None."""
-    if isinstance(expr, sympy.Add) and len(expr.args) == 2 and sympy.S.One in expr.args:
-        other = -(expr - 1)
-        return other if type(other) is _constant_guard else None
-    return None
-
-
-def _restored(expr: sympy.Expr) -> sympy.Expr:
-    expr = expr.replace(lambda e: isinstance(e, _xlogy), lambda e: symbols.xlogy(*e.args))
-    expr = expr.replace(lambda e: isinstance(e, _constant_complement), lambda e: 1 - sympy.KroneckerDelta(*e.args))
-    return expr.replace(lambda e: isinstance(e, _constant_guard), lambda e: sympy.KroneckerDelta(*e.args))
 
 
 def _simplified(expr: sympy.Expr) -> sympy.Expr | None:
@@ -165,10 +92,10 @@ def _simplified(expr: sympy.Expr) -> sympy.Expr | None:
 def _partials(expr: sympy.Expr, wrt) -> tuple[sympy.Expr, ...] | None:
     out = []
     for symbol in wrt:
-        partial = _simplified(sympy.diff(_opaque(expr), symbol))
+        partial = _simplified(sympy.diff(opaque(expr), symbol))
         if partial is None:
             return None
-        out.append(_restored(partial))
+        out.append(restored(partial))
     return tuple(out)
 
 
@@ -197,25 +124,6 @@ def _class_proportion(expr: sympy.Expr) -> tuple[tuple[str, ...], tuple[str, ...
     return None
 
 
-def _cells(expr: sympy.Expr, n_classes: int) -> dict | None:
-    """The linear coefficients of ``expr`` in the cells of an ``n_classes`` matrix, or None."""
-    cells = sympy.Matrix(n_classes, n_classes, lambda i, j: sympy.Symbol(f"m_{i}_{j}"))
-    concrete = expr.subs(symbols.N_CLASSES, n_classes).doit()
-    concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.ROW_TOTAL,
-                                lambda e: sum(cells[int(e.indices[0]), j] for j in range(n_classes)))
-    concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.COLUMN_TOTAL,
-                                lambda e: sum(cells[i, int(e.indices[0])] for i in range(n_classes)))
-    concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.M,
-                                lambda e: cells[int(e.indices[0]), int(e.indices[1])])
-    concrete = sympy.expand(concrete.subs(symbols.N_TOTAL, sum(cells)))
-    if not concrete.free_symbols or concrete.free_symbols - set(cells) or not concrete.is_polynomial(*cells):
-        return None
-    poly = sympy.Poly(concrete, *cells)
-    if poly.total_degree() != 1 or poly.coeff_monomial(1) != 0:
-        return None
-    return {(i, j): poly.coeff_monomial(cells[i, j]) for i in range(n_classes) for j in range(n_classes)}
-
-
 def _matrix_proportion(expr: sympy.Expr) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """``(("diagonal",), ("all",))`` for ``Sum(M[k, k], k) / n``; None otherwise."""
     if expr.atoms(symbols.TermSymbol) or expr.atoms(sympy.IndexedBase) - set(_MATRIX_DATA):
@@ -223,7 +131,7 @@ def _matrix_proportion(expr: sympy.Expr) -> tuple[tuple[str, ...], tuple[str, ..
     numerator, denominator = sympy.fraction(sympy.together(expr))
     names = []
     for n_classes in (2, 3):
-        top, bottom = _cells(numerator, n_classes), _cells(denominator, n_classes)
+        top, bottom = cells(numerator, n_classes), cells(denominator, n_classes)
         if top is None or bottom is None or set(bottom.values()) != {1}:
             return None
         if all(top[i, j] == (1 if i == j else 0) for i, j in top):
@@ -273,10 +181,10 @@ def _collapse(expr: sympy.Expr) -> sympy.Expr:
 
 def _matrix_gradient(expr: sympy.Expr, cell: tuple | None = None) -> sympy.Expr:
     """``dF/dM[a, b]`` with ``t[a]``, ``p[b]`` and ``n`` read as sums of cells, in the form of
-    :func:`_opaque` (:func:`_restored` after simplification)."""
+    :func:`opaque` (:func:`restored` after simplification)."""
     row, column = cell or cell_indices(expr)
     c = sympy.Dummy("c", integer=True)
-    expr = _opaque(expr)
+    expr = opaque(expr)
     total = sympy.diff(expr, symbols.M[row, column]) + sympy.diff(expr, symbols.N_TOTAL)
     total += sympy.diff(expr, symbols.ROW_TOTAL[c]).xreplace({c: row})
     total += sympy.diff(expr, symbols.COLUMN_TOTAL[c]).xreplace({c: column})
@@ -323,35 +231,6 @@ def _quotient_rule(expr: sympy.Expr, cell: tuple) -> sympy.Expr | None:
     return _simplified((top * denominator - numerator * bottom) / denominator ** 2)
 
 
-def _at_a_positive_cell(gradient: sympy.Expr, row, column) -> sympy.Expr:
-    """``G[a, b]`` written so that where ``M[a, b] > 0`` only positive totals are read.
-
-    ``G`` is only weighed where ``M[a, b] > 0``, and there ``M[a, b]``, ``t[a]``, ``p[b]``, ``n``
-    are positive. Under a Kronecker delta ``[a = b]`` the formula may read the same quantity by
-    another name (``M[a, a]``, ``p[a]``), which numpy evaluates off the diagonal too, where it
-    may be 0: ``0 * log 0`` would be NaN. Renamed to the cell's own, it stays finite there.
-    """
-    same = {symbols.M[row, row]: symbols.M[row, column], symbols.M[column, column]: symbols.M[row, column],
-            symbols.COLUMN_TOTAL[row]: symbols.COLUMN_TOTAL[column], symbols.ROW_TOTAL[column]: symbols.ROW_TOTAL[row]}
-    delta = sympy.KroneckerDelta(row, column)
-    return gradient.replace(lambda e: isinstance(e, sympy.Mul) and delta in e.args, lambda e: e.xreplace(same))
-
-
-def _weighed_out(case: sympy.Expr, row, column) -> bool:
-    """Whether ``case = 0`` forces ``M[row, column] = 0``: ``case`` is a sum of counts that
-    holds the cell (``t[row]``, ``p[column]``, ``t[row] + p[row]``, ...), checked on every
-    cell of a 3 x 3 matrix. The multinomial variance gives such a cell weight 0, so the
-    gradient there is never read: no reason to call it undefined."""
-    loose = {s for s in case.free_symbols if s.is_integer and s not in (row, column, symbols.N_CLASSES)}
-    if analyze.split_case(case)[1] or loose:
-        return False
-    for a, b in itertools.product(range(3), repeat=2):
-        cells = _count_weights(case, {row: a, column: b})
-        if cells is None or not all(c[a, b] > 0 for c in cells):
-            return False
-    return True
-
-
 def _class_counts(k) -> dict:
     """TP, FP, FN, TN of class ``k`` in the cells: ``M[k, k]``, the rest of column and row ``k``, the remainder."""
     M, t, p, n = symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL, symbols.N_TOTAL
@@ -386,10 +265,11 @@ def _matrix_delta(metric: ir.Metric) -> ir.Metric:
         gradient = _quotient_rule(value, (row, column))
     if gradient is None:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
-    gradient = _restored(gradient)
-    gradient = _at_a_positive_cell(gradient, row, column)
-    cases = [c for c in _undefined((gradient,), ()) if not _weighed_out(c, row, column)]
-    return dataclasses.replace(metric, gradient=(gradient,), gradient_undefined=_undefined((), (*metric.undefined, *cases)),
+    gradient = restored(gradient)
+    gradient = at_a_positive_cell(gradient, row, column)
+    cases = [c for c in _undefined((gradient,), ()) if not weighed_out(c, row, column)]
+    return dataclasses.replace(metric, gradient=(gradient,),
+                               gradient_undefined=_undefined((), (*metric.undefined, *cases)),
                                proportion=_matrix_proportion(metric.simplified) or ())
 
 
