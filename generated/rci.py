@@ -88,7 +88,7 @@ def gradient(
         )
         / nonzero(align(sum_last_axis(x0) ** 2, "", "ab"))
     )
-    undefined = (n == 0) | (sum_last_axis(x0) == 0)
+    undefined = (sum_last_axis(x0) == 0)
     return cell_values(value, "rc", M.shape, undefined)
 
 
