@@ -58,7 +58,7 @@ def gradient(
     x1 = diagonal(M) ** 2
     value = (
         (
-            2 * eye(C) * align(diagonal(M), "a", "ab") * align(sum_last_axis(x0), "", "ab")
+            2 * eye(C) * M * align(sum_last_axis(x0), "", "ab")
             - align(p * align(sum_last_axis(x1), "", "a"), "a", "ab")
             - align(t * align(sum_last_axis(x1), "", "b"), "b", "ab")
         )

@@ -10,18 +10,23 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    diagonal,
+    exact,
+    extended_log,
     eye,
     finish,
     matrix_terms,
     nonzero,
     np,
+    real,
     sum_last_axis,
     transpose,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["cen", "INFO"]
+__all__ = ["cen", "gradient", "INFO"]
 
 
 def cen(
@@ -72,6 +77,59 @@ def cen(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M__exact, M_diagonal__exact = exact(lambda B: 4*B*C + 4*B, M, diagonal(M))
+    exact__0 = real(
+        2 * M_diagonal__exact - sum_last_axis(M__exact) - sum_last_axis(transpose(M__exact))
+    )
+    exact__1 = real(
+        2 * M_diagonal__exact - sum_last_axis(M__exact) - sum_last_axis(transpose(M__exact))
+    )
+    x0 = p + t
+    x1 = 1 / nonzero(x0)
+    x2 = p + t
+    x3 = 1 / nonzero(x2)
+    x4 = 2 * eye(C)
+    x5 = p + t
+    value = (
+        align(x1, "a", "ab")
+        * align(x3, "b", "ab")
+        * (
+            align(x0, "a", "ab")
+            * align(x2, "b", "ab")
+            * align(
+                2 * sum_last_axis(-xlogy_ratio(diagonal(M), diagonal(M), p + t))
+                + sum_last_axis(np.sum(xlogy_ratio(M, M, align(x5, "j", "jk")), axis=-2))
+                + sum_last_axis(
+                    np.sum(xlogy_ratio(transpose(M), transpose(M), align(x5, "j", "jk")), axis=-2)
+                ),
+                "",
+                "ab",
+            )
+            - align(exact__0, "b", "ab") * align(n, "", "ab") * align(x0, "a", "ab")
+            - align(exact__1, "a", "ab") * align(n, "", "ab") * align(x2, "b", "ab")
+            - align(n, "", "ab")
+            * align(x0, "a", "ab")
+            * align(x2, "b", "ab")
+            * (
+                2
+                + extended_log(align(x1, "a", "ab") * M)
+                + extended_log(align(x3, "b", "ab") * M)
+                - x4
+                - x4 * extended_log(M / nonzero(align(p, "b", "ab") + align(t, "a", "ab")))
+            )
+        )
+        / nonzero(2 * align(n ** 2, "", "ab") * np.log(np.maximum(2, 2 * C - 2)))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="cen",
     name="Confusion entropy",
@@ -110,5 +168,5 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0",),
     function=cen,
-    no_delta="not differentiable where a count is 0 (x log x terms)",
+    gradient=gradient,
 )

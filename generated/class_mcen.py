@@ -122,5 +122,8 @@ INFO = MetricInfo(
     ),
     undefined=("-M[j, j] + p[j] + t[j] = 0",),
     function=class_mcen,
-    no_delta="not differentiable where a count is 0 (x log x terms)",
+    no_delta=(
+        "the gradients of a per-class matrix formula (one value per class j) are not derived yet; "
+        "the bootstrap applies"
+    ),
 )

@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    extended_log,
     finish,
     matrix_terms,
     nonzero,
@@ -17,9 +18,10 @@ from metricc.runtime.kernel import (
     sum_last_axis,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["conditional_entropy", "INFO"]
+__all__ = ["conditional_entropy", "gradient", "INFO"]
 
 
 def conditional_entropy(
@@ -51,6 +53,27 @@ def conditional_entropy(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    x0 = 1 / nonzero(t)
+    value = (
+        (
+            align(align(n, "", "a") * x0 * sum_last_axis(M), "a", "ab")
+            + align(
+                sum_last_axis(np.sum(xlogy_ratio(M, M, align(t, "i", "ij")), axis=-2)), "", "ab"
+            )
+            - align(n, "", "ab") * (1 + extended_log(align(x0, "a", "ab") * M))
+        )
+        / nonzero(align(n ** 2, "", "ab") * np.log(2))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="conditional_entropy",
     name="Conditional entropy of the prediction given the truth",
@@ -76,5 +99,5 @@ INFO = MetricInfo(
     simplified="-Sum(xlogy(M[i, j], M[i, j]/t[i]), (j, i))/(n*log(2))",
     undefined=("n = 0",),
     function=conditional_entropy,
-    no_delta="not differentiable where a count is 0 (x log x terms)",
+    gradient=gradient,
 )

@@ -12,6 +12,7 @@ from metricc.runtime.kernel import (
     align,
     diagonal,
     exact,
+    eye,
     finish,
     matrix_terms,
     nonzero,
@@ -19,9 +20,10 @@ from metricc.runtime.kernel import (
     real,
     sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["gwet_ac1", "INFO"]
+__all__ = ["gwet_ac1", "gradient", "INFO"]
 
 
 def gwet_ac1(
@@ -62,6 +64,52 @@ def gwet_ac1(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    n__exact, p__exact, t__exact = exact(lambda B: 8*B**2*C, n, p, t)
+    exact__y0 = p__exact + t__exact
+    exact__0 = real(sum_last_axis(exact__y0 * (align(2 * n__exact, "", "k") - exact__y0)))
+    x0 = n ** 2
+    x1 = 2 * n
+    value = (
+        2
+        * (
+            align(4 * x0 * np.maximum(1, C - 1) - exact__0, "", "ab")
+            * (
+                align(x1, "", "ab") * (eye(C) * np.maximum(1, C - 1) - 1)
+                + align(2 * np.maximum(1, C - 1) * sum_last_axis(diagonal(M)), "", "ab")
+                + align(p, "a", "ab")
+                + align(p, "b", "ab")
+                + align(t, "a", "ab")
+                + align(t, "b", "ab")
+                - align(sum_last_axis(p), "", "ab")
+                - align(sum_last_axis(t), "", "ab")
+            )
+            - align(4 * n * np.maximum(1, C - 1) * sum_last_axis(diagonal(M)) - exact__0, "", "ab")
+            * (
+                align(x1 * (2 * np.maximum(1, C - 1) - 1), "", "ab")
+                + align(p, "a", "ab")
+                + align(p, "b", "ab")
+                + align(t, "a", "ab")
+                + align(t, "b", "ab")
+                - align(sum_last_axis(p), "", "ab")
+                - align(sum_last_axis(t), "", "ab")
+            )
+        )
+        / nonzero(align((4 * x0 * np.maximum(1, C - 1) - exact__0) ** 2, "", "ab"))
+    )
+    undefined = (
+        (n == 0)
+        | (np.maximum(1, C - 1) - exact__0 / nonzero(4 * x0) == 0)
+        | (4 * x0 * np.maximum(1, C - 1) - exact__0 == 0)
+    )
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="gwet_ac1",
     name="Gwet's AC1",
@@ -86,5 +134,5 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0", "Max(1, C - 1) - Sum((p[k] + t[k])*(2*n - p[k] - t[k]), k)/(4*n**2) = 0"),
     function=gwet_ac1,
-    no_delta="its gradient exceeds the compile budget",
+    gradient=gradient,
 )

@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    extended_log,
     finish,
     matrix_terms,
     nonzero,
@@ -17,9 +18,10 @@ from metricc.runtime.kernel import (
     sum_last_axis,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["joint_entropy", "INFO"]
+__all__ = ["joint_entropy", "gradient", "INFO"]
 
 
 def joint_entropy(
@@ -49,6 +51,24 @@ def joint_entropy(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = (
+        (
+            align(sum_last_axis(np.sum(xlogy_ratio(M, M, align(n, "", "ij")), axis=-2)), "", "ab")
+            + align(sum_last_axis(np.sum(M, axis=-2)), "", "ab")
+            - align(n, "", "ab") * (1 + extended_log(M / nonzero(align(n, "", "ab"))))
+        )
+        / nonzero(align(n ** 2, "", "ab") * np.log(2))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="joint_entropy",
     name="Joint entropy",
@@ -68,5 +88,5 @@ INFO = MetricInfo(
     simplified="-Sum(xlogy(M[i, j], M[i, j]/n), (j, i))/(n*log(2))",
     undefined=("n = 0",),
     function=joint_entropy,
-    no_delta="not differentiable where a count is 0 (x log x terms)",
+    gradient=gradient,
 )

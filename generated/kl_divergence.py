@@ -9,7 +9,9 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     equal,
+    extended_log,
     finish,
     matrix_terms,
     nonzero,
@@ -17,9 +19,10 @@ from metricc.runtime.kernel import (
     sum_last_axis,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["kl_divergence", "INFO"]
+__all__ = ["kl_divergence", "gradient", "INFO"]
 
 
 def kl_divergence(
@@ -55,6 +58,29 @@ def kl_divergence(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    x0 = equal(0, t)
+    x1 = equal(0, t)
+    value = (
+        (
+            align(n, "", "ab")
+            * align(1 - x0, "a", "ab")
+            * align(1 + extended_log(t / nonzero(p)), "a", "ab")
+            * align(p, "b", "ab")
+            - align(p * align(sum_last_axis((1 - x1) * xlogy_ratio(t, t, p)), "", "b"), "b", "ab")
+            - align(align(n, "", "b") * (1 - equal(0, t)) * t, "b", "ab")
+        )
+        / nonzero(align(n ** 2, "", "ab") * np.log(2) * align(p, "b", "ab"))
+    )
+    undefined = (n == 0) | np.any(x0 + p == 0, axis=(-1,)) | np.any(x1 + p == 0, axis=(-1,))
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="kl_divergence",
     name="Kullback-Leibler divergence of the predicted class distribution",
@@ -79,5 +105,5 @@ INFO = MetricInfo(
     simplified="Sum((1 - [0 == t[k]])*xlogy(t[k], t[k]/p[k]), k)/(n*log(2))",
     undefined=("n = 0", "p[k] = 0 and t[k] != 0"),
     function=kl_divergence,
-    no_delta="not differentiable in the counts (an indicator of the data)",
+    gradient=gradient,
 )

@@ -11,6 +11,7 @@ import math
 from metricc.runtime.kernel import (
     align,
     equal,
+    extended_log,
     finish,
     matrix_terms,
     nonzero,
@@ -18,9 +19,10 @@ from metricc.runtime.kernel import (
     sum_last_axis,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["marginal_cross_entropy", "INFO"]
+__all__ = ["marginal_cross_entropy", "gradient", "INFO"]
 
 
 def marginal_cross_entropy(
@@ -51,6 +53,35 @@ def marginal_cross_entropy(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    x0 = equal(0, t)
+    x1 = equal(0, t)
+    x2 = 1 - x1
+    value = (
+        (
+            align(p * align(sum_last_axis(x2 * t), "", "b"), "b", "ab")
+            + align(n, "", "ab")
+            * align(1 - x0, "a", "ab")
+            * align(extended_log(align(n, "", "a") / nonzero(p)), "a", "ab")
+            * align(p, "b", "ab")
+            - align(
+                p * align(sum_last_axis(x2 * xlogy_ratio(t, align(n, "", "k"), p)), "", "b"),
+                "b",
+                "ab",
+            )
+            - align(align(n, "", "b") * (1 - equal(0, t)) * t, "b", "ab")
+        )
+        / nonzero(align(n ** 2, "", "ab") * np.log(2) * align(p, "b", "ab"))
+    )
+    undefined = (n == 0) | np.any(x0 + p == 0, axis=(-1,)) | np.any(x1 + p == 0, axis=(-1,))
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="marginal_cross_entropy",
     name="Cross entropy of the predicted class distribution",
@@ -76,5 +107,5 @@ INFO = MetricInfo(
     simplified="Sum((1 - [0 == t[k]])*xlogy(t[k], n/p[k]), k)/(n*log(2))",
     undefined=("n = 0", "p[k] = 0 and t[k] != 0"),
     function=marginal_cross_entropy,
-    no_delta="not differentiable in the counts (an indicator of the data)",
+    gradient=gradient,
 )

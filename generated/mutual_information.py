@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    extended_log,
     finish,
     matrix_terms,
     nonzero,
@@ -17,9 +18,10 @@ from metricc.runtime.kernel import (
     sum_last_axis,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["mutual_information", "INFO"]
+__all__ = ["mutual_information", "gradient", "INFO"]
 
 
 def mutual_information(
@@ -60,6 +62,32 @@ def mutual_information(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    x0 = 1 / nonzero(t)
+    value = (
+        (
+            align(n, "", "ab") * (1 + extended_log(align(x0, "a", "ab") * M))
+            + align(sum_last_axis(xlogy_ratio(p, p, align(n, "", "j"))), "", "ab")
+            + align(sum_last_axis(p), "", "ab")
+            - align(
+                align(n, "", "b") * (1 + extended_log(p / nonzero(align(n, "", "b")))), "b", "ab"
+            )
+            - align(align(n, "", "a") * x0 * sum_last_axis(M), "a", "ab")
+            - align(
+                sum_last_axis(np.sum(xlogy_ratio(M, M, align(t, "i", "ij")), axis=-2)), "", "ab"
+            )
+        )
+        / nonzero(align(n ** 2, "", "ab") * np.log(2))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="mutual_information",
     name="Mutual information",
@@ -88,5 +116,5 @@ INFO = MetricInfo(
     ),
     undefined=("n = 0",),
     function=mutual_information,
-    no_delta="not differentiable where a count is 0 (x log x terms)",
+    gradient=gradient,
 )

@@ -12,18 +12,22 @@ from metricc.runtime.kernel import (
     align,
     diagonal,
     equal,
+    exact,
+    extended_log,
     eye,
     finish,
     matrix_terms,
     nonzero,
     np,
+    real,
     sum_last_axis,
     transpose,
     xlogy,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["overall_mcen", "INFO"]
+__all__ = ["overall_mcen", "gradient", "INFO"]
 
 
 def overall_mcen(
@@ -84,6 +88,131 @@ def overall_mcen(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M__exact, M_diagonal__exact = exact(lambda B: 4*B*C + 4*B, M, diagonal(M))
+    exact__0 = real(
+        2 * M_diagonal__exact - sum_last_axis(M__exact) - sum_last_axis(transpose(M__exact))
+    )
+    exact__1 = real(
+        2 * M_diagonal__exact - sum_last_axis(M__exact) - sum_last_axis(transpose(M__exact))
+    )
+    x0 = 2 * n
+    x1 = p + t
+    x2 = x1 + equal(0, x1) - diagonal(M)
+    x3 = 1 / nonzero(x2)
+    x4 = p + t
+    x5 = x4 + equal(0, x4) - diagonal(M)
+    x6 = 1 / nonzero(x5)
+    x7 = eye(C)
+    x8 = align(p, "b", "ab") + align(t, "a", "ab")
+    x9 = x8 + equal(0, x8) - M
+    x10 = p + t
+    x11 = x10 + equal(0, x10)
+    x12 = x11 - diagonal(M)
+    x13 = 1 / nonzero(x12)
+    x14 = -xlogy(diagonal(M), x13 * diagonal(M))
+    x15 = p + t
+    x16 = x15 + equal(0, x15) - diagonal(M)
+    x17 = 1 / nonzero(x16)
+    x18 = xlogy(M, align(x17, "j", "jk") * M)
+    x19 = xlogy(transpose(M), align(x17, "j", "jk") * transpose(M))
+    x20 = eye(C)
+    x21 = eye(C)
+    x22 = eye(C)
+    x23 = eye(C)
+    value = (
+        align(x3, "a", "ab")
+        * align(x6, "b", "ab")
+        * (
+            2
+            * align(x2, "a", "ab")
+            * align(x5, "b", "ab")
+            * align(
+                2 * sum_last_axis(x14)
+                + sum_last_axis(np.sum(x18, axis=-2))
+                + sum_last_axis(np.sum(x19, axis=-2)),
+                "",
+                "ab",
+            )
+            + x7
+            * x9 ** 2
+            * (equal(2, C) - 1)
+            * align(
+                2 * sum_last_axis(x14)
+                + sum_last_axis(np.sum(x18, axis=-2))
+                + sum_last_axis(np.sum(x19, axis=-2)),
+                "",
+                "ab",
+            )
+            - align(exact__0, "a", "ab")
+            * align(x5, "b", "ab")
+            * align(x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)), "", "ab")
+            - align(exact__1, "b", "ab")
+            * align(x2, "a", "ab")
+            * align(x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)), "", "ab")
+            - align(x2, "a", "ab")
+            * align(x5, "b", "ab")
+            * align(x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)), "", "ab")
+            * (
+                extended_log(align(x3, "a", "ab") * M)
+                + extended_log(align(x6, "b", "ab") * M)
+                + 2
+                * sum_last_axis(
+                    -align(x11, "k", "abk")
+                    * align(x13, "k", "abk")
+                    * align(x20, "ak", "abk")
+                    * align(x21, "bk", "abk")
+                )
+                + sum_last_axis(
+                    np.sum(
+                        align(x17, "j", "abjk")
+                        * align(x22, "bj", "abjk")
+                        * align(
+                            align(x16, "j", "ajk") * align(x20, "ak", "ajk")
+                            + align(x23, "aj", "ajk") * align(transpose(M), "jk", "ajk"),
+                            "ajk",
+                            "abjk",
+                        ),
+                        axis=-2,
+                    )
+                )
+                + sum_last_axis(
+                    np.sum(
+                        align(x17, "j", "abjk")
+                        * align(x23, "aj", "abjk")
+                        * align(
+                            align(x16, "j", "bjk") * align(x21, "bk", "bjk")
+                            + align(x22, "bj", "bjk") * align(M, "jk", "bjk"),
+                            "bjk",
+                            "abjk",
+                        ),
+                        axis=-2,
+                    )
+                )
+                - 2 * x7 * extended_log(M / nonzero(x9))
+            )
+        )
+        / nonzero(
+            align((x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M))) ** 2, "", "ab")
+            * np.log(np.maximum(2, 2 * (C - 1)))
+        )
+    )
+    undefined = (
+        (x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)) == 0)
+        | np.any(x2 == 0, axis=(-1,))
+        | np.any(x9 == 0, axis=(-2, -1))
+        | np.any(x5 == 0, axis=(-1,))
+        | np.any(x16 == 0, axis=(-1,))
+        | np.any(x12 == 0, axis=(-1,))
+    )
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="overall_mcen",
     name="Modified confusion entropy",
@@ -120,5 +249,5 @@ INFO = MetricInfo(
         "-M[j, j] + p[j] + t[j] = 0 and p[j] + t[j] != 0",
     ),
     function=overall_mcen,
-    no_delta="not differentiable where a count is 0 (x log x terms)",
+    gradient=gradient,
 )

@@ -158,8 +158,6 @@ def gradient(
     undefined = (
         (n == 0)
         | np.any(p == 0, axis=(-1,))
-        | np.any(p == 0, axis=(-1,))
-        | np.any(t == 0, axis=(-1,))
         | np.any(t == 0, axis=(-1,))
         | (sum_last_axis(np.sum(x6, axis=-2)) == 0)
         | (x7 + sum_last_axis(np.sum(x6, axis=-2)) == 0)

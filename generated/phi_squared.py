@@ -123,13 +123,7 @@ def gradient(
         )
         / nonzero(align(n ** 3, "", "ab"))
     )
-    undefined = (
-        (n == 0)
-        | np.any(p == 0, axis=(-1,))
-        | np.any(p == 0, axis=(-1,))
-        | np.any(t == 0, axis=(-1,))
-        | np.any(t == 0, axis=(-1,))
-    )
+    undefined = (n == 0) | np.any(p == 0, axis=(-1,)) | np.any(t == 0, axis=(-1,))
     return cell_values(value, "rc", M.shape, undefined)
 
 

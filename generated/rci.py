@@ -10,15 +10,18 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    extended_log,
     finish,
     matrix_terms,
     nonzero,
     sum_last_axis,
+    transpose,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["rci", "INFO"]
+__all__ = ["rci", "gradient", "INFO"]
 
 
 def rci(
@@ -57,6 +60,38 @@ def rci(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    x0 = xlogy_ratio(t, t, align(n, "", "i"))
+    x1 = 1 / nonzero(n)
+    x2 = 1 + extended_log(align(x1, "", "a") * t)
+    x3 = 1 / nonzero(p)
+    x4 = xlogy_ratio(M, M, align(p, "j", "ij"))
+    value = (
+        (
+            align(
+                x2 * align(sum_last_axis(sum_last_axis(x4)) - sum_last_axis(x0), "", "a"), "a", "ab"
+            )
+            + align(x2 * align(sum_last_axis(x0), "", "a"), "a", "ab")
+            + align(x3 * align(sum_last_axis(x0), "", "b") * sum_last_axis(transpose(M)), "b", "ab")
+            - (1 + extended_log(align(x3, "b", "ab") * M)) * align(sum_last_axis(x0), "", "ab")
+            - align(
+                x1 * (sum_last_axis(sum_last_axis(x4)) - sum_last_axis(x0)) * sum_last_axis(t),
+                "",
+                "ab",
+            )
+            - align(x1 * sum_last_axis(x0) * sum_last_axis(t), "", "ab")
+        )
+        / nonzero(align(sum_last_axis(x0) ** 2, "", "ab"))
+    )
+    undefined = (sum_last_axis(x0) == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="rci",
     name="Relative classifier information",
@@ -85,5 +120,5 @@ INFO = MetricInfo(
     ),
     undefined=("Sum(xlogy(t[i], t[i]/n), i) = 0",),
     function=rci,
-    no_delta="not differentiable where a count is 0 (x log x terms)",
+    gradient=gradient,
 )

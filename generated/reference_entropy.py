@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    extended_log,
     finish,
     matrix_terms,
     nonzero,
@@ -17,9 +18,10 @@ from metricc.runtime.kernel import (
     sum_last_axis,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["reference_entropy", "INFO"]
+__all__ = ["reference_entropy", "gradient", "INFO"]
 
 
 def reference_entropy(
@@ -46,6 +48,24 @@ def reference_entropy(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = (
+        (
+            align(sum_last_axis(xlogy_ratio(t, t, align(n, "", "k"))), "", "a")
+            + align(sum_last_axis(t), "", "a")
+            - align(n, "", "a") * (1 + extended_log(t / nonzero(align(n, "", "a"))))
+        )
+        / nonzero(align(n ** 2, "", "a") * np.log(2))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "r", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="reference_entropy",
     name="Reference entropy",
@@ -66,5 +86,5 @@ INFO = MetricInfo(
     simplified="-Sum(xlogy(t[k], t[k]/n), k)/(n*log(2))",
     undefined=("n = 0",),
     function=reference_entropy,
-    no_delta="not differentiable where a count is 0 (x log x terms)",
+    gradient=gradient,
 )

@@ -10,6 +10,7 @@ import math
 
 from metricc.runtime.kernel import (
     align,
+    extended_log,
     finish,
     matrix_terms,
     nonzero,
@@ -17,9 +18,10 @@ from metricc.runtime.kernel import (
     sum_last_axis,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["response_entropy", "INFO"]
+__all__ = ["response_entropy", "gradient", "INFO"]
 
 
 def response_entropy(
@@ -46,6 +48,24 @@ def response_entropy(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    value = (
+        (
+            align(sum_last_axis(xlogy_ratio(p, p, align(n, "", "k"))), "", "b")
+            + align(sum_last_axis(p), "", "b")
+            - align(n, "", "b") * (1 + extended_log(p / nonzero(align(n, "", "b"))))
+        )
+        / nonzero(align(n ** 2, "", "b") * np.log(2))
+    )
+    undefined = (n == 0)
+    return cell_values(value, "c", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="response_entropy",
     name="Response entropy",
@@ -65,5 +85,5 @@ INFO = MetricInfo(
     simplified="-Sum(xlogy(p[k], p[k]/n), k)/(n*log(2))",
     undefined=("n = 0",),
     function=response_entropy,
-    no_delta="not differentiable where a count is 0 (x log x terms)",
+    gradient=gradient,
 )

@@ -9,17 +9,21 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
     average_class_metric,
     class_param,
+    diagonal,
+    eye,
     finish,
     matrix_counts,
     matrix_terms,
     nonzero,
     sum_last_axis,
 )
+from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["weighted_accuracy", "INFO"]
+__all__ = ["weighted_accuracy", "gradient", "INFO"]
 
 
 def _default_class_weights(tp, fp, fn, tn):
@@ -75,6 +79,32 @@ def weighted_accuracy(
     return finish(value, undefined, zero_division)
 
 
+def gradient(
+    matrix,
+    *,
+    class_weights=None,
+):
+    """The value's gradient in the cells, shape (..., C, C), for the delta method
+    (metricc.runtime.gradient). NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    counts = matrix_counts(matrix)
+    class_weights = class_param(
+        "class_weights",
+        class_weights,
+        counts,
+        _default_class_weights,
+        lambda class_weights: (class_weights > 0),
+        "class_weights > 0",
+    )
+    value = (
+        (eye(C) * align(t, "a", "ab") - align(diagonal(M), "a", "ab"))
+        * align(class_weights, "a", "ab")
+        / nonzero(align(t ** 2, "a", "ab") * align(sum_last_axis(class_weights), "", "ab"))
+    )
+    undefined = (sum_last_axis(class_weights) == 0)
+    return cell_values(value, "rc", M.shape, undefined)
+
+
 INFO = MetricInfo(
     id="weighted_accuracy",
     name="Weighted accuracy",
@@ -96,5 +126,5 @@ INFO = MetricInfo(
     simplified="Sum(class_weights[k]*recall[k], k)/Sum(class_weights[k], k)",
     undefined=("Sum(class_weights[k], k) = 0",),
     function=weighted_accuracy,
-    no_delta="per-class terms in a matrix formula are not derived yet",
+    gradient=gradient,
 )

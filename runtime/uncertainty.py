@@ -82,11 +82,15 @@ def delta_interval(info: MetricInfo, mode: str | None, value, *, matrix, counts:
         raise InputError("interval", f"the delta method for {key} needs a confusion matrix (single-label y_true/y_pred "
                                      "or matrix=); per-class counts give it per class only (average='none'); "
                                      "interval='bootstrap' resamples instances")
-    if info.level == "matrix":
-        cells = info.gradient(matrix, **{k: v for k, v in kwargs.items() if k != "zero_division"})
-    else:
-        cells = gradient.cell_gradient(info.gradient(*counts, **kwargs))
-    se = np.sqrt(gradient.delta_variance(cells, matrix))
+    # at an empty cell the gradient may be infinite or NaN (log 0, 0 log 0 off the diagonal):
+    # that cell has probability 0 and no weight in the variance, so numpy need not warn there
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if info.level == "matrix":
+            cells = info.gradient(matrix, **{k: v for k, v in kwargs.items() if k != "zero_division"})
+        else:
+            cells = gradient.cell_gradient(info.gradient(*counts, **kwargs))
+    # an undefined value (NaN: a term's zero_division) has no standard error, whatever the cells
+    se = np.where(np.isnan(np.asarray(value, dtype=float)), np.nan, np.sqrt(gradient.delta_variance(cells, matrix)))
     return Interval(value, *normal_interval(value, se, confidence), se)
 
 

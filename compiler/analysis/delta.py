@@ -17,9 +17,15 @@ What the compiler derives, per level (the runtime assembles ``G`` and the varian
   through ``t[i]``, ``p[j]``, ``n`` and ``Sum`` (a ``Sum`` over ``KroneckerDelta(k, a) * f(k)``
   collapses to ``f(a)``).
 
+Only cells with a positive count are weighed (the runtime gives the others weight 0), which
+makes the x log x family differentiable: ``xlogy`` is differentiated on the interior, a zero
+guard ``[X = 0]`` of a sum of counts is constant where the multinomial moves, and a case that
+forces the cell itself to 0 (``t[a] = 0``) is no undefined case of ``G[a, b]``
+(:mod:`metricc.compiler.analysis.support`).
+
 A metric gets no gradient, with the reason in ``ir.Metric.no_delta`` (the runtime then offers
 the bootstrap), where it is not differentiable in the counts (``abs``, ``min``, ``max``, ``Max(x, k)``,
-indicators and steps of the data; ``xlogy`` at empty cells), where a term averages over
+indicators and steps of the data other than a matrix formula's zero guards), where a term averages over
 instances or a parameter is another metric, or where a partial exceeds the compile budget
 (:mod:`metricc.compiler.analysis.budget`). Never an error: the build does not stop here.
 
@@ -37,6 +43,9 @@ from collections.abc import Mapping
 import sympy
 
 from metricc.compiler.analysis import analyze, budget
+from metricc.compiler.analysis.support import (
+    at_a_positive_cell, cells, opaque, restored, weighed_out, zero_guard,
+)
 from metricc.compiler.language import ir, symbols
 
 __all__ = ["derive_metric", "derive_catalog", "cell_indices", "COUNT_ORDER"]
@@ -54,14 +63,15 @@ def _data(expr: sympy.Basic) -> bool:
     return analyze.depends_on_data(expr)
 
 
-def _not_differentiable(expr: sympy.Expr) -> str:
-    """Why ``expr`` is not differentiable in the data, or ''."""
+def _not_differentiable(expr: sympy.Expr, guards: bool = True) -> str:
+    """Why ``expr`` is not differentiable in the data, or ''. Zero guards count as constants
+    only where ``guards`` (matrix formulas): in a class formula a guard multiplies partials
+    that can be infinite where it is 0 (``1 / sqrt(TP)`` under ``[TP != 0]``), and the class
+    kernels would print ``0 * inf``."""
     for node in sympy.preorder_traversal(expr):
-        if isinstance(node, _KINKS) and _data(node):
+        if isinstance(node, _KINKS) and _data(node) and not (guards and zero_guard(node)):
             name = _KINK_NAMES.get(type(node), "an indicator")
             return f"not differentiable in the counts ({name} of the data)"
-        if isinstance(node, symbols.xlogy) and _data(node):
-            return "not differentiable where a count is 0 (x log x terms)"
     return ""
 
 
@@ -83,10 +93,10 @@ def _simplified(expr: sympy.Expr) -> sympy.Expr | None:
 def _partials(expr: sympy.Expr, wrt) -> tuple[sympy.Expr, ...] | None:
     out = []
     for symbol in wrt:
-        partial = _simplified(sympy.diff(expr, symbol))
+        partial = _simplified(sympy.diff(opaque(expr), symbol))
         if partial is None:
             return None
-        out.append(partial)
+        out.append(restored(partial))
     return tuple(out)
 
 
@@ -115,25 +125,6 @@ def _class_proportion(expr: sympy.Expr) -> tuple[tuple[str, ...], tuple[str, ...
     return None
 
 
-def _cells(expr: sympy.Expr, n_classes: int) -> dict | None:
-    """The linear coefficients of ``expr`` in the cells of an ``n_classes`` matrix, or None."""
-    cells = sympy.Matrix(n_classes, n_classes, lambda i, j: sympy.Symbol(f"m_{i}_{j}"))
-    concrete = expr.subs(symbols.N_CLASSES, n_classes).doit()
-    concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.ROW_TOTAL,
-                                lambda e: sum(cells[int(e.indices[0]), j] for j in range(n_classes)))
-    concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.COLUMN_TOTAL,
-                                lambda e: sum(cells[i, int(e.indices[0])] for i in range(n_classes)))
-    concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.M,
-                                lambda e: cells[int(e.indices[0]), int(e.indices[1])])
-    concrete = sympy.expand(concrete.subs(symbols.N_TOTAL, sum(cells)))
-    if not concrete.free_symbols or concrete.free_symbols - set(cells) or not concrete.is_polynomial(*cells):
-        return None
-    poly = sympy.Poly(concrete, *cells)
-    if poly.total_degree() != 1 or poly.coeff_monomial(1) != 0:
-        return None
-    return {(i, j): poly.coeff_monomial(cells[i, j]) for i in range(n_classes) for j in range(n_classes)}
-
-
 def _matrix_proportion(expr: sympy.Expr) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """``(("diagonal",), ("all",))`` for ``Sum(M[k, k], k) / n``; None otherwise."""
     if expr.atoms(symbols.TermSymbol) or expr.atoms(sympy.IndexedBase) - set(_MATRIX_DATA):
@@ -141,7 +132,7 @@ def _matrix_proportion(expr: sympy.Expr) -> tuple[tuple[str, ...], tuple[str, ..
     numerator, denominator = sympy.fraction(sympy.together(expr))
     names = []
     for n_classes in (2, 3):
-        top, bottom = _cells(numerator, n_classes), _cells(denominator, n_classes)
+        top, bottom = cells(numerator, n_classes), cells(denominator, n_classes)
         if top is None or bottom is None or set(bottom.values()) != {1}:
             return None
         if all(top[i, j] == (1 if i == j else 0) for i, j in top):
@@ -189,10 +180,12 @@ def _collapse(expr: sympy.Expr) -> sympy.Expr:
     return total
 
 
-def _matrix_gradient(expr: sympy.Expr) -> sympy.Expr:
-    """``dF/dM[a, b]`` with ``t[a]``, ``p[b]`` and ``n`` read as sums of cells."""
-    row, column = cell_indices(expr)
+def _matrix_gradient(expr: sympy.Expr, cell: tuple | None = None) -> sympy.Expr:
+    """``dF/dM[a, b]`` with ``t[a]``, ``p[b]`` and ``n`` read as sums of cells, in the form of
+    :func:`opaque` (:func:`restored` after simplification)."""
+    row, column = cell or cell_indices(expr)
     c = sympy.Dummy("c", integer=True)
+    expr = opaque(expr)
     total = sympy.diff(expr, symbols.M[row, column]) + sympy.diff(expr, symbols.N_TOTAL)
     total += sympy.diff(expr, symbols.ROW_TOTAL[c]).xreplace({c: row})
     total += sympy.diff(expr, symbols.COLUMN_TOTAL[c]).xreplace({c: column})
@@ -212,7 +205,7 @@ def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
         return dataclasses.replace(metric, no_delta="a term averages over instances, not a function of one matrix")
     terms = []
     for term in metric.terms:
-        reason = _not_differentiable(term.simplified)
+        reason = _not_differentiable(term.simplified, guards=False)
         partials = None if reason else _partials(term.simplified, COUNT_ORDER)
         if partials is None:
             return dataclasses.replace(metric, no_delta=reason or "its gradient exceeds the compile budget")
@@ -225,16 +218,59 @@ def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
                                gradient_undefined=_undefined(partials, metric.undefined))
 
 
+def _quotient_rule(expr: sympy.Expr, cell: tuple) -> sympy.Expr | None:
+    """``dF/dM[a, b]`` as ``(N' D - N D') / D**2`` of ``F = N / D`` over one denominator, or None
+    when that too exceeds the budget. The chain rule through nested fractions (gwet_ac1's
+    chance agreement inside ``1 - chance``) builds a fraction whose degree the budget refuses
+    before simplification could cancel it; ``N'`` and ``D'`` are short sums."""
+    numerator, denominator = sympy.fraction(sympy.together(expr))
+    if not _data(denominator):
+        return None
+    top, bottom = (_simplified(_matrix_gradient(part, cell)) for part in (numerator, denominator))
+    if top is None or bottom is None:
+        return None
+    return _simplified((top * denominator - numerator * bottom) / denominator ** 2)
+
+
+def _class_counts(k) -> dict:
+    """TP, FP, FN, TN of class ``k`` in the cells: ``M[k, k]``, the rest of column and row ``k``, the remainder."""
+    M, t, p, n = symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL, symbols.N_TOTAL
+    return dict(zip(COUNT_ORDER, (M[k, k], p[k] - M[k, k], t[k] - M[k, k], n - t[k] - p[k] + M[k, k])))
+
+
+def _inlined(metric: ir.Metric) -> sympy.Expr | None:
+    """The matrix formula with each per-class term ``recall[k]`` written in the cells
+    (``M[k, k] / t[k]``), so that its gradient is a matrix gradient; None where a term is
+    averaged or reads anything but its class's four counts (a parameter)."""
+    expr = metric.simplified
+    for term in metric.terms:
+        if term.mode is not None or not term.simplified.free_symbols <= set(COUNT_ORDER):
+            return None
+        base = term.symbol if isinstance(term.symbol, sympy.IndexedBase) else sympy.IndexedBase(term.symbol)
+        expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == base,
+                            lambda e: term.simplified.xreplace(_class_counts(e.indices[0])))
+    return None if expr.atoms(symbols.TermSymbol) else expr
+
+
 def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     if metric.per_class:
         return dataclasses.replace(metric, no_delta=f"the gradients of a per-class matrix formula (one value per class "
                                                     f"{metric.per_class}) are not derived yet; the bootstrap applies")
-    if metric.terms:
-        return dataclasses.replace(metric, no_delta="per-class terms in a matrix formula are not derived yet")
-    gradient = _simplified(_matrix_gradient(metric.simplified))
+    value = _inlined(metric) if metric.terms else metric.simplified
+    if value is None:
+        return dataclasses.replace(metric, no_delta="averaged or parametrized terms in a matrix formula are not "
+                                                    "derived yet; the bootstrap applies")
+    row, column = cell_indices(metric.simplified)  # as the emitters name them
+    gradient = _simplified(_matrix_gradient(value, (row, column)))
+    if gradient is None:
+        gradient = _quotient_rule(value, (row, column))
     if gradient is None:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
-    return dataclasses.replace(metric, gradient=(gradient,), gradient_undefined=_undefined((gradient,), metric.undefined),
+    gradient = restored(gradient)
+    gradient = at_a_positive_cell(gradient, row, column)
+    cases = [c for c in _undefined((gradient,), ()) if not weighed_out(c, row, column)]
+    return dataclasses.replace(metric, gradient=(gradient,),
+                               gradient_undefined=_undefined((), (*metric.undefined, *cases)),
                                proportion=_matrix_proportion(metric.simplified) or ())
 
 
@@ -251,7 +287,7 @@ def derive_metric(metric: ir.Metric) -> ir.Metric:
     computed = [p.name for p in metric.params if p.kind == "class_vector" and _data(p.default)]
     if computed:
         return dataclasses.replace(metric, no_delta=f"the default of {computed[0]} is computed from the counts")
-    reason = _not_differentiable(metric.simplified)
+    reason = _not_differentiable(metric.simplified, guards=level == "matrix")
     if reason:
         return dataclasses.replace(metric, no_delta=reason)
     return _BY_LEVEL[level](metric)

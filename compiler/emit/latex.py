@@ -105,18 +105,24 @@ def width(expr: sympy.Basic) -> int:
     return parts + 4
 
 
-def _lines(expr: sympy.Expr, terms: Sequence[ir.Term]) -> list[str]:
-    """A sum broken into lines of at most about ``_LINE`` characters, signs leading."""
-    if width(expr) <= _LINE:
+def _lines(expr: sympy.Expr, terms: Sequence[ir.Term], room: int = _LINE) -> list[str]:
+    """A sum broken into lines of at most about ``room`` characters, signs leading."""
+    if width(expr) <= room:
         return [latex(expr, terms)]
     if not expr.is_Add:
         return _summand_lines(expr, terms) or [latex(expr, terms)]
     lines, current, used = [], "", 0
     for i, term in enumerate(expr.as_ordered_terms()):
+        split = _summand_lines(term, terms) if isinstance(term, sympy.Mul) and width(term) > room else None
+        if split:  # a product wider than a line (a gradient's term), broken inside its widest sum
+            lines += [current] if current else []
+            lines += [("+ " if i and not term.could_extract_minus_sign() else "") + split[0], *split[1:-1]]
+            current, used = split[-1], width(term) // len(split)
+            continue
         negative = term.could_extract_minus_sign()
         text = latex(-term if negative else term, terms)
         piece = (("- " if negative else "") if i == 0 else (" - " if negative else " + ")) + text
-        if current and used + width(term) > _LINE:
+        if current and used + width(term) > room:
             lines.append(current)
             current, used = piece.lstrip(), 0
         else:
@@ -127,21 +133,25 @@ def _lines(expr: sympy.Expr, terms: Sequence[ir.Term]) -> list[str]:
 
 def _summand_lines(term: sympy.Expr, terms: Sequence[ir.Term]) -> list[str] | None:
     r"""One ``Sum`` too wide for a line (overall_mcen's numerator), broken inside its summand:
-    ``\sum_{k} f \cdot \Bigl(a`` then ``+ b \Bigr)``; None when the summand has no sum to break."""
+    ``\sum_{k} f \cdot \Bigl(a`` then ``+ b \Bigr)``; a product (a gradient's term) likewise
+    inside its widest sum factor; None when there is no sum to break."""
     negative = term.could_extract_minus_sign()
     body = -term if negative else term
-    if not isinstance(body, sympy.Sum):
+    if not isinstance(body, (sympy.Sum, sympy.Mul)):
         return None
-    factors = sympy.Mul.make_args(body.function)
+    factors = sympy.Mul.make_args(body.function if isinstance(body, sympy.Sum) else body)
     inner = max((f for f in factors if f.is_Add), key=width, default=None)
     if inner is None:
         return None
-    pieces = _lines(inner, terms)
+    rest = [f for f in factors if f is not inner]
+    # a product's other factors share the first line with the sum (a Sum's summand keeps the whole line)
+    room = _LINE if isinstance(body, sympy.Sum) else max(_LINE - sum(width(f) + 2 for f in rest), _LINE // 2)
+    pieces = _lines(inner, terms, room)
     if len(pieces) == 1:
         return None
-    rest = [f for f in factors if f is not inner]
     shown_rest = "".join((rf"\left({latex(f, terms)}\right)" if f.is_Add else latex(f, terms)) + r" \cdot " for f in rest)
-    head = ("- " if negative else "") + rf"\sum_{{{', '.join(latex(limit[0], terms) for limit in body.limits)}}} " + shown_rest
+    summed = rf"\sum_{{{', '.join(latex(limit[0], terms) for limit in body.limits)}}} " if isinstance(body, sympy.Sum) else ""
+    head = ("- " if negative else "") + summed + shown_rest
     return [head + r"\Bigl(" + pieces[0], *pieces[1:-1], pieces[-1] + r" \Bigr)"]
 
 

@@ -238,12 +238,12 @@ class NumpyPrinter:
         if name is None or len(expr.args) != 1:
             raise InternalError(f"numpy printer: unsupported function {type(expr).__name__}")
         inner = self.print(expr.args[0])
+        if isinstance(expr, sympy.log) and inner.indices:
+            return Printed(f"{self.use('extended_log')}({inner.code})", inner.indices, inner.batched)
         self.use("np")
         if isinstance(expr, sympy.log) and inner.batched and not inner.indices:
             # log(0) is an undefined case (analyze.log_zeros), masked by the caller: no warning.
             return Printed(f"{name}({self.use('nonzero')}({inner.code}))", inner.indices, inner.batched)
-        if isinstance(expr, sympy.log) and inner.indices:
-            return Printed(f"{self.use('extended_log')}({inner.code})", inner.indices, inner.batched)
         return Printed(f"{name}({inner.code})", inner.indices, inner.batched)
 
     def _print_runtime_call(self, expr) -> Printed:

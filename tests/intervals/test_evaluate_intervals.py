@@ -101,7 +101,7 @@ def test_scores_and_multilabel_data_are_resampled_by_instance():
 @pytest.mark.parametrize("key, method, says", [
     ("mcc", "wilson", "wilson does not apply to mcc: not a proportion of counts; methods for it: delta, bootstrap"),
     ("recall:macro", "clopper_pearson", "a proportion per class, binary or micro only"),
-    ("cen", "delta", "not differentiable where a count is 0"),
+    ("no_information_rate", "delta", "not differentiable in the counts (a maximum over an index of the data)"),
     ("fpr:micro", "wilson", "a proportion per class, binary or micro only"),
     ("mcc", "jackknife", "expected one of delta, wilson"),
 ])
