@@ -116,7 +116,6 @@ INFO = MetricInfo(
     undefined=("p[j] + t[j] = 0",),
     function=class_cen,
     no_delta=(
-        "the gradients of a per-class matrix formula (one value per class j) are not derived yet; "
-        "the bootstrap applies"
+        "the gradients of a per-class matrix formula (one value per class j) are not derived yet"
     ),
 )

@@ -123,7 +123,6 @@ INFO = MetricInfo(
     undefined=("-M[j, j] + p[j] + t[j] = 0",),
     function=class_mcen,
     no_delta=(
-        "the gradients of a per-class matrix formula (one value per class j) are not derived yet; "
-        "the bootstrap applies"
+        "the gradients of a per-class matrix formula (one value per class j) are not derived yet"
     ),
 )

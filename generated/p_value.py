@@ -82,8 +82,5 @@ INFO = MetricInfo(
     simplified="binomial_tail(Sum(M[k, k], k), n, Max(t[k], k)/n)",
     undefined=("n = 0",),
     function=p_value,
-    no_delta=(
-        "not differentiable in the counts (a binomial tail, a step function of its whole "
-        "successes, of the data)"
-    ),
+    no_delta="not differentiable in the counts (a binomial tail of the data)",
 )

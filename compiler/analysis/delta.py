@@ -55,7 +55,7 @@ _KINKS = (sympy.Abs, sympy.Min, sympy.Max, sympy.Heaviside, sympy.Piecewise, sym
           sympy.sign, sympy.floor, sympy.ceiling, symbols.step, symbols.index_extreme, symbols.binomial_tail)
 _KINK_NAMES = {sympy.Abs: "abs", sympy.Min: "min", sympy.Max: "max", symbols.step: "step",
                symbols.index_max: "a maximum over an index", symbols.index_min: "a minimum over an index",
-               symbols.binomial_tail: "a binomial tail, a step function of its whole successes,"}
+               symbols.binomial_tail: "a binomial tail"}
 _MATRIX_DATA = (symbols.M, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL)
 
 
@@ -255,11 +255,11 @@ def _inlined(metric: ir.Metric) -> sympy.Expr | None:
 def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     if metric.per_class:
         return dataclasses.replace(metric, no_delta=f"the gradients of a per-class matrix formula (one value per class "
-                                                    f"{metric.per_class}) are not derived yet; the bootstrap applies")
+                                                    f"{metric.per_class}) are not derived yet")
     value = _inlined(metric) if metric.terms else metric.simplified
     if value is None:
         return dataclasses.replace(metric, no_delta="averaged or parametrized terms in a matrix formula are not "
-                                                    "derived yet; the bootstrap applies")
+                                                    "derived yet")
     row, column = cell_indices(metric.simplified)  # as the emitters name them
     gradient = _simplified(_matrix_gradient(value, (row, column)))
     if gradient is None:
