@@ -16,14 +16,14 @@ metricc.runtime.errors.InputError: scores: each row must sum to 1 (within 1e-06)
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import math
 
 import numpy as np
 
 from metricc.runtime.confusion import check_labels
 from metricc.runtime.errors import InputError
 
-__all__ = ["MAX_SCORE_ARRAY_BYTES", "PROBABILITY_TOLERANCE", "RowRanks", "check_probabilities", "check_score_memory",
+__all__ = ["MAX_SCORE_ARRAY_BYTES", "PROBABILITY_TOLERANCE", "ROW_COUNTS", "check_probabilities", "check_score_memory",
            "group_sum", "indicator_truth", "rank_pairs", "row_ranks", "score_array"]
 
 # Probabilities printed with six decimals, or summed in float32, miss 1 by up to ~1e-6.
@@ -113,46 +113,46 @@ def rank_pairs(truth: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return pairs
 
 
-class RowRanks(NamedTuple):
-    """Counts over the entries ``l`` of the row of each entry ``X[..., s, k]`` (float64, whole
-    numbers, the shape of ``X``): ``above`` ``#{l: X[s, l] > X[s, k]}``, ``tied``
-    ``#{l: X[s, l] = X[s, k]}`` (``k`` itself included), ``tied_before`` ``#{l < k: X[s, l] = X[s, k]}``."""
-
-    above: np.ndarray
-    tied: np.ndarray
-    tied_before: np.ndarray
+ROW_COUNTS = ("above", "tied", "tied_before")
 
 
-def row_ranks(values: np.ndarray) -> RowRanks:
-    """:class:`RowRanks` of ``values`` along its last axis, from one stable sort per row:
-    O(C log C) per row where comparing every pair of entries takes O(C^2).
+def row_ranks(values: np.ndarray, counts: tuple[str, ...] = ROW_COUNTS) -> tuple[np.ndarray, ...]:
+    """Counts over the entries ``l`` of the row of each entry ``X[..., s, k]`` along the last
+    axis, as float64 whole numbers the shape of ``values``, those named in ``counts`` in that
+    order: ``above`` ``#{l: X[s, l] > X[s, k]}``, ``tied`` ``#{l: X[s, l] = X[s, k]}`` (``k``
+    itself included), ``tied_before`` ``#{l < k: X[s, l] = X[s, k]}``. One stable sort per
+    row: O(C log C) where comparing every pair of entries takes O(C^2).
 
     In sorted order the entries equal to one another lie together; a tie group starts where
-    an entry differs from its left neighbour, and a running maximum
-    (``np.maximum.accumulate``) carries each group's first position to its members (its end
-    likewise, from the right). Entries below a group are those before its start, those above
-    it those after its end; the stable sort keeps a group in class order, so an entry's
-    offset in its group counts the tied classes before it. Scores are checked finite: no NaN
-    breaks the ties (as ``==``, -0.0 ties with 0.0).
+    an entry differs from its left neighbour, and a running maximum carries each group's first
+    position to its members (its end likewise, from the right). Entries above a group are
+    those after its end; the stable sort keeps a group in class order, so an entry's offset
+    in its group counts the tied classes before it. The running maxima go over the positions
+    of all rows at once (one pass per position). Scores are checked finite: no NaN breaks
+    the ties (as ``==``, -0.0 ties with 0.0).
 
-    >>> ranks = row_ranks(np.array([[0.2, 0.5, 0.2, 0.1]]))
-    >>> ranks.above.tolist(), ranks.tied.tolist(), ranks.tied_before.tolist()
-    ([[1.0, 0.0, 1.0, 3.0]], [[2.0, 1.0, 2.0, 1.0]], [[0.0, 0.0, 1.0, 0.0]])
+    >>> [c.tolist() for c in row_ranks(np.array([[0.2, 0.5, 0.2, 0.1]]))]
+    [[[1.0, 0.0, 1.0, 3.0]], [[2.0, 1.0, 2.0, 1.0]], [[0.0, 0.0, 1.0, 0.0]]]
     """
     values = np.asarray(values, dtype=np.float64)
     size = values.shape[-1]
-    order = np.argsort(values, axis=-1, kind="stable")
-    ordered = np.take_along_axis(values, order, axis=-1)
-    position = np.broadcast_to(np.arange(size), values.shape)
-    differs = ordered[..., 1:] != ordered[..., :-1]
-    first = np.concatenate([np.ones(values.shape[:-1] + (1,), dtype=bool), differs], axis=-1)
-    last = np.concatenate([differs, np.ones(values.shape[:-1] + (1,), dtype=bool)], axis=-1)
-    start = np.maximum.accumulate(np.where(first, position, 0), axis=-1)
-    end = size - np.maximum.accumulate(np.where(last, size - 1 - position, 0)[..., ::-1], axis=-1)[..., ::-1]
-    counts = np.stack([size - end, end - start, position - start]).astype(np.float64)
-    ranks = np.empty_like(counts)
-    np.put_along_axis(ranks, np.broadcast_to(order, counts.shape), counts, axis=-1)
-    return RowRanks(*ranks)
+    rows = values.reshape(math.prod(values.shape[:-1]), size)
+    order = np.argsort(rows, axis=-1, kind="stable")
+    ordered = np.sort(rows, axis=-1).T  # (position, row): equal values, as the stable order's
+    start, end = np.zeros(ordered.shape, dtype=np.int32), np.full(ordered.shape, size, dtype=np.int32)
+    for position in range(1, size):
+        start[position] = np.where(ordered[position] != ordered[position - 1], position, start[position - 1])
+    for position in range(size - 2, -1, -1):
+        end[position] = np.where(ordered[position] != ordered[position + 1], position + 1, end[position + 1])
+    sorted_counts = {"above": lambda: size - end, "tied": lambda: end - start,
+                     "tied_before": lambda: np.arange(size, dtype=np.int32)[:, None] - start}
+    every_row = np.arange(rows.shape[0])[:, None]
+    results = []
+    for name in counts:
+        result = np.empty(rows.shape)
+        result[every_row, order] = sorted_counts[name]().T
+        results.append(result.reshape(values.shape))
+    return tuple(results)
 
 
 def score_array(scores, *, argument: str = "scores") -> np.ndarray:

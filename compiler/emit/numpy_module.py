@@ -318,9 +318,10 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> Kernel:
                for e in (metric.simplified, *metric.undefined)]
     ranked = row_ranks.rewrite(outputs)
     lines, helpers, arrays = [], set(), set()
-    for row, counts in ranked.rows:  # one sort per row array: S__ranks.above[s, k]...
-        lines.append(f"    {row}__ranks = row_ranks({row})")
-        names |= {base: Printed(f"{row}__ranks.{count}") for count, base in counts}
+    for row, counts in ranked.rows:  # one sort per row array, the counts read: S__above[s, k]...
+        targets = ", ".join(str(base) for _, base in counts) if len(counts) > 1 else f"[{counts[0][1]}]"
+        lines += layout(f"    {targets} = ", f"row_ranks({row}, {_tuple(count for count, _ in counts)})")
+        names |= {base: Printed(str(base)) for _, base in counts}
         helpers.add("row_ranks")
         arrays.add((1, 1))
     grouped = group_by.rewrite(ranked.outputs)

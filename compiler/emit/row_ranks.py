@@ -24,13 +24,13 @@ from metricc.compiler.language import symbols
 
 __all__ = ["COUNTS", "Ranked", "rewrite"]
 
-COUNTS = ("above", "tied", "tied_before")  # the fields of the runtime's RowRanks, in order
+COUNTS = ("above", "tied", "tied_before")  # the runtime's ROW_COUNTS, in its order (and by name)
 
 
 @dataclass(frozen=True)
 class Ranked:
-    """The rewritten expressions and the rows they rank: ``{row name: {count: IndexedBase}}``
-    for the printer (``S__ranks.above``), in order of the rows' names."""
+    """The rewritten expressions and the rows they rank: ``(row name, ((count, IndexedBase), ...))``
+    in order of the rows' names and then the counts' (``S__above[s, k]``), only the counts read."""
 
     outputs: tuple[sympy.Expr, ...]
     rows: tuple[tuple[str, tuple[tuple[str, sympy.IndexedBase], ...]], ...]

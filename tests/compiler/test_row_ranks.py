@@ -88,7 +88,7 @@ def test_counted_sums_equal_the_loops_exactly(metrics, metric_id):
 
 def test_calibration_has_no_loop_over_the_classes_left(metrics):
     _, source = _function(metrics["calibration_error"])
-    assert "map(" not in source and "S__ranks = row_ranks(S)" in source
+    assert "map(" not in source and 'S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))' in source
 
 
 def test_the_runtime_counts_equal_the_pairwise_comparisons():
@@ -131,7 +131,7 @@ def test_each_comparison_becomes_its_counts(form):
     for column in range(n_classes):
         value = counted.xreplace({symbols.N_CLASSES: n_classes}).replace(
             lambda e: isinstance(e, sympy.Indexed) and e.base != X,
-            lambda e: sympy.Integer(int(getattr(ranks, str(e.base.label).split("__")[1])[0, column])))
+            lambda e: sympy.Integer(int(ranks[row_ranks.COUNTS.index(str(e.base.label).split("__")[1])][0, column])))
         entries, mine = values[0], values[0, column]
         earlier, later = np.arange(n_classes) < column, np.arange(n_classes) > column
         expected = {"== at an earlier class": np.sum((entries == mine) & earlier),
