@@ -65,7 +65,7 @@ def dcg(
     check_score_memory("dcg", n, C, ((1, 1),))
     log_base = scalar_param("log_base", log_base, lambda log_base: (log_base > 1), "log_base > 1")
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
-    S__ranks = row_ranks(S)
+    S__above, S__tied = row_ranks(S, ("above", "tied"))
     value = (
         np.log(log_base)
         * sum_last_axis(
@@ -74,21 +74,19 @@ def dcg(
                 * sum(
                     map(
                         lambda m: (np.heaviside(top - m, 0.0) + equal(0, top))
-                        * np.heaviside(m - transpose(S__ranks.above), 1.0)
-                        * np.heaviside(
-                            transpose(S__ranks.above) + transpose(S__ranks.tied) - m, 0.0
-                        )
+                        * np.heaviside(m - transpose(S__above), 1.0)
+                        * np.heaviside(transpose(S__above) + transpose(S__tied) - m, 0.0)
                         / np.log(2 + m),
                         range(C),
                     )
                 )
-                / nonzero(transpose(S__ranks.tied)),
+                / nonzero(transpose(S__tied)),
                 axis=-1,
             )
         )
         / nonzero(n)
     )
-    undefined = (log_base == 0) | (n == 0) | np.any(transpose(S__ranks.tied) == 0, axis=(-2, -1))
+    undefined = (log_base == 0) | (n == 0) | np.any(transpose(S__tied) == 0, axis=(-2, -1))
     return finish(value, undefined, zero_division)
 
 

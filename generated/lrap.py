@@ -53,7 +53,7 @@ def lrap(
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
     check_score_memory("lrap", n, C, ((1, 1),))
-    S__ranks = row_ranks(S)
+    S__above, S__tied = row_ranks(S, ("above", "tied"))
     value = (
         np.sum(
             (
@@ -70,7 +70,7 @@ def lrap(
                             range(C),
                         )
                     )
-                    / nonzero(transpose(S__ranks.above) + transpose(S__ranks.tied)),
+                    / nonzero(transpose(S__above) + transpose(S__tied)),
                     axis=-2,
                 )
             )

@@ -68,18 +68,14 @@ def max_calibration_error(
     n, C = S.shape
     check_score_memory("max_calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
-    S__ranks = row_ranks(S)
+    S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))
     grouped__sum0 = np.sum(
-        equal(0, transpose(S__ranks.above) + transpose(S__ranks.tied_before)) * transpose(S),
-        axis=-2,
+        equal(0, transpose(S__above) + transpose(S__tied_before)) * transpose(S), axis=-2
     )
     grouped__key0, grouped__value1 = (
         np.floor(bins * grouped__sum0),
         grouped__sum0
-        - np.sum(
-            equal(0, transpose(S__ranks.above) + transpose(S__ranks.tied_before)) * transpose(Y),
-            axis=-2,
-        ),
+        - np.sum(equal(0, transpose(S__above) + transpose(S__tied_before)) * transpose(Y), axis=-2),
     )
     value = np.max(
         np.abs(

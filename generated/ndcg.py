@@ -64,12 +64,12 @@ def ndcg(
     n, C = S.shape
     check_score_memory("ndcg", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
-    S__ranks = row_ranks(S)
-    Y__ranks = row_ranks(Y)
+    S__above, S__tied = row_ranks(S, ("above", "tied"))
+    Y__above, Y__tied = row_ranks(Y, ("above", "tied"))
     x0 = equal(0, top)
     x1 = -top
-    x2 = 1 / nonzero(transpose(Y__ranks.tied))
-    x3 = -transpose(Y__ranks.above)
+    x2 = 1 / nonzero(transpose(Y__tied))
+    x3 = -transpose(Y__above)
     value = (
         np.sum(
             np.sum(
@@ -77,15 +77,13 @@ def ndcg(
                 * sum(
                     map(
                         lambda m: (x0 + np.heaviside(-m - x1, 0.0))
-                        * np.heaviside(m - transpose(S__ranks.above), 1.0)
-                        * np.heaviside(
-                            transpose(S__ranks.above) + transpose(S__ranks.tied) - m, 0.0
-                        )
+                        * np.heaviside(m - transpose(S__above), 1.0)
+                        * np.heaviside(transpose(S__above) + transpose(S__tied) - m, 0.0)
                         / np.log(2 + m),
                         range(C),
                     )
                 )
-                / nonzero(transpose(S__ranks.tied)),
+                / nonzero(transpose(S__tied)),
                 axis=-2,
             )
             / nonzero(
@@ -98,9 +96,7 @@ def ndcg(
                             map(
                                 lambda m: (x0 + np.heaviside(-m - x1, 0.0))
                                 * np.heaviside(m + x3, 1.0)
-                                * np.heaviside(
-                                    transpose(Y__ranks.above) + transpose(Y__ranks.tied) - m, 0.0
-                                )
+                                * np.heaviside(transpose(Y__above) + transpose(Y__tied) - m, 0.0)
                                 / np.log(2 + m),
                                 range(C),
                             )
@@ -115,9 +111,7 @@ def ndcg(
                         map(
                             lambda m: (x0 + np.heaviside(-m - x1, 0.0))
                             * np.heaviside(m + x3, 1.0)
-                            * np.heaviside(
-                                transpose(Y__ranks.above) + transpose(Y__ranks.tied) - m, 0.0
-                            )
+                            * np.heaviside(transpose(Y__above) + transpose(Y__tied) - m, 0.0)
                             / np.log(2 + m),
                             range(C),
                         )
@@ -131,8 +125,8 @@ def ndcg(
     )
     undefined = (
         (n == 0)
-        | np.any(transpose(S__ranks.tied) == 0, axis=(-2, -1))
-        | np.any(transpose(Y__ranks.tied) == 0, axis=(-2, -1))
+        | np.any(transpose(S__tied) == 0, axis=(-2, -1))
+        | np.any(transpose(Y__tied) == 0, axis=(-2, -1))
     )
     return finish(value, undefined, zero_division)
 

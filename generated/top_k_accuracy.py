@@ -53,18 +53,13 @@ def top_k_accuracy(
     n, C = S.shape
     check_score_memory("top_k_accuracy", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 1), "top >= 1")
-    S__ranks = row_ranks(S)
+    S__above, S__tied, S__tied_before = row_ranks(S, ("above", "tied", "tied_before"))
     value = (
         np.sum(
             np.heaviside(
                 top
                 - np.sum(
-                    (
-                        transpose(S__ranks.above)
-                        + transpose(S__ranks.tied)
-                        - 1
-                        - transpose(S__ranks.tied_before)
-                    )
+                    (transpose(S__above) + transpose(S__tied) - 1 - transpose(S__tied_before))
                     * transpose(Y),
                     axis=-2,
                 ),
