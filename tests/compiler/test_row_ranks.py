@@ -18,6 +18,7 @@ import sympy
 from metricc.compiler import build
 from metricc.compiler.emit import numpy_module, row_ranks
 from metricc.compiler.language import symbols
+from metricc.runtime import scores
 from metricc.runtime.scores import row_ranks as runtime_row_ranks
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
@@ -91,7 +92,9 @@ def test_calibration_has_no_loop_over_the_classes_left(metrics):
     assert "map(" not in source and 'S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))' in source
 
 
-def test_the_runtime_counts_equal_the_pairwise_comparisons():
+@pytest.mark.parametrize("block", [1 << 20, 7])  # one block; blocks of 7 entries, rows split over them
+def test_the_runtime_counts_equal_the_pairwise_comparisons(monkeypatch, block):
+    monkeypatch.setattr(scores, "_RANK_BLOCK", block)
     rng = np.random.default_rng(0)
     for n_classes in (1, 2, 5):
         values = rng.integers(0, 3, size=(30, n_classes)).astype(float)
