@@ -48,7 +48,8 @@ def _entries(a: sympy.Basic, b: sympy.Basic, index: sympy.Symbol):
         return None
     (sample, mine), (other_sample, other) = a.indices, b.indices
     if (sample != other_sample or not isinstance(sample, sympy.Symbol) or sample.name not in symbols.SAMPLE_INDICES
-            or mine != index or not isinstance(other, sympy.Symbol) or other == index):
+            or mine != index or not isinstance(other, sympy.Symbol) or other == index
+            or other.name in symbols.SAMPLE_INDICES):
         return None
     return a.base, sample, other
 
