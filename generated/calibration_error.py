@@ -9,8 +9,6 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
     equal,
@@ -18,6 +16,7 @@ from metricc.runtime.kernel import (
     group_sum,
     nonzero,
     np,
+    row_ranks,
     scalar_param,
     transpose,
 )
@@ -70,18 +69,14 @@ def calibration_error(
     n, C = S.shape
     check_score_memory("calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
-    grouped__sum0 = sum(
-        map(
-            lambda l: align(np.heaviside(arange(C) - l, 0.0), "k", "ks")
-            * equal(transpose(S), align(S[..., :, l], "s", "ks"))
-            + np.heaviside(align(S[..., :, l], "s", "ks") - transpose(S), 0.0),
-            range(C),
-        )
+    S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))
+    grouped__sum0 = np.sum(
+        equal(0, transpose(S__above) + transpose(S__tied_before)) * transpose(S), axis=-2
     )
-    grouped__sum1 = np.sum(equal(0, grouped__sum0) * transpose(S), axis=-2)
     grouped__key0, grouped__value1 = (
-        np.floor(bins * grouped__sum1),
-        grouped__sum1 - np.sum(equal(0, grouped__sum0) * transpose(Y), axis=-2),
+        np.floor(bins * grouped__sum0),
+        grouped__sum0
+        - np.sum(equal(0, transpose(S__above) + transpose(S__tied_before)) * transpose(Y), axis=-2),
     )
     value = (
         np.sum(

@@ -9,15 +9,13 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
     equal,
-    extended_log,
     finish,
     nonzero,
     np,
+    row_ranks,
     scalar_param,
     sum_last_axis,
     transpose,
@@ -64,79 +62,31 @@ def dcg(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True, relevance=True)
     n, C = S.shape
-    check_score_memory("dcg", n, C, ((1, 2),))
+    check_score_memory("dcg", n, C, ((1, 1),))
     log_base = scalar_param("log_base", log_base, lambda log_base: (log_base > 1), "log_base > 1")
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
+    S__above, S__tied = row_ranks(S, ("above", "tied"))
     value = (
         np.log(log_base)
         * sum_last_axis(
             np.sum(
                 transpose(Y)
-                * np.sum(
-                    align(np.heaviside(top - arange(C), 0.0) + equal(0, top), "m", "kms")
-                    * np.heaviside(
-                        align(arange(C), "m", "kms")
-                        - align(
-                            sum(
-                                map(
-                                    lambda l: np.heaviside(
-                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
-                                    ),
-                                    range(C),
-                                )
-                            ),
-                            "ks",
-                            "kms",
-                        ),
-                        1.0,
+                * sum(
+                    map(
+                        lambda m: (np.heaviside(top - m, 0.0) + equal(0, top))
+                        * np.heaviside(m - transpose(S__above), 1.0)
+                        * np.heaviside(transpose(S__above) + transpose(S__tied) - m, 0.0)
+                        / np.log(2 + m),
+                        range(C),
                     )
-                    * np.heaviside(
-                        align(
-                            sum(
-                                map(
-                                    lambda l: np.heaviside(
-                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
-                                    ),
-                                    range(C),
-                                )
-                            ),
-                            "ks",
-                            "kms",
-                        )
-                        + align(
-                            sum(
-                                map(
-                                    lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")),
-                                    range(C),
-                                )
-                            ),
-                            "ks",
-                            "kms",
-                        )
-                        - align(arange(C), "m", "kms"),
-                        0.0,
-                    )
-                    / align(extended_log(2 + arange(C)), "m", "kms"),
-                    axis=-2,
                 )
-                / nonzero(
-                    sum(
-                        map(lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")), range(C))
-                    )
-                ),
+                / nonzero(transpose(S__tied)),
                 axis=-1,
             )
         )
         / nonzero(n)
     )
-    undefined = (
-        (log_base == 0)
-        | (n == 0)
-        | np.any(
-            sum(map(lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")), range(C))) == 0,
-            axis=(-2, -1),
-        )
-    )
+    undefined = (log_base == 0) | (n == 0) | np.any(transpose(S__tied) == 0, axis=(-2, -1))
     return finish(value, undefined, zero_division)
 
 

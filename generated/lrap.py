@@ -10,13 +10,13 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    arange,
     check_score_memory,
     check_scores,
     equal,
     finish,
     nonzero,
     np,
+    row_ranks,
     transpose,
 )
 from metricc.runtime.registry import MetricInfo
@@ -53,6 +53,7 @@ def lrap(
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
     check_score_memory("lrap", n, C, ((1, 1),))
+    S__above, S__tied = row_ranks(S, ("above", "tied"))
     value = (
         np.sum(
             (
@@ -69,16 +70,7 @@ def lrap(
                             range(C),
                         )
                     )
-                    / nonzero(
-                        1
-                        + sum(
-                            map(
-                                lambda l: align(1 - equal(arange(C), l), "j", "js")
-                                * np.heaviside(align(S[..., :, l], "s", "js") - transpose(S), 1.0),
-                                range(C),
-                            )
-                        )
-                    ),
+                    / nonzero(transpose(S__above) + transpose(S__tied)),
                     axis=-2,
                 )
             )

@@ -9,15 +9,13 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
     equal,
-    extended_log,
     finish,
     nonzero,
     np,
+    row_ranks,
     scalar_param,
     transpose,
 )
@@ -64,187 +62,58 @@ def ndcg(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True, relevance=True)
     n, C = S.shape
-    check_score_memory("ndcg", n, C, ((1, 2),))
+    check_score_memory("ndcg", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
-    x0 = -arange(C)
-    x1 = (np.heaviside(top - arange(C), 0.0) + equal(0, top)) / extended_log(2 + arange(C))
+    S__above, S__tied = row_ranks(S, ("above", "tied"))
+    Y__above, Y__tied = row_ranks(Y, ("above", "tied"))
+    x0 = equal(0, top)
+    x1 = -top
+    x2 = 1 / nonzero(transpose(Y__tied))
+    x3 = -transpose(Y__above)
     value = (
         np.sum(
             np.sum(
                 transpose(Y)
-                * np.sum(
-                    align(x1, "m", "kms")
-                    * np.heaviside(
-                        align(arange(C), "m", "kms")
-                        - align(
-                            sum(
-                                map(
-                                    lambda l: np.heaviside(
-                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
-                                    ),
-                                    range(C),
-                                )
-                            ),
-                            "ks",
-                            "kms",
-                        ),
-                        1.0,
+                * sum(
+                    map(
+                        lambda m: (x0 + np.heaviside(-m - x1, 0.0))
+                        * np.heaviside(m - transpose(S__above), 1.0)
+                        * np.heaviside(transpose(S__above) + transpose(S__tied) - m, 0.0)
+                        / np.log(2 + m),
+                        range(C),
                     )
-                    * np.heaviside(
-                        align(x0, "m", "kms")
-                        + align(
-                            sum(
-                                map(
-                                    lambda l: np.heaviside(
-                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
-                                    ),
-                                    range(C),
-                                )
-                            ),
-                            "ks",
-                            "kms",
-                        )
-                        + align(
-                            sum(
-                                map(
-                                    lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")),
-                                    range(C),
-                                )
-                            ),
-                            "ks",
-                            "kms",
-                        ),
-                        0.0,
-                    ),
-                    axis=-2,
                 )
-                / nonzero(
-                    sum(
-                        map(lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")), range(C))
-                    )
-                ),
+                / nonzero(transpose(S__tied)),
                 axis=-2,
             )
             / nonzero(
                 equal(
                     0,
                     np.sum(
-                        transpose(Y)
-                        * np.sum(
-                            align(x1, "m", "kms")
-                            * np.heaviside(
-                                align(arange(C), "m", "kms")
-                                - align(
-                                    sum(
-                                        map(
-                                            lambda l: np.heaviside(
-                                                align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
-                                            ),
-                                            range(C),
-                                        )
-                                    ),
-                                    "ks",
-                                    "kms",
-                                ),
-                                1.0,
-                            )
-                            * np.heaviside(
-                                align(x0, "m", "kms")
-                                + align(
-                                    sum(
-                                        map(
-                                            lambda l: np.heaviside(
-                                                align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
-                                            ),
-                                            range(C),
-                                        )
-                                    ),
-                                    "ks",
-                                    "kms",
-                                )
-                                + align(
-                                    sum(
-                                        map(
-                                            lambda l: equal(
-                                                transpose(Y), align(Y[..., :, l], "s", "ks")
-                                            ),
-                                            range(C),
-                                        )
-                                    ),
-                                    "ks",
-                                    "kms",
-                                ),
-                                0.0,
-                            ),
-                            axis=-2,
-                        )
-                        / nonzero(
-                            sum(
-                                map(
-                                    lambda l: equal(transpose(Y), align(Y[..., :, l], "s", "ks")),
-                                    range(C),
-                                )
+                        x2
+                        * transpose(Y)
+                        * sum(
+                            map(
+                                lambda m: (x0 + np.heaviside(-m - x1, 0.0))
+                                * np.heaviside(m + x3, 1.0)
+                                * np.heaviside(transpose(Y__above) + transpose(Y__tied) - m, 0.0)
+                                / np.log(2 + m),
+                                range(C),
                             )
                         ),
                         axis=-2,
                     ),
                 )
                 + np.sum(
-                    transpose(Y)
-                    * np.sum(
-                        align(x1, "m", "kms")
-                        * np.heaviside(
-                            align(arange(C), "m", "kms")
-                            - align(
-                                sum(
-                                    map(
-                                        lambda l: np.heaviside(
-                                            align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
-                                        ),
-                                        range(C),
-                                    )
-                                ),
-                                "ks",
-                                "kms",
-                            ),
-                            1.0,
-                        )
-                        * np.heaviside(
-                            align(x0, "m", "kms")
-                            + align(
-                                sum(
-                                    map(
-                                        lambda l: np.heaviside(
-                                            align(Y[..., :, l], "s", "ks") - transpose(Y), 0.0
-                                        ),
-                                        range(C),
-                                    )
-                                ),
-                                "ks",
-                                "kms",
-                            )
-                            + align(
-                                sum(
-                                    map(
-                                        lambda l: equal(
-                                            transpose(Y), align(Y[..., :, l], "s", "ks")
-                                        ),
-                                        range(C),
-                                    )
-                                ),
-                                "ks",
-                                "kms",
-                            ),
-                            0.0,
-                        ),
-                        axis=-2,
-                    )
-                    / nonzero(
-                        sum(
-                            map(
-                                lambda l: equal(transpose(Y), align(Y[..., :, l], "s", "ks")),
-                                range(C),
-                            )
+                    x2
+                    * transpose(Y)
+                    * sum(
+                        map(
+                            lambda m: (x0 + np.heaviside(-m - x1, 0.0))
+                            * np.heaviside(m + x3, 1.0)
+                            * np.heaviside(transpose(Y__above) + transpose(Y__tied) - m, 0.0)
+                            / np.log(2 + m),
+                            range(C),
                         )
                     ),
                     axis=-2,
@@ -256,14 +125,8 @@ def ndcg(
     )
     undefined = (
         (n == 0)
-        | np.any(
-            sum(map(lambda l: equal(transpose(S), align(S[..., :, l], "s", "ks")), range(C))) == 0,
-            axis=(-2, -1),
-        )
-        | np.any(
-            sum(map(lambda l: equal(transpose(Y), align(Y[..., :, l], "s", "ks")), range(C))) == 0,
-            axis=(-2, -1),
-        )
+        | np.any(transpose(S__tied) == 0, axis=(-2, -1))
+        | np.any(transpose(Y__tied) == 0, axis=(-2, -1))
     )
     return finish(value, undefined, zero_division)
 

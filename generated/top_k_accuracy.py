@@ -9,14 +9,12 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
-    equal,
     finish,
     nonzero,
     np,
+    row_ranks,
     scalar_param,
     transpose,
 )
@@ -55,20 +53,14 @@ def top_k_accuracy(
     n, C = S.shape
     check_score_memory("top_k_accuracy", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 1), "top >= 1")
+    S__above, S__tied, S__tied_before = row_ranks(S, ("above", "tied", "tied_before"))
     value = (
         np.sum(
             np.heaviside(
                 top
                 - np.sum(
-                    transpose(Y)
-                    * sum(
-                        map(
-                            lambda l: align(np.heaviside(l - arange(C), 0.0), "j", "js")
-                            * equal(transpose(S), align(S[..., :, l], "s", "js"))
-                            + np.heaviside(align(S[..., :, l], "s", "js") - transpose(S), 0.0),
-                            range(C),
-                        )
-                    ),
+                    (transpose(S__above) + transpose(S__tied) - 1 - transpose(S__tied_before))
+                    * transpose(Y),
                     axis=-2,
                 ),
                 0.0,

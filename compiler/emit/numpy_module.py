@@ -22,7 +22,7 @@ import jinja2
 import sympy
 
 from metricc.compiler.analysis import analyze
-from metricc.compiler.emit import exact, group_by, numpy_gradient
+from metricc.compiler.emit import exact, group_by, numpy_gradient, row_ranks
 from metricc.compiler.emit.numpy_gradient import GRADIENT_HELPERS
 from metricc.compiler.emit.numpy_printer import WIDTH, NumpyPrinter, Printed, layout
 from metricc.compiler.emit.text import plain
@@ -316,8 +316,15 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> Kernel:
              _RANKED: Printed("ranked__pairs")} | _scalar_names(metric)
     outputs = [e.replace(lambda x: _ranked_pairs(x) is not None, _ranked_pairs)
                for e in (metric.simplified, *metric.undefined)]
-    grouped = group_by.rewrite(outputs)
+    ranked = row_ranks.rewrite(outputs)
     lines, helpers, arrays = [], set(), set()
+    for row, counts in ranked.rows:  # one sort per row array, the counts read: S__above[s, k]...
+        targets = ", ".join(str(base) for _, base in counts) if len(counts) > 1 else f"[{counts[0][1]}]"
+        lines += layout(f"    {targets} = ", f"row_ranks({row}, {_tuple(count for count, _ in counts)})")
+        names |= {base: Printed(str(base)) for _, base in counts}
+        helpers.add("row_ranks")
+        arrays.add((1, 1))
+    grouped = group_by.rewrite(ranked.outputs)
     for number, stage in enumerate(group_by.hoist(grouped.vectors) if grouped.vectors else ()):
         vectors = _kernel([expr for _, expr in stage], names, ranges=(symbols.N_TOTAL,), values=len(stage),
                           prefix=f"grouped__x{number}_")

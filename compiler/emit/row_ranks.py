@@ -1,0 +1,150 @@
+"""Sums over a class that compare two entries of one score row, as counts from a sort: O(C log C).
+
+The top label (``[Sum([S[s, l] > S[s, k]] + [S[s, l] = S[s, k]] * [l < k], l) = 0]``), the
+rank of a class (top-k accuracy, DCG) and its ties read, after lowering, sums over a class
+index ``l`` of comparisons of ``X[s, l]`` with ``X[s, k]`` (``X`` the scores ``S`` or the
+truth ``Y``). Printed as they stand, each is a loop over ``l`` of an ``(n, C)`` comparison:
+O(n C^2) work. The runtime's ``row_ranks`` sorts each row once and counts, per entry, the
+entries above it, tied with it and tied at an earlier class; every such sum is a whole-number
+combination of those three counts (``>=`` is ``above + tied``, ``<`` is ``C - above - tied``,
+ties at a later class ``tied - tied_before - 1``), exact as the loop's sum of zeros and ones.
+
+:func:`rewrite` brings a sum to that form when every term of its expanded body is one such
+comparison (or its diagonal ``[l = k] * f(l)``, which is ``f(k)``) times factors free of ``l``;
+a sum with any other term (a comparison weighted by ``Y[s, l]``) is left as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+
+from metricc.compiler.language import symbols
+
+__all__ = ["COUNTS", "Ranked", "rewrite"]
+
+COUNTS = ("above", "tied", "tied_before")  # the runtime's ROW_COUNTS, in its order (and by name)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The rewritten expressions and the rows they rank: ``(row name, ((count, IndexedBase), ...))``
+    in order of the rows' names and then the counts' (``S__above[s, k]``), only the counts read."""
+
+    outputs: tuple[sympy.Expr, ...]
+    rows: tuple[tuple[str, tuple[tuple[str, sympy.IndexedBase], ...]], ...]
+
+
+def _count(row: sympy.IndexedBase, count: str) -> sympy.IndexedBase:
+    return sympy.IndexedBase(f"{row.label}__{count}")
+
+
+def _entries(a: sympy.Basic, b: sympy.Basic, index: sympy.Symbol):
+    """``(row, sample, other class)`` if ``a`` is ``X[s, index]`` and ``b`` is ``X[s, k]`` for one
+    array ``X``, one sample ``s`` and a class ``k`` other than ``index``; else None."""
+    if not (isinstance(a, sympy.Indexed) and isinstance(b, sympy.Indexed) and a.base == b.base
+            and a.base in (symbols.SCORE, symbols.TRUTH) and len(a.indices) == 2 == len(b.indices)):
+        return None
+    (sample, mine), (other_sample, other) = a.indices, b.indices
+    if (sample != other_sample or not isinstance(sample, sympy.Symbol) or sample.name not in symbols.SAMPLE_INDICES
+            or mine != index or not isinstance(other, sympy.Symbol) or other == index
+            or other.name in symbols.SAMPLE_INDICES):
+        return None
+    return a.base, sample, other
+
+
+def _comparison(factor: sympy.Basic, index: sympy.Symbol):
+    """``(row, sample, k, relation)`` if ``factor`` compares ``X[s, index]`` with ``X[s, k]``:
+    ``[X[s, index] > X[s, k]]`` (and ``>=``, ``<``, ``<=``) or ``[X[s, index] = X[s, k]]``."""
+    if isinstance(factor, sympy.KroneckerDelta):
+        for a, b in (factor.args, factor.args[::-1]):
+            found = _entries(a, b, index)
+            if found:
+                return (*found, "==")
+        return None
+    if not isinstance(factor, sympy.Heaviside) or len(factor.args) != 2 or factor.args[1] not in (0, 1):
+        return None
+    difference, strict = sympy.expand(factor.args[0]), factor.args[1] == 0
+    terms = sympy.Add.make_args(difference)
+    if len(terms) != 2:
+        return None
+    for plus, minus in (terms, terms[::-1]):
+        if minus.could_extract_minus_sign() and not plus.could_extract_minus_sign():
+            found = _entries(plus, -minus, index)  # [X[s, l] - X[s, k] (>|>=) 0]
+            if found:
+                return (*found, ">" if strict else ">=")
+            found = _entries(-minus, plus, index)  # [X[s, k] - X[s, l] (>|>=) 0]: X[s, l] (<|<=) X[s, k]
+            if found:
+                return (*found, "<" if strict else "<=")
+    return None
+
+
+def _class_order(factor: sympy.Basic, index: sympy.Symbol, other: sympy.Symbol) -> str | None:
+    """``"<"`` if ``factor`` is ``[index < other]`` (``Heaviside(other - index, 0)``), ``">"``
+    if it is ``[index > other]``; else None."""
+    if not isinstance(factor, sympy.Heaviside) or len(factor.args) != 2 or factor.args[1] != 0:
+        return None
+    difference = sympy.expand(factor.args[0])
+    return {other - index: "<", index - other: ">"}.get(difference)
+
+
+def _counted(term: sympy.Expr, index: sympy.Symbol) -> sympy.Expr | None:
+    """``Sum(term, (index, 0, C - 1))`` as counts of the row it compares, or None."""
+    factors = sympy.Mul.make_args(term)
+    for factor in factors:  # Sum([l = k] * f(l), l) = f(k): one class of the row
+        if (isinstance(factor, sympy.KroneckerDelta) and index in factor.args
+                and all(isinstance(a, sympy.Symbol) for a in factor.args) and factor.args[0] != factor.args[1]):
+            other = next(a for a in factor.args if a != index)
+            if other.name not in symbols.SAMPLE_INDICES and other != symbols.N_TOTAL:
+                return sympy.Mul(*(f for f in factors if f is not factor)).xreplace({index: other})
+    outside = sympy.Mul(*(f for f in factors if not f.has(index)))
+    inside = [f for f in factors if f.has(index)]
+    comparisons = [(f, _comparison(f, index)) for f in inside if _comparison(f, index)]
+    if len(comparisons) != 1:
+        return None
+    factor, (row, sample, other, relation) = comparisons[0]
+    rest = [f for f in inside if f is not factor]
+    order = _class_order(rest[0], index, other) if len(rest) == 1 and relation == "==" else None
+    if rest and order is None:
+        return None
+    above, tied, before = (_count(row, c)[sample, other] for c in COUNTS)
+    size = symbols.N_CLASSES
+    counts = {">": above, ">=": above + tied, "<": size - above - tied, "<=": size - above, "==": tied}
+    if order:
+        counts["=="] = before if order == "<" else tied - before - 1
+    return outside * counts[relation]
+
+
+def _ranked(total: sympy.Sum) -> sympy.Expr | None:
+    if len(total.limits) != 1:
+        return None
+    index, low, high = total.limits[0]
+    if low != 0 or high != symbols.N_CLASSES - 1:
+        return None
+    counted = [_counted(t, index) for t in sympy.Add.make_args(sympy.expand_mul(total.function))]
+    return None if any(c is None for c in counted) else sympy.Add(*counted)
+
+
+def rewrite(outputs) -> Ranked:
+    """``outputs`` with every sum over a class that compares entries of one row counted.
+
+    Inner sums first, so a sum whose terms held a ranked sum sees its counts."""
+    rows: dict[str, dict[str, sympy.IndexedBase]] = {}
+
+    def visit(expr: sympy.Basic) -> sympy.Basic:
+        if not expr.args or isinstance(expr, (sympy.Indexed, sympy.Symbol)):
+            return expr
+        rebuilt = expr.func(*(visit(a) for a in expr.args)) if any(a.args for a in expr.args) else expr
+        if isinstance(rebuilt, sympy.Sum):
+            ranked = _ranked(rebuilt)
+            if ranked is not None:
+                for atom in ranked.atoms(sympy.Indexed):
+                    row, _, count = str(atom.base.label).partition("__")
+                    if count in COUNTS:
+                        rows.setdefault(row, {})[count] = atom.base
+                return ranked
+        return rebuilt
+
+    rewritten = tuple(visit(o) for o in outputs)
+    return Ranked(rewritten, tuple((row, tuple(sorted(counts.items()))) for row, counts in sorted(rows.items())))
