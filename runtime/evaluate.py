@@ -285,8 +285,10 @@ def evaluate(
                 score_labels = labels if labels is not None else _sorted_labels(y_true)
             return _labelled(requests, averages, results, score_labels, len(score_labels))
     if probabilistic is not None:
-        matrix_labels = labels if labels is not None or y_true is None else _sorted_labels(y_true)
         n_scored = np.shape(scores)[-1] if scores is not None and np.ndim(scores) == 2 else 2
+        matrix_labels = labels if labels is not None or y_true is None else _sorted_labels(y_true)
+        if labels is None and matrix_labels is not None and len(matrix_labels) != n_scored:
+            matrix_labels = list(range(n_scored))  # integer labels index the score columns (curves read them so)
         on_matrix = []
         for (key, info, asked), mode in zip(requests, averages):
             if info.level != "matrix":

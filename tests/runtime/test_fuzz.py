@@ -77,6 +77,10 @@ def test_a_seeded_run_keeps_the_rule():
     # a per-class matrix metric on a probabilistic matrix ignored average="macro": per-class values
     Case("probabilistic class_cen macro", lambda: evaluate("class_cen", y_true=[1, 0], scores=[[0.75, 0.25], [0.99, 0.01]],
                                                            probabilistic="relative", average="macro"), {"class_cen": ()}),
+    # ... and with one class present in y_true its labels did not name the matrix's two classes
+    Case("probabilistic class_cen, one true class", lambda: evaluate(["accuracy", "class_cen"], y_true=[0] * 4,
+                                                                     scores=[[0.5, 0.5]] * 4, probabilistic="absolute",
+                                                                     average="none"), {"accuracy": (), "class_cen": (2,)}),
     # ragged scores beside y_pred reached np.ndim: ValueError
     Case("ragged scores and labels", lambda: evaluate(["partial_roc_auc", "recall"], y_true=[0, 0, 0], scores=[[1, 2], [3]],
                                                       y_pred=[0, 0, 0], average="binary")),
