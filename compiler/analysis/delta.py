@@ -252,10 +252,39 @@ def _inlined(metric: ir.Metric) -> sympy.Expr | None:
     return None if expr.atoms(symbols.TermSymbol) else expr
 
 
+def _at_the_class(gradient: sympy.Expr, index: sympy.Symbol) -> sympy.Expr:
+    """``G[j, a, b]`` of a per-class value with the class ``j`` read as ``a`` (``b``) under
+    ``[a = j]`` (``[b = j]``): ``[b = j] log(M[a, j])`` becomes ``[b = j] log(M[a, b])``, the
+    weighed cell's own count, so that numpy does not print ``0 * log 0`` where ``b != j``."""
+    def renamed(e):
+        for factor in e.args:
+            if isinstance(factor, sympy.KroneckerDelta) and index in factor.args:
+                other = factor.args[1] if factor.args[0] == index else factor.args[0]
+                return sympy.Mul(*[f if f is factor else f.xreplace({index: other}) for f in e.args])
+        return e
+
+    return gradient.replace(lambda e: isinstance(e, sympy.Mul) and any(
+        isinstance(f, sympy.KroneckerDelta) and index in f.args for f in e.args), renamed)
+
+
+def _per_class_delta(metric: ir.Metric) -> ir.Metric:
+    """``G[j, a, b] = df_j/dM[a, b]`` for a formula with one value per class ``j``; the
+    runtime averages it over ``j`` as it averages the values."""
+    if metric.terms:
+        return dataclasses.replace(metric, no_delta="terms in a per-class matrix formula are not derived yet")
+    index = symbols.index_symbol(metric.per_class)
+    row, column = cell_indices(metric.simplified)
+    gradient = _simplified(_matrix_gradient(metric.simplified, (row, column)))
+    if gradient is None:
+        return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
+    gradient = at_a_positive_cell(_at_the_class(_collapse(restored(gradient)), index), row, column)
+    cases = [c for c in _undefined((gradient,), ()) if not weighed_out(c, row, column)]
+    return dataclasses.replace(metric, gradient=(gradient,), gradient_undefined=_undefined((), (*metric.undefined, *cases)))
+
+
 def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     if metric.per_class:
-        return dataclasses.replace(metric, no_delta=f"the gradients of a per-class matrix formula (one value per class "
-                                                    f"{metric.per_class}) are not derived yet")
+        return _per_class_delta(metric)
     value = _inlined(metric) if metric.terms else metric.simplified
     if value is None:
         return dataclasses.replace(metric, no_delta="averaged or parametrized terms in a matrix formula are not "

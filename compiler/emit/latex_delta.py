@@ -37,7 +37,8 @@ def _proportion(metric: ir.Metric) -> str:
 def delta_context(metric: ir.Metric, broken) -> dict:
     """What ``metric.tex.j2`` prints under "Standard error"; ``broken`` lays out a long display."""
     level = getattr(metric.level, "value", metric.level)
-    context = {"no_delta": latex_escape(metric.no_delta), "level": level, "partials": [], "proportion": _proportion(metric)}
+    context = {"no_delta": latex_escape(metric.no_delta), "level": level, "partials": [], "proportion": _proportion(metric),
+               "per_class": metric.per_class or ""}
     if not metric.gradient:
         return context
     if level == "class":
@@ -50,5 +51,6 @@ def delta_context(metric: ir.Metric, broken) -> dict:
     else:
         row, column = delta.cell_indices(metric.simplified)
         cell = latex(symbols.M[row, column])
-        context["partials"] = [(_partial("F", cell), broken(metric.gradient[0]))]
+        value = f"f_{metric.per_class}" if metric.per_class else "F"  # a per-class formula: one gradient per class
+        context["partials"] = [(_partial(value, cell), broken(metric.gradient[0]))]
     return context

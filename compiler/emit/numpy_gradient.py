@@ -19,7 +19,8 @@ from metricc.compiler.language import ir, symbols
 
 __all__ = ["GRADIENT_HELPERS", "gradient_context"]
 
-GRADIENT_HELPERS = frozenset({"average_class_gradient", "combine_gradients", "cell_values"})
+GRADIENT_HELPERS = frozenset({"average_class_gradient", "combine_gradients", "cell_values", "class_cell_values",
+                              "average_class_cells"})
 _COUNT_NAMES = {symbols.TP: "tp", symbols.FP: "fp", symbols.FN: "fn", symbols.TN: "tn"}
 
 
@@ -57,6 +58,11 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, 
         outer = kernel([*metric.gradient, *metric.gradient_undefined], names, values=len(metric.gradient))
         return {"kernel": outer, "terms": terms, "helpers": helpers | outer.helpers}
     row, column = delta.cell_indices(metric.simplified)
-    printed = kernel([metric.gradient[0], *metric.gradient_undefined], names, counts=matrix_counts)
+    printed = kernel([metric.gradient[0], *metric.gradient_undefined], names, counts=matrix_counts,
+                     keep=metric.per_class or "")  # a per-class gradient is undefined per class
     source = printed.indices.replace(str(row), "r").replace(str(column), "c")
+    if metric.per_class:  # G[j, a, b]: the class's axis sorts after the cell's (a, b < j)
+        source = source.replace(metric.per_class, "s")
+        return {"kernel": printed, "terms": {}, "source": source,
+                "helpers": printed.helpers | {"class_cell_values", "average_class_cells"}}
     return {"kernel": printed, "terms": {}, "source": source, "helpers": printed.helpers | {"cell_values"}}
