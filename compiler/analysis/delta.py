@@ -15,7 +15,8 @@ What the compiler derives, per level (the runtime assembles ``G`` and the varian
 - aggregate: the partials of the formula in its averaged terms, and each term's four partials.
 - matrix: ``G`` itself, a formula in two free class indices (row, column), by the chain rule
   through ``t[i]``, ``p[j]``, ``n`` and ``Sum`` (a ``Sum`` over ``KroneckerDelta(k, a) * f(k)``
-  collapses to ``f(a)``).
+  collapses to ``f(a)``). A per-class formula (``per_class: j``) gets ``G[j, a, b]``, one
+  gradient per class, which the runtime averages as it averages the values.
 
 Only cells with a positive count are weighed (the runtime gives the others weight 0), which
 makes the x log x family differentiable: ``xlogy`` is differentiated on the interior, a zero
