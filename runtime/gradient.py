@@ -32,10 +32,17 @@ __all__ = ["average_class_gradient", "combine_gradients", "cell_values", "class_
 
 
 def _partials(gradient, counts, params: Mapping) -> np.ndarray:
-    """The kernel's four partials per class ``(..., C, 4)``, NaN where it is undefined."""
+    """The kernel's four partials per class ``(..., C, 4)``, NaN where it is undefined.
+
+    A kernel with metric parameters (iba's ``base``) gives one more partial per such
+    parameter, ``df/dB``: the chain rule adds ``df/dB`` times the bound metric's own partials."""
     *parts, undefined = gradient(*counts, **params)
     shape = np.shape(counts[0])
-    stacked = np.stack([np.broadcast_to(np.asarray(p, dtype=float), shape) for p in parts], axis=-1)
+    parts = [np.broadcast_to(np.asarray(p, dtype=float), shape) for p in parts]
+    bound = [(name, kernel) for name, kernel in params.items() if hasattr(kernel, "partials")]
+    stacked = np.stack(parts[:4], axis=-1)
+    for (name, kernel), outer in zip(bound, parts[4:]):
+        stacked = stacked + outer[..., None] * kernel.partials(*counts)
     return np.where(np.broadcast_to(undefined, shape)[..., None], np.nan, stacked)
 
 

@@ -194,7 +194,15 @@ def _matrix_gradient(expr: sympy.Expr, cell: tuple | None = None) -> sympy.Expr:
 
 
 def _class_delta(metric: ir.Metric) -> ir.Metric:
-    partials = _partials(metric.simplified, COUNT_ORDER)
+    """The four partials, then one per metric parameter: ``df/dB`` with ``B = base(TP, FP, FN,
+    TN)`` held as a variable, which the runtime multiplies by the bound metric's own partials
+    (the chain rule ``df/dTP + df/dB dB/dTP``, whatever metric is bound at run time)."""
+    held = {p.symbol: sympy.Dummy(p.name, real=True) for p in metric.params if p.kind == "metric"}
+    value = metric.simplified.xreplace(held)
+    back = {v: k for k, v in held.items()}
+    partials = _partials(value, (*COUNT_ORDER, *held.values()))
+    if partials is not None:
+        partials = tuple(p.xreplace(back) for p in partials)
     if partials is None:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
     return dataclasses.replace(metric, gradient=partials, gradient_undefined=_undefined(partials, metric.undefined),
@@ -312,7 +320,7 @@ def derive_metric(metric: ir.Metric) -> ir.Metric:
     level = getattr(metric.level, "value", metric.level)
     if level not in _BY_LEVEL:
         return dataclasses.replace(metric, no_delta=f"a {level}-level metric is not a function of the confusion matrix")
-    if any(p.kind == "metric" for p in metric.params):
+    if level != "class" and any(p.kind == "metric" for p in metric.params):
         return dataclasses.replace(metric, no_delta="a parameter is another metric, whose gradient is not derived")
     computed = [p.name for p in metric.params if p.kind == "class_vector" and _data(p.default)]
     if computed:

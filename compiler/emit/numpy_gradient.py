@@ -26,8 +26,13 @@ _COUNT_NAMES = {symbols.TP: "tp", symbols.FP: "fp", symbols.FN: "fn", symbols.TN
 
 def _class_names(params) -> dict:
     names = {s: Printed(code) for s, code in _COUNT_NAMES.items()}
-    names.update({p.symbol: Printed(p.name) for p in params})
+    names.update({p.symbol: Printed(f"{p.name}_value" if p.kind == "metric" else p.name) for p in params})
     return names
+
+
+def _bound(metric: ir.Metric, outputs) -> list[str]:
+    """The metric parameters the gradient kernel reads: their kernels give their values."""
+    return [p.name for p in metric.params if p.kind == "metric" and any(o.has(p.symbol) for o in outputs)]
 
 
 def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, value_params: tuple[str, ...],
@@ -44,8 +49,10 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, 
     level = getattr(metric.level, "value", metric.level)
     names = {**value_names}
     if level == "class":
-        printed = kernel([*metric.gradient, *metric.gradient_undefined], _class_names(metric.params),
-                         params=value_params, counts=_COUNT_NAMES, values=4)
+        # four partials in the counts, then one per metric parameter (runtime: the chain rule)
+        outputs = [*metric.gradient, *metric.gradient_undefined]
+        printed = kernel(outputs, _class_names(metric.params), params=value_params, counts=_COUNT_NAMES,
+                         values=len(metric.gradient), bound=_bound(metric, outputs))
         return {"kernel": printed, "terms": {}, "helpers": printed.helpers | {"average_class_gradient"}}
     if level == "aggregate":
         terms = {}

@@ -113,5 +113,5 @@ def test_undefined_partials_are_nan_and_empty_cells_take_no_part():
 def test_every_metric_of_the_confusion_matrix_has_a_gradient_or_a_reason():
     for info in catalog().values():
         assert bool(info.gradient) != bool(info.no_delta), info.id
-    assert len(WITH_GRADIENT) >= 86  # 72 before the x log x family, zero guards, gwet_ac1 and weighted_accuracy;
-    # 84 before the per-class matrix formulas class_cen and class_mcen
+    assert len(WITH_GRADIENT) >= 87  # 72 before the x log x family, zero guards, gwet_ac1 and weighted_accuracy;
+    # 84 before the per-class matrix formulas class_cen and class_mcen, and iba (chain rule through base)
