@@ -30,7 +30,8 @@ RUNTIME_NAMES = frozenset(
      "eye", "finish", "group_sum", "log_ratio", "matrix_counts", "matrix_param", "matrix_terms", "metric_param", "nonzero", "np", "rank_pairs", "real",
      "row_ranks", "scalar_param", "score_curves", "sum_last_axis", "transpose", "xlogy", "xlogy_ratio", "binomial_tail",
      "zero_division_value", "ParamInfo", "MetricInfo", "Catalog", "Band", "Scale"}
-) | frozenset({"average_class_gradient", "cell_values", "combine_gradients"})  # runtime/gradient.py
+) | frozenset({"average_class_gradient", "cell_values", "combine_gradients",
+                 "class_cell_values", "average_class_cells"})  # runtime/gradient.py
 
 # The emitter joins averaging mode, metric and bindings of a term with this separator to name
 # the term's Python variable (``macro__f_beta__beta_2``), so spec names must not contain it.

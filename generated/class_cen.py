@@ -11,6 +11,8 @@ import math
 from metricc.runtime.kernel import (
     align,
     average_class_values,
+    diagonal,
+    extended_log,
     eye,
     matrix_terms,
     nonzero,
@@ -19,9 +21,10 @@ from metricc.runtime.kernel import (
     transpose,
     xlogy_ratio,
 )
+from metricc.runtime.gradient import average_class_cells, class_cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["class_cen", "INFO"]
+__all__ = ["class_cen", "gradient", "INFO"]
 
 
 def class_cen(
@@ -80,6 +83,89 @@ def class_cen(
     )
 
 
+def gradient(
+    matrix,
+    *,
+    average="none",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """The value's gradient in the cells for the delta method (metricc.runtime.gradient):
+    shape (..., C, C, C), class j's in [..., j, :, :], for average="none", else (..., C, C).
+    NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    x0 = p + t
+    x1 = eye(C)
+    x2 = 2 * x1
+    x3 = eye(C)
+    x4 = p + t
+    x5 = p + t
+    x6 = align(x2, "aj", "abj") * align(eye(C), "ab", "abj")
+    value = (
+        (
+            align(
+                x1
+                * align(
+                    sum_last_axis(xlogy_ratio(M, M, align(x4, "a", "ak")))
+                    + sum_last_axis(xlogy_ratio(transpose(M), transpose(M), align(x4, "a", "ak")))
+                    - 2 * xlogy_ratio(diagonal(M), diagonal(M), x4),
+                    "a",
+                    "aj",
+                ),
+                "aj",
+                "abj",
+            )
+            + align(x1 * align(sum_last_axis(M), "a", "aj"), "aj", "abj")
+            + align(x1 * align(sum_last_axis(transpose(M)), "a", "aj"), "aj", "abj")
+            + align(
+                x3
+                * align(
+                    sum_last_axis(xlogy_ratio(M, M, align(x5, "b", "bk")))
+                    + sum_last_axis(xlogy_ratio(transpose(M), transpose(M), align(x5, "b", "bk")))
+                    - 2 * xlogy_ratio(diagonal(M), diagonal(M), x5),
+                    "b",
+                    "bj",
+                ),
+                "bj",
+                "abj",
+            )
+            + align(x3 * align(sum_last_axis(M), "b", "bj"), "bj", "abj")
+            + align(x3 * align(sum_last_axis(transpose(M)), "b", "bj"), "bj", "abj")
+            - align(x0, "j", "abj")
+            * (
+                align(x1, "aj", "abj")
+                + align(x3, "bj", "abj")
+                + align(x1, "aj", "abj")
+                * align(extended_log(M / nonzero(align(x4, "a", "ab"))), "ab", "abj")
+                + align(x3, "bj", "abj")
+                * align(extended_log(M / nonzero(align(x5, "b", "ab"))), "ab", "abj")
+                - x6
+                - x6
+                * align(
+                    extended_log(M / nonzero(align(p, "b", "ab") + align(t, "a", "ab"))),
+                    "ab",
+                    "abj",
+                )
+            )
+            - align(x2 * align(diagonal(M), "a", "aj"), "aj", "abj")
+            - align(2 * x3 * align(diagonal(M), "b", "bj"), "bj", "abj")
+        )
+        / nonzero(align(x0 ** 2, "j", "abj") * np.log(np.maximum(2, 2 * C - 2)))
+    )
+    undefined = (x0 == 0)
+    return average_class_cells(
+        class_cell_values(value, "rcs", M.shape, undefined),
+        class_cen(matrix, average="none"),
+        t,
+        average=average,
+        averages=INFO.averages,
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="class_cen",
     name="Confusion entropy of a class",
@@ -115,7 +201,5 @@ INFO = MetricInfo(
     ),
     undefined=("p[j] + t[j] = 0",),
     function=class_cen,
-    no_delta=(
-        "the gradients of a per-class matrix formula (one value per class j) are not derived yet"
-    ),
+    gradient=gradient,
 )

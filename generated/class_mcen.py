@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     average_class_values,
     diagonal,
     exact,
+    extended_log,
     eye,
     matrix_terms,
     nonzero,
@@ -22,9 +23,10 @@ from metricc.runtime.kernel import (
     transpose,
     xlogy,
 )
+from metricc.runtime.gradient import average_class_cells, class_cell_values
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["class_mcen", "INFO"]
+__all__ = ["class_mcen", "gradient", "INFO"]
 
 
 def class_mcen(
@@ -90,6 +92,124 @@ def class_mcen(
     )
 
 
+def gradient(
+    matrix,
+    *,
+    average="none",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """The value's gradient in the cells for the delta method (metricc.runtime.gradient):
+    shape (..., C, C, C), class j's in [..., j, :, :], for average="none", else (..., C, C).
+    NaN where it is undefined."""
+    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    M__exact, M_diagonal__exact, p__exact, t__exact = exact(lambda B: 15*B, M, diagonal(M), p, t)
+    exact__y0 = p__exact + t__exact - M_diagonal__exact
+    exact__0 = real(-exact__y0)
+    exact__1 = real(p__exact + t__exact - M_diagonal__exact)
+    exact__2 = real(p__exact + t__exact - M_diagonal__exact)
+    exact__3 = real(align(p__exact, "b", "ab") + align(t__exact, "a", "ab") - M__exact)
+    exact__4 = real(exact__y0)
+    x0 = eye(C)
+    x1 = 2 * x0
+    x2 = eye(C)
+    x3 = 1 / nonzero(exact__1)
+    x4 = 1 / nonzero(exact__2)
+    x5 = eye(C)
+    x6 = align(x1, "aj", "abj") * align(x5, "ab", "abj")
+    x7 = 1 / nonzero(exact__3)
+    x8 = x7 * M
+    value = (
+        (
+            align(
+                x0
+                * align(
+                    sum_last_axis(xlogy(M, align(x3, "a", "ak") * M))
+                    + sum_last_axis(xlogy(transpose(M), align(x3, "a", "ak") * transpose(M)))
+                    - 2 * xlogy(diagonal(M), x3 * diagonal(M)),
+                    "a",
+                    "aj",
+                ),
+                "aj",
+                "abj",
+            )
+            + align(x0 * align(sum_last_axis(M), "a", "aj"), "aj", "abj")
+            + align(x0 * align(sum_last_axis(transpose(M)), "a", "aj"), "aj", "abj")
+            + align(
+                x2
+                * align(
+                    sum_last_axis(xlogy(M, align(x4, "b", "bk") * M))
+                    + sum_last_axis(xlogy(transpose(M), align(x4, "b", "bk") * transpose(M)))
+                    - 2 * xlogy(diagonal(M), x4 * diagonal(M)),
+                    "b",
+                    "bj",
+                ),
+                "bj",
+                "abj",
+            )
+            + align(x2 * align(sum_last_axis(M), "b", "bj"), "bj", "abj")
+            + align(x2 * align(sum_last_axis(transpose(M)), "b", "bj"), "bj", "abj")
+            + x6 * align(align(p, "b", "ab") + align(t, "a", "ab"), "ab", "abj")
+            + align(exact__3, "ab", "abj") * x6 * align(extended_log(x8), "ab", "abj")
+            - align(x0, "aj", "abj")
+            * align(
+                align(p, "a", "ab")
+                + align(t, "a", "ab")
+                + sum_last_axis(align(x5, "ab", "abk") * align(M, "bk", "abk"))
+                - align(diagonal(M), "a", "ab"),
+                "ab",
+                "abj",
+            )
+            - align(x1 * align(diagonal(M), "a", "aj"), "aj", "abj")
+            - align(x2, "bj", "abj")
+            * align(
+                align(p, "b", "ab")
+                + align(t, "b", "ab")
+                + sum_last_axis(align(x5, "ab", "abk") * align(transpose(M), "ak", "abk"))
+                - align(diagonal(M), "b", "ab"),
+                "ab",
+                "abj",
+            )
+            - align(2 * x2 * align(diagonal(M), "b", "bj"), "bj", "abj")
+            - align(exact__1, "a", "abj")
+            * align(x0, "aj", "abj")
+            * align(extended_log(align(x3, "a", "ab") * M), "ab", "abj")
+            - align(exact__2, "b", "abj")
+            * align(x2, "bj", "abj")
+            * align(extended_log(align(x4, "b", "ab") * M), "ab", "abj")
+            - align(x0, "aj", "abj")
+            * align(x5, "ab", "abj")
+            * align(
+                sum_last_axis(
+                    xlogy(align(M, "ak", "abk"), align(x7, "ab", "abk") * align(M, "ak", "abk"))
+                )
+                + sum_last_axis(
+                    xlogy(
+                        align(transpose(M), "ak", "abk"),
+                        align(x7, "ab", "abk") * align(transpose(M), "ak", "abk"),
+                    )
+                )
+                - 2 * xlogy(M, x8),
+                "ab",
+                "abj",
+            )
+        )
+        / nonzero(align(exact__0 ** 2, "j", "abj") * np.log(np.maximum(2, 2 * C - 2)))
+    )
+    undefined = (exact__4 == 0) | (exact__0 == 0)
+    return average_class_cells(
+        class_cell_values(value, "rcs", M.shape, undefined),
+        class_mcen(matrix, average="none"),
+        t,
+        average=average,
+        averages=INFO.averages,
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="class_mcen",
     name="Modified confusion entropy of a class",
@@ -122,7 +242,5 @@ INFO = MetricInfo(
     ),
     undefined=("-M[j, j] + p[j] + t[j] = 0",),
     function=class_mcen,
-    no_delta=(
-        "the gradients of a per-class matrix formula (one value per class j) are not derived yet"
-    ),
+    gradient=gradient,
 )

@@ -15,9 +15,10 @@ from metricc.runtime.kernel import (
     nonzero,
     scalar_param,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["iba", "INFO"]
+__all__ = ["iba", "gradient", "INFO"]
 
 
 def _per_class(tp, fp, fn, tn, alpha, base):
@@ -28,6 +29,23 @@ def _per_class(tp, fp, fn, tn, alpha, base):
     return (
         (x2 + x0 * (1 - alpha) + x1 * (1 + alpha)) * base_value / nonzero(x0 + x1 + x2),
         (fn + tp == 0) | (fp + tn == 0) | base_undefined,
+    )
+
+
+def _per_class_gradient(tp, fp, fn, tn, alpha, base):
+    base_value, base_undefined = base(tp, fp, fn, tn)
+    x0 = fn + tp
+    x1 = alpha * base_value
+    x2 = x1 / nonzero(x0 ** 2)
+    x3 = fp + tn
+    x4 = x1 / nonzero(x3 ** 2)
+    return (
+        fn * x2,
+        tn * x4,
+        -tp * x2,
+        -fp * x4,
+        (fn * fp + tn * tp + fn * tn * (1 - alpha) + fp * tp * (1 + alpha)) / nonzero(x0 * x3),
+        (x0 == 0) | (x3 == 0) | base_undefined,
     )
 
 
@@ -81,6 +99,41 @@ def iba(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    alpha=0.1,
+    base="g_mean",
+    average="binary",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    alpha = scalar_param(
+        "alpha", alpha, lambda alpha: (0 <= alpha) & (alpha <= 1), "0 <= alpha <= 1"
+    )
+    base = metric_param("base", base)
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={"alpha": alpha, "base": base},
+        class_params=(),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="iba",
     name="Index of balanced accuracy",
@@ -110,5 +163,5 @@ INFO = MetricInfo(
     ),
     undefined=("FN + TP = 0", "FP + TN = 0"),
     function=iba,
-    no_delta="a parameter is another metric, whose gradient is not derived",
+    gradient=gradient,
 )

@@ -365,7 +365,7 @@ def _with_intervals(metrics, method, confidence, n_resamples, random_state, call
         if method == "delta":
             kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
             kwargs["zero_division"] = call["zero_division"]
-            if info.level == "class":
+            if info.level == "class" or per_class_matrix(info):
                 kwargs.update(average=mode, weights=call["weights"], pos_label=pos)
             found = uncertainty.delta_interval(info, mode, value, matrix=matrix, counts=counts, kwargs=kwargs,
                                                confidence=confidence, key=key)

@@ -27,14 +27,22 @@ from metricc.runtime.kernel import (
     _apply, _floats, _pooled, align, average_class_metric, skips, zero_division_value,
 )
 
-__all__ = ["average_class_gradient", "combine_gradients", "cell_values", "cell_gradient", "delta_variance"]
+__all__ = ["average_class_gradient", "combine_gradients", "cell_values", "class_cell_values", "average_class_cells",
+           "cell_gradient", "delta_variance"]
 
 
 def _partials(gradient, counts, params: Mapping) -> np.ndarray:
-    """The kernel's four partials per class ``(..., C, 4)``, NaN where it is undefined."""
+    """The kernel's four partials per class ``(..., C, 4)``, NaN where it is undefined.
+
+    A kernel with metric parameters (iba's ``base``) gives one more partial per such
+    parameter, ``df/dB``: the chain rule adds ``df/dB`` times the bound metric's own partials."""
     *parts, undefined = gradient(*counts, **params)
     shape = np.shape(counts[0])
-    stacked = np.stack([np.broadcast_to(np.asarray(p, dtype=float), shape) for p in parts], axis=-1)
+    parts = [np.broadcast_to(np.asarray(p, dtype=float), shape) for p in parts]
+    bound = [(name, kernel) for name, kernel in params.items() if hasattr(kernel, "partials")]
+    stacked = np.stack(parts[:4], axis=-1)
+    for (name, kernel), outer in zip(bound, parts[4:]):
+        stacked = stacked + outer[..., None] * kernel.partials(*counts)
     return np.where(np.broadcast_to(undefined, shape)[..., None], np.nan, stacked)
 
 
@@ -120,3 +128,55 @@ def delta_variance(gradient, cells, axes: int = 2) -> np.ndarray:
     mean = np.sum(cells * gradient, axis=over, keepdims=True) / np.where(total == 0, 1.0, total)
     variance = np.sum(cells * (gradient - mean) ** 2, axis=over)
     return np.where(np.sum(cells, axis=over) == 0, np.nan, variance)
+
+
+def class_cell_values(values, source: str, shape, undefined) -> np.ndarray:
+    """A per-class matrix gradient ``G[j, a, b]`` printed over ``source`` (``r`` the row ``a``,
+    ``c`` the column ``b``, ``s`` the class ``j``) as a full ``(..., C, C, C)`` array with the
+    class first, NaN where class ``j``'s gradient is undefined (``undefined`` is over ``j``)."""
+    shape = tuple(shape)
+    full = np.broadcast_to(align(np.asarray(values, dtype=float), source, "rcs"), (*shape, shape[-1]))
+    full = np.moveaxis(full, -1, -3)
+    undefined = np.broadcast_to(np.asarray(undefined), shape[:-1])
+    return np.where(undefined[..., None, None], np.nan, full)
+
+
+def average_class_cells(cells, values, support, *, average: str, averages: tuple[str, ...], weights=None,
+                        pos_label: int = 1, zero_division=math.nan) -> np.ndarray:
+    """The gradient ``(..., C, C)`` of ``average_class_values(values, ...)`` from the per-class
+    gradients ``cells`` ``(..., C, C, C)`` (class ``j`` first); ``(..., C, C, C)`` itself for
+    ``average="none"``. ``values`` are the per-class values, NaN where undefined.
+
+    A class whose value is defined reads only the cells its formula does: a NaN of its row
+    elsewhere is a vanishing Kronecker factor times an infinite one (``[a = j] log(M[a, b] /
+    e_a)`` with ``e_a = 0`` where ``a != j``), so it is 0. An undefined class replaced by the
+    number ``zero_division`` is a constant (gradient 0); ``"skip"`` leaves it out of the mean.
+    ``weighted`` by support ``t_j``: ``sum_j t_j f_j / T`` also moves with ``t_a`` (row ``a``).
+    """
+    cells = np.asarray(cells, dtype=float)
+    values = np.asarray(values, dtype=float)
+    undefined = np.isnan(values)
+    if average == "none":
+        return cells
+    cells = np.where(undefined[..., None, None], cells, np.nan_to_num(cells, nan=0.0, posinf=np.inf, neginf=-np.inf))
+    replaced = not skips(zero_division) and not math.isnan(zero_division_value(zero_division))
+    if replaced:
+        cells = np.where(undefined[..., None, None], 0.0, cells)
+        values = np.where(undefined, zero_division_value(zero_division), values)
+    n_classes = values.shape[-1]
+    if average == "binary":
+        return cells[..., pos_label % n_classes, :, :]
+    kept = np.where(undefined, 0.0, 1.0) if skips(zero_division) else np.ones(values.shape)
+    if average == "macro":
+        share = kept / np.sum(kept, axis=-1, keepdims=True)
+        return np.sum(np.where(share[..., None, None] == 0, 0.0, cells * share[..., None, None]), axis=-3)
+    fixed = weights is not None
+    weights = np.asarray(support if weights is None else weights, dtype=float) * kept
+    total = np.sum(weights, axis=-1, keepdims=True)
+    share = weights / total
+    own = np.sum(np.where(share[..., None, None] == 0, 0.0, cells * share[..., None, None]), axis=-3)
+    if fixed:
+        return own
+    mean = np.sum(np.where(weights == 0, 0.0, values * weights), axis=-1, keepdims=True) / total
+    shift = np.where(kept == 1, (np.where(undefined, 0.0, values) - mean) / total, 0.0)
+    return own + shift[..., :, None]

@@ -382,6 +382,18 @@ def metric_param(name: str, value) -> Kernel:
             raise InputError(f"{name}: {error.argument}", error.message) from None
         return values, np.isnan(values)
 
+    def partials(tp, fp, fn, tn):
+        """The bound metric's own partials ``(..., 4)`` in its class's counts (the delta method)."""
+        if info.gradient is None:
+            raise InputError(name, f"'{info.id}' has no delta-method gradient ({info.no_delta}); "
+                                   "interval='bootstrap' applies")
+        counts = [np.asarray(c, dtype=float) for c in (tp, fp, fn, tn)]
+        scalar = counts[0].ndim == 0  # micro: the pooled counts
+        found = info.gradient(*(c[..., None] if scalar else c for c in counts), average="none",
+                              zero_division=math.nan, **bound)
+        return np.asarray(found, dtype=float)[..., 0, :] if scalar else np.asarray(found, dtype=float)
+
+    per_class.partials = partials
     return per_class
 
 

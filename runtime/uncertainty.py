@@ -85,7 +85,11 @@ def delta_interval(info: MetricInfo, mode: str | None, value, *, matrix, counts:
     # at an empty cell the gradient may be infinite or NaN (log 0, 0 log 0 off the diagonal):
     # that cell has probability 0 and no weight in the variance, so numpy need not warn there
     with np.errstate(divide="ignore", invalid="ignore"):
-        if info.level == "matrix":
+        if info.level == "matrix" and info.averages:  # one value per class: averaged as the values are
+            cells = info.gradient(matrix, **kwargs)
+            if mode == "none":  # one gradient per class, (..., C, C, C), each over the same matrix
+                matrix = np.asarray(matrix, dtype=float)[..., None, :, :]
+        elif info.level == "matrix":
             cells = info.gradient(matrix, **{k: v for k, v in kwargs.items() if k != "zero_division"})
         else:
             cells = gradient.cell_gradient(info.gradient(*counts, **kwargs))

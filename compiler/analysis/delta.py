@@ -15,7 +15,8 @@ What the compiler derives, per level (the runtime assembles ``G`` and the varian
 - aggregate: the partials of the formula in its averaged terms, and each term's four partials.
 - matrix: ``G`` itself, a formula in two free class indices (row, column), by the chain rule
   through ``t[i]``, ``p[j]``, ``n`` and ``Sum`` (a ``Sum`` over ``KroneckerDelta(k, a) * f(k)``
-  collapses to ``f(a)``).
+  collapses to ``f(a)``). A per-class formula (``per_class: j``) gets ``G[j, a, b]``, one
+  gradient per class, which the runtime averages as it averages the values.
 
 Only cells with a positive count are weighed (the runtime gives the others weight 0), which
 makes the x log x family differentiable: ``xlogy`` is differentiated on the interior, a zero
@@ -193,7 +194,15 @@ def _matrix_gradient(expr: sympy.Expr, cell: tuple | None = None) -> sympy.Expr:
 
 
 def _class_delta(metric: ir.Metric) -> ir.Metric:
-    partials = _partials(metric.simplified, COUNT_ORDER)
+    """The four partials, then one per metric parameter: ``df/dB`` with ``B = base(TP, FP, FN,
+    TN)`` held as a variable, which the runtime multiplies by the bound metric's own partials
+    (the chain rule ``df/dTP + df/dB dB/dTP``, whatever metric is bound at run time)."""
+    held = {p.symbol: sympy.Dummy(p.name, real=True) for p in metric.params if p.kind == "metric"}
+    value = metric.simplified.xreplace(held)
+    back = {v: k for k, v in held.items()}
+    partials = _partials(value, (*COUNT_ORDER, *held.values()))
+    if partials is not None:
+        partials = tuple(p.xreplace(back) for p in partials)
     if partials is None:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
     return dataclasses.replace(metric, gradient=partials, gradient_undefined=_undefined(partials, metric.undefined),
@@ -252,10 +261,39 @@ def _inlined(metric: ir.Metric) -> sympy.Expr | None:
     return None if expr.atoms(symbols.TermSymbol) else expr
 
 
+def _at_the_class(gradient: sympy.Expr, index: sympy.Symbol) -> sympy.Expr:
+    """``G[j, a, b]`` of a per-class value with the class ``j`` read as ``a`` (``b``) under
+    ``[a = j]`` (``[b = j]``): ``[b = j] log(M[a, j])`` becomes ``[b = j] log(M[a, b])``, the
+    weighed cell's own count, so that numpy does not print ``0 * log 0`` where ``b != j``."""
+    def renamed(e):
+        for factor in e.args:
+            if isinstance(factor, sympy.KroneckerDelta) and index in factor.args:
+                other = factor.args[1] if factor.args[0] == index else factor.args[0]
+                return sympy.Mul(*[f if f is factor else f.xreplace({index: other}) for f in e.args])
+        return e
+
+    return gradient.replace(lambda e: isinstance(e, sympy.Mul) and any(
+        isinstance(f, sympy.KroneckerDelta) and index in f.args for f in e.args), renamed)
+
+
+def _per_class_delta(metric: ir.Metric) -> ir.Metric:
+    """``G[j, a, b] = df_j/dM[a, b]`` for a formula with one value per class ``j``; the
+    runtime averages it over ``j`` as it averages the values."""
+    if metric.terms:
+        return dataclasses.replace(metric, no_delta="terms in a per-class matrix formula are not derived yet")
+    index = symbols.index_symbol(metric.per_class)
+    row, column = cell_indices(metric.simplified)
+    gradient = _simplified(_matrix_gradient(metric.simplified, (row, column)))
+    if gradient is None:
+        return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
+    gradient = at_a_positive_cell(_at_the_class(_collapse(restored(gradient)), index), row, column)
+    cases = [c for c in _undefined((gradient,), ()) if not weighed_out(c, row, column)]
+    return dataclasses.replace(metric, gradient=(gradient,), gradient_undefined=_undefined((), (*metric.undefined, *cases)))
+
+
 def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     if metric.per_class:
-        return dataclasses.replace(metric, no_delta=f"the gradients of a per-class matrix formula (one value per class "
-                                                    f"{metric.per_class}) are not derived yet")
+        return _per_class_delta(metric)
     value = _inlined(metric) if metric.terms else metric.simplified
     if value is None:
         return dataclasses.replace(metric, no_delta="averaged or parametrized terms in a matrix formula are not "
@@ -282,7 +320,7 @@ def derive_metric(metric: ir.Metric) -> ir.Metric:
     level = getattr(metric.level, "value", metric.level)
     if level not in _BY_LEVEL:
         return dataclasses.replace(metric, no_delta=f"a {level}-level metric is not a function of the confusion matrix")
-    if any(p.kind == "metric" for p in metric.params):
+    if level != "class" and any(p.kind == "metric" for p in metric.params):
         return dataclasses.replace(metric, no_delta="a parameter is another metric, whose gradient is not derived")
     computed = [p.name for p in metric.params if p.kind == "class_vector" and _data(p.default)]
     if computed:

@@ -37,18 +37,24 @@ def _proportion(metric: ir.Metric) -> str:
 def delta_context(metric: ir.Metric, broken) -> dict:
     """What ``metric.tex.j2`` prints under "Standard error"; ``broken`` lays out a long display."""
     level = getattr(metric.level, "value", metric.level)
-    context = {"no_delta": latex_escape(metric.no_delta), "level": level, "partials": [], "proportion": _proportion(metric)}
+    context = {"no_delta": latex_escape(metric.no_delta), "level": level, "partials": [], "proportion": _proportion(metric),
+               "per_class": metric.per_class or "", "chain": ""}
     if not metric.gradient:
         return context
     if level == "class":
         names = [str(c).lower() for c in delta.COUNT_ORDER]
         context["partials"] = [(_partial("f", _COUNT_LATEX[name]), broken(g))
                                for name, g in zip(names, metric.gradient) if g != 0]
+        bound = [p for p in metric.params if p.kind == "metric"]  # one more partial each, after the four
+        context["chain"] = ", ".join(rf"$\operatorname{{{p.name}}}$".replace("_", r"\_") for p in bound)
+        context["partials"] += [(_partial("f", rf"\operatorname{{{p.name}}}".replace("_", r"\_")), broken(g))
+                                for p, g in zip(bound, metric.gradient[4:])]
     elif level == "aggregate":
         context["partials"] = [(_partial("F", latex(t.symbol, metric.terms)), broken(g, metric.terms))
                                for t, g in zip(metric.terms, metric.gradient) if g != 0]
     else:
         row, column = delta.cell_indices(metric.simplified)
         cell = latex(symbols.M[row, column])
-        context["partials"] = [(_partial("F", cell), broken(metric.gradient[0]))]
+        value = f"f_{metric.per_class}" if metric.per_class else "F"  # a per-class formula: one gradient per class
+        context["partials"] = [(_partial(value, cell), broken(metric.gradient[0]))]
     return context

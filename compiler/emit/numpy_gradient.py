@@ -19,14 +19,20 @@ from metricc.compiler.language import ir, symbols
 
 __all__ = ["GRADIENT_HELPERS", "gradient_context"]
 
-GRADIENT_HELPERS = frozenset({"average_class_gradient", "combine_gradients", "cell_values"})
+GRADIENT_HELPERS = frozenset({"average_class_gradient", "combine_gradients", "cell_values", "class_cell_values",
+                              "average_class_cells"})
 _COUNT_NAMES = {symbols.TP: "tp", symbols.FP: "fp", symbols.FN: "fn", symbols.TN: "tn"}
 
 
 def _class_names(params) -> dict:
     names = {s: Printed(code) for s, code in _COUNT_NAMES.items()}
-    names.update({p.symbol: Printed(p.name) for p in params})
+    names.update({p.symbol: Printed(f"{p.name}_value" if p.kind == "metric" else p.name) for p in params})
     return names
+
+
+def _bound(metric: ir.Metric, outputs) -> list[str]:
+    """The metric parameters the gradient kernel reads: their kernels give their values."""
+    return [p.name for p in metric.params if p.kind == "metric" and any(o.has(p.symbol) for o in outputs)]
 
 
 def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, value_params: tuple[str, ...],
@@ -43,8 +49,10 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, 
     level = getattr(metric.level, "value", metric.level)
     names = {**value_names}
     if level == "class":
-        printed = kernel([*metric.gradient, *metric.gradient_undefined], _class_names(metric.params),
-                         params=value_params, counts=_COUNT_NAMES, values=4)
+        # four partials in the counts, then one per metric parameter (runtime: the chain rule)
+        outputs = [*metric.gradient, *metric.gradient_undefined]
+        printed = kernel(outputs, _class_names(metric.params), params=value_params, counts=_COUNT_NAMES,
+                         values=len(metric.gradient), bound=_bound(metric, outputs))
         return {"kernel": printed, "terms": {}, "helpers": printed.helpers | {"average_class_gradient"}}
     if level == "aggregate":
         terms = {}
@@ -57,6 +65,11 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, 
         outer = kernel([*metric.gradient, *metric.gradient_undefined], names, values=len(metric.gradient))
         return {"kernel": outer, "terms": terms, "helpers": helpers | outer.helpers}
     row, column = delta.cell_indices(metric.simplified)
-    printed = kernel([metric.gradient[0], *metric.gradient_undefined], names, counts=matrix_counts)
+    printed = kernel([metric.gradient[0], *metric.gradient_undefined], names, counts=matrix_counts,
+                     keep=metric.per_class or "")  # a per-class gradient is undefined per class
     source = printed.indices.replace(str(row), "r").replace(str(column), "c")
+    if metric.per_class:  # G[j, a, b]: the class's axis sorts after the cell's (a, b < j)
+        source = source.replace(metric.per_class, "s")
+        return {"kernel": printed, "terms": {}, "source": source,
+                "helpers": printed.helpers | {"class_cell_values", "average_class_cells"}}
     return {"kernel": printed, "terms": {}, "source": source, "helpers": printed.helpers | {"cell_values"}}

@@ -76,6 +76,8 @@ def test_the_catalog_s_reasons(compiled_metrics):
     assert reasons["weighted_accuracy"] == ""  # its recall[k] written in the cells
     assert "indicator" in reasons["adjusted_g_mean"]  # a class formula's guard is not taken as a constant yet
     assert reasons["f1_of_sample_averages"].startswith("a term averages over instances")
-    assert reasons["iba"].startswith("a parameter is another metric")
+    assert reasons["iba"] == ""  # by the chain rule through its base metric, bound at run time
+    assert len(compiled_metrics["iba"].gradient) == 5  # TP, FP, FN, TN, then d iba / d base
+    assert reasons["class_cen"] == reasons["class_mcen"] == ""  # one gradient per class
     assert reasons["mcc"] == reasons["f1"] == reasons["f1_of_macro_averages"] == ""
     assert compiled_metrics["accuracy"].proportion == (("diagonal",), ("all",))

@@ -19,8 +19,8 @@ def _counts(matrix):
 
 
 def _value(info, matrix, average):
-    if info.level == "matrix":
-        return info.function(matrix)
+    if info.level == "matrix":  # a per-class one (averages) is averaged as a class metric
+        return info.function(matrix, average=average) if info.averages else info.function(matrix)
     if info.level == "aggregate":
         return info.function(*_counts(matrix))
     return info.function(*_counts(matrix), average=average)
@@ -28,25 +28,28 @@ def _value(info, matrix, average):
 
 def _cells(info, matrix, average):
     if info.level == "matrix":
-        return info.gradient(matrix)
+        return info.gradient(matrix, average=average) if info.averages else info.gradient(matrix)
     if info.level == "aggregate":
         return grad.cell_gradient(info.gradient(*_counts(matrix)))
     return grad.cell_gradient(info.gradient(*_counts(matrix), average=average))
 
 
 def _numeric(info, matrix, average, step=1e-5):
-    out = np.zeros_like(matrix)
+    out = np.zeros(np.shape(_value(info, matrix, average)) + matrix.shape)  # (C, C, C) per class
     for i, j in np.ndindex(matrix.shape):
         shift = np.zeros_like(matrix)
         shift[i, j] = step
-        out[i, j] = (_value(info, matrix + shift, average) - _value(info, matrix - shift, average)) / (2 * step)
+        out[..., i, j] = (_value(info, matrix + shift, average) - _value(info, matrix - shift, average)) / (2 * step)
     return out
 
 
 def _variants():
     for metric_id in WITH_GRADIENT:
         info = catalog()[metric_id]
-        modes = [m for m in info.averages if m not in ("none", "samples")] if info.level == "class" else [None]
+        if info.level == "class":
+            modes = [m for m in info.averages if m not in ("none", "samples")]
+        else:  # a per-class matrix formula: every averaging, none included (one gradient per class)
+            modes = list(info.averages) or [None]
         yield from ((metric_id, mode) for mode in modes)
 
 
@@ -61,7 +64,7 @@ def test_the_cell_gradient_matches_finite_differences(metric_id, average, monkey
     np.testing.assert_allclose(_cells(info, MATRIX, average), _numeric(info, MATRIX, average), rtol=1e-6, atol=1e-8)
 
 
-@pytest.mark.parametrize("metric_id", [m for m in WITH_GRADIENT if "none" in catalog()[m].averages])
+@pytest.mark.parametrize("metric_id", [m for m in WITH_GRADIENT if catalog()[m].level == "class" and "none" in catalog()[m].averages])
 def test_per_class_partials_are_those_of_each_class_value(metric_id):
     info = catalog()[metric_id]
     counts = np.stack(_counts(MATRIX))  # (4, C)
@@ -80,6 +83,10 @@ def test_a_batch_of_matrices_gives_the_gradients_of_each():
         stacked = _cells(info, batch, None)
         for b in range(3):
             np.testing.assert_allclose(stacked[b], _cells(info, batch[b], None), rtol=1e-13)
+    for average in ("none", "weighted"):  # a per-class matrix formula: (B, C, C, C) and (B, C, C)
+        stacked = _cells(catalog()["class_mcen"], batch, average)
+        for b in range(3):
+            np.testing.assert_allclose(stacked[b], _cells(catalog()["class_mcen"], batch[b], average), rtol=1e-13)
 
 
 def test_recall_and_accuracy_have_the_binomial_variance():
@@ -106,4 +113,5 @@ def test_undefined_partials_are_nan_and_empty_cells_take_no_part():
 def test_every_metric_of_the_confusion_matrix_has_a_gradient_or_a_reason():
     for info in catalog().values():
         assert bool(info.gradient) != bool(info.no_delta), info.id
-    assert len(WITH_GRADIENT) >= 84  # 72 before the x log x family, zero guards, gwet_ac1 and weighted_accuracy
+    assert len(WITH_GRADIENT) >= 87  # 72 before the x log x family, zero guards, gwet_ac1 and weighted_accuracy;
+    # 84 before the per-class matrix formulas class_cen and class_mcen, and iba (chain rule through base)
