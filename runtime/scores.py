@@ -173,7 +173,7 @@ def score_array(scores, *, argument: str = "scores") -> np.ndarray:
         values = np.asarray(scores)
         if values.dtype.kind not in "biufO":  # complex, strings, dates: not scores
             raise TypeError
-        values = values.astype(np.float64)
+        values = values.astype(np.float64, copy=False)  # no copy of float64 scores: evaluate reads them before the metric does
     except (TypeError, ValueError, OverflowError):
         raise InputError(argument, "expected real numbers (rows = samples, columns = classes)") from None
     if not np.isfinite(values).all():
@@ -205,7 +205,7 @@ def indicator_truth(y_true, values: np.ndarray, labels=None, *, graded: bool = F
     what = "relevance matrix of finite reals >= 0" if graded else "multi-label indicator matrix"
     try:
         given = np.asarray(y_true)
-        if given.dtype.kind not in "biuf":  # complex, text, objects: np.asarray(float) would warn or guess
+        if given.dtype.kind not in "biufO":  # complex or text: np.asarray(float) would warn or guess
             raise TypeError
         truth = given.astype(np.float64)
     except (TypeError, ValueError):
