@@ -12,11 +12,14 @@ from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
     class_param,
+    exact,
     nonzero,
+    real,
 )
+from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
-__all__ = ["preference_driven", "INFO"]
+__all__ = ["preference_driven", "gradient", "INFO"]
 
 
 def _default_kappa(tp, fp, fn, tn):
@@ -30,6 +33,37 @@ def _per_class(tp, fp, fn, tn, kappa):
         tp * (tp + fn * kappa + fp * (1 - kappa)) / nonzero(tp ** 2 + fn * fp + fn * tp + fp * tp),
         (fn + tp == 0) | (fp + tp == 0),
     )
+
+
+def _per_class_gradient(tp, fp, fn, tn, kappa):
+    fn__exact, fp__exact, tp__exact = exact(lambda B: 2*B**2, fn, fp, tp)
+    exact__0 = real(fn__exact * tp__exact - fp__exact * tp__exact)
+    x0 = fn + tp
+    x1 = 1 / nonzero(x0 ** 2)
+    x2 = fp + tp
+    x3 = 1 / nonzero(x2 ** 2)
+    x4 = fp * kappa
+    x5 = tp ** 2
+    x6 = kappa - 1
+    x7 = -fn * x6
+    return (
+        x1 * x3 * (fn ** 2 * x4 + fp ** 2 * x7 + x4 * x5 + x5 * x7 + 2 * fn * fp * tp),
+        -tp * kappa * x3,
+        tp * x1 * x6,
+        0,
+        exact__0 / nonzero(x0 * x2),
+        (x0 == 0) | (x2 == 0),
+    )
+
+
+def _default_kappa_gradient(tp, fp, fn, tn):
+    x0 = fp + tn
+    x1 = fn + tp
+    x2 = x0 + x1
+    x3 = 1 / nonzero(x2 ** 2)
+    x4 = x0 * x3
+    x5 = -x1 * x3
+    return x4, x5, x4, x5, (x2 == 0)
 
 
 def preference_driven(
@@ -81,6 +115,47 @@ def preference_driven(
     )
 
 
+def gradient(
+    true_positives,
+    false_positives,
+    false_negatives,
+    true_negatives,
+    *,
+    kappa=None,
+    average="macro",
+    weights=None,
+    pos_label=1,
+    zero_division=math.nan,
+):
+    """Partials of the value in each class's TP, FP, FN, TN, shape (..., C, 4), for the
+    delta method (metricc.runtime.gradient); with average="none" row k holds the partials of
+    class k's own value. NaN where they are undefined."""
+    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    # a default computed from the counts moves with them; a value given is a constant
+    defaults = {"kappa": _default_kappa_gradient if kappa is None else None}
+    kappa = class_param(
+        "kappa",
+        kappa,
+        counts,
+        _default_kappa,
+        lambda kappa: (0 <= kappa) & (kappa <= 1),
+        "0 <= kappa <= 1",
+    )
+    return average_class_gradient(
+        _per_class,
+        _per_class_gradient,
+        counts,
+        average=average,
+        averages=INFO.averages,
+        params={"kappa": kappa},
+        class_params=("kappa",),
+        defaults=defaults,
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
 INFO = MetricInfo(
     id="preference_driven",
     name="Preference-driven classification measure",
@@ -112,6 +187,6 @@ INFO = MetricInfo(
         "preference_driven(kappa=1) [none] = precision [none] for every confusion matrix",
         "preference_driven(kappa=1) [weighted] = precision [weighted] for every confusion matrix",
     ),
-    no_delta="the default of kappa is computed from the counts",
+    gradient=gradient,
     affine=("kappa",),
 )

@@ -31,26 +31,40 @@ __all__ = ["average_class_gradient", "combine_gradients", "cell_values", "class_
            "cell_gradient", "delta_variance"]
 
 
-def _partials(gradient, counts, params: Mapping) -> np.ndarray:
+def _stacked(kernel, counts) -> np.ndarray:
+    """A kernel's four partials ``(..., C, 4)``, NaN where it is undefined."""
+    *parts, undefined = kernel(*counts)
+    shape = np.shape(counts[0])
+    stacked = np.stack([np.broadcast_to(np.asarray(p, dtype=float), shape) for p in parts], axis=-1)
+    return np.where(np.broadcast_to(undefined, shape)[..., None], np.nan, stacked)
+
+
+def _partials(gradient, counts, params: Mapping, defaults: Mapping) -> np.ndarray:
     """The kernel's four partials per class ``(..., C, 4)``, NaN where it is undefined.
 
     A kernel with metric parameters (iba's ``base``) gives one more partial per such
-    parameter, ``df/dB``: the chain rule adds ``df/dB`` times the bound metric's own partials."""
+    parameter, ``df/dB``: the chain rule adds ``df/dB`` times the bound metric's own partials.
+    Then one per parameter whose default is computed from the counts (``defaults``, in that
+    order): its partials kernel where the parameter was left at its default, None where the
+    user gave it (a constant, whose partial does not enter)."""
     *parts, undefined = gradient(*counts, **params)
     shape = np.shape(counts[0])
     parts = [np.broadcast_to(np.asarray(p, dtype=float), shape) for p in parts]
-    bound = [(name, kernel) for name, kernel in params.items() if hasattr(kernel, "partials")]
+    chained = [kernel.partials for kernel in params.values() if hasattr(kernel, "partials")]
+    chained += [None if kernel is None else (lambda *c, k=kernel: _stacked(k, c)) for kernel in defaults.values()]
     stacked = np.stack(parts[:4], axis=-1)
-    for (name, kernel), outer in zip(bound, parts[4:]):
-        stacked = stacked + outer[..., None] * kernel.partials(*counts)
+    for inner, outer in zip(chained, parts[4:], strict=True):
+        if inner is not None:
+            stacked = stacked + outer[..., None] * inner(*counts)
     return np.where(np.broadcast_to(undefined, shape)[..., None], np.nan, stacked)
 
 
 def average_class_gradient(kernel, gradient, counts, *, average: str, averages: tuple[str, ...], params: Mapping,
-                           class_params: tuple[str, ...] = (), weights=None, pos_label: int = 1,
-                           zero_division=math.nan) -> np.ndarray:
+                           class_params: tuple[str, ...] = (), defaults: Mapping | None = None, weights=None,
+                           pos_label: int = 1, zero_division=math.nan) -> np.ndarray:
     """Partials ``(..., C, 4)`` of ``average_class_metric(kernel, counts, ...)`` in each class's
     counts; for ``average="none"`` row ``k`` holds the partials of class ``k``'s own value.
+    ``defaults``: see :func:`_partials`.
 
     A class whose value is undefined and replaced by the number ``zero_division`` is a constant
     there: its partials are 0. ``"skip"`` leaves it out of the mean as the value does.
@@ -61,9 +75,9 @@ def average_class_gradient(kernel, gradient, counts, *, average: str, averages: 
     n_classes = np.shape(counts[0])[-1]
     if average == "micro":
         pooled = _floats(_pooled(counts))
-        return np.broadcast_to(_partials(gradient, pooled, params), (*np.shape(counts[0]), 4)).copy()
+        return np.broadcast_to(_partials(gradient, pooled, params, defaults or {}), (*np.shape(counts[0]), 4)).copy()
     counts = _floats(counts)
-    partials = _partials(gradient, counts, params)
+    partials = _partials(gradient, counts, params, defaults or {})
     values, undefined = _apply(kernel, counts, params)
     if average == "none":
         return partials

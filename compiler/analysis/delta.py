@@ -11,7 +11,9 @@ What the compiler derives, per level (the runtime assembles ``G`` and the varian
 
 - class: the four partials ``df/dTP, df/dFP, df/dFN, df/dTN`` of the per-class formula. The
   runtime turns them, through the averaging, into ``G`` (``TP_k = M_kk``, ``FP_k`` the column
-  ``k`` off the diagonal, ...).
+  ``k`` off the diagonal, ...). A metric parameter and a parameter whose default is computed
+  from the counts each add a partial, which the runtime chains with the bound metric's or the
+  default's own partials.
 - aggregate: the partials of the formula in its averaged terms, and each term's four partials.
 - matrix: ``G`` itself, a formula in two free class indices (row, column), by the chain rule
   through ``t[i]``, ``p[j]``, ``n`` and ``Sum`` (a ``Sum`` over ``KroneckerDelta(k, a) * f(k)``
@@ -27,7 +29,8 @@ forces the cell itself to 0 (``t[a] = 0``) is no undefined case of ``G[a, b]``
 A metric gets no gradient, with the reason in ``ir.Metric.no_delta`` (the runtime then offers
 the bootstrap), where it is not differentiable in the counts (``abs``, ``min``, ``max``, ``Max(x, k)``,
 indicators and steps of the data other than a matrix formula's zero guards), where a term averages over
-instances or a parameter is another metric, or where a partial exceeds the compile budget
+instances, where an aggregate or matrix formula's parameter is another metric or has a default
+computed from the counts, or where a partial exceeds the compile budget
 (:mod:`metricc.compiler.analysis.budget`). Never an error: the build does not stop here.
 
 A class-level metric whose simplified form is ``counts / counts`` with the numerator's counts
@@ -193,20 +196,37 @@ def _matrix_gradient(expr: sympy.Expr, cell: tuple | None = None) -> sympy.Expr:
     return _collapse(total)
 
 
+def _computed(metric: ir.Metric) -> list[ir.Param]:
+    """The class_vector parameters whose default is a formula of the counts."""
+    return [p for p in metric.params if p.kind == "class_vector" and _data(p.default)]
+
+
 def _class_delta(metric: ir.Metric) -> ir.Metric:
     """The four partials, then one per metric parameter: ``df/dB`` with ``B = base(TP, FP, FN,
     TN)`` held as a variable, which the runtime multiplies by the bound metric's own partials
-    (the chain rule ``df/dTP + df/dB dB/dTP``, whatever metric is bound at run time)."""
+    (the chain rule ``df/dTP + df/dB dB/dTP``, whatever metric is bound at run time); then one
+    per parameter whose default is computed from the counts, ``df/dkappa``, with the default's
+    own four partials beside it: the runtime chains them only when the parameter is left at
+    its default (a value the user gives is a constant)."""
     held = {p.symbol: sympy.Dummy(p.name, real=True) for p in metric.params if p.kind == "metric"}
     value = metric.simplified.xreplace(held)
     back = {v: k for k, v in held.items()}
-    partials = _partials(value, (*COUNT_ORDER, *held.values()))
+    computed = _computed(metric)
+    partials = _partials(value, (*COUNT_ORDER, *held.values(), *(p.symbol for p in computed)))
     if partials is not None:
         partials = tuple(p.xreplace(back) for p in partials)
+    defaults = []
+    for param in computed:
+        reason = _not_differentiable(param.default, guards=False)
+        inner = None if reason else _partials(param.default, COUNT_ORDER)
+        if inner is None:
+            return dataclasses.replace(metric, no_delta=f"the default of {param.name}: {reason}" if reason else
+                                       "its gradient exceeds the compile budget")
+        defaults.append(ir.DefaultGradient(param.name, inner, _undefined(inner, analyze.undefined_cases(param.default))))
     if partials is None:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
     return dataclasses.replace(metric, gradient=partials, gradient_undefined=_undefined(partials, metric.undefined),
-                               proportion=_class_proportion(metric.simplified) or ())
+                               default_gradients=tuple(defaults), proportion=_class_proportion(metric.simplified) or ())
 
 
 def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
@@ -322,9 +342,10 @@ def derive_metric(metric: ir.Metric) -> ir.Metric:
         return dataclasses.replace(metric, no_delta=f"a {level}-level metric is not a function of the confusion matrix")
     if level != "class" and any(p.kind == "metric" for p in metric.params):
         return dataclasses.replace(metric, no_delta="a parameter is another metric, whose gradient is not derived")
-    computed = [p.name for p in metric.params if p.kind == "class_vector" and _data(p.default)]
-    if computed:
-        return dataclasses.replace(metric, no_delta=f"the default of {computed[0]} is computed from the counts")
+    computed = _computed(metric)
+    if computed and level != "class":
+        return dataclasses.replace(metric, no_delta=f"the default of {computed[0].name} is computed from the counts, "
+                                                    "which only class-level gradients chain")
     reason = _not_differentiable(metric.simplified, guards=level == "matrix")
     if reason:
         return dataclasses.replace(metric, no_delta=reason)

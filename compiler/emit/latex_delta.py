@@ -38,7 +38,7 @@ def delta_context(metric: ir.Metric, broken) -> dict:
     """What ``metric.tex.j2`` prints under "Standard error"; ``broken`` lays out a long display."""
     level = getattr(metric.level, "value", metric.level)
     context = {"no_delta": latex_escape(metric.no_delta), "level": level, "partials": [], "proportion": _proportion(metric),
-               "per_class": metric.per_class or "", "chain": ""}
+               "per_class": metric.per_class or "", "chain": "", "defaults": []}
     if not metric.gradient:
         return context
     if level == "class":
@@ -49,6 +49,13 @@ def delta_context(metric: ir.Metric, broken) -> dict:
         context["chain"] = ", ".join(rf"$\operatorname{{{p.name}}}$".replace("_", r"\_") for p in bound)
         context["partials"] += [(_partial("f", rf"\operatorname{{{p.name}}}".replace("_", r"\_")), broken(g))
                                 for p, g in zip(bound, metric.gradient[4:])]
+        # a default computed from the counts: the partial in the parameter, then the default's own
+        for default, g in zip(metric.default_gradients, metric.gradient[4 + len(bound):]):
+            symbol = latex(metric.param(default.name).symbol)
+            context["defaults"].append(f"${symbol}$")
+            context["partials"].append((_partial("f", symbol), broken(g)))
+            context["partials"] += [(_partial(symbol, _COUNT_LATEX[name]), broken(d))
+                                    for name, d in zip(names, default.gradient) if d != 0]
     elif level == "aggregate":
         context["partials"] = [(_partial("F", latex(t.symbol, metric.terms)), broken(g, metric.terms))
                                for t, g in zip(metric.terms, metric.gradient) if g != 0]

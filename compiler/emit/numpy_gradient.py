@@ -2,7 +2,7 @@
 
 Each level's template emits a public ``gradient`` function with the value function's
 arguments: class level, the four partials of the per-class formula, averaged by the runtime
-(``average_class_gradient``); aggregate level, each term's averaged partials and the formula's
+(``average_class_gradient``), and those of each parameter default computed from the counts; aggregate level, each term's averaged partials and the formula's
 partials in its terms (``combine_gradients``); matrix level, the gradient in the cells over a
 row and a column index (``cell_values``). Kernels are printed as the value's are (CSE, exact
 differences of counts, ``nonzero`` divisions with the undefined mask beside them), by the
@@ -53,7 +53,11 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, 
         outputs = [*metric.gradient, *metric.gradient_undefined]
         printed = kernel(outputs, _class_names(metric.params), params=value_params, counts=_COUNT_NAMES,
                          values=len(metric.gradient), bound=_bound(metric, outputs))
-        return {"kernel": printed, "terms": {}, "helpers": printed.helpers | {"average_class_gradient"}}
+        # a default computed from the counts: its own partials, chained when the parameter is left out
+        defaults = {d.name: kernel([*d.gradient, *d.undefined], _class_names(()), counts=_COUNT_NAMES, values=4)
+                    for d in metric.default_gradients}
+        helpers = printed.helpers.union(*(d.helpers for d in defaults.values()))
+        return {"kernel": printed, "terms": {}, "defaults": defaults, "helpers": helpers | {"average_class_gradient"}}
     if level == "aggregate":
         terms = {}
         helpers = {"average_class_gradient", "combine_gradients"}

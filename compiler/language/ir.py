@@ -16,7 +16,7 @@ from metricc.compiler.language import symbols
 from metricc.compiler.language.levels import Level
 from metricc.compiler.errors import Location
 
-__all__ = ["Param", "Term", "Equivalence", "Band", "Scale", "Metric"]
+__all__ = ["Param", "DefaultGradient", "Term", "Equivalence", "Band", "Scale", "Metric"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,18 @@ class Param:
         if self.kind == "metric":
             return symbols.metric_value(self.name)
         return sympy.Symbol(self.name, real=True)
+
+
+@dataclass(frozen=True)
+class DefaultGradient:
+    """The four partials of a class_vector parameter's default computed from the counts
+    (preference_driven's ``kappa = (TP + FN) / n``), and where they are undefined: the runtime
+    adds the metric's partial in the parameter times these when the parameter is left at its
+    default (analysis/delta.py)."""
+
+    name: str
+    gradient: tuple[sympy.Expr, ...]
+    undefined: tuple[sympy.Expr, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -196,11 +208,13 @@ class Metric:
     lets: tuple[tuple[str, str], ...] = ()  # the spec's let definitions as written (name, text), for documents
     interpretation: tuple[Scale, ...] = ()  # published scales naming ranges of the value; the first is the default
     per_class: str = ""  # matrix level: the free class index of a formula giving one value per class ("j")
-    # analysis/delta.py: the delta-method gradient (class: partials in TP, FP, FN, TN; aggregate:
-    # in each term; matrix: dF/dM over two free class indices), where it is undefined, why
-    # there is none, and (successes, trials) when the metric is a proportion
+    # analysis/delta.py: the delta-method gradient (class: partials in TP, FP, FN, TN, then one per
+    # metric parameter and one per computed default; aggregate: in each term; matrix: dF/dM over
+    # two free class indices), where it is undefined, why there is none, and (successes, trials)
+    # when the metric is a proportion
     gradient: tuple[sympy.Expr, ...] = ()
     gradient_undefined: tuple[sympy.Expr, ...] = ()
+    default_gradients: tuple[DefaultGradient, ...] = ()  # class level: defaults computed from the counts
     no_delta: str = ""
     proportion: tuple[tuple[str, ...], ...] = ()
 
