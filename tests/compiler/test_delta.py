@@ -81,3 +81,23 @@ def test_the_catalog_s_reasons(compiled_metrics):
     assert reasons["class_cen"] == reasons["class_mcen"] == ""  # one gradient per class
     assert reasons["mcc"] == reasons["f1"] == reasons["f1_of_macro_averages"] == ""
     assert compiled_metrics["accuracy"].proportion == (("diagonal",), ("all",))
+
+
+def test_a_default_computed_from_the_counts_adds_its_partials(compiled_metrics):
+    preference = compiled_metrics["preference_driven"]
+    assert preference.no_delta == "" and len(preference.gradient) == 5  # TP, FP, FN, TN, then d f / d kappa
+    (default,) = preference.default_gradients
+    n = sum(symbols.COUNTS)
+    expected = [(FP + TN) / n ** 2, -(TP + FN) / n ** 2, (FP + TN) / n ** 2, -(TP + FN) / n ** 2]
+    assert default.name == "kappa"
+    assert all(sympy.simplify(found - e) == 0 for found, e in zip(default.gradient, expected, strict=True))
+    kappa = preference.param("kappa").symbol
+    value = TP * (kappa / (TP + FP) + (1 - kappa) / (TP + FN))
+    assert sympy.simplify(preference.gradient[4] - sympy.diff(value, kappa)) == 0
+
+
+def test_a_default_that_is_not_differentiable_is_no_gradient_with_its_reason(compiled_metrics):
+    preference = compiled_metrics["preference_driven"]
+    kinked = dataclasses.replace(preference.param("kappa"), default=sympy.Abs(TP - FN) / sum(symbols.COUNTS))
+    derived = delta.derive_metric(dataclasses.replace(preference, params=(kinked,), gradient=(), default_gradients=()))
+    assert derived.gradient == () and derived.no_delta == "the default of kappa: not differentiable in the counts (abs of the data)"
