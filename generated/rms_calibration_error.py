@@ -11,7 +11,6 @@ import math
 from metricc.runtime.kernel import (
     check_score_memory,
     check_scores,
-    equal,
     finish,
     group_sum,
     nonzero,
@@ -66,14 +65,11 @@ def rms_calibration_error(
     n, C = S.shape
     check_score_memory("rms_calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
-    S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))
-    grouped__sum0 = np.sum(
-        equal(0, transpose(S__above) + transpose(S__tied_before)) * transpose(S), axis=-2
-    )
+    [S__top] = row_ranks(S, ("top",))
+    grouped__sum0 = np.sum(transpose(S) * transpose(S__top), axis=-2)
     grouped__key0, grouped__value1 = (
         np.floor(bins * grouped__sum0),
-        np.sum(equal(0, transpose(S__above) + transpose(S__tied_before)) * transpose(Y), axis=-2)
-        - grouped__sum0,
+        np.sum(transpose(S__top) * transpose(Y), axis=-2) - grouped__sum0,
     )
     value = np.sqrt(
         np.sum(

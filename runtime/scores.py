@@ -113,15 +113,16 @@ def rank_pairs(truth: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return pairs
 
 
-ROW_COUNTS = ("above", "tied", "tied_before")
+ROW_COUNTS = ("above", "tied", "tied_before", "top")
 
 
 def row_ranks(values: np.ndarray, counts: tuple[str, ...] = ROW_COUNTS) -> tuple[np.ndarray, ...]:
     """Counts over the entries ``l`` of the row of each entry ``X[..., s, k]`` along the last
     axis, as float64 whole numbers the shape of ``values``, those named in ``counts`` in that
     order: ``above`` ``#{l: X[s, l] > X[s, k]}``, ``tied`` ``#{l: X[s, l] = X[s, k]}`` (``k``
-    itself included), ``tied_before`` ``#{l < k: X[s, l] = X[s, k]}``. One stable sort per
-    row: O(C log C) where comparing every pair of entries takes O(C^2).
+    itself included), ``tied_before`` ``#{l < k: X[s, l] = X[s, k]}``, ``top`` 1 at the row's
+    first maximum (``above = tied_before = 0``), else 0. One stable sort per row: O(C log C)
+    where comparing every pair of entries takes O(C^2); ``top`` alone is one ``argmax``, O(C).
 
     In sorted order the entries equal to one another lie together; a tie group starts where
     an entry differs from its left neighbour, and a pass from the left carries each group's
@@ -133,10 +134,15 @@ def row_ranks(values: np.ndarray, counts: tuple[str, ...] = ROW_COUNTS) -> tuple
     -0.0 ties with 0.0).
 
     >>> [c.tolist() for c in row_ranks(np.array([[0.2, 0.5, 0.2, 0.1]]))]
-    [[[1.0, 0.0, 1.0, 3.0]], [[2.0, 1.0, 2.0, 1.0]], [[0.0, 0.0, 1.0, 0.0]]]
+    [[[1.0, 0.0, 1.0, 3.0]], [[2.0, 1.0, 2.0, 1.0]], [[0.0, 0.0, 1.0, 0.0]], [[0.0, 1.0, 0.0, 0.0]]]
     """
     values = np.asarray(values, dtype=np.float64)
     size = values.shape[-1]
+    if tuple(counts) == ("top",):  # argmax takes the first of tied maxima, as above = tied_before = 0 does
+        top = np.zeros(values.shape)
+        if size:
+            np.put_along_axis(top, np.argmax(values, axis=-1)[..., None], 1.0, axis=-1)
+        return (top,)
     rows = values.reshape(math.prod(values.shape[:-1]), size)
     results = tuple(np.empty(rows.shape) for _ in counts)
     block = max(1, _RANK_BLOCK // max(size, 1))  # rows sorted at once: the sort's copies stay small
@@ -160,7 +166,7 @@ def _rank_block(rows: np.ndarray, counts: tuple[str, ...], results: list[np.ndar
     for position in range(size - 2, -1, -1):
         end[position] = np.where(ordered[position] != ordered[position + 1], position + 1, end[position + 1])
     at_position = {"above": lambda p: size - end[p], "tied": lambda p: end[p] - start[p],
-                   "tied_before": lambda p: p - start[p]}
+                   "tied_before": lambda p: p - start[p], "top": lambda p: (end[p] == size) & (start[p] == p)}
     row_starts = np.arange(rows.shape[0]) * size
     for name, result in zip(counts, results):
         for position in range(size):  # one position of every row at a time: vectorised over the rows

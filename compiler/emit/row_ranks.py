@@ -24,7 +24,7 @@ from metricc.compiler.language import symbols
 
 __all__ = ["COUNTS", "Ranked", "rewrite"]
 
-COUNTS = ("above", "tied", "tied_before")  # the runtime's ROW_COUNTS, in its order (and by name)
+COUNTS = ("above", "tied", "tied_before", "top")  # the runtime's ROW_COUNTS, in its order (and by name)
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def _counted(term: sympy.Expr, index: sympy.Symbol) -> sympy.Expr | None:
     order = _class_order(rest[0], index, other) if len(rest) == 1 and relation == "==" else None
     if rest and order is None:
         return None
-    above, tied, before = (_count(row, c)[sample, other] for c in COUNTS)
+    above, tied, before = (_count(row, c)[sample, other] for c in COUNTS[:3])
     size = symbols.N_CLASSES
     counts = {">": above, ">=": above + tied, "<": size - above - tied, "<=": size - above, "==": tied}
     if order:
@@ -132,6 +132,12 @@ def rewrite(outputs) -> Ranked:
     Inner sums first, so a sum whose terms held a ranked sum sees its counts."""
     rows: dict[str, dict[str, sympy.IndexedBase]] = {}
 
+    def note(expr):
+        for atom in expr.atoms(sympy.Indexed):
+            row, _, count = str(atom.base.label).partition("__")
+            if count in COUNTS:
+                rows.setdefault(row, {})[count] = atom.base
+
     def visit(expr: sympy.Basic) -> sympy.Basic:
         if not expr.args or isinstance(expr, (sympy.Indexed, sympy.Symbol)):
             return expr
@@ -139,12 +145,33 @@ def rewrite(outputs) -> Ranked:
         if isinstance(rebuilt, sympy.Sum):
             ranked = _ranked(rebuilt)
             if ranked is not None:
-                for atom in ranked.atoms(sympy.Indexed):
-                    row, _, count = str(atom.base.label).partition("__")
-                    if count in COUNTS:
-                        rows.setdefault(row, {})[count] = atom.base
+                note(ranked)
                 return ranked
         return rebuilt
 
-    rewritten = tuple(visit(o) for o in outputs)
-    return Ranked(rewritten, tuple((row, tuple(sorted(counts.items()))) for row, counts in sorted(rows.items())))
+    rewritten = tuple(_top(visit(o)) for o in outputs)
+    for o in rewritten:
+        note(o)
+    read = {atom.base for o in rewritten for atom in o.atoms(sympy.Indexed)}
+    rows = {row: {c: base for c, base in counts.items() if base in read} for row, counts in rows.items()}
+    return Ranked(rewritten, tuple((row, tuple(sorted(counts.items()))) for row, counts in sorted(rows.items()) if counts))
+
+
+def _top(expr: sympy.Expr) -> sympy.Expr:
+    """``[X__above[s, k] + X__tied_before[s, k] = 0]`` -> ``X__top[s, k]``: the top label (no
+    entry above, none tied at an earlier class) is the row's first maximum, which the runtime
+    finds by ``argmax`` without a sort when no other count is read."""
+    def top(delta):
+        for zero, total in (delta.args, delta.args[::-1]):
+            terms = sympy.Add.make_args(total)
+            if zero != 0 or len(terms) != 2 or not all(isinstance(t, sympy.Indexed) for t in terms):
+                continue
+            names = {str(t.base.label).rpartition("__")[::2]: t for t in terms}
+            rows = {row for row, _ in names}
+            if len(rows) == 1 and {c for _, c in names} == {"above", "tied_before"} and len({t.indices for t in terms}) == 1:
+                row = rows.pop()
+                counts = {c: t for (_, c), t in names.items()}
+                return sympy.IndexedBase(f"{row}__top")[counts["above"].indices]
+        return delta
+
+    return expr.replace(lambda e: isinstance(e, sympy.KroneckerDelta), top)

@@ -89,7 +89,7 @@ def test_counted_sums_equal_the_loops_exactly(metrics, metric_id):
 
 def test_calibration_has_no_loop_over_the_classes_left(metrics):
     _, source = _function(metrics["calibration_error"])
-    assert "map(" not in source and 'S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))' in source
+    assert "map(" not in source and '[S__top] = row_ranks(S, ("top",))' in source  # argmax: no sort, no class loop
 
 
 @pytest.mark.parametrize("block", [1 << 20, 7])  # one block; blocks of 7 entries, rows split over them
@@ -100,12 +100,27 @@ def test_the_runtime_counts_equal_the_pairwise_comparisons(monkeypatch, block):
         values = rng.integers(0, 3, size=(30, n_classes)).astype(float)
         values[0] = -0.0  # ties with 0.0, as ==
         values[1, 0] = 0.0
-        above, tied, before = runtime_row_ranks(values)
+        above, tied, before, top = runtime_row_ranks(values)
         pairs_above = values[:, None, :] > values[:, :, None]  # [s, k, l]
         pairs_tied = values[:, None, :] == values[:, :, None]
         earlier = np.arange(n_classes)[None, :] < np.arange(n_classes)[:, None]  # [k, l]: l < k
         assert np.array_equal(above, pairs_above.sum(-1)) and np.array_equal(tied, pairs_tied.sum(-1))
         assert np.array_equal(before, (pairs_tied & earlier).sum(-1))
+        first_maximum = (pairs_above.sum(-1) == 0) & ((pairs_tied & earlier).sum(-1) == 0)
+        assert np.array_equal(top, first_maximum) and np.all(top.sum(-1) == 1)
+        (alone,) = runtime_row_ranks(values, ("top",))  # argmax, without the sort
+        assert np.array_equal(alone, top)
+
+
+def test_the_top_label_indicator_reads_the_top_count_alone():
+    """``[above + tied_before = 0]`` is the first maximum: one count, ``top``, and no sort."""
+    first = sympy.KroneckerDelta(0, sympy.Sum(FORMS[">"] + FORMS["== at an earlier class"],
+                                              (l, 0, symbols.N_CLASSES - 1)))
+    ranked = row_ranks.rewrite([first * X[s, k]])
+    assert ranked.outputs[0] == X[s, k] * sympy.IndexedBase("S__top")[s, k]
+    assert ranked.rows == (("S", (("top", sympy.IndexedBase("S__top")),)),)
+    kept = row_ranks.rewrite([sympy.KroneckerDelta(1, sympy.Sum(FORMS[">"], (l, 0, symbols.N_CLASSES - 1)))])
+    assert [c for c, _ in kept.rows[0][1]] == ["above"]  # another comparison keeps its count
 
 
 s, k, l = (sympy.Symbol(name, integer=True, nonnegative=True) for name in "skl")
