@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
+    row_ranks,
     sum_last_axis,
     transpose,
 )
@@ -50,20 +51,12 @@ def coverage_error(
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
     check_score_memory("coverage_error", n, C, ((1, 1),))
+    [S__Y__above] = row_ranks(S, ("above",), Y)
     value = (
         sum_last_axis(
             np.sum(
                 np.heaviside(
-                    sum(
-                        map(
-                            lambda j: np.heaviside(
-                                transpose(S) - align(S[..., :, j], "s", "ls"), 1.0
-                            )
-                            * align(Y[..., :, j], "s", "ls"),
-                            range(C),
-                        )
-                    ),
-                    0.0,
+                    align(np.sum(transpose(Y), axis=-2), "s", "ls") - transpose(S__Y__above), 0.0
                 ),
                 axis=-1,
             )

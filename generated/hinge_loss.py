@@ -9,14 +9,13 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
     equal,
     finish,
     nonzero,
     np,
+    row_ranks,
     scalar_param,
     transpose,
 )
@@ -60,6 +59,8 @@ def hinge_loss(
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
+    S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))
+    S__Y__above, S__Y__tied_before = row_ranks(S, ("above", "tied_before"), Y)
     value = (
         np.sum(
             np.maximum(
@@ -69,19 +70,10 @@ def hinge_loss(
                     (1 - transpose(Y))
                     * equal(
                         0,
-                        sum(
-                            map(
-                                lambda l: align(1 - Y[..., :, l], "s", "ks")
-                                * (
-                                    align(np.heaviside(arange(C) - l, 0.0), "k", "ks")
-                                    * equal(transpose(S), align(S[..., :, l], "s", "ks"))
-                                    + np.heaviside(
-                                        align(S[..., :, l], "s", "ks") - transpose(S), 0.0
-                                    )
-                                ),
-                                range(C),
-                            )
-                        ),
+                        transpose(S__above)
+                        + transpose(S__tied_before)
+                        - transpose(S__Y__above)
+                        - transpose(S__Y__tied_before),
                     )
                     * transpose(S),
                     axis=-2,

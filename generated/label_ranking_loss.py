@@ -9,12 +9,12 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
     check_score_memory,
     check_scores,
     finish,
     nonzero,
     np,
+    row_ranks,
     transpose,
 )
 from metricc.runtime.registry import MetricInfo
@@ -47,18 +47,14 @@ def label_ranking_loss(
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
-    check_score_memory("label_ranking_loss", n, C, ((1, 2),))
+    check_score_memory("label_ranking_loss", n, C, ((1, 1),))
+    S__above, S__tied = row_ranks(S, ("above", "tied"))
+    S__Y__above, S__Y__tied = row_ranks(S, ("above", "tied"), Y)
     value = (
         np.sum(
             np.sum(
-                np.sum(
-                    align(1 - transpose(Y), "ls", "jls")
-                    * np.heaviside(
-                        align(transpose(S), "ls", "jls") - align(transpose(S), "js", "jls"), 1.0
-                    )
-                    * align(transpose(Y), "js", "jls"),
-                    axis=-3,
-                ),
+                (transpose(S__above) + transpose(S__tied)) * transpose(Y)
+                - (transpose(S__Y__above) + transpose(S__Y__tied)) * transpose(Y),
                 axis=-2,
             )
             / nonzero(

@@ -9,7 +9,6 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
     check_score_memory,
     check_scores,
     equal,
@@ -54,22 +53,15 @@ def lrap(
     n, C = S.shape
     check_score_memory("lrap", n, C, ((1, 1),))
     S__above, S__tied = row_ranks(S, ("above", "tied"))
+    S__Y__above, S__Y__tied = row_ranks(S, ("above", "tied"), Y)
     value = (
         np.sum(
             (
                 equal(0, np.sum(transpose(Y), axis=-2))
                 * np.maximum(1, np.sum(transpose(Y), axis=-2))
                 + np.sum(
-                    transpose(Y)
-                    * sum(
-                        map(
-                            lambda l: np.heaviside(
-                                align(S[..., :, l], "s", "js") - transpose(S), 1.0
-                            )
-                            * align(Y[..., :, l], "s", "js"),
-                            range(C),
-                        )
-                    )
+                    (transpose(S__Y__above) + transpose(S__Y__tied))
+                    * transpose(Y)
                     / nonzero(transpose(S__above) + transpose(S__tied)),
                     axis=-2,
                 )

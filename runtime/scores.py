@@ -116,13 +116,17 @@ def rank_pairs(truth: np.ndarray, scores: np.ndarray) -> np.ndarray:
 ROW_COUNTS = ("above", "tied", "tied_before", "top")
 
 
-def row_ranks(values: np.ndarray, counts: tuple[str, ...] = ROW_COUNTS) -> tuple[np.ndarray, ...]:
+def row_ranks(values: np.ndarray, counts: tuple[str, ...] = ROW_COUNTS, weights: np.ndarray | None = None
+              ) -> tuple[np.ndarray, ...]:
     """Counts over the entries ``l`` of the row of each entry ``X[..., s, k]`` along the last
     axis, as float64 whole numbers the shape of ``values``, those named in ``counts`` in that
     order: ``above`` ``#{l: X[s, l] > X[s, k]}``, ``tied`` ``#{l: X[s, l] = X[s, k]}`` (``k``
     itself included), ``tied_before`` ``#{l < k: X[s, l] = X[s, k]}``, ``top`` 1 at the row's
     first maximum (``above = tied_before = 0``), else 0. One stable sort per row: O(C log C)
     where comparing every pair of entries takes O(C^2); ``top`` alone is one ``argmax``, O(C).
+    With ``weights`` (the shape of ``values``) ``above``, ``tied`` and ``tied_before`` sum the
+    weights ``w[s, l]`` of those entries instead of counting them: prefix sums in sorted order,
+    exact where the weights are whole numbers (the compiler passes 0/1 truth only).
 
     In sorted order the entries equal to one another lie together; a tie group starts where
     an entry differs from its left neighbour, and a pass from the left carries each group's
@@ -138,23 +142,25 @@ def row_ranks(values: np.ndarray, counts: tuple[str, ...] = ROW_COUNTS) -> tuple
     """
     values = np.asarray(values, dtype=np.float64)
     size = values.shape[-1]
-    if tuple(counts) == ("top",):  # argmax takes the first of tied maxima, as above = tied_before = 0 does
+    if tuple(counts) == ("top",) and weights is None:  # argmax takes the first of tied maxima, as above = tied_before = 0 does
         top = np.zeros(values.shape)
         if size:
             np.put_along_axis(top, np.argmax(values, axis=-1)[..., None], 1.0, axis=-1)
         return (top,)
     rows = values.reshape(math.prod(values.shape[:-1]), size)
+    weighed = None if weights is None else np.broadcast_to(np.asarray(weights, dtype=np.float64), values.shape).reshape(rows.shape)
     results = tuple(np.empty(rows.shape) for _ in counts)
     block = max(1, _RANK_BLOCK // max(size, 1))  # rows sorted at once: the sort's copies stay small
     for first in range(0, rows.shape[0], block):
-        _rank_block(rows[first:first + block], counts, [result[first:first + block] for result in results])
+        _rank_block(rows[first:first + block], counts, [result[first:first + block] for result in results],
+                    None if weighed is None else weighed[first:first + block])
     return tuple(result.reshape(values.shape) for result in results)
 
 
 _RANK_BLOCK = 1 << 20  # entries per block of rows in row_ranks
 
 
-def _rank_block(rows: np.ndarray, counts: tuple[str, ...], results: list[np.ndarray]) -> None:
+def _rank_block(rows: np.ndarray, counts: tuple[str, ...], results: list[np.ndarray], weights: np.ndarray | None) -> None:
     """:func:`row_ranks` of a block of rows ``(m, C)``, written into ``results``."""
     size = rows.shape[1]
     small = np.int16 if size < 2 ** 15 else np.int64  # positions: 2 bytes each where they fit
@@ -167,6 +173,13 @@ def _rank_block(rows: np.ndarray, counts: tuple[str, ...], results: list[np.ndar
         end[position] = np.where(ordered[position] != ordered[position + 1], position + 1, end[position + 1])
     at_position = {"above": lambda p: size - end[p], "tied": lambda p: end[p] - start[p],
                    "tied_before": lambda p: p - start[p], "top": lambda p: (end[p] == size) & (start[p] == p)}
+    if weights is not None:  # prefix[q, r]: the weights of row r's first q entries in sorted order
+        prefix = np.zeros((size + 1, rows.shape[0]))
+        np.cumsum(np.take_along_axis(weights, order.astype(np.intp), axis=-1).T, axis=0, out=prefix[1:])
+        columns = np.arange(rows.shape[0])
+        at = lambda q: prefix[q, columns]  # noqa: E731 - the weight up to position q of each row
+        at_position.update(above=lambda p: prefix[size] - at(end[p]),
+                           tied=lambda p: at(end[p]) - at(start[p]), tied_before=lambda p: at(p) - at(start[p]))
     row_starts = np.arange(rows.shape[0]) * size
     for name, result in zip(counts, results):
         for position in range(size):  # one position of every row at a time: vectorised over the rows

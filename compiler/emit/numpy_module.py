@@ -316,11 +316,12 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> Kernel:
              _RANKED: Printed("ranked__pairs")} | _scalar_names(metric)
     outputs = [e.replace(lambda x: _ranked_pairs(x) is not None, _ranked_pairs)
                for e in (metric.simplified, *metric.undefined)]
-    ranked = row_ranks.rewrite(outputs)
+    ranked = row_ranks.rewrite(outputs, weights=metric.truth != "relevance")  # 0/1 weights sum exactly
     lines, helpers, arrays = [], set(), set()
-    for row, counts in ranked.rows:  # one sort per row array, the counts read: S__above[s, k]...
+    for row, by, counts in ranked.rows:  # one sort per row array, the counts read: S__above[s, k]...
         targets = ", ".join(str(base) for _, base in counts) if len(counts) > 1 else f"[{counts[0][1]}]"
-        lines += layout(f"    {targets} = ", f"row_ranks({row}, {_tuple(count for count, _ in counts)})")
+        weights = f", {by}" if by else ""
+        lines += layout(f"    {targets} = ", f"row_ranks({row}, {_tuple(count for count, _ in counts)}{weights})")
         names |= {base: Printed(str(base)) for _, base in counts}
         helpers.add("row_ranks")
         arrays.add((1, 1))

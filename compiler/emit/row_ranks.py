@@ -11,7 +11,15 @@ ties at a later class ``tied - tied_before - 1``), exact as the loop's sum of ze
 
 :func:`rewrite` brings a sum to that form when every term of its expanded body is one such
 comparison (or its diagonal ``[l = k] * f(l)``, which is ``f(k)``) times factors free of ``l``;
-a sum with any other term (a comparison weighted by ``Y[s, l]``) is left as it is.
+a sum with any other term is left as it is. The top label's test ``[above + tied_before = 0]``
+becomes one count, ``top`` (the row's first maximum: an ``argmax``, no sort, when it is the
+only count of its row read).
+
+A comparison weighted by the truth, ``Y[s, l] * [S[s, l] >= S[s, k]]`` (hinge loss's runner-up
+among the other classes, the label-ranking metrics' true labels above), is a weighted count:
+the same sort, the weights summed in sorted order (``S__Y__above[s, k]``). Only where the
+truth is labels or 0/1 indicators (``weights=True``): sums of zeros and ones are exact in any
+order, where graded relevances summed in another order than the loop's would round otherwise.
 """
 
 from __future__ import annotations
@@ -29,15 +37,23 @@ COUNTS = ("above", "tied", "tied_before", "top")  # the runtime's ROW_COUNTS, in
 
 @dataclass(frozen=True)
 class Ranked:
-    """The rewritten expressions and the rows they rank: ``(row name, ((count, IndexedBase), ...))``
-    in order of the rows' names and then the counts' (``S__above[s, k]``), only the counts read."""
+    """The rewritten expressions and the rows they rank: ``(row name, weights name or "",
+    ((count, IndexedBase), ...))`` in order of the rows' names, then the weights', then the
+    counts' (``S__above[s, k]``, ``S__Y__above[s, k]``), only the counts read."""
 
     outputs: tuple[sympy.Expr, ...]
-    rows: tuple[tuple[str, tuple[tuple[str, sympy.IndexedBase], ...]], ...]
+    rows: tuple[tuple[str, str, tuple[tuple[str, sympy.IndexedBase], ...]], ...]
 
 
-def _count(row: sympy.IndexedBase, count: str) -> sympy.IndexedBase:
-    return sympy.IndexedBase(f"{row.label}__{count}")
+def _count(row: sympy.IndexedBase, count: str, weights: sympy.IndexedBase | None = None) -> sympy.IndexedBase:
+    return sympy.IndexedBase(f"{row.label}__{weights.label}__{count}" if weights is not None else f"{row.label}__{count}")
+
+
+def _parts(base: sympy.IndexedBase) -> tuple[str, str, str] | None:
+    """``(row, weights, count)`` of a count's name (``S__above``, ``S__Y__above``), else None."""
+    head, _, count = str(base.label).rpartition("__")
+    row, _, weights = head.partition("__")
+    return (row, weights, count) if head and count in COUNTS and row else None
 
 
 def _entries(a: sympy.Basic, b: sympy.Basic, index: sympy.Symbol):
@@ -89,7 +105,12 @@ def _class_order(factor: sympy.Basic, index: sympy.Symbol, other: sympy.Symbol) 
     return {other - index: "<", index - other: ">"}.get(difference)
 
 
-def _counted(term: sympy.Expr, index: sympy.Symbol) -> sympy.Expr | None:
+def _weight(factor: sympy.Basic, index: sympy.Symbol, sample: sympy.Symbol) -> bool:
+    """True if ``factor`` is the truth of the compared entry, ``Y[s, index]``."""
+    return isinstance(factor, sympy.Indexed) and factor.base == symbols.TRUTH and factor.indices == (sample, index)
+
+
+def _counted(term: sympy.Expr, index: sympy.Symbol, weights: bool) -> sympy.Expr | None:
     """``Sum(term, (index, 0, C - 1))`` as counts of the row it compares, or None."""
     factors = sympy.Mul.make_args(term)
     for factor in factors:  # Sum([l = k] * f(l), l) = f(k): one class of the row
@@ -105,45 +126,54 @@ def _counted(term: sympy.Expr, index: sympy.Symbol) -> sympy.Expr | None:
         return None
     factor, (row, sample, other, relation) = comparisons[0]
     rest = [f for f in inside if f is not factor]
+    weight = next((f for f in rest if weights and _weight(f, index, sample)), None)
+    rest = [f for f in rest if f is not weight]
     order = _class_order(rest[0], index, other) if len(rest) == 1 and relation == "==" else None
     if rest and order is None:
         return None
-    above, tied, before = (_count(row, c)[sample, other] for c in COUNTS[:3])
-    size = symbols.N_CLASSES
+    by = weight.base if weight is not None else None
+    above, tied, before = (_count(row, c, by)[sample, other] for c in COUNTS[:3])
+    size = symbols.N_CLASSES if weight is None else sympy.Sum(weight, (index, 0, symbols.N_CLASSES - 1))
+    own = 1 if weight is None else weight.xreplace({index: other})  # the weight of the entry k itself
     counts = {">": above, ">=": above + tied, "<": size - above - tied, "<=": size - above, "==": tied}
     if order:
-        counts["=="] = before if order == "<" else tied - before - 1
+        counts["=="] = before if order == "<" else tied - before - own
     return outside * counts[relation]
 
 
-def _ranked(total: sympy.Sum) -> sympy.Expr | None:
-    if len(total.limits) != 1:
+def _ranked(total: sympy.Sum, weights: bool) -> sympy.Expr | None:
+    if len(total.limits) > 1:  # Sum(f, l, j) = Sum(Sum(f, l), j): count over one index, sum the other
+        for inner in total.limits:
+            counted = _ranked(sympy.Sum(total.function, inner), weights)
+            if counted is not None:
+                return sympy.Sum(counted, *(limit for limit in total.limits if limit is not inner))
         return None
     index, low, high = total.limits[0]
     if low != 0 or high != symbols.N_CLASSES - 1:
         return None
-    counted = [_counted(t, index) for t in sympy.Add.make_args(sympy.expand_mul(total.function))]
+    counted = [_counted(t, index, weights) for t in sympy.Add.make_args(sympy.expand_mul(total.function))]
     return None if any(c is None for c in counted) else sympy.Add(*counted)
 
 
-def rewrite(outputs) -> Ranked:
-    """``outputs`` with every sum over a class that compares entries of one row counted.
+def rewrite(outputs, weights: bool = False) -> Ranked:
+    """``outputs`` with every sum over a class that compares entries of one row counted;
+    ``weights``: also those weighted by the truth (labels or 0/1 indicators only).
 
     Inner sums first, so a sum whose terms held a ranked sum sees its counts."""
-    rows: dict[str, dict[str, sympy.IndexedBase]] = {}
+    rows: dict[tuple[str, str], dict[str, sympy.IndexedBase]] = {}
 
     def note(expr):
         for atom in expr.atoms(sympy.Indexed):
-            row, _, count = str(atom.base.label).partition("__")
-            if count in COUNTS:
-                rows.setdefault(row, {})[count] = atom.base
+            parts = _parts(atom.base)
+            if parts:
+                rows.setdefault(parts[:2], {})[parts[2]] = atom.base
 
     def visit(expr: sympy.Basic) -> sympy.Basic:
         if not expr.args or isinstance(expr, (sympy.Indexed, sympy.Symbol)):
             return expr
         rebuilt = expr.func(*(visit(a) for a in expr.args)) if any(a.args for a in expr.args) else expr
         if isinstance(rebuilt, sympy.Sum):
-            ranked = _ranked(rebuilt)
+            ranked = _ranked(rebuilt, weights)
             if ranked is not None:
                 note(ranked)
                 return ranked
@@ -153,8 +183,9 @@ def rewrite(outputs) -> Ranked:
     for o in rewritten:
         note(o)
     read = {atom.base for o in rewritten for atom in o.atoms(sympy.Indexed)}
-    rows = {row: {c: base for c, base in counts.items() if base in read} for row, counts in rows.items()}
-    return Ranked(rewritten, tuple((row, tuple(sorted(counts.items()))) for row, counts in sorted(rows.items()) if counts))
+    rows = {key: {c: base for c, base in counts.items() if base in read} for key, counts in rows.items()}
+    return Ranked(rewritten, tuple((row, by, tuple(sorted(counts.items())))
+                                   for (row, by), counts in sorted(rows.items()) if counts))
 
 
 def _top(expr: sympy.Expr) -> sympy.Expr:
@@ -166,12 +197,10 @@ def _top(expr: sympy.Expr) -> sympy.Expr:
             terms = sympy.Add.make_args(total)
             if zero != 0 or len(terms) != 2 or not all(isinstance(t, sympy.Indexed) for t in terms):
                 continue
-            names = {str(t.base.label).rpartition("__")[::2]: t for t in terms}
-            rows = {row for row, _ in names}
-            if len(rows) == 1 and {c for _, c in names} == {"above", "tied_before"} and len({t.indices for t in terms}) == 1:
-                row = rows.pop()
-                counts = {c: t for (_, c), t in names.items()}
-                return sympy.IndexedBase(f"{row}__top")[counts["above"].indices]
+            parts = [_parts(t.base) for t in terms]
+            if (all(parts) and {p[2] for p in parts} == {"above", "tied_before"} and len({p[:2] for p in parts}) == 1
+                    and not parts[0][1] and len({t.indices for t in terms}) == 1):  # unweighted counts only
+                return _count(sympy.IndexedBase(parts[0][0]), "top")[terms[0].indices]
         return delta
 
     return expr.replace(lambda e: isinstance(e, sympy.KroneckerDelta), top)

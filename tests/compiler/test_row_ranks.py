@@ -29,6 +29,9 @@ RANKED = {
     "rms_calibration_error": ("labels", [{"bins": 4}]),
     "top_k_accuracy": ("labels", [{"top": 1}, {"top": 2}]),
     "lrap": ("indicator", [{}]),
+    "coverage_error": ("indicator", [{}]),
+    "label_ranking_loss": ("indicator", [{}]),
+    "hinge_loss": ("labels", [{"power": 1}, {"power": 2}]),
     "dcg": ("relevance", [{}, {"top": 2}]),
     "ndcg": ("relevance", [{}, {"top": 2}]),
 }
@@ -48,7 +51,7 @@ def _function(metric, rewritten: bool = True):
         source = numpy_module.emit_module(metric)
     else:
         original = row_ranks.rewrite
-        row_ranks.rewrite = lambda outputs: row_ranks.Ranked(tuple(outputs), ())
+        row_ranks.rewrite = lambda outputs, weights=False: row_ranks.Ranked(tuple(outputs), ())
         try:
             source = numpy_module.emit_module(metric)
         finally:
@@ -112,15 +115,48 @@ def test_the_runtime_counts_equal_the_pairwise_comparisons(monkeypatch, block):
         assert np.array_equal(alone, top)
 
 
+@pytest.mark.parametrize("block", [1 << 20, 7])
+def test_weighted_counts_equal_the_weighted_pairwise_comparisons(monkeypatch, block):
+    """0/1 weights (the truth): the prefix sums in sorted order are the loop's sums, exactly."""
+    monkeypatch.setattr(scores, "_RANK_BLOCK", block)
+    rng = np.random.default_rng(1)
+    for n_classes in (1, 2, 5):
+        values = rng.integers(0, 3, size=(30, n_classes)).astype(float)
+        weights = rng.integers(0, 2, size=values.shape).astype(float)
+        above, tied, before = runtime_row_ranks(values, ("above", "tied", "tied_before"), weights)
+        pairs_above = values[:, None, :] > values[:, :, None]  # [s, k, l]
+        pairs_tied = values[:, None, :] == values[:, :, None]
+        earlier = np.arange(n_classes)[None, :] < np.arange(n_classes)[:, None]
+        w = weights[:, None, :]
+        assert np.array_equal(above, (pairs_above * w).sum(-1)) and np.array_equal(tied, (pairs_tied * w).sum(-1))
+        assert np.array_equal(before, ((pairs_tied & earlier) * w).sum(-1))
+
+
+def test_weighted_comparisons_are_counted_only_where_the_truth_is_zero_or_one():
+    weighted = sympy.Sum(symbols.TRUTH[s, l] * FORMS[">="], (l, 0, symbols.N_CLASSES - 1))
+    counted = row_ranks.rewrite([weighted], weights=True)
+    assert counted.outputs[0] == sympy.IndexedBase("S__Y__above")[s, k] + sympy.IndexedBase("S__Y__tied")[s, k]
+    assert counted.rows == (("S", "Y", (("above", sympy.IndexedBase("S__Y__above")),
+                                         ("tied", sympy.IndexedBase("S__Y__tied")))),)
+    graded = row_ranks.rewrite([weighted], weights=False)  # relevances: summed in the loop's order
+    assert graded.outputs[0] == weighted and graded.rows == ()
+
+
+@pytest.mark.parametrize("metric_id", ["hinge_loss", "coverage_error", "lrap", "label_ranking_loss"])
+def test_truth_weighted_rank_sums_have_no_loop_over_the_classes_left(metrics, metric_id):
+    _, source = _function(metrics[metric_id])
+    assert "map(" not in source and "row_ranks(S, (" in source and ", Y)" in source
+
+
 def test_the_top_label_indicator_reads_the_top_count_alone():
     """``[above + tied_before = 0]`` is the first maximum: one count, ``top``, and no sort."""
     first = sympy.KroneckerDelta(0, sympy.Sum(FORMS[">"] + FORMS["== at an earlier class"],
                                               (l, 0, symbols.N_CLASSES - 1)))
     ranked = row_ranks.rewrite([first * X[s, k]])
     assert ranked.outputs[0] == X[s, k] * sympy.IndexedBase("S__top")[s, k]
-    assert ranked.rows == (("S", (("top", sympy.IndexedBase("S__top")),)),)
+    assert ranked.rows == (("S", "", (("top", sympy.IndexedBase("S__top")),)),)
     kept = row_ranks.rewrite([sympy.KroneckerDelta(1, sympy.Sum(FORMS[">"], (l, 0, symbols.N_CLASSES - 1)))])
-    assert [c for c, _ in kept.rows[0][1]] == ["above"]  # another comparison keeps its count
+    assert [c for c, _ in kept.rows[0][2]] == ["above"]  # another comparison keeps its count
 
 
 s, k, l = (sympy.Symbol(name, integer=True, nonnegative=True) for name in "skl")
@@ -142,7 +178,7 @@ COMPARE = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_
 def test_each_comparison_becomes_its_counts(form):
     ranked = row_ranks.rewrite([sympy.Sum(FORMS[form], (l, 0, symbols.N_CLASSES - 1))])
     (counted,) = ranked.outputs
-    assert not counted.atoms(sympy.Sum) and [row for row, _ in ranked.rows] == ["S"]
+    assert not counted.atoms(sympy.Sum) and [row for row, _, _ in ranked.rows] == ["S"]
     values = np.array([[0.5, 0.2, 0.5, 0.5, 0.1]])
     ranks = runtime_row_ranks(values)
     n_classes = values.shape[1]
