@@ -88,6 +88,10 @@ _SCORE_FORMULAS = (
     "Sum(Sum(Y[s, k] * S[s, k], k), s) / n",
     "Sum(Sum(Y[s, j] * step(S[s, j] - 1/2), j), s) / n",
     "Sum(size[k], k) / n",
+    # rank sums the emitter counts from one sort per row (compiler/emit/row_ranks.py): the top
+    # label, and comparisons weighted by the truth over two class indices
+    "Sum(Sum(Y[s, k] * indicator(Sum(indicator(S[s, l] > S[s, k]) + indicator(S[s, l] == S[s, k]) * indicator(l < k), l) == 0), k), s) / n",
+    "Sum(Sum(Y[s, j] * (1 - Y[s, l]) * indicator(S[s, l] >= S[s, j]), (j, l)), s) / n",
 )
 
 
