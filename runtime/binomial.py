@@ -77,19 +77,25 @@ def _product(a, b):
     return high, low
 
 
-def binomial_probability(x, n, p):
+def _mean(n, p, mean):
+    """``n p`` as ``high + low``: the exact product, or the caller's exact ``mean``."""
+    return _product(n, p) if mean is None else (mean, np.zeros(np.shape(mean)))
+
+
+def binomial_probability(x, n, p, mean=None):
     """``P(X = x)`` for ``X ~ Binomial(n, p)``; whole ``0 <= x <= n``, ``0 <= p <= 1`` (not checked here).
 
     ``1 - p`` is never rounded where it matters: the mean of failures ``n (1 - p)`` is taken
     from ``n - n p`` and its distance from ``n - x`` as ``n p - x`` (exact products), so a tiny
-    ``p`` with a huge ``n`` keeps its digits.
+    ``p`` with a huge ``n`` keeps its digits. ``mean``: ``n p`` exactly, where the caller knows it
+    (see :func:`binomial_tail`).
     """
-    x, n, p = np.broadcast_arrays(*(np.asarray(a, dtype=np.float64) for a in (x, n, p)))
+    x, n, p, given = np.broadcast_arrays(*(np.asarray(a, dtype=np.float64) for a in (x, n, p, 0 if mean is None else mean)))
     inner = (x > 0) & (x < n) & (p > 0) & (p < 1)
     xs, ns, ys = (np.where(inner, v, 1.0) for v in (x, n, n - x))
     ps = np.where(inner, p, 0.5)
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-        mean_high, mean_low = _product(ns, ps)
+        mean_high, mean_low = _mean(ns, ps, None if mean is None else np.where(inner, given, 0.5))
         above = (xs - mean_high) - mean_low  # x - n p
         mean = mean_high + mean_low
         log_value = (_stirling_remainder(ns) - _stirling_remainder(xs) - _stirling_remainder(ys)
@@ -169,10 +175,10 @@ def _expansion(a, b, f):
     return e0 * np.exp(-f - correction) * total, done
 
 
-def _large_tail(k, n, p):
+def _large_tail(k, n, p, mean=None):
     """``P(X >= k)`` where ``n p (1 - p)`` is large: the expansion of the smaller of the two
     tails, chosen by the sign of ``lam = k - (n + 1) p`` (from an exact product)."""
-    high, low = _product(n, p)
+    high, low = _mean(n, p, mean)
     lam = ((k - high) - low) - p  # not (n + 1) p: n + 1 rounds at 2**53
     upper = lam >= 0
     a, b = np.where(upper, k, n - k + 1.0), np.where(upper, n - k + 1.0, k)
@@ -180,10 +186,11 @@ def _large_tail(k, n, p):
     return np.where(upper, value, 1.0 - value), converged
 
 
-def _summed_tail(k, n, p):
+def _summed_tail(k, n, p, exact_mean=None):
     """``P(X >= k)`` as the sum of the probabilities on the shorter side of ``k``, over the
     mean +- (40 sd + 40) at most (Bernstein's bound puts the rest below 1e-26)."""
-    mean, sd = n * p, np.sqrt(n * p * (1.0 - p))
+    mean = n * p if exact_mean is None else exact_mean
+    sd = np.sqrt(mean * (1.0 - p))
     reach = np.ceil(40 * sd + 40)
     upper = k > mean
     first = np.where(upper, k, np.maximum(0.0, np.floor(mean) - reach))
@@ -195,7 +202,8 @@ def _summed_tail(k, n, p):
         chunk = slice(start, start + rows)
         offsets = np.arange(int(length[chunk].max(initial=0)))
         j = first[chunk, None] + offsets
-        terms = binomial_probability(np.minimum(j, n[chunk, None]), n[chunk, None], p[chunk, None])
+        terms = binomial_probability(np.minimum(j, n[chunk, None]), n[chunk, None], p[chunk, None],
+                                     None if exact_mean is None else exact_mean[chunk, None])
         total[chunk] = np.sum(np.where(offsets < length[chunk, None], terms, 0.0), axis=-1)
     return np.where(upper, total, 1.0 - total)
 
@@ -207,7 +215,7 @@ def _whole(name: str, values, low: float) -> None:
                          "the binomial tail counts whole successes of whole trials")
 
 
-def binomial_tail(successes, trials, probability):
+def binomial_tail(successes, trials, probability, mean=None):
     """``P(X >= successes)`` for ``X ~ Binomial(trials, probability)``, elementwise over broadcast arrays.
 
     1 for ``successes <= 0``, 0 for ``successes > trials``; ``probability`` 0 and 1 exactly.
@@ -215,15 +223,27 @@ def binomial_tail(successes, trials, probability):
     negative count, or a probability outside [0, 1], is an :class:`InputError`; an expansion that
     has not converged within :data:`MAX_TERMS` terms is one too, never a number.
 
+    ``mean``: the expected successes ``trials * probability`` where the caller has them exactly
+    (a probability that is a count over the trials: p_value's largest class over n). The tail
+    near its middle moves by about ``sqrt(n) * 1e-16`` with the rounding of ``probability``;
+    from the count it does not. It must agree with ``trials * probability`` (InputError else).
+
     >>> round(float(binomial_tail(3, 10, 0.3)), 12), float(binomial_tail(0, 0, 0.5)), float(binomial_tail(11, 10, 0.3))
     (0.6172172136, 1.0, 0.0)
     """
-    x, n, p = np.broadcast_arrays(*(np.asarray(a, dtype=np.float64) for a in (successes, trials, probability)))
+    x, n, p, given = np.broadcast_arrays(*(np.asarray(a, dtype=np.float64)
+                                           for a in (successes, trials, probability, np.nan if mean is None else mean)))
     _whole("successes", x, -np.inf)
     _whole("trials", n, 0)
     outside = np.isfinite(p) & ((p < 0) | (p > 1))
     if outside.any():
         raise InputError("binomial_tail probability", f"must be in [0, 1], got {p[outside].flat[0]!r}")
+    if mean is not None:
+        with np.errstate(invalid="ignore", over="ignore"):
+            off = np.isfinite(n * p) & ~(np.abs(given - n * p) <= 1e-12 * np.maximum(1.0, np.abs(given)))
+        if off.any():
+            raise InputError("binomial_tail mean", f"must be trials * probability, got {given[off].flat[0]!r} for "
+                             f"{n[off].flat[0]:g} * {p[off].flat[0]!r}")
     known = np.isfinite(x) & np.isfinite(n) & np.isfinite(p)
     inner = known & (x >= 1) & (x <= n) & (p > 0) & (p < 1)
     value = np.full(x.shape, np.nan)
@@ -233,10 +253,13 @@ def binomial_tail(successes, trials, probability):
     value[certain & (p == 0)] = 0.0
     if inner.any():
         k, trials, chance = x[inner], n[inner], p[inner]
+        expected = None if mean is None else given[inner]
         summed = trials * chance * (1 - chance) <= SUMMED_SD ** 2
         tail = np.empty(k.shape)
-        tail[summed] = _summed_tail(k[summed], trials[summed], chance[summed])
-        tail[~summed], converged = _large_tail(k[~summed], trials[~summed], chance[~summed])
+        tail[summed] = _summed_tail(k[summed], trials[summed], chance[summed],
+                                    None if expected is None else expected[summed])
+        tail[~summed], converged = _large_tail(k[~summed], trials[~summed], chance[~summed],
+                                               None if expected is None else expected[~summed])
         if not converged.all():
             where = np.flatnonzero(~converged)[0]
             args = (k[~summed][where], trials[~summed][where], chance[~summed][where])

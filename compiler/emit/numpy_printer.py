@@ -251,7 +251,17 @@ class NumpyPrinter:
         codes, target, batched = self._operands(expr.args)
         return Printed(f"{self.use(type(expr).__name__)}({', '.join(codes)})", target, batched)
 
-    _print_xlogy = _print_log_ratio = _print_xlogy_ratio = _print_binomial_tail = _print_runtime_call
+    _print_xlogy = _print_log_ratio = _print_xlogy_ratio = _print_runtime_call
+
+    def _print_binomial_tail(self, expr) -> Printed:
+        """``binomial_tail(x, n, p)``; a probability that is a count over the trials (``Max(t[k],
+        k) / n``) also passes the count as the mean ``n p``, exact where the ratio is rounded."""
+        trials, probability = expr.args[1:]
+        numerator, denominator = sympy.fraction(probability)
+        if denominator != trials or denominator == 1:
+            return self._print_runtime_call(expr)
+        codes, target, batched = self._operands((*expr.args, numerator))
+        return Printed(f"{self.use('binomial_tail')}({', '.join(codes[:3])}, mean={codes[3]})", target, batched)
 
     def _print_group_sum(self, expr) -> Printed:
         """``group_sum(keys, values, lookup)`` (:mod:`~metricc.compiler.emit.group_by`): per

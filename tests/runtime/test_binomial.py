@@ -144,6 +144,20 @@ def test_at_the_mean_of_the_largest_counts(x, n, numerator, denominator):
     assert abs(float(binomial_tail(x, n, chance)) - float(reference)) < ABSOLUTE
 
 
+@pytest.mark.parametrize("x, n, count", [
+    (2 ** 49 + 40, 2 ** 50 + 55, 2 ** 49 + 5),  # near the middle, both ways: the expansion
+    (10 ** 15 // 3 + 7 * 10 ** 6, 10 ** 15, 10 ** 15 // 3),
+    (1_000_000 + 300, 3_000_001, 1_000_000),  # the summed way
+])
+def test_a_count_over_the_trials_passed_as_the_mean_is_exact(x, n, count):
+    """``mean=count``: the chance count / n enters exactly, not as its rounded ratio."""
+    reference = float(tail(x, n, count, n, 80))
+    assert abs(float(binomial_tail(x, n, count / n, mean=count)) - reference) < ABSOLUTE
+    with pytest.raises(InputError) as raised:
+        binomial_tail(x, n, count / n, mean=count * (1 + 1e-9) + 1)
+    assert raised.value.argument == "binomial_tail mean"
+
+
 def test_an_expansion_that_does_not_converge_is_refused(monkeypatch):
     """Too few terms allowed (the test lowers the bound): an InputError, never the partial sum."""
     monkeypatch.setattr(binomial, "MAX_TERMS", 2)
