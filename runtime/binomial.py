@@ -240,7 +240,7 @@ def binomial_tail(successes, trials, probability, mean=None):
         raise InputError("binomial_tail probability", f"must be in [0, 1], got {p[outside].flat[0]!r}")
     if mean is not None:
         with np.errstate(invalid="ignore", over="ignore"):
-            off = np.isfinite(n * p) & ~(np.abs(given - n * p) <= 1e-12 * np.maximum(1.0, np.abs(given)))
+            off = (n > 0) & np.isfinite(n * p) & ~(np.abs(given - n * p) <= 1e-12 * np.maximum(1.0, np.abs(given)))
         if off.any():
             raise InputError("binomial_tail mean", f"must be trials * probability, got {given[off].flat[0]!r} for "
                              f"{n[off].flat[0]:g} * {p[off].flat[0]!r}")
