@@ -19,6 +19,7 @@ from metricc.runtime.kernel import (
     scalar_param,
     sum_last_axis,
     transpose,
+    window_sum,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -71,14 +72,11 @@ def dcg(
         * sum_last_axis(
             np.sum(
                 transpose(Y)
-                * sum(
-                    map(
-                        lambda m: (np.heaviside(top - m, 0.0) + equal(0, top))
-                        * np.heaviside(m - transpose(S__above), 1.0)
-                        * np.heaviside(transpose(S__above) + transpose(S__tied) - m, 0.0)
-                        / np.log(2 + m),
-                        range(C),
-                    )
+                * window_sum(
+                    lambda m: (np.heaviside(top - m, 0.0) + equal(0, top)) / np.log(2 + m),
+                    transpose(S__above),
+                    transpose(S__above) + transpose(S__tied),
+                    C,
                 )
                 / nonzero(transpose(S__tied)),
                 axis=-1,

@@ -18,6 +18,7 @@ from metricc.runtime.kernel import (
     row_ranks,
     scalar_param,
     transpose,
+    window_sum,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -74,14 +75,11 @@ def ndcg(
         np.sum(
             np.sum(
                 transpose(Y)
-                * sum(
-                    map(
-                        lambda m: (x0 + np.heaviside(-m - x1, 0.0))
-                        * np.heaviside(m - transpose(S__above), 1.0)
-                        * np.heaviside(transpose(S__above) + transpose(S__tied) - m, 0.0)
-                        / np.log(2 + m),
-                        range(C),
-                    )
+                * window_sum(
+                    lambda m: (x0 + np.heaviside(-m - x1, 0.0)) / np.log(2 + m),
+                    transpose(S__above),
+                    transpose(S__above) + transpose(S__tied),
+                    C,
                 )
                 / nonzero(transpose(S__tied)),
                 axis=-2,
@@ -92,14 +90,11 @@ def ndcg(
                     np.sum(
                         x2
                         * transpose(Y)
-                        * sum(
-                            map(
-                                lambda m: (x0 + np.heaviside(-m - x1, 0.0))
-                                * np.heaviside(m + x3, 1.0)
-                                * np.heaviside(transpose(Y__above) + transpose(Y__tied) - m, 0.0)
-                                / np.log(2 + m),
-                                range(C),
-                            )
+                        * window_sum(
+                            lambda m: (x0 + np.heaviside(-m - x1, 0.0)) / np.log(2 + m),
+                            -x3,
+                            transpose(Y__above) + transpose(Y__tied),
+                            C,
                         ),
                         axis=-2,
                     ),
@@ -107,14 +102,11 @@ def ndcg(
                 + np.sum(
                     x2
                     * transpose(Y)
-                    * sum(
-                        map(
-                            lambda m: (x0 + np.heaviside(-m - x1, 0.0))
-                            * np.heaviside(m + x3, 1.0)
-                            * np.heaviside(transpose(Y__above) + transpose(Y__tied) - m, 0.0)
-                            / np.log(2 + m),
-                            range(C),
-                        )
+                    * window_sum(
+                        lambda m: (x0 + np.heaviside(-m - x1, 0.0)) / np.log(2 + m),
+                        -x3,
+                        transpose(Y__above) + transpose(Y__tied),
+                        C,
                     ),
                     axis=-2,
                 )

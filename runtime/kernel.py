@@ -34,7 +34,7 @@ from metricc.runtime.confusion import (
 )
 from metricc.runtime.curves import Curves, ScoreCurves, check_scores, curve_pick, score_curves
 from metricc.runtime.errors import InputError
-from metricc.runtime.scores import check_score_memory, group_sum, rank_pairs, row_ranks
+from metricc.runtime.scores import check_score_memory, group_sum, rank_pairs, row_ranks, window_sum
 from metricc.runtime.terms import derived, matrix_counts, matrix_terms, whole
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "rank_pairs",
     "real",
     "row_ranks",
+    "window_sum",
     "scalar_param",
     "score_curves",
     "sum_last_axis",

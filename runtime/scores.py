@@ -24,7 +24,7 @@ from metricc.runtime.confusion import check_labels
 from metricc.runtime.errors import InputError
 
 __all__ = ["MAX_SCORE_ARRAY_BYTES", "PROBABILITY_TOLERANCE", "ROW_COUNTS", "check_probabilities", "check_score_memory",
-           "group_sum", "indicator_truth", "rank_pairs", "row_ranks", "score_array"]
+           "group_sum", "indicator_truth", "rank_pairs", "row_ranks", "score_array", "window_sum"]
 
 # Probabilities printed with six decimals, or summed in float32, miss 1 by up to ~1e-6.
 PROBABILITY_TOLERANCE = 1e-6
@@ -158,6 +158,34 @@ def row_ranks(values: np.ndarray, counts: tuple[str, ...] = ROW_COUNTS, weights:
 
 
 _RANK_BLOCK = 1 << 20  # entries per block of rows in row_ranks
+
+
+def window_sum(term, start, end, size: int):
+    """``sum over whole m in [0, size) of [m >= start] [m < end] term(m)``, elementwise over the
+    broadcast ``start`` and ``end``: the terms of the window alone, added in ascending ``m`` as
+    a loop over every ``m`` adds them (its other terms are zeros), so the same float sum in
+    ``max(end - start)`` passes instead of ``size``. ``term`` is called on each whole ``m`` in
+    ``[0, size)`` as the loop calls it (numpy's array and scalar logarithms may differ in the last
+    bit) and its values looked up; a term that gives arrays is called on arrays of ``m`` in the
+    window. NaN where a bound is not finite.
+
+    >>> float(window_sum(lambda m: 1 / (m + 1), 1, 3.5, 10))  # m = 1, 2, 3
+    1.0833333333333333
+    """
+    start, end = np.broadcast_arrays(np.asarray(start, dtype=np.float64), np.asarray(end, dtype=np.float64))
+    finite = np.isfinite(start) & np.isfinite(end)
+    low = np.where(finite, np.clip(np.ceil(np.where(finite, start, 0.0)), 0, size), 0.0)  # [m >= start]: m >= ceil(start)
+    high = np.where(finite, np.clip(np.ceil(np.where(finite, end, 0.0)), 0, size), 0.0)  # [m < end]: m <= ceil(end) - 1
+    width = np.maximum(high - low, 0.0)
+    values = [term(m) for m in range(size)]
+    if all(np.ndim(v) == 0 for v in values):
+        table = np.array(values, dtype=np.float64)
+        term = lambda m: table[m.astype(np.intp)]  # noqa: E731 - the loop's values, by position
+    total = np.zeros_like(start)  # the bounds' memory order, as the loop's sum has: np.sum adds it in that order
+    for offset in range(int(np.max(width, initial=0.0))):
+        inside = offset < width
+        total = total + np.where(inside, term(np.where(inside, low + offset, 0.0)), 0.0)
+    return np.where(finite, total, np.nan)
 
 
 def _rank_block(rows: np.ndarray, counts: tuple[str, ...], results: list[np.ndarray], weights: np.ndarray | None) -> None:

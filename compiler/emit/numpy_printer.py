@@ -332,6 +332,39 @@ class NumpyPrinter:
         return Printed(f"{self.use('np')}.{function}({printed.code}, axis={axis})",
                        printed.indices.replace(name, ""), printed.batched)
 
+    def _window(self, expr: sympy.Sum) -> Printed | None:
+        """``Sum([m >= a] * [m < b] * g(m), m)`` with ``g`` a function of ``m`` and scalars
+        alone (DCG's discount over the positions of a tie group), as ``window_sum``: the
+        window's terms, in the ascending order the loop adds them (the same float sum), in
+        ``max(b - a)`` passes where the loop takes C; or None."""
+        index = expr.limits[0][0]
+        low = high = None
+        rest = []
+        for factor in sympy.Mul.make_args(expr.function):
+            if isinstance(factor, sympy.Heaviside) and len(factor.args) == 2:
+                difference = sympy.expand(factor.args[0])
+                slope = difference.coeff(index)
+                if factor.args[1] == 1 and slope == 1 and low is None:  # [m - a >= 0]
+                    low = index - difference
+                    continue
+                if factor.args[1] == 0 and slope == -1 and high is None:  # [b - m > 0]
+                    high = difference + index
+                    continue
+            rest.append(factor)
+        if low is None or high is None or low.has(index) or high.has(index):
+            return None
+        name = str(index)
+        self.fixed.add(name)
+        try:
+            term = self.print(sympy.Mul(*rest))
+        finally:
+            self.fixed.discard(name)
+        if term.indices:  # g reads data: m would not broadcast with it
+            return None
+        codes, target, batched = self._operands((low, high))
+        return Printed(f"{self.use('window_sum')}(lambda {name}: {term.code}, {codes[0]}, {codes[1]}, C)", target,
+                       batched or term.batched)
+
     def _print_Sum(self, expr) -> Printed:
         body = expr.function
         sizes = {}
@@ -341,6 +374,9 @@ class NumpyPrinter:
                 raise InternalError("numpy printer: sums run over classes 0..C-1, samples 0..n-1 or thresholds")
             sizes[str(index)] = size
         if self.sample_indices and self.loops(expr):
+            window = self._window(expr)
+            if window is not None:
+                return window
             name = str(expr.limits[0][0])
             self.fixed.add(name)
             try:

@@ -17,9 +17,11 @@ import sympy
 
 from metricc.compiler import build
 from metricc.compiler.emit import numpy_module, row_ranks
+from metricc.compiler.emit.numpy_printer import NumpyPrinter
 from metricc.compiler.language import symbols
 from metricc.runtime import scores
 from metricc.runtime.scores import row_ranks as runtime_row_ranks
+from metricc.runtime.scores import window_sum as runtime_window_sum
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 # metric id -> (truth kind, parameter sets)
@@ -88,6 +90,29 @@ def test_counted_sums_equal_the_loops_exactly(metrics, metric_id):
         y, scores = _tied(seed, truth)
         for params in parameter_sets:
             assert np.array_equal(counted(y, scores, **params), looped(y, scores, **params), equal_nan=True)
+
+
+@pytest.mark.parametrize("metric_id", ["dcg", "ndcg"])
+def test_window_sums_equal_the_loops_exactly(metrics, metric_id, monkeypatch):
+    """The discount summed over a tie group's positions (``window_sum``) adds the loop's
+    nonzero terms in the loop's order: bit-identical values, also with 12 classes."""
+    windowed, source = _function(metrics[metric_id])
+    monkeypatch.setattr(NumpyPrinter, "_window", lambda self, expr: None)
+    looped, loop_source = _function(metrics[metric_id])
+    assert "window_sum(" in source and "window_sum(" not in loop_source and "map(" in loop_source
+    rng = np.random.default_rng(3)
+    for seed in range(4):
+        y, scores = _tied(seed, "relevance")
+        wide = rng.integers(0, 4, size=(30, 12)).astype(float), rng.integers(0, 3, size=(30, 12)) / 2
+        for truth, score in ((y, scores), wide):
+            for params in RANKED[metric_id][1]:
+                assert np.array_equal(windowed(truth, score, **params), looped(truth, score, **params), equal_nan=True)
+
+
+def test_a_window_sum_adds_only_whole_positions_inside_the_classes():
+    found = runtime_window_sum(lambda m: 1 / (m + 1), np.array([-2.0, 1.0, 2.5, 3.0, np.inf]), np.array([1.0, 3.5, 3.0, 2.0, 5.0]), 4)
+    np.testing.assert_array_equal(found[:4], [1.0, 1 / 2 + 1 / 3 + 1 / 4, 0.0, 0.0])  # m = 0; 1..3; none; none
+    assert np.isnan(found[4])
 
 
 def test_calibration_has_no_loop_over_the_classes_left(metrics):
