@@ -242,7 +242,11 @@ def _on_zero_set(factor: sympy.Expr, denominator: sympy.Expr) -> sympy.Expr | No
 
 
 def excuses(weight: sympy.Expr, denominator: sympy.Expr) -> bool:
-    """Whether ``weight`` vanishes wherever ``denominator`` does, for non-negative data."""
+    """Whether ``weight`` vanishes wherever ``denominator`` does, for non-negative data: it has
+    the denominator for a factor (``xlogy(r, r)``: 0 log 0), or every atom the denominator's
+    vanishing forces to 0 zeroes it."""
+    if any(_strip(f) == denominator for f in sympy.Mul.make_args(weight)):
+        return True
     value = _on_zero_set(weight, denominator)
     return value is not None and value == 0
 

@@ -219,7 +219,12 @@ def _fingerprint(expr: sympy.Expr, points: list[dict]) -> tuple | None:
         if not _bounded(expr, point):
             return None
         try:
-            value = complex(expr.xreplace(point).evalf(30))
+            with sympy.evaluate(False):  # numbers, not exact forms: exp(r log r / (1 + r log r)) at a rational r
+                substituted = expr.xreplace(point)  # took sympy minutes to evaluate exactly (fuzz, hang-0002)
+            number = substituted.evalf(30)
+            if not number.is_number or number.has(sympy.Function):  # a function evalf could not evaluate
+                return None
+            value = complex(number)
         except (TypeError, ValueError):
             return None
         if value != value or abs(value.imag) > 1e-12 or abs(value.real) == float("inf"):

@@ -129,6 +129,11 @@ class xlogy(sympy.Function):
             return x * sympy.log(y)
         return None
 
+    def _eval_evalf(self, prec):
+        """Numerically, also where the arguments stand unevaluated (``sympy.evaluate(False)``)."""
+        x, y = (a._evalf(prec) for a in self.args)
+        return sympy.S.Zero if x.is_zero else (x * sympy.log(y))._evalf(prec)
+
 
 class binomial_tail(sympy.Function):
     """``P(X >= x)`` for ``X ~ Binomial(n, p)``: ``binomial_tail(x, n, p)``, the one-sided

@@ -58,6 +58,10 @@ def test_xlogy_of_a_vanishing_argument_is_undefined_unless_its_weight_vanishes_t
     precision = s.TP / (s.TP + s.FP)
     assert s.TP in analyze.log_zeros(-s.xlogy(1, precision))
     assert analyze.log_zeros(s.xlogy(s.TP, precision)) == ()
+    term = s.TermSymbol("weighted__f1")
+    assert analyze.log_zeros(s.xlogy(1, term)) == (term,)
+    assert analyze.log_zeros(s.xlogy(term, term)) == ()  # its own weight: 0 log 0 (spec fuzz, hang_1)
+    assert analyze.log_zeros(s.xlogy(2 * term, term)) == ()
 
 
 def test_extremes_over_classes_are_simplified_inside_and_left_whole():
