@@ -177,8 +177,7 @@ def read_inputs(args) -> dict:
     if missing:
         raise InputError(missing, "--y-true and --y-pred go together")
     if args.multilabel:
-        if args.column is not None or args.y_pred_column is not None:
-            raise InputError("--column", "not used with --multilabel: indicator files hold one column per class")
+        inputs.no_label_columns(args.column, args.y_pred_column)
         if args.labels is not None:
             raise InputError("--labels", "not used with --multilabel; give --pos-label as a column index")
         return {"y_true": inputs.read_indicators("--y-true", args.y_true), "multilabel": True,

@@ -196,6 +196,12 @@ def read_label_pair(y_true: str, y_pred: str | None, column: str | None = None, 
     return truth, predicted
 
 
+def no_label_columns(column: str | None, pred_column: str | None) -> None:
+    """``--column`` and ``--y-pred-column`` pick a label column; multi-label files have none."""
+    if column is not None or pred_column is not None:
+        raise InputError("--column", "not used with --multilabel: indicator files hold one column per class")
+
+
 def read_indicators(option: str, value: str) -> list:
     """Multi-label 0/1 indicator rows, one sample per row: inline JSON or rows of numbers."""
     if value.lstrip().startswith("["):

@@ -56,8 +56,7 @@ def _multilabel_score_inputs(args) -> dict:
     ``--labels`` or a header line of ``--scores`` names them (both: they must agree)."""
     if args.probabilistic is not None:
         raise InputError("--probabilistic", "needs single-label data (one true class per sample), not --multilabel")
-    if args.column is not None or args.y_pred_column is not None:
-        raise InputError("--column", "not used with --multilabel: indicator files hold one column per class")
+    inputs.no_label_columns(args.column, args.y_pred_column)
     table = inputs.read_score_table("--scores", args.scores)
     labels = None if args.labels is None else list(args.labels)
     if table.columns is not None:
