@@ -214,3 +214,7 @@ def test_multilabel_scores_give_ranking_and_curve_metrics(capsys, tmp_path):
     assert "log_loss is single-label" in error(
         capsys, "eval", "--y-true", tmp_path / "t.csv", "--multilabel", "--scores", tmp_path / "s.csv",
         "--metric", "log_loss")
+    for given in (("--scores", tmp_path / "s.csv"), ("--y-pred", tmp_path / "t.csv")):  # scores and labels alike
+        assert "--column: not used with --multilabel" in error(
+            capsys, "eval", "--y-true", tmp_path / "t.csv", "--multilabel", *given, "--column", "1", "--metric", "lrap"
+            if given[0] == "--scores" else "f1")
