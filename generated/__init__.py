@@ -95,6 +95,7 @@ from metricc.generated.ndcg import INFO as _ndcg
 from metricc.generated.negative_likelihood_ratio import INFO as _negative_likelihood_ratio
 from metricc.generated.no_information_rate import INFO as _no_information_rate
 from metricc.generated.npv import INFO as _npv
+from metricc.generated.one_vs_all_hinge_loss import INFO as _one_vs_all_hinge_loss
 from metricc.generated.optimized_precision import INFO as _optimized_precision
 from metricc.generated.ordinal_mae import INFO as _ordinal_mae
 from metricc.generated.ordinal_mse import INFO as _ordinal_mse
@@ -232,6 +233,7 @@ CATALOG = Catalog((
     _negative_likelihood_ratio,
     _no_information_rate,
     _npv,
+    _one_vs_all_hinge_loss,
     _optimized_precision,
     _ordinal_mae,
     _ordinal_mse,

@@ -268,7 +268,8 @@ def evaluate(
     if unknown:
         raise InputError("params", f"no requested metric has a parameter '{unknown[0]}'")
     if average is not None:
-        unsupported = [r.info.id for r in requests if r.average is None and (r.info.level == "class" or per_class_matrix(r.info))
+        unsupported = [r.info.id for r in requests if r.average is None
+                       and (r.info.level == "class" or per_class_matrix(r.info) or per_class_score(r.info))
                        and average not in r.info.averages]
         if unsupported:
             raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
@@ -283,6 +284,9 @@ def evaluate(
                 score_labels = labels if labels is not None else list(range(np.shape(scores)[-1]))
             else:
                 score_labels = labels if labels is not None else _sorted_labels(y_true)
+                n_scored = np.shape(scores)[-1] if np.ndim(scores) == 2 else 2
+                if labels is None and len(score_labels) != n_scored:
+                    score_labels = list(range(n_scored))  # integer labels index the score columns (check_scores reads them so)
             return _labelled(requests, averages, results, score_labels, len(score_labels))
     if probabilistic is not None:
         n_scored = np.shape(scores)[-1] if scores is not None and np.ndim(scores) == 2 else 2
@@ -388,7 +392,10 @@ def _bootstrapped(requests, averages, method, matrix, class_labels, confidence, 
     else:
         instances = {name: call[name] for name in ("y_true", "y_pred", "scores") if call[name] is not None}
         if call["scores"] is not None and call["labels"] is None and not call["multilabel"]:
-            fixed["labels"] = _sorted_labels(call["y_true"])  # multi-label columns are the classes, by index
+            # Fixed, as a resample may lack a class (multi-label columns are the classes, by index); when
+            # y_true holds fewer classes than there are score columns, its labels index the columns.
+            seen, scored = _sorted_labels(call["y_true"]), np.shape(call["scores"])
+            fixed["labels"] = seen if len(scored) != 2 or len(seen) == scored[-1] else list(range(scored[-1]))
         found = uncertainty.bootstrap_intervals(keys, method, lambda **given: evaluate(keys, **{**fixed, **given}),
                                                 matrix=None, instances=instances, confidence=confidence,
                                                 n_resamples=n_resamples, random_state=random_state)
@@ -419,6 +426,11 @@ SCORE_LEVELS = ("curve", "score")
 def per_class_matrix(info) -> bool:
     """A matrix formula giving one value per class (spec ``per_class: j``), averaged like a class metric."""
     return info.level == "matrix" and bool(info.averages)
+
+
+def per_class_score(info) -> bool:
+    """A score formula giving one value per class (spec ``per_class: k``), averaged like a class metric."""
+    return info.level == "score" and bool(info.averages)
 
 
 def _per_class_values(info, mode) -> bool:
@@ -454,6 +466,14 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
                 _binary_needs_pos_label(info, asked, np.shape(scores)[-1] if np.ndim(scores) == 2 else 2)
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
             kwargs["multilabel"] = multilabel
+        elif per_class_score(info):  # one value per class (column of the scores), averaged as asked
+            if mode == "binary" and pos_label is None:
+                by_default = asked is None and mode == info.default_average
+                n_scored = np.shape(scores)[-1] if np.ndim(scores) == 2 else 2
+                _binary_needs_pos_label(info, None if by_default else mode, n_scored)
+            named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
+            class_labels = _sorted_labels(y_true) if labels is None and named and not multilabel else labels
+            kwargs.update(average=mode, weights=weights, pos_label=_pos_index(pos_label, class_labels, 2))
         results[key] = info.function(y_true, scores, **kwargs)
     return results
 

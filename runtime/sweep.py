@@ -222,6 +222,9 @@ def sweep(
     A long sweep shows a progress bar on stderr when it is a terminal; ``progress=False`` turns it off.
     """
     info = _metric(metric)
+    if info.level in ("curve", "score"):  # a sweep grids a parameter over confusion matrices or counts
+        raise InputError("metric", f"{info.id} is a {info.level}-level metric, a function of scores, not of a "
+                                   "confusion matrix; call it once per parameter value with evaluate(..., scores=, params=)")
     by_name = {p.name: p for p in info.params}
     vectors = [p.name for p in info.params if p.kind == "class_vector"]
     if param is None:

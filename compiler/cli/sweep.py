@@ -77,6 +77,10 @@ def run(args, data: dict, params: dict, weights, zero_division: float, options: 
     from metricc.runtime import metric, product_grid, sweep
 
     name, values = parse_spec(args.sweep)
+    on_scores = [metric(m).id for m in args.metric if metric(m).level in ("curve", "score")]
+    if on_scores:  # before the labels are read: a sweep grids a parameter over confusion matrices
+        raise InputError("--sweep", f"{on_scores[0]} is a {metric(on_scores[0]).level}-level metric, a function of "
+                                    "scores, not of a confusion matrix; run eval once per value with --param")
     try:
         inputs, n_classes, pos_label = _sweep_input(data)
         results, grid = {}, None

@@ -43,6 +43,11 @@ _LEVELS = {
     Level.CURVE: "Per class, over the one-vs-rest count curve of each class (one point per distinct score threshold).",
     Level.SCORE: "One value per data set, from the scores S[s, k] of sample s for class k and the one-hot truth Y[s, k].",
 }
+# Matrix and score formulas that declare a class index (per_class: j) give one value per class.
+_PER_CLASS_LEVELS = {
+    Level.MATRIX: "One value per class {0} of a confusion matrix M, the formula written for class {0} over the whole matrix.",
+    Level.SCORE: "One value per class {0}, from the scores S[s, k] and the one-hot truth Y[s, k] of every sample.",
+}
 _CURVE_AVERAGES = {
     "none": "the value on the curve of each class against the rest",
     "binary": "the value on the curve of the positive class",
@@ -132,7 +137,7 @@ def _metric_page(metric: ir.Metric, metrics: Mapping[str, ir.Metric], example: M
     return {
         "metric": metric,
         "family": family(metric),
-        "level_text": _LEVELS[metric.level],
+        "level_text": _PER_CLASS_LEVELS[metric.level].format(metric.per_class) if metric.per_class else _LEVELS[metric.level],
         "written": Markup(written_mathml(metric.formula, display=True)),
         "lets": [(Markup(written_mathml(name)), Markup(written_mathml(text))) for name, text in metric.lets],
         "simplified": _math(shown, metric.terms, display=True),

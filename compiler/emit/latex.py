@@ -46,7 +46,10 @@ _PER_CLASS_AVERAGES = {
     "macro": r"\texttt{{macro}}: $\frac{{1}}{{C}} \sum_{{{0}=0}}^{{C-1}} v_{0}$",
     "weighted": r"\texttt{{weighted}}: $\sum_{{{0}=0}}^{{C-1}} t_{0} v_{0} / n$ (by support)",
 }
-_ENVIRONMENT.filters["per_class_average"] = lambda mode, index: _PER_CLASS_AVERAGES[mode].format(index)
+# A score formula has no matrix: the support of class k is its number of samples.
+_SCORE_WEIGHTED = r"\texttt{{weighted}}: $\sum_{{{0}=0}}^{{C-1}} \left(\sum_{{s}} Y_{{s{0}}}\right) v_{0} / n$ (by support)"
+_ENVIRONMENT.filters["per_class_average"] = lambda mode, index, level: (
+    _SCORE_WEIGHTED if (mode, level) == ("weighted", Level.SCORE) else _PER_CLASS_AVERAGES[mode]).format(index)
 _ENVIRONMENT.filters["breakable"] = lambda text: re.sub(r"(\\_|/)", r"\1\\allowbreak{}", latex_escape(text))
 
 INDEX = symbols.index_symbol("k")

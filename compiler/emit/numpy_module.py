@@ -334,7 +334,10 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> Kernel:
         helpers |= vectors.helpers
         arrays |= vectors.arrays
         names |= {base: Printed(str(base)) for base, _ in stage}
-    kernel = _kernel(grouped.outputs, names, ranges=(symbols.N_TOTAL,))
+    kernel = _kernel(grouped.outputs, names, ranges=(symbols.N_TOTAL,), keep=metric.per_class)
+    if metric.per_class and kernel.indices != metric.per_class:
+        raise InternalError(f"numpy emitter: the per-class value of {metric.id} has class axes {kernel.indices!r}, "
+                            f"not {metric.per_class!r}")
     if any(o.has(_RANKED) for o in outputs):
         lines.insert(0, "    ranked__pairs = rank_pairs(Y, S)")
         helpers.add("rank_pairs")
@@ -404,6 +407,8 @@ SHAPES: Mapping[str, Shape] = MappingProxyType({
     "curve": Shape("curve.py.j2", _curve_level, frozenset({"average_curve_metric", "score_curves"})),
     "score": Shape("score.py.j2", _score_level, frozenset({"check_score_memory", "check_scores", "finish", "np"})),
 })
+# The template of a level's formulas that declare a class index (per_class: j): one value per class.
+_PER_CLASS_TEMPLATES: Mapping[str, str] = MappingProxyType({"matrix": "matrix_per_class.py.j2", "score": "score_per_class.py.j2"})
 # Runtime helper that checks a parameter of each kind on entry.
 _PARAM_HELPERS = MappingProxyType({"scalar": "scalar_param", "class_vector": "class_param", "class_matrix": "matrix_param",
                                    "metric": "metric_param"})
@@ -518,7 +523,7 @@ def module_context(metric: ir.Metric) -> dict:
 def emit_module(metric: ir.Metric) -> str:
     """The source of ``generated/<id>.py``, importing only the runtime helpers it uses."""
     context = module_context(metric)
-    template = "matrix_per_class.py.j2" if metric.per_class else SHAPES[context["level"]].template
+    template = _PER_CLASS_TEMPLATES[context["level"]] if metric.per_class else SHAPES[context["level"]].template
     return _ENVIRONMENT.get_template(template).render(context)
 
 

@@ -97,6 +97,10 @@ def _in_file_order(problems: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(problems, key=lambda d: (d.location.file, d.location.line, d.location.column))
 
 
+# A formula for class j at each level that may declare one (validate.PER_CLASS_LEVELS).
+_PER_CLASS_EXAMPLE = {Level.MATRIX: "e.g. M[{0}, {0}] / t[{0}]", Level.SCORE: "e.g. Sum(Y[s, {0}] * S[s, {0}], s) / n"}
+
+
 class _Lowering:
     def __init__(self, specs: Sequence[SourceSpec]) -> None:
         self.specs = {spec.data["id"]: spec for spec in specs}
@@ -140,7 +144,7 @@ class _Lowering:
         if free and symbols.index_symbol(free[0]) not in written.free_symbols:
             raise FormulaError(_diag(spec, ("formula",), f"per_class: {free[0]} declares one value per class {free[0]}, "
                                                          f"but the formula does not use {free[0]}; write it for class "
-                                                         f"{free[0]} (e.g. M[{free[0]}, {free[0]}] / t[{free[0]}]) or remove per_class"))
+                                                         f"{free[0]} ({_PER_CLASS_EXAMPLE[level].format(free[0])}) or remove per_class"))
         if written.has(symbols.binomial_tail) and data.get("counts") != "whole":
             raise FormulaError(_diag(spec, ("formula",), "binomial_tail() counts whole successes of whole trials: declare "
                                                          "'counts: whole' so that the generated function refuses a matrix "

@@ -27,7 +27,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from metricc.compiler.errors import Diagnostic, SchemaError
-from metricc.compiler.language import bands
+from metricc.compiler.language import bands, symbols
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.limits import MAX_FORMULA_CHARS, MAX_NUMBER_DIGITS, over_limit
 from metricc.compiler.language.load import SourceSpec
@@ -139,7 +139,7 @@ def _from_schema_error(spec: SourceSpec, error: ValidationError) -> Iterator[Dia
                 why = ("only curve and score formulas read scores" if key == "scores"
                        else "only score formulas read the truth matrix Y" if key == "truth"
                        else "only matrix formulas are given matrices that may hold fractions" if key == "counts"
-                       else f"it is {rules(level or Level.CLASS).value_unit}{_PER_CLASS_HINT if level == Level.MATRIX else str()}")
+                       else f"it is {rules(level or Level.CLASS).value_unit}{_PER_CLASS_HINT.get(level, '')}")
                 message = f"{key} is not allowed for level {level or 'class'!r} ({why}); remove it"
                 yield _diag(spec, path + ("level",), message)
     elif kind == "enum":
@@ -227,32 +227,47 @@ def _beyond_schema(spec: SourceSpec) -> Iterator[Diagnostic]:
             yield _diag(spec, path, f"write the string {text!r} instead of a YAML infinity")
 
 
-_PER_CLASS_HINT = "; for one value per class, declare the class index, e.g. per_class: j"
-# Averaging modes of per-class values of a matrix formula: micro pools TP, FP, FN, TN over the
-# classes before the formula is applied, geometric and samples are defined for count formulas.
+_PER_CLASS_HINT = {Level.MATRIX: "; for one value per class, declare the class index, e.g. per_class: j",
+                   Level.SCORE: "; for one value per class, declare the class index, e.g. per_class: k"}
+# Levels whose formulas may declare a free class index: a matrix formula for class j (PyCM's
+# class CEN), a score formula for class k (one-vs-all hinge). Class and curve formulas are
+# already per class; an aggregate formula is over averaged metrics.
+PER_CLASS_LEVELS = (Level.MATRIX, Level.SCORE)
+# Averaging modes of per-class values of a matrix or score formula: micro pools TP, FP, FN, TN
+# over the classes before the formula is applied, geometric and samples are defined for count formulas.
 PER_CLASS_AVERAGES = ("none", "binary", "macro", "weighted")
 _NO_MEANING = {
     "micro": "micro pools each class's TP, FP, FN and TN before applying a formula of those four counts; "
-             "a per-class matrix formula reads the whole matrix, so there is nothing to pool",
+             "a per-class {level} formula reads the whole {input}, so there is nothing to pool",
     "geometric": "the geometric mean is offered for class-level formulas only",
-    "samples": "samples averages per-instance counts of multi-label data; a matrix formula takes a confusion matrix",
+    "samples": "samples averages per-instance counts of multi-label data; a {level} formula takes {what}",
 }
+_INPUTS = {Level.MATRIX: ("matrix", "a confusion matrix"), Level.SCORE: ("score matrix", "the score matrix")}
 
 
 def per_class_problems(spec: SourceSpec) -> Iterator[Diagnostic]:
-    """``per_class`` belongs to matrix formulas, whose per-class values take none, binary, macro, weighted."""
+    """``per_class`` belongs to matrix and score formulas, whose per-class values take none, binary,
+    macro, weighted; at the score level the class index cannot be a sample index (s, u, v)."""
     data = spec.data
     if "per_class" not in data:
         return
-    if data.get("level", Level.CLASS) != Level.MATRIX:
-        yield _diag(spec, ("per_class",), f"per_class is for level 'matrix' (a formula over M, t, p for one class); "
-                    f"level {data.get('level', 'class')!r} formulas are already per class or per data set: "
-                    "remove per_class or set 'level: matrix'", at_key=True)
+    level = data.get("level", Level.CLASS)
+    if level not in PER_CLASS_LEVELS:
+        yield _diag(spec, ("per_class",), f"per_class is for levels 'matrix' and 'score' (a formula over M, t, p "
+                    f"or over S, Y for one class); level {data.get('level', 'class')!r} formulas are already per class or per data set: "
+                    "remove per_class or set 'level: matrix' or 'level: score'", at_key=True)
+        return
+    index = data["per_class"]
+    if level == Level.SCORE and index in symbols.SAMPLE_INDICES:
+        yield _diag(spec, ("per_class",), f"{_show(index)} is a sample index at the score level "
+                    f"({', '.join(symbols.SAMPLE_INDICES)} run over the samples); name the class index with "
+                    "another letter, e.g. per_class: k")
     averages = data.get("averages")
-    for index, mode in enumerate(averages if isinstance(averages, list) else ()):
+    words = dict(zip(("input", "what"), _INPUTS[Level(level)]), level=level)
+    for position, mode in enumerate(averages if isinstance(averages, list) else ()):
         if mode in _NO_MEANING:
-            yield _diag(spec, ("averages", index), f"{_show(mode)} has no meaning for the per-class values of a matrix "
-                        f"formula ({_NO_MEANING[mode]}); use {', '.join(PER_CLASS_AVERAGES)}")
+            yield _diag(spec, ("averages", position), f"{_show(mode)} has no meaning for the per-class values of a "
+                        f"{level} formula ({_NO_MEANING[mode].format(**words)}); use {', '.join(PER_CLASS_AVERAGES)}")
 
 
 # An identifier whole (its digits are no number's), or a number literal with its fraction and exponent.

@@ -181,6 +181,19 @@ def test_sweep_refuses_binary_averaging_on_three_classes(capsys):
     assert code == 0 and out.splitlines()[1:] == ["1.0\t0.75", "2.0\t0.75"]  # class 2: TP 3, FP 1, FN 1
 
 
+def test_one_vs_all_hinge_loss_on_the_command_line(capsys, tmp_path):
+    """One value per class, labelled; averaged with --average; a sweep of its power is refused
+    (a sweep grids confusion matrices), as is the delta method (no gradient in the scores)."""
+    (tmp_path / "t.txt").write_text("ant\nbee\ncat\nbee\n")
+    scores = "[[0.8, 0.1, 0.1], [0.2, 0.5, 0.3], [0.0, 0.4, 0.6], [1.5, -0.5, 0.0]]"  # tests/runtime/test_scores.py
+    given = ("eval", "--y-true", tmp_path / "t.txt", "--scores", scores, "--metric", "one_vs_all_hinge_loss")
+    values = run_json(capsys, *given)["one_vs_all_hinge_loss"]
+    assert list(values) == ["ant", "bee", "cat"] and values["cat"] == pytest.approx(0.95, rel=1e-12)
+    assert run_json(capsys, *given, "--average", "macro")["one_vs_all_hinge_loss"] == pytest.approx(1.1, rel=1e-12)
+    assert "--sweep: one_vs_all_hinge_loss is a score-level metric" in error(capsys, *given, "--sweep", "power=1,2")
+    assert "--interval: delta does not apply" in error(capsys, *given, "--interval", "delta")
+
+
 def test_unnamed_score_columns_of_named_classes_are_reported(capsys, tmp_path):
     (tmp_path / "t.txt").write_text("b\na\nc\nb\n")
     scores = "[[0.1, 0.7, 0.2], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6], [0.2, 0.5, 0.3]]"

@@ -583,6 +583,8 @@ def score_calls(metric, y: list[int], scores: list[list[float]], kwargs: dict | 
                     for s in range(n) for k in range(c)})
     params = {p.symbol: rational(kwargs[p.name]) if p.name in kwargs else p.default for p in metric.params}
     sizes = {symbols.N_TOTAL: sympy.Integer(n), symbols.N_CLASSES: sympy.Integer(c)}
+    if metric.per_class:
+        return _per_class_score_calls(metric, indexed, {**sizes, **params}, c, kwargs)
     evaluator = Evaluator({**sizes, **params}, indexed, extended=True)
     value = written_or_simplified(metric, evaluator)
     scale = evaluator(metric.conditioning.scale) if metric.conditioning is not None and value is not None else None
@@ -590,6 +592,26 @@ def score_calls(metric, y: list[int], scores: list[list[float]], kwargs: dict | 
     for zd in ZERO_DIVISIONS:
         call_kwargs = {"zero_division": zd, "labels": list(range(c)), **kwargs}
         calls.append(Call("-", zd, call_kwargs, _fill(zd) if value is None else value, scale))
+    return calls
+
+
+def _per_class_score_calls(metric, indexed: dict, values: dict, c: int, kwargs: dict) -> list[Call]:
+    """A score formula with one value per class (``per_class: k``): the formula at each class
+    k, then averaged as class-level values are (weighted: by the class's samples, Y's column sums)."""
+    index = symbols.index_symbol(metric.per_class)
+    found = [written_or_simplified(metric, Evaluator({**values, index: sympy.Integer(k)}, indexed, extended=True))
+             for k in range(c)]
+    support = [sum(v for (name, (_, k)), v in indexed.items() if name == "Y" and k == column) for column in range(c)]
+    per_class = PerClass(found, None, False, support)
+    calls = []
+    for zd in ZERO_DIVISIONS:
+        for mode in metric.averages:
+            expected = per_class.average(mode, zd, 1)
+            scale = _magnitudes(per_class).average(mode, zd, 1) if mode in MEANS else None
+            args = {"zero_division": zd, "labels": list(range(c)), "average": mode, **kwargs}
+            if mode == "binary":
+                args["pos_label"] = 1
+            calls.append(Call(mode, zd, args, expected, scale))
     return calls
 
 

@@ -503,11 +503,12 @@ def truth_value(y, s: int, k: int) -> sympy.Rational:
     return sympy.Rational(y[s][k]) if isinstance(y[s], (list, tuple)) else sympy.Integer(int(y[s] == k))
 
 
-def score_reference(metric, y, scores) -> sympy.Expr:
+def score_reference(metric, y, scores, bound: dict | None = None) -> sympy.Expr:
+    """The formula's exact value; ``bound``: the class index of a per-class formula, set."""
     n, c = len(scores), len(scores[0])
     values = {TRUTH[s, k]: S(truth_value(y, s, k)) for s in range(n) for k in range(c)}
     values.update({SCORE[s, k]: scores[s][k] for s in range(n) for k in range(c)})
-    sizes = {symbols.N_TOTAL: n, symbols.N_CLASSES: c, **{p.symbol: p.default for p in metric.params}}
+    sizes = {symbols.N_TOTAL: n, symbols.N_CLASSES: c, **{p.symbol: p.default for p in metric.params}, **(bound or {})}
     expr = written_out(metric.written.xreplace(sizes))
     value = exact(expr, values)
     if value is None:
@@ -565,12 +566,17 @@ def test_generated_equals_sympy_on_scores(compiled_metrics, metric_id, data, pos
     elif metric.truth == "relevance":  # graded: halves 0 to 3/2, ties, every third row all zero
         y = [[((3 * s + 2 * k + v) % 4) / 2 if s % 3 else 0.0 for k in range(len(scores[0]))] for s, v in enumerate(y)]
     floats = np.array(scores, dtype=float)
-    if metric.level == "score":
+    if metric.level == "score" and not metric.per_class:
         assert_matches(info.function(y, floats), score_reference(metric, y, scores), f"{metric_id} on {y}, {scores}")
         return
     c = len(scores[0])
-    per_class = [curve_reference(metric, [int(v == k) for v in y], [row[k] for row in scores]) for k in range(c)]
-    pooled = curve_reference(metric, [int(v == k) for v in y for k in range(c)], [x for row in scores for x in row])
+    if metric.per_class:  # one value per class k: the formula with k set, averaged as curve values are
+        index = symbols.index_symbol(metric.per_class)
+        per_class = [score_reference(metric, y, scores, {index: sympy.Integer(k)}) for k in range(c)]
+    else:
+        per_class = [curve_reference(metric, [int(v == k) for v in y], [row[k] for row in scores]) for k in range(c)]
+    pooled = (curve_reference(metric, [int(v == k) for v in y for k in range(c)], [x for row in scores for x in row])
+              if "micro" in info.averages else None)
     support = [sum(1 for v in y if v == k) for k in range(c)]
     weighted = sum((w * v for w, v in zip(support, per_class) if w), S.Zero) / sum(support)  # weight 0 takes no part
     expected = {"none": per_class, "binary": per_class[pos_label], "micro": pooled,

@@ -113,3 +113,42 @@ def test_multiclass_hinge_loss_crammer_singer(squared, seed):
                                                     squared=squared)
     assert ours("hinge_loss", y, proba, power=2 if squared else 1, labels=list(range(proba.shape[1]))) == pytest.approx(
         float(expected), rel=1e-12)
+
+
+def _one_vs_all(scores, y, squared: bool) -> np.ndarray:
+    """torchmetrics' one-vs-all hinge: one value per class, float64 kept."""
+    found = classification.multiclass_hinge_loss(torch.tensor(scores), torch.tensor(y), num_classes=scores.shape[1],
+                                                 squared=squared, multiclass_mode="one-vs-all")
+    assert found.dtype == torch.float64
+    return found.numpy()
+
+
+@pytest.mark.parametrize("squared", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_multiclass_hinge_loss_one_vs_all(squared, seed):
+    """Scores in [0, 1], not rows of probabilities: torchmetrics takes them as they are."""
+    rng = np.random.default_rng(seed)
+    c, n = int(rng.integers(2, 7)), int(rng.integers(5, 150))
+    y, scores = rng.integers(0, c, size=n), rng.random((n, c))
+    labels = list(range(c))
+    found = CATALOG["one_vs_all_hinge_loss"].function(y, scores, power=2 if squared else 1, labels=labels)
+    np.testing.assert_allclose(found, _one_vs_all(scores, y, squared), rtol=1e-12, atol=0)
+    expected_macro = _one_vs_all(scores, y, squared).mean()
+    assert ours("one_vs_all_hinge_loss", y, scores, power=2 if squared else 1, labels=labels,
+                average="macro") == pytest.approx(expected_macro, rel=1e-12)
+
+
+@pytest.mark.parametrize("squared", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_multiclass_hinge_loss_one_vs_all_of_logits(squared, seed):
+    """Decision values outside [0, 1]: torchmetrics applies a softmax to each row first, which
+    metricc does not (docs/differences.md); given the softmax rows the two agree."""
+    rng = np.random.default_rng(seed)
+    c, n = int(rng.integers(2, 7)), int(rng.integers(5, 150))
+    y, logits = rng.integers(0, c, size=n), rng.normal(scale=3.0, size=(n, c))
+    rows = np.exp(logits - logits.max(axis=1, keepdims=True))
+    rows /= rows.sum(axis=1, keepdims=True)
+    found = CATALOG["one_vs_all_hinge_loss"].function(y, rows, power=2 if squared else 1, labels=list(range(c)))
+    np.testing.assert_allclose(found, _one_vs_all(logits, y, squared), rtol=1e-12, atol=0)
+    as_given = CATALOG["one_vs_all_hinge_loss"].function(y, logits, power=2 if squared else 1, labels=list(range(c)))
+    assert not np.allclose(as_given, _one_vs_all(logits, y, squared))  # the difference the row states

@@ -318,3 +318,57 @@ def test_macro_roc_auc_does_not_build_the_pooled_curve():
     assert curves_of._pooled is None and 0 < macro <= 1
     per_class, pooled = curves_of  # unpacking reads (builds) the pooled curve
     assert pooled.tp.shape[0] == 1 and curves_of._pooled is pooled
+
+
+# ---------------------------------------------------------------- one value per class (per_class: k)
+
+# Classes 0, 1, 2 of four samples, decision values of either sign. The hinges max(0, 1 - y S[s, k])
+# with y = +1 on the true class: class 0 (0.2, 1.2, 1.0, 2.5), class 1 (1.1, 0.5, 1.4, 1.5),
+# class 2 (1.1, 1.3, 0.4, 1.0).
+OVA_Y = [0, 1, 2, 1]
+OVA_SCORES = [[0.8, 0.1, 0.1], [0.2, 0.5, 0.3], [0.0, 0.4, 0.6], [1.5, -0.5, 0.0]]
+
+
+def test_one_vs_all_hinge_loss_by_hand():
+    ova = CATALOG["one_vs_all_hinge_loss"].function
+    np.testing.assert_allclose(ova(OVA_Y, OVA_SCORES), [4.9 / 4, 4.5 / 4, 3.8 / 4], rtol=1e-12)
+    assert ova(OVA_Y, OVA_SCORES, average="macro") == pytest.approx(1.1, rel=1e-12)
+    assert ova(OVA_Y, OVA_SCORES, average="weighted") == pytest.approx((4.9 + 2 * 4.5 + 3.8) / 16, rel=1e-12)  # support 1, 2, 1
+    assert ova(OVA_Y, OVA_SCORES, average="binary", pos_label=2) == pytest.approx(0.95, rel=1e-12)
+    assert ova(OVA_Y, OVA_SCORES, power=2)[0] == pytest.approx((0.04 + 1.44 + 1.0 + 6.25) / 4, rel=1e-12)
+
+
+@FAST
+@given(data=scored(classes=st.integers(2, 5), probabilities=False))
+def test_one_vs_all_hinge_of_class_1_is_binary_hinge_loss(data):
+    """Class 1 against the rest is the two-class hinge of column 1 (binary_hinge_loss)."""
+    y, scores = data
+    for power in (1, 2):
+        assert value("one_vs_all_hinge_loss", y, scores, power=power, average="binary") == pytest.approx(
+            value("binary_hinge_loss", y, scores, power=power), rel=1e-12)
+
+
+def test_one_vs_all_hinge_loss_through_evaluate_is_labelled():
+    names = np.array(["ant", "bee", "cat"])[OVA_Y]
+    found = evaluate(["one_vs_all_hinge_loss", "one_vs_all_hinge_loss:macro"], y_true=names, scores=OVA_SCORES)
+    assert found["one_vs_all_hinge_loss"].labels == ["ant", "bee", "cat"]
+    assert found["one_vs_all_hinge_loss:macro"] == pytest.approx(1.1, rel=1e-12)
+    assert evaluate("one_vs_all_hinge_loss", y_true=names, scores=OVA_SCORES, average="binary",
+                    pos_label="cat")["one_vs_all_hinge_loss"] == pytest.approx(0.95, rel=1e-12)
+    with pytest.raises(InputError, match="average: one_vs_all_hinge_loss does not support 'micro'"):
+        evaluate("one_vs_all_hinge_loss", y_true=names, scores=OVA_SCORES, average="micro")
+    with pytest.raises(InputError, match="with 3 classes name that class"):
+        evaluate("one_vs_all_hinge_loss", y_true=names, scores=OVA_SCORES, average="binary")
+    with pytest.raises(InputError, match="interval: delta does not apply to one_vs_all_hinge_loss"):
+        evaluate("one_vs_all_hinge_loss", y_true=names, scores=OVA_SCORES, interval="delta")
+
+
+def test_per_class_score_values_are_labelled_by_the_columns_when_a_class_is_absent():
+    """y_true holds classes 0 and 1 of three score columns: the columns are the classes, also
+    for the bootstrap, which fixes the labels before resampling."""
+    y, scores = [0, 1, 1, 0], np.array(OVA_SCORES)
+    found = evaluate("one_vs_all_hinge_loss", y_true=y, scores=scores)["one_vs_all_hinge_loss"]
+    assert found.labels == [0, 1, 2] and found[2] == pytest.approx((1.1 + 1.3 + 1.6 + 1.0) / 4, rel=1e-12)
+    interval = evaluate("one_vs_all_hinge_loss", y_true=y, scores=scores, interval="bootstrap", n_resamples=100,
+                        random_state=0)["one_vs_all_hinge_loss"]
+    assert interval.value.labels == [0, 1, 2] and np.all(interval.lower <= interval.upper)

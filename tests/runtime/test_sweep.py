@@ -153,6 +153,13 @@ def test_scalar_parameter_sweep_equals_loop():
         np.testing.assert_allclose(result[(slice(None),) + g], CATALOG["f_beta"].function(*counts_from_matrix(matrices), beta=betas[g]))
 
 
+def test_sweep_refuses_metrics_of_scores():
+    """A sweep grids a parameter over confusion matrices; a score metric (power of the hinge) has none."""
+    for metric_id in ("hinge_loss", "one_vs_all_hinge_loss"):
+        with pytest.raises(InputError, match=f"metric: {metric_id} is a score-level metric"):
+            sweep(metric_id, matrix=np.eye(2), param="power", grid=[1.0, 2.0])
+
+
 # ---------------------------------------------------------------- proved identities, numerically
 
 def _one_hot_instances(matrix):
