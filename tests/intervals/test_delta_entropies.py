@@ -30,33 +30,18 @@ def _value(metric_id, matrix):
     return float(catalog()[metric_id].function(matrix))
 
 
-def _finite_difference_se(metric_id, matrix, step=1e-3):
-    """sqrt(sum M (G - Gbar)**2) with G by Richardson-extrapolated central differences over the
-    occupied cells (an empty cell has probability 0 and is never moved)."""
-    gradient = np.zeros_like(matrix)
-    for i, j in zip(*np.nonzero(matrix)):
-        def central(h):
-            shift = np.zeros_like(matrix)
-            shift[i, j] = h
-            return (_value(metric_id, matrix + shift) - _value(metric_id, matrix - shift)) / (2 * h)
-        gradient[i, j] = (4 * central(step / 2) - central(step)) / 3
-    n = matrix.sum()
-    mean = np.sum(matrix * gradient) / n
-    return float(np.sqrt(np.sum(matrix * (gradient - mean) ** 2)))
-
-
 def _delta(metric_id, matrix):
     return mc.evaluate(metric_id, matrix=matrix, interval="delta")[metric_id]
 
 
 @pytest.mark.parametrize("metric_id", NEWLY_DERIVED)
 @pytest.mark.parametrize("matrix", [FULL, WITH_EMPTY, PERFECT_CLASS], ids=["all cells > 0", "empty cells", "perfect class"])
-def test_the_standard_error_is_the_finite_difference_delta_method(metric_id, matrix):
+def test_the_standard_error_is_the_finite_difference_delta_method(metric_id, matrix, finite_difference_se):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # what an empty cell gives numpy (log 0) stays inside the runtime
         found = _delta(metric_id, matrix)
     assert np.isfinite(found.se) and found.se > 0
-    assert found.se == pytest.approx(_finite_difference_se(metric_id, matrix), rel=1e-8)
+    assert found.se == pytest.approx(float(finite_difference_se(lambda m: _value(metric_id, m), matrix)), rel=1e-8)
 
 
 @pytest.mark.parametrize("matrix", [FULL, WITH_EMPTY], ids=["all cells > 0", "empty cells"])
@@ -118,11 +103,11 @@ def test_weighted_accuracy_takes_its_class_weights_and_zero_division():
     assert np.isfinite(replaced.se) and replaced.se > 0
 
 
-def test_a_class_absent_from_truth_and_predictions_leaves_the_kl_standard_error_defined():
+def test_a_class_absent_from_truth_and_predictions_leaves_the_kl_standard_error_defined(finite_difference_se):
     """The zero guard keeps 0 / 0 out of the value; its derivative is 0 wherever the multinomial moves."""
     matrix = np.array([[40.0, 10, 0], [5, 45, 0], [0, 0, 0]])
     found = _delta("kl_divergence", matrix)
-    assert found.se == pytest.approx(_finite_difference_se("kl_divergence", matrix), rel=1e-8)
+    assert found.se == pytest.approx(float(finite_difference_se(lambda m: _value("kl_divergence", m), matrix)), rel=1e-8)
 
 
 def test_the_cli_prints_the_delta_interval(capsys):

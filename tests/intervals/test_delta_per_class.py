@@ -30,25 +30,10 @@ def _value(metric_id, matrix, **options):
     return np.asarray(catalog()[metric_id].function(matrix, **options), dtype=float)
 
 
-def _finite_difference_se(metric_id, matrix, step=1e-3, **options):
-    """sqrt(sum M (G - Gbar)**2) per value, G by Richardson-extrapolated central differences
-    over the occupied cells (an empty cell has probability 0 and is never moved)."""
-    value = _value(metric_id, matrix, **options)
-    gradient = np.zeros(value.shape + matrix.shape)
-    for i, j in zip(*np.nonzero(matrix)):
-        def central(h):
-            shift = np.zeros_like(matrix)
-            shift[i, j] = h
-            return (_value(metric_id, matrix + shift, **options) - _value(metric_id, matrix - shift, **options)) / (2 * h)
-        gradient[..., i, j] = (4 * central(step / 2) - central(step)) / 3
-    mean = np.sum(matrix * gradient, axis=(-2, -1), keepdims=True) / matrix.sum()
-    return np.sqrt(np.sum(matrix * (gradient - mean) ** 2, axis=(-2, -1)))
-
-
 @pytest.mark.parametrize("metric_id", ["class_cen", "class_mcen"])
 @pytest.mark.parametrize("matrix", MATRICES.values(), ids=MATRICES.keys())
 @pytest.mark.parametrize("zero_division", [np.nan, 0.0, "skip"], ids=["nan", "0", "skip"])
-def test_the_standard_error_is_the_finite_difference_delta_method(metric_id, matrix, zero_division):
+def test_the_standard_error_is_the_finite_difference_delta_method(metric_id, matrix, zero_division, finite_difference_se):
     undefined = np.isnan(_value(metric_id, matrix, average="none"))
     for average, options in AVERAGES:
         with warnings.catch_warnings():
@@ -56,8 +41,8 @@ def test_the_standard_error_is_the_finite_difference_delta_method(metric_id, mat
             found = mc.evaluate(metric_id, matrix=matrix, average=average, zero_division=zero_division,
                                 interval="delta", **options)[metric_id]
         with np.errstate(all="ignore"):
-            expected = _finite_difference_se(metric_id, matrix, average=average, zero_division=zero_division,
-                                             **options)
+            expected = finite_difference_se(
+                lambda m: _value(metric_id, m, average=average, zero_division=zero_division, **options), matrix)
         if average == "none":  # an undefined class has no standard error, as at the class level
             expected = np.where(undefined, np.nan, expected)
         elif np.isnan(_value(metric_id, matrix, average=average, zero_division=zero_division, **options)):
