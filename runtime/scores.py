@@ -255,7 +255,7 @@ def indicator_truth(y_true, values: np.ndarray, labels=None, *, graded: bool = F
         if given.dtype.kind not in "biufO":  # complex or text: np.asarray(float) would warn or guess
             raise TypeError
         truth = given.astype(np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an integer past float64 in an object array
         raise InputError("y_true", f"expected a {what}" + ("" if graded else " of 0 and 1")) from None
     if truth.shape != values.shape:
         raise InputError("y_true", f"expected a {what} of shape {values.shape} "

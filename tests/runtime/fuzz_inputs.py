@@ -218,7 +218,8 @@ def _expected_shapes(infos, names, average, batch: tuple, n_classes: int, score_
     for name, info in zip(names, infos):
         mode = average or info.default_average
         if info.level in ("score", "curve"):
-            shapes[name] = (score_classes,) if info.level == "curve" and mode == "none" else ()
+            per_class = info.level == "curve" or bool(info.averages)  # curves, and score specs with per_class: k
+            shapes[name] = (score_classes,) if per_class and mode == "none" else ()
         elif (info.level == "class" or info.level == "matrix" and info.averages) and mode == "none":  # per_class: j
             shapes[name] = batch + (n_classes,)
         else:

@@ -89,6 +89,12 @@ def test_a_seeded_run_keeps_the_rule():
                                                        multilabel=True, labels=5)),
     # complex relevances: a ComplexWarning, then the imaginary part dropped
     Case("complex relevance", lambda: CATALOG["dcg"].function(np.array([[1 + 0j, 0], [0, 3]]), [[0.2, 0.8], [0.5, 0.5]])),
+    # multi-label truth holding an integer past float64: OverflowError in the cast
+    Case("huge indicator", lambda: evaluate("log_roc_auc", y_true=np.array([[1, 10 ** 400], [1, 1]], dtype=object),
+                                            scores=[[0.5, 0.5], [0.2, 0.8]], multilabel=True)),
+    # a per-class score metric (per_class: k) gives one value per score column with average="none"
+    Case("one-vs-all hinge per class", lambda: evaluate("one_vs_all_hinge_loss", y_true=[0, 2, 1],
+                                                        scores=[[0.5, 0.3, 0.2]] * 3), {"one_vs_all_hinge_loss": (3,)}),
 ], ids=lambda case: case.description)
 def test_what_the_fuzz_found(case):
     _check(case)
