@@ -97,12 +97,18 @@ def binomial_probability(x, n, p, mean=None):
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
         mean_high, mean_low = _mean(ns, ps, None if mean is None else np.where(inner, given, 0.5))
         above = (xs - mean_high) - mean_low  # x - n p
-        mean = mean_high + mean_low
+        expected = mean_high + mean_low
         log_value = (_stirling_remainder(ns) - _stirling_remainder(xs) - _stirling_remainder(ys)
-                     - _deviance(xs, mean, above) - _deviance(ys, ns - mean, -above))
+                     - _deviance(xs, expected, above) - _deviance(ys, ns - expected, -above))
         inner_value = np.exp(log_value) * np.sqrt(ns / (2 * np.pi * xs * ys))
-        all_fail = np.exp(n * np.log1p(-np.where(p < 1, p, 0.0)))  # (1 - p)**n
-        all_succeed = np.exp(n * np.log(np.where(p > 0, p, 1.0)))  # p**n
+        if mean is None:
+            all_fail = np.exp(n * np.log1p(-np.where(p < 1, p, 0.0)))  # (1 - p)**n
+            all_succeed = np.exp(n * np.log(np.where(p > 0, p, 1.0)))  # p**n
+        else:  # n log p = -(bd0(n, n p) + n - n p): no rounded p, whose log n would multiply
+            trials = np.where((given > 0) & (given < n), n, 2.0)
+            successes = np.where((given > 0) & (given < n), given, 1.0)
+            all_fail = np.exp(-_deviance(trials, trials - successes, successes) - successes)
+            all_succeed = np.exp(-_deviance(trials, successes, trials - successes) - (trials - successes))
     value = np.where(inner, inner_value, 0.0)
     value = np.where((x == 0) & (p < 1), all_fail, value)
     value = np.where((x == n) & (p > 0), all_succeed, value)

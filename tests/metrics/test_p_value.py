@@ -80,3 +80,14 @@ def test_large_counts_within_1e_12_absolute(big, extra):
     matrix = np.array([[big, 5, 0], [0, 0, 0], [23, big + extra, 27]], dtype=np.int64)
     n, trace, largest = int(matrix.sum()), int(np.trace(matrix)), int(matrix.sum(axis=1).max())
     assert abs(float(p_value(matrix)) - float(tail(trace, n, largest, n, 80))) < 1e-12
+
+
+@pytest.mark.parametrize("matrix", [[[2, 2], [1, 175033786542184]], [[5, 0], [0, 2 ** 52]], [[0, 3], [0, 2 ** 50]]])
+def test_a_chance_within_1e_13_of_one(matrix):
+    """Hypothesis found the first: NIR = 1 - 4/n, every sample right but three. ``p ** n`` from
+    the rounded ratio was 1e-4 off (its log times n); from the counts' deviance it is exact."""
+    from metricc.compiler.language.binomial_reference import tail
+
+    matrix = np.array(matrix, dtype=np.int64)
+    n, trace, largest = int(matrix.sum()), int(np.trace(matrix)), int(matrix.sum(axis=1).max())
+    assert abs(float(p_value(matrix)) - float(tail(trace, n, largest, n, 60))) < 1e-12

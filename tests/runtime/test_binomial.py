@@ -158,6 +158,19 @@ def test_a_count_over_the_trials_passed_as_the_mean_is_exact(x, n, count):
     assert raised.value.argument == "binomial_tail mean"
 
 
+@pytest.mark.parametrize("n, count", [(2 ** 50 + 3, 2 ** 50), (2 ** 50 + 3, 3), (10 ** 15, 10 ** 15 - 7)])
+def test_all_or_no_successes_from_the_count(n, count):
+    """``p ** n`` and ``(1 - p) ** n`` at ``p = count / n``: from the counts' deviance, where
+    ``n log p`` of the rounded ratio is off by ``n`` ulps (1e-4 relative at 1e14 trials)."""
+    import mpmath
+
+    mpmath.mp.dps = 40
+    chance = mpmath.mpf(count) / n
+    for successes, exact in ((n, chance ** n), (0, (1 - chance) ** n)):
+        found = float(binomial_probability(successes, n, count / n, mean=count))
+        assert abs(found - float(exact)) <= 1e-14 * float(exact) + 1e-300, (successes, found, float(exact))
+
+
 def test_an_expansion_that_does_not_converge_is_refused(monkeypatch):
     """Too few terms allowed (the test lowers the bound): an InputError, never the partial sum."""
     monkeypatch.setattr(binomial, "MAX_TERMS", 2)
