@@ -47,7 +47,7 @@ from metricc.runtime.evaluate import metric as _metric
 from metricc.runtime.kernel import MAX_PARAMETER
 from metricc.runtime.progress import track
 
-__all__ = ["ProductGrid", "product_grid", "sweep"]
+__all__ = ["ProductGrid", "product_grid", "sweep", "unsweepable"]
 
 CHUNK_ELEMENTS = 1 << 21  # floats per intermediate array (16 MiB): batch x chunk x C
 MAX_GRID_ELEMENTS = 1 << 27  # grids and sweep results above 1 GiB of float64 are refused
@@ -191,6 +191,14 @@ def _grid(grid, kind: str, n_classes: int) -> np.ndarray:
     return array
 
 
+def unsweepable(info) -> str:
+    """Why ``info``'s metric cannot be swept, or '': a sweep grids a parameter over confusion
+    matrices or counts, and curve and score metrics read scores."""
+    if info.level in ("curve", "score"):
+        return f"{info.id} is a {info.level}-level metric, a function of scores, not of a confusion matrix"
+    return ""
+
+
 def sweep(
     metric: str,
     data=None,
@@ -222,9 +230,9 @@ def sweep(
     A long sweep shows a progress bar on stderr when it is a terminal; ``progress=False`` turns it off.
     """
     info = _metric(metric)
-    if info.level in ("curve", "score"):  # a sweep grids a parameter over confusion matrices or counts
-        raise InputError("metric", f"{info.id} is a {info.level}-level metric, a function of scores, not of a "
-                                   "confusion matrix; call it once per parameter value with evaluate(..., scores=, params=)")
+    if unsweepable(info):
+        raise InputError("metric", f"{unsweepable(info)}; call it once per parameter value with "
+                                   "evaluate(..., scores=, params=)")
     by_name = {p.name: p for p in info.params}
     vectors = [p.name for p in info.params if p.kind == "class_vector"]
     if param is None:

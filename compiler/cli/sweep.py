@@ -75,12 +75,12 @@ def run(args, data: dict, params: dict, weights, zero_division: float, options: 
     ``{"param": ..., "grid": [...], "values": {metric: [one value per grid entry]}}``.
     """
     from metricc.runtime import metric, product_grid, sweep
+    from metricc.runtime.sweep import unsweepable
 
     name, values = parse_spec(args.sweep)
-    on_scores = [metric(m).id for m in args.metric if metric(m).level in ("curve", "score")]
-    if on_scores:  # before the labels are read: a sweep grids a parameter over confusion matrices
-        raise InputError("--sweep", f"{on_scores[0]} is a {metric(on_scores[0]).level}-level metric, a function of "
-                                    "scores, not of a confusion matrix; run eval once per value with --param")
+    reasons = [unsweepable(metric(m)) for m in args.metric if unsweepable(metric(m))]
+    if reasons:  # before the labels are read
+        raise InputError("--sweep", f"{reasons[0]}; run eval once per value with --param")
     try:
         inputs, n_classes, pos_label = _sweep_input(data)
         results, grid = {}, None
