@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from metricc.compiler.emit.sums import rewrite_sums
 from metricc.compiler.language import symbols
 
 __all__ = ["Grouped", "group_sum", "hoist", "rewrite"]
@@ -191,15 +192,5 @@ def rewrite(outputs) -> Grouped:
     Inner sums first: a grouped sum inside another pairwise sum may free the outer one."""
     vectors = _Vectors()
 
-    def visit(expr: sympy.Basic) -> sympy.Basic:
-        if not expr.args or isinstance(expr, (sympy.Indexed, sympy.Symbol)):
-            return expr
-        rebuilt = expr.func(*(visit(a) for a in expr.args)) if any(a.args for a in expr.args) else expr
-        if isinstance(rebuilt, sympy.Sum):
-            grouped = _grouped(rebuilt, vectors)
-            if grouped is not None:
-                return grouped
-        return rebuilt
-
-    rewritten = tuple(visit(o) for o in outputs)
+    rewritten = tuple(rewrite_sums(o, lambda total: _grouped(total, vectors)) for o in outputs)
     return Grouped(rewritten, tuple((base, expr) for expr, base in vectors.named.items()))

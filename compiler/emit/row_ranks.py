@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from metricc.compiler.emit.sums import rewrite_sums
 from metricc.compiler.language import symbols
 
 __all__ = ["COUNTS", "Ranked", "rewrite"]
@@ -160,32 +161,13 @@ def rewrite(outputs, weights: bool = False) -> Ranked:
     ``weights``: also those weighted by the truth (labels or 0/1 indicators only).
 
     Inner sums first, so a sum whose terms held a ranked sum sees its counts."""
-    rows: dict[tuple[str, str], dict[str, sympy.IndexedBase]] = {}
-
-    def note(expr):
-        for atom in expr.atoms(sympy.Indexed):
-            parts = _parts(atom.base)
-            if parts:
-                rows.setdefault(parts[:2], {})[parts[2]] = atom.base
-
-    def visit(expr: sympy.Basic) -> sympy.Basic:
-        if not expr.args or isinstance(expr, (sympy.Indexed, sympy.Symbol)):
-            return expr
-        rebuilt = expr.func(*(visit(a) for a in expr.args)) if any(a.args for a in expr.args) else expr
-        if isinstance(rebuilt, sympy.Sum):
-            ranked = _ranked(rebuilt, weights)
-            if ranked is not None:
-                note(ranked)
-                return ranked
-        return rebuilt
-
-    rewritten = tuple(_top(visit(o)) for o in outputs)
-    for o in rewritten:
-        note(o)
-    read = {atom.base for o in rewritten for atom in o.atoms(sympy.Indexed)}
-    rows = {key: {c: base for c, base in counts.items() if base in read} for key, counts in rows.items()}
-    return Ranked(rewritten, tuple((row, by, tuple(sorted(counts.items())))
-                                   for (row, by), counts in sorted(rows.items()) if counts))
+    rewritten = tuple(_top(rewrite_sums(o, lambda total: _ranked(total, weights))) for o in outputs)
+    rows: dict[tuple[str, str], dict[str, sympy.IndexedBase]] = {}  # the counts read, by (row, weights)
+    for atom in {atom for o in rewritten for atom in o.atoms(sympy.Indexed)}:
+        parts = _parts(atom.base)
+        if parts:
+            rows.setdefault(parts[:2], {})[parts[2]] = atom.base
+    return Ranked(rewritten, tuple((row, by, tuple(sorted(counts.items()))) for (row, by), counts in sorted(rows.items())))
 
 
 def _top(expr: sympy.Expr) -> sympy.Expr:
