@@ -3,89 +3,151 @@
 Given class totals (or the number of samples) and printed scores, decide whether at least
 one integer confusion matrix gives every score within half a unit of its last printed digit.
 
-- two classes: ``exhaustive`` -- every (TP, TN) of the totals, exactly, in numpy batches;
-- more classes, few matrices: ``search`` -- every matrix with the totals, exactly;
-- otherwise ``intervals`` -- sound necessary conditions (:mod:`.consistent_intervals`): an
-  inconsistency they find is real, and they never call a consistent set inconsistent.
+How a score is read: a class-level score without ``:AVERAGE`` is, with two classes, the
+positive class's value (class 1), as scikit-learn's ``average="binary"`` and mlscorecheck
+read papers, and the answer says so (``assumptions``). With more classes it is ambiguous:
+every averaging it has (macro, micro, weighted) is searched and the answer names the ones
+that hold (``readings``). Names may be the catalog's or a peer's (:mod:`.consistent_names`).
 
-When the scores are inconsistent, ``conflicts`` are the smallest sets of scores that cannot
-hold together. This recovers a paper's missing confusion matrix from its reported scores:
+Methods, by the size of the search (each bound is a module constant):
+
+- two classes: ``exhaustive`` -- every (TP, TN) of the totals, exactly (``EXHAUSTIVE_LIMIT`` cells);
+- more classes, few matrices: ``search`` -- every matrix with the totals (``SEARCH_LIMIT``);
+- otherwise ``intervals`` -- sound necessary conditions on the trace (:mod:`.consistent_intervals`,
+  up to ``TRACE_LIMIT`` samples): an inconsistency they find is real; when none fails the
+  answer is ``not_refuted``, never ``consistent``;
+- beyond that, ``range``: each score against its metric's range only (``not_refuted`` at best).
+
+When the scores are inconsistent as stated, ``conflicts`` are the smallest sets of scores that
+cannot hold together, and ``readings`` the readings under which they can
+(:mod:`.consistent_readings`: another averaging, the other positive class, a near relative,
+percent, truncated digits), each with the matrices it admits.
 
 >>> result = consistent(["accuracy=0.842912", "balanced_accuracy=0.700056"], class_totals=[415, 107])
->>> result.consistent, result.method, result.matrices
-(True, 'exhaustive', [[[391, 24], [58, 49]]])
+>>> result.consistent, result.status, result.method, result.matrices
+(True, 'consistent', 'exhaustive', [[[391, 24], [58, 49]]])
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
 from metricc.compiler.audit import consistent_grid as grid
+from metricc.compiler.audit import consistent_readings as readings_search
+from metricc.compiler.audit import consistent_space as space
 from metricc.compiler.audit.claims import printed_value
 from metricc.compiler.audit.consistent_intervals import trace_conditions
+from metricc.compiler.audit.consistent_names import resolve_name
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric
-from metricc.runtime import trusted_batch
-from metricc.runtime.progress import track
 
-__all__ = ["Score", "Consistency", "parse_score", "make_score", "consistent", "EXHAUSTIVE_LIMIT", "SEARCH_LIMIT"]
+__all__ = ["Score", "Consistency", "parse_score", "make_score", "consistent", "EXHAUSTIVE_LIMIT", "SEARCH_LIMIT",
+           "TRACE_LIMIT", "MAX_SCORES", "EXACT_TOTAL_LIMIT"]
 
 EXHAUSTIVE_LIMIT = 120_000_000  # two classes: a 10^4 x 10^4 (TP, TN) grid is searched exactly
 SEARCH_LIMIT = 5_000_000  # more classes: matrices enumerated one by one
-MAX_MATRICES = 10
+TRACE_LIMIT = 2_000_000  # intervals: conditions over every trace 0..n
+EXACT_TOTAL_LIMIT = 2**53  # counts beyond float64's integers: only each score's range is checked
+MAX_SCORES = 100
+MAX_AMBIGUOUS_READINGS = 81  # averaging combinations of unqualified multi-class scores
+READINGS_BUDGET = {True: 2000, False: 12}  # score sets the readings search decides (masked space or not)
+MAX_MATRICES = space.MAX_MATRICES
 _LEVELS = ("class", "aggregate", "matrix")
+_AVERAGINGS = ("macro", "micro", "weighted")
 
 
 @dataclass(frozen=True)
 class Score:
-    """One printed score: ``f1:macro=0.494`` -> metric f1, average macro, 0.494 +- 0.0005."""
+    """One printed score: ``f1:macro=0.494`` -> metric f1, average macro, 0.494 +- 0.0005;
+    ``pos_label``: with binary averaging, the class read as positive (None: class 1)."""
 
     metric: str
     average: str | None
     printed: str
     value: float
     tolerance: float
+    pos_label: int | None = None
 
     @property
     def label(self) -> str:
-        return self.metric + (f":{self.average}" if self.average else "")
+        text = self.metric + (f":{self.average}" if self.average else "")
+        return text + (f"@{self.pos_label}" if self.pos_label not in (None, 1) else "")
 
 
 @dataclass(frozen=True)
 class Consistency:
-    """The answer: ``matrices`` (rows = true class) are up to ten feasible ones."""
+    """The answer.
+
+    - ``consistent``: True only when some matrix gives every score as stated (exact method);
+    - ``status``: ``consistent``, ``inconsistent`` or ``not_refuted`` (only necessary
+      conditions were checked and none fails: the set may or may not be consistent);
+    - ``method``: ``exhaustive`` | ``search`` | ``intervals`` | ``range`` (see the module);
+    - ``feasible_count``: matrices giving every score (None unless exact), ``matrices``: up to
+      ten of them, rows = true class;
+    - ``conflicts``: when inconsistent, the smallest sets of scores that cannot hold together;
+    - ``unchecked``: scores the necessary conditions could not bound;
+    - ``scores``: each score as read (``f1:binary``), ``assumptions``: how unqualified scores
+      were read, in words;
+    - ``readings``: when the stated set is inconsistent (or its averaging was not given), the
+      readings that make it hold: dicts with ``reading`` (``"f1 is macro-averaged and
+      specificity is of class 0"``), ``changes`` (kind, score, read_as), ``status``,
+      ``feasible_count`` and ``matrices``;
+    - ``notes``: bounds that limited the answer (sizes over a limit, a search budget spent).
+    """
 
     consistent: bool
-    method: str  # exhaustive | search | intervals
+    method: str
     feasible_count: int | None
     matrices: list = field(default_factory=list)
     conflicts: list = field(default_factory=list)
-    unchecked: list = field(default_factory=list)  # scores the interval conditions cannot bound
+    unchecked: list = field(default_factory=list)
+    status: str = "consistent"
+    scores: list = field(default_factory=list)
+    assumptions: list = field(default_factory=list)
+    readings: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return asdict(self)
 
 
 def parse_score(text: str) -> Score:
-    """``ID[:AVERAGE]=PRINTED``; the metric must be computable from a confusion matrix."""
+    """``NAME[:AVERAGE][@CLASS]=PRINTED``; NAME a catalog id or alias or a peer's name (``sens``,
+    ``F1 Macro``); ``@CLASS`` reads a binary score of that class (``specificity@0``)."""
     name, sep, printed = str(text).partition("=")
     if not sep or not name.strip() or not printed.strip():
         raise InputError("score", f"expected ID[:AVERAGE]=PRINTED such as f1:macro=0.494, got {text!r}")
+    name, at, positive = name.partition("@")
     metric_id, _, average = name.strip().partition(":")
+    pos_label = None
+    if at:
+        if not positive.strip().isdigit() or len(positive.strip()) > 6:
+            raise InputError("score", f"{text}: @CLASS is a class index such as @0, got {positive!r}")
+        pos_label = int(positive)
     try:
         value, tolerance = printed_value(printed.strip())
     except ValueError as error:
         raise InputError("score", f"{text}: {error}") from None
-    return make_score(metric_id, average or None, printed.strip(), value, tolerance)
+    return make_score(metric_id, average or None, printed.strip(), value, tolerance, pos_label=pos_label)
 
 
-def make_score(metric_id: str, average: str | None, printed: str, value: float, tolerance: float) -> Score:
+def make_score(metric_id: str, average: str | None, printed: str, value: float, tolerance: float,
+               pos_label: int | None = None) -> Score:
     """A checked :class:`Score`: one number per confusion matrix (no per-class or per-sample values)."""
-    info = metric(metric_id)
+    if not (math.isfinite(value) and math.isfinite(tolerance)):
+        raise InputError("score", f"{metric_id}={printed}: the printed value is not a finite number")
+    resolved, implied = resolve_name(metric_id)
+    info = metric(resolved)
+    average = average or implied
+    if pos_label is not None:
+        if info.level != "class" or average not in (None, "binary"):
+            raise InputError("score", f"{metric_id}@{pos_label}: @CLASS names the positive class of a binary "
+                                      "class-level score (e.g. specificity@0), not of an average")
+        average = "binary"
     if info.per_instance:
         raise InputError("score", f"{metric_id} averages over the samples of multi-label data, not a confusion matrix")
     if info.level not in _LEVELS:
@@ -97,107 +159,12 @@ def make_score(metric_id: str, average: str | None, printed: str, value: float, 
         raise InputError("score", f"{metric_id}:{average} is not one number per matrix; use binary, micro, macro or weighted")
     if average is not None and average not in info.averages:
         raise InputError("score", f"{metric_id} does not support {average!r} averaging; one of {', '.join(info.averages)}")
-    if info.level == "class" and (average or info.default_average) in ("none", "samples"):
+    if info.level == "class" and average is None and not set(info.averages) & {"binary", *_AVERAGINGS}:
         raise InputError("score", f"{metric_id} averages per {info.default_average} by default; give :micro, :macro, ...")
-    return Score(info.id, average, printed, value, tolerance)
+    return Score(info.id, average, printed, value, tolerance, pos_label)
 
 
-def _values(score: Score, batch: grid.Batch) -> np.ndarray:
-    info = metric(score.metric)
-    if info.level == "matrix":
-        return np.asarray(info.function(batch.terms), dtype=float)
-    if info.level == "aggregate":
-        return np.asarray(info.function(*batch.counts), dtype=float)
-    average = score.average or info.default_average
-    if average == "binary":  # per-class kernels are elementwise: compute the positive class only
-        return np.asarray(info.function(*batch.class_counts(1), average="binary", pos_label=0), dtype=float)
-    return np.asarray(info.function(*batch.counts, average=average, pos_label=1), dtype=float)
-
-
-def _matches(score: Score, batch: grid.Batch) -> np.ndarray:
-    with np.errstate(all="ignore"):
-        return np.abs(_values(score, batch) - score.value) <= score.tolerance + 1e-12
-
-
-@functools.lru_cache(maxsize=1024)
-def _unusable(score: Score, classes: int) -> str | None:
-    """Why ``score`` cannot be evaluated on a matrix of this size (a parameter without default)."""
-    probe = grid.Batch.of_matrices(np.ones((1, classes, classes), dtype=np.int64))
-    try:
-        _values(score, probe)
-    except InputError as error:
-        return error.message
-    return None
-
-
-def _check_usable(scores: list[Score], classes: int) -> None:
-    for score in scores:
-        problem = _unusable(score, classes)
-        if problem:
-            raise InputError("score", f"{score.label}: {problem}")
-
-
-def _search(scores: list[Score], batches, candidates=None, progress: bool = True) -> tuple[int, list, np.ndarray | None]:
-    """Count feasible matrices, keeping the first ten; if none, the match patterns (bit i =
-    score i holds) that occur anywhere, from which the conflicts are read. ``candidates``:
-    a subset of the batches that holds every feasible matrix, searched first."""
-    count, found = 0, []
-    for batch in track((candidates or batches)(), "consistency search", enabled=progress):
-        for score in scores:
-            batch = batch.take(np.flatnonzero(_matches(score, batch)))
-            if not len(batch):
-                break
-        count += len(batch)
-        found.extend(batch.matrix[:MAX_MATRICES - len(found)].tolist())
-    if count:
-        return count, found, None
-    few = len(scores) <= 16  # then a table of every pattern: a count per batch, not a sort
-    seen, patterns = np.zeros(1 << len(scores) if few else 0, dtype=bool), set()
-    for batch in track(batches(), "conflict search", enabled=progress):
-        codes = np.zeros(len(batch), dtype=np.int64)
-        for i, score in enumerate(scores):
-            codes |= _matches(score, batch).astype(np.int64) << i
-        if few:
-            seen |= np.bincount(codes, minlength=len(seen)).astype(bool)
-        else:
-            patterns.update(np.unique(codes).tolist())
-    return 0, [], np.flatnonzero(seen).astype(np.int64) if few else np.array(sorted(patterns), dtype=np.int64)
-
-
-def _conflicts(labels: list[str], patterns: np.ndarray) -> list[list[str]]:
-    """The smallest sets of scores that no occurring pattern satisfies together."""
-    for size in range(1, len(labels) + 1):
-        found = []
-        for subset in itertools.combinations(range(len(labels)), size):
-            bits = sum(1 << i for i in subset)
-            if not np.any((patterns & bits) == bits):
-                found.append([labels[i] for i in subset])
-        if found:
-            return found[:MAX_MATRICES]
-    return []
-
-
-def _intervals(scores, class_totals, samples, classes) -> Consistency:
-    masks = trace_conditions(scores, class_totals, samples, classes)
-    checked = [i for i, mask in enumerate(masks) if mask is not None]
-    codes = np.zeros(samples + 1, dtype=np.int64)
-    for bit, i in enumerate(checked):
-        codes |= masks[i].astype(np.int64) << bit
-    everything = (1 << len(checked)) - 1
-    unchecked = [scores[i].label for i, mask in enumerate(masks) if mask is None]
-    if np.any(codes == everything):
-        return Consistency(True, "intervals", None, [], [], unchecked)
-    conflicts = _conflicts([scores[i].label for i in checked], np.unique(codes))
-    return Consistency(False, "intervals", None, [], conflicts, unchecked)
-
-
-def _possible_traces(scores, totals) -> np.ndarray | None:
-    """Traces TP + TN that the scores of the trace alone allow (a superset: interval slack),
-    or None when no score is a function of the trace."""
-    masks = [m for m, s in zip(trace_conditions(scores, None, sum(totals), 2), scores) if m is not None]
-    if not masks:
-        return None
-    return np.flatnonzero(np.logical_and.reduce(masks))
+# -- sizes -----------------------------------------------------------------------------------
 
 
 def _totals(class_totals, samples, classes) -> tuple[list[int] | None, int, int]:
@@ -220,29 +187,229 @@ def _totals(class_totals, samples, classes) -> tuple[list[int] | None, int, int]
     return None, int(samples), int(classes)
 
 
-def consistent(scores, *, class_totals=None, samples=None, classes=None, progress: bool = True) -> Consistency:
+@dataclass
+class _Plan:
+    """How score sets of these totals are decided: ``method``, and for an exact method its
+    batches (``space`` when small enough to keep each score's mask)."""
+
+    method: str
+    totals: list[int] | None
+    samples: int
+    classes: int
+    batches: object = None
+    space: space.Space | None = None
+    size: int | None = None
+    note: str = ""
+
+
+def _plan(totals, n, classes, progress: bool = False) -> _Plan:
+    if n >= EXACT_TOTAL_LIMIT:
+        return _Plan("range", totals, n, classes, note=f"{n} samples is over 2**53 (counts past float64's integers): "
+                                                       "only each score's range was checked")
+    if classes == 2 and totals is not None:
+        size, batches = (totals[0] + 1) * (totals[1] + 1), lambda: grid.binary_batches(totals[0], totals[1])
+        method, limit = "exhaustive", EXHAUSTIVE_LIMIT
+    elif classes == 2:
+        size = grid.binary_samples_size(n)
+        batches = lambda: (b for p in range(n + 1) for b in grid.binary_batches(n - p, p))  # noqa: E731
+        method, limit = "exhaustive", EXHAUSTIVE_LIMIT
+    else:
+        size = grid.matrix_search_size(totals, n, classes, limit=SEARCH_LIMIT)
+        batches = lambda: grid.matrix_batches(totals, n, classes)  # noqa: E731
+        method, limit = "search", SEARCH_LIMIT
+    if size <= limit:
+        masked = space.Space(batches, progress) if size <= space.MASK_LIMIT else None
+        return _Plan(method, totals, n, classes, batches, masked, size)
+    what = "(TP, TN) pairs" if classes == 2 else "matrices"
+    over = f"more than {limit:,} {what} (the exact {method} bound)"
+    if n <= TRACE_LIMIT:
+        return _Plan("intervals", totals, n, classes, note=f"{over}: necessary conditions only (intervals)")
+    return _Plan("range", totals, n, classes, note=f"{over} and {n:,} samples, over the interval bound "
+                                                  f"{TRACE_LIMIT:,}: only each score's range was checked")
+
+
+# -- deciding one score set ------------------------------------------------------------------
+
+
+@dataclass
+class _Outcome:
+    status: str
+    count: int | None = None
+    matrices: list = field(default_factory=list)
+    conflicts: list = field(default_factory=list)
+    unchecked: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def feasible(self) -> bool:
+        return self.status != "inconsistent"
+
+
+def _out_of_range(score: Score) -> bool:
+    low, high = metric(score.metric).range or (-math.inf, math.inf)
+    return score.value + score.tolerance < low - 1e-12 or score.value - score.tolerance > high + 1e-12
+
+
+def _possible_traces(scores, totals) -> np.ndarray | None:
+    """Traces TP + TN that the scores of the trace alone allow (a superset: interval slack),
+    or None when no score is a function of the trace."""
+    masks = [m for m in trace_conditions(scores, None, sum(totals), 2) if m is not None]
+    return np.flatnonzero(np.logical_and.reduce(masks)) if masks else None
+
+
+def _from_patterns(labels, patterns) -> tuple[list, list]:
+    found, stopped = space.conflicts(labels, patterns)
+    return found, [f"the search for the smallest conflicts stopped after {space.CONFLICT_BUDGET:,} steps"] if stopped else []
+
+
+def _intervals(scores, plan: _Plan) -> _Outcome:
+    masks = trace_conditions(scores, plan.totals, plan.samples, plan.classes)
+    checked = [i for i, mask in enumerate(masks) if mask is not None]
+    unchecked = [scores[i].label for i, mask in enumerate(masks) if mask is None]
+    if not checked:
+        return _Outcome("not_refuted", unchecked=unchecked)
+    table = np.stack([masks[i] for i in checked], axis=1)
+    if np.any(np.all(table, axis=1)):
+        return _Outcome("not_refuted", unchecked=unchecked)
+    patterns: set[bytes] = set()
+    for start in range(0, len(table), grid.CHUNK):
+        patterns |= space.pattern_rows(table[start:start + grid.CHUNK])
+    conflicts, notes = _from_patterns([scores[i].label for i in checked], space._unpack(patterns, len(checked)))
+    return _Outcome("inconsistent", conflicts=conflicts, unchecked=unchecked, notes=notes)
+
+
+def _decide(scores: list[Score], plan: _Plan, progress: bool) -> _Outcome:
+    outside = [[s.label] for s in scores if _out_of_range(s)]
+    if outside:
+        return _Outcome("inconsistent", conflicts=outside, notes=["a score outside its metric's range holds on no matrix"])
+    if plan.method == "range":
+        return _Outcome("not_refuted", unchecked=[s.label for s in scores])
+    if plan.method == "intervals":
+        return _intervals(scores, plan)
+    labels = [s.label for s in scores]
+    if plan.space is not None:
+        count, matrices = plan.space.feasible(scores)
+        if count:
+            return _Outcome("consistent", count, matrices)
+        conflicts, notes = _from_patterns(labels, plan.space.patterns(scores))
+        return _Outcome("inconsistent", 0, conflicts=conflicts, notes=notes)
+    candidates = None
+    if plan.classes == 2 and plan.totals is not None:
+        traces = _possible_traces(scores, plan.totals)
+        if traces is not None:
+            candidates = lambda: grid.binary_trace_batches(plan.totals[0], plan.totals[1], traces)  # noqa: E731
+    count, matrices, patterns = space.search(scores, plan.batches, candidates, progress)
+    if count:
+        return _Outcome("consistent", count, matrices)
+    conflicts, notes = _from_patterns(labels, patterns)
+    return _Outcome("inconsistent", 0, conflicts=conflicts, notes=notes)
+
+
+# -- readings --------------------------------------------------------------------------------
+
+
+def _unqualified(scores: list[Score], classes: int) -> tuple[list[Score], list[str], dict[int, list[str]]]:
+    """Two classes: unqualified class-level scores read as class 1's (binary). More: the
+    averagings each could mean, to be searched."""
+    read, assumptions, ambiguous = [], [], {}
+    for i, score in enumerate(scores):
+        info = metric(score.metric)
+        if info.level != "class" or score.average is not None:
+            read.append(score)
+            continue
+        if classes == 2 and "binary" in info.averages:
+            read.append(replace(score, average="binary"))
+            assumptions.append(f"{score.metric} (no averaging given) is read as the value of class 1, the positive "
+                               "class, as scikit-learn's average='binary' and mlscorecheck read it; write "
+                               f"{score.metric}:macro (or @0) for another reading")
+            continue
+        choices = [a for a in _AVERAGINGS if a in info.averages]
+        ambiguous[i] = choices
+        read.append(replace(score, average=choices[0]))
+        assumptions.append(f"{score.metric} (no averaging given, {classes} classes) is ambiguous: "
+                           f"searched as {', '.join(choices)}")
+    return read, assumptions, ambiguous
+
+
+def _reading(changes, outcome: _Outcome) -> dict:
+    return {"reading": readings_search.describe(changes),
+            "changes": [{"kind": c.kind, "score": c.score, "read_as": getattr(c.replacement, "label", None)}
+                        for c in changes],
+            "status": outcome.status, "feasible_count": outcome.count, "matrices": outcome.matrices}
+
+
+def _maker(score: Score):
+    def make(metric_id, average, pos_label):
+        try:
+            return make_score(metric_id, average, score.printed, score.value, score.tolerance, pos_label=pos_label)
+        except InputError:
+            return None
+    return make
+
+
+def _ambiguous_readings(scores, ambiguous, plan, progress) -> tuple[list, _Outcome]:
+    """Every averaging combination of the unqualified multi-class scores: those that hold,
+    and the outcome of the first (for its conflicts when none holds)."""
+    combos = list(itertools.product(*ambiguous.values()))
+    if len(combos) > MAX_AMBIGUOUS_READINGS:
+        names = ", ".join(f"{scores[i].metric} ({'/'.join(c)})" for i, c in ambiguous.items())
+        raise InputError("score", f"{len(combos)} averaging combinations of unqualified scores: {names}; "
+                                  "give each its averaging, e.g. f1:macro=0.49")
+    found, first = [], None
+    for combo in combos:
+        read = list(scores)
+        changes = []
+        for (i, _), average in zip(ambiguous.items(), combo):
+            read[i] = replace(scores[i], average=average)
+            changes.append(readings_search.Change("average", i, f"{scores[i].metric} is {average}-averaged", read[i]))
+        outcome = _decide(read, plan, progress)
+        first = first or outcome
+        if outcome.feasible:
+            found.append(_reading(changes, outcome))
+    return found, first
+
+
+def consistent(scores, *, class_totals=None, samples=None, classes=None, progress: bool = True,
+               readings: bool = True) -> Consistency:
     """Decide whether some confusion matrix gives every printed score (``Score`` or text); a
-    long search shows a progress bar on stderr when it is a terminal (``progress=False``: none)."""
+    long search shows a progress bar on stderr when it is a terminal (``progress=False``: none).
+    ``readings=False``: no search of other readings when the scores are inconsistent."""
     scores = [s if isinstance(s, Score) else parse_score(s) for s in scores]
     if not scores:
         raise InputError("score", "give at least one score, e.g. --score accuracy=0.84")
+    if len(scores) > MAX_SCORES:
+        raise InputError("score", f"{len(scores)} scores: at most {MAX_SCORES} are checked together; split the set")
     totals, n, classes = _totals(class_totals, samples, classes)
-    _check_usable(scores, classes)
+    for score in scores:
+        if score.pos_label is not None and score.pos_label >= classes:
+            raise InputError("score", f"{score.label}: there is no class {score.pos_label} among {classes} classes")
+    scores, assumptions, ambiguous = _unqualified(scores, classes)
+    space.check_usable(scores, classes)
+    plan = _plan(totals, n, classes, progress)
+    notes = [plan.note] if plan.note else []
     labels = [s.label for s in scores]
-    candidates = None
-    if classes == 2 and totals is not None and (totals[0] + 1) * (totals[1] + 1) <= EXHAUSTIVE_LIMIT:
-        method, batches = "exhaustive", lambda: grid.binary_batches(totals[0], totals[1])
-        traces = _possible_traces(scores, totals)
-        if traces is not None:
-            candidates = lambda: grid.binary_trace_batches(totals[0], totals[1], traces)  # noqa: E731
-    elif classes == 2 and totals is None and grid.binary_samples_size(n) <= EXHAUSTIVE_LIMIT:
-        method = "exhaustive"
-        batches = lambda: (b for p in range(n + 1) for b in grid.binary_batches(n - p, p))  # noqa: E731
-    elif classes > 2 and grid.matrix_search_size(totals, n, classes) <= SEARCH_LIMIT:
-        method, batches = "search", lambda: grid.matrix_batches(totals, n, classes)
+    found = []
+    if ambiguous:
+        found, outcome = _ambiguous_readings(scores, ambiguous, plan, progress)
+        if found:
+            best = next((r for r in found if r["status"] == "consistent"), found[0])
+            return Consistency(best["status"] == "consistent", plan.method, best["feasible_count"], best["matrices"],
+                               [], outcome.unchecked, best["status"], labels, assumptions, found, notes)
     else:
-        return _intervals(scores, totals, n, classes)
-    count, matrices, patterns = _search(scores, batches, candidates, progress)
-    if count:
-        return Consistency(True, method, count, matrices, [], [])
-    return Consistency(False, method, 0, [], _conflicts(labels, patterns), [])
+        outcome = _decide(scores, plan, progress)
+    notes += outcome.notes
+    if outcome.feasible:
+        return Consistency(outcome.status == "consistent", plan.method, outcome.count, outcome.matrices, [],
+                           outcome.unchecked, outcome.status, labels, assumptions, [], notes)
+    if readings:
+        conflict_sets = [{labels.index(label) for label in c} for c in outcome.conflicts]
+        budget = READINGS_BUDGET[plan.space is not None or plan.method in ("intervals", "range")]
+        decide = lambda changed: _decide(changed, plan, False)  # noqa: E731
+        makers = [_maker(s) for s in scores]
+        changed_found, spent = readings_search.search_readings(scores, classes, conflict_sets, decide, makers, budget)
+        found = [_reading(changes, result) for changes, result in changed_found]
+        if spent:
+            notes.append(f"the search of other readings stopped after {budget} score sets")
+    return Consistency(False, plan.method, outcome.count, [], outcome.conflicts, outcome.unchecked, "inconsistent",
+                       labels, assumptions, found, notes)
+

@@ -105,8 +105,9 @@ def binary_trace_batches(negatives: int, positives: int, traces: np.ndarray) -> 
 
 
 def binary_samples_size(samples: int) -> int:
-    """Cells of every (TP, TN) grid over every split of ``samples`` into two class totals."""
-    return sum((p + 1) * (samples - p + 1) for p in range(samples + 1))
+    """Cells of every (TP, TN) grid over every split of ``samples`` into two class totals:
+    the sum of (p + 1)(n - p + 1) over p, in closed form (no loop over a billion splits)."""
+    return math.comb(samples + 3, 3)
 
 
 def compositions(total: int, parts: int) -> np.ndarray:
@@ -119,11 +120,21 @@ def compositions(total: int, parts: int) -> np.ndarray:
     return np.diff(edges, axis=1) - 1
 
 
-def matrix_search_size(class_totals: list[int] | None, samples: int, classes: int) -> int:
-    """How many matrices :func:`matrix_batches` would enumerate."""
+def _log_comb(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def matrix_search_size(class_totals: list[int] | None, samples: int, classes: int, limit: int | None = None) -> int:
+    """How many matrices :func:`matrix_batches` would enumerate; with ``limit``, any number
+    over it once the count is known to exceed it (estimated from logarithms first, so 10^5
+    classes or 10^9 samples cost no huge binomial)."""
     if class_totals is not None:
-        return math.prod(math.comb(t + classes - 1, classes - 1) for t in class_totals)
-    return math.comb(samples + classes * classes - 1, classes * classes - 1)
+        terms = [(t + classes - 1, classes - 1) for t in class_totals]
+    else:
+        terms = [(samples + classes * classes - 1, classes * classes - 1)]
+    if limit is not None and sum(_log_comb(n, k) for n, k in terms) > math.log(max(limit, 1)) + 1.0:
+        return limit + 1
+    return math.prod(math.comb(n, k) for n, k in terms)
 
 
 def matrix_batches(class_totals: list[int] | None, samples: int, classes: int) -> Iterator[Batch]:

@@ -12,7 +12,9 @@ condition fails"). Conditions, in the manner of mlscorecheck's interval checks:
   convolution on the sum of the TPs (= T). It ignores only that the FPs must also add up to
   n - T, so it can only be looser than the truth.
 
-Anything else (geometric means, kappa, MCC, F1 of macro averages...) is reported unchecked.
+Anything else (geometric means, kappa, MCC, F1 of macro averages...) is reported unchecked,
+and so is a per-class score whose bounds would cost more than ``CLASSWISE_LIMIT`` evaluations
+(the sum over classes of (total + 1)(n + 1)): the work and memory stay bounded.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ import numpy as np
 
 from metricc.runtime.evaluate import metric
 
-__all__ = ["trace_conditions"]
+__all__ = ["trace_conditions", "CLASSWISE_LIMIT"]
+
+CLASSWISE_LIMIT = 30_000_000
 
 _TRACE = "Sum(M[k, k], k)"
 _OTHER_MATRIX_TERMS = re.compile(r"\b(M|p|t|C)\b")
@@ -84,15 +88,18 @@ def _class_range(metric_id: str, total: int, samples: int) -> tuple[np.ndarray, 
     return lows, highs
 
 
-def _classwise_bounds(metric_id: str, average: str, class_totals: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Bounds of the averaged value for each trace T: a min/max convolution over classes."""
+def _weights(average: str, class_totals: list[int], positive: int) -> np.ndarray:
     samples = sum(class_totals)
     if average == "macro":
-        weights = np.full(len(class_totals), 1.0 / len(class_totals))
-    elif average == "weighted":
-        weights = np.asarray(class_totals, dtype=float) / samples
-    else:  # binary: the positive class, index 1
-        weights = np.eye(len(class_totals))[1]
+        return np.full(len(class_totals), 1.0 / len(class_totals))
+    if average == "weighted":
+        return np.asarray(class_totals, dtype=float) / samples
+    return np.eye(len(class_totals))[positive]  # binary: the positive class alone
+
+
+def _classwise_bounds(metric_id: str, weights: np.ndarray, class_totals: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds of the averaged value for each trace T: a min/max convolution over classes."""
+    samples = sum(class_totals)
     low, high = np.full(samples + 1, np.inf), np.full(samples + 1, -np.inf)
     low[0] = high[0] = 0.0
     for total, weight in zip(class_totals, weights):
@@ -107,6 +114,11 @@ def _classwise_bounds(metric_id: str, average: str, class_totals: list[int]) -> 
     return low, high
 
 
+def _affordable(class_totals: list[int]) -> bool:
+    """Whether the min/max convolution stays within ``CLASSWISE_LIMIT`` evaluations."""
+    return (sum(class_totals) + 1) * (sum(class_totals) + len(class_totals)) <= CLASSWISE_LIMIT
+
+
 def trace_conditions(scores, class_totals: list[int] | None, samples: int, classes: int) -> list[np.ndarray | None]:
     """For each score, the traces T (boolean mask over 0..n) it allows, or None: unchecked."""
     masks = []
@@ -116,8 +128,9 @@ def trace_conditions(scores, class_totals: list[int] | None, samples: int, class
         if kind == "trace":
             values = _trace_values(metric_id, average, samples, classes)
             masks.append(np.abs(values - score.value) <= margin)
-        elif kind == "classwise" and class_totals is not None:
-            low, high = _classwise_bounds(metric_id, average, class_totals)
+        elif kind == "classwise" and class_totals is not None and _affordable(class_totals):
+            positive = 1 if getattr(score, "pos_label", None) is None else score.pos_label
+            low, high = _classwise_bounds(metric_id, _weights(average, class_totals, positive), class_totals)
             masks.append((low <= score.value + margin) & (high >= score.value - margin))
         else:
             masks.append(None)

@@ -102,7 +102,7 @@ def test_binary_rounded_scores_are_always_consistent_and_perturbed_ones_are_name
         scores = _scores(matrix, BINARY_POOL, rng, int(rng.integers(2, 6)))
         if not scores:
             continue
-        result = consistent(scores, class_totals=totals)
+        result = consistent(scores, class_totals=totals, readings=False)
         assert result.consistent, (matrix, scores)
         assert result.feasible_count > 10 or matrix in result.matrices
         other_tn, other_tp = int(rng.integers(0, totals[0] + 1)), int(rng.integers(0, totals[1] + 1))
@@ -112,7 +112,7 @@ def test_binary_rounded_scores_are_always_consistent_and_perturbed_ones_are_name
         if not replaced or replaced[0].partition("=")[2] == scores[0].partition("=")[2] or len(scores) < 3:
             continue
         perturbed += 1
-        result = consistent(replaced + scores[1:], class_totals=totals)
+        result = consistent(replaced + scores[1:], class_totals=totals, readings=False)
         if not result.consistent:
             caught += 1
             assert all(name in conflict for conflict in result.conflicts), (scores, replaced, result.conflicts)
@@ -121,6 +121,7 @@ def test_binary_rounded_scores_are_always_consistent_and_perturbed_ones_are_name
 
 @pytest.mark.parametrize("method", ["search", "intervals"])
 def test_multiclass_rounded_scores_are_never_called_inconsistent(method, monkeypatch):
+    """Exact search: consistent; interval conditions alone: not refuted, never consistent."""
     if method == "intervals":
         monkeypatch.setattr(consistent_module, "SEARCH_LIMIT", 0)
     rng = np.random.default_rng(7)
@@ -129,7 +130,8 @@ def test_multiclass_rounded_scores_are_never_called_inconsistent(method, monkeyp
         matrix = np.stack([rng.multinomial(t, np.ones(3) / 3) for t in totals]).tolist()
         scores = _scores(matrix, MULTI_POOL, rng, 4)
         result = consistent(scores, class_totals=[int(t) for t in totals])
-        assert (result.consistent, result.method) == (True, method), (matrix, scores)
+        expected = ("consistent", True) if method == "search" else ("not_refuted", False)
+        assert (result.status, result.consistent, result.method) == (*expected, method), (matrix, scores)
         if method == "search":
             assert result.feasible_count > 10 or matrix in result.matrices
 
@@ -140,9 +142,10 @@ def test_intervals_on_large_multiclass_totals_are_sound_and_find_a_real_conflict
         totals = rng.integers(50, 300, size=4)
         matrix = np.stack([rng.multinomial(t, rng.dirichlet(np.ones(4))) for t in totals]).tolist()
         result = consistent(_scores(matrix, MULTI_POOL, rng, 5), class_totals=[int(t) for t in totals])
-        assert (result.consistent, result.method) == (True, "intervals")
-    result = consistent(["accuracy=0.50", "f1:macro=0.95", "mcc=0.3", "precision:macro=0.9"], class_totals=[400, 500, 600, 700])
-    assert (result.consistent, result.method, result.feasible_count) == (False, "intervals", None)
+        assert (result.status, result.method) == ("not_refuted", "intervals")
+    result = consistent(["accuracy=0.50", "f1:macro=0.95", "mcc=0.3", "precision:macro=0.9"], class_totals=[400, 500, 600, 700],
+                        readings=False)
+    assert (result.status, result.method, result.feasible_count) == ("inconsistent", "intervals", None)
     assert result.conflicts == [["accuracy", "f1:macro"]] and result.unchecked == ["mcc"]
 
 
@@ -189,11 +192,14 @@ def test_cli_exit_codes_text_and_json(capsys):
     out = capsys.readouterr().out
     assert out.startswith("consistent: 1 matrix gives every score (exhaustive") and "[[391, 24], [58, 49]]" in out
     assert main(["consistent", *kc2, "--score", "f1:binary=0.905093"]) == 1
-    assert "cannot hold together: f1:binary" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "INCONSISTENT as stated" in out and "cannot hold together: f1:binary" in out
+    assert "consistent if f1 is of class 0: 1 matrix gives every score\n  [[391, 24], [58, 49]]" in out
     assert main(["consistent", *kc2, "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document == {"consistent": True, "method": "exhaustive", "feasible_count": 1, "matrices": [KC2],
-                        "conflicts": [], "unchecked": []}
+    assert document == {"consistent": True, "status": "consistent", "method": "exhaustive", "feasible_count": 1,
+                        "matrices": [KC2], "conflicts": [], "unchecked": [], "scores": ["accuracy", "balanced_accuracy"],
+                        "assumptions": [], "readings": [], "notes": []}
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.validate(document, json.loads(SCHEMA.read_text(encoding="utf-8")))
     assert main(["consistent", "--class-totals", "4,x", "--score", "f1=0.3"]) == 2

@@ -1,0 +1,68 @@
+"""Score names of ``metricc consistent``: the catalog's, and the peers' a reader copies from.
+
+A name is looked up as a catalog id or alias first, then as a name of the peer table
+(``compiler/peers.yaml``: scikit-learn's ``f1_score``, PyCM's ``TPR`` or ``F1 Macro``,
+mlscorecheck's ``acc``, ``sens``, ``spec``, ``fm``...), exactly, then ignoring case. A peer
+name that maps to several catalog entries reads as its first (the peer's own computation:
+scikit-learn's ``balanced_accuracy_score`` is ``balanced_accuracy``); a peer name outside the
+catalog is refused with the table's reason, which says how to write it here.
+
+>>> resolve_name("fm")
+('g_measure', 'binary')
+>>> resolve_name("F1 Macro")
+('f1', 'macro')
+"""
+
+from __future__ import annotations
+
+import functools
+
+from metricc.compiler import peers
+from metricc.runtime.errors import InputError
+from metricc.runtime.evaluate import metric
+
+__all__ = ["resolve_name"]
+
+
+@functools.lru_cache(maxsize=1)
+def _peer_names() -> dict[str, list[tuple[str, str]]]:
+    """Each peer name -> [(peer, first catalog entry or the reason it has none)], by exact spelling."""
+    table: dict[str, list[tuple[str, str]]] = {}
+    for peer in peers.load_peers().values():
+        for name in peer.names:
+            entry = name.metrics[0] if name.metrics else ""
+            table.setdefault(name.name, []).append((peer.name, entry or f"!{name.reason}"))
+    return table
+
+
+def _from_peers(name: str) -> tuple[str, str | None] | None:
+    table = _peer_names()
+    found = table.get(name) or next((v for k, v in table.items() if k.lower() == name.lower()), None)
+    if not found:
+        return None
+    entries = {entry for _, entry in found}
+    usable = sorted(e for e in entries if not e.startswith("!"))
+    if not usable:
+        peer, reason = found[0]
+        raise InputError("score", f"{name!r} ({peer}) is not one catalog metric: {reason[1:]}")
+    if len(usable) > 1:
+        owners = ", ".join(f"{peer}: {entry}" for peer, entry in found)
+        raise InputError("score", f"{name!r} names different metrics in different peers ({owners}); "
+                                  "write the catalog id, e.g. --score f1:macro=0.5")
+    metric_id, params, average = peers.parse_entry(usable[0])
+    if params:
+        raise InputError("score", f"{name!r} is {usable[0]}: give the catalog id with its parameter instead")
+    return metric_id, average
+
+
+def resolve_name(name: str) -> tuple[str, str | None]:
+    """(catalog id, averaging the name implies or None) of a score name; InputError when unknown."""
+    name = name.strip()
+    try:
+        return metric(name).id, None
+    except InputError as unknown:
+        catalog_error = unknown
+    found = _from_peers(name)
+    if found is None:
+        raise catalog_error
+    return found
