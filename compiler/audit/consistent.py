@@ -13,6 +13,9 @@ Methods, by the size of the search (each bound is a module constant):
 
 - two classes: ``exhaustive`` -- every (TP, TN) of the totals, exactly (``EXHAUSTIVE_LIMIT`` cells);
 - more classes, few matrices: ``search`` -- every matrix with the totals (``SEARCH_LIMIT``);
+- more classes, more matrices (class totals given, up to ``margins.MAX_SAMPLES`` samples):
+  ``margins`` -- exact, over each class's diagonal cell and column total, for scores that read
+  nothing else (:mod:`.consistent_margins`), within a work bound;
 - otherwise ``intervals`` -- sound necessary conditions on the trace (:mod:`.consistent_intervals`,
   up to ``TRACE_LIMIT`` samples): an inconsistency they find is real; when none fails the
   answer is ``not_refuted``, never ``consistent``;
@@ -37,6 +40,7 @@ from dataclasses import asdict, dataclass, field, replace
 import numpy as np
 
 from metricc.compiler.audit import consistent_grid as grid
+from metricc.compiler.audit import consistent_margins as margins
 from metricc.compiler.audit import consistent_readings as readings_search
 from metricc.compiler.audit import consistent_space as space
 from metricc.compiler.audit.claims import printed_value
@@ -222,6 +226,8 @@ def _plan(totals, n, classes, progress: bool = False) -> _Plan:
         return _Plan(method, totals, n, classes, batches, masked, size)
     what = "(TP, TN) pairs" if classes == 2 else "matrices"
     over = f"more than {limit:,} {what} (the exact {method} bound)"
+    if classes > 2 and totals is not None and n <= margins.MAX_SAMPLES:
+        return _Plan("margins", totals, n, classes, size=size)
     if n <= TRACE_LIMIT:
         return _Plan("intervals", totals, n, classes, note=f"{over}: necessary conditions only (intervals)")
     return _Plan("range", totals, n, classes, note=f"{over} and {n:,} samples, over the interval bound "
@@ -239,6 +245,7 @@ class _Outcome:
     conflicts: list = field(default_factory=list)
     unchecked: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    method: str | None = None  # when not the plan's (a fallback)
 
     @property
     def feasible(self) -> bool:
@@ -278,7 +285,46 @@ def _intervals(scores, plan: _Plan) -> _Outcome:
     return _Outcome("inconsistent", conflicts=conflicts, unchecked=unchecked, notes=notes)
 
 
-def _decide(scores: list[Score], plan: _Plan, progress: bool) -> _Outcome:
+MARGIN_CONFLICT_SEARCHES = 10  # subsets searched for the smallest conflicts by the margins method
+
+
+def _margins(scores: list[Score], plan: _Plan, explain: bool) -> _Outcome:
+    """The exact margins search, or the interval conditions (saying why) where it cannot answer."""
+    unfit = [s.label for s in scores if not margins.applicable(s)]
+    found = None if unfit else margins.margins_search(scores, plan.totals)
+    if found is None:
+        why = (f"{', '.join(unfit)} read{'s' if len(unfit) == 1 else ''} cells off the diagonal" if unfit else
+               f"the exact margins search passed its bound of {margins.WORK_LIMIT:,} partial assignments")
+        outcome = _intervals(scores, plan)
+        outcome.method = "intervals"
+        outcome.notes.append(f"{why}: necessary conditions only (intervals)")
+        return outcome
+    count, matrices = found
+    if count:
+        return _Outcome("consistent", None, matrices, method="margins")
+    if not explain:
+        return _Outcome("inconsistent", method="margins")
+    conflicts, searched = [], 0
+    labels = [s.label for s in scores]
+    for size in range(1, len(scores)):
+        for subset in itertools.combinations(range(len(scores)), size):
+            if any(set(c) <= set(subset) for c in conflicts) or searched >= MARGIN_CONFLICT_SEARCHES:
+                continue
+            searched += 1
+            if margins.margins_search([scores[i] for i in subset], plan.totals) == (0, []):
+                conflicts.append(subset)
+        if conflicts or searched >= MARGIN_CONFLICT_SEARCHES:
+            break
+    notes = []
+    if not conflicts:
+        conflicts = [tuple(range(len(scores)))]
+        if searched >= MARGIN_CONFLICT_SEARCHES:
+            notes.append(f"the smallest conflicts were searched in {MARGIN_CONFLICT_SEARCHES} subsets only")
+    return _Outcome("inconsistent", 0, conflicts=[[labels[i] for i in c] for c in conflicts[:MAX_MATRICES]],
+                    notes=notes, method="margins")
+
+
+def _decide(scores: list[Score], plan: _Plan, progress: bool, explain: bool = True) -> _Outcome:
     outside = [[s.label] for s in scores if _out_of_range(s)]
     if outside:
         return _Outcome("inconsistent", conflicts=outside, notes=["a score outside its metric's range holds on no matrix"])
@@ -286,11 +332,15 @@ def _decide(scores: list[Score], plan: _Plan, progress: bool) -> _Outcome:
         return _Outcome("not_refuted", unchecked=[s.label for s in scores])
     if plan.method == "intervals":
         return _intervals(scores, plan)
+    if plan.method == "margins":
+        return _margins(scores, plan, explain)
     labels = [s.label for s in scores]
     if plan.space is not None:
         count, matrices = plan.space.feasible(scores)
         if count:
             return _Outcome("consistent", count, matrices)
+        if not explain:
+            return _Outcome("inconsistent", 0)
         conflicts, notes = _from_patterns(labels, plan.space.patterns(scores))
         return _Outcome("inconsistent", 0, conflicts=conflicts, notes=notes)
     candidates = None
@@ -331,11 +381,12 @@ def _unqualified(scores: list[Score], classes: int) -> tuple[list[Score], list[s
     return read, assumptions, ambiguous
 
 
-def _reading(changes, outcome: _Outcome) -> dict:
+def _reading(changes, outcome: _Outcome, method: str) -> dict:
     return {"reading": readings_search.describe(changes),
             "changes": [{"kind": c.kind, "score": c.score, "read_as": getattr(c.replacement, "label", None)}
                         for c in changes],
-            "status": outcome.status, "feasible_count": outcome.count, "matrices": outcome.matrices}
+            "status": outcome.status, "method": outcome.method or method, "feasible_count": outcome.count,
+            "matrices": outcome.matrices}
 
 
 def _maker(score: Score):
@@ -365,7 +416,7 @@ def _ambiguous_readings(scores, ambiguous, plan, progress) -> tuple[list, _Outco
         outcome = _decide(read, plan, progress)
         first = first or outcome
         if outcome.feasible:
-            found.append(_reading(changes, outcome))
+            found.append(_reading(changes, outcome, plan.method))
     return found, first
 
 
@@ -393,23 +444,24 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None, progres
         found, outcome = _ambiguous_readings(scores, ambiguous, plan, progress)
         if found:
             best = next((r for r in found if r["status"] == "consistent"), found[0])
-            return Consistency(best["status"] == "consistent", plan.method, best["feasible_count"], best["matrices"],
+            return Consistency(best["status"] == "consistent", best["method"], best["feasible_count"], best["matrices"],
                                [], outcome.unchecked, best["status"], labels, assumptions, found, notes)
     else:
         outcome = _decide(scores, plan, progress)
     notes += outcome.notes
+    method = outcome.method or plan.method
     if outcome.feasible:
-        return Consistency(outcome.status == "consistent", plan.method, outcome.count, outcome.matrices, [],
+        return Consistency(outcome.status == "consistent", method, outcome.count, outcome.matrices, [],
                            outcome.unchecked, outcome.status, labels, assumptions, [], notes)
     if readings:
         conflict_sets = [{labels.index(label) for label in c} for c in outcome.conflicts]
         budget = READINGS_BUDGET[plan.space is not None or plan.method in ("intervals", "range")]
-        decide = lambda changed: _decide(changed, plan, False)  # noqa: E731
+        decide = lambda changed: _decide(changed, plan, False, explain=False)  # noqa: E731
         makers = [_maker(s) for s in scores]
         changed_found, spent = readings_search.search_readings(scores, classes, conflict_sets, decide, makers, budget)
-        found = [_reading(changes, result) for changes, result in changed_found]
+        found = [_reading(changes, result, plan.method) for changes, result in changed_found]
         if spent:
             notes.append(f"the search of other readings stopped after {budget} score sets")
-    return Consistency(False, plan.method, outcome.count, [], outcome.conflicts, outcome.unchecked, "inconsistent",
+    return Consistency(False, method, outcome.count, [], outcome.conflicts, outcome.unchecked, "inconsistent",
                        labels, assumptions, found, notes)
 

@@ -16,6 +16,7 @@ _METHODS = {
     "exhaustive": "every (TP, TN) of the class totals, exactly",
     "search": "every confusion matrix with these totals, exactly",
     "intervals": "necessary conditions only (interval bounds): they never call consistent scores inconsistent",
+    "margins": "every diagonal and column total of the class totals, exactly",
     "range": "each score against its metric's range only",
 }
 EXIT = {"consistent": 0, "inconsistent": 1, "not_refuted": 4}
