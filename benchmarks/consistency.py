@@ -80,13 +80,14 @@ def sweep(cases: int, max_total: int, rng) -> None:
 
 def intervals(cases: int, rng) -> None:
     consistent_module.SEARCH_LIMIT = 0
+    consistent_module.margins.MAX_SAMPLES = 0
     alarms = 0
     for _ in range(cases):
         classes = int(rng.integers(3, 6))
         totals = rng.integers(1, 300, size=classes)
         matrix = np.stack([rng.multinomial(t, rng.dirichlet(np.ones(classes))) for t in totals]).tolist()
         scores = printed(matrix, MULTI_POOL, rng, 4)
-        alarms += not consistent_module.consistent(scores, class_totals=[int(t) for t in totals]).consistent
+        alarms += consistent_module.consistent(scores, class_totals=[int(t) for t in totals]).status == "inconsistent"
     print(f"intervals: {cases} cases of 3-5 classes, {alarms} false alarms")
 
 

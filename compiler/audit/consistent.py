@@ -294,7 +294,8 @@ def _margins(scores: list[Score], plan: _Plan, explain: bool) -> _Outcome:
     found = None if unfit else margins.margins_search(scores, plan.totals)
     if found is None:
         why = (f"{', '.join(unfit)} read{'s' if len(unfit) == 1 else ''} cells off the diagonal" if unfit else
-               f"the exact margins search passed its bound of {margins.WORK_LIMIT:,} partial assignments")
+               f"the exact margins search passed its bounds ({margins.WORK_LIMIT:,} partial assignments, "
+               f"{margins.TABLE_LIMIT:,} table cells)")
         outcome = _intervals(scores, plan)
         outcome.method = "intervals"
         outcome.notes.append(f"{why}: necessary conditions only (intervals)")

@@ -37,7 +37,8 @@ from metricc.runtime.evaluate import metric
 __all__ = ["WORK_LIMIT", "MAX_SAMPLES", "applicable", "margins_search", "witness"]
 
 WORK_LIMIT = 20_000_000  # partial assignments examined
-MAX_SAMPLES = 600  # (n + 1)^2 bound tables per class and score
+MAX_SAMPLES = 300  # (n + 1)^2 bound tables per class and score
+TABLE_LIMIT = 3_000_000_000  # cells updated to build the bound tables (candidates x (n + 1)^2 x scores)
 _CHUNK = 1 << 14
 _CELL = re.compile(r"\bM\[(\w+), (\w+)\]")
 _AGGREGATE_OF_CLASS = re.compile(r"^(macro|weighted)\((\w+)\)$")
@@ -296,8 +297,11 @@ def margins_search(scores, totals: list[int]):
     Meet in the middle: the first half of the classes assigned forwards, the second half
     backwards (each pruned by the tables of everything not yet assigned), joined on their
     column totals and the first separable score, then checked exactly."""
+    n, classes = sum(totals), len(totals)
+    candidates = sum((t + 1) * (n - t + 1) for t in totals)
+    if candidates * (n + 1) ** 2 * (len(scores) + 1) * 2 > TABLE_LIMIT:
+        return None
     problem = _Problem(scores, totals)
-    classes = len(totals)
     # the larger (back) half takes the classes with the fewest candidates
     order = sorted(range(classes), key=lambda j: -len(problem.cands[j][0]))
     half = classes // 2

@@ -124,6 +124,7 @@ def test_multiclass_rounded_scores_are_never_called_inconsistent(method, monkeyp
     """Exact search: consistent; interval conditions alone: not refuted, never consistent."""
     if method == "intervals":
         monkeypatch.setattr(consistent_module, "SEARCH_LIMIT", 0)
+        monkeypatch.setattr(consistent_module.margins, "MAX_SAMPLES", 0)
     rng = np.random.default_rng(7)
     for _ in range(40):
         totals = rng.integers(1, 5, size=3)
