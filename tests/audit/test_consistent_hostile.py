@@ -1,0 +1,58 @@
+"""``metricc consistent`` with large or hostile numbers (issue 30): every answer bounded in
+memory and time, a clear error or a stated fallback, never a MemoryError, a hang or an
+overflow (exit 3). Each case is a reproducer of the campaign's input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from metricc.compiler.audit.consistent import MAX_SCORES, consistent
+from metricc.compiler.cli import main
+
+HUNDRED_THOUSAND = ",".join(["1"] * 100_000)
+
+
+@pytest.mark.parametrize("arguments, method", [
+    (["--samples", "1000000000", "--score", "f1=0.5"], "range"),  # hung: a loop over a billion splits
+    (["--samples", "1000000000", "--classes", "50", "--score", "f1:macro=0.5"], "range"),
+    (["--samples", "5", "--classes", "1000000000", "--score", "accuracy=0.4"], "intervals"),
+    (["--class-totals", ",".join(["1000"] * 50), "--score", "f1:macro=0.5", "--score", "accuracy=0.3"], "intervals"),
+    (["--class-totals", f"{2**60},{2**60}", "--score", "accuracy=0.5"], "range"),
+    (["--class-totals", f"{2**53},3", "--score", "accuracy=0.5"], "range"),
+    (["--class-totals", "1000000,1000000", "--score", "accuracy=0.5", "--score", "f1=0.4"], "intervals"),
+    (["--class-totals", HUNDRED_THOUSAND, "--score", "accuracy=0.5"], "intervals"),
+])
+def test_huge_sizes_give_a_bounded_answer_that_says_what_was_checked(arguments, method, capsys):
+    assert main(["consistent", *arguments, "--format", "json", "--quiet"]) == 4
+    document = json.loads(capsys.readouterr().out)
+    assert (document["status"], document["method"]) == ("not_refuted", method)
+    assert document["notes"], "the fallback is said"
+
+
+def test_a_huge_size_still_refutes_a_score_outside_its_range():
+    result = consistent(["accuracy=1.5", "f1=0.2"], samples=10**12)
+    assert (result.status, result.method, result.conflicts) == ("inconsistent", "range", [["accuracy"]])
+    assert result.readings[0]["reading"] == "accuracy is printed in percent"
+
+
+def test_many_scores_need_no_bit_mask():
+    """64 and more scores overflowed an int64 bit mask of the conflict search."""
+    scores = ["accuracy=0.5"] * 70 + ["accuracy=0.6"]
+    result = consistent(scores, class_totals=[5, 5], readings=False)
+    assert result.status == "inconsistent" and ["accuracy", "accuracy"] in result.conflicts
+    assert consistent(["accuracy=0.5"] * MAX_SCORES, class_totals=[5, 5]).status == "consistent"
+    assert main(["consistent", "--class-totals", "5,5", *["--score", "accuracy=0.5"] * (MAX_SCORES + 1)]) == 2
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--class-totals", "5,5", "--score", "accuracy=" + "1" * 5000], "not a finite number"),
+    (["--class-totals", "5,5", "--score", f"accuracy={'1' * 5000}/{'3' * 5000}"], "accuracy="),
+    (["--class-totals", "5," + "9" * 5000, "--score", "accuracy=0.5"], "--class-totals"),
+    (["--samples", "9" * 5000, "--score", "accuracy=0.5"], "--samples"),
+    (["--class-totals", "5,5", "--score", "f1@99999999=0.5"], "@CLASS is a class index"),
+])
+def test_hostile_numbers_are_clear_errors(arguments, message, capsys):
+    assert main(["consistent", *arguments]) == 2
+    assert message in capsys.readouterr().err
