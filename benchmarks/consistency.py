@@ -1,14 +1,19 @@
 """Benchmark and sweep for ``metricc consistent`` (compiler/audit/consistent.py).
 
-Not a test. Three parts:
+Not a test. Five parts:
 
 - ``grid``: the exhaustive two-class search over a 10^4 x 10^4 (TP, TN) grid, timed, for a
   consistent set (one pass, filtering) and an inconsistent one (a second pass for the conflicts);
 - ``sweep``: random matrices (two classes, totals up to ``--max-total``), scores rounded to 2-4
   digits: counts false alarms (must be 0) and how often a score from another matrix is caught;
-- ``intervals``: the same for 3-5 classes with the interval conditions (must be 0 false alarms).
+- ``intervals``: the same for 3-5 classes with the interval conditions (must be 0 false alarms);
+- ``papers``: binary sets written as papers write them (unqualified ``precision=0.45``, and
+  mlscorecheck's names): false "inconsistent" verdicts (must be 0);
+- ``multiclass``: 3-5 classes, totals under 30 per class: clean sets (0 called inconsistent)
+  and sets with one score from another matrix, found by method (``margins`` exact, or
+  ``intervals`` past its bounds).
 
-    python benchmarks/consistency.py [--cases 20000] [--max-total 200] [--part grid|sweep|intervals]
+    python benchmarks/consistency.py [--cases 20000] [--max-total 200] [--part grid|sweep|intervals|papers|multiclass]
 """
 
 from __future__ import annotations
@@ -91,18 +96,75 @@ def intervals(cases: int, rng) -> None:
     print(f"intervals: {cases} cases of 3-5 classes, {alarms} false alarms")
 
 
+PAPER_NAMES = {"precision": ("precision", "binary"), "recall": ("recall", "binary"), "f1": ("f1", "binary"),
+               "specificity": ("specificity", "binary"), "npv": ("npv", "binary"), "accuracy": ("accuracy", None),
+               "mcc": ("mcc", None), "balanced_accuracy": ("balanced_accuracy", None), "sens": ("recall", "binary"),
+               "spec": ("specificity", "binary"), "ppv": ("precision", "binary"), "fm": ("g_measure", "binary"),
+               "bacc": ("balanced_accuracy", None), "acc": ("accuracy", None)}
+
+
+def papers(cases: int, rng) -> None:
+    alarms = total = 0
+    start = time.perf_counter()
+    for _ in range(cases):
+        totals = [int(rng.integers(5, 500)), int(rng.integers(5, 500))]
+        tn, tp = (int(rng.integers(0, t + 1)) for t in totals)
+        matrix = [[tn, totals[0] - tn], [totals[1] - tp, tp]]
+        scores = []
+        for name in rng.choice(list(PAPER_NAMES), size=int(rng.integers(2, 5)), replace=False):
+            metric_id, average = PAPER_NAMES[str(name)]
+            value = float(mc.evaluate(metric_id, matrix=matrix, **({"average": average} if average else {}))[metric_id])
+            if not math.isnan(value):
+                scores.append(f"{name}={value:.{int(rng.integers(2, 5))}f}")
+        if len(scores) < 2:
+            continue
+        total += 1
+        result = consistent_module.consistent(scores, class_totals=totals, progress=False, readings=False)
+        if result.status == "inconsistent":
+            alarms += 1
+            print("false alarm:", totals, scores, result.conflicts)
+    print(f"papers: {total} binary sets written with unqualified and mlscorecheck names, {alarms} false "
+          f"'inconsistent' ({time.perf_counter() - start:.0f} s)")
+
+
+def multiclass(cases: int, rng) -> None:
+    counts: dict = {}
+    start = time.perf_counter()
+    for _ in range(cases):
+        classes = int(rng.integers(3, 6))
+        totals = [int(t) for t in rng.integers(1, 30, size=classes)]
+        matrix = np.stack([rng.multinomial(t, rng.dirichlet(np.ones(classes))) for t in totals]).tolist()
+        other = np.stack([rng.multinomial(t, rng.dirichlet(np.ones(classes))) for t in totals]).tolist()
+        names = [str(n) for n in rng.choice(MULTI_POOL[:-1] + ["mcc"], size=4, replace=False)]
+        clean = printed(matrix, names, rng)
+        planted = printed(other, names[:1], rng) + clean[1:]
+        if len(clean) < 4 or len(planted) < 4 or planted[0] == clean[0]:
+            continue
+        for kind, scores in (("clean", clean), ("planted", planted)):
+            result = consistent_module.consistent(scores, class_totals=totals, progress=False, readings=False)
+            key = (kind, result.status, result.method)
+            counts[key] = counts.get(key, 0) + 1
+    for key in sorted(counts):
+        print(f"multiclass {key[0]:8s} {key[1]:13s} by {key[2]:10s}: {counts[key]}")
+    print(f"multiclass: {time.perf_counter() - start:.0f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=20_000)
     parser.add_argument("--max-total", type=int, default=200)
-    parser.add_argument("--part", choices=("grid", "sweep", "intervals"), action="append")
+    parser.add_argument("--part", choices=("grid", "sweep", "intervals", "papers", "multiclass"), action="append")
     args = parser.parse_args()
     rng = np.random.default_rng(2026)
-    parts = args.part or ["grid", "sweep", "intervals"]
+    parts = args.part or ["grid", "sweep", "intervals", "papers", "multiclass"]
     if "grid" in parts:
         grid()
     if "sweep" in parts:
         sweep(args.cases, args.max_total, rng)
+    if "papers" in parts:
+        papers(max(1, args.cases // 20), rng)
+    if "multiclass" in parts:
+        multiclass(max(1, args.cases // 400), rng)
     if "intervals" in parts:
         intervals(max(1, args.cases // 100), rng)
 

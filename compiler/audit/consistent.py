@@ -362,7 +362,7 @@ def _decide(scores: list[Score], plan: _Plan, progress: bool, explain: bool = Tr
 def _unqualified(scores: list[Score], classes: int) -> tuple[list[Score], list[str], dict[int, list[str]]]:
     """Two classes: unqualified class-level scores read as class 1's (binary). More: the
     averagings each could mean, to be searched."""
-    read, assumptions, ambiguous = [], [], {}
+    read, assumptions, ambiguous, positive = [], [], {}, []
     for i, score in enumerate(scores):
         info = metric(score.metric)
         if info.level != "class" or score.average is not None:
@@ -370,15 +370,18 @@ def _unqualified(scores: list[Score], classes: int) -> tuple[list[Score], list[s
             continue
         if classes == 2 and "binary" in info.averages:
             read.append(replace(score, average="binary"))
-            assumptions.append(f"{score.metric} (no averaging given) is read as the value of class 1, the positive "
-                               "class, as scikit-learn's average='binary' and mlscorecheck read it; write "
-                               f"{score.metric}:macro (or @0) for another reading")
+            positive.append(score.metric)
             continue
         choices = [a for a in _AVERAGINGS if a in info.averages]
         ambiguous[i] = choices
         read.append(replace(score, average=choices[0]))
         assumptions.append(f"{score.metric} (no averaging given, {classes} classes) is ambiguous: "
                            f"searched as {', '.join(choices)}")
+    if positive:
+        names = ", ".join(dict.fromkeys(positive))
+        assumptions.insert(0, f"{names} (no averaging given): the value of class 1, the positive class, as "
+                              f"scikit-learn's average='binary' and mlscorecheck read papers; write "
+                              f"{positive[0]}:macro or {positive[0]}@0 for another reading")
     return read, assumptions, ambiguous
 
 

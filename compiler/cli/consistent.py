@@ -101,7 +101,7 @@ def _cmd_consistent(args) -> int:
             print(f"{word} if {reading['reading']}{_count(reading['feasible_count'])}")
             _matrices(reading)
     if result.unchecked:
-        print("not checked by the interval conditions: " + ", ".join(result.unchecked))
+        print("not checked by the necessary conditions: " + ", ".join(result.unchecked))
     for note in result.notes:
         print(f"note: {note}")
     return EXIT[result.status]
