@@ -36,8 +36,12 @@ MULTI_POOL = ["accuracy", "balanced_accuracy", "f1:macro", "precision:weighted",
 
 
 def printed(matrix, pool, rng, count) -> list[str]:
+    return printed_names(matrix, rng.choice(pool, size=count, replace=False), rng)
+
+
+def printed_names(matrix, names, rng) -> list[str]:
     scores = []
-    for name in rng.choice(pool, size=count, replace=False):
+    for name in names:
         metric_id, _, average = str(name).partition(":")
         value = float(mc.evaluate(metric_id, matrix=matrix, **({"average": average} if average else {}))[metric_id])
         if not math.isnan(value):
@@ -136,8 +140,8 @@ def multiclass(cases: int, rng) -> None:
         matrix = np.stack([rng.multinomial(t, rng.dirichlet(np.ones(classes))) for t in totals]).tolist()
         other = np.stack([rng.multinomial(t, rng.dirichlet(np.ones(classes))) for t in totals]).tolist()
         names = [str(n) for n in rng.choice(MULTI_POOL[:-1] + ["mcc"], size=4, replace=False)]
-        clean = printed(matrix, names, rng)
-        planted = printed(other, names[:1], rng) + clean[1:]
+        clean = printed_names(matrix, names, rng)
+        planted = printed_names(other, names[:1], rng) + clean[1:]
         if len(clean) < 4 or len(planted) < 4 or planted[0] == clean[0]:
             continue
         for kind, scores in (("clean", clean), ("planted", planted)):
