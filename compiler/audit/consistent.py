@@ -246,6 +246,7 @@ class _Outcome:
     unchecked: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     method: str | None = None  # when not the plan's (a fallback)
+    indices: list = field(default_factory=list)  # the conflicts as score positions
 
     @property
     def feasible(self) -> bool:
@@ -264,9 +265,13 @@ def _possible_traces(scores, totals) -> np.ndarray | None:
     return np.flatnonzero(np.logical_and.reduce(masks)) if masks else None
 
 
-def _from_patterns(labels, patterns) -> tuple[list, list]:
+def _from_patterns(labels, patterns, positions=None) -> tuple[list, list, list]:
+    """(conflicts as labels, as score positions, notes) of the match patterns of ``labels``
+    (the scores at ``positions``, default all)."""
     found, stopped = space.conflicts(labels, patterns)
-    return found, [f"the search for the smallest conflicts stopped after {space.CONFLICT_BUDGET:,} steps"] if stopped else []
+    positions = list(range(len(labels))) if positions is None else positions
+    notes = [f"the search for the smallest conflicts stopped after {space.CONFLICT_BUDGET:,} steps"] if stopped else []
+    return [[labels[i] for i in c] for c in found], [[positions[i] for i in c] for c in found], notes
 
 
 def _intervals(scores, plan: _Plan) -> _Outcome:
@@ -281,8 +286,9 @@ def _intervals(scores, plan: _Plan) -> _Outcome:
     patterns: set[bytes] = set()
     for start in range(0, len(table), grid.CHUNK):
         patterns |= space.pattern_rows(table[start:start + grid.CHUNK])
-    conflicts, notes = _from_patterns([scores[i].label for i in checked], space._unpack(patterns, len(checked)))
-    return _Outcome("inconsistent", conflicts=conflicts, unchecked=unchecked, notes=notes)
+    conflicts, indices, notes = _from_patterns([scores[i].label for i in checked], space.unpack(patterns, len(checked)),
+                                               checked)
+    return _Outcome("inconsistent", conflicts=conflicts, unchecked=unchecked, notes=notes, indices=indices)
 
 
 MARGIN_CONFLICT_SEARCHES = 10  # subsets searched for the smallest conflicts by the margins method
@@ -321,14 +327,16 @@ def _margins(scores: list[Score], plan: _Plan, explain: bool) -> _Outcome:
         conflicts = [tuple(range(len(scores)))]
         if searched >= MARGIN_CONFLICT_SEARCHES:
             notes.append(f"the smallest conflicts were searched in {MARGIN_CONFLICT_SEARCHES} subsets only")
-    return _Outcome("inconsistent", 0, conflicts=[[labels[i] for i in c] for c in conflicts[:MAX_MATRICES]],
-                    notes=notes, method="margins")
+    conflicts = [list(c) for c in conflicts[:MAX_MATRICES]]
+    return _Outcome("inconsistent", 0, conflicts=[[labels[i] for i in c] for c in conflicts], notes=notes,
+                    method="margins", indices=conflicts)
 
 
 def _decide(scores: list[Score], plan: _Plan, progress: bool, explain: bool = True) -> _Outcome:
-    outside = [[s.label] for s in scores if _out_of_range(s)]
+    outside = [i for i, s in enumerate(scores) if _out_of_range(s)]
     if outside:
-        return _Outcome("inconsistent", conflicts=outside, notes=["a score outside its metric's range holds on no matrix"])
+        return _Outcome("inconsistent", conflicts=[[scores[i].label] for i in outside], indices=[[i] for i in outside],
+                        notes=["a score outside its metric's range holds on no matrix"])
     if plan.method == "range":
         return _Outcome("not_refuted", unchecked=[s.label for s in scores])
     if plan.method == "intervals":
@@ -342,8 +350,8 @@ def _decide(scores: list[Score], plan: _Plan, progress: bool, explain: bool = Tr
             return _Outcome("consistent", count, matrices)
         if not explain:
             return _Outcome("inconsistent", 0)
-        conflicts, notes = _from_patterns(labels, plan.space.patterns(scores))
-        return _Outcome("inconsistent", 0, conflicts=conflicts, notes=notes)
+        conflicts, indices, notes = _from_patterns(labels, plan.space.patterns(scores))
+        return _Outcome("inconsistent", 0, conflicts=conflicts, notes=notes, indices=indices)
     candidates = None
     if plan.classes == 2 and plan.totals is not None:
         traces = _possible_traces(scores, plan.totals)
@@ -352,8 +360,8 @@ def _decide(scores: list[Score], plan: _Plan, progress: bool, explain: bool = Tr
     count, matrices, patterns = space.search(scores, plan.batches, candidates, progress)
     if count:
         return _Outcome("consistent", count, matrices)
-    conflicts, notes = _from_patterns(labels, patterns)
-    return _Outcome("inconsistent", 0, conflicts=conflicts, notes=notes)
+    conflicts, indices, notes = _from_patterns(labels, patterns)
+    return _Outcome("inconsistent", 0, conflicts=conflicts, notes=notes, indices=indices)
 
 
 # -- readings --------------------------------------------------------------------------------
@@ -458,7 +466,7 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None, progres
         return Consistency(outcome.status == "consistent", method, outcome.count, outcome.matrices, [],
                            outcome.unchecked, outcome.status, labels, assumptions, [], notes)
     if readings:
-        conflict_sets = [{labels.index(label) for label in c} for c in outcome.conflicts]
+        conflict_sets = [set(c) for c in outcome.indices]
         budget = READINGS_BUDGET[plan.space is not None or plan.method in ("intervals", "range")]
         decide = lambda changed: _decide(changed, plan, False, explain=False)  # noqa: E731
         makers = [_maker(s) for s in scores]

@@ -25,7 +25,7 @@ from metricc.runtime.evaluate import metric
 from metricc.runtime.progress import track
 
 __all__ = ["MASK_LIMIT", "MAX_MATRICES", "CONFLICT_BUDGET", "Space", "values", "matches", "search", "conflicts",
-           "pattern_rows"]
+           "pattern_rows", "unpack"]
 
 MASK_LIMIT = 2_000_000  # cells of a space whose per-score masks are kept (2.5e5 bytes each)
 MAX_MATRICES = 10
@@ -59,16 +59,17 @@ def pattern_rows(table: np.ndarray) -> set[bytes]:
     return {bytes(r) for r in rows}
 
 
-def _unpack(patterns: set[bytes], count: int) -> np.ndarray:
+def unpack(patterns: set[bytes], count: int) -> np.ndarray:
+    """Packed pattern rows back to a boolean ``(P, count)`` table."""
     if not patterns:
         return np.zeros((0, count), dtype=bool)
     packed = np.frombuffer(b"".join(sorted(patterns)), dtype=np.uint8).reshape(len(patterns), -1)
     return np.unpackbits(packed, axis=1, count=count).astype(bool)
 
 
-def conflicts(labels: list[str], patterns: np.ndarray) -> tuple[list[list[str]], bool]:
-    """The smallest sets of scores that no pattern (row) holds together, and whether the
-    search of subsets stopped at ``CONFLICT_BUDGET`` (then the sets found so far)."""
+def conflicts(labels: list[str], patterns: np.ndarray) -> tuple[list[list[int]], bool]:
+    """The smallest sets of scores (column indices) that no pattern (row) holds together, and
+    whether the search of subsets stopped at ``CONFLICT_BUDGET`` (then the sets found so far)."""
     work = 0
     for size in range(1, len(labels) + 1):
         found = []
@@ -77,7 +78,7 @@ def conflicts(labels: list[str], patterns: np.ndarray) -> tuple[list[list[str]],
             if work > CONFLICT_BUDGET:
                 return found[:MAX_MATRICES], True
             if not np.any(np.all(patterns[:, list(subset)], axis=1)):
-                found.append([labels[i] for i in subset])
+                found.append(list(subset))
         if found:
             return found[:MAX_MATRICES], False
     return [], False
@@ -99,7 +100,7 @@ def search(scores, batches: Callable[[], Iterator[grid.Batch]], candidates=None,
     seen: set[bytes] = set()
     for batch in track(batches(), "conflict search", enabled=progress):
         seen |= pattern_rows(np.stack([matches(s, batch) for s in scores], axis=1))
-    return 0, [], _unpack(seen, len(scores))
+    return 0, [], unpack(seen, len(scores))
 
 
 class Space:
@@ -137,7 +138,7 @@ class Space:
 
     def patterns(self, scores) -> np.ndarray:
         table = np.stack([np.unpackbits(self.mask(s), count=self.size).astype(bool) for s in scores], axis=1)
-        return _unpack(pattern_rows(table), len(scores))
+        return unpack(pattern_rows(table), len(scores))
 
 
 def check_usable(scores, classes: int) -> None:
