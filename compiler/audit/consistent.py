@@ -58,7 +58,7 @@ TRACE_LIMIT = 2_000_000  # intervals: conditions over every trace 0..n
 EXACT_TOTAL_LIMIT = 2**53  # counts beyond float64's integers: only each score's range is checked
 MAX_SCORES = 100
 MAX_AMBIGUOUS_READINGS = 81  # averaging combinations of unqualified multi-class scores
-READINGS_BUDGET = {True: 2000, False: 12}  # score sets the readings search decides (masked space or not)
+READINGS_BUDGET = {"masked": 2000, "range": 200, "other": 12}  # score sets the readings search decides
 MAX_MATRICES = space.MAX_MATRICES
 _LEVELS = ("class", "aggregate", "matrix")
 _AVERAGINGS = ("macro", "micro", "weighted")
@@ -332,6 +332,51 @@ def _margins(scores: list[Score], plan: _Plan, explain: bool) -> _Outcome:
                     method="margins", indices=conflicts)
 
 
+DIAGONAL_LIMIT = 20_000_000  # two classes past the grid bound: cells on the traces the trace scores allow
+
+
+def _diagonals(scores: list[Score], plan: _Plan, progress: bool) -> _Outcome | None:
+    """Two classes whose grid is too large for ``exhaustive``: when the scores of the trace alone
+    (accuracy, error rate) leave few diagonals TP + TN, every matrix on them, exactly; None
+    when there is no such score or the diagonals hold more than ``DIAGONAL_LIMIT`` cells."""
+    if plan.classes != 2 or plan.totals is None:
+        return None
+    negatives, positives = plan.totals
+    traces = _possible_traces(scores, plan.totals)
+    if traces is None:
+        return None
+    cells = np.minimum(traces, positives) - np.maximum(0, traces - negatives) + 1
+    if int(cells.sum()) > DIAGONAL_LIMIT:
+        return None
+    batches = lambda: grid.binary_trace_batches(negatives, positives, traces)  # noqa: E731
+    count = 0
+    matrices: list = []
+    for batch in track_batches(batches, progress):
+        for score in scores:
+            batch = batch.take(np.flatnonzero(space.matches(score, batch)))
+            if not len(batch):
+                break
+        count += len(batch)
+        matrices.extend(batch.matrix[:MAX_MATRICES - len(matrices)].tolist())
+    note = (f"the (TP, TN) grid is over the exhaustive bound, but the scores of the trace leave "
+            f"{int(cells.sum()):,} cells on {len(traces):,} diagonal{'s' if len(traces) != 1 else ''} TP + TN: "
+            "searched exactly")
+    if count:
+        return _Outcome("consistent", count, matrices, notes=[note], method="exhaustive")
+    refuted = _intervals(scores, plan)
+    if refuted.status == "inconsistent":
+        refuted.notes.append(note)
+        refuted.method = "exhaustive"
+        return refuted
+    return _Outcome("inconsistent", 0, conflicts=[[s.label for s in scores]], indices=[list(range(len(scores)))],
+                    notes=[note, "the smallest conflicts were not searched (the whole grid is over its bound)"],
+                    method="exhaustive")
+
+
+def track_batches(batches, progress: bool):
+    return space.track(batches(), "consistency search", enabled=progress)
+
+
 def _decide(scores: list[Score], plan: _Plan, progress: bool, explain: bool = True) -> _Outcome:
     outside = [i for i, s in enumerate(scores) if _out_of_range(s)]
     if outside:
@@ -340,7 +385,7 @@ def _decide(scores: list[Score], plan: _Plan, progress: bool, explain: bool = Tr
     if plan.method == "range":
         return _Outcome("not_refuted", unchecked=[s.label for s in scores])
     if plan.method == "intervals":
-        return _intervals(scores, plan)
+        return _diagonals(scores, plan, progress) or _intervals(scores, plan)
     if plan.method == "margins":
         return _margins(scores, plan, explain)
     labels = [s.label for s in scores]
@@ -450,7 +495,7 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None, progres
     space.check_usable(scores, classes)
     plan = _plan(totals, n, classes, progress)
     notes = [plan.note] if plan.note else []
-    labels = [s.label for s in scores]
+    labels = [s.metric if i in ambiguous else s.label for i, s in enumerate(scores)]
     found = []
     if ambiguous:
         found, outcome = _ambiguous_readings(scores, ambiguous, plan, progress)
@@ -460,18 +505,19 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None, progres
                                [], outcome.unchecked, best["status"], labels, assumptions, found, notes)
     else:
         outcome = _decide(scores, plan, progress)
-    notes += outcome.notes
     method = outcome.method or plan.method
+    notes = ([plan.note] if plan.note and method == plan.method else []) + outcome.notes
     if outcome.feasible:
         return Consistency(outcome.status == "consistent", method, outcome.count, outcome.matrices, [],
                            outcome.unchecked, outcome.status, labels, assumptions, [], notes)
     if readings:
         conflict_sets = [set(c) for c in outcome.indices]
-        budget = READINGS_BUDGET[plan.space is not None or plan.method in ("intervals", "range")]
+        budget = READINGS_BUDGET["masked" if plan.space is not None else "range" if plan.method == "range" else "other"]
         decide = lambda changed: _decide(changed, plan, False, explain=False)  # noqa: E731
         makers = [_maker(s) for s in scores]
         changed_found, spent = readings_search.search_readings(scores, classes, conflict_sets, decide, makers, budget)
         found = [_reading(changes, result, plan.method) for changes, result in changed_found]
+        found.sort(key=lambda r: r["status"] != "consistent")  # proved readings before merely unrefuted ones
         if spent:
             notes.append(f"the search of other readings stopped after {budget} score sets")
     return Consistency(False, method, outcome.count, [], outcome.conflicts, outcome.unchecked, "inconsistent",

@@ -56,3 +56,15 @@ def test_many_scores_need_no_bit_mask():
 def test_hostile_numbers_are_clear_errors(arguments, message, capsys):
     assert main(["consistent", *arguments]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_grid_past_the_bound_is_searched_exactly_on_the_diagonals_the_accuracy_leaves():
+    """10^6 x 10^6 (TP, TN) pairs: an accuracy printed to 7 digits leaves one diagonal TP + TN."""
+    accuracy = f"{1_576_544 / 2_000_000:.7f}"
+    result = consistent([f"accuracy={accuracy}", "f1=0.8054455"], class_totals=[1_000_000, 1_000_000], progress=False)
+    assert (result.status, result.method, result.feasible_count) == ("consistent", "exhaustive", 1)
+    assert result.matrices == [[[700_001, 299_999], [123_457, 876_543]]]
+    assert "cells on 1 diagonal TP + TN: searched exactly" in result.notes[0]
+    refuted = consistent([f"accuracy={accuracy}", "f1=0.2"], class_totals=[1_000_000, 1_000_000], progress=False,
+                         readings=False)
+    assert (refuted.status, refuted.method, refuted.conflicts) == ("inconsistent", "exhaustive", [["accuracy", "f1:binary"]])
