@@ -39,12 +39,12 @@ from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
+from metricc.compiler.audit import consistent_decide as decider
 from metricc.compiler.audit import consistent_grid as grid
 from metricc.compiler.audit import consistent_margins as margins
 from metricc.compiler.audit import consistent_readings as readings_search
 from metricc.compiler.audit import consistent_space as space
 from metricc.compiler.audit.claims import printed_value
-from metricc.compiler.audit.consistent_intervals import trace_conditions
 from metricc.compiler.audit.consistent_names import resolve_name
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric
@@ -191,24 +191,9 @@ def _totals(class_totals, samples, classes) -> tuple[list[int] | None, int, int]
     return None, int(samples), int(classes)
 
 
-@dataclass
-class _Plan:
-    """How score sets of these totals are decided: ``method``, and for an exact method its
-    batches (``space`` when small enough to keep each score's mask)."""
-
-    method: str
-    totals: list[int] | None
-    samples: int
-    classes: int
-    batches: object = None
-    space: space.Space | None = None
-    size: int | None = None
-    note: str = ""
-
-
-def _plan(totals, n, classes, progress: bool = False) -> _Plan:
+def _plan(totals, n, classes, progress: bool = False) -> decider.Plan:
     if n >= EXACT_TOTAL_LIMIT:
-        return _Plan("range", totals, n, classes, note=f"{n} samples is over 2**53 (counts past float64's integers): "
+        return decider.Plan("range", totals, n, classes, note=f"{n} samples is over 2**53 (counts past float64's integers): "
                                                        "only each score's range was checked")
     if classes == 2 and totals is not None:
         size, batches = (totals[0] + 1) * (totals[1] + 1), lambda: grid.binary_batches(totals[0], totals[1])
@@ -223,190 +208,15 @@ def _plan(totals, n, classes, progress: bool = False) -> _Plan:
         method, limit = "search", SEARCH_LIMIT
     if size <= limit:
         masked = space.Space(batches, progress) if size <= space.MASK_LIMIT else None
-        return _Plan(method, totals, n, classes, batches, masked, size)
+        return decider.Plan(method, totals, n, classes, batches, masked, size)
     what = "(TP, TN) pairs" if classes == 2 else "matrices"
     over = f"more than {limit:,} {what} (the exact {method} bound)"
     if classes > 2 and totals is not None and n <= margins.MAX_SAMPLES:
-        return _Plan("margins", totals, n, classes, size=size)
+        return decider.Plan("margins", totals, n, classes, size=size)
     if n <= TRACE_LIMIT:
-        return _Plan("intervals", totals, n, classes, note=f"{over}: necessary conditions only (intervals)")
-    return _Plan("range", totals, n, classes, note=f"{over} and {n:,} samples, over the interval bound "
+        return decider.Plan("intervals", totals, n, classes, note=f"{over}: necessary conditions only (intervals)")
+    return decider.Plan("range", totals, n, classes, note=f"{over} and {n:,} samples, over the interval bound "
                                                   f"{TRACE_LIMIT:,}: only each score's range was checked")
-
-
-# -- deciding one score set ------------------------------------------------------------------
-
-
-@dataclass
-class _Outcome:
-    status: str
-    count: int | None = None
-    matrices: list = field(default_factory=list)
-    conflicts: list = field(default_factory=list)
-    unchecked: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
-    method: str | None = None  # when not the plan's (a fallback)
-    indices: list = field(default_factory=list)  # the conflicts as score positions
-
-    @property
-    def feasible(self) -> bool:
-        return self.status != "inconsistent"
-
-
-def _out_of_range(score: Score) -> bool:
-    low, high = metric(score.metric).range or (-math.inf, math.inf)
-    return score.value + score.tolerance < low - 1e-12 or score.value - score.tolerance > high + 1e-12
-
-
-def _possible_traces(scores, totals) -> np.ndarray | None:
-    """Traces TP + TN that the scores of the trace alone allow (a superset: interval slack),
-    or None when no score is a function of the trace."""
-    masks = [m for m in trace_conditions(scores, None, sum(totals), 2) if m is not None]
-    return np.flatnonzero(np.logical_and.reduce(masks)) if masks else None
-
-
-def _from_patterns(labels, patterns, positions=None) -> tuple[list, list, list]:
-    """(conflicts as labels, as score positions, notes) of the match patterns of ``labels``
-    (the scores at ``positions``, default all)."""
-    found, stopped = space.conflicts(labels, patterns)
-    positions = list(range(len(labels))) if positions is None else positions
-    notes = [f"the search for the smallest conflicts stopped after {space.CONFLICT_BUDGET:,} steps"] if stopped else []
-    return [[labels[i] for i in c] for c in found], [[positions[i] for i in c] for c in found], notes
-
-
-def _intervals(scores, plan: _Plan) -> _Outcome:
-    masks = trace_conditions(scores, plan.totals, plan.samples, plan.classes)
-    checked = [i for i, mask in enumerate(masks) if mask is not None]
-    unchecked = [scores[i].label for i, mask in enumerate(masks) if mask is None]
-    if not checked:
-        return _Outcome("not_refuted", unchecked=unchecked)
-    table = np.stack([masks[i] for i in checked], axis=1)
-    if np.any(np.all(table, axis=1)):
-        return _Outcome("not_refuted", unchecked=unchecked)
-    patterns: set[bytes] = set()
-    for start in range(0, len(table), grid.CHUNK):
-        patterns |= space.pattern_rows(table[start:start + grid.CHUNK])
-    conflicts, indices, notes = _from_patterns([scores[i].label for i in checked], space.unpack(patterns, len(checked)),
-                                               checked)
-    return _Outcome("inconsistent", conflicts=conflicts, unchecked=unchecked, notes=notes, indices=indices)
-
-
-MARGIN_CONFLICT_SEARCHES = 10  # subsets searched for the smallest conflicts by the margins method
-
-
-def _margins(scores: list[Score], plan: _Plan, explain: bool) -> _Outcome:
-    """The exact margins search, or the interval conditions (saying why) where it cannot answer."""
-    unfit = [s.label for s in scores if not margins.applicable(s)]
-    found = None if unfit else margins.margins_search(scores, plan.totals)
-    if found is None:
-        why = (f"{', '.join(unfit)} read{'s' if len(unfit) == 1 else ''} cells off the diagonal" if unfit else
-               f"the exact margins search passed its bounds ({margins.WORK_LIMIT:,} partial assignments, "
-               f"{margins.TABLE_LIMIT:,} table cells)")
-        outcome = _intervals(scores, plan)
-        outcome.method = "intervals"
-        outcome.notes.append(f"{why}: necessary conditions only (intervals)")
-        return outcome
-    count, matrices = found
-    if count:
-        return _Outcome("consistent", None, matrices, method="margins")
-    if not explain:
-        return _Outcome("inconsistent", method="margins")
-    conflicts, searched = [], 0
-    labels = [s.label for s in scores]
-    for size in range(1, len(scores)):
-        for subset in itertools.combinations(range(len(scores)), size):
-            if any(set(c) <= set(subset) for c in conflicts) or searched >= MARGIN_CONFLICT_SEARCHES:
-                continue
-            searched += 1
-            if margins.margins_search([scores[i] for i in subset], plan.totals) == (0, []):
-                conflicts.append(subset)
-        if conflicts or searched >= MARGIN_CONFLICT_SEARCHES:
-            break
-    notes = []
-    if not conflicts:
-        conflicts = [tuple(range(len(scores)))]
-        if searched >= MARGIN_CONFLICT_SEARCHES:
-            notes.append(f"the smallest conflicts were searched in {MARGIN_CONFLICT_SEARCHES} subsets only")
-    conflicts = [list(c) for c in conflicts[:MAX_MATRICES]]
-    return _Outcome("inconsistent", 0, conflicts=[[labels[i] for i in c] for c in conflicts], notes=notes,
-                    method="margins", indices=conflicts)
-
-
-DIAGONAL_LIMIT = 20_000_000  # two classes past the grid bound: cells on the traces the trace scores allow
-
-
-def _diagonals(scores: list[Score], plan: _Plan, progress: bool) -> _Outcome | None:
-    """Two classes whose grid is too large for ``exhaustive``: when the scores of the trace alone
-    (accuracy, error rate) leave few diagonals TP + TN, every matrix on them, exactly; None
-    when there is no such score or the diagonals hold more than ``DIAGONAL_LIMIT`` cells."""
-    if plan.classes != 2 or plan.totals is None:
-        return None
-    negatives, positives = plan.totals
-    traces = _possible_traces(scores, plan.totals)
-    if traces is None:
-        return None
-    cells = np.minimum(traces, positives) - np.maximum(0, traces - negatives) + 1
-    if int(cells.sum()) > DIAGONAL_LIMIT:
-        return None
-    batches = lambda: grid.binary_trace_batches(negatives, positives, traces)  # noqa: E731
-    count = 0
-    matrices: list = []
-    for batch in track_batches(batches, progress):
-        for score in scores:
-            batch = batch.take(np.flatnonzero(space.matches(score, batch)))
-            if not len(batch):
-                break
-        count += len(batch)
-        matrices.extend(batch.matrix[:MAX_MATRICES - len(matrices)].tolist())
-    note = (f"the (TP, TN) grid is over the exhaustive bound, but the scores of the trace leave "
-            f"{int(cells.sum()):,} cells on {len(traces):,} diagonal{'s' if len(traces) != 1 else ''} TP + TN: "
-            "searched exactly")
-    if count:
-        return _Outcome("consistent", count, matrices, notes=[note], method="exhaustive")
-    refuted = _intervals(scores, plan)
-    if refuted.status == "inconsistent":
-        refuted.notes.append(note)
-        refuted.method = "exhaustive"
-        return refuted
-    return _Outcome("inconsistent", 0, conflicts=[[s.label for s in scores]], indices=[list(range(len(scores)))],
-                    notes=[note, "the smallest conflicts were not searched (the whole grid is over its bound)"],
-                    method="exhaustive")
-
-
-def track_batches(batches, progress: bool):
-    return space.track(batches(), "consistency search", enabled=progress)
-
-
-def _decide(scores: list[Score], plan: _Plan, progress: bool, explain: bool = True) -> _Outcome:
-    outside = [i for i, s in enumerate(scores) if _out_of_range(s)]
-    if outside:
-        return _Outcome("inconsistent", conflicts=[[scores[i].label] for i in outside], indices=[[i] for i in outside],
-                        notes=["a score outside its metric's range holds on no matrix"])
-    if plan.method == "range":
-        return _Outcome("not_refuted", unchecked=[s.label for s in scores])
-    if plan.method == "intervals":
-        return _diagonals(scores, plan, progress) or _intervals(scores, plan)
-    if plan.method == "margins":
-        return _margins(scores, plan, explain)
-    labels = [s.label for s in scores]
-    if plan.space is not None:
-        count, matrices = plan.space.feasible(scores)
-        if count:
-            return _Outcome("consistent", count, matrices)
-        if not explain:
-            return _Outcome("inconsistent", 0)
-        conflicts, indices, notes = _from_patterns(labels, plan.space.patterns(scores))
-        return _Outcome("inconsistent", 0, conflicts=conflicts, notes=notes, indices=indices)
-    candidates = None
-    if plan.classes == 2 and plan.totals is not None:
-        traces = _possible_traces(scores, plan.totals)
-        if traces is not None:
-            candidates = lambda: grid.binary_trace_batches(plan.totals[0], plan.totals[1], traces)  # noqa: E731
-    count, matrices, patterns = space.search(scores, plan.batches, candidates, progress)
-    if count:
-        return _Outcome("consistent", count, matrices)
-    conflicts, indices, notes = _from_patterns(labels, patterns)
-    return _Outcome("inconsistent", 0, conflicts=conflicts, notes=notes, indices=indices)
 
 
 # -- readings --------------------------------------------------------------------------------
@@ -438,7 +248,7 @@ def _unqualified(scores: list[Score], classes: int) -> tuple[list[Score], list[s
     return read, assumptions, ambiguous
 
 
-def _reading(changes, outcome: _Outcome, method: str) -> dict:
+def _reading(changes, outcome: decider.Outcome, method: str) -> dict:
     return {"reading": readings_search.describe(changes),
             "changes": [{"kind": c.kind, "score": c.score, "read_as": getattr(c.replacement, "label", None)}
                         for c in changes],
@@ -455,7 +265,7 @@ def _maker(score: Score):
     return make
 
 
-def _ambiguous_readings(scores, ambiguous, plan, progress) -> tuple[list, _Outcome]:
+def _ambiguous_readings(scores, ambiguous, plan, progress) -> tuple[list, decider.Outcome]:
     """Every averaging combination of the unqualified multi-class scores: those that hold,
     and the outcome of the first (for its conflicts when none holds)."""
     combos = list(itertools.product(*ambiguous.values()))
@@ -470,7 +280,7 @@ def _ambiguous_readings(scores, ambiguous, plan, progress) -> tuple[list, _Outco
         for (i, _), average in zip(ambiguous.items(), combo):
             read[i] = replace(scores[i], average=average)
             changes.append(readings_search.Change("average", i, f"{scores[i].metric} is {average}-averaged", read[i]))
-        outcome = _decide(read, plan, progress)
+        outcome = decider.decide(read, plan, progress)
         first = first or outcome
         if outcome.feasible:
             found.append(_reading(changes, outcome, plan.method))
@@ -504,7 +314,7 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None, progres
             return Consistency(best["status"] == "consistent", best["method"], best["feasible_count"], best["matrices"],
                                [], outcome.unchecked, best["status"], labels, assumptions, found, notes)
     else:
-        outcome = _decide(scores, plan, progress)
+        outcome = decider.decide(scores, plan, progress)
     method = outcome.method or plan.method
     notes = ([plan.note] if plan.note and method == plan.method else []) + outcome.notes
     if outcome.feasible:
@@ -513,7 +323,7 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None, progres
     if readings:
         conflict_sets = [set(c) for c in outcome.indices]
         budget = READINGS_BUDGET["masked" if plan.space is not None else "range" if plan.method == "range" else "other"]
-        decide = lambda changed: _decide(changed, plan, False, explain=False)  # noqa: E731
+        decide = lambda changed: decider.decide(changed, plan, False, explain=False)  # noqa: E731
         makers = [_maker(s) for s in scores]
         changed_found, spent = readings_search.search_readings(scores, classes, conflict_sets, decide, makers, budget)
         found = [_reading(changes, result, plan.method) for changes, result in changed_found]
