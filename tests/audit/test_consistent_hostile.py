@@ -68,3 +68,8 @@ def test_a_grid_past_the_bound_is_searched_exactly_on_the_diagonals_the_accuracy
     refuted = consistent([f"accuracy={accuracy}", "f1=0.2"], class_totals=[1_000_000, 1_000_000], progress=False,
                          readings=False)
     assert (refuted.status, refuted.method, refuted.conflicts) == ("inconsistent", "exhaustive", [["accuracy", "f1:binary"]])
+
+
+def test_a_positive_class_past_the_probe_matrix_is_checked_without_an_index_error():
+    result = consistent(["f1@15=0.5", "accuracy=0.5"], class_totals=[2] * 20, readings=False)
+    assert result.status in ("consistent", "not_refuted") and result.scores == ["f1:binary@15", "accuracy"]
