@@ -13,7 +13,8 @@ Methods, by the size of the search (each bound is a module constant):
 
 - two classes: ``exhaustive`` -- every (TP, TN) of the totals, exactly (``EXHAUSTIVE_LIMIT`` cells);
 - more classes, few matrices: ``search`` -- every matrix with the totals (``SEARCH_LIMIT``);
-- more classes, more matrices (class totals given, up to ``margins.MAX_SAMPLES`` samples):
+- more classes, more matrices (class totals given, up to ``margins.MAX_SAMPLES`` samples and
+  ``margins.MAX_CLASSES`` classes):
   ``margins`` -- exact, over each class's diagonal cell and column total, for scores that read
   nothing else (:mod:`.consistent_margins`), within a work bound;
 - otherwise ``intervals`` -- sound necessary conditions on the trace (:mod:`.consistent_intervals`,
@@ -211,7 +212,7 @@ def _plan(totals, n, classes, progress: bool = False) -> decider.Plan:
         return decider.Plan(method, totals, n, classes, batches, masked, size)
     what = "(TP, TN) pairs" if classes == 2 else "matrices"
     over = f"more than {limit:,} {what} (the exact {method} bound)"
-    if classes > 2 and totals is not None and n <= margins.MAX_SAMPLES:
+    if 2 < classes <= margins.MAX_CLASSES and totals is not None and n <= margins.MAX_SAMPLES:
         return decider.Plan("margins", totals, n, classes, size=size)
     if n <= TRACE_LIMIT:
         return decider.Plan("intervals", totals, n, classes, note=f"{over}: necessary conditions only (intervals)")

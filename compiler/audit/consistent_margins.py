@@ -38,6 +38,7 @@ __all__ = ["WORK_LIMIT", "MAX_SAMPLES", "applicable", "margins_search", "witness
 
 WORK_LIMIT = 20_000_000  # partial assignments examined
 MAX_SAMPLES = 300  # (n + 1)^2 bound tables per class and score
+MAX_CLASSES = 8  # each half of the meet in the middle assigns at most four classes
 TABLE_LIMIT = 3_000_000_000  # cells updated to build the bound tables (candidates x (n + 1)^2 x scores)
 _CHUNK = 1 << 14
 _CELL = re.compile(r"\bM\[(\w+), (\w+)\]")
