@@ -147,7 +147,9 @@ def make_score(metric_id: str, average: str | None, printed: str, value: float, 
         raise InputError("score", f"{metric_id}={printed}: the printed value is not a finite number")
     resolved, implied = resolve_name(metric_id)
     info = metric(resolved)
-    average = average or implied
+    # a peer's binary name (mlscorecheck's sens) is the positive class of a two-class paper: an
+    # unqualified score, read as class 1's with two classes and searched over averagings with more
+    average = average or (None if implied == "binary" else implied)
     if pos_label is not None:
         if info.level != "class" or average not in (None, "binary"):
             raise InputError("score", f"{metric_id}@{pos_label}: @CLASS names the positive class of a binary "
