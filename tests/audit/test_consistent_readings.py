@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from metricc.compiler.audit.consistent_names import resolve_name
 from metricc.compiler.cli import main
 from metricc.runtime.errors import InputError
 
+SCHEMA = Path(__file__).parents[2] / "docs" / "schemas" / "consistent.schema.json"
 KC2 = [[391, 24], [58, 49]]  # Puertolas Molina's thesis, kc2 run: 415 negatives, 107 positives
 
 
@@ -60,7 +62,10 @@ def test_inconsistent_as_stated_names_the_readings_that_hold_with_their_matrices
     assert "INCONSISTENT as stated" in out and "consistent if f1 is macro-averaged and specificity is of class 0: " \
         "1 matrix gives every score\n  [[40, 10], [5, 45]]" in out
     assert main(["consistent", "--class-totals", "50,50", "--format", "json", *(a for s in scores for a in ("--score", s))]) == 1
-    assert json.loads(capsys.readouterr().out)["readings"][0]["reading"] == first["reading"]
+    document = json.loads(capsys.readouterr().out)
+    assert document["readings"][0]["reading"] == first["reading"]
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(document, json.loads(SCHEMA.read_text(encoding="utf-8")))
 
 
 @pytest.mark.parametrize("scores, reading", [
