@@ -12,6 +12,8 @@ that hold (``readings``). Names may be the catalog's or a peer's (:mod:`.consist
 Methods, by the size of the search (each bound is a module constant):
 
 - two classes: ``exhaustive`` -- every (TP, TN) of the totals, exactly (``EXHAUSTIVE_LIMIT`` cells);
+  past that, every (TP, TN) that the scores of TP alone, of TN alone and of the trace allow,
+  intersected value by value without the grid (:mod:`.consistent_decide`);
 - more classes, few matrices: ``search`` -- every matrix with the totals (``SEARCH_LIMIT``);
 - more classes, more matrices (class totals given, up to ``margins.MAX_SAMPLES`` samples and
   ``margins.MAX_CLASSES`` classes):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,6 +26,7 @@ from metricc.runtime.progress import track
 __all__ = ["Plan", "Outcome", "decide", "DIAGONAL_LIMIT", "MARGIN_CONFLICT_SEARCHES"]
 
 MAX_MATRICES = space.MAX_MATRICES
+TRACE_CELLS = 2_000_000  # the trace or one diagonal cell evaluated value by value (as TRACE_LIMIT)
 
 
 @dataclass
@@ -138,23 +140,78 @@ def _margins(scores: list, plan: Plan, explain: bool) -> Outcome:
                     method="margins", indices=conflicts)
 
 
-DIAGONAL_LIMIT = 20_000_000  # two classes past the grid bound: cells on the traces the trace scores allow
+DIAGONAL_LIMIT = 20_000_000  # two classes past the grid bound: candidate cells searched exactly
+_ROW_COUNTS = re.compile(r"\b(TP|FP|FN|TN)\b")
 
 
-def _diagonals(scores: list, plan: Plan, progress: bool) -> Outcome | None:
-    """Two classes whose grid is too large for ``exhaustive``: when the scores of the trace alone
-    (accuracy, error rate) leave few diagonals TP + TN, every matrix on them, exactly; None
-    when there is no such score or the diagonals hold more than ``DIAGONAL_LIMIT`` cells."""
-    if plan.classes != 2 or plan.totals is None:
+def _diagonal_of(score, negatives: int, positives: int) -> int | None:
+    """Which diagonal cell alone a binary score depends on: 1 (TP, class 1's row), 0 (TN), or
+    None. A per-class formula of its class's TP and FN only reads that class's row, whose total
+    is fixed; of FP and TN only, the other row."""
+    info = metric(score.metric)
+    if info.level != "class" or score.average != "binary" or info.params:
+        return None
+    used = set(_ROW_COUNTS.findall(info.simplified))
+    positive = 1 if score.pos_label is None else score.pos_label
+    if used and used <= {"TP", "FN"}:
+        return positive
+    if used and used <= {"FP", "TN"}:
+        return 1 - positive
+    return None
+
+
+def _cells(negatives: int, positives: int, tp: np.ndarray, tn: np.ndarray) -> grid.Batch:
+    cells = np.empty((2, 2, len(tp)), dtype=np.int64)
+    cells[0, 0], cells[0, 1] = tn, negatives - tn
+    cells[1, 0], cells[1, 1] = positives - tp, tp
+    return grid.Batch(cells)
+
+
+def _allowed(scores, negatives: int, positives: int, which: int) -> np.ndarray | None:
+    """Values of one diagonal cell (1: TP, 0: TN) that the scores of that cell alone allow."""
+    own = [s for s in scores if _diagonal_of(s, negatives, positives) == which]
+    if not own:
+        return None
+    values = np.arange((positives if which else negatives) + 1, dtype=np.int64)
+    batch = _cells(negatives, positives, values, np.zeros_like(values)) if which else \
+        _cells(negatives, positives, np.zeros_like(values), values)
+    ok = np.logical_and.reduce([space.matches(s, batch) for s in own])
+    return values[ok]
+
+
+def _restricted(scores: list, plan: Plan, progress: bool) -> Outcome | None:
+    """Two classes whose grid is too large for ``exhaustive``: every matrix whose TP, TN and
+    trace TP + TN the scores of one of them alone allow (recall fixes TP, specificity TN,
+    accuracy the trace), exactly, when they leave at most ``DIAGONAL_LIMIT`` cells; else None."""
+    if plan.classes != 2 or plan.totals is None or max(plan.totals) > TRACE_CELLS:
         return None
     negatives, positives = plan.totals
-    traces = _possible_traces(scores, plan.totals)
-    if traces is None:
+    traces = _possible_traces(scores, plan.totals) if plan.samples <= TRACE_CELLS else None
+    tps, tns = _allowed(scores, negatives, positives, 1), _allowed(scores, negatives, positives, 0)
+    tps = np.arange(positives + 1) if tps is None else tps
+    tns = np.arange(negatives + 1) if tns is None else tns
+    by_diagonal = None if traces is None else int((np.minimum(traces, positives) - np.maximum(0, traces - negatives) + 1).sum())
+    by_product = len(tps) * len(tns)
+    if min(by_product, by_diagonal or by_product) > DIAGONAL_LIMIT:
         return None
-    cells = np.minimum(traces, positives) - np.maximum(0, traces - negatives) + 1
-    if int(cells.sum()) > DIAGONAL_LIMIT:
-        return None
-    batches = lambda: grid.binary_trace_batches(negatives, positives, traces)  # noqa: E731
+    trace_ok = None
+    if traces is not None:
+        trace_ok = np.zeros(plan.samples + 1, dtype=bool)
+        trace_ok[traces] = True
+    if by_diagonal is not None and by_diagonal < by_product:
+        batches = lambda: grid.binary_trace_batches(negatives, positives, traces)  # noqa: E731
+        where = f"{by_diagonal:,} cells on {len(traces):,} diagonal{'s' if len(traces) != 1 else ''} TP + TN"
+    else:
+        def batches():
+            rows = max(1, grid.CHUNK // max(1, len(tns)))
+            for start in range(0, len(tps), rows):
+                part = tps[start:start + rows]
+                tp, tn = np.repeat(part, len(tns)), np.tile(tns, len(part))
+                if trace_ok is not None:
+                    keep = trace_ok[tp + tn]
+                    tp, tn = tp[keep], tn[keep]
+                yield _cells(negatives, positives, tp, tn)
+        where = f"{len(tps):,} value{'s' if len(tps) != 1 else ''} of TP by {len(tns):,} of TN"
     count = 0
     matrices: list = []
     for batch in track(batches(), "consistency search", enabled=progress):
@@ -164,19 +221,17 @@ def _diagonals(scores: list, plan: Plan, progress: bool) -> Outcome | None:
                 break
         count += len(batch)
         matrices.extend(batch.matrix[:MAX_MATRICES - len(matrices)].tolist())
-    note = (f"the (TP, TN) grid is over the exhaustive bound, but the scores of the trace leave "
-            f"{int(cells.sum()):,} cells on {len(traces):,} diagonal{'s' if len(traces) != 1 else ''} TP + TN: "
-            "searched exactly")
+    note = f"the (TP, TN) grid is over the exhaustive bound, but the scores leave {where}: searched exactly"
     if count:
         return Outcome("consistent", count, matrices, notes=[note], method="exhaustive")
-    refuted = _intervals(scores, plan)
+    refuted = _intervals(scores, plan) if plan.samples <= TRACE_CELLS else Outcome("not_refuted")
     if refuted.status == "inconsistent":
         refuted.notes.append(note)
         refuted.method = "exhaustive"
         return refuted
     return Outcome("inconsistent", 0, conflicts=[[s.label for s in scores]], indices=[list(range(len(scores)))],
-                    notes=[note, "the smallest conflicts were not searched (the whole grid is over its bound)"],
-                    method="exhaustive")
+                   notes=[note, "the smallest conflicts were not searched (the whole grid is over its bound)"],
+                   method="exhaustive")
 
 
 def decide(scores: list, plan: Plan, progress: bool, explain: bool = True) -> Outcome:
@@ -185,9 +240,10 @@ def decide(scores: list, plan: Plan, progress: bool, explain: bool = True) -> Ou
         return Outcome("inconsistent", conflicts=[[scores[i].label] for i in outside], indices=[[i] for i in outside],
                         notes=["a score outside its metric's range holds on no matrix"])
     if plan.method == "range":
-        return Outcome("not_refuted", unchecked=[s.label for s in scores])
+        restricted = _restricted(scores, plan, progress) if plan.samples < 2**53 else None
+        return restricted or Outcome("not_refuted", unchecked=[s.label for s in scores])
     if plan.method == "intervals":
-        return _diagonals(scores, plan, progress) or _intervals(scores, plan)
+        return _restricted(scores, plan, progress) or _intervals(scores, plan)
     if plan.method == "margins":
         return _margins(scores, plan, explain)
     labels = [s.label for s in scores]

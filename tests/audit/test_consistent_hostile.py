@@ -73,3 +73,12 @@ def test_a_grid_past_the_bound_is_searched_exactly_on_the_diagonals_the_accuracy
 def test_a_positive_class_past_the_probe_matrix_is_checked_without_an_index_error():
     result = consistent(["f1@15=0.5", "accuracy=0.5"], class_totals=[2] * 20, readings=False)
     assert result.status in ("consistent", "not_refuted") and result.scores == ["f1:binary@15", "accuracy"]
+
+
+def test_a_grid_past_the_bound_is_searched_exactly_on_the_tp_and_tn_that_recall_and_specificity_leave():
+    """Recall fixes TP and specificity TN, each alone: 1 x 1,001 cells of a 10^12 grid."""
+    result = consistent(["recall=0.876543", "specificity=0.700", "f1=0.80545"], class_totals=[1_000_000, 1_000_000],
+                        progress=False)
+    assert (result.status, result.method) == ("consistent", "exhaustive")
+    assert [[700_001, 299_999], [123_457, 876_543]] in result.matrices
+    assert "1 value of TP by 1,001 of TN: searched exactly" in result.notes[0]
