@@ -32,7 +32,7 @@ POOL = ["accuracy", "balanced_accuracy", "mcc", "cohen_kappa", "f1:binary", "pre
         "specificity:binary", "npv:binary", "g_mean:binary", "f1:macro", "jaccard:binary", "youden_j:binary",
         "f1_of_macro_averages", "precision:weighted", "adjusted_g_mean:binary", "optimized_precision:binary"]
 MULTI_POOL = ["accuracy", "balanced_accuracy", "f1:macro", "precision:weighted", "recall:micro", "f1:weighted",
-              "precision:macro", "error_rate", "specificity:macro", "recall:binary"]
+              "precision:macro", "error_rate", "specificity:macro", "mcc"]
 
 
 def printed(matrix, pool, rng, count) -> list[str]:
@@ -139,7 +139,7 @@ def multiclass(cases: int, rng) -> None:
         totals = [int(t) for t in rng.integers(1, 30, size=classes)]
         matrix = np.stack([rng.multinomial(t, rng.dirichlet(np.ones(classes))) for t in totals]).tolist()
         other = np.stack([rng.multinomial(t, rng.dirichlet(np.ones(classes))) for t in totals]).tolist()
-        names = [str(n) for n in rng.choice(MULTI_POOL[:-1] + ["mcc"], size=4, replace=False)]
+        names = [str(n) for n in rng.choice(MULTI_POOL, size=4, replace=False)]
         clean = printed_names(matrix, names, rng)
         planted = printed_names(other, names[:1], rng) + clean[1:]
         if len(clean) < 4 or len(planted) < 4 or planted[0] == clean[0]:
