@@ -196,6 +196,7 @@ class _Problem:
         self.windows = np.array([(scores[i].value - scores[i].tolerance - 1e-9, scores[i].value + scores[i].tolerance + 1e-9)
                                  for i, _ in separable]).reshape(-1, 2)
         self.work = 0
+        self.limit = WORK_LIMIT
 
     def tables(self, order: list[int]):
         """Suffix tables along ``order``: per score and for reachability."""
@@ -227,7 +228,7 @@ class _Problem:
             part = {k: v[first:first + step] for k, v in state.items()}
             size = len(part["D"]) * len(d)
             self.work += size
-            if self.work > WORK_LIMIT:
+            if self.work > self.limit:
                 raise _Budget
             child = {
                 "D": (part["D"][:, None] + d[None, :]).ravel(), "C": (part["C"][:, None] + c[None, :]).ravel(),
@@ -273,7 +274,7 @@ def _join(problem: _Problem, front: dict, back: dict, order: list[int]):
             low, high = np.zeros(len(f), np.int64), np.full(len(f), len(b))
         counts = np.maximum(high - low, 0)
         problem.work += int(counts.sum())
-        if problem.work > WORK_LIMIT:
+        if problem.work > problem.limit:
             raise _Budget
         if not counts.sum():
             continue
@@ -289,7 +290,7 @@ def _join(problem: _Problem, front: dict, back: dict, order: list[int]):
         yield d, c
 
 
-def margins_search(scores, totals: list[int]):
+def margins_search(scores, totals: list[int], work_limit: int | None = None):
     """(count of feasible (diagonal, column totals) found, up to ten witness matrices), or None
     when the search would pass ``WORK_LIMIT``; 0 means no matrix gives every score. The search
     stops at the first chunk with a witness, so a positive count is a lower bound. Every score
@@ -303,6 +304,7 @@ def margins_search(scores, totals: list[int]):
     if candidates * (n + 1) ** 2 * (len(scores) + 1) * 2 > TABLE_LIMIT:
         return None
     problem = _Problem(scores, totals)
+    problem.limit = WORK_LIMIT if work_limit is None else work_limit
     # the larger (back) half takes the classes with the fewest candidates
     order = sorted(range(classes), key=lambda j: -len(problem.cands[j][0]))
     half = classes // 2
