@@ -30,6 +30,7 @@ give the printed number. An erratum that a convention reproduces names it in the
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import math
 import re
@@ -46,7 +47,17 @@ from metricc.compiler.language.load import DataLoader, load_data_file
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import evaluate
 
-__all__ = ["ClaimResult", "audit_file", "explain_claim", "format_value", "printed_value"]
+__all__ = ["ClaimResult", "MAX_CLAIMS", "MAX_CLASSES", "MAX_PRINTED_CHARS", "audit_file", "explain_claim", "format_value",
+           "printed_value"]
+
+# Bounds of an audit file, each refused with the file, the claim and the bound (not a
+# traceback, not a minutes-long run): a printed number longer than any table prints (a float
+# holds 17 significant digits), a claim list longer than a paper's (each differing claim runs
+# the convention search, ~10 ms), a matrix wider than the search's positive-class choices.
+MAX_PRINTED_CHARS = 40
+MAX_CLAIMS = 2_000
+MAX_CLASSES = 1_000
+_MAX_NUMBER_CHARS = 400  # any YAML number: beyond Python's int-string limit long before it bites
 
 # Keys of a claim that are not passed to evaluate().
 _CLAIM_KEYS = {"metric", "printed", "tolerance", "erratum", "correct", "where", "explained_by"}
@@ -88,7 +99,10 @@ def printed_value(text) -> tuple[float, float]:
     """
     if isinstance(text, bool) or not isinstance(text, (str, int, float)):
         raise ValueError(f"a printed value is a number or a string such as '0.82' or '9/10', got {text!r}")
-    text = str(text)
+    text = str(text) if not isinstance(text, int) or abs(text) < 10**MAX_PRINTED_CHARS else "9" * (MAX_PRINTED_CHARS + 1)
+    if len(text.strip()) > MAX_PRINTED_CHARS:
+        raise ValueError(f"a printed value of {len(text.strip())} characters; at most {MAX_PRINTED_CHARS} "
+                         "(a float holds 17 significant digits): give the number as the paper prints it")
     fraction = _FRACTION.match(text)
     if fraction:
         if int(fraction.group(2)) == 0:
@@ -102,14 +116,35 @@ def printed_value(text) -> tuple[float, float]:
     return float(number.group(1)) / scale, 0.5 * 10.0**-decimals / scale
 
 
+class _TooLong(ValueError):
+    def __init__(self, line: int, length: int):
+        super().__init__(f"a number of {length} characters; at most {_MAX_NUMBER_CHARS} (write a printed value as a string)")
+        self.line = line
+
+
 class _LineLoader(DataLoader):
-    """Records the line of every mapping, so results and errors point into the file."""
+    """Records the line of every mapping, so results and errors point into the file; refuses
+    numbers too long to read (Python's int-string limit would raise deep inside PyYAML)."""
+
+    def construct_yaml_int(self, node):
+        if len(node.value) > _MAX_NUMBER_CHARS:
+            raise _TooLong(node.start_mark.line + 1, len(node.value))
+        return super().construct_yaml_int(node)
+
+    def construct_yaml_float(self, node):
+        if len(node.value) > _MAX_NUMBER_CHARS:
+            raise _TooLong(node.start_mark.line + 1, len(node.value))
+        return super().construct_yaml_float(node)
 
     def construct_mapping(self, node, deep=False):
         mapping = super().construct_mapping(node, deep=deep)
         mapping["__line__"] = node.start_mark.line + 1
         mapping["__lines__"] = {key.value: key.start_mark.line + 1 for key, _ in node.value if isinstance(key, yaml.ScalarNode)}
         return mapping
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:int", _LineLoader.construct_yaml_int)
+_LineLoader.add_constructor("tag:yaml.org,2002:float", _LineLoader.construct_yaml_float)
 
 
 def _load(path: Path) -> list[dict]:
@@ -122,6 +157,8 @@ def _load(path: Path) -> list[dict]:
     except YamlSyntaxError as error:
         first = error.diagnostics[0]
         raise InputError("audit", f"{path}:{first.location.line}: {first.message}") from None
+    except _TooLong as error:
+        raise InputError("audit", f"{path}:{error.line}: {error}") from None
     if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
         raise InputError("audit", f"{path}:1: an audit file is a list of examples, each with data and 'claims'")
     return data
@@ -157,12 +194,18 @@ def _expected(printed, tolerance, where: str):
         raise InputError("audit", f"{where}: {error}") from None
 
 
-def _claim(path: Path, example: dict, claim: dict) -> ClaimResult:
+def _claim(path: Path, example: dict, claim: dict, errata: frozenset | None) -> ClaimResult:
     line = claim.get("__line__", example["__line__"])
-    where = f"{path}:{line}"
     missing = [k for k in ("metric", "printed") if k not in claim]
     if missing:
-        raise InputError("audit", f"{where}: a claim needs '{missing[0]}'")
+        raise InputError("audit", f"{path}:{line}: a claim needs '{missing[0]}'")
+    where = f"{path}:{line}: claim {claim['metric']}"
+    erratum = claim.get("erratum")
+    if erratum is not None and errata is not None and erratum not in errata:
+        near = difflib.get_close_matches(str(erratum), sorted(errata), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise InputError("audit", f"{where}: erratum {erratum!r} is not an id of the errata file "
+                                  f"(docs/errata.yaml, {len(errata)} ids){hint}")
     inputs = {}
     for mapping, ignored in ((example, _EXAMPLE_KEYS), (claim, _CLAIM_KEYS)):
         for key, value in mapping.items():
@@ -172,12 +215,14 @@ def _claim(path: Path, example: dict, claim: dict) -> ClaimResult:
                 known = ", ".join(sorted((_EVALUATE_KEYS | ignored) - {"metrics"}))
                 raise InputError("audit", f"{path}:{mapping['__lines__'].get(key, line)}: unknown key '{key}'; known keys: {known}")
             inputs[key] = _plain_data(value)
+    matrix = inputs.get("matrix")
+    if isinstance(matrix, list) and len(matrix) > MAX_CLASSES:
+        raise InputError("audit", f"{where}: a matrix of {len(matrix)} rows; at most {MAX_CLASSES} classes")
+    printed, tolerance = _expected(claim["printed"], claim.get("tolerance"), where)
     try:
         value = evaluate(claim["metric"], **inputs)[claim["metric"]]
     except InputError as error:
         raise InputError("audit", f"{where}: {error.argument}: {error.message}") from None
-    printed, tolerance = _expected(claim["printed"], claim.get("tolerance"), where)
-    erratum = claim.get("erratum")
     if _matches(value, printed, tolerance):
         status = "stale-erratum" if erratum else "agrees"
     elif erratum:
@@ -200,18 +245,24 @@ def _claim(path: Path, example: dict, claim: dict) -> ClaimResult:
                        explanations[0] if explanations else None, tuple(explanations[1:]))
 
 
-def audit_file(path: str | Path) -> list[ClaimResult]:
-    """Recompute every claim of one audit file, in file order."""
+def audit_file(path: str | Path, errata=None) -> list[ClaimResult]:
+    """Recompute every claim of one audit file, in file order. ``errata``: the known erratum
+    ids (``docs/errata.yaml``); a claim naming another is refused. None: ids are not checked."""
     path = Path(path)
+    errata = None if errata is None else frozenset(errata)
+    examples = _load(path)
+    total = sum(len(e["claims"]) for e in examples if isinstance(e.get("claims"), list))
+    if total > MAX_CLAIMS:
+        raise InputError("audit", f"{path}: {total} claims; at most {MAX_CLAIMS} per file (split the file)")
     results = []
-    for example in _load(path):
+    for example in examples:
         claims = example.get("claims")
         if not isinstance(claims, list) or not claims:
             raise InputError("audit", f"{path}:{example['__line__']}: an example needs a non-empty list of 'claims'")
         for claim in claims:
             if not isinstance(claim, dict):
                 raise InputError("audit", f"{path}:{example['__line__']}: each claim is a mapping with 'metric' and 'printed'")
-            results.append(_claim(path, example, claim))
+            results.append(_claim(path, example, claim, errata))
     return results
 
 
