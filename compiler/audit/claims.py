@@ -19,6 +19,9 @@ An audit file (YAML) is a list of *examples*: the data a paper prints (a confusi
           erratum: wenzel-s323-fig6-accuracy
           correct: 0.822222222222         # a known erratum: what the data really gives
 
+Any other catalog metric that gives the printed value on that data is listed in
+``coincides_with`` (closest relative first), a hint that does not change the status.
+
 A claim *agrees* when the recomputed value is within half a unit of the last printed digit
 (or ``tolerance``). A claim with an ``erratum`` is expected to differ from its printed value
 and to agree with ``correct``. For any claim that differs, the usual conventions are searched
@@ -41,7 +44,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from metricc.compiler.audit.conventions import explain
+from metricc.compiler.audit.conventions import coincidences, explain
 from metricc.compiler.errors import YamlSyntaxError
 from metricc.compiler.language.load import DataLoader, load_data_file
 from metricc.runtime.errors import InputError
@@ -86,10 +89,15 @@ class ClaimResult:
     erratum: str | None
     explained_by: dict | None = None
     alternatives: tuple = ()
+    coincides_with: tuple = ()  # other catalog metrics that give the printed value (a hint)
 
     @property
     def ok(self) -> bool:
         return self.status in ("agrees", "erratum")
+
+
+class _PrintedTooLong(ValueError):
+    """A printed value past MAX_PRINTED_CHARS: refused with the claim's name."""
 
 
 def printed_value(text) -> tuple[float, float]:
@@ -101,7 +109,7 @@ def printed_value(text) -> tuple[float, float]:
         raise ValueError(f"a printed value is a number or a string such as '0.82' or '9/10', got {text!r}")
     text = str(text) if not isinstance(text, int) or abs(text) < 10**MAX_PRINTED_CHARS else "9" * (MAX_PRINTED_CHARS + 1)
     if len(text.strip()) > MAX_PRINTED_CHARS:
-        raise ValueError(f"a printed value of {len(text.strip())} characters; at most {MAX_PRINTED_CHARS} "
+        raise _PrintedTooLong(f"a printed value of {len(text.strip())} characters; at most {MAX_PRINTED_CHARS} "
                          "(a float holds 17 significant digits): give the number as the paper prints it")
     fraction = _FRACTION.match(text)
     if fraction:
@@ -199,12 +207,19 @@ def _claim(path: Path, example: dict, claim: dict, errata: frozenset | None) -> 
     missing = [k for k in ("metric", "printed") if k not in claim]
     if missing:
         raise InputError("audit", f"{path}:{line}: a claim needs '{missing[0]}'")
-    where = f"{path}:{line}: claim {claim['metric']}"
+    where, named = f"{path}:{line}", f"{path}:{line}: claim {claim['metric']}"
     erratum = claim.get("erratum")
+    for printed in claim["printed"] if isinstance(claim["printed"], list) else [claim["printed"]]:
+        try:
+            printed_value(printed)
+        except _PrintedTooLong as error:
+            raise InputError("audit", f"{named}: {error}") from None
+        except ValueError:
+            pass  # reported below, at the key
     if erratum is not None and errata is not None and erratum not in errata:
         near = difflib.get_close_matches(str(erratum), sorted(errata), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise InputError("audit", f"{where}: erratum {erratum!r} is not an id of the errata file "
+        raise InputError("audit", f"{named}: erratum {erratum!r} is not an id of the errata file "
                                   f"(docs/errata.yaml, {len(errata)} ids){hint}")
     inputs = {}
     for mapping, ignored in ((example, _EXAMPLE_KEYS), (claim, _CLAIM_KEYS)):
@@ -217,7 +232,7 @@ def _claim(path: Path, example: dict, claim: dict, errata: frozenset | None) -> 
             inputs[key] = _plain_data(value)
     matrix = inputs.get("matrix")
     if isinstance(matrix, list) and len(matrix) > MAX_CLASSES:
-        raise InputError("audit", f"{where}: a matrix of {len(matrix)} rows; at most {MAX_CLASSES} classes")
+        raise InputError("audit", f"{named}: a matrix of {len(matrix)} rows; at most {MAX_CLASSES} classes")
     printed, tolerance = _expected(claim["printed"], claim.get("tolerance"), where)
     try:
         value = evaluate(claim["metric"], **inputs)[claim["metric"]]
@@ -233,6 +248,7 @@ def _claim(path: Path, example: dict, claim: dict, errata: frozenset | None) -> 
     else:
         status = "differs"
     explanations = [] if status in ("agrees", "stale-erratum") else explain(claim["metric"], inputs, printed, tolerance)
+    coincide = [] if status in ("agrees", "stale-erratum") else coincidences(claim["metric"], inputs, printed, tolerance)
     if status == "differs" and explanations and not erratum:
         status = "explained"
     declared = claim.get("explained_by")
@@ -242,7 +258,7 @@ def _claim(path: Path, example: dict, claim: dict, errata: frozenset | None) -> 
     shown = claim["printed"] if isinstance(claim["printed"], str) else repr(claim["printed"])
     return ClaimResult(str(path), line, str(example.get("source", "")), str(claim.get("where", "")),
                        claim["metric"], shown, _plain(value), status, erratum,
-                       explanations[0] if explanations else None, tuple(explanations[1:]))
+                       explanations[0] if explanations else None, tuple(explanations[1:]), tuple(coincide))
 
 
 def audit_file(path: str | Path, errata=None) -> list[ClaimResult]:
@@ -278,11 +294,13 @@ def explain_claim(metric: str, printed, *, tolerance: float | None = None, **inp
         raise TypeError(f"explain_claim() got an unexpected keyword argument '{unknown[0]}'")
     value = evaluate(metric, **inputs)[metric]
     expected, tol = _expected(printed, tolerance, "printed")
-    explanations = [] if _matches(value, expected, tol) else explain(metric, inputs, expected, tol)
-    status = "agrees" if _matches(value, expected, tol) else "explained" if explanations else "differs"
+    agrees = _matches(value, expected, tol)
+    explanations = [] if agrees else explain(metric, inputs, expected, tol)
+    coincide = [] if agrees else coincidences(metric, inputs, expected, tol)
+    status = "agrees" if agrees else "explained" if explanations else "differs"
     shown = printed if isinstance(printed, str) else repr(printed)
     return ClaimResult("", 0, "", "", metric, shown, _plain(value), status, None,
-                       explanations[0] if explanations else None, tuple(explanations[1:]))
+                       explanations[0] if explanations else None, tuple(explanations[1:]), tuple(coincide))
 
 
 def format_value(value) -> str:

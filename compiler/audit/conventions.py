@@ -12,11 +12,12 @@ one that gives the printed value, the simplest first:
   accuracy), the chance-adjusted value ``(x - 1/C) / (1 - 1/C)`` (``adjusted``: scikit-learn's
   ``balanced_accuracy_score(adjusted=True)``);
 - and every pair of these of different kinds; a pair counts only if neither half explains
-  the number alone;
-- last, any other catalog metric (each averaging of a per-class one) that gives the printed
-  value on that data, ranked by how close a relative it is (:func:`closeness`): a name in
-  common, then the same range and direction. With three printed digits and some 150 metrics a
-  coincidence is likely, so these come after every named convention.
+  the number alone.
+
+:func:`coincidences` lists any other catalog metric (each averaging of a per-class one) that
+gives the printed value on that data, ranked by how close a relative it is (:func:`closeness`):
+a name in common, then the same range and direction. With three printed digits and some 150
+metrics a coincidence is likely, so these are reported beside the explanations, never as one.
 
 Each explanation is the dict of changed arguments (``{"orientation": "pred-rows"}``,
 ``{"average": "weighted"}``, ``{"metric": "f1_of_macro_averages"}``, ``{"pos_label": 0}``).
@@ -33,7 +34,7 @@ from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import catalog, evaluate, metric
 
 
-__all__ = ["ADJUSTABLE", "RELATIVES", "closeness", "explain", "describe"]
+__all__ = ["ADJUSTABLE", "RELATIVES", "closeness", "coincidences", "explain", "describe"]
 
 # Metrics that papers (or their code) put under each other's names; a group is symmetric.
 RELATIVES = (
@@ -129,10 +130,9 @@ def _reproduces(value, expected, tolerance: float) -> bool:
             and bool(np.all(np.abs(value - np.asarray(expected, dtype=float)) <= tolerance + 1e-12)))
 
 
-def explain(metric_id: str, inputs: dict, expected, tolerance: float, catalog: bool = True) -> list[dict]:
+def explain(metric_id: str, inputs: dict, expected, tolerance: float) -> list[dict]:
     """The conventions (changed arguments) under which the claim gives ``expected``, simplest
-    first: single changes, then pairs of changes of different kinds, then (``catalog``) any
-    other catalog metric that gives it, closest relative first."""
+    first: single changes, then pairs of changes of different kinds."""
     singles = _singles(metric_id, inputs)
     found = [c for c in singles if _reproduces(_value(metric_id, inputs, c), expected, tolerance)]
     alone = {tuple(c.items()) for c in found}
@@ -142,10 +142,17 @@ def explain(metric_id: str, inputs: dict, expected, tolerance: float, catalog: b
         pair = {key: {**first, **second}[key] for key in _KINDS if key in first or key in second}
         if _reproduces(_value(metric_id, inputs, pair), expected, tolerance):
             found.append(pair)
-    if catalog:
-        named = {c["metric"] for c in found if "metric" in c} | {m for c in singles if "metric" in c for m in [c["metric"]]}
-        found += [c for c in _catalog_matches(metric_id, inputs, expected, tolerance) if c["metric"] not in named]
     return found
+
+
+def coincidences(metric_id: str, inputs: dict, expected, tolerance: float) -> list[dict]:
+    """Every other catalog metric (each averaging of a per-class one, at its default
+    parameters) that gives ``expected`` on the claim's data, closest relative first
+    (:func:`closeness`), the named relatives of :data:`RELATIVES` left out (:func:`explain`
+    tries them). A hint, not an explanation: with three printed digits and some 150 metrics a
+    coincidence is likely."""
+    named = set(_relatives(metric_id))
+    return [c for c in _catalog_matches(metric_id, inputs, expected, tolerance) if c["metric"] not in named]
 
 
 def _catalog_matches(metric_id: str, inputs: dict, expected, tolerance: float) -> list[dict]:

@@ -59,7 +59,15 @@ def _line(result) -> str:
     if result.explained_by:
         others = "".join(f"; or {describe(a)}" for a in result.alternatives)
         text += f"\n{'':<18} the printed value is reproduced {describe(result.explained_by)}{others}"
+    if result.coincides_with:
+        shown = ", ".join(_variant(c) for c in result.coincides_with[:5])
+        more = f" and {len(result.coincides_with) - 5} more" if len(result.coincides_with) > 5 else ""
+        text += f"\n{'':<18} other catalog metrics give the printed value: {shown}{more}"
     return text
+
+
+def _variant(change: dict) -> str:
+    return change["metric"] + (f" [{change['average']}]" if "average" in change else "")
 
 
 def _errata_ids(given: str | None) -> frozenset:
@@ -90,7 +98,8 @@ def _cmd_audit(args) -> int:
     results = [result for path in _files(args.files) for result in audit_file(path, errata)]
     failed = [r for r in results if not r.ok]
     if args.format == "json":
-        print(json.dumps([{**r.__dict__, "alternatives": list(r.alternatives)} for r in results], indent=2))
+        print(json.dumps([{**r.__dict__, "alternatives": list(r.alternatives), "coincides_with": list(r.coincides_with)}
+                          for r in results], indent=2))
         return 1 if failed else 0
     for result in results:
         print(_line(result))
