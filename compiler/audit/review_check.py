@@ -129,7 +129,7 @@ def _readings(claim: Claim, matrix: Matrix) -> list[tuple[str, dict]]:
             readings.append((name, {}))
         elif average:
             readings.append((name, {"average": average} if average != "binary" or classes == 2 else {"average": "binary", "pos_label": 1}))
-        elif classes == 2:
+        elif classes == 2 and "binary" in metric(name).averages:
             readings += [(name, {"average": "binary", "pos_label": 0}), (name, {"average": "binary", "pos_label": 1})]
         else:
             readings += [(name, {"average": a}) for a in ("macro", "micro", "weighted") if a in metric(name).averages]

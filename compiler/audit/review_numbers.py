@@ -190,7 +190,7 @@ def _catalog_name(raw: str) -> tuple[str, str | None] | None:
         return None
     words = words.replace("-", " ").replace("_", " ").strip()
     mode = None
-    parts = words.split()
+    parts = [w for w in words.split() if w.lower() not in ("averaged", "average", "avg")]
     if parts and parts[0].lower() in _MODE_WORDS:
         mode, parts = _MODE_WORDS[parts[0].lower()], parts[1:]
     elif parts and parts[-1].lower() in _MODE_WORDS:
