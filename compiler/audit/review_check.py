@@ -53,7 +53,7 @@ class Finding:
     severity: str | None = None
     explained_by: str | None = None
     metric: str | None = None
-    matrices: tuple = field(default=())
+    matrices: tuple = field(default=())  # number: the matrix recomputed on; consistency: matrices giving the scores
     data: str = ""  # the printed matrix a number was recomputed on
 
     @property
@@ -180,7 +180,8 @@ def _number(paper: Paper, claim: Claim) -> Finding:
                 if matrix.orientation.startswith("assumed"):
                     notes.append("rows read as the true classes (the table does not say)")
                 sentence = f"{name} of {matrix.name} is {value:.6g}" + (f" ({'; '.join(notes)})" if notes else "")
-                return Finding(status="ok", computed=f"{value:.6g}", metric=name, sentence=sentence, data=matrix.name, **base)
+                return Finding(status="ok", computed=f"{value:.6g}", metric=name, sentence=sentence, data=matrix.name,
+                               matrices=(matrix.rows,), **base)
     matrix = claim.matrix
     name, arguments = _readings(claim, matrix)[0]
     value = _value(name, matrix, arguments)
@@ -194,13 +195,14 @@ def _number(paper: Paper, claim: Claim) -> Finding:
     if result.status == "explained":
         how = describe(result.explained_by)
         return Finding(status="explained", severity="wrong number", computed=shown, metric=name, explained_by=how,
+                       data=matrix.name, matrices=(matrix.rows,),
                        sentence=f"{name} of {matrix.name} is {shown}; the printed value is reproduced {how}", **base)
     hint = ""
     if result.coincides_with:
         first = result.coincides_with[0]
-        hint = f"; {first['metric']}" + (f" [{first['average']}]" if "average" in first else "") + " gives the printed value"
-    return Finding(status="wrong", severity="wrong number", computed=shown, metric=name,
-                   sentence=f"{name} of {matrix.name} is {shown}, not {claim.printed}{hint}", **base)
+        hint = f" ({first['metric']}" + (f" [{first['average']}]" if "average" in first else "") + " happens to give the printed value)"
+    return Finding(status="wrong", severity="wrong number", computed=shown, metric=name, data=matrix.name,
+                   matrices=(matrix.rows,), sentence=f"{name} of {matrix.name} is {shown}, not {claim.printed}{hint}", **base)
 
 
 def _workings(paper: Paper, claims) -> list[Finding]:

@@ -100,7 +100,7 @@ def find(paper: Paper, samples: int | None = None, class_totals=None) -> Finding
 # ----------------------------------------------------------------------------- equations
 
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\begin\{(equation|align|eqnarray|multline|gather)(\*?)\}(.+?)\\end\{\3\4\}", re.S)
-_TAG = re.compile(r"\\tag\{([^{}]{1,12})\}|(?:\\quad|\\qquad|\s)\s*\((\d{1,3}[a-z]?|[A-Z]\.\d{1,3})\)\.?\s*$")
+_TAG = re.compile(r"\\tag\{([^{}]{1,12})\}|(?:\\quad|\\qquad|\s)\s*\((\d{1,3}(?:\.\d{1,3})?[a-z]?|[A-Z]\.\d{1,3})\)\.?\s*$")
 _LABEL_COMMAND = re.compile(r"\\label\{[^{}]*\}|\\nonumber|\\notag")
 
 
