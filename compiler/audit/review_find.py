@@ -29,7 +29,7 @@ from metricc.compiler.audit.review_read import Paper, Table
 __all__ = ["Claim", "Equation", "Findings", "Matrix", "ScoreSet", "find"]
 
 MAX_CLASSES = 50  # a printed confusion matrix beyond this is reported unreadable
-_COUNT_NAMES = re.compile(r"\b(?:TP|FP|FN|TN|tp|fp|fn|tn|mat|n_\{?i|t_\{?i|p_\{?i)|\\sum|precision|recall", re.IGNORECASE)
+_COUNT_NAMES = re.compile(r"\b(?:TP|FP|FN|TN|mat)(?![a-z])|\b(?:precision|recall)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

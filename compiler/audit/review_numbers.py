@@ -42,7 +42,9 @@ class Number(tuple):
 
 def printed_number(text: str) -> Number | None:
     """A literal number as printed, or None when ``text`` is not one."""
-    text = _CLEAN.sub("", str(text)).strip().strip("{}$ ").replace("\\,", "").replace("−", "-")
+    text = _CLEAN.sub("", str(text)).strip().strip("$ ").replace("\\,", "").replace("−", "-")
+    while text.startswith("{") and text.endswith("}") and text.count("{") == 1:
+        text = text[1:-1].strip()
     if not text or len(text) > _MAX_DIGITS + 10:
         return None
     literal = _LITERAL.match(text)
