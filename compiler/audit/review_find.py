@@ -112,7 +112,8 @@ def _equations(paper: Paper):
         body = next(g for g in (match.group(1), match.group(2), match.group(5)) if g is not None)
         line = _line_at(starts, match.start())
         numbered_env = match.group(3) is not None and not match.group(4)
-        for part in re.split(r"\\\\\s*(?:\n|$)", body) if match.group(3) in ("align", "eqnarray", "gather") else [body]:
+        parts = re.split(r"\\\\\s*(?:\n|$)", body) if match.group(3) in ("align", "eqnarray", "gather") else _tagged_parts(body)
+        for part in parts:
             number = ""
             tag = _TAG.search(part)
             if tag:
@@ -132,12 +133,30 @@ def _equations(paper: Paper):
             if len(row) < 2:
                 continue
             named = metric_name(row[0])
-            formula = next((c for c in row[1:] if c.count("$") >= 2 and _COUNT_NAMES.search(c)), None)
-            if named and formula:
+            formulas = [c for c in row[1:] if c.count("$") >= 2 and _COUNT_NAMES.search(c)]
+            if named and formulas:  # the definition column: the last cell of math over counts
                 label = row[0].strip("$ ")
-                body = formula.replace("$", " ").strip()
-                found.append(Equation(line, "", label, f"{label} = {body}", "\t".join(row), table.name))
+                body = formulas[-1].replace("$", " ").strip()
+                where = ", ".join(p for p in (table.name, label) if p)
+                found.append(Equation(line, "", label, f"{label} = {body}", "\t".join(row), where))
     return sorted(found, key=lambda e: e.line), skipped
+
+
+_INNER_TAG = re.compile(r"\\q?quad\s*\((\d{1,3}(?:\.\d{1,3})?[a-z]?)\)\s*(?:,\s*)?(?:\\q?quad)?")
+
+
+def _tagged_parts(body: str) -> list[str]:
+    """``A = ... \\quad (1) \\quad B = ... \\quad (2)``: one equation per number."""
+    tags = list(_INNER_TAG.finditer(body))
+    if len(tags) < 2:
+        return [body]
+    parts, start = [], 0
+    for tag in tags:
+        parts.append(body[start:tag.start()] + f" \\quad ({tag.group(1)})")
+        start = tag.end()
+    if body[start:].strip():
+        parts.append(body[start:])
+    return parts
 
 
 def _equation(line: int, number: str, body: str, printed: str) -> Equation | None:
