@@ -20,6 +20,7 @@ The third stage (read -> find -> check -> render):
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -34,9 +35,13 @@ from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import evaluate, metric
 from metricc.runtime.progress import track
 
-__all__ = ["Finding", "check"]
+__all__ = ["Finding", "MAX_EQUATIONS", "MAX_NUMBERS", "MAX_SAMPLES", "MAX_TABLES", "check"]
 
 STATUSES = ("ok", "explained", "wrong", "unreadable", "unchecked")
+MAX_EQUATIONS = 300
+MAX_NUMBERS = 1_000
+MAX_TABLES = 300
+MAX_SAMPLES = 10_000_000  # a results table's data set: consistent's search is sized by it
 SEVERITIES = ("wrong number", "wrong formula", "contradiction")
 
 
@@ -61,21 +66,39 @@ class Finding:
         return self.status in ("wrong", "explained")
 
 
+def _bounded(paper: Paper, items, limit: int, what: str, out: list) -> tuple:
+    """The first ``limit`` items; the rest are reported as not checked, never dropped silently."""
+    items = tuple(items)
+    if len(items) > limit:
+        first = items[limit].line
+        out.append(Finding("formula" if what == "equations" else "number", "unreadable", first, paper.section(first),
+                           f"{what} {limit + 1}-{len(items)}", "", None,
+                           f"{len(items) - limit} more {what} not checked: at most {limit} a paper"))
+    return items[:limit]
+
+
 def check(paper: Paper, findings: Findings, formulas: bool = True, progress: bool = False) -> list[Finding]:
-    """Every check of the paper, in the order of its lines."""
+    """Every check of the paper, in the order of its lines: at most MAX_EQUATIONS formulas
+    (identify takes about a second each), MAX_NUMBERS printed scores (the convention search, a
+    tenth of a second for a number that differs; repeated ones are checked once) and
+    MAX_TABLES results tables."""
     out = []
     if formulas:
-        for equation in track(findings.equations, "review: formulas", enabled=progress):
+        for equation in track(_bounded(paper, findings.equations, MAX_EQUATIONS, "equations", out),
+                              "review: formulas", enabled=progress):
             out.append(_formula(paper, equation))
     for matrix in findings.matrices:
         if matrix.problem:
             out.append(Finding("number", "unreadable", matrix.line, paper.section(matrix.line), matrix.name,
                                matrix.printed, None, f"a confusion matrix that cannot be read: {matrix.problem}"))
-    numbers = [_number(paper, claim) for claim in track(findings.claims, "review: numbers", enabled=progress)]
+    claims = _bounded(paper, findings.claims, MAX_NUMBERS, "printed scores", out)
+    seen: dict = {}
+    numbers = [_number(paper, claim, seen) for claim in track(claims, "review: numbers", enabled=progress)]
     out += numbers
-    out += _workings(paper, findings.claims)
-    out += _contradictions(paper, findings.claims, numbers)
-    for score_set in track(findings.score_sets, "review: score tables", enabled=progress):
+    out += _workings(paper, claims)
+    out += _contradictions(paper, claims, numbers)
+    for score_set in track(_bounded(paper, findings.score_sets, MAX_TABLES, "score sets", out),
+                           "review: score tables", enabled=progress):
         out.append(_consistency(paper, score_set))
     return sorted(out, key=lambda f: (f.line, ("formula", "number", "consistency").index(f.kind)))
 
@@ -163,7 +186,16 @@ def _reading_text(name: str, arguments: dict, claim: Claim) -> str:
     return ", ".join(parts)
 
 
-def _number(paper: Paper, claim: Claim) -> Finding:
+def _number(paper: Paper, claim: Claim, seen: dict) -> Finding:
+    """One printed score, checked once per (name, value, matrices) however often it repeats."""
+    key = (claim.metric, claim.average, claim.value, claim.matrix, claim.nearby)
+    if key not in seen:
+        seen[key] = _number_check(paper, claim)
+    return dataclasses.replace(seen[key], line=claim.line, section=paper.section(claim.line),
+                               name=claim.where or claim.matrix.name, printed=f"{claim.label} = {claim.printed}")
+
+
+def _number_check(paper: Paper, claim: Claim) -> Finding:
     base = dict(kind="number", line=claim.line, section=paper.section(claim.line),
                 name=claim.where or claim.matrix.name, printed=f"{claim.label} = {claim.printed}")
     candidates = [claim.matrix, *[m for m in claim.nearby if m is not claim.matrix]]
@@ -267,6 +299,10 @@ def _consistency(paper: Paper, score_set: ScoreSet) -> Finding:
     if score_set.class_totals is None and score_set.samples is None:
         return Finding(status="unreadable", computed=None, sentence="no class totals or sample count stated for this table; "
                        "give --class-totals or --samples", **base)
+    size = sum(score_set.class_totals) if score_set.class_totals else score_set.samples
+    if size > MAX_SAMPLES:
+        return Finding(status="unreadable", computed=None, sentence=f"{size:,} samples (from {score_set.totals_from}); "
+                       f"the consistency check takes at most {MAX_SAMPLES:,}", **base)
     values = [float(m.group(0)) for m in (re.search(r"\d+(?:\.\d+)?", p) for _, _, p, _ in score_set.scores) if m]
     percent = bool(values) and min(values) > 1.0
     classes = len(score_set.class_totals) if score_set.class_totals else (score_set.classes or 2)

@@ -160,7 +160,7 @@ def arithmetic(text: str) -> Fraction | None:
         reader = _Reader(text)
         value = reader.sum()
         return value if reader.peek() is None else None
-    except (ValueError, ZeroDivisionError, OverflowError):
+    except (ValueError, ZeroDivisionError, OverflowError, RecursionError):
         return None
 
 

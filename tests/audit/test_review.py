@@ -178,3 +178,27 @@ def test_thesis_and_branco_tables():
     assert not branco.wrong
     assert sum(f.status == "ok" and f.kind == "number" for f in branco.findings) >= 17
     assert any(f.status == "unreadable" and "not square" in f.sentence for f in branco.findings)  # Case 3 lost a row
+
+
+# Issue 30: hostile sizes end in a finding or a refusal that names the bound, never a hang or a traceback.
+MATRIX = "Table 1. Confusion matrix\n\n\tPredicted 1\tPredicted 2\nActual 1\t9\t1\nActual 2\t2\t8\n\n"
+
+
+def test_hostile_papers_are_bounded(monkeypatch):
+    import metricc.compiler.audit.review_check as review_check
+
+    deep = review_text(MATRIX + "On Table 1 we have $Acc = " + "(" * 300 + "1" + ")" * 300 + "$.\n", formulas=False)
+    assert not deep.wrong
+    totals = review_text("The set has 900000000000 instances: 400000000000 of class a and 500000000000 of class b.\n\n"
+                         "\taccuracy\tprecision\nModel\t0.5\t0.4\n", formulas=False).findings[0]
+    assert totals.status == "unreadable" and "at most 10,000,000" in totals.sentence
+    wide = "\t" + "\t".join(f"Predicted {i}" for i in range(60)) + "\n" + "\n".join(
+        f"Actual {i}\t" + "\t".join("1" for _ in range(60)) for i in range(60))
+    [finding] = review_text("Table 1. Confusion matrix\n\n" + wide + "\n", formulas=False).findings
+    assert finding.status == "unreadable" and "60 classes; at most 50" in finding.sentence
+    monkeypatch.setattr(review_check, "MAX_NUMBERS", 5)
+    many = review_text(MATRIX + "On Table 1 the accuracy is 0.12.\n" * 8, formulas=False)
+    assert sum(f.status == "wrong" for f in many.findings) == 5
+    assert any("3 more printed scores not checked: at most 5 a paper" in f.sentence for f in many.findings)
+    with pytest.raises(InputError, match="a line of 100,000 characters; at most 20,000"):
+        review_text("$" * 100_000)
