@@ -48,13 +48,21 @@ def authors(seeds: Path) -> dict[str, str]:
     return found
 
 
-def _value(text: str):
+def _value(text: str) -> tuple[float, float] | None:
+    """The value a finding's printed text ends with, and the tolerance its digits allow."""
     text = text.split("=")[-1].strip()
     number = printed_number(text)
     if number is not None:
-        return number.value
+        return number.value, number.tolerance
     exact = arithmetic(text)
-    return float(exact) if exact is not None else None
+    return (float(exact), 1e-9) if exact is not None else None
+
+
+def _same(finding, target: float, tolerance: float) -> bool:
+    """The finding reads the claim's number: within the looser of the two printed precisions
+    (the audit writes 11/15 as 0.733333333333 where the paper prints 0.733)."""
+    read = _value(finding.printed)
+    return read is not None and abs(read[0] - target) <= max(tolerance, read[1]) + 1e-9
 
 
 def _related(a: str, b: str) -> bool:
@@ -77,7 +85,7 @@ def claims_found(report, audit: Path):
             target = printed.value if printed else None
             hits = [f for f in report.findings if f.kind == "number" and f.matrices
                     and [list(r) for r in f.matrices[0]] == matrix and f.metric and _related(f.metric, claim["metric"])
-                    and target is not None and _value(f.printed) is not None and abs(_value(f.printed) - target) <= tolerance + 1e-9]
+                    and target is not None and _same(f, target, tolerance)]
             wanted_failed = bool(claim.get("erratum"))
             out.append((label, any(f.failed == wanted_failed for f in hits), any(f.failed != wanted_failed for f in hits)))
     return out

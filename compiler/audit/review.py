@@ -2,10 +2,12 @@
 
 The pipeline, one line per stage::
 
-    paper = read_paper(path)                     # review_read: lines, sections, tables, captions
-    found = find(paper, samples, class_totals)   # review_find: equations, matrices, scores
-    findings = check(paper, found)               # review_check: identify, recompute, consistent
-    render(report, "text" | "json" | ...)        # review_render
+    paper = read_paper(path)                                 # review_read: lines, sections, tables
+    found = find(paper, samples, class_totals)               # review_find: equations, matrices, scores
+    formulas, glossary = check_formulas(paper, found)        # review_check: identify each equation
+    found = find(paper, samples, class_totals, glossary)     #   the paper's own labels read as it defines them
+    numbers = check_numbers(paper, found)                    #   recompute, convention search, consistent
+    render(report, "text" | "json" | ...)                    # review_render
 
 >>> report = review_text('''Table 1. Confusion matrix (rows: actual class).
 ...
@@ -27,7 +29,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from metricc.compiler.audit.review_check import SEVERITIES, STATUSES, Finding, check
+from metricc.compiler.audit.review_check import SEVERITIES, STATUSES, Finding, check_formulas, check_numbers, in_order
 from metricc.compiler.audit.review_find import find
 from metricc.compiler.audit.review_read import Paper, paper_from_text, read_paper
 
@@ -85,7 +87,11 @@ def review_file(path: str | Path, *, samples: int | None = None, class_totals=No
 
 def _review(paper: Paper, samples, class_totals, formulas: bool, progress: bool) -> Report:
     found = find(paper, samples, class_totals)
-    return Report(paper, tuple(check(paper, found, formulas=formulas, progress=progress)), found.skipped_equations)
+    checked, glossary = check_formulas(paper, found, progress) if formulas else ([], {})
+    if glossary:
+        found = find(paper, samples, class_totals, glossary)
+    numbers = check_numbers(paper, found, progress)
+    return Report(paper, tuple(in_order(checked + numbers)), found.skipped_equations)
 
 
 def schema() -> dict:

@@ -29,13 +29,15 @@ import numpy as np
 from metricc.compiler.audit.claims import explain_claim
 from metricc.compiler.audit.conventions import RELATIVES, closeness, describe
 from metricc.compiler.audit.review_find import Claim, Equation, Findings, Matrix, ScoreSet
+from metricc.compiler.audit.review_numbers import glossary_key
 from metricc.compiler.audit.review_read import Paper
 from metricc.compiler.audit.review_tools import identify_formula, scores_consistent
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import evaluate, metric
 from metricc.runtime.progress import track
 
-__all__ = ["Finding", "MAX_EQUATIONS", "MAX_NUMBERS", "MAX_SAMPLES", "MAX_TABLES", "check"]
+__all__ = ["Finding", "MAX_EQUATIONS", "MAX_NUMBERS", "MAX_SAMPLES", "MAX_TABLES", "check_formulas", "check_numbers",
+           "in_order"]
 
 STATUSES = ("ok", "explained", "wrong", "unreadable", "unchecked")
 MAX_EQUATIONS = 300
@@ -77,16 +79,30 @@ def _bounded(paper: Paper, items, limit: int, what: str, out: list) -> tuple:
     return items[:limit]
 
 
-def check(paper: Paper, findings: Findings, formulas: bool = True, progress: bool = False) -> list[Finding]:
-    """Every check of the paper, in the order of its lines: at most MAX_EQUATIONS formulas
-    (identify takes about a second each), MAX_NUMBERS printed scores (the convention search, a
-    tenth of a second for a number that differs; repeated ones are checked once) and
-    MAX_TABLES results tables."""
+def check_formulas(paper: Paper, findings: Findings, progress: bool = False) -> tuple[list[Finding], dict]:
+    """Every displayed equation (at most MAX_EQUATIONS: identify takes about a second each),
+    and the paper's glossary: each label whose definition identify names (``AvAcc`` ->
+    class_accuracy macro; a per-class definition fixes no averaging)."""
+    out, glossary = [], {}
+    for equation in track(_bounded(paper, findings.equations, MAX_EQUATIONS, "equations", out),
+                          "review: formulas", enabled=progress):
+        finding, answer = _formula(paper, equation)
+        out.append(finding)
+        usable = [m for m in answer.matches if all(p.default is not None for p in metric(m.partition(" [")[0]).params)]
+        if finding.status == "ok" and equation.label and usable:
+            metric_id, _, average = usable[0].partition(" [")
+            average = average.rstrip("]") or None
+            meaning = (metric_id, None if average in ("binary", "none") else average)
+            key = glossary_key(equation.label)
+            glossary[key] = meaning if glossary.get(key, meaning) == meaning else None  # defined two ways: no reading
+    return out, {key: meaning for key, meaning in glossary.items() if meaning}
+
+
+def check_numbers(paper: Paper, findings: Findings, progress: bool = False) -> list[Finding]:
+    """The printed matrices, the scores printed for them (at most MAX_NUMBERS; the
+    convention search takes a tenth of a second for a number that differs, and a repeated one
+    is checked once) and the results tables (at most MAX_TABLES)."""
     out = []
-    if formulas:
-        for equation in track(_bounded(paper, findings.equations, MAX_EQUATIONS, "equations", out),
-                              "review: formulas", enabled=progress):
-            out.append(_formula(paper, equation))
     for matrix in findings.matrices:
         if matrix.problem:
             out.append(Finding("number", "unreadable", matrix.line, paper.section(matrix.line), matrix.name,
@@ -100,14 +116,22 @@ def check(paper: Paper, findings: Findings, formulas: bool = True, progress: boo
     for score_set in track(_bounded(paper, findings.score_sets, MAX_TABLES, "score sets", out),
                            "review: score tables", enabled=progress):
         out.append(_consistency(paper, score_set))
-    return sorted(out, key=lambda f: (f.line, ("formula", "number", "consistency").index(f.kind)))
+    return out
+
+
+def in_order(findings) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.line, ("formula", "number", "consistency").index(f.kind)))
 
 
 # -------------------------------------------------------------------------------- formulas
 
-def _formula(paper: Paper, equation: Equation) -> Finding:
-    name = f"Eq. ({equation.number})" if equation.number else (equation.where or "unnumbered equation")
+def _formula(paper: Paper, equation: Equation):
     answer = identify_formula(equation.formula)
+    return _formula_finding(paper, equation, answer), answer
+
+
+def _formula_finding(paper: Paper, equation: Equation, answer) -> Finding:
+    name = f"Eq. ({equation.number})" if equation.number else (equation.where or "unnumbered equation")
     base = dict(kind="formula", line=equation.line, section=paper.section(equation.line), name=name, printed=equation.printed)
     if answer.error:
         return Finding(status="unreadable", computed=None, sentence=f"identify cannot read it: {answer.error}", **base)

@@ -28,11 +28,13 @@ from metricc.compiler.audit.review_scores import score_tables, text_claims
 __all__ = ["Claim", "Equation", "Findings", "Matrix", "ScoreSet", "find"]
 
 
-def find(paper: Paper, samples: int | None = None, class_totals=None) -> Findings:
-    """Everything the checking stage recomputes, in the order of the paper."""
+def find(paper: Paper, samples: int | None = None, class_totals=None, glossary: dict | None = None) -> Findings:
+    """Everything the checking stage recomputes, in the order of the paper. ``glossary``: the
+    paper's own labels for metrics (``AvAcc`` -> class_accuracy macro), read from its
+    identified definitions; names the catalog does not know are looked up there first."""
     equations, skipped = _equations(paper)
     matrices = _matrices(paper)
-    claims = text_claims(paper, matrices)
-    table_claims, score_sets = score_tables(paper, matrices, samples, class_totals)
+    claims = text_claims(paper, matrices, glossary)
+    table_claims, score_sets = score_tables(paper, matrices, samples, class_totals, glossary)
     claims = tuple(sorted(claims + table_claims, key=lambda c: c.line))
     return Findings(tuple(equations), tuple(matrices), claims, tuple(score_sets), skipped)

@@ -19,7 +19,7 @@ from metricc.compiler.audit.review_tools import label_names
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import catalog
 
-__all__ = ["Number", "arithmetic", "metric_name", "printed_number", "rounding_slack"]
+__all__ = ["Number", "arithmetic", "glossary_key", "metric_name", "printed_number", "rounding_slack"]
 
 _MAX_DIGITS = 40
 _CLEAN = re.compile(r"</?(?:b|i|sub|sup|em|strong)>|\*\*|\\textbf|\\mathbf|\\boldsymbol")
@@ -169,8 +169,21 @@ _MODE_WORDS = {"macro": "macro", "micro": "micro", "weighted": "weighted", "bina
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_ \\{}^-]")
 
 
-def metric_name(text: str) -> tuple[str, str | None] | None:
-    """(metric id, averaging or None) that a printed name means, or None."""
+def glossary_key(label: str) -> str:
+    """A printed label as the paper's own glossary looks it up: ``$AvF_1$``, ``AvF_{1}`` -> ``avf1``."""
+    text = re.sub(r"\\(?:text|mathrm|mathit|operatorname)\b", "", _CLEAN.sub("", str(label)))
+    return re.sub(r"[\s${}]", "", text).lower()  # \mathcal{F}_1 and \mathbb{F}_1 stay two names
+
+
+def metric_name(text: str, glossary: dict | None = None) -> tuple[str, str | None] | None:
+    """(metric id, averaging or None) that a printed name means, or None. ``glossary``: the
+    paper's own labels (:func:`glossary_key` -> (metric, averaging)), from its identified
+    definitions, for the names the catalog does not know."""
+    named = _metric_name(text)
+    return named if named or not glossary else glossary.get(glossary_key(text))
+
+
+def _metric_name(text: str) -> tuple[str, str | None] | None:
     raw = _CLEAN.sub("", str(text)).strip().strip("$ ").strip()
     raw = re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰]+$", "", raw).strip()
     if not raw or len(raw) > 60 or re.search(r"\d\.\d|\\frac|\\sum|[=+*/]", raw):

@@ -60,7 +60,7 @@ def _attach(paper: Paper, references, line: int, column: int):
     return (chosen[2] if chosen else None), nearby
 
 
-def text_claims(paper: Paper, matrices: list[Matrix]) -> list:
+def text_claims(paper: Paper, matrices: list[Matrix], glossary=None) -> list:
     usable = [m for m in matrices if not m.problem]
     if not usable:
         return []
@@ -74,21 +74,21 @@ def text_claims(paper: Paper, matrices: list[Matrix]) -> list:
         if display:  # a displayed chain of worked values; definitions have no numbers and give no claims
             matrix, nearby = _attach(paper, references, number, 0)
             if matrix is not None:
-                claims += _chain_claims(number, TAG.sub("", display.group(1)), matrix, nearby)
+                claims += _chain_claims(number, TAG.sub("", display.group(1)), matrix, nearby, glossary)
             continue
         for match in _MATH.finditer(text):
             matrix, nearby = _attach(paper, references, number, match.start())
             if matrix is not None:
-                claims += _chain_claims(number, match.group(1), matrix, nearby)
+                claims += _chain_claims(number, match.group(1), matrix, nearby, glossary)
         plain = _MATH.sub(" ", text)
         for match in _WORD_CLAIM.finditer(plain):
-            claim = _word_claim(number, match, paper, references)
+            claim = _word_claim(number, match, paper, references, glossary)
             if claim:
                 claims.append(claim)
     return claims
 
 
-def _chain_claims(line: int, math: str, matrix: Matrix, nearby) -> list[Claim]:
+def _chain_claims(line: int, math: str, matrix: Matrix, nearby, glossary=None) -> list[Claim]:
     """``r_\\mu = \\frac{...}{...} = \\frac{7}{10} = r_w \\neq r_M = ... \\approx 0.745``: each
     group between ``\\neq`` gives its labels the group's printed value (the last literal, else
     the last worked value); the other worked values are kept to find contradictions."""
@@ -107,7 +107,7 @@ def _chain_claims(line: int, math: str, matrix: Matrix, nearby) -> list[Claim]:
             if exact is not None:
                 worked.append((segment, float(exact), rounding_slack(segment)))
                 continue
-            named = metric_name(segment)
+            named = metric_name(segment, glossary)
             if named:
                 labels.append((segment, named))
         if not labels or not (literals or worked):
@@ -124,11 +124,11 @@ def _chain_claims(line: int, math: str, matrix: Matrix, nearby) -> list[Claim]:
     return claims
 
 
-def _word_claim(line: int, match, paper: Paper, references) -> Claim | None:
+def _word_claim(line: int, match, paper: Paper, references, glossary=None) -> Claim | None:
     name = match.group("name").strip()
     words = name.split()
     for size in range(min(3, len(words)), 0, -1):
-        named = metric_name(" ".join(words[-size:]))
+        named = metric_name(" ".join(words[-size:]), glossary)
         if named:
             break
     else:
@@ -148,7 +148,7 @@ def _word_claim(line: int, match, paper: Paper, references) -> Claim | None:
 _VALUE_HEADER = re.compile(r"^(?:value|score|result)s?$", re.I)
 
 
-def score_tables(paper: Paper, matrices, samples, class_totals):
+def score_tables(paper: Paper, matrices, samples, class_totals, glossary=None):
     claims, sets = [], []
     by_name = {}
     for matrix in matrices:
@@ -156,8 +156,8 @@ def score_tables(paper: Paper, matrices, samples, class_totals):
             for part in [matrix.name] + matrix.name.split(", "):
                 by_name.setdefault(_key(part), matrix)
     for table in paper.tables:
-        in_rows = [(i, metric_name(row[0])) for i, row in enumerate(table.rows) if row and metric_name(row[0])]
-        header_index = next((i for i, row in enumerate(table.rows) if sum(1 for c in row if metric_name(c)) >= 2), None)
+        in_rows = [(i, metric_name(row[0], glossary)) for i, row in enumerate(table.rows) if row and metric_name(row[0], glossary)]
+        header_index = next((i for i, row in enumerate(table.rows) if sum(1 for c in row if metric_name(c, glossary)) >= 2), None)
         if len(in_rows) >= 2:
             first_data = next((i for i, row in enumerate(table.rows) if any(printed_number(c) for c in row[1:])), in_rows[0][0])
             groups = _column_groups(table, first_data)
@@ -175,8 +175,8 @@ def score_tables(paper: Paper, matrices, samples, class_totals):
             header = table.rows[header_index]
             for i in range(header_index + 1, len(table.rows)):
                 row = table.rows[i]
-                scores = [(table.lines[i], header[c], metric_name(header[c]), row[c].strip(), printed_number(row[c]))
-                          for c in range(min(len(row), len(header))) if metric_name(header[c]) and printed_number(row[c])]
+                scores = [(table.lines[i], header[c], metric_name(header[c], glossary), row[c].strip(), printed_number(row[c]))
+                          for c in range(min(len(row), len(header))) if metric_name(header[c], glossary) and printed_number(row[c])]
                 group = _plain(row[0]) if row and printed_number(row[0]) is None else ""
                 _add(claims, sets, paper, table, group, scores, by_name, samples, class_totals)
     return claims, sets

@@ -202,3 +202,21 @@ def test_hostile_papers_are_bounded(monkeypatch):
     assert any("3 more printed scores not checked: at most 5 a paper" in f.sentence for f in many.findings)
     with pytest.raises(InputError, match="a line of 100,000 characters; at most 20,000"):
         review_text("$" * 100_000)
+
+
+def test_a_label_the_paper_defines_is_read_as_defined():
+    """AvAcc is no catalog name; the paper's Eq. (1) defines it, so its printed value is checked."""
+    matrix = "Table 1. Confusion matrix\n\n\tPredicted 1\tPredicted 2\tPredicted 3\nActual 1\t9\t1\t0\nActual 2\t2\t8\t1\nActual 3\t0\t3\t6\n\n"
+    definition = "$$AvAcc = \\frac{1}{C} \\sum_{i=1}^{C} \\frac{TP_i + TN_i}{TP_i + TN_i + FP_i + FN_i} \\quad (1)$$\n\n"
+    import metricc.runtime as mc
+
+    value = mc.evaluate("class_accuracy", matrix=[[9, 1, 0], [2, 8, 1], [0, 3, 6]], average="macro")["class_accuracy"]
+    text = definition + matrix + f"On Table 1 the AvAcc is {value:.3f}.\n"
+    assert metric_name("AvAcc") is None
+    without = review_text(text, formulas=False)
+    assert [f.kind for f in without.findings] == []  # no name it knows
+    found = review_text(text)
+    numbers = [f for f in found.findings if f.kind == "number"]
+    assert [(f.metric, f.status) for f in numbers] == [("class_accuracy", "ok")]
+    wrong = review_text(text.replace(f"{value:.3f}", "0.123"))
+    assert [f.status for f in wrong.findings if f.kind == "number"] == ["wrong"]
