@@ -220,3 +220,25 @@ def test_a_label_the_paper_defines_is_read_as_defined():
     assert [(f.metric, f.status) for f in numbers] == [("class_accuracy", "ok")]
     wrong = review_text(text.replace(f"{value:.3f}", "0.123"))
     assert [f.status for f in wrong.findings if f.kind == "number"] == ["wrong"]
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from(["\t", "\n", "\n\n", "$", "$$", "\\frac{", "}", "{", "(", ")", "=", "\\approx", "\\neq", "0.82",
+                           "7/10", "12", "0", "Table 1.", "Figure 2:", "Confusion matrix", "Predicted", "Actual", "precision",
+                           "recall", "F1", "accuracy", " is ", "| ", " |", "---", " & ", " \\\\", "[[1, 2], [3, 4]]",
+                           "instances", "macro", "\\quad (3)", "\\begin{equation}", "\\end{equation}", "TP", "FN", "x"])
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, max_size=60))
+def test_any_text_gives_a_report_or_a_located_refusal(pieces):
+    """Fuzz (issue 30): hostile text ends in findings or an InputError, never another exception."""
+    try:
+        report = review_text("".join(pieces), formulas=False)
+    except InputError as error:
+        assert error.message
+        return
+    for form in ("text", "json", "markdown", "html"):
+        assert render(report, form)
+    assert report.exit_code in (0, 1)
