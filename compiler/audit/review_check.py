@@ -242,8 +242,8 @@ def _number_check(paper: Paper, claim: Claim) -> Finding:
     name, arguments = _readings(claim, matrix)[0]
     value = _value(name, matrix, arguments)
     try:
-        result = explain_claim(name, claim.printed if claim.value.tolerance > 1e-9 else f"{claim.value.value!r}",
-                               tolerance=claim.value.tolerance, matrix=[list(r) for r in matrix.rows], **arguments)
+        result = explain_claim(name, f"{claim.value.value!r}", tolerance=claim.value.tolerance,
+                               matrix=[list(r) for r in matrix.rows], **arguments)
     except (InputError, ValueError) as error:
         return Finding(status="unreadable", computed=None, metric=name,
                        sentence=f"cannot recompute {name} on {matrix.name}: {getattr(error, 'message', error)}", **base)

@@ -242,3 +242,12 @@ def test_any_text_gives_a_report_or_a_located_refusal(pieces):
     for form in ("text", "json", "markdown", "html"):
         assert render(report, form)
     assert report.exit_code in (0, 1)
+
+
+def test_a_worked_value_from_rounded_inputs_is_checked_with_their_rounding():
+    """0.682 and 0.733 are rounded: the worked F1 may move by their half units (not 'unreadable')."""
+    text = MATRIX + "In Table 1 we have $F_1 = \\frac{2 \\cdot 0.9 \\cdot 0.818}{0.9 + 0.818}$.\n"
+    [finding] = [f for f in review_text(text, formulas=False).findings if f.kind == "number"]
+    assert finding.status == "ok", finding
+    wrong = review_text(text.replace("0.818", "0.418"), formulas=False)
+    assert [f.status for f in wrong.findings if f.kind == "number"] == ["wrong"]
