@@ -351,10 +351,14 @@ def _consistency(paper: Paper, score_set: ScoreSet) -> Finding:
             tried.append(reading)
             if answer.consistent:
                 example = f"; e.g. {list(answer.matrices[0])}" if answer.matrices else ""
-                count = f"{answer.feasible_count} matrices" if answer.feasible_count else "not refuted"
-                note = f"; not checked: {', '.join(skipped)}" if skipped else ""
-                return Finding(status="ok", computed=f"consistent ({answer.method})", matrices=answer.matrices,
-                               sentence=f"consistent with {reading}: {count}{example}{note} (totals from {score_set.totals_from})",
+                note = "".join(f"; not checked: {', '.join(names)}" for names in (skipped + list(answer.unchecked),) if names)
+                if answer.method == "intervals":  # necessary conditions only: nothing is proved consistent
+                    verdict, computed = f"not refuted with {reading} (necessary conditions only: {answer.method})", "not refuted"
+                else:
+                    verdict = f"consistent with {reading}: {answer.feasible_count} matrices ({answer.method}){example}"
+                    computed = f"consistent ({answer.method})"
+                return Finding(status="ok", computed=computed, matrices=answer.matrices,
+                               sentence=f"{verdict}{note} (totals from {score_set.totals_from})",
                                **base)
     if answer is None:
         return Finding(status="unreadable", computed=None, sentence=f"consistent refused the scores: {last_error}", **base)
