@@ -12,12 +12,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
 
 from metricc.compiler.audit.review_tools import label_names
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import catalog
+from metricc.runtime.registry import name_key
 
 __all__ = ["Number", "arithmetic", "glossary_key", "metric_name", "printed_number", "rounding_slack"]
 
@@ -179,10 +181,11 @@ def metric_name(text: str, glossary: dict | None = None) -> tuple[str, str | Non
     """(metric id, averaging or None) that a printed name means, or None. ``glossary``: the
     paper's own labels (:func:`glossary_key` -> (metric, averaging)), from its identified
     definitions, for the names the catalog does not know."""
-    named = _metric_name(text)
+    named = _metric_name(str(text))
     return named if named or not glossary else glossary.get(glossary_key(text))
 
 
+@functools.lru_cache(maxsize=4096)
 def _metric_name(text: str) -> tuple[str, str | None] | None:
     raw = _CLEAN.sub("", str(text)).strip().strip("$ ").strip()
     raw = re.sub(r"[¹²³⁴⁵⁶⁷⁸⁹⁰]+$", "", raw).strip()
@@ -197,6 +200,19 @@ def _metric_name(text: str) -> tuple[str, str | None] | None:
     if metric_id:
         return metric_id, mode
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog_keys() -> re.Pattern:
+    keys = {name_key(n) for info in catalog().values() for n in (info.id, info.name, *info.aliases)}
+    return re.compile("|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True) if k))
+
+
+def _may_name_a_metric(candidate: str) -> bool:
+    """A cheap necessary condition for the catalog's lookup to succeed: the name's key holds a
+    metric's key (it may add an averaging word or a task prefix)."""
+    key = name_key(candidate)
+    return 0 < len(key) < 60 and _catalog_keys().search(key) is not None
 
 
 def _catalog_name(raw: str) -> tuple[str, str | None] | None:
@@ -220,6 +236,8 @@ def _catalog_name(raw: str) -> tuple[str, str | None] | None:
                 mode, joined = name, joined[len(word):].strip()
                 break
     for candidate in (joined, joined.replace(" ", "_"), joined.replace(" ", "")):
+        if not _may_name_a_metric(candidate):
+            continue  # the catalog's lookup of a miss suggests spellings (difflib): slow on every word of a paper
         try:
             info, named_mode = catalog().find(candidate)
         except (InputError, KeyError):

@@ -11,6 +11,7 @@ tables (rows of cells: tabs, Markdown pipes, or LaTeX ``&`` ... ``\\\\``) and fi
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,9 +61,9 @@ class Paper:
         return self.sections[line - 1] if 0 < line <= len(self.sections) else ""
 
     def paragraph_of(self, line: int) -> tuple[int, int]:
-        for first, last in self.paragraphs:
-            if first <= line <= last:
-                return first, last
+        at = bisect.bisect_right(self.paragraphs, (line, 1 << 62)) - 1
+        if at >= 0 and self.paragraphs[at][0] <= line <= self.paragraphs[at][1]:
+            return self.paragraphs[at]
         return line, line
 
 

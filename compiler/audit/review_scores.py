@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from metricc.compiler.audit.review_items import TAG, Claim, Matrix, ScoreSet, integer_cell, top_level_split
@@ -48,14 +49,15 @@ def _references(paper: Paper, matrices: list[Matrix]):
 
 def _attach(paper: Paper, references, line: int, column: int):
     """The matrix a number at (line, column) is about: the nearest preceding mention in its
-    paragraph, else in its section within 40 lines; and the others its paragraph names."""
+    paragraph, else in its section, within 40 lines; and the others its paragraph names there."""
     first, last = paper.paragraph_of(line)
     section = paper.section(line)
-    before = [r for r in references if (r[0], r[1]) < (line, column) and r[0] >= line - 40 and paper.section(r[0]) == section]
+    window = references[bisect.bisect_left(references, (line - 40,)):bisect.bisect_right(references, (line + 40, 1 << 62))]
+    before = [r for r in window if (r[0], r[1]) < (line, column) and paper.section(r[0]) == section]
     in_paragraph = [r for r in before if r[0] >= first]
     chosen = (in_paragraph or before or [None])[-1]
     # a paragraph that names no matrix may mean any one its section named before ("the balanced example")
-    pool = [r for r in references if first <= r[0] <= last] if in_paragraph else before
+    pool = [r for r in window if first <= r[0] <= last] if in_paragraph else before
     nearby = tuple(dict.fromkeys(r[2] for r in reversed(pool) if chosen is None or r[2] is not chosen[2]))
     return (chosen[2] if chosen else None), nearby
 
@@ -64,7 +66,9 @@ def text_claims(paper: Paper, matrices: list[Matrix], glossary=None) -> list:
     usable = [m for m in matrices if not m.problem]
     if not usable:
         return []
-    references = sorted(_references(paper, usable), key=lambda r: (r[0], r[1]))
+    references = sorted(((line, column, id(matrix), matrix) for line, column, matrix in _references(paper, usable)),
+                        key=lambda r: r[:3])
+    references = [(line, column, matrix) for line, column, _, matrix in references]
     table_lines = {n for t in paper.tables for n in range(t.first, t.last + 1)}
     claims = []
     for number, text in enumerate(paper.lines, 1):
