@@ -7,9 +7,17 @@ one that gives the printed value, the simplest first:
 - the other positive class (``pos_label``), another ``average``, the transposed matrix
   (``orientation``), mean of per-class F1 vs F1 of the means (a change of ``metric``), a zero-division
   policy (``zero_division``), a percent printed as a fraction or back (``scale``), a close
-  relative in the catalog (``metric``: code computing one metric under another's name);
+  relative in the catalog (``metric``: code computing one metric under another's name: the
+  weighted kappas for kappa, the mean of per-class MCC for MCC, Youden's J for balanced
+  accuracy), the chance-adjusted value ``(x - 1/C) / (1 - 1/C)`` (``adjusted``: scikit-learn's
+  ``balanced_accuracy_score(adjusted=True)``);
 - and every pair of these of different kinds; a pair counts only if neither half explains
   the number alone.
+
+:func:`coincidences` lists any other catalog metric (each averaging of a per-class one) that
+gives the printed value on that data, ranked by how close a relative it is (:func:`closeness`):
+a name in common, then the same range and direction. With three printed digits and some 150
+metrics a coincidence is likely, so these are reported beside the explanations, never as one.
 
 Each explanation is the dict of changed arguments (``{"orientation": "pred-rows"}``,
 ``{"average": "weighted"}``, ``{"metric": "f1_of_macro_averages"}``, ``{"pos_label": 0}``).
@@ -23,9 +31,10 @@ import numpy as np
 
 from metricc.runtime import confusion
 from metricc.runtime.errors import InputError
-from metricc.runtime.evaluate import evaluate, metric
+from metricc.runtime.evaluate import catalog, evaluate, metric
 
-__all__ = ["RELATIVES", "explain", "describe"]
+
+__all__ = ["ADJUSTABLE", "RELATIVES", "closeness", "coincidences", "explain", "describe"]
 
 # Metrics that papers (or their code) put under each other's names; a group is symmetric.
 RELATIVES = (
@@ -35,12 +44,17 @@ RELATIVES = (
     ("error_rate", "class_error_rate"),
     ("fpr", "fnr", "fdr", "false_omission_rate"),
     ("mcc", "mcc_per_class", "cohen_kappa"),
+    ("cohen_kappa", "weighted_kappa", "quadratic_weighted_kappa"),
     ("g_mean", "adjusted_g_mean", "balanced_accuracy"),
+    ("balanced_accuracy", "youden_j"),
 )
+# Metrics whose chance-adjusted form (x - 1/C) / (1 - 1/C) papers print under the same name.
+ADJUSTABLE = ("balanced_accuracy",)
 # Order among equally simple explanations: choices of the computation that papers leave
 # implicit first, then a different reading of the data (transposed), then the catalog
 # relatives, zero division and the printed scale.
-_KINDS = ("pos_label", "average", "orientation", "metric", "zero_division", "scale")
+_KINDS = ("pos_label", "average", "orientation", "metric", "adjusted", "zero_division", "scale")
+_SEARCHED_LEVELS = ("class", "aggregate", "matrix")
 _SCALES = {"percent": 100.0, "fraction": 0.01}
 
 
@@ -75,7 +89,12 @@ def _singles(metric_id: str, inputs: dict) -> list[dict]:
     if inputs.get("matrix") is not None:
         flipped = "pred-rows" if inputs.get("orientation", "true-rows") == "true-rows" else "true-rows"
         changes.append({"orientation": flipped})
-    changes += [{"metric": m} for m in _relatives(metric_id)]
+    for other in _relatives(metric_id):
+        # a per-class relative of a one-per-matrix metric (mcc_per_class for mcc) is its mean
+        macro = info.level != "class" and metric(other).level == "class"
+        changes.append({"metric": other, "average": "macro"} if macro else {"metric": other})
+    if metric_id in ADJUSTABLE:
+        changes.append({"adjusted": True})
     changes += [{"zero_division": z} for z in (0.0, 1.0)]
     if info.level == "class":
         changes.append({"zero_division": "skip"})
@@ -85,7 +104,7 @@ def _singles(metric_id: str, inputs: dict) -> list[dict]:
 
 def _value(metric_id: str, inputs: dict, change: dict):
     """The claim recomputed under ``change``; None when that convention does not apply."""
-    arguments = {**inputs, **{k: v for k, v in change.items() if k not in ("metric", "scale")}}
+    arguments = {**inputs, **{k: v for k, v in change.items() if k not in ("metric", "scale", "adjusted")}}
     name = change.get("metric", metric_id)
     info = metric(name)
     if info.level != "class":
@@ -98,6 +117,11 @@ def _value(metric_id: str, inputs: dict, change: dict):
             value = np.asarray(evaluate(name, **arguments)[name], dtype=float)
     except (InputError, ValueError, TypeError):
         return None
+    if change.get("adjusted"):
+        classes = len(_class_labels(inputs))
+        if classes < 2:
+            return None
+        value = (value - 1.0 / classes) / (1.0 - 1.0 / classes)
     return value * _SCALES.get(change.get("scale"), 1.0)
 
 
@@ -121,6 +145,52 @@ def explain(metric_id: str, inputs: dict, expected, tolerance: float) -> list[di
     return found
 
 
+def coincidences(metric_id: str, inputs: dict, expected, tolerance: float) -> list[dict]:
+    """Every other catalog metric (each averaging of a per-class one, at its default
+    parameters) that gives ``expected`` on the claim's data, closest relative first
+    (:func:`closeness`), the named relatives of :data:`RELATIVES` left out (:func:`explain`
+    tries them). A hint, not an explanation: with three printed digits and some 150 metrics a
+    coincidence is likely."""
+    named = set(_relatives(metric_id))
+    return [c for c in _catalog_matches(metric_id, inputs, expected, tolerance) if c["metric"] not in named]
+
+
+def _catalog_matches(metric_id: str, inputs: dict, expected, tolerance: float) -> list[dict]:
+    """Every other catalog metric (each averaging of a per-class one, at its default
+    parameters) that gives ``expected`` on the claim's data, closest relative first."""
+    hits = []
+    for other in sorted(catalog()):
+        info = metric(other)
+        if other == metric_id or info.level not in _SEARCHED_LEVELS or info.per_instance:
+            continue
+        if any(p.default is None for p in info.params):
+            continue
+        averages = [a for a in info.averages if a not in ("none", "samples")] if info.level == "class" else [None]
+        for average in averages:
+            change = {"metric": other, "average": average} if average else {"metric": other}
+            value = _value(metric_id, inputs, change)
+            if _reproduces(value, expected, tolerance):
+                distance = float(np.max(np.abs(value - np.asarray(expected, dtype=float))))
+                hits.append((closeness(metric_id, other), distance, other, average or "", change))
+    hits.sort(key=lambda hit: hit[:4])
+    return [hit[-1] for hit in hits]
+
+
+def _words(metric_id: str) -> set[str]:
+    info = metric(metric_id)
+    text = " ".join((info.id, info.name, *info.aliases)).lower().replace("_", " ").replace("-", " ")
+    return {w for w in text.split() if len(w) > 2 and w not in ("the", "and", "of", "rate", "index", "score")}
+
+
+def closeness(metric_id: str, other: str) -> int:
+    """How close a relative ``other`` is to ``metric_id``, 0 closest: a name in common and the
+    same range and direction (0), a name in common (1), the same range and direction (2), else 3."""
+    a, b = metric(metric_id), metric(other)
+    shared = bool(_words(metric_id) & _words(other))
+    alike = tuple(a.range) == tuple(b.range) and a.higher_is_better == b.higher_is_better
+    return (0 if alike else 1) if shared else (2 if alike else 3)
+
+
 def describe(change: dict) -> str:
     """A sentence part for a reviewer: ``with the transposed matrix (pred-rows) and pos_label 0``."""
     words = {
@@ -128,6 +198,7 @@ def describe(change: dict) -> str:
         "pos_label": lambda v: f"with class {v!r} as the positive class",
         "average": lambda v: f"with {v} averaging",
         "metric": lambda v: f"as {v}",
+        "adjusted": lambda v: "adjusted for chance ((x - 1/C) / (1 - 1/C), scikit-learn's adjusted=True)",
         "zero_division": lambda v: "leaving undefined classes out" if v == "skip" else f"with undefined values set to {v:g}",
         "scale": lambda v: "printed in percent" if v == "percent" else "printed with a percent sign but as a fraction",
     }

@@ -19,7 +19,7 @@ import os
 import sys
 import traceback
 
-from metricc.compiler.cli import audit, build, catalog, consistent, docs, evaluate, identify, plot, report, suggest
+from metricc.compiler.cli import audit, build, catalog, consistent, docs, evaluate, identify, plot, report, review, suggest
 from metricc.compiler.errors import InternalError, SpecError
 from metricc.runtime.errors import InputError, MetriccError
 
@@ -85,6 +85,7 @@ def _parser() -> _Parser:
     docs.add_command(commands)
     consistent.add_command(commands)
     identify.add_command(commands)
+    review.add_command(commands)
     suggest.add_command(commands)
     plot.add_command(commands)
     return parser

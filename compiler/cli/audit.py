@@ -27,6 +27,8 @@ def add_command(commands) -> None:
     )
     audit.add_argument("files", nargs="*", metavar="FILE", help="audit files or folders (default: ./audits)")
     audit.add_argument("--format", choices=("text", "json"), default="text")
+    audit.add_argument("--errata", metavar="FILE",
+                       help="the errata whose ids claims may name (default: docs/errata.yaml beside the specs folder)")
     audit.set_defaults(run=_cmd_audit)
 
 
@@ -57,16 +59,47 @@ def _line(result) -> str:
     if result.explained_by:
         others = "".join(f"; or {describe(a)}" for a in result.alternatives)
         text += f"\n{'':<18} the printed value is reproduced {describe(result.explained_by)}{others}"
+    if result.coincides_with:
+        shown = ", ".join(_variant(c) for c in result.coincides_with[:5])
+        more = f" and {len(result.coincides_with) - 5} more" if len(result.coincides_with) > 5 else ""
+        text += f"\n{'':<18} other catalog metrics give the printed value: {shown}{more}"
     return text
+
+
+def _variant(change: dict) -> str:
+    return change["metric"] + (f" [{change['average']}]" if "average" in change else "")
+
+
+def _errata_ids(given: str | None) -> frozenset:
+    """The erratum ids a claim may name: ``--errata FILE``, else the catalog's errata file."""
+    from metricc.compiler.cli.paths import spec_dir
+    from metricc.compiler.errors import SpecError
+    from metricc.compiler.language.load import load_errata
+
+    if given is not None:
+        path = Path(given)
+        if not path.is_file():
+            raise InputError("--errata", f"not a file: {given}")
+        folder = path.parent.parent / "specs"  # load_errata reads FOLDER/../docs/errata.yaml
+        if path.name != "errata.yaml" or path.parent.name != "docs":
+            raise InputError("--errata", f"{given}: expected a docs/errata.yaml file")
+    else:
+        folder = spec_dir(None)
+    try:
+        return frozenset(entry["id"] for entry in load_errata(folder))
+    except SpecError as error:
+        raise InputError("--errata", error.render()) from None
 
 
 def _cmd_audit(args) -> int:
     from metricc.compiler.audit.claims import audit_file
 
-    results = [result for path in _files(args.files) for result in audit_file(path)]
+    errata = _errata_ids(args.errata)
+    results = [result for path in _files(args.files) for result in audit_file(path, errata)]
     failed = [r for r in results if not r.ok]
     if args.format == "json":
-        print(json.dumps([{**r.__dict__, "alternatives": list(r.alternatives)} for r in results], indent=2))
+        print(json.dumps([{**r.__dict__, "alternatives": list(r.alternatives), "coincides_with": list(r.coincides_with)}
+                          for r in results], indent=2))
         return 1 if failed else 0
     for result in results:
         print(_line(result))

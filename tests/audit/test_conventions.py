@@ -16,7 +16,7 @@ import yaml
 
 import metricc.runtime as mc
 from metricc.compiler.audit.claims import audit_file, explain_claim
-from metricc.compiler.audit.conventions import describe, explain
+from metricc.compiler.audit.conventions import closeness, coincidences, describe, explain
 
 AUDITS = Path(__file__).parents[2] / "audits"
 KC2 = [[391, 24], [58, 49]]
@@ -197,3 +197,96 @@ def test_audit_command_text_and_json(tmp_path, capsys):
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((Path(__file__).parents[2] / "docs" / "schemas" / "audit.schema.json").read_text(encoding="utf-8"))
     jsonschema.validate([record], schema)
+
+
+KOZAK_T4 = [[40, 7, 3], [8, 10, 2], [9, 1, 20]]
+
+
+@pytest.mark.parametrize("claimed, printed_as, stated, expected", [
+    ("cohen_kappa", "weighted_kappa", {}, {"metric": "weighted_kappa"}),
+    ("cohen_kappa", "quadratic_weighted_kappa", {}, {"metric": "quadratic_weighted_kappa"}),
+    ("mcc", "mcc_per_class", {"average": "macro"}, {"metric": "mcc_per_class", "average": "macro"}),
+])
+def test_weighted_kappas_and_mean_per_class_mcc(claimed, printed_as, stated, expected):
+    value = mc.evaluate(printed_as, matrix=KOZAK_T4, **stated)[printed_as]
+    result = explain_claim(claimed, f"{value:.4f}", matrix=KOZAK_T4)
+    assert (result.status, result.explained_by) == ("explained", expected)
+
+
+@pytest.mark.parametrize("matrix", [KOZAK_T4, KC2])
+def test_adjusted_balanced_accuracy(matrix):
+    """scikit-learn's balanced_accuracy_score(adjusted=True): (BA - 1/C) / (1 - 1/C)."""
+    sklearn = pytest.importorskip("sklearn.metrics")
+    y_true = [i for i, row in enumerate(matrix) for j, n in enumerate(row) for _ in range(n)]
+    y_pred = [j for i, row in enumerate(matrix) for j, n in enumerate(row) for _ in range(n)]
+    value = sklearn.balanced_accuracy_score(y_true, y_pred, adjusted=True)
+    result = explain_claim("balanced_accuracy", f"{value:.4f}", matrix=matrix)
+    assert result.status == "explained"
+    assert {"adjusted": True} in [result.explained_by, *result.alternatives]
+    assert "adjusted for chance" in describe({"adjusted": True})
+
+
+def test_any_catalog_metric_that_gives_the_number_is_a_hint_closest_first():
+    value = mc.evaluate("error_rate", matrix=KC2)["error_rate"]
+    result = explain_claim("accuracy", f"{value:.6f}", matrix=KC2)
+    assert (result.status, result.explained_by) == ("differs", None)  # a coincidence explains nothing
+    assert {"metric": "error_rate"} in result.coincides_with
+    for change in result.coincides_with:  # every one reproduces the number (checked with the public API)
+        name = change["metric"]
+        kwargs = {"average": change["average"]} if "average" in change else {}
+        assert abs(mc.evaluate(name, matrix=KC2, **kwargs)[name] - value) <= 5e-7 + 1e-12
+    ranks = [closeness("accuracy", c["metric"]) for c in result.coincides_with]
+    assert ranks == sorted(ranks)
+    assert coincidences("accuracy", {"matrix": KC2}, 0.123456, 5e-7) == []
+
+
+def test_named_conventions_come_before_catalog_coincidences():
+    value = mc.evaluate("f1", matrix=KC2, average="binary", pos_label=0)["f1"]
+    result = explain_claim("f1", f"{value:.6f}", matrix=KC2, average="binary")
+    assert result.explained_by == {"pos_label": 0}
+
+
+# Issue 30: hostile audit files are refused with the file, the claim and the bound.
+@pytest.mark.parametrize("claim, message", [
+    ("{metric: accuracy, printed: '0." + "1" * 5000 + "'}", r"x.yaml:3: claim accuracy: .*5002 characters; at most 40"),
+    ("{metric: accuracy, printed: " + "1" * 5000 + "}", r"x.yaml:3: a number of 5000 characters; at most 400"),
+    ("{metric: accuracy, printed: '0.5', erratum: wenzel-s323-fig6-acuracy, correct: 0.5}",
+     r"x.yaml:3: claim accuracy: erratum 'wenzel-s323-fig6-acuracy' is not an id .* did you mean wenzel-s323-fig6-accuracy"),
+])
+def test_hostile_claims_are_refused_with_file_claim_and_limit(tmp_path, claim, message):
+    path = tmp_path / "x.yaml"
+    path.write_text(f"- matrix: [[1, 2], [3, 4]]\n  claims:\n    - {claim}\n", encoding="utf-8")
+    with pytest.raises(mc.InputError, match=message):
+        audit_file(path, errata=["wenzel-s323-fig6-accuracy", "other"])
+
+
+def test_a_claim_list_of_thousands_is_refused_before_any_work(tmp_path):
+    from metricc.compiler.audit.claims import MAX_CLAIMS
+
+    path = tmp_path / "many.yaml"
+    path.write_text("- matrix: [[1, 2], [3, 4]]\n  claims:\n"
+                    + "    - {metric: f1, average: binary, printed: '0.1'}\n" * (MAX_CLAIMS + 1), encoding="utf-8")
+    with pytest.raises(mc.InputError, match=rf"many.yaml: {MAX_CLAIMS + 1} claims; at most {MAX_CLAIMS}"):
+        audit_file(path)
+
+
+def test_a_50_class_matrix_is_audited_and_the_command_says_why_it_fails(tmp_path, capsys):
+    from metricc.compiler.cli import main
+
+    matrix = (np.arange(2500).reshape(50, 50) % 7 + 1).tolist()
+    path = tmp_path / "wide.yaml"
+    path.write_text(f"- matrix: {matrix}\n  claims:\n    - {{metric: precision, average: macro, printed: '0.123456'}}\n",
+                    encoding="utf-8")
+    assert main(["audit", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "DIFFERS" in out and "1 differ" in out
+
+
+def test_the_command_refuses_an_unknown_erratum_with_a_message(tmp_path, capsys):
+    from metricc.compiler.cli import main
+
+    path = tmp_path / "x.yaml"
+    path.write_text("- matrix: [[1, 2], [3, 4]]\n  claims:\n    - {metric: accuracy, printed: '0.5', erratum: nope, correct: 0.5}\n",
+                    encoding="utf-8")
+    assert main(["audit", str(path)]) == 2
+    assert "x.yaml:3: claim accuracy: erratum 'nope' is not an id of the errata file" in capsys.readouterr().err

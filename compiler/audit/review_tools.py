@@ -1,0 +1,75 @@
+"""The one place where ``metricc review`` calls the other audit tools (an adapter).
+
+``identify`` (which metric a formula defines), ``consistent`` (could any matrix give these
+scores), identify's label reader and the convention search are called here only, through
+their public entry points, and their answers are turned into the plain values the review's
+checking stage reads. When those tools change their signatures or answers, this module is the
+one to adjust.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from metricc.runtime.errors import InputError
+
+__all__ = ["FormulaAnswer", "ScoresAnswer", "identify_formula", "label_names", "scores_consistent"]
+
+
+@dataclass(frozen=True)
+class FormulaAnswer:
+    """What identify said: ``matches`` as ``metric [average]`` strings, whether the
+    label agrees (None: no label it knows), and the nearest metrics' differences."""
+
+    parsed: str
+    matches: tuple[str, ...]
+    label_agrees: bool | None
+    label_names: str | None
+    nearest: tuple[str, ...]
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ScoresAnswer:
+    consistent: bool
+    method: str
+    matrices: tuple
+    conflicts: tuple
+    feasible_count: int | None
+    unchecked: tuple = ()
+
+
+def _variant(metric: str, average: str | None) -> str:
+    return f"{metric} [{average}]" if average else metric
+
+
+def label_names(label: str) -> tuple[str | None, str | None]:
+    """(metric id, averaging) that identify reads in a printed label such as ``p_w``."""
+    from metricc.compiler.audit.notation import label_metric
+
+    return label_metric(label)
+
+
+def identify_formula(formula: str) -> FormulaAnswer:
+    """identify() on one displayed equation; an unreadable one is an answer with ``error``."""
+    from metricc.compiler.audit.identify import identify
+
+    try:
+        found = identify(formula)
+    except InputError as error:
+        return FormulaAnswer("", (), None, None, (), error.message)
+    except (RecursionError, ValueError, TypeError, ArithmeticError) as error:  # the parser's own limits
+        return FormulaAnswer("", (), None, None, (), f"identify could not read it ({type(error).__name__})")
+    metric, mode = found.label_names
+    return FormulaAnswer(found.parsed, tuple(_variant(m.metric, m.average) for m in found.matches), found.label_agrees,
+                         _variant(metric, mode) if metric else None,
+                         tuple(f"{_variant(n.metric, n.average)}: {n.differs}" for n in found.nearest))
+
+
+def scores_consistent(scores: list[str], class_totals=None, samples=None, classes=None) -> ScoresAnswer:
+    """consistent() on ``ID[:AVERAGE]=PRINTED`` scores; InputError for scores it refuses."""
+    from metricc.compiler.audit.consistent import consistent
+
+    answer = consistent(scores, class_totals=class_totals, samples=samples, classes=classes, progress=False)
+    return ScoresAnswer(answer.consistent, answer.method, tuple(answer.matrices[:3]), tuple(tuple(c) for c in answer.conflicts),
+                        answer.feasible_count, tuple(answer.unchecked))
