@@ -349,10 +349,10 @@ def _consistency(paper: Paper, score_set: ScoreSet) -> Finding:
             reading = (f"class totals {list(totals)} (class 1 positive)" if totals else f"{score_set.samples} samples") \
                 + (f", unqualified scores {average}" if classes > 2 else "")
             tried.append(reading)
-            if answer.consistent:
+            if answer.status in ("consistent", "not_refuted"):
                 example = f"; e.g. {list(answer.matrices[0])}" if answer.matrices else ""
                 note = "".join(f"; not checked: {', '.join(names)}" for names in (skipped + list(answer.unchecked),) if names)
-                if answer.method == "intervals":  # necessary conditions only: nothing is proved consistent
+                if answer.status == "not_refuted":  # necessary conditions only: nothing is proved consistent
                     verdict, computed = f"not refuted with {reading} (necessary conditions only: {answer.method})", "not refuted"
                 else:
                     verdict = f"consistent with {reading}: {answer.feasible_count} matrices ({answer.method}){example}"
@@ -363,6 +363,13 @@ def _consistency(paper: Paper, score_set: ScoreSet) -> Finding:
     if answer is None:
         return Finding(status="unreadable", computed=None, sentence=f"consistent refused the scores: {last_error}", **base)
     conflicts = "; ".join(" + ".join(c) for c in answer.conflicts[:3])
+    proved = [r for r in answer.readings if r[1] == "consistent"]
+    if proved:  # inconsistent as stated, consistent under a reading a paper may have used
+        reading, _, matrices = proved[0]
+        return Finding(status="explained", computed=f"inconsistent as stated ({answer.method})", matrices=matrices,
+                       explained_by=reading,
+                       sentence=f"no confusion matrix gives these scores as stated ({' / '.join(tried)}); "
+                                f"consistent if {reading} (totals from {score_set.totals_from})", **base)
     return Finding(status="wrong", severity="contradiction", computed=f"inconsistent ({answer.method})",
                    sentence=f"no confusion matrix gives these scores together ({' / '.join(tried)}); "
                             f"cannot hold together: {conflicts} (totals from {score_set.totals_from})", **base)

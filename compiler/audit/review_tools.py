@@ -37,6 +37,8 @@ class ScoresAnswer:
     conflicts: tuple
     feasible_count: int | None
     unchecked: tuple = ()
+    status: str = "consistent"  # consistent | inconsistent | not_refuted (necessary conditions only)
+    readings: tuple = ()  # when inconsistent as stated: (reading in words, status, matrices) that hold
 
 
 def _variant(metric: str, average: str | None) -> str:
@@ -71,5 +73,6 @@ def scores_consistent(scores: list[str], class_totals=None, samples=None, classe
     from metricc.compiler.audit.consistent import consistent
 
     answer = consistent(scores, class_totals=class_totals, samples=samples, classes=classes, progress=False)
+    readings = tuple((r["reading"], r["status"], tuple(r["matrices"][:3])) for r in answer.readings)
     return ScoresAnswer(answer.consistent, answer.method, tuple(answer.matrices[:3]), tuple(tuple(c) for c in answer.conflicts),
-                        answer.feasible_count, tuple(answer.unchecked))
+                        answer.feasible_count, tuple(answer.unchecked), answer.status, readings)

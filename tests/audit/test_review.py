@@ -94,6 +94,15 @@ def test_results_table_checked_with_the_class_totals_the_paper_states():
     assert sized.status == "ok"
 
 
+def test_results_table_inconsistent_as_stated_is_explained_by_the_reading_that_holds():
+    text = ("The data set has 522 instances: 415 of class no and 107 of class yes.\n\n"
+            "\taccuracy\tF1\nModel\t0.842912\t0.724769\n")  # F1 of [[391, 24], [58, 49]], macro-averaged
+    [finding] = review_text(text, formulas=False).findings
+    assert (finding.kind, finding.status) == ("consistency", "explained")
+    assert finding.explained_by == "f1 is macro-averaged"
+    assert [[49, 58], [24, 391]] in [list(map(list, m)) for m in finding.matrices]
+
+
 def test_formulas_are_identified_and_a_mislabelled_one_is_wrong():
     text = ("## 2 Metrics\n\n$$r = \\frac{TP}{TP + FN} \\quad (1)$$\n\n"
             "$$p = \\frac{TP}{TP + FN} \\quad (2)$$\n\n$$n = \\sum_{i=1}^{m} n_i \\tag{3}$$\n")
