@@ -134,11 +134,9 @@ def label_array(values, argument: str, *, max_ndim: int = 2) -> np.ndarray:
         if empty.any():
             raise InputError(argument, f"the empty string at {_at(arr.shape, int(np.argmax(empty)))} is not a "
                                        "label; drop or fill those samples")
-    elif kind == "M":
-        missing = np.isnat(arr).ravel()
-        if missing.any():
-            raise InputError(argument, f"NaT at {_at(arr.shape, int(np.argmax(missing)))} is not a "
-                                       "label; drop or fill those samples")
+    elif kind in "Mm":  # a date or duration is no class (README: labels are numbers or strings)
+        raise InputError(argument, f"labels must be numbers or strings, got dtype {arr.dtype} (dates and durations "
+                                   "are not classes); convert them, e.g. .astype(str), if they name classes")
     elif kind == "O":
         for k, v in enumerate(arr.ravel().tolist()):
             if not _is_label(v):

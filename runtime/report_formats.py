@@ -102,22 +102,39 @@ def markdown(report, digits: int) -> str:
 
 # ---------------------------------------------------------------- CSV and JSON
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value) -> str:
+    """A text cell as spreadsheet tools expect it escaped (OWASP, "CSV injection"): a cell that
+    starts like a formula (``=cmd|...``, ``+``, ``-``, ``@``, tab, carriage return) and is not a
+    number gets a leading ``'``, so a class label is never run as a formula."""
+    text = str(value)
+    if text.startswith(_FORMULA_START):
+        try:
+            float(text)
+        except ValueError:
+            return "'" + text
+    return text
+
+
 def csv_text(report) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["section", "row", "column", "value"])
     for k, label in enumerate(report.labels):
+        label = _cell(label)
         for m in report.class_metrics:
-            writer.writerow(["class", label, m, repr(float(report.per_class[m][k]))])
+            writer.writerow(["class", label, _cell(m), repr(float(report.per_class[m][k]))])
         writer.writerow(["class", label, "support", _count(float(report.support[k]), 17)])
     for mode, values in report.averages.items():
         for m, v in values.items():
-            writer.writerow(["average", mode, m, repr(v)])
+            writer.writerow(["average", mode, _cell(m), repr(v)])
     for m, v in report.overall.items():
-        writer.writerow(["overall", "", m, repr(v)])
+        writer.writerow(["overall", "", _cell(m), repr(v)])
     for true, row in zip(report.labels, report.matrix.tolist()):
         for predicted, v in zip(report.labels, row):
-            writer.writerow(["matrix", true, predicted, _count(v, 17)])
+            writer.writerow(["matrix", _cell(true), _cell(predicted), _count(v, 17)])
     return out.getvalue()
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from metricc.bridges.plot._figure import new_figure
+from metricc.bridges.plot._figure import new_figure, plain
 from metricc.runtime.curves import check_scores, score_curves, threshold_curve
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import SCORE_LEVELS, evaluate, metric
@@ -85,9 +85,9 @@ def threshold(metrics, y_true, scores, *, labels=None, pos_label=None, params: M
             best = int(np.nanargmax(value) if info.higher_is_better else np.nanargmin(value))
             ax.plot(cuts[best], value[best], marker="*", markersize=13, color=line.get_color(), linestyle="none",
                     markeredgecolor="black", label=f"best {name} = {value[best]:.4f} at threshold {cuts[best]:.4g}")
-    ax.set_xlabel(f"decision threshold (score of class {classes[column]} ≥ threshold)")
+    ax.set_xlabel(f"decision threshold (score of class {plain(classes[column])} ≥ threshold)")
     ax.set_ylabel("metric value")
-    ax.set_title(f"Metrics against the decision threshold (positive class {classes[column]})")
+    ax.set_title(f"Metrics against the decision threshold (positive class {plain(classes[column])})")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     return figure
@@ -100,13 +100,13 @@ def _curve_figure(y_true, scores, labels, area: str, title: str, x_label: str, y
     classes = _class_names(y_true, n_classes, labels)
     areas = np.atleast_1d(np.asarray(evaluate(area, y_true=y_true, scores=scores, labels=labels,
                                               average="none")[area], dtype=float))
-    figure = new_figure(5.6, 5.0)
+    figure = new_figure(8.2, 5.0)  # room for the legend beside the square axes
     ax = figure.add_subplot()
     shown = [1] if n_classes == 2 else range(n_classes)
     for k in shown:
         x, y = points(curves, k)
         ax.plot(x, y, drawstyle="steps-pre" if area == "average_precision" else "default",
-                label=f"class {classes[k]} ({_area_name(area)} = {areas[k]:.4f})")
+                label=f"class {plain(classes[k])} ({_area_name(area)} = {areas[k]:.4f})")
     if n_classes > 2:
         micro = float(np.asarray(evaluate(area, y_true=y_true, scores=scores, labels=labels,
                                           average="micro")[area]))
@@ -145,7 +145,7 @@ def roc(y_true, scores, *, labels=None) -> Figure:
     figure, ax = _curve_figure(y_true, scores, labels, "roc_auc", "ROC curve", "false positive rate",
                                "true positive rate", _roc_points)
     ax.plot([0, 1], [0, 1], color="grey", linestyle="dotted", label="chance")
-    ax.legend(fontsize=8, loc="lower right")
+    _legend_aside(ax)
     return figure
 
 
@@ -153,5 +153,10 @@ def precision_recall(y_true, scores, *, labels=None) -> Figure:
     """Precision-recall curves with their average precision (step-wise, as the AP is computed)."""
     figure, ax = _curve_figure(y_true, scores, labels, "average_precision", "Precision-recall curve", "recall",
                                "precision", _pr_points)
-    ax.legend(fontsize=8, loc="lower left")
+    _legend_aside(ax)
     return figure
+
+
+def _legend_aside(ax) -> None:
+    """The legend beside the axes, never over the curves (which may pass through any corner)."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)

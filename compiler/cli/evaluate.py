@@ -114,7 +114,8 @@ def add_label_file_options(parser) -> None:
     parser.add_argument("--labels", nargs="+", metavar="LABEL", help="class order (names matrix rows)")
     parser.add_argument("--column", metavar="NAME|INDEX",
                         help="the column of --y-true (and --y-pred) in a table file, by header name or index from 0")
-    parser.add_argument("--y-pred-column", metavar="NAME|INDEX", help="the column of --y-pred, if not --column")
+    parser.add_argument("--y-pred-column", metavar="NAME|INDEX",
+                        help="the column of --y-pred, if not --column; without --y-pred, a column of the --y-true table")
     parser.add_argument("--header", choices=HEADER_CHOICES, default="auto",
                         help="whether label files start with a header line (default: detect it, and say so on stderr)")
 
@@ -173,7 +174,8 @@ def read_inputs(args) -> dict:
                 "pos_label": inputs.positive_label(args.pos_label, integers)}
     if args.orientation is not None:
         raise InputError("--orientation", "applies to --matrix only")
-    missing = "--y-pred" if args.y_pred is None else "--y-true" if args.y_true is None else None
+    from_table = args.y_pred is None and not args.multilabel and args.y_pred_column is not None  # both in one table
+    missing = "--y-pred" if args.y_pred is None and not from_table else "--y-true" if args.y_true is None else None
     if missing:
         raise InputError(missing, "--y-true and --y-pred go together")
     if args.multilabel:

@@ -32,6 +32,7 @@ columns in a header line; printed probabilities are accepted within their roundi
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -59,10 +60,47 @@ def _read_text(option: str, path: str) -> str:
         raise InputError(option, f"cannot read {path}: {error.strerror or error}") from None
 
 
+# Python refuses to read integers of more digits than this (``sys.get_int_max_str_digits``);
+# no count, label or parameter of metricc comes near it (counts stop at 2**53, 16 digits).
+MAX_DIGITS = 4300
+
+
+def _json_int(option: str, where: str):
+    def read(text: str) -> int:
+        if len(text.lstrip("-")) > MAX_DIGITS:
+            raise InputError(option, f"{where}an integer of {len(text.lstrip('-')):,} digits; metricc reads "
+                                     f"integers of at most {MAX_DIGITS:,} digits (counts stop at 2**53, 16 digits)")
+        return int(text)
+    return read
+
+
+def _json_float(option: str, where: str):
+    def read(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            raise InputError(option, f"{where}the number {_short(text)} is beyond float64's range (about 1.8e308); "
+                                     "it would be read as infinity")
+        return value
+    return read
+
+
+def _json_constant(option: str, where: str):
+    def read(text: str):
+        raise InputError(option, f"{where}{text} is not a JSON number; write a finite number")
+    return read
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text):,} characters)"
+
+
 def parse_json(option: str, text: str, where: str = ""):
-    """``json.loads``; an error starts with ``where`` (e.g. ``"m.json: "``)."""
+    """``json.loads``; an error starts with ``where`` (e.g. ``"m.json: "``). Numbers beyond
+    float64 (``1e400``), ``NaN``/``Infinity`` and integers past Python's digit limit are errors,
+    never infinities or internal errors."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int(option, where), parse_float=_json_float(option, where),
+                          parse_constant=_json_constant(option, where))
     except json.JSONDecodeError as error:
         raise InputError(option, f"{where}not valid JSON ({error})") from None
     except RecursionError:  # the decoder recurses once per '[' or '{'
@@ -71,13 +109,15 @@ def parse_json(option: str, text: str, where: str = ""):
 
 
 def _number(option: str, token: str, where: str):
+    if re.fullmatch(r"[-+]?[0-9]+", token):
+        return _json_int(option, where)(token.lstrip("+"))
     try:
-        return int(token)
+        value = float(token)
     except ValueError:
-        try:
-            return float(token)
-        except ValueError:
-            raise InputError(option, f"{where}{token!r} is not a number") from None
+        raise InputError(option, f"{where}{_short(token)!r} is not a number") from None
+    if not math.isfinite(value) and tables.is_number(token):
+        raise InputError(option, f"{where}the number {_short(token)} is beyond float64's range (about 1.8e308)")
+    return value
 
 
 def _rows(option: str, text: str, path: str) -> list[list]:
@@ -118,6 +158,7 @@ class Labels(NamedTuple):
 
     values: list
     text: bool
+    option: str = "--labels"  # the option that gave them, for errors
 
 
 def _json_labels(option: str, labels, where: str) -> Labels:
@@ -131,7 +172,7 @@ def _json_labels(option: str, labels, where: str) -> Labels:
                                      "a label is a number or a string")
         if isinstance(label, str) and not label.strip():
             raise InputError(option, f"{where}label {index} is empty; every sample needs a label")
-    return Labels(labels, text=False)
+    return Labels(labels, text=False, option=option)
 
 
 def read_labels(option: str, value: str, column: str | None = None, header: str = "auto") -> Labels:
@@ -158,12 +199,12 @@ def _read_label_file(option: str, value: str, column: str | None, header: str):
         if empty:
             raise InputError(option, f"{value}:{number}: label {empty[0] + 1} of the line is empty; "
                                      "every sample needs a label")
-        return Labels(labels, text=True), None
+        return Labels(labels, text=True, option=option), None
     named = column is not None and not column.isdigit()
     table = tables.read_table(option, value, text, header, named=named)
     if table.header is not None and header == "auto" and not named:
         _note(option, value, table.header)
-    return Labels(tables.column_values(option, value, table, column), text=True), table
+    return Labels(tables.column_values(option, value, table, column), text=True, option=option), table
 
 
 def _no_column(option: str, column: str | None, what: str) -> None:
@@ -178,22 +219,74 @@ def _note(option: str, path: str, header: list[str]) -> None:
 
 
 def read_label_pair(y_true: str, y_pred: str | None, column: str | None = None, header: str = "auto",
-                    *, pred_column: str | None = None) -> tuple[Labels, Labels | None]:
-    """``--y-true`` and ``--y-pred`` read together: two single columns of text labels whose first
-    lines occur nowhere else in either file are header lines (``label`` / ``prediction``)."""
-    truth, true_table = _read_label_file("--y-true", y_true, column, header)
-    if y_pred is None:
-        return truth, None
-    predicted, pred_table = _read_label_file("--y-pred", y_pred, pred_column or column, header)
-    plain = [t for t in (true_table, pred_table) if t is not None and t.header is None and len(t.rows[0]) == 1]
-    if header == "auto" and len(plain) == 2 and min(len(truth.values), len(predicted.values)) > 1:
+                    *, pred_column: str | None = None, rows: int | None = None,
+                    true_option: str = "--y-true") -> tuple[Labels, Labels | None]:
+    """``--y-true`` and ``--y-pred`` read together, by the same rules in every command.
+
+    A single column of text labels cannot say by itself whether its first line is a header,
+    so the files are read together (``--header auto``). The first line of such a file is a
+    header only when it is not a number (a header is never guessed from numbers alone) and:
+
+    - it makes the file one line longer than the other label file, or than ``rows`` (the
+      rows of ``--scores``), and occurs nowhere else in the file;
+    - or, of two files of equal length, both first lines occur nowhere else in either file
+      (``label`` / ``prediction``);
+    - or, of a file read alone (``suggest``), it occurs nowhere else and every other label
+      occurs at least twice.
+
+    ``--y-pred-column`` without ``--y-pred`` takes the predictions from the ``--y-true`` table.
+    """
+    if y_pred is None and pred_column is not None:
+        y_pred = y_true
+    truth, true_table = _read_label_file(true_option, y_true, column, header)
+    predicted, pred_table = (None, None) if y_pred is None else _read_label_file(
+        "--y-pred", y_pred, pred_column or column, header)
+    if header != "auto":
+        return truth, predicted
+    files = [(truth, true_table, true_option, y_true), (predicted, pred_table, "--y-pred", y_pred)]
+    plain = [_guessable(labels, table) for labels, table, _, _ in files]
+    lengths = [None if labels is None else len(labels.values) for labels, _, _, _ in files]
+    if predicted is not None and plain[0] and plain[1] and lengths[0] == lengths[1]:
         first_true, first_pred = truth.values[0], predicted.values[0]
         rest = set(truth.values[1:]) | set(predicted.values[1:])
         if first_true not in rest and first_pred not in rest:
-            _note("--y-true", y_true, [first_true])
-            _note("--y-pred", y_pred, [first_pred])
-            return Labels(truth.values[1:], True), Labels(predicted.values[1:], True)
-    return truth, predicted
+            return _headed(files[0]), _headed(files[1])
+        return truth, predicted
+    other = rows if predicted is None else None
+    out = []
+    for k, (labels, table, option, path) in enumerate(files):
+        if labels is None or not plain[k]:
+            out.append(labels)
+            continue
+        against = other if predicted is None else lengths[1 - k]
+        unique = labels.values[0] not in labels.values[1:]
+        if against is not None:
+            longer = lengths[k] == against + 1 and unique
+        else:
+            counts = _counts(labels.values[1:])
+            longer = unique and len(labels.values) >= 3 and min(counts.values()) >= 2
+        out.append(_headed(files[k]) if longer else labels)
+    return out[0], out[1]
+
+
+def _guessable(labels: Labels | None, table) -> bool:
+    """A single column of text read from a file, whose first line is not a number."""
+    return (labels is not None and table is not None and table.header is None and len(table.rows[0]) == 1
+            and len(labels.values) > 1 and not tables.is_number(labels.values[0]))
+
+
+def _counts(values: list) -> dict:
+    counts: dict = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+def _headed(file) -> Labels:
+    """The labels without their first line, which is reported as the header it was taken for."""
+    labels, _, option, path = file
+    _note(option, path, [labels.values[0]])
+    return Labels(labels.values[1:], True, option)
 
 
 def no_label_columns(column: str | None, pred_column: str | None) -> None:
@@ -211,7 +304,7 @@ def read_indicators(option: str, value: str) -> list:
 
 def text_labels(values: list[str] | None) -> Labels | None:
     """Labels given as text on the command line (``--labels a b``)."""
-    return None if values is None else Labels(values, text=True)
+    return None if values is None else Labels(values, text=True, option="--labels")
 
 
 def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool]:
@@ -230,14 +323,31 @@ def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool
     decimals = not integers and bool(text) and numeric and all(_INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label)
                                                               for label in text)
     convert = int if integers else float if decimals else None
+    if convert is not None:
+        for group in groups:
+            if group and group.text:
+                _check_number_labels(group, convert)
     return [None if group is None else [convert(x) for x in group.values] if convert and group.text
             else list(group.values) for group in groups], integers or decimals
+
+
+def _check_number_labels(group: Labels, convert) -> None:
+    """Labels read as numbers must be numbers Python and float64 hold: an integer of 5,000
+    digits or ``1e400`` (infinity) is refused with its position, never an internal error or a class ``inf``."""
+    for k, label in enumerate(group.values):
+        digits = len(label.lstrip("-"))
+        if convert is int and digits > MAX_DIGITS:
+            raise InputError(group.option, f"label {k + 1} is an integer of {digits:,} digits; metricc reads "
+                                           f"integers of at most {MAX_DIGITS:,} digits")
+        if convert is float and not math.isfinite(float(label)):
+            raise InputError(group.option, f"label {k + 1} ({_short(label)}) is beyond float64's range and "
+                                           "would be the class inf")
 
 
 def positive_label(text: str | None, numbers: bool) -> Label | None:
     """``--pos-label`` typed like the labels: a number when they are numbers (or it indexes a matrix)."""
     if text is not None and numbers and _INTEGER.fullmatch(text):
-        return int(text)
+        return _json_int("--pos-label", "")(text)
     if text is not None and numbers and _DECIMAL.fullmatch(text):
         return float(text)
     return text
@@ -258,9 +368,12 @@ def read_scores(option: str, value: str) -> list:
     return read_score_table(option, value).rows
 
 
-def read_score_table(option: str, value: str) -> ScoreTable:
+def read_score_table(option: str, value: str, header: str = "auto", classes: set[str] | None = None) -> ScoreTable:
     """:func:`read_scores` with the header: a first line that is not all numbers names the columns
-    (numeric class names are written quoted: ``"10","2","1"``)."""
+    (numeric class names are written quoted: ``"10","2","1"``). pandas writes numeric class
+    names unquoted (``0,1,2``): such a line is a header too when ``classes`` (the labels as
+    text) are exactly its fields, each once, and the rows below are not all integers; or
+    when ``header`` is ``"yes"``. ``header="no"`` reads every line as scores."""
     columns = None
     if value.lstrip().startswith("["):
         text = value
@@ -268,8 +381,8 @@ def read_score_table(option: str, value: str) -> ScoreTable:
     else:
         text = _read_text(option, value)
         is_json = value.endswith(".json") or text.lstrip().startswith("[")
-        if not is_json:
-            text, columns = _score_header(text)
+        if not is_json and header != "no":
+            text, columns = _score_header(option, value, text, header, classes)
         scores = parse_json(option, text, f"{value}: ") if is_json else _rows(option, text, value)
     if not isinstance(scores, list):
         raise InputError(option, f"expected a JSON array of rows, got {type(scores).__name__}")
@@ -280,16 +393,32 @@ def read_score_table(option: str, value: str) -> ScoreTable:
     return ScoreTable(rows, columns, min(printed) if printed else None)
 
 
-def _score_header(text: str) -> tuple[str, list[str] | None]:
+def _score_header(option: str, path: str, text: str, header: str,
+                  classes: set[str] | None) -> tuple[str, list[str] | None]:
     """The text with its header line blanked (line numbers kept), and the header's names."""
     lines = text.splitlines()
     for k, line in enumerate(lines):
         if line.strip() and not line.lstrip().startswith("#"):
             names = [n.strip().strip('"') for n in re.split(r"[,;\t]|\s+", line.strip()) if n.strip()]
-            if '"' not in line and all(tables.is_number(n) for n in names):  # quoted: numeric class names
-                return text, None
+            if header == "auto" and '"' not in line and all(tables.is_number(n) for n in names):
+                if not _numeric_header(names, lines[k + 1:], classes):
+                    return text, None
+                print(f"metricc: note: {option}: {path}: line {k + 1} ({','.join(names)}) read as the class names "
+                      "of the columns; --scores-header no reads it as scores", file=sys.stderr)
             return "\n".join(lines[:k] + [""] + lines[k + 1:]), names
     return text, None
+
+
+def _numeric_header(names: list[str], rest: list[str], classes: set[str] | None) -> bool:
+    """Unquoted numeric class names (pandas' ``to_csv``): the classes, each once, over rows of
+    scores that are not all integers. Never guessed from the numbers alone: the classes decide."""
+    if classes is None or len(set(names)) != len(names) or set(names) != classes:
+        return False
+    if not all(_INTEGER.fullmatch(name) for name in names):
+        return False
+    return any(not re.fullmatch(r"\s*[-+]?[0-9]+\s*", field)
+               for line in rest if line.strip() and not line.lstrip().startswith("#")
+               for field in re.split(r"[,;\t]|\s+", line.strip()) if field)
 
 
 def rounded_probabilities(option: str, rows: list, decimals: int | None) -> list:

@@ -112,14 +112,26 @@ def _family_request(info, average: str | None, n_classes: int | None) -> Request
 
 def evaluate_requests(requests: list[Request], average: str | None, **kwargs) -> dict:
     """``{key: value}``: one ``evaluate`` call per distinct average, in request order."""
-    from metricc.runtime import evaluate
+    from metricc.runtime import catalog, evaluate
 
     by_average: dict[str | None, list[Request]] = {}
     for request in requests:
         by_average.setdefault(request.average or average, []).append(request)
+    params = dict(kwargs.pop("params", None) or {})
+    declared = {p.name for r in requests for p in catalog()[r.id].params}
+    unknown = sorted(set(params) - declared)
+    if unknown:
+        raise InputError("params", f"no requested metric has a parameter '{unknown[0]}'")
     values = {}
     for chosen, group in by_average.items():
         ids = list(dict.fromkeys(r.id for r in group))
-        result = evaluate(ids, average=chosen, **kwargs)
+        own = {p.name for i in ids for p in catalog()[i].params}  # each call gets the parameters its metrics declare
+        relevance = {k: v for k, v in kwargs.items() if k in ("relevance", "relevance_order") and v is not None}
+        rest = {k: v for k, v in kwargs.items() if k not in relevance}
+        if "relevance" not in own and relevance and any("relevance" in {p.name for p in catalog()[r.id].params}
+                                                        for r in requests):
+            relevance = {}  # this group's metrics take no relevance; another group's do
+        result = evaluate(ids, average=chosen, params={k: v for k, v in params.items() if k in own},
+                          **relevance, **rest)
         values.update({r.key: result[r.id] for r in group})
     return {r.key: values[r.key] for r in requests}
