@@ -209,6 +209,14 @@ def n_classes(data: dict) -> int | None:
         return None
 
 
+def named_classes(data: dict) -> bool:
+    """Whether the classes are not numbers and no ``--pos-label`` names the positive one."""
+    if data.get("pos_label") is not None or data.get("multilabel"):
+        return False
+    groups = [data.get(k) for k in ("labels", "y_true", "y_pred") if data.get(k) is not None]
+    return any(isinstance(label, str) for group in groups for label in group)
+
+
 def plain(value):
     """JSON-ready values: per-class values as ``{label: value}``, arrays as lists, NaN kept."""
     from metricc.runtime.per_class import ClassValues
@@ -259,7 +267,7 @@ def _cmd_eval(args) -> int:
     weights = None if args.weights is None else inputs.parse_json("--weights", args.weights)
     zero_division = parse_zero_division(args.zero_division)
     data = read_inputs(args)
-    requests = metrics.expand(args.metric, args.average, metrics.input_kind(data), n_classes(data))
+    requests = metrics.expand(args.metric, args.average, metrics.input_kind(data), n_classes(data), named_classes(data))
     if args.interval is not None and (args.sweep is not None or args.normalized):
         raise InputError("--interval", f"not used with {'--sweep' if args.sweep is not None else '--normalized'}")
     if args.sweep is not None:

@@ -6,7 +6,8 @@
 of them under one average (those that have it). Results are keyed by the request as written
 (``f1:macro``); a metric reached through a family is keyed by its id, or ``id:average`` when
 its own default average cannot apply: binary averaging reports one class, so on more than two
-classes a family evaluates those metrics with ``macro`` and says so in the key.
+classes, or on classes that are not numbers without ``--pos-label``, a family evaluates those
+metrics with ``macro`` and says so in the key.
 
 >>> [r.key for r in expand(["f1:macro", "accuracy"], None, "matrix", 3)]
 ['f1:macro', 'accuracy']
@@ -58,8 +59,11 @@ def _split(text: str) -> tuple[str, str | None]:
     return name, average or None
 
 
-def expand(texts: list[str], average: str | None, kind: str, n_classes: int | None) -> list[Request]:
-    """The ``--metric`` texts as requests; ``average`` is ``--average`` (None: each metric's own)."""
+def expand(texts: list[str], average: str | None, kind: str, n_classes: int | None,
+           named_classes: bool = False) -> list[Request]:
+    """The ``--metric`` texts as requests; ``average`` is ``--average`` (None: each metric's own).
+    ``named_classes``: the classes are not numbers and no ``--pos-label`` names the positive one,
+    so binary averaging cannot apply to a family's metric by default (it gets macro, said in its key)."""
     from metricc.runtime import catalog
 
     requests: list[Request] = []
@@ -75,7 +79,7 @@ def expand(texts: list[str], average: str | None, kind: str, n_classes: int | No
                     chosen = own or average
                     if info.averages and chosen is not None and chosen not in info.averages:
                         continue
-                    requests.append(_family_request(info, chosen, n_classes))
+                    requests.append(_family_request(info, chosen, n_classes, named_classes))
             continue
         try:
             info, named = catalog().find(name)  # "F1 Macro" names f1 averaged macro
@@ -103,8 +107,8 @@ def _applies(info, kind: str) -> bool:
     return kind == "multilabel" or not samples
 
 
-def _family_request(info, average: str | None, n_classes: int | None) -> Request:
-    if average is None and info.default_average == "binary" and (n_classes or 0) > 2:
+def _family_request(info, average: str | None, n_classes: int | None, named_classes: bool = False) -> Request:
+    if average is None and info.default_average == "binary" and ((n_classes or 0) > 2 or named_classes):
         return Request(f"{info.id}:macro", info.id, "macro")
     key = info.id if average is None or not info.averages else f"{info.id}:{average}"
     return Request(key, info.id, average if info.averages else None)
