@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from metricc.runtime import inputs
 from metricc.runtime.errors import InputError
 
 __all__ = [
@@ -155,8 +156,10 @@ def _is_label(value) -> bool:
 
 
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
-    t = label_array(y_true, "y_true")
-    p = label_array(y_pred, "y_pred")
+    # One label per sample from any container ((n, 1) arrays, one-column tables, tensors):
+    # the rules of metricc.runtime.inputs, here where every pair of label vectors passes.
+    t = label_array(inputs.one_label_per_sample(y_true, "y_true"), "y_true")
+    p = label_array(inputs.one_label_per_sample(y_pred, "y_pred"), "y_pred")
     if t.shape != p.shape:
         if t.ndim == p.ndim == 1:
             msg = f"expected {t.shape[0]} labels like y_true, got {p.shape[0]}"

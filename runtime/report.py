@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from metricc.runtime import confusion, per_class, report_formats
+from metricc.runtime import confusion, inputs, per_class, report_formats
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import evaluate, metric
 
@@ -152,6 +152,7 @@ def _matrix_and_labels(y_true, y_pred, matrix, labels, orientation) -> tuple[np.
         return m, labels
     if y_true is None or y_pred is None:
         raise InputError("y_pred" if y_pred is None else "y_true", "y_true and y_pred go together")
+    y_true, y_pred = inputs.one_label_per_sample(y_true, "y_true"), inputs.one_label_per_sample(y_pred, "y_pred")
     if labels is None:
         labels = per_class.categorical_labels(y_true, y_pred)
     classes = confusion.class_labels(y_true, y_pred, labels)

@@ -136,11 +136,34 @@ def _rows(option: str, text: str, path: str) -> list[list]:
     return rows
 
 
+def _read_npy(option: str, path: str) -> list:
+    """A NumPy ``.npy`` file's array as nested lists (no pickles: object arrays are refused)."""
+    import numpy as np
+
+    try:
+        array = np.load(path, allow_pickle=False)
+    except ValueError as error:  # object arrays need pickles; a malformed header
+        raise InputError(option, f"{path}: not a NumPy array of numbers or strings ({error})") from None
+    except OSError as error:
+        raise InputError(option, f"cannot read {path}: {error.strerror or error}") from None
+    if array.dtype.kind not in "biufU":
+        raise InputError(option, f"{path}: an array of dtype {array.dtype}; expected numbers or strings")
+    if array.dtype.kind == "f" and not np.isfinite(array).all():
+        raise InputError(option, f"{path}: holds NaN or infinity")
+    return array.tolist()
+
+
+def _is_npy(value: str) -> bool:
+    return value.lower().endswith(".npy")
+
+
 def read_matrix(option: str, value: str) -> list:
-    """A confusion matrix (or a batch of them): inline JSON, a JSON file, or rows of numbers.
+    """A confusion matrix (or a batch of them): inline JSON, a JSON or ``.npy`` file, or rows of numbers.
 
     The shape is the runtime's to check; this only reads the numbers.
     """
+    if _is_npy(value):
+        return _read_npy(option, value)
     if value.lstrip().startswith("["):
         matrix = parse_json(option, value)
     else:
@@ -158,7 +181,6 @@ class Labels(NamedTuple):
 
     values: list
     text: bool
-    option: str = "--labels"  # the option that gave them, for errors
 
 
 def _json_labels(option: str, labels, where: str) -> Labels:
@@ -172,7 +194,7 @@ def _json_labels(option: str, labels, where: str) -> Labels:
                                      "a label is a number or a string")
         if isinstance(label, str) and not label.strip():
             raise InputError(option, f"{where}label {index} is empty; every sample needs a label")
-    return Labels(labels, text=False, option=option)
+    return Labels(labels, text=False)
 
 
 def read_labels(option: str, value: str, column: str | None = None, header: str = "auto") -> Labels:
@@ -187,6 +209,12 @@ def _read_label_file(option: str, value: str, column: str | None, header: str):
     if value.lstrip().startswith("["):
         _no_column(option, column, "inline JSON")
         return _json_labels(option, parse_json(option, value), ""), None
+    if _is_npy(value):
+        labels = _read_npy(option, value)
+        if isinstance(labels, list) and labels and all(isinstance(row, list) and len(row) == 1 for row in labels):
+            labels = [row[0] for row in labels]  # (n, 1): one label per sample
+        _no_column(option, column, "a .npy file")
+        return _json_labels(option, labels, f"{value}: "), None
     text = _read_text(option, value)
     if value.endswith(".json") or text.lstrip().startswith("["):
         _no_column(option, column, "a JSON file")
@@ -199,12 +227,12 @@ def _read_label_file(option: str, value: str, column: str | None, header: str):
         if empty:
             raise InputError(option, f"{value}:{number}: label {empty[0] + 1} of the line is empty; "
                                      "every sample needs a label")
-        return Labels(labels, text=True, option=option), None
+        return _text_labels(option, labels), None
     named = column is not None and not column.isdigit()
     table = tables.read_table(option, value, text, header, named=named)
     if table.header is not None and header == "auto" and not named:
         _note(option, value, table.header)
-    return Labels(tables.column_values(option, value, table, column), text=True, option=option), table
+    return _text_labels(option, tables.column_values(option, value, table, column)), table
 
 
 def _no_column(option: str, column: str | None, what: str) -> None:
@@ -286,7 +314,7 @@ def _headed(file) -> Labels:
     """The labels without their first line, which is reported as the header it was taken for."""
     labels, _, option, path = file
     _note(option, path, [labels.values[0]])
-    return Labels(labels.values[1:], True, option)
+    return Labels(labels.values[1:], True)
 
 
 def no_label_columns(column: str | None, pred_column: str | None) -> None:
@@ -299,12 +327,14 @@ def read_indicators(option: str, value: str) -> list:
     """Multi-label 0/1 indicator rows, one sample per row: inline JSON or rows of numbers."""
     if value.lstrip().startswith("["):
         return parse_json(option, value)
+    if _is_npy(value):
+        return _read_npy(option, value)
     return _rows(option, _read_text(option, value), value)
 
 
 def text_labels(values: list[str] | None) -> Labels | None:
     """Labels given as text on the command line (``--labels a b``)."""
-    return None if values is None else Labels(values, text=True, option="--labels")
+    return None if values is None else _text_labels("--labels", values)
 
 
 def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool]:
@@ -323,25 +353,24 @@ def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool
     decimals = not integers and bool(text) and numeric and all(_INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label)
                                                               for label in text)
     convert = int if integers else float if decimals else None
-    if convert is not None:
-        for group in groups:
-            if group and group.text:
-                _check_number_labels(group, convert)
     return [None if group is None else [convert(x) for x in group.values] if convert and group.text
             else list(group.values) for group in groups], integers or decimals
 
 
-def _check_number_labels(group: Labels, convert) -> None:
-    """Labels read as numbers must be numbers Python and float64 hold: an integer of 5,000
-    digits or ``1e400`` (infinity) is refused with its position, never an internal error or a class ``inf``."""
-    for k, label in enumerate(group.values):
+def _text_labels(option: str, values: list[str]) -> Labels:
+    """Labels read as text, checked for numbers Python and float64 cannot hold: an integer of
+    5,000 digits, or ``1e400`` in a file of numbers (the class ``inf``), is refused with its
+    position, never an internal error or a silent infinity."""
+    numbers = all(_INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label) for label in values)
+    for k, label in enumerate(values):
         digits = len(label.lstrip("-"))
-        if convert is int and digits > MAX_DIGITS:
-            raise InputError(group.option, f"label {k + 1} is an integer of {digits:,} digits; metricc reads "
-                                           f"integers of at most {MAX_DIGITS:,} digits")
-        if convert is float and not math.isfinite(float(label)):
-            raise InputError(group.option, f"label {k + 1} ({_short(label)}) is beyond float64's range and "
-                                           "would be the class inf")
+        if _INTEGER.fullmatch(label) and digits > MAX_DIGITS:
+            raise InputError(option, f"label {k + 1} is an integer of {digits:,} digits; metricc reads "
+                                     f"integers of at most {MAX_DIGITS:,} digits")
+        if numbers and _DECIMAL.fullmatch(label) and not math.isfinite(float(label)):
+            raise InputError(option, f"label {k + 1} ({_short(label)}) is beyond float64's range and "
+                                     "would be the class inf")
+    return Labels(values, text=True)
 
 
 def positive_label(text: str | None, numbers: bool) -> Label | None:
@@ -378,6 +407,8 @@ def read_score_table(option: str, value: str, header: str = "auto", classes: set
     if value.lstrip().startswith("["):
         text = value
         scores = parse_json(option, value)
+    elif _is_npy(value):
+        text, scores = "", _read_npy(option, value)  # full precision: no printed rounding to undo
     else:
         text = _read_text(option, value)
         is_json = value.endswith(".json") or text.lstrip().startswith("[")

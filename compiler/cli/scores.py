@@ -72,7 +72,7 @@ def scored_labels(args) -> tuple[list, list | None, list, list | None, bool]:
             table = named
             if pred is None and read["pred_column"] is None:  # a single label file's header is told by the rows
                 y_true, y_pred = inputs.read_label_pair(args.y_true, None, **read, rows=len(table.rows))
-    columns = None if table.columns is None else inputs.Labels(table.columns, text=True, option="--scores")
+    columns = None if table.columns is None else inputs.Labels(table.columns, text=True)
     (y_true, y_pred, labels, columns), numbers = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels),
                                                                      columns)
     rows = table.rows
