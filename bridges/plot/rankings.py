@@ -90,7 +90,7 @@ def rankings(matrices, metrics, *, names=None, average: str | None = None, param
     ax = figure.add_subplot()
     columns = np.arange(len(listed))
     for b, name in enumerate(classifiers):
-        line, = ax.plot(columns, heights[:, b], marker="o", markersize=9, linewidth=2.5)
+        line, = ax.plot(columns, heights[:, b], marker="o", markersize=9, linewidth=2.5, label=name)
         for x in np.flatnonzero(first_of_tie[:, b]):
             ax.annotate(f"{values[x, b]:.3f}", (x, heights[x, b]), textcoords="offset points", xytext=(0, 8),
                         ha="center", fontsize=7)

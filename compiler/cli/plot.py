@@ -22,7 +22,7 @@ _OPTIONS = {
     "matrix": "--matrix", "matrices": "--matrix", "y_true": "--y-true", "y_pred": "--y-pred", "scores": "--scores",
     "labels": "--labels", "pos_label": "--pos-label", "orientation": "--orientation", "metrics": "--metric",
     "metric": "--metric", "names": "--names", "average": "--average", "values": "--values", "grid": "--values",
-    "slices": "--slices", "params": "--param", "input": "--matrix", "path": "--output",
+    "slices": "--slices", "params": "--param", "input": "--matrix", "path": "--output", "bins": "--bins",
 }
 
 
@@ -53,7 +53,9 @@ def add_command(commands) -> None:
 
     for name, help_text in (("threshold", "metrics against the decision threshold, best threshold marked"),
                             ("roc", "ROC curves with their areas"),
-                            ("precision-recall", "precision-recall curves with their average precision")):
+                            ("precision-recall", "precision-recall curves with their average precision"),
+                            ("det", "DET curves: false negative against false positive rate, normal deviate scales"),
+                            ("reliability", "reliability diagram over the bins of the calibration errors (ECE, MCE)")):
         scored = _kind(kinds, name, help_text, _scored)
         scored.add_argument("--y-true", metavar="FILE", required=True, help="true labels")
         scored.add_argument("--scores", metavar="FILE_OR_JSON", required=True,
@@ -62,6 +64,9 @@ def add_command(commands) -> None:
                             help="the classes, in the order of the score columns when no header line names them")
         _label_files(scored)
         scores.add_header_option(scored)
+        if name == "reliability":
+            scored.add_argument("--bins", type=int, default=15, metavar="N",
+                                help="equal-width confidence bins, as the calibration_error metrics' bins (default 15)")
         if name == "threshold":
             scored.add_argument("--metric", action="append", required=True, metavar="ID", help="metric id (repeatable)")
             scored.add_argument("--pos-label", metavar="LABEL", help="positive class (needed for more than two)")
@@ -157,7 +162,9 @@ def _scored(plot, args):
     if args.kind == "threshold":
         return plot.threshold(args.metric, y_true, scored, labels=labels, params=evaluate.parse_params(args.param),
                               pos_label=inputs.positive_label(args.pos_label, numbers))
-    draw = plot.roc if args.kind == "roc" else plot.precision_recall
+    if args.kind == "reliability":
+        return plot.reliability(y_true, scored, labels=labels, bins=args.bins)
+    draw = {"roc": plot.roc, "det": plot.det, "precision-recall": plot.precision_recall}[args.kind]
     return draw(y_true, scored, labels=labels)
 
 
