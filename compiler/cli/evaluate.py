@@ -14,7 +14,7 @@ import argparse
 import json
 import math
 
-from metricc.compiler.cli import inputs, interpret, metrics, relevance, scores, sweep
+from metricc.compiler.cli import inputs, interpret, metrics, relevance, scores, sklearn_notes, sweep
 from metricc.compiler.cli.tables import HEADER_CHOICES
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError
@@ -286,6 +286,8 @@ def _cmd_eval(args) -> int:
     except InputError as error:
         option = f"--param {error.argument}" if error.argument in params else _OPTIONS.get(error.argument, error.argument)
         raise InputError(option, error.message) from None
+    sklearn_notes.print_notes(requests, values if args.interval is None else {k: v.value for k, v in values.items()},
+                              data, zero_division, n_classes(data))
     bands = {} if args.interpret is None else interpret.bands(requests, values, args.interpret)
     if args.interval is not None:
         if args.format == "json":
