@@ -5,7 +5,7 @@ A seeded generator draws, for each case, a container for the labels and one for 
 (list, numpy, numpy ``(n, 1)``, pandas Series / DataFrame / Categorical, torch tensor; on the
 command line text, CSV with and without header, TSV, JSON and ``.npy`` files) and a random
 order of the score columns (named wherever the container has names, in class order where it
-has none). Each case goes through ``evaluate``, ``report``, the Dask bridge, ``metricc eval``,
+has none). Each case goes through ``evaluate``, ``report``, the accumulators, the Dask bridge, ``metricc eval``,
 ``metricc report`` and ``metricc plot roc``; every value must equal the reference (numpy
 arrays, columns in sorted class order) within 1e-12.
 """
@@ -22,7 +22,7 @@ import pytest
 
 from metricc.compiler import cli
 from metricc.compiler.cli import app, plot as plot_command
-from metricc.runtime import evaluate, report
+from metricc.runtime import ConfusionAccumulator, ThresholdAccumulator, evaluate, report
 
 LABEL_METRICS = ["accuracy", "f1:macro", "precision:weighted", "mcc", "recall:none"]
 SCORE_METRICS = ["roc_auc:macro", "log_loss", "average_precision:macro", "roc_auc:none"]
@@ -100,6 +100,11 @@ def test_api_entries_agree_in_every_container(name):
         _same(got, expected)
         table = report(["recall", "f1"], y_true=truth, y_pred=_labels_in(pred_kind, y_pred, classes))
         assert table.per_class["recall"] == pytest.approx(np.asarray(expected["recall:none"]), abs=1e-12)
+        counts = ConfusionAccumulator().update(truth, _labels_in(pred_kind, y_pred, classes))
+        _same(counts.compute(LABEL_METRICS), {k: expected[k] for k in LABEL_METRICS})
+        curves = ThresholdAccumulator(classes).update(truth, scores)
+        assert curves.compute("roc_auc", average="macro")["roc_auc"] == pytest.approx(expected["roc_auc:macro"],
+                                                                                      abs=1e-12)
 
 
 @pytest.mark.parametrize("name", DATASETS)
