@@ -34,8 +34,10 @@ class _Parser(argparse.ArgumentParser):
         if argument.startswith("argument ") and sep:
             raise InputError(argument.removeprefix("argument "), rest)
         if argument == "unrecognized arguments" and sep:  # said once, by the option at fault
-            raise InputError(rest.split()[0], f"not an option of this command (unrecognized: {rest}); "
-                                              "see metricc COMMAND --help")
+            words = [word if len(word) <= 40 else word[:37] + "..." for word in rest.split()]
+            shown = " ".join(words[:4]) + (" ..." if len(words) > 4 else "")
+            raise InputError(words[0], f"not an option of this command (unrecognized: {shown}); "
+                                       "see metricc COMMAND --help")
         command = self.prog.removeprefix("metricc").strip()
         raise InputError(command, message) if command else InputError("", message)
 
