@@ -24,9 +24,8 @@ given as inline JSON keep their JSON types, so ``[1, "1"]`` are two labels, as i
 (9, '9')
 
 Label files may be tables with a header line and several columns (:mod:`.tables`): the
-header is detected, ``--column NAME|INDEX`` picks a column. Score files may name their
-columns in a header line; printed probabilities are accepted within their rounding
-(:func:`rounded_probabilities`).
+header is detected, ``--column NAME|INDEX`` picks a column. Score files are read by
+:mod:`.score_files`.
 """
 
 from __future__ import annotations
@@ -41,16 +40,16 @@ from typing import NamedTuple
 from metricc.compiler.cli import tables
 from metricc.runtime.errors import InputError
 
-__all__ = ["Labels", "ScoreTable", "parse_json", "positive_label", "read_indicators", "read_label_pair", "read_labels",
-           "read_matrix", "read_score_table", "read_scores", "rounded_probabilities", "text_labels", "typed_labels"]
+__all__ = ["Labels", "parse_json", "positive_label", "read_indicators", "read_label_pair", "read_labels",
+           "read_matrix", "read_npy", "read_rows", "read_text", "text_labels", "typed_labels"]
 
 Label = str | int | float
 
-_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")  # canonical only: "007" stays a string label
+INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")  # canonical only: "007" stays a string label
 _DECIMAL = re.compile(r"-?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?|-?[0-9]+[eE][-+]?[0-9]+")
 
 
-def _read_text(option: str, path: str) -> str:
+def read_text(option: str, path: str) -> str:
     """A file's text (UTF-8, a byte-order mark dropped)."""
     try:
         return Path(path).read_text("utf-8-sig")
@@ -120,7 +119,7 @@ def _number(option: str, token: str, where: str):
     return value
 
 
-def _rows(option: str, text: str, path: str) -> list[list]:
+def read_rows(option: str, text: str, path: str) -> list[list]:
     """CSV or whitespace-separated numbers, one row per line (blank and # lines skipped)."""
     rows, first = [], 0
     for number, line in enumerate(text.splitlines(), 1):
@@ -136,7 +135,7 @@ def _rows(option: str, text: str, path: str) -> list[list]:
     return rows
 
 
-def _read_npy(option: str, path: str) -> list:
+def read_npy(option: str, path: str) -> list:
     """A NumPy ``.npy`` file's array as nested lists (no pickles: object arrays are refused)."""
     import numpy as np
 
@@ -153,7 +152,7 @@ def _read_npy(option: str, path: str) -> list:
     return array.tolist()
 
 
-def _is_npy(value: str) -> bool:
+def is_npy(value: str) -> bool:
     return value.lower().endswith(".npy")
 
 
@@ -162,14 +161,14 @@ def read_matrix(option: str, value: str) -> list:
 
     The shape is the runtime's to check; this only reads the numbers.
     """
-    if _is_npy(value):
-        return _read_npy(option, value)
+    if is_npy(value):
+        return read_npy(option, value)
     if value.lstrip().startswith("["):
         matrix = parse_json(option, value)
     else:
-        text = _read_text(option, value)
+        text = read_text(option, value)
         is_json = value.endswith(".json") or text.lstrip().startswith(("[", "{"))
-        matrix = parse_json(option, text, f"{value}: ") if is_json else _rows(option, text, value)
+        matrix = parse_json(option, text, f"{value}: ") if is_json else read_rows(option, text, value)
     if not isinstance(matrix, list):
         raise InputError(option, f"expected a JSON array of rows, got {type(matrix).__name__}")
     return matrix
@@ -209,13 +208,13 @@ def _read_label_file(option: str, value: str, column: str | None, header: str):
     if value.lstrip().startswith("["):
         _no_column(option, column, "inline JSON")
         return _json_labels(option, parse_json(option, value), ""), None
-    if _is_npy(value):
-        labels = _read_npy(option, value)
+    if is_npy(value):
+        labels = read_npy(option, value)
         if isinstance(labels, list) and labels and all(isinstance(row, list) and len(row) == 1 for row in labels):
             labels = [row[0] for row in labels]  # (n, 1): one label per sample
         _no_column(option, column, "a .npy file")
         return _json_labels(option, labels, f"{value}: "), None
-    text = _read_text(option, value)
+    text = read_text(option, value)
     if value.endswith(".json") or text.lstrip().startswith("["):
         _no_column(option, column, "a JSON file")
         return _json_labels(option, parse_json(option, text, f"{value}: "), f"{value}: "), None
@@ -327,9 +326,9 @@ def read_indicators(option: str, value: str) -> list:
     """Multi-label 0/1 indicator rows, one sample per row: inline JSON or rows of numbers."""
     if value.lstrip().startswith("["):
         return parse_json(option, value)
-    if _is_npy(value):
-        return _read_npy(option, value)
-    return _rows(option, _read_text(option, value), value)
+    if is_npy(value):
+        return read_npy(option, value)
+    return read_rows(option, read_text(option, value), value)
 
 
 def text_labels(values: list[str] | None) -> Labels | None:
@@ -348,9 +347,9 @@ def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool
     text = [label for group in groups if group and group.text for label in group.values]
     typed = [label for group in groups if group and not group.text for label in group.values]
     numeric = all(isinstance(label, (int, float)) and not isinstance(label, bool) for label in typed)
-    integers = (all(_INTEGER.fullmatch(label) for label in text)
+    integers = (all(INTEGER.fullmatch(label) for label in text)
                 and all(isinstance(label, int) and not isinstance(label, bool) for label in typed))
-    decimals = not integers and bool(text) and numeric and all(_INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label)
+    decimals = not integers and bool(text) and numeric and all(INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label)
                                                               for label in text)
     convert = int if integers else float if decimals else None
     return [None if group is None else [convert(x) for x in group.values] if convert and group.text
@@ -361,10 +360,10 @@ def _text_labels(option: str, values: list[str]) -> Labels:
     """Labels read as text, checked for numbers Python and float64 cannot hold: an integer of
     5,000 digits, or ``1e400`` in a file of numbers (the class ``inf``), is refused with its
     position, never an internal error or a silent infinity."""
-    numbers = all(_INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label) for label in values)
+    numbers = all(INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label) for label in values)
     for k, label in enumerate(values):
         digits = len(label.lstrip("-"))
-        if _INTEGER.fullmatch(label) and digits > MAX_DIGITS:
+        if INTEGER.fullmatch(label) and digits > MAX_DIGITS:
             raise InputError(option, f"label {k + 1} is an integer of {digits:,} digits; metricc reads "
                                      f"integers of at most {MAX_DIGITS:,} digits")
         if numbers and _DECIMAL.fullmatch(label) and not math.isfinite(float(label)):
@@ -375,103 +374,8 @@ def _text_labels(option: str, values: list[str]) -> Labels:
 
 def positive_label(text: str | None, numbers: bool) -> Label | None:
     """``--pos-label`` typed like the labels: a number when they are numbers (or it indexes a matrix)."""
-    if text is not None and numbers and _INTEGER.fullmatch(text):
+    if text is not None and numbers and INTEGER.fullmatch(text):
         return _json_int("--pos-label", "")(text)
     if text is not None and numbers and _DECIMAL.fullmatch(text):
         return float(text)
     return text
-
-
-class ScoreTable(NamedTuple):
-    """A score matrix as read: rows, the column names of a header line (or None), and the
-    fewest decimals any fractional entry is printed with (None: no fractions printed)."""
-
-    rows: list
-    columns: list[str] | None
-    decimals: int | None
-
-
-def read_scores(option: str, value: str) -> list:
-    """Class scores, one row per sample and one column per class; a one-column file gives a
-    flat list (the positive class's score of a two-class task)."""
-    return read_score_table(option, value).rows
-
-
-def read_score_table(option: str, value: str, header: str = "auto", classes: set[str] | None = None) -> ScoreTable:
-    """:func:`read_scores` with the header: a first line that is not all numbers names the columns
-    (numeric class names are written quoted: ``"10","2","1"``). pandas writes numeric class
-    names unquoted (``0,1,2``): such a line is a header too when ``classes`` (the labels as
-    text) are exactly its fields, each once, and the rows below are not all integers; or
-    when ``header`` is ``"yes"``. ``header="no"`` reads every line as scores."""
-    columns = None
-    if value.lstrip().startswith("["):
-        text = value
-        scores = parse_json(option, value)
-    elif _is_npy(value):
-        text, scores = "", _read_npy(option, value)  # full precision: no printed rounding to undo
-    else:
-        text = _read_text(option, value)
-        is_json = value.endswith(".json") or text.lstrip().startswith("[")
-        if not is_json and header != "no":
-            text, columns = _score_header(option, value, text, header, classes)
-        scores = parse_json(option, text, f"{value}: ") if is_json else _rows(option, text, value)
-    if not isinstance(scores, list):
-        raise InputError(option, f"expected a JSON array of rows, got {type(scores).__name__}")
-    if columns is not None and scores and isinstance(scores[0], list) and len(columns) != len(scores[0]):
-        raise InputError(option, f"{value}: the header names {len(columns)} columns, the rows hold {len(scores[0])}")
-    printed = [len(fraction) for fraction in re.findall(r"[0-9]*\.([0-9]+)", text)]
-    rows = [row[0] if isinstance(row, list) and len(row) == 1 else row for row in scores]
-    return ScoreTable(rows, columns, min(printed) if printed else None)
-
-
-def _score_header(option: str, path: str, text: str, header: str,
-                  classes: set[str] | None) -> tuple[str, list[str] | None]:
-    """The text with its header line blanked (line numbers kept), and the header's names."""
-    lines = text.splitlines()
-    for k, line in enumerate(lines):
-        if line.strip() and not line.lstrip().startswith("#"):
-            names = [n.strip().strip('"') for n in re.split(r"[,;\t]|\s+", line.strip()) if n.strip()]
-            if header == "auto" and '"' not in line and all(tables.is_number(n) for n in names):
-                if not _numeric_header(names, lines[k + 1:], classes):
-                    return text, None
-                print(f"metricc: note: {option}: {path}: line {k + 1} ({','.join(names)}) read as the class names "
-                      "of the columns; --scores-header no reads it as scores", file=sys.stderr)
-            return "\n".join(lines[:k] + [""] + lines[k + 1:]), names
-    return text, None
-
-
-def _numeric_header(names: list[str], rest: list[str], classes: set[str] | None) -> bool:
-    """Unquoted numeric class names (pandas' ``to_csv``): the classes, each once, over rows of
-    scores that are not all integers. Never guessed from the numbers alone: the classes decide."""
-    if classes is None or len(set(names)) != len(names) or set(names) != classes:
-        return False
-    if not all(_INTEGER.fullmatch(name) for name in names):
-        return False
-    return any(not re.fullmatch(r"\s*[-+]?[0-9]+\s*", field)
-               for line in rest if line.strip() and not line.lstrip().startswith("#")
-               for field in re.split(r"[,;\t]|\s+", line.strip()) if field)
-
-
-def rounded_probabilities(option: str, rows: list, decimals: int | None) -> list:
-    """Rows of printed probabilities, renormalised when they miss 1 only by their rounding.
-
-    A row of ``C`` probabilities printed with ``d`` decimals can sum to 1 +- ``C * 0.5e-d``
-    (0.2500, 0.2500, 0.5001). Rows within that tolerance are divided by their sum, so that
-    the runtime's check (1e-6) and the metrics see probabilities; anything else (other scores,
-    or a row further off) is returned unchanged for the metric to judge.
-    """
-    import numpy as np
-
-    try:
-        values = np.asarray(rows, dtype=float)
-    except (TypeError, ValueError):
-        return rows
-    if values.ndim != 2 or values.shape[1] < 2 or decimals is None or not np.isfinite(values).all():
-        return rows
-    if (values < 0).any() or (values > 1).any():
-        return rows
-    tolerance = values.shape[1] * 0.5 * 10.0 ** -decimals
-    sums = values.sum(axis=1)
-    if (np.abs(sums - 1) > tolerance + 1e-12).any():
-        return rows
-    return (values / sums[:, None]).tolist()

@@ -6,14 +6,14 @@ single column for two classes. A header line names the columns: they are matched
 classes by name (and reordered to ``--labels`` when it is given); without a header the
 columns are in ``--labels`` order, or that of the sorted distinct labels (numbers sorted as
 numbers). Printed probabilities that miss 1 only by their rounding are renormalised
-(:func:`.inputs.rounded_probabilities`).
+(:func:`.score_files.rounded_probabilities`).
 """
 
 from __future__ import annotations
 
 import sys
 
-from metricc.compiler.cli import inputs
+from metricc.compiler.cli import inputs, score_files
 from metricc.compiler.cli.tables import HEADER_CHOICES
 from metricc.runtime import inputs as containers
 from metricc.runtime.errors import InputError
@@ -61,13 +61,13 @@ def scored_labels(args) -> tuple[list, list | None, list, list | None, bool]:
     """
     header = getattr(args, "scores_header", "auto")
     pred = getattr(args, "y_pred", None)
-    table = inputs.read_score_table("--scores", args.scores, header)
+    table = score_files.read_score_table("--scores", args.scores, header)
     read = dict(column=getattr(args, "column", None), header=getattr(args, "header", "auto"),
                 pred_column=getattr(args, "y_pred_column", None))
     y_true, y_pred = inputs.read_label_pair(args.y_true, pred, **read, rows=len(table.rows))
     if table.columns is None and header == "auto":
         seen = {str(v) for group in (y_true, y_pred, inputs.text_labels(args.labels)) if group for v in group.values}
-        named = inputs.read_score_table("--scores", args.scores, header, classes=seen)
+        named = score_files.read_score_table("--scores", args.scores, header, classes=seen)
         if named.columns is not None:
             table = named
             if pred is None and read["pred_column"] is None:  # a single label file's header is told by the rows
@@ -81,7 +81,7 @@ def scored_labels(args) -> tuple[list, list | None, list, list | None, bool]:
         rows = _named_columns(rows, columns, labels)
     elif labels is None:
         _note_column_order(rows, y_true, y_pred)
-    return y_true, y_pred, inputs.rounded_probabilities("--scores", rows, table.decimals), labels, numbers
+    return y_true, y_pred, score_files.rounded_probabilities("--scores", rows, table.decimals), labels, numbers
 
 
 def _multilabel_score_inputs(args) -> dict:
@@ -91,7 +91,7 @@ def _multilabel_score_inputs(args) -> dict:
     if args.probabilistic is not None:
         raise InputError("--probabilistic", "needs single-label data (one true class per sample), not --multilabel")
     inputs.no_label_columns(args.column, args.y_pred_column)
-    table = inputs.read_score_table("--scores", args.scores, args.scores_header)
+    table = score_files.read_score_table("--scores", args.scores, args.scores_header)
     labels = None if args.labels is None else list(args.labels)
     if table.columns is not None:
         if labels is not None and [str(c) for c in table.columns] != labels:
