@@ -137,8 +137,22 @@ def read_scores(scores, labels=None, y_true=None, *, multilabel: bool = False, a
     elif multilabel:
         classes = column_names(y_true) or names
     else:
-        classes = sorted_classes(names)
+        classes = sorted_classes(_typed_like(names, y_true))
     return in_class_order(values, names, classes, argument), classes
+
+
+def _typed_like(names: list, y_true) -> list:
+    """Column names as the labels they name: ``pd.read_csv`` reads a header ``0,1,2`` as the
+    texts ``"0"``, ``"1"``, ``"2"``, which name the integer classes 0, 1, 2 of ``y_true``."""
+    if y_true is None or all(not isinstance(name, str) for name in names):
+        return names
+    try:
+        seen = {str(label): label for label in label_list(np.asarray(from_tensor(y_true), dtype=object).ravel().tolist())}
+    except (TypeError, ValueError):
+        return names
+    if all(isinstance(name, str) and name in seen for name in names) and len(set(names)) == len(names):
+        return [seen[name] for name in names]
+    return names
 
 
 def _indicators(values, classes, argument: str):
@@ -167,5 +181,5 @@ def normalized(y_true, y_pred, scores, labels, multilabel: bool):
         return y_true, y_pred, scores, labels if labels is not None else classes
     y_true, y_pred = one_label_per_sample(y_true, "y_true"), one_label_per_sample(y_pred, "y_pred")
     if scores is not None:
-        scores, labels = read_scores(scores, labels)
+        scores, labels = read_scores(scores, labels, y_true)
     return y_true, y_pred, scores, labels

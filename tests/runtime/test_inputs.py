@@ -120,3 +120,12 @@ def test_multilabel_frames_are_matched_by_column_name():
     per_class = evaluate("roc_auc", y_true=truth, scores=frame[["z", "y", "x"]], multilabel=True,
                          average="none")["roc_auc"]
     assert per_class.labels == ["x", "y", "z"]
+
+
+def test_text_column_names_name_numeric_classes():
+    """pd.read_csv reads a header 0,1,2 as texts: they name the integer classes of y_true."""
+    y = np.array([0, 2, 1, 1, 0, 2, 2, 1])
+    frame = pd.DataFrame(PROBA, columns=["0", "1", "2"])[["2", "0", "1"]]
+    got = evaluate("roc_auc", y_true=y, scores=frame, average="none")["roc_auc"]
+    assert got.labels == [0, 1, 2]
+    assert got.tolist() == pytest.approx(evaluate("roc_auc", y_true=y, scores=PROBA, average="none")["roc_auc"].tolist())
