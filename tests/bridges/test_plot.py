@@ -389,7 +389,7 @@ def test_the_readme_examples_run(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     exec(section.split("```python\n", 1)[1].split("```", 1)[0], {})  # noqa: S102 - the README's own example
     assert sorted(p.name for p in tmp_path.iterdir()) == ["matrix.svg", "preference_space.png", "rankings.png",
-                                                          "threshold.png"]
+                                                          "reliability.png", "threshold.png"]
     command = shlex.split(section.split("```sh\n", 1)[1].split("```", 1)[0])
     image = command[command.index("-o") + 1]
     assert (REPO / image).is_file() and f"]({image})" in section
