@@ -23,6 +23,7 @@ import dask.array as da
 import dask.dataframe as dd
 import numpy as np
 
+from metricc.runtime import inputs as containers
 from metricc.runtime.accumulate import ConfusionAccumulator, MultilabelAccumulator
 from metricc.runtime.accumulate_curves import ThresholdAccumulator
 from metricc.runtime.errors import InputError
@@ -39,7 +40,8 @@ def accumulate(y_true, y_pred=None, *, scores=None, labels=None, multilabel: boo
     (``labels`` fixes the classes, else they are the sorted union seen); with
     ``multilabel=True`` indicator matrices ``(N, C)`` (arrays or DataFrames) ->
     :class:`~metricc.runtime.accumulate.MultilabelAccumulator`. ``y_true`` with ``scores``
-    (``(N, C)`` or ``(N,)``, columns in ``labels`` order, ``bins`` optional) ->
+    (``(N, C)`` or ``(N,)``, columns in ``labels`` order, or a DataFrame whose columns name
+    the classes and are matched by name; ``bins`` optional) ->
     :class:`~metricc.runtime.accumulate_curves.ThresholdAccumulator` for curve-level metrics.
     ``sample_weight`` (``(N,)``, an array or Series like the labels) weighs single-label
     samples: the accumulator then holds a real-valued (weighted) confusion matrix.
@@ -56,8 +58,14 @@ def accumulate(y_true, y_pred=None, *, scores=None, labels=None, multilabel: boo
     if scores is not None:
         if multilabel:
             raise InputError("multilabel", "scores are single-label: one true class per sample")
+        names = containers.column_names(scores)
+        if names is not None:  # a DataFrame's columns are matched to the classes by name, never by position
+            classes = containers.sorted_classes(names) if labels is None else list(labels)
+            order = containers.in_class_order(np.arange(len(names)), names, classes)
+            scores, labels = scores[[scores.columns[k] for k in order]], classes
         if labels is None:
-            raise InputError("labels", "give the classes in score-column order: labels=[...]")
+            raise InputError("labels", "give the classes in score-column order: labels=[...] (or a DataFrame whose "
+                                       "columns name them)")
         make, other = (ThresholdAccumulator, (labels,), {"bins": bins}), scores
     elif multilabel:
         make, other = (MultilabelAccumulator, (), {}), y_pred
@@ -78,7 +86,12 @@ def _leaf(make, index, y_true, other, weights=None):
     kind, args, kwargs = make
     weighted = {} if weights is None else {"sample_weight": _values(weights)}
     try:
-        return kind(*args, **kwargs).update(_values(y_true), _values(other), **weighted)
+        y_true = _values(y_true)
+        other = _values(other)
+        if kind is not MultilabelAccumulator:  # an (n, 1) chunk (a one-column frame) is one label per sample
+            y_true = containers.one_label_per_sample(y_true, "y_true")
+            other = other if kind is ThresholdAccumulator else containers.one_label_per_sample(other, "y_pred")
+        return kind(*args, **kwargs).update(y_true, other, **weighted)
     except InputError as error:
         raise InputError(error.argument, f"{error.message} (in chunk {index})") from None
 

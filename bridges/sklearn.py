@@ -83,7 +83,7 @@ class Scorer:
         options = {"average": self.average, "zero_division": self.zero_division}
         if self.params:
             options["params"] = self.params
-        if sample_weight is not None and (self.info.level in SCORE_LEVELS or self.info.per_instance or np.ndim(y) == 2):
+        if sample_weight is not None and (self.info.level in SCORE_LEVELS or self.info.per_instance or _multilabel(y)):
             raise InputError("sample_weight", f"{self.info.id} does not weigh samples: weights apply to the confusion "
                                               "matrix of single-label predictions; score without weights")
         if self.info.level in SCORE_LEVELS:
@@ -94,7 +94,7 @@ class Scorer:
             value = evaluate(self.metric_id, matrix=matrix, labels=labels, **options)[self.metric_id]
         else:
             y_pred = estimator.predict(X)
-            value = evaluate(self.metric_id, y_true=y, y_pred=y_pred, multilabel=np.ndim(y) == 2, **options)[self.metric_id]
+            value = evaluate(self.metric_id, y_true=y, y_pred=y_pred, multilabel=_multilabel(y), **options)[self.metric_id]
         value = float(np.asarray(value))
         return value if self.greater_is_better else -value
 
@@ -109,3 +109,9 @@ class Scorer:
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in (("average", self.average), *self.params.items()) if v is not None)
         return f"scorer({self.metric_id!r}{extra}, greater_is_better={self.greater_is_better})"
+
+
+def _multilabel(y) -> bool:
+    """Indicator rows (n, C > 1); a column (n, 1) is one label per sample (metricc.runtime.inputs)."""
+    shape = np.shape(y)
+    return len(shape) == 2 and shape[1] > 1

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from metricc.runtime import confusion
+from metricc.runtime import confusion, inputs
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import evaluate, metric
 
@@ -108,6 +108,8 @@ class ConfusionAccumulator:
                 raise InputError("y_pred", "y_true needs y_pred")
             if labels is not None:
                 raise InputError("labels", "fix the class set when creating the accumulator: ConfusionAccumulator(labels=...)")
+            y_true = inputs.one_label_per_sample(y_true, "y_true")  # (n, 1) chunks: one label per sample
+            y_pred = inputs.one_label_per_sample(y_pred, "y_pred")
             seen = confusion.class_labels(y_true, y_pred)
             if np.ndim(y_true) != 1:
                 raise InputError("y_true", f"expected one chunk of labels (N,), got shape {np.shape(y_true)}")

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from metricc.runtime import confusion
+from metricc.runtime import confusion, inputs
 from metricc.runtime.curves import Curves, check_scores
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric
@@ -109,7 +109,8 @@ class ThresholdAccumulator:
 
     def update(self, y_true, scores) -> ThresholdAccumulator:
         """Add one chunk: true labels ``(n,)`` and scores ``(n, C)`` (or ``(n,)`` for two classes)."""
-        truth, values = check_scores(y_true, scores, self.labels)
+        scores, _ = inputs.read_scores(scores, self.labels)  # a DataFrame's named columns, by name
+        truth, values = check_scores(inputs.one_label_per_sample(y_true, "y_true"), scores, self.labels)
         if values.shape[1] != len(self.labels):
             raise InputError("scores", f"expected one column per label ({len(self.labels)}), got {values.shape[1]}")
         values = self._binned(values)

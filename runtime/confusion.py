@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from metricc.runtime import inputs
 from metricc.runtime.errors import InputError
 
 __all__ = [
@@ -134,11 +135,9 @@ def label_array(values, argument: str, *, max_ndim: int = 2) -> np.ndarray:
         if empty.any():
             raise InputError(argument, f"the empty string at {_at(arr.shape, int(np.argmax(empty)))} is not a "
                                        "label; drop or fill those samples")
-    elif kind == "M":
-        missing = np.isnat(arr).ravel()
-        if missing.any():
-            raise InputError(argument, f"NaT at {_at(arr.shape, int(np.argmax(missing)))} is not a "
-                                       "label; drop or fill those samples")
+    elif kind in "Mm":  # a date or duration is no class (README: labels are numbers or strings)
+        raise InputError(argument, f"labels must be numbers or strings, got dtype {arr.dtype} (dates and durations "
+                                   "are not classes); convert them, e.g. .astype(str), if they name classes")
     elif kind == "O":
         for k, v in enumerate(arr.ravel().tolist()):
             if not _is_label(v):
@@ -157,8 +156,10 @@ def _is_label(value) -> bool:
 
 
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
-    t = label_array(y_true, "y_true")
-    p = label_array(y_pred, "y_pred")
+    # One label per sample from any container ((n, 1) arrays, one-column tables, tensors):
+    # the rules of metricc.runtime.inputs, here where every pair of label vectors passes.
+    t = label_array(inputs.one_label_per_sample(y_true, "y_true"), "y_true")
+    p = label_array(inputs.one_label_per_sample(y_pred, "y_pred"), "y_pred")
     if t.shape != p.shape:
         if t.ndim == p.ndim == 1:
             msg = f"expected {t.shape[0]} labels like y_true, got {p.shape[0]}"

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from metricc.runtime import (
-    confusion, per_class, probabilistic as probabilistic_matrices, relevance as relevance_estimates, uncertainty,
+    confusion, inputs as containers, per_class, probabilistic as probabilistic_matrices, relevance as relevance_estimates, uncertainty,
 )
 from metricc.runtime.errors import InputError
 from metricc.runtime.intervals import Interval, check_confidence
@@ -138,14 +138,23 @@ def _instance_counts(requests, averages, average, y_true, y_pred, multilabel):
     return confusion.samplewise_counts(y_true, y_pred)
 
 
-def _binary_needs_pos_label(info, average, n_classes: int) -> None:
+def _binary_needs_pos_label(info, average, n_classes: int, class_labels=None) -> None:
     """Binary averaging reports one class: on more than two classes that class must be named
-    (scikit-learn refuses too), else a multi-class result would silently be one class's value."""
+    (scikit-learn refuses too), else a multi-class result would silently be one class's value.
+    With labels that are not numbers (``benign``, ``malignant``) it must be named as well:
+    "the second sorted label" is no answer a reader can see in ``f1: 0.927`` (scikit-learn
+    refuses string labels without ``pos_label`` for the same reason)."""
+    other = ", ".join(repr(a) for a in info.averages if a not in ("binary", "samples"))
+    how = "averages 'binary' by default" if average is None else "with average='binary'"
     if n_classes > 2:
-        other = ", ".join(repr(a) for a in info.averages if a not in ("binary", "samples"))
-        how = "averages 'binary' by default" if average is None else "with average='binary'"
         raise InputError("average", f"{info.id} {how}, the value of one class; with {n_classes} classes "
                                     f"name that class (pos_label=) or choose another average ({other})")
+    named = [label for label in ([] if class_labels is None else per_class.label_list(class_labels))
+             if not isinstance(label, (int, float, np.number, bool, np.bool_))]
+    if named:
+        shown = ", ".join(repr(label) for label in per_class.label_list(class_labels))
+        raise InputError("pos_label", f"{info.id} {how}, the value of one class, and the labels ({shown}) are not "
+                                      f"numbers: name the positive class (pos_label=) or choose another average ({other})")
 
 
 def _pos_index(pos_label, class_labels, n_classes: int) -> int:
@@ -249,7 +258,12 @@ def evaluate(
     ``(value, lower, upper, se)`` at level ``confidence``; the bootstrap draws ``n_resamples``
     resamples from ``random_state`` (a seed or a numpy Generator). See
     :mod:`metricc.runtime.uncertainty` for which method applies to which metric.
+
+    Containers are read by :mod:`metricc.runtime.inputs`: lists, numpy, pandas (a one-column
+    ``(n, 1)`` input is one label per sample), torch tensors; the named columns of a
+    DataFrame of scores are matched to ``labels`` (or, without it, are the classes) by name.
     """
+    y_true, y_pred, scores, labels = containers.normalized(y_true, y_pred, scores, labels, multilabel)
     if interval is not None:
         call = dict(y_true=y_true, y_pred=y_pred, labels=labels, matrix=matrix, orientation=orientation, counts=counts,
                     scores=scores, multilabel=multilabel, average=average, params=params, weights=weights,
@@ -300,7 +314,7 @@ def evaluate(
             averaging = {}
             if per_class_matrix(info):  # one value per class of the probabilistic matrix, averaged as asked
                 if mode == "binary" and pos_label is None:
-                    _binary_needs_pos_label(info, asked or average, n_scored)
+                    _binary_needs_pos_label(info, asked or average, n_scored, matrix_labels)
                 averaging = {"average": mode, "weights": weights,
                              "pos_label": _pos_index(pos_label, matrix_labels, n_scored)}
             on_matrix.append((key, info, averaging))
@@ -324,7 +338,7 @@ def evaluate(
                 raise InputError("input", f"{info.id} needs a confusion matrix; per-class counts (multi-label data) are not enough")
             if per_class_matrix(info):
                 if mode == "binary" and pos_label is None:
-                    _binary_needs_pos_label(info, asked or average, n_classes)
+                    _binary_needs_pos_label(info, asked or average, n_classes, class_labels)
                 kwargs.update(average=mode, weights=weights, pos_label=_pos_index(pos_label, class_labels, n_classes))
             results[key] = info.function(terms, **kwargs)
             continue
@@ -332,7 +346,7 @@ def evaluate(
             kwargs["average"] = mode
             kwargs["weights"] = weights
             if kwargs["average"] == "binary" and pos_label is None:
-                _binary_needs_pos_label(info, asked or average, n_classes)
+                _binary_needs_pos_label(info, asked or average, n_classes, class_labels)
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, n_classes)
         per_instance = info.per_instance or kwargs.get("average") == "samples"
         results[key] = info.function(*(instance_counts if per_instance else the_counts), **kwargs)
@@ -463,14 +477,16 @@ def _evaluate_scores(requested, y_true, scores, labels, multilabel, weights, pos
             named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
             class_labels = _sorted_labels(y_true) if labels is None and named and not multilabel else labels
             if kwargs["average"] == "binary" and pos_label is None:
-                _binary_needs_pos_label(info, asked, np.shape(scores)[-1] if np.ndim(scores) == 2 else 2)
+                _binary_needs_pos_label(info, asked, np.shape(scores)[-1] if np.ndim(scores) == 2 else 2,
+                                        labels if labels is not None or multilabel else _sorted_labels(y_true))
             kwargs["pos_label"] = _pos_index(pos_label, class_labels, 2)
             kwargs["multilabel"] = multilabel
         elif per_class_score(info):  # one value per class (column of the scores), averaged as asked
             if mode == "binary" and pos_label is None:
                 by_default = asked is None and mode == info.default_average
                 n_scored = np.shape(scores)[-1] if np.ndim(scores) == 2 else 2
-                _binary_needs_pos_label(info, None if by_default else mode, n_scored)
+                _binary_needs_pos_label(info, None if by_default else mode, n_scored,
+                                        labels if labels is not None or multilabel else _sorted_labels(y_true))
             named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
             class_labels = _sorted_labels(y_true) if labels is None and named and not multilabel else labels
             kwargs.update(average=mode, weights=weights, pos_label=_pos_index(pos_label, class_labels, 2))

@@ -40,9 +40,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from metricc.runtime import confusion, per_class, report_formats
+from metricc.runtime import confusion, inputs, per_class, report_formats
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import evaluate, metric
+from metricc.runtime.intervals import METHODS
 
 __all__ = ["AVERAGED", "DEFAULT_CLASS_METRICS", "DEFAULT_OVERALL_METRICS", "Report", "report"]
 
@@ -67,6 +68,12 @@ class Report:
     averages: dict[str, dict[str, float]]
     overall: dict[str, float]
     matrix: np.ndarray = field(repr=False)
+    # With interval=: the bounds of each value, keyed ("class", column), ("average", mode, column)
+    # or ("overall", row); the method, the level, and the values the method does not apply to.
+    intervals: dict = field(default_factory=dict, repr=False)
+    interval: str | None = None
+    confidence: float = 0.95
+    no_interval: dict[str, str] = field(default_factory=dict, repr=False)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -114,26 +121,40 @@ class Report:
         return frame
 
 
-def _split_metrics(metrics) -> tuple[list[str], list[str]]:
-    """Requested ids -> (class-level: per-class columns, one-per-matrix: the overall rows)."""
+DEFAULT_SCORE_METRICS = ("roc_auc", "average_precision", "log_loss", "calibration_error")
+
+
+def _split_metrics(metrics, scored: bool = False) -> tuple[list[str], list[str], list[str]]:
+    """Requested ids -> (class-level: per-class columns, one-per-matrix: the overall rows,
+    curve- and score-level: overall rows computed from ``scores``)."""
     if metrics is None:
-        return list(DEFAULT_CLASS_METRICS), list(DEFAULT_OVERALL_METRICS)
+        return (list(DEFAULT_CLASS_METRICS), list(DEFAULT_OVERALL_METRICS),
+                list(DEFAULT_SCORE_METRICS) if scored else [])
     names = [metrics] if isinstance(metrics, str) else list(metrics) if isinstance(metrics, Sequence) else None
     if not names or not all(isinstance(name, str) for name in names):
         raise InputError("metrics", f"expected metric ids, got {metrics!r}")
-    columns, overall = [], []
+    columns, overall, on_scores = [], [], []
     for name in names:
         info = metric(name)
         if info.level in ("curve", "score"):
-            raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it needs scores, "
-                                        "which a report of predicted labels does not have")
+            if not scored:
+                raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it needs scores "
+                                            "(scores=, --scores) beside the predicted labels")
+            on_scores.append(name)
+            continue
         if info.per_instance or info.default_average == "samples":
             raise InputError("metrics", f"{info.id} averages over the instances of multi-label data; "
                                         "a report covers single-label data")
         (columns if info.level == "class" or info.level == "matrix" and info.averages else overall).append(name)
     if len(set(names)) != len(names):
         raise InputError("metrics", "a metric is listed twice")
-    return columns, overall
+    return columns, overall, on_scores
+
+
+def _header(name: str, params: dict) -> str:
+    """A column or row name with the parameters given to its metric: ``f_beta(beta=2)``."""
+    given = [f"{p.name}={params[p.name]!r}" for p in metric(name).params if p.name in params]
+    return f"{name}({', '.join(given)})" if given else name
 
 
 def _matrix_and_labels(y_true, y_pred, matrix, labels, orientation) -> tuple[np.ndarray, list]:
@@ -152,6 +173,7 @@ def _matrix_and_labels(y_true, y_pred, matrix, labels, orientation) -> tuple[np.
         return m, labels
     if y_true is None or y_pred is None:
         raise InputError("y_pred" if y_pred is None else "y_true", "y_true and y_pred go together")
+    y_true, y_pred = inputs.one_label_per_sample(y_true, "y_true"), inputs.one_label_per_sample(y_pred, "y_pred")
     if labels is None:
         labels = per_class.categorical_labels(y_true, y_pred)
     classes = confusion.class_labels(y_true, y_pred, labels)
@@ -170,6 +192,11 @@ def report(
     orientation: str = "true-rows",
     params: Mapping[str, object] | None = None,
     zero_division=math.nan,
+    scores=None,
+    interval: str | None = None,
+    confidence: float = 0.95,
+    n_resamples: int = 2000,
+    random_state=None,
 ) -> Report:
     """A classification report of labels (``y_true``, ``y_pred``: lists, arrays, pandas
     Series or categoricals) or of one confusion ``matrix``.
@@ -177,32 +204,77 @@ def report(
     ``metrics``: class-level ids become columns (default precision, recall, F1), the others
     rows of the overall section (default accuracy, MCC, Cohen's kappa); give both kinds in one
     list to choose both. ``labels`` orders (and names) the classes; categorical labels keep
-    their category order. ``params`` and ``zero_division`` as for :func:`evaluate`.
+    their category order. ``params`` and ``zero_division`` as for :func:`evaluate`; a metric
+    given parameters is headed with them (``f_beta(beta=2)``).
+
+    ``scores`` (with ``y_true``, read as :func:`evaluate` reads them, DataFrame columns by
+    name) add curve- and score-level rows (default ROC AUC, average precision, log loss and
+    calibration error). ``interval`` (a method of :func:`evaluate`) gives every value its
+    confidence interval at level ``confidence``, shown in every format; a value the method
+    does not apply to (a score metric needs the bootstrap) is shown alone and listed in
+    ``no_interval`` with the reason.
     """
-    columns, overall_ids = _split_metrics(metrics)
+    if interval is not None and interval not in METHODS:
+        raise InputError("interval", f"expected one of {', '.join(METHODS)}, got {interval!r}")
+    columns, overall_ids, scored_ids = _split_metrics(metrics, scores is not None)
+    if scores is not None and y_true is None:
+        raise InputError("scores", "scores need the true labels y_true (and y_pred for the class table)")
     the_matrix, class_labels = _matrix_and_labels(y_true, y_pred, matrix, labels, orientation)
-    params = _check_params(params, columns + overall_ids)
+    params = _check_params(params, columns + overall_ids + scored_ids)
+    headers = {name: _header(name, params) for name in columns + overall_ids + scored_ids}
+    extra = {} if interval is None else {"interval": interval, "confidence": confidence, "n_resamples": n_resamples,
+                                         "random_state": random_state}
+    intervals: dict = {}
+    no_interval: dict[str, str] = {}
 
-    def run(names: list[str], average: str | None = None) -> dict:
+    def run(names: list[str], section: tuple, average: str | None = None, **data) -> dict:
+        """``{header: value}``; with ``interval``, the bounds go to ``intervals[section + (header,)]``."""
         own = {p.name for name in names for p in metric(name).params}
-        return evaluate(names, matrix=the_matrix, labels=class_labels, average=average, zero_division=zero_division,
-                        params={k: v for k, v in params.items() if k in own})
+        data = data or {"matrix": the_matrix, "labels": class_labels}
+        call = dict(average=average, zero_division=zero_division, params={k: v for k, v in params.items() if k in own},
+                    **data)
+        try:
+            found = evaluate(names, **call, **extra)
+        except InputError as error:
+            if not extra or error.argument != "interval":
+                raise
+            if len(names) > 1:  # one metric at a time: the method applies where it applies
+                return {header: value for name in names for header, value in run([name], section, average, **data).items()}
+            where = headers[names[0]] + (f" ({section[1]} avg)" if section[0] == "average" else "")
+            no_interval[where] = error.message
+            return {headers[names[0]]: evaluate(names, **call)[names[0]]}
+        out = {}
+        for name in names:
+            value = found[name]
+            if extra:
+                intervals[section + (headers[name],)] = (np.asarray(value.lower, dtype=float),
+                                                         np.asarray(value.upper, dtype=float))
+                value = value.value
+            out[headers[name]] = value
+        return out
 
-    per_class_values = run(columns, "none") if columns else {}
+    per_class_values = run(columns, ("class",), "none") if columns else {}
     averages: dict[str, dict[str, float]] = {}
     for mode in AVERAGED:
         having = [name for name in columns if mode in metric(name).averages]
         if having:
-            averages[mode] = {name: float(v) for name, v in run(having, mode).items()}
-    overall = {name: float(v) for name, v in run(overall_ids).items()} if overall_ids else {}
+            averages[mode] = {name: float(v) for name, v in run(having, ("average", mode), mode).items()}
+    overall = {name: float(v) for name, v in run(overall_ids, ("overall",)).items()} if overall_ids else {}
+    if scored_ids:
+        overall.update({name: float(v) for name, v in run(scored_ids, ("overall",), y_true=y_true, scores=scores,
+                                                          labels=labels).items()})
     return Report(
         labels=class_labels,
-        class_metrics=columns,
+        class_metrics=[headers[name] for name in columns],
         per_class={name: np.asarray(v, dtype=float) for name, v in per_class_values.items()},
         support=the_matrix.sum(axis=-1),
         averages=averages,
         overall=overall,
         matrix=the_matrix,
+        intervals=intervals,
+        interval=interval,
+        confidence=confidence,
+        no_interval=no_interval,
     )
 
 

@@ -38,15 +38,48 @@ def _count(value: float, digits: int) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.{digits}f}"
 
 
+def bounds(report, key: tuple, index: int | None = None) -> tuple[float, float] | None:
+    """The interval of one value (``key`` as in ``Report.intervals``; ``index``: the class), or None."""
+    found = report.intervals.get(key)
+    if found is None:
+        return None
+    lower, upper = found
+    if index is not None:
+        lower, upper = lower[..., index], upper[..., index]
+    return float(lower), float(upper)
+
+
+def _shown(value: float, interval: tuple[float, float] | None, digits: int) -> str:
+    """``0.8333``, or with an interval ``0.8333 [0.5500, 0.9500]``."""
+    text = _number(value, digits)
+    return text if interval is None else f"{text} [{_number(interval[0], digits)}, {_number(interval[1], digits)}]"
+
+
+def _overall(report, name: str, value: float, digits: int) -> str:
+    return _shown(value, bounds(report, ("overall", name)), digits)
+
+
 def _cells(report, digits: int) -> list[tuple[str, list[str]]]:
     """The class table as strings; a metric without an average is blank in that row."""
     modes = [None] * len(report.labels) + list(report.averages)
     out = []
-    for mode, (name, values) in zip(modes, table_rows(report)):
-        cells = ["" if mode is not None and metric not in report.averages[mode] else _number(v, digits)
+    for row, (mode, (name, values)) in enumerate(zip(modes, table_rows(report))):
+        key = (lambda m: ("class", m)) if mode is None else (lambda m, mode=mode: ("average", mode, m))
+        index = row if mode is None else None
+        cells = ["" if mode is not None and metric not in report.averages[mode]
+                 else _shown(v, bounds(report, key(metric), index), digits)
                  for metric, v in zip(report.class_metrics, values)]
         out.append((str(name), cells + [_count(values[-1], digits)]))
     return out
+
+
+def _interval_note(report) -> str | None:
+    """What the bracketed numbers are, and which values have none (and why)."""
+    if report.interval is None:
+        return None
+    note = f"[lower, upper]: {100 * report.confidence:g}% confidence interval ({report.interval})"
+    skipped = "; ".join(f"{name}: {why}" for name, why in report.no_interval.items())
+    return note + (f"; none for {skipped}" if skipped else "")
 
 
 def _matrix_cells(report, digits: int) -> list[list[str]]:
@@ -66,9 +99,11 @@ def text(report, digits: int) -> str:
         lines += [f"{name:<{first}}" + "".join(f"  {c:>{w}}" for c, w in zip(row, widths)) for name, row in cells]
     if report.overall:
         lines += [""] if lines else []
-        value_width = max(len(_number(v, digits)) for v in report.overall.values())
-        lines += [f"{name:<{first}}  {_number(v, digits):>{max(value_width, widths[0] if widths else 0)}}"
+        value_width = max(len(_overall(report, name, v, digits)) for name, v in report.overall.items())
+        lines += [f"{name:<{first}}  {_overall(report, name, v, digits):>{max(value_width, widths[0] if widths else 0)}}"
                   for name, v in report.overall.items()]
+    if _interval_note(report):
+        lines += ["", _interval_note(report)]
     names = [str(label) for label in report.labels]
     matrix = _matrix_cells(report, digits)
     side = max(len(n) for n in names)
@@ -91,8 +126,10 @@ def markdown(report, digits: int) -> str:
         parts.append("\n".join(rows))
     if report.overall:
         rows = ["| metric | value |", "|---|---:|"]
-        rows += [f"| {_md(name)} | {_number(v, digits)} |" for name, v in report.overall.items()]
+        rows += [f"| {_md(name)} | {_overall(report, name, v, digits)} |" for name, v in report.overall.items()]
         parts.append("\n".join(rows))
+    if _interval_note(report):
+        parts.append(_md(_interval_note(report)))
     names = [_md(str(label)) for label in report.labels]
     rows = [f"| true \\\\ predicted | {' | '.join(names)} |", "|---|" + "---:|" * len(names)]
     rows += [f"| {n} | {' | '.join(row)} |" for n, row in zip(names, _matrix_cells(report, digits))]
@@ -102,22 +139,47 @@ def markdown(report, digits: int) -> str:
 
 # ---------------------------------------------------------------- CSV and JSON
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value) -> str:
+    """A text cell as spreadsheet tools expect it escaped (OWASP, "CSV injection"): a cell that
+    starts like a formula (``=cmd|...``, ``+``, ``-``, ``@``, tab, carriage return) and is not a
+    number gets a leading ``'``, so a class label is never run as a formula."""
+    text = str(value)
+    if text.startswith(_FORMULA_START):
+        try:
+            float(text)
+        except ValueError:
+            return "'" + text
+    return text
+
+
 def csv_text(report) -> str:
+    """Long form, one value per line; with intervals two more columns, ``lower,upper`` (empty
+    where a value has none)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["section", "row", "column", "value"])
+    with_bounds = report.interval is not None
+
+    def row(section, name, column, value, interval=None):
+        extra = [] if not with_bounds else ["", ""] if interval is None else [repr(interval[0]), repr(interval[1])]
+        writer.writerow([section, name, column, value, *extra])
+
+    writer.writerow(["section", "row", "column", "value", *(["lower", "upper"] if with_bounds else [])])
     for k, label in enumerate(report.labels):
+        shown = _cell(label)
         for m in report.class_metrics:
-            writer.writerow(["class", label, m, repr(float(report.per_class[m][k]))])
-        writer.writerow(["class", label, "support", _count(float(report.support[k]), 17)])
+            row("class", shown, _cell(m), repr(float(report.per_class[m][k])), bounds(report, ("class", m), k))
+        row("class", shown, "support", _count(float(report.support[k]), 17))
     for mode, values in report.averages.items():
         for m, v in values.items():
-            writer.writerow(["average", mode, m, repr(v)])
+            row("average", mode, _cell(m), repr(v), bounds(report, ("average", mode, m)))
     for m, v in report.overall.items():
-        writer.writerow(["overall", "", m, repr(v)])
-    for true, row in zip(report.labels, report.matrix.tolist()):
-        for predicted, v in zip(report.labels, row):
-            writer.writerow(["matrix", true, predicted, _count(v, 17)])
+        row("overall", "", _cell(m), repr(v), bounds(report, ("overall", m)))
+    for true, values in zip(report.labels, report.matrix.tolist()):
+        for predicted, v in zip(report.labels, values):
+            row("matrix", _cell(true), _cell(predicted), _count(v, 17))
     return out.getvalue()
 
 
@@ -136,6 +198,22 @@ def as_dict(report) -> dict:
         "overall": dict(report.overall),
         "confusion_matrix": {true: {predicted: _plain_count(v) for predicted, v in zip(keys, row)}
                              for true, row in zip(keys, report.matrix.tolist())},
+        **({} if report.interval is None else {"intervals": _interval_dict(report, keys)}),
+    }
+
+
+def _interval_dict(report, keys: list[str]) -> dict:
+    """``[lower, upper]`` in the shape of the values, with the method, level and the values without one."""
+    def pair(key, index=None):
+        found = bounds(report, key, index)
+        return None if found is None else list(found)
+
+    return {
+        "method": report.interval, "confidence": report.confidence,
+        "per_class": {key: {m: pair(("class", m), k) for m in report.class_metrics} for k, key in enumerate(keys)},
+        "averages": {mode: {m: pair(("average", mode, m)) for m in values} for mode, values in report.averages.items()},
+        "overall": {m: pair(("overall", m)) for m in report.overall},
+        "not_applied": dict(report.no_interval),
     }
 
 
@@ -169,10 +247,12 @@ def latex(report, digits: int) -> str:
             if cells:
                 lines.append(r"\midrule")
             blanks = " &" * (len(header) - 2)
-            lines += [f"{_tex(name)} & {_number(v, digits).replace('nan', 'NaN')}{blanks}" + r" \\"
+            lines += [f"{_tex(name)} & {_overall(report, name, v, digits).replace('nan', 'NaN')}{blanks}" + r" \\"
                       for name, v in report.overall.items()]
         lines += [r"\bottomrule", r"\end{tabular}"]
         parts.append("\n".join(lines))
+    if _interval_note(report):
+        parts.append(_tex(_interval_note(report)))
     names = [_tex(str(label)) for label in report.labels]
     lines = [rf"\begin{{tabular}}{{l{'r' * len(names)}}}", r"\toprule",
              r"true $\backslash$ predicted & " + " & ".join(names) + r" \\", r"\midrule"]
@@ -208,8 +288,10 @@ def html_page(report, digits: int, title: str) -> str:
         rows = [(name, row, "average" if k >= len(report.labels) else "") for k, (name, row) in enumerate(cells)]
         tables.append(_html_table("Per class", ["class", *report.class_metrics, "support"], rows))
     if report.overall:
-        rows = [(name, [_number(v, digits)], "") for name, v in report.overall.items()]
+        rows = [(name, [_overall(report, name, v, digits)], "") for name, v in report.overall.items()]
         tables.append(_html_table("Overall", ["metric", "value"], rows))
+    if _interval_note(report):
+        tables.append(f"<p>{html.escape(_interval_note(report))}</p>")
     names = [str(label) for label in report.labels]
     rows = [(n, row, "") for n, row in zip(names, _matrix_cells(report, digits))]
     tables.append(_html_table("Confusion matrix (rows: true class, columns: predicted class)",

@@ -17,11 +17,14 @@ except ImportError:
     raise ImportError("metricc's plots need matplotlib: pip install 'metricc[plot]'") from None
 
 from metricc.bridges.plot._figure import save
-from metricc.bridges.plot.curves import precision_recall, roc, threshold
+from metricc.bridges.plot.calibration import reliability
+from metricc.bridges.plot.curves import det, precision_recall, roc, threshold
 from metricc.bridges.plot.matrix import confusion_matrix
 from metricc.bridges.plot.preference import preference_space
 from metricc.bridges.plot.rankings import rankings
 
-__all__ = ["KINDS", "confusion_matrix", "precision_recall", "preference_space", "rankings", "roc", "save", "threshold"]
+__all__ = ["KINDS", "confusion_matrix", "det", "precision_recall", "preference_space", "rankings", "reliability", "roc",
+           "save", "threshold"]
 
-KINDS = ("confusion_matrix", "preference_space", "threshold", "roc", "precision_recall", "rankings")
+KINDS = ("confusion_matrix", "preference_space", "threshold", "roc", "precision_recall", "det", "reliability",
+         "rankings")

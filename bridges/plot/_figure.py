@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["SEQUENTIAL", "display_names", "grid_shape", "new_figure", "save"]
+__all__ = ["SEQUENTIAL", "display_names", "grid_shape", "new_figure", "plain", "save"]
 
 SEQUENTIAL = "viridis"  # perceptually uniform, readable in grey and by colour-blind readers
 FORMATS = ("png", "svg")
@@ -28,13 +28,19 @@ def new_figure(width: float, height: float) -> Figure:
     return figure
 
 
+def plain(value) -> str:
+    """A label or name as literal text: matplotlib reads text between two ``$`` as math, and a
+    label such as ``$x^{$`` would make it fail when the figure is drawn, so ``$`` is escaped."""
+    return str(value).replace("$", r"\$")
+
+
 def display_names(given, count: int, argument: str, default: str) -> list[str]:
-    """``count`` display names: ``given`` (one per item, as text), else ``default`` numbered."""
+    """``count`` display names: ``given`` (one per item, as literal text), else ``default`` numbered."""
     if given is None:
         return [default.format(k) for k in range(count)]
     if isinstance(given, (str, bytes)):
         raise InputError(argument, f"expected a list of {count} names, got the single text {given!r}")
-    listed = [str(name) for name in np.asarray(given, dtype=object).ravel().tolist()]
+    listed = [plain(name) for name in np.asarray(given, dtype=object).ravel().tolist()]
     if len(listed) != count:
         raise InputError(argument, f"expected {count} names (one per {default.split()[0]}), got {len(listed)}")
     return listed

@@ -16,12 +16,13 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from metricc.bridges.plot._figure import new_figure
+from metricc.bridges.plot._figure import new_figure, plain
+from metricc.runtime import inputs as containers
 from metricc.runtime.curves import check_scores, score_curves, threshold_curve
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import SCORE_LEVELS, evaluate, metric
 
-__all__ = ["precision_recall", "roc", "threshold"]
+__all__ = ["det", "precision_recall", "roc", "threshold"]
 
 
 def _class_names(y_true, n_classes: int, labels) -> list:
@@ -66,6 +67,7 @@ def threshold(metrics, y_true, scores, *, labels=None, pos_label=None, params: M
     (largest, or smallest for a loss) is marked.
     """
     names = _metric_names(metrics)
+    y_true, _, scores, labels = containers.normalized(y_true, None, scores, labels, False)  # columns by name
     truth, values = check_scores(y_true, scores, labels)
     classes = _class_names(y_true, values.shape[1], labels)
     column = _positive_column(classes, pos_label)
@@ -85,9 +87,9 @@ def threshold(metrics, y_true, scores, *, labels=None, pos_label=None, params: M
             best = int(np.nanargmax(value) if info.higher_is_better else np.nanargmin(value))
             ax.plot(cuts[best], value[best], marker="*", markersize=13, color=line.get_color(), linestyle="none",
                     markeredgecolor="black", label=f"best {name} = {value[best]:.4f} at threshold {cuts[best]:.4g}")
-    ax.set_xlabel(f"decision threshold (score of class {classes[column]} ≥ threshold)")
+    ax.set_xlabel(f"decision threshold (score of class {plain(classes[column])} ≥ threshold)")
     ax.set_ylabel("metric value")
-    ax.set_title(f"Metrics against the decision threshold (positive class {classes[column]})")
+    ax.set_title(f"Metrics against the decision threshold (positive class {plain(classes[column])})")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     return figure
@@ -95,18 +97,19 @@ def threshold(metrics, y_true, scores, *, labels=None, pos_label=None, params: M
 
 def _curve_figure(y_true, scores, labels, area: str, title: str, x_label: str, y_label: str, points):
     """Per-class one-vs-rest curves (one for two classes), pooled (micro) for more, with areas."""
+    y_true, _, scores, labels = containers.normalized(y_true, None, scores, labels, False)  # columns by name
     curves, pooled = score_curves(y_true, scores, labels)
     n_classes = curves.tp.shape[0]
     classes = _class_names(y_true, n_classes, labels)
     areas = np.atleast_1d(np.asarray(evaluate(area, y_true=y_true, scores=scores, labels=labels,
                                               average="none")[area], dtype=float))
-    figure = new_figure(5.6, 5.0)
+    figure = new_figure(8.2, 5.0)  # room for the legend beside the square axes
     ax = figure.add_subplot()
     shown = [1] if n_classes == 2 else range(n_classes)
     for k in shown:
         x, y = points(curves, k)
         ax.plot(x, y, drawstyle="steps-pre" if area == "average_precision" else "default",
-                label=f"class {classes[k]} ({_area_name(area)} = {areas[k]:.4f})")
+                label=f"class {plain(classes[k])} ({_area_name(area)} = {areas[k]:.4f})")
     if n_classes > 2:
         micro = float(np.asarray(evaluate(area, y_true=y_true, scores=scores, labels=labels,
                                           average="micro")[area]))
@@ -145,7 +148,7 @@ def roc(y_true, scores, *, labels=None) -> Figure:
     figure, ax = _curve_figure(y_true, scores, labels, "roc_auc", "ROC curve", "false positive rate",
                                "true positive rate", _roc_points)
     ax.plot([0, 1], [0, 1], color="grey", linestyle="dotted", label="chance")
-    ax.legend(fontsize=8, loc="lower right")
+    _legend_aside(ax)
     return figure
 
 
@@ -153,5 +156,59 @@ def precision_recall(y_true, scores, *, labels=None) -> Figure:
     """Precision-recall curves with their average precision (step-wise, as the AP is computed)."""
     figure, ax = _curve_figure(y_true, scores, labels, "average_precision", "Precision-recall curve", "recall",
                                "precision", _pr_points)
-    ax.legend(fontsize=8, loc="lower left")
+    _legend_aside(ax)
+    return figure
+
+
+def _legend_aside(ax) -> None:
+    """The legend beside the axes, never over the curves (which may pass through any corner)."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+
+
+# Probabilities marked on the axes of a DET plot (normal deviate scale), as in Martin et al. 1997.
+_DET_TICKS = (0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999)
+
+
+def _probit(p: np.ndarray) -> np.ndarray:
+    """The normal deviate of each probability (``statistics.NormalDist``: no scipy), 0 and 1 clipped."""
+    from statistics import NormalDist
+
+    inverse = NormalDist().inv_cdf
+    clipped = np.clip(np.asarray(p, dtype=float), 5e-4, 1 - 5e-4)
+    return np.vectorize(inverse, otypes=[float])(clipped)
+
+
+def det(y_true, scores, *, labels=None) -> Figure:
+    """Detection error tradeoff (DET) curves: false negative rate against false positive rate,
+    both on the normal deviate scale (Martin et al. 1997), where curves of normally distributed
+    scores are straight lines; the positive class of two, else every class against the rest.
+    The points are those of the ROC curve (``fnr = 1 - tpr``); the equal error rate is marked."""
+    y_true, _, scores, labels = containers.normalized(y_true, None, scores, labels, False)  # columns by name
+    curves, _ = score_curves(y_true, scores, labels)
+    n_classes = curves.tp.shape[0]
+    classes = _class_names(y_true, n_classes, labels)
+    eer = np.atleast_1d(np.asarray(evaluate("equal_error_rate", y_true=y_true, scores=scores, labels=labels,
+                                            average="none")["equal_error_rate"], dtype=float))
+    figure = new_figure(8.2, 5.0)
+    ax = figure.add_subplot()
+    for k in [1] if n_classes == 2 else range(n_classes):
+        fpr, tpr = _roc_points(curves, k)
+        keep = np.isfinite(fpr) & np.isfinite(tpr)
+        line, = ax.plot(_probit(fpr[keep]), _probit(1 - tpr[keep]),
+                        label=f"class {plain(classes[k])} (EER = {eer[k]:.4f})")
+        if np.isfinite(eer[k]):
+            ax.plot(_probit(eer[k]), _probit(eer[k]), marker="o", color=line.get_color(), linestyle="none")
+    ticks = _probit(np.asarray(_DET_TICKS))
+    names = [f"{100 * t:g}%" for t in _DET_TICKS]
+    ax.set_xticks(ticks, names)
+    ax.set_yticks(ticks, names)
+    ax.set_xlim(ticks[0], ticks[-1])
+    ax.set_ylim(ticks[0], ticks[-1])
+    ax.plot([ticks[0], ticks[-1]], [ticks[0], ticks[-1]], color="grey", linestyle="dotted", label="FNR = FPR")
+    ax.set_aspect("equal")
+    ax.set_xlabel("false positive rate (normal deviate scale)")
+    ax.set_ylabel("false negative rate (normal deviate scale)")
+    ax.set_title("DET curve")
+    ax.grid(alpha=0.3)
+    _legend_aside(ax)
     return figure

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from metricc.bridges.plot._figure import SEQUENTIAL, display_names, new_figure
+from metricc.bridges.plot._figure import SEQUENTIAL, display_names, new_figure, plain
 from metricc.runtime import confusion
 from metricc.runtime.errors import InputError
 
@@ -31,7 +31,7 @@ def _matrix_and_labels(matrix, y_true, y_pred, labels, orientation):
         raise InputError("y_pred" if y_pred is None else "y_true", "y_true and y_pred go together")
     classes = confusion.class_labels(y_true, y_pred, labels)
     m = confusion.confusion_matrix(y_true, y_pred, labels=classes).astype(float)
-    return m, [str(label) for label in classes]
+    return m, [plain(label) for label in classes]
 
 
 def _count_text(value: float) -> str:

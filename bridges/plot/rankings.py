@@ -107,6 +107,5 @@ def rankings(matrices, metrics, *, names=None, average: str | None = None, param
     ax.set_ylabel("rank (1 = best)")
     ax.set_xlabel("metric")
     ax.set_title(f"Rankings of {m.shape[0]} classifiers by {len(listed)} metrics")
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    ax.grid(axis="y", alpha=0.3)  # each line is named once, beside its first point: no legend repeats the names
     return figure

@@ -33,7 +33,13 @@ class _Parser(argparse.ArgumentParser):
         argument, sep, rest = message.partition(": ")
         if argument.startswith("argument ") and sep:
             raise InputError(argument.removeprefix("argument "), rest)
-        raise InputError(self.prog.removeprefix("metricc").strip() or "metricc", message)
+        if argument == "unrecognized arguments" and sep:  # said once, by the option at fault
+            words = [word if len(word) <= 40 else word[:37] + "..." for word in rest.split()]
+            shown = " ".join(words[:4]) + (" ..." if len(words) > 4 else "")
+            raise InputError(words[0], f"not an option of this command (unrecognized: {shown}); "
+                                       "see metricc COMMAND --help")
+        command = self.prog.removeprefix("metricc").strip()
+        raise InputError(command, message) if command else InputError("", message)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         _report_bug(str(error))
         return 3
     except InputError as error:
-        print(f"metricc: error: {error.argument}: {error.message}", file=sys.stderr)
+        where = f"{error.argument}: " if error.argument else ""  # usage errors of metricc itself name no argument
+        print(f"metricc: error: {where}{error.message}", file=sys.stderr)
         return 2
     except MetriccError as error:
         print(f"metricc: error: {error}", file=sys.stderr)

@@ -41,6 +41,7 @@ def add_command(commands) -> None:
                       help="compile the LaTeX catalog with pdflatex into OUT (default metrics.pdf)")
     docs.add_argument("--specs", metavar="DIR", help="spec folder (default: ./specs, else the installed one)")
     docs.add_argument("--audits", metavar="DIR", help="audit files for the site (default: ./audits when present)")
+    docs.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     docs.set_defaults(run=_cmd_docs)
 
 
@@ -140,7 +141,10 @@ def _write_site(out: Path, files: dict[str, str]) -> None:
     write.write_tree(out, files)
 
 
-def _compile_pdf(files: dict[str, str], out: Path) -> None:
+_PASSES = 4  # pdflatex runs until the contents and labels stop moving (3 passes from scratch)
+
+
+def _compile_pdf(files: dict[str, str], out: Path, bar=None) -> None:
     pdflatex = shutil.which("pdflatex")
     if pdflatex is None:
         raise InputError("--pdf", _PDFLATEX_MISSING)
@@ -150,7 +154,9 @@ def _compile_pdf(files: dict[str, str], out: Path) -> None:
                 path = Path(scratch, name.removeprefix("docs/"))
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
-        for _ in range(4):  # until the contents and labels stop moving (3 passes from scratch)
+        for number in range(1, _PASSES + 1):
+            if bar is not None:
+                bar.update(0 if number == 1 else 1, f"pdflatex pass {number}")
             done = subprocess.run([pdflatex, "-interaction=nonstopmode", "-halt-on-error", "metrics.tex"],
                                   cwd=scratch, capture_output=True, text=True, errors="replace")
             if done.returncode != 0:
@@ -159,6 +165,8 @@ def _compile_pdf(files: dict[str, str], out: Path) -> None:
                                  " (a TeX package may be missing: texlive-latex-extra, lmodern)")
             if "Rerun to get" not in Path(scratch, "metrics.log").read_text("utf-8", errors="replace"):
                 break
+        if bar is not None:
+            bar.update(_PASSES - number + 1, "pdf written")  # the passes not needed count as done
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(Path(scratch, "metrics.pdf"), out)
 
@@ -169,24 +177,40 @@ def _cmd_docs(args) -> int:
     if args.pdf is not None and shutil.which("pdflatex") is None:
         raise InputError("--pdf", _PDFLATEX_MISSING)
     from metricc.compiler.emit import html, latex
+    from metricc.runtime.progress import progress
 
-    try:
-        metrics, errata = _compiled(_spec_dir(args.specs))
-    except SpecError as error:
-        print(error.render(), file=sys.stderr)
-        return 1
-    if args.pdf is not None:
-        _compile_pdf(latex.emit_docs(metrics, errata), Path(args.pdf))
-        print(f"wrote {shown(Path(args.pdf))}")
-    if args.html is not None:
-        _require_fresh(metrics, errata)
-        from metricc.generated import CATALOG
+    written = []
+    # Minutes of work (compiling the catalog, pdflatex passes, a worked example per metric): a
+    # bar on stderr when it is a terminal, its total known once the specs are compiled.
+    with progress(None, "docs", enabled=not getattr(args, "quiet", False), tick=0.5) as bar:
+        bar.update(0, "compiling the specs")
+        try:
+            metrics, errata = _compiled(_spec_dir(args.specs))
+        except SpecError as error:
+            bar.close()
+            print(error.render(), file=sys.stderr)
+            return 1
+        bar.total = 1 + (_PASSES if args.pdf is not None else 0) + (len(metrics) + 1 if args.html is not None else 0)
+        bar.update(1, "compiled")
+        if args.pdf is not None:
+            _compile_pdf(latex.emit_docs(metrics, errata), Path(args.pdf), bar)
+            written.append(f"wrote {shown(Path(args.pdf))}")
+        if args.html is not None:
+            _require_fresh(metrics, errata)
+            from metricc.generated import CATALOG
 
-        audits = Path(args.audits) if args.audits else (Path("audits") if Path("audits").is_dir() else None)
-        if audits is not None and not audits.is_dir():
-            raise InputError("--audits", f"not a folder: {args.audits}")
-        examples = {metric_id: worked_example(CATALOG[metric_id]) for metric_id in metrics}
-        files = html.emit_site(metrics, errata, examples, _audit_rows(audits, set(metrics)))
-        _write_site(Path(args.html), files)
-        print(f"wrote {shown(Path(args.html))}: {len(files)} files")
+            audits = Path(args.audits) if args.audits else (Path("audits") if Path("audits").is_dir() else None)
+            if audits is not None and not audits.is_dir():
+                raise InputError("--audits", f"not a folder: {args.audits}")
+            examples = {}
+            for metric_id in metrics:
+                bar.update(0, f"worked example: {metric_id}")
+                examples[metric_id] = worked_example(CATALOG[metric_id])
+                bar.update(1)
+            bar.update(0, "writing the site")
+            files = html.emit_site(metrics, errata, examples, _audit_rows(audits, set(metrics)))
+            _write_site(Path(args.html), files)
+            bar.update(1, "done")
+            written.append(f"wrote {shown(Path(args.html))}: {len(files)} files")
+    print("\n".join(written))
     return 0

@@ -14,7 +14,7 @@ import argparse
 import json
 import math
 
-from metricc.compiler.cli import inputs, interpret, metrics, relevance, scores, sweep
+from metricc.compiler.cli import inputs, interpret, metrics, relevance, scores, sklearn_notes, sweep
 from metricc.compiler.cli.tables import HEADER_CHOICES
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError
@@ -114,7 +114,8 @@ def add_label_file_options(parser) -> None:
     parser.add_argument("--labels", nargs="+", metavar="LABEL", help="class order (names matrix rows)")
     parser.add_argument("--column", metavar="NAME|INDEX",
                         help="the column of --y-true (and --y-pred) in a table file, by header name or index from 0")
-    parser.add_argument("--y-pred-column", metavar="NAME|INDEX", help="the column of --y-pred, if not --column")
+    parser.add_argument("--y-pred-column", metavar="NAME|INDEX",
+                        help="the column of --y-pred, if not --column; without --y-pred, a column of the --y-true table")
     parser.add_argument("--header", choices=HEADER_CHOICES, default="auto",
                         help="whether label files start with a header line (default: detect it, and say so on stderr)")
 
@@ -173,7 +174,8 @@ def read_inputs(args) -> dict:
                 "pos_label": inputs.positive_label(args.pos_label, integers)}
     if args.orientation is not None:
         raise InputError("--orientation", "applies to --matrix only")
-    missing = "--y-pred" if args.y_pred is None else "--y-true" if args.y_true is None else None
+    from_table = args.y_pred is None and not args.multilabel and args.y_pred_column is not None  # both in one table
+    missing = "--y-pred" if args.y_pred is None and not from_table else "--y-true" if args.y_true is None else None
     if missing:
         raise InputError(missing, "--y-true and --y-pred go together")
     if args.multilabel:
@@ -205,6 +207,14 @@ def n_classes(data: dict) -> int | None:
         return len({label for group in groups for label in group})
     except TypeError:
         return None
+
+
+def named_classes(data: dict) -> bool:
+    """Whether the classes are not numbers and no ``--pos-label`` names the positive one."""
+    if data.get("pos_label") is not None or data.get("multilabel"):
+        return False
+    groups = [data.get(k) for k in ("labels", "y_true", "y_pred") if data.get(k) is not None]
+    return any(isinstance(label, str) for group in groups for label in group)
 
 
 def plain(value):
@@ -257,7 +267,7 @@ def _cmd_eval(args) -> int:
     weights = None if args.weights is None else inputs.parse_json("--weights", args.weights)
     zero_division = parse_zero_division(args.zero_division)
     data = read_inputs(args)
-    requests = metrics.expand(args.metric, args.average, metrics.input_kind(data), n_classes(data))
+    requests = metrics.expand(args.metric, args.average, metrics.input_kind(data), n_classes(data), named_classes(data))
     if args.interval is not None and (args.sweep is not None or args.normalized):
         raise InputError("--interval", f"not used with {'--sweep' if args.sweep is not None else '--normalized'}")
     if args.sweep is not None:
@@ -276,6 +286,8 @@ def _cmd_eval(args) -> int:
     except InputError as error:
         option = f"--param {error.argument}" if error.argument in params else _OPTIONS.get(error.argument, error.argument)
         raise InputError(option, error.message) from None
+    sklearn_notes.print_notes(requests, values if args.interval is None else {k: v.value for k, v in values.items()},
+                              data, zero_division, n_classes(data))
     bands = {} if args.interpret is None else interpret.bands(requests, values, args.interpret)
     if args.interval is not None:
         if args.format == "json":

@@ -24,14 +24,14 @@ given as inline JSON keep their JSON types, so ``[1, "1"]`` are two labels, as i
 (9, '9')
 
 Label files may be tables with a header line and several columns (:mod:`.tables`): the
-header is detected, ``--column NAME|INDEX`` picks a column. Score files may name their
-columns in a header line; printed probabilities are accepted within their rounding
-(:func:`rounded_probabilities`).
+header is detected, ``--column NAME|INDEX`` picks a column. Score files are read by
+:mod:`.score_files`.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -40,16 +40,16 @@ from typing import NamedTuple
 from metricc.compiler.cli import tables
 from metricc.runtime.errors import InputError
 
-__all__ = ["Labels", "ScoreTable", "parse_json", "positive_label", "read_indicators", "read_label_pair", "read_labels",
-           "read_matrix", "read_score_table", "read_scores", "rounded_probabilities", "text_labels", "typed_labels"]
+__all__ = ["Labels", "parse_json", "positive_label", "read_indicators", "read_label_pair", "read_labels",
+           "read_matrix", "read_npy", "read_rows", "read_text", "text_labels", "typed_labels"]
 
 Label = str | int | float
 
-_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")  # canonical only: "007" stays a string label
+INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")  # canonical only: "007" stays a string label
 _DECIMAL = re.compile(r"-?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?|-?[0-9]+[eE][-+]?[0-9]+")
 
 
-def _read_text(option: str, path: str) -> str:
+def read_text(option: str, path: str) -> str:
     """A file's text (UTF-8, a byte-order mark dropped)."""
     try:
         return Path(path).read_text("utf-8-sig")
@@ -59,10 +59,47 @@ def _read_text(option: str, path: str) -> str:
         raise InputError(option, f"cannot read {path}: {error.strerror or error}") from None
 
 
+# Python refuses to read integers of more digits than this (``sys.get_int_max_str_digits``);
+# no count, label or parameter of metricc comes near it (counts stop at 2**53, 16 digits).
+MAX_DIGITS = 4300
+
+
+def _json_int(option: str, where: str):
+    def read(text: str) -> int:
+        if len(text.lstrip("-")) > MAX_DIGITS:
+            raise InputError(option, f"{where}an integer of {len(text.lstrip('-')):,} digits; metricc reads "
+                                     f"integers of at most {MAX_DIGITS:,} digits (counts stop at 2**53, 16 digits)")
+        return int(text)
+    return read
+
+
+def _json_float(option: str, where: str):
+    def read(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            raise InputError(option, f"{where}the number {_short(text)} is beyond float64's range (about 1.8e308); "
+                                     "it would be read as infinity")
+        return value
+    return read
+
+
+def _json_constant(option: str, where: str):
+    def read(text: str):
+        raise InputError(option, f"{where}{text} is not a JSON number; write a finite number")
+    return read
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text):,} characters)"
+
+
 def parse_json(option: str, text: str, where: str = ""):
-    """``json.loads``; an error starts with ``where`` (e.g. ``"m.json: "``)."""
+    """``json.loads``; an error starts with ``where`` (e.g. ``"m.json: "``). Numbers beyond
+    float64 (``1e400``), ``NaN``/``Infinity`` and integers past Python's digit limit are errors,
+    never infinities or internal errors."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int(option, where), parse_float=_json_float(option, where),
+                          parse_constant=_json_constant(option, where))
     except json.JSONDecodeError as error:
         raise InputError(option, f"{where}not valid JSON ({error})") from None
     except RecursionError:  # the decoder recurses once per '[' or '{'
@@ -71,16 +108,18 @@ def parse_json(option: str, text: str, where: str = ""):
 
 
 def _number(option: str, token: str, where: str):
+    if re.fullmatch(r"[-+]?[0-9]+", token):
+        return _json_int(option, where)(token.lstrip("+"))
     try:
-        return int(token)
+        value = float(token)
     except ValueError:
-        try:
-            return float(token)
-        except ValueError:
-            raise InputError(option, f"{where}{token!r} is not a number") from None
+        raise InputError(option, f"{where}{_short(token)!r} is not a number") from None
+    if not math.isfinite(value) and tables.is_number(token):
+        raise InputError(option, f"{where}the number {_short(token)} is beyond float64's range (about 1.8e308)")
+    return value
 
 
-def _rows(option: str, text: str, path: str) -> list[list]:
+def read_rows(option: str, text: str, path: str) -> list[list]:
     """CSV or whitespace-separated numbers, one row per line (blank and # lines skipped)."""
     rows, first = [], 0
     for number, line in enumerate(text.splitlines(), 1):
@@ -96,17 +135,40 @@ def _rows(option: str, text: str, path: str) -> list[list]:
     return rows
 
 
+def read_npy(option: str, path: str) -> list:
+    """A NumPy ``.npy`` file's array as nested lists (no pickles: object arrays are refused)."""
+    import numpy as np
+
+    try:
+        array = np.load(path, allow_pickle=False)
+    except ValueError as error:  # object arrays need pickles; a malformed header
+        raise InputError(option, f"{path}: not a NumPy array of numbers or strings ({error})") from None
+    except OSError as error:
+        raise InputError(option, f"cannot read {path}: {error.strerror or error}") from None
+    if array.dtype.kind not in "biufU":
+        raise InputError(option, f"{path}: an array of dtype {array.dtype}; expected numbers or strings")
+    if array.dtype.kind == "f" and not np.isfinite(array).all():
+        raise InputError(option, f"{path}: holds NaN or infinity")
+    return array.tolist()
+
+
+def is_npy(value: str) -> bool:
+    return value.lower().endswith(".npy")
+
+
 def read_matrix(option: str, value: str) -> list:
-    """A confusion matrix (or a batch of them): inline JSON, a JSON file, or rows of numbers.
+    """A confusion matrix (or a batch of them): inline JSON, a JSON or ``.npy`` file, or rows of numbers.
 
     The shape is the runtime's to check; this only reads the numbers.
     """
+    if is_npy(value):
+        return read_npy(option, value)
     if value.lstrip().startswith("["):
         matrix = parse_json(option, value)
     else:
-        text = _read_text(option, value)
+        text = read_text(option, value)
         is_json = value.endswith(".json") or text.lstrip().startswith(("[", "{"))
-        matrix = parse_json(option, text, f"{value}: ") if is_json else _rows(option, text, value)
+        matrix = parse_json(option, text, f"{value}: ") if is_json else read_rows(option, text, value)
     if not isinstance(matrix, list):
         raise InputError(option, f"expected a JSON array of rows, got {type(matrix).__name__}")
     return matrix
@@ -146,7 +208,13 @@ def _read_label_file(option: str, value: str, column: str | None, header: str):
     if value.lstrip().startswith("["):
         _no_column(option, column, "inline JSON")
         return _json_labels(option, parse_json(option, value), ""), None
-    text = _read_text(option, value)
+    if is_npy(value):
+        labels = read_npy(option, value)
+        if isinstance(labels, list) and labels and all(isinstance(row, list) and len(row) == 1 for row in labels):
+            labels = [row[0] for row in labels]  # (n, 1): one label per sample
+        _no_column(option, column, "a .npy file")
+        return _json_labels(option, labels, f"{value}: "), None
+    text = read_text(option, value)
     if value.endswith(".json") or text.lstrip().startswith("["):
         _no_column(option, column, "a JSON file")
         return _json_labels(option, parse_json(option, text, f"{value}: "), f"{value}: "), None
@@ -158,12 +226,12 @@ def _read_label_file(option: str, value: str, column: str | None, header: str):
         if empty:
             raise InputError(option, f"{value}:{number}: label {empty[0] + 1} of the line is empty; "
                                      "every sample needs a label")
-        return Labels(labels, text=True), None
+        return _text_labels(option, labels), None
     named = column is not None and not column.isdigit()
     table = tables.read_table(option, value, text, header, named=named)
     if table.header is not None and header == "auto" and not named:
         _note(option, value, table.header)
-    return Labels(tables.column_values(option, value, table, column), text=True), table
+    return _text_labels(option, tables.column_values(option, value, table, column)), table
 
 
 def _no_column(option: str, column: str | None, what: str) -> None:
@@ -178,22 +246,74 @@ def _note(option: str, path: str, header: list[str]) -> None:
 
 
 def read_label_pair(y_true: str, y_pred: str | None, column: str | None = None, header: str = "auto",
-                    *, pred_column: str | None = None) -> tuple[Labels, Labels | None]:
-    """``--y-true`` and ``--y-pred`` read together: two single columns of text labels whose first
-    lines occur nowhere else in either file are header lines (``label`` / ``prediction``)."""
-    truth, true_table = _read_label_file("--y-true", y_true, column, header)
-    if y_pred is None:
-        return truth, None
-    predicted, pred_table = _read_label_file("--y-pred", y_pred, pred_column or column, header)
-    plain = [t for t in (true_table, pred_table) if t is not None and t.header is None and len(t.rows[0]) == 1]
-    if header == "auto" and len(plain) == 2 and min(len(truth.values), len(predicted.values)) > 1:
+                    *, pred_column: str | None = None, rows: int | None = None,
+                    true_option: str = "--y-true") -> tuple[Labels, Labels | None]:
+    """``--y-true`` and ``--y-pred`` read together, by the same rules in every command.
+
+    A single column of text labels cannot say by itself whether its first line is a header,
+    so the files are read together (``--header auto``). The first line of such a file is a
+    header only when it is not a number (a header is never guessed from numbers alone) and:
+
+    - it makes the file one line longer than the other label file, or than ``rows`` (the
+      rows of ``--scores``), and occurs nowhere else in the file;
+    - or, of two files of equal length, both first lines occur nowhere else in either file
+      (``label`` / ``prediction``);
+    - or, of a file read alone (``suggest``), it occurs nowhere else and every other label
+      occurs at least twice.
+
+    ``--y-pred-column`` without ``--y-pred`` takes the predictions from the ``--y-true`` table.
+    """
+    if y_pred is None and pred_column is not None:
+        y_pred = y_true
+    truth, true_table = _read_label_file(true_option, y_true, column, header)
+    predicted, pred_table = (None, None) if y_pred is None else _read_label_file(
+        "--y-pred", y_pred, pred_column or column, header)
+    if header != "auto":
+        return truth, predicted
+    files = [(truth, true_table, true_option, y_true), (predicted, pred_table, "--y-pred", y_pred)]
+    plain = [_guessable(labels, table) for labels, table, _, _ in files]
+    lengths = [None if labels is None else len(labels.values) for labels, _, _, _ in files]
+    if predicted is not None and plain[0] and plain[1] and lengths[0] == lengths[1]:
         first_true, first_pred = truth.values[0], predicted.values[0]
         rest = set(truth.values[1:]) | set(predicted.values[1:])
         if first_true not in rest and first_pred not in rest:
-            _note("--y-true", y_true, [first_true])
-            _note("--y-pred", y_pred, [first_pred])
-            return Labels(truth.values[1:], True), Labels(predicted.values[1:], True)
-    return truth, predicted
+            return _headed(files[0]), _headed(files[1])
+        return truth, predicted
+    other = rows if predicted is None else None
+    out = []
+    for k, (labels, table, option, path) in enumerate(files):
+        if labels is None or not plain[k]:
+            out.append(labels)
+            continue
+        against = other if predicted is None else lengths[1 - k]
+        unique = labels.values[0] not in labels.values[1:]
+        if against is not None:
+            longer = lengths[k] == against + 1 and unique
+        else:
+            counts = _counts(labels.values[1:])
+            longer = unique and len(labels.values) >= 3 and min(counts.values()) >= 2
+        out.append(_headed(files[k]) if longer else labels)
+    return out[0], out[1]
+
+
+def _guessable(labels: Labels | None, table) -> bool:
+    """A single column of text read from a file, whose first line is not a number."""
+    return (labels is not None and table is not None and table.header is None and len(table.rows[0]) == 1
+            and len(labels.values) > 1 and not tables.is_number(labels.values[0]))
+
+
+def _counts(values: list) -> dict:
+    counts: dict = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+def _headed(file) -> Labels:
+    """The labels without their first line, which is reported as the header it was taken for."""
+    labels, _, option, path = file
+    _note(option, path, [labels.values[0]])
+    return Labels(labels.values[1:], True)
 
 
 def no_label_columns(column: str | None, pred_column: str | None) -> None:
@@ -206,12 +326,14 @@ def read_indicators(option: str, value: str) -> list:
     """Multi-label 0/1 indicator rows, one sample per row: inline JSON or rows of numbers."""
     if value.lstrip().startswith("["):
         return parse_json(option, value)
-    return _rows(option, _read_text(option, value), value)
+    if is_npy(value):
+        return read_npy(option, value)
+    return read_rows(option, read_text(option, value), value)
 
 
 def text_labels(values: list[str] | None) -> Labels | None:
     """Labels given as text on the command line (``--labels a b``)."""
-    return None if values is None else Labels(values, text=True)
+    return None if values is None else _text_labels("--labels", values)
 
 
 def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool]:
@@ -225,93 +347,35 @@ def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool
     text = [label for group in groups if group and group.text for label in group.values]
     typed = [label for group in groups if group and not group.text for label in group.values]
     numeric = all(isinstance(label, (int, float)) and not isinstance(label, bool) for label in typed)
-    integers = (all(_INTEGER.fullmatch(label) for label in text)
+    integers = (all(INTEGER.fullmatch(label) for label in text)
                 and all(isinstance(label, int) and not isinstance(label, bool) for label in typed))
-    decimals = not integers and bool(text) and numeric and all(_INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label)
+    decimals = not integers and bool(text) and numeric and all(INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label)
                                                               for label in text)
     convert = int if integers else float if decimals else None
     return [None if group is None else [convert(x) for x in group.values] if convert and group.text
             else list(group.values) for group in groups], integers or decimals
 
 
+def _text_labels(option: str, values: list[str]) -> Labels:
+    """Labels read as text, checked for numbers Python and float64 cannot hold: an integer of
+    5,000 digits, or ``1e400`` in a file of numbers (the class ``inf``), is refused with its
+    position, never an internal error or a silent infinity."""
+    numbers = all(INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label) for label in values)
+    for k, label in enumerate(values):
+        digits = len(label.lstrip("-"))
+        if INTEGER.fullmatch(label) and digits > MAX_DIGITS:
+            raise InputError(option, f"label {k + 1} is an integer of {digits:,} digits; metricc reads "
+                                     f"integers of at most {MAX_DIGITS:,} digits")
+        if numbers and _DECIMAL.fullmatch(label) and not math.isfinite(float(label)):
+            raise InputError(option, f"label {k + 1} ({_short(label)}) is beyond float64's range and "
+                                     "would be the class inf")
+    return Labels(values, text=True)
+
+
 def positive_label(text: str | None, numbers: bool) -> Label | None:
     """``--pos-label`` typed like the labels: a number when they are numbers (or it indexes a matrix)."""
-    if text is not None and numbers and _INTEGER.fullmatch(text):
-        return int(text)
+    if text is not None and numbers and INTEGER.fullmatch(text):
+        return _json_int("--pos-label", "")(text)
     if text is not None and numbers and _DECIMAL.fullmatch(text):
         return float(text)
     return text
-
-
-class ScoreTable(NamedTuple):
-    """A score matrix as read: rows, the column names of a header line (or None), and the
-    fewest decimals any fractional entry is printed with (None: no fractions printed)."""
-
-    rows: list
-    columns: list[str] | None
-    decimals: int | None
-
-
-def read_scores(option: str, value: str) -> list:
-    """Class scores, one row per sample and one column per class; a one-column file gives a
-    flat list (the positive class's score of a two-class task)."""
-    return read_score_table(option, value).rows
-
-
-def read_score_table(option: str, value: str) -> ScoreTable:
-    """:func:`read_scores` with the header: a first line that is not all numbers names the columns
-    (numeric class names are written quoted: ``"10","2","1"``)."""
-    columns = None
-    if value.lstrip().startswith("["):
-        text = value
-        scores = parse_json(option, value)
-    else:
-        text = _read_text(option, value)
-        is_json = value.endswith(".json") or text.lstrip().startswith("[")
-        if not is_json:
-            text, columns = _score_header(text)
-        scores = parse_json(option, text, f"{value}: ") if is_json else _rows(option, text, value)
-    if not isinstance(scores, list):
-        raise InputError(option, f"expected a JSON array of rows, got {type(scores).__name__}")
-    if columns is not None and scores and isinstance(scores[0], list) and len(columns) != len(scores[0]):
-        raise InputError(option, f"{value}: the header names {len(columns)} columns, the rows hold {len(scores[0])}")
-    printed = [len(fraction) for fraction in re.findall(r"[0-9]*\.([0-9]+)", text)]
-    rows = [row[0] if isinstance(row, list) and len(row) == 1 else row for row in scores]
-    return ScoreTable(rows, columns, min(printed) if printed else None)
-
-
-def _score_header(text: str) -> tuple[str, list[str] | None]:
-    """The text with its header line blanked (line numbers kept), and the header's names."""
-    lines = text.splitlines()
-    for k, line in enumerate(lines):
-        if line.strip() and not line.lstrip().startswith("#"):
-            names = [n.strip().strip('"') for n in re.split(r"[,;\t]|\s+", line.strip()) if n.strip()]
-            if '"' not in line and all(tables.is_number(n) for n in names):  # quoted: numeric class names
-                return text, None
-            return "\n".join(lines[:k] + [""] + lines[k + 1:]), names
-    return text, None
-
-
-def rounded_probabilities(option: str, rows: list, decimals: int | None) -> list:
-    """Rows of printed probabilities, renormalised when they miss 1 only by their rounding.
-
-    A row of ``C`` probabilities printed with ``d`` decimals can sum to 1 +- ``C * 0.5e-d``
-    (0.2500, 0.2500, 0.5001). Rows within that tolerance are divided by their sum, so that
-    the runtime's check (1e-6) and the metrics see probabilities; anything else (other scores,
-    or a row further off) is returned unchanged for the metric to judge.
-    """
-    import numpy as np
-
-    try:
-        values = np.asarray(rows, dtype=float)
-    except (TypeError, ValueError):
-        return rows
-    if values.ndim != 2 or values.shape[1] < 2 or decimals is None or not np.isfinite(values).all():
-        return rows
-    if (values < 0).any() or (values > 1).any():
-        return rows
-    tolerance = values.shape[1] * 0.5 * 10.0 ** -decimals
-    sums = values.sum(axis=1)
-    if (np.abs(sums - 1) > tolerance + 1e-12).any():
-        return rows
-    return (values / sums[:, None]).tolist()

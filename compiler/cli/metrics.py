@@ -6,7 +6,8 @@
 of them under one average (those that have it). Results are keyed by the request as written
 (``f1:macro``); a metric reached through a family is keyed by its id, or ``id:average`` when
 its own default average cannot apply: binary averaging reports one class, so on more than two
-classes a family evaluates those metrics with ``macro`` and says so in the key.
+classes, or on classes that are not numbers without ``--pos-label``, a family evaluates those
+metrics with ``macro`` and says so in the key.
 
 >>> [r.key for r in expand(["f1:macro", "accuracy"], None, "matrix", 3)]
 ['f1:macro', 'accuracy']
@@ -58,8 +59,11 @@ def _split(text: str) -> tuple[str, str | None]:
     return name, average or None
 
 
-def expand(texts: list[str], average: str | None, kind: str, n_classes: int | None) -> list[Request]:
-    """The ``--metric`` texts as requests; ``average`` is ``--average`` (None: each metric's own)."""
+def expand(texts: list[str], average: str | None, kind: str, n_classes: int | None,
+           named_classes: bool = False) -> list[Request]:
+    """The ``--metric`` texts as requests; ``average`` is ``--average`` (None: each metric's own).
+    ``named_classes``: the classes are not numbers and no ``--pos-label`` names the positive one,
+    so binary averaging cannot apply to a family's metric by default (it gets macro, said in its key)."""
     from metricc.runtime import catalog
 
     requests: list[Request] = []
@@ -75,7 +79,7 @@ def expand(texts: list[str], average: str | None, kind: str, n_classes: int | No
                     chosen = own or average
                     if info.averages and chosen is not None and chosen not in info.averages:
                         continue
-                    requests.append(_family_request(info, chosen, n_classes))
+                    requests.append(_family_request(info, chosen, n_classes, named_classes))
             continue
         try:
             info, named = catalog().find(name)  # "F1 Macro" names f1 averaged macro
@@ -103,8 +107,8 @@ def _applies(info, kind: str) -> bool:
     return kind == "multilabel" or not samples
 
 
-def _family_request(info, average: str | None, n_classes: int | None) -> Request:
-    if average is None and info.default_average == "binary" and (n_classes or 0) > 2:
+def _family_request(info, average: str | None, n_classes: int | None, named_classes: bool = False) -> Request:
+    if average is None and info.default_average == "binary" and ((n_classes or 0) > 2 or named_classes):
         return Request(f"{info.id}:macro", info.id, "macro")
     key = info.id if average is None or not info.averages else f"{info.id}:{average}"
     return Request(key, info.id, average if info.averages else None)
@@ -112,14 +116,26 @@ def _family_request(info, average: str | None, n_classes: int | None) -> Request
 
 def evaluate_requests(requests: list[Request], average: str | None, **kwargs) -> dict:
     """``{key: value}``: one ``evaluate`` call per distinct average, in request order."""
-    from metricc.runtime import evaluate
+    from metricc.runtime import catalog, evaluate
 
     by_average: dict[str | None, list[Request]] = {}
     for request in requests:
         by_average.setdefault(request.average or average, []).append(request)
+    params = dict(kwargs.pop("params", None) or {})
+    declared = {p.name for r in requests for p in catalog()[r.id].params}
+    unknown = sorted(set(params) - declared)
+    if unknown:
+        raise InputError("params", f"no requested metric has a parameter '{unknown[0]}'")
     values = {}
     for chosen, group in by_average.items():
         ids = list(dict.fromkeys(r.id for r in group))
-        result = evaluate(ids, average=chosen, **kwargs)
+        own = {p.name for i in ids for p in catalog()[i].params}  # each call gets the parameters its metrics declare
+        relevance = {k: v for k, v in kwargs.items() if k in ("relevance", "relevance_order") and v is not None}
+        rest = {k: v for k, v in kwargs.items() if k not in relevance}
+        if "relevance" not in own and relevance and any("relevance" in {p.name for p in catalog()[r.id].params}
+                                                        for r in requests):
+            relevance = {}  # this group's metrics take no relevance; another group's do
+        result = evaluate(ids, average=chosen, params={k: v for k, v in params.items() if k in own},
+                          **relevance, **rest)
         values.update({r.key: result[r.id] for r in group})
     return {r.key: values[r.key] for r in requests}

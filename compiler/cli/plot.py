@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from metricc.compiler.cli import evaluate, inputs, sweep
+from metricc.compiler.cli import evaluate, inputs, scores, sweep
+from metricc.compiler.cli.tables import HEADER_CHOICES
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.runtime.errors import InputError
 from metricc.runtime.kernel import AVERAGES
@@ -21,7 +22,7 @@ _OPTIONS = {
     "matrix": "--matrix", "matrices": "--matrix", "y_true": "--y-true", "y_pred": "--y-pred", "scores": "--scores",
     "labels": "--labels", "pos_label": "--pos-label", "orientation": "--orientation", "metrics": "--metric",
     "metric": "--metric", "names": "--names", "average": "--average", "values": "--values", "grid": "--values",
-    "slices": "--slices", "params": "--param", "input": "--matrix", "path": "--output",
+    "slices": "--slices", "params": "--param", "input": "--matrix", "path": "--output", "bins": "--bins",
 }
 
 
@@ -36,6 +37,9 @@ def add_command(commands) -> None:
     cm.add_argument("--y-true", metavar="FILE", help="true labels")
     cm.add_argument("--y-pred", metavar="FILE", help="predicted labels")
     _classes(cm)
+    _label_files(cm)
+    cm.add_argument("--y-pred-column", metavar="NAME|INDEX",
+                    help="the column of --y-pred, if not --column; without --y-pred, a column of the --y-true table")
 
     pd = _kind(kinds, "preference-space", "the preference-driven measure over the kappa grid (Kozak et al. 2022)",
                _preference)
@@ -49,12 +53,20 @@ def add_command(commands) -> None:
 
     for name, help_text in (("threshold", "metrics against the decision threshold, best threshold marked"),
                             ("roc", "ROC curves with their areas"),
-                            ("precision-recall", "precision-recall curves with their average precision")):
+                            ("precision-recall", "precision-recall curves with their average precision"),
+                            ("det", "DET curves: false negative against false positive rate, normal deviate scales"),
+                            ("reliability", "reliability diagram over the bins of the calibration errors (ECE, MCE)")):
         scored = _kind(kinds, name, help_text, _scored)
         scored.add_argument("--y-true", metavar="FILE", required=True, help="true labels")
         scored.add_argument("--scores", metavar="FILE_OR_JSON", required=True,
                             help="class scores, one row per sample (one column: two classes)")
-        scored.add_argument("--labels", nargs="+", metavar="LABEL", help="classes of the score columns, in order")
+        scored.add_argument("--labels", nargs="+", metavar="LABEL",
+                            help="the classes, in the order of the score columns when no header line names them")
+        _label_files(scored)
+        scores.add_header_option(scored)
+        if name == "reliability":
+            scored.add_argument("--bins", type=int, default=15, metavar="N",
+                                help="equal-width confidence bins, as the calibration_error metrics' bins (default 15)")
         if name == "threshold":
             scored.add_argument("--metric", action="append", required=True, metavar="ID", help="metric id (repeatable)")
             scored.add_argument("--pos-label", metavar="LABEL", help="positive class (needed for more than two)")
@@ -80,6 +92,14 @@ def _kind(kinds, name: str, help_text: str, draw):
 def _classes(parser) -> None:
     parser.add_argument("--labels", nargs="+", metavar="LABEL", help="class names, in matrix order")
     parser.add_argument("--orientation", choices=ORIENTATIONS, default="true-rows", help="which axis holds true classes")
+
+
+def _label_files(parser) -> None:
+    """How label files are read: the options and rules of ``eval`` (:func:`.inputs.read_label_pair`)."""
+    parser.add_argument("--column", metavar="NAME|INDEX",
+                        help="the column of the label files in a table file, by header name or index from 0")
+    parser.add_argument("--header", choices=HEADER_CHOICES, default="auto",
+                        help="whether label files start with a header line (default: detect it, and say so on stderr)")
 
 
 def _run(args, draw) -> int:
@@ -120,9 +140,10 @@ def _confusion(plot, args):
         (labels,), _ = inputs.typed_labels(inputs.text_labels(args.labels))
         return plot.confusion_matrix(inputs.read_matrix("--matrix", args.matrix), labels=labels,
                                      orientation=args.orientation)
-    if args.y_true is None or args.y_pred is None:
+    if args.y_true is None or (args.y_pred is None and args.y_pred_column is None):
         raise InputError("--y-pred" if args.y_true else "--y-true", "give --matrix, or --y-true with --y-pred")
-    y_true, y_pred = inputs.read_labels("--y-true", args.y_true), inputs.read_labels("--y-pred", args.y_pred)
+    y_true, y_pred = inputs.read_label_pair(args.y_true, args.y_pred, args.column, args.header,
+                                            pred_column=args.y_pred_column)
     (y_true, y_pred, labels), _ = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels))
     return plot.confusion_matrix(y_true=y_true, y_pred=y_pred, labels=labels)
 
@@ -137,14 +158,14 @@ def _preference(plot, args):
 
 
 def _scored(plot, args):
-    y_true = inputs.read_labels("--y-true", args.y_true)
-    (y_true, labels), integers = inputs.typed_labels(y_true, inputs.text_labels(args.labels))
-    scores = inputs.read_scores("--scores", args.scores)
+    y_true, _, scored, labels, numbers = scores.scored_labels(args)  # columns matched by name, as in eval
     if args.kind == "threshold":
-        return plot.threshold(args.metric, y_true, scores, labels=labels, params=evaluate.parse_params(args.param),
-                              pos_label=inputs.positive_label(args.pos_label, integers))
-    draw = plot.roc if args.kind == "roc" else plot.precision_recall
-    return draw(y_true, scores, labels=labels)
+        return plot.threshold(args.metric, y_true, scored, labels=labels, params=evaluate.parse_params(args.param),
+                              pos_label=inputs.positive_label(args.pos_label, numbers))
+    if args.kind == "reliability":
+        return plot.reliability(y_true, scored, labels=labels, bins=args.bins)
+    draw = {"roc": plot.roc, "det": plot.det, "precision-recall": plot.precision_recall}[args.kind]
+    return draw(y_true, scored, labels=labels)
 
 
 def _rankings(plot, args):

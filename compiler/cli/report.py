@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from metricc.compiler.cli import evaluate
+from metricc.compiler.cli import evaluate, scores
 from metricc.compiler.cli.paths import shown
 from metricc.runtime.errors import InputError
 
@@ -36,7 +36,8 @@ __all__ = ["FORMATS", "add_command"]
 FORMATS = ("text", "markdown", "csv", "json", "latex", "html")
 _OPTIONS = {"matrix": "--matrix", "y_true": "--y-true", "y_pred": "--y-pred", "labels": "--labels",
             "metrics": "--metric", "metric": "--metric", "params": "--param", "zero_division": "--zero-division",
-            "orientation": "--orientation", "input": "--matrix"}
+            "orientation": "--orientation", "input": "--matrix", "scores": "--scores", "interval": "--interval",
+            "confidence": "--confidence", "n_resamples": "--n-resamples", "random_state": "--random-state"}
 
 
 def add_command(commands) -> None:
@@ -52,7 +53,12 @@ def add_command(commands) -> None:
     rep.add_argument("--format", choices=FORMATS, default="text")
     rep.add_argument("--digits", type=int, default=4, metavar="N", help="decimals shown (default 4; CSV and JSON are exact)")
     rep.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
-    rep.set_defaults(run=_cmd_report, scores=None, probabilistic=None, multilabel=False, pos_label=None)
+    rep.add_argument("--scores", metavar="FILE_OR_JSON",
+                     help="class scores, one row per sample (as for eval): adds ROC AUC, average precision, log loss "
+                          "and calibration error (or the curve and score metrics of --metric) to the overall rows")
+    scores.add_header_option(rep)
+    evaluate.add_interval_options(rep)
+    rep.set_defaults(run=_cmd_report, probabilistic=None, multilabel=False, pos_label=None)
 
 
 def _cmd_report(args) -> int:
@@ -66,8 +72,12 @@ def _cmd_report(args) -> int:
         raise InputError("--zero-division", "skip applies to means; a report shows every class, give a number or nan")
     data = evaluate.read_inputs(args)
     data.pop("pos_label", None)
+    data.pop("probabilistic", None)
+    if args.scores is not None and data.get("y_pred") is None:
+        raise InputError("--y-pred", "a report of scores also needs the predicted labels (--y-pred) for its class table")
     try:
-        result = report(args.metric, **data, params=params, zero_division=zero_division)
+        result = report(args.metric, **data, params=params, zero_division=zero_division,
+                        **evaluate.interval_kwargs(args))
     except InputError as error:
         option = f"--param {error.argument}" if error.argument in params else _OPTIONS.get(error.argument, error.argument)
         raise InputError(option, error.message) from None

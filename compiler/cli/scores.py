@@ -6,14 +6,16 @@ single column for two classes. A header line names the columns: they are matched
 classes by name (and reordered to ``--labels`` when it is given); without a header the
 columns are in ``--labels`` order, or that of the sorted distinct labels (numbers sorted as
 numbers). Printed probabilities that miss 1 only by their rounding are renormalised
-(:func:`.inputs.rounded_probabilities`).
+(:func:`.score_files.rounded_probabilities`).
 """
 
 from __future__ import annotations
 
 import sys
 
-from metricc.compiler.cli import inputs
+from metricc.compiler.cli import inputs, score_files
+from metricc.compiler.cli.tables import HEADER_CHOICES
+from metricc.runtime import inputs as containers
 from metricc.runtime.errors import InputError
 
 __all__ = ["add_arguments", "score_inputs"]
@@ -22,9 +24,17 @@ __all__ = ["add_arguments", "score_inputs"]
 def add_arguments(parser) -> None:
     parser.add_argument("--scores", metavar="FILE_OR_JSON",
                         help="class scores, one row per sample (CSV, whitespace or JSON; one column = two classes); with --y-true")
+    add_header_option(parser)
     parser.add_argument("--probabilistic", choices=("relative", "absolute"),
                         help="with --scores (probabilities): matrix-level metrics read the probabilistic confusion "
                              "matrix of Wang et al. 2013, Eq. 5 (relative) or 12 (absolute); cen gives rpCEN / pCEN")
+
+
+def add_header_option(parser) -> None:
+    """``--scores-header``: whether the score file's first line names its columns."""
+    parser.add_argument("--scores-header", choices=HEADER_CHOICES, default="auto",
+                        help="whether --scores starts with a line of class names (default: detect it; unquoted "
+                             "numeric names such as pandas' 0,1,2 when they are the classes)")
 
 
 def score_inputs(args) -> dict:
@@ -36,18 +46,42 @@ def score_inputs(args) -> dict:
             raise InputError(option, "does not combine with --scores")
     if args.multilabel:
         return _multilabel_score_inputs(args)
-    y_true, y_pred = inputs.read_label_pair(args.y_true, args.y_pred, args.column, args.header,
-                                            pred_column=args.y_pred_column)
-    table = inputs.read_score_table("--scores", args.scores)
+    y_true, y_pred, rows, labels, numbers = scored_labels(args)
+    return {"y_true": y_true, "y_pred": y_pred, "scores": rows, "labels": labels,
+            "pos_label": inputs.positive_label(args.pos_label, numbers), "probabilistic": args.probabilistic}
+
+
+def scored_labels(args) -> tuple[list, list | None, list, list | None, bool]:
+    """-> (y_true, y_pred or None, score rows in class order, labels or None, whether labels are numbers).
+
+    The one reading of labels with scores, for ``eval``, ``report`` and ``plot``: the label files
+    by :func:`.inputs.read_label_pair` (the score rows tell a header line of a single label
+    file), the score file's columns matched to the classes by name wherever a header names
+    them (:func:`metricc.runtime.inputs.in_class_order`), by position (said on stderr) otherwise.
+    """
+    header = getattr(args, "scores_header", "auto")
+    pred = getattr(args, "y_pred", None)
+    table = score_files.read_score_table("--scores", args.scores, header)
+    read = dict(column=getattr(args, "column", None), header=getattr(args, "header", "auto"),
+                pred_column=getattr(args, "y_pred_column", None))
+    y_true, y_pred = inputs.read_label_pair(args.y_true, pred, **read, rows=len(table.rows))
+    if table.columns is None and header == "auto":
+        seen = {str(v) for group in (y_true, y_pred, inputs.text_labels(args.labels)) if group for v in group.values}
+        named = score_files.read_score_table("--scores", args.scores, header, classes=seen)
+        if named.columns is not None:
+            table = named
+            if pred is None and read["pred_column"] is None:  # a single label file's header is told by the rows
+                y_true, y_pred = inputs.read_label_pair(args.y_true, None, **read, rows=len(table.rows))
     columns = None if table.columns is None else inputs.Labels(table.columns, text=True)
     (y_true, y_pred, labels, columns), numbers = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels),
                                                                      columns)
-    rows = table.rows if columns is None else _named_columns(table.rows, columns, labels)
-    if columns is None and labels is None:
+    rows = table.rows
+    if columns is not None:
+        labels = labels if labels is not None else containers.sorted_classes(columns)
+        rows = _named_columns(rows, columns, labels)
+    elif labels is None:
         _note_column_order(rows, y_true, y_pred)
-    return {"y_true": y_true, "y_pred": y_pred, "scores": inputs.rounded_probabilities("--scores", rows, table.decimals),
-            "labels": labels if columns is None or labels is not None else columns,
-            "pos_label": inputs.positive_label(args.pos_label, numbers), "probabilistic": args.probabilistic}
+    return y_true, y_pred, score_files.rounded_probabilities("--scores", rows, table.decimals), labels, numbers
 
 
 def _multilabel_score_inputs(args) -> dict:
@@ -57,7 +91,7 @@ def _multilabel_score_inputs(args) -> dict:
     if args.probabilistic is not None:
         raise InputError("--probabilistic", "needs single-label data (one true class per sample), not --multilabel")
     inputs.no_label_columns(args.column, args.y_pred_column)
-    table = inputs.read_score_table("--scores", args.scores)
+    table = score_files.read_score_table("--scores", args.scores, args.scores_header)
     labels = None if args.labels is None else list(args.labels)
     if table.columns is not None:
         if labels is not None and [str(c) for c in table.columns] != labels:
@@ -71,16 +105,14 @@ def _multilabel_score_inputs(args) -> dict:
             "pos_label": inputs.positive_label(args.pos_label, numbers or labels is None)}
 
 
-def _named_columns(rows: list, columns: list, labels: list | None) -> list:
-    """Score rows with their columns in ``labels`` order (the header's order without ``--labels``)."""
-    if len(set(columns)) != len(columns):
-        raise InputError("--scores", f"the header names a class twice: {columns}")
-    if labels is None:
+def _named_columns(rows: list, columns: list, labels: list) -> list:
+    """Score rows with their named columns in ``labels`` order."""
+    import numpy as np
+
+    values = np.asarray(rows, dtype=object)
+    if values.ndim != 2:  # ragged rows: the runtime explains
         return rows
-    if sorted(map(str, columns)) != sorted(map(str, labels)) or len(columns) != len(labels):
-        raise InputError("--scores", f"the header's classes {columns} are not those of --labels {labels}")
-    order = [columns.index(label) for label in labels]
-    return [[row[k] for k in order] for row in rows]
+    return containers.in_class_order(values, columns, labels, "--scores").tolist()
 
 
 def _note_column_order(rows: list, y_true: list, y_pred: list | None) -> None:

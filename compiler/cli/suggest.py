@@ -1,7 +1,7 @@
 """``metricc suggest``: the metrics the thesis' rule selects for a task (numpy only).
 
 The rule itself is :func:`metricc.runtime.suggest.suggest`; ``--labels-file`` is read like
-``eval --y-true`` (:func:`.inputs.read_labels`).
+``eval --y-true``, by the same rules (:func:`.inputs.read_label_pair`: ``--column``, ``--header``).
 
 >>> from metricc.compiler.cli import main
 >>> main(["suggest", "--class-counts", "1669,1527", "--format", "json"]) == 0  # doctest: +ELLIPSIS
@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 from metricc.compiler.cli import inputs
+from metricc.compiler.cli.tables import HEADER_CHOICES
 from metricc.runtime.errors import InputError
 
 __all__ = ["add_command"]
@@ -31,6 +32,9 @@ def add_command(commands) -> None:
     balance.add_argument("--class-counts", metavar="N,N,...", help="instances per class, comma-separated")
     balance.add_argument("--labels-file", metavar="FILE", help="true labels: one per line, or one comma-separated line")
     balance.add_argument("--imbalance-ratio", type=float, metavar="R", help="majority / minority class size (>= 1)")
+    command.add_argument("--column", metavar="NAME|INDEX", help="the column of --labels-file in a table file")
+    command.add_argument("--header", choices=HEADER_CHOICES, default="auto",
+                         help="whether --labels-file starts with a header line (default: detect it, and say so on stderr)")
     command.add_argument("--ordinal", action="store_true", help="the classes are ordered (multi-class only)")
     command.add_argument("--threshold", type=float, metavar="T",
                          help="imbalanced when minority < T * majority (default 0.70, the thesis' isBalanced)")
@@ -56,7 +60,10 @@ def _run(args) -> int:
     if args.class_counts is not None:
         kwargs["class_counts"] = _class_counts(args.class_counts)
     if args.labels_file is not None:
-        kwargs["y_true"] = inputs.read_labels("--labels-file", args.labels_file).values
+        labels, _ = inputs.read_label_pair(args.labels_file, None, args.column, args.header, true_option="--labels-file")
+        (kwargs["y_true"],), _ = inputs.typed_labels(labels)
+    elif args.column is not None or args.header != "auto":
+        raise InputError("--column" if args.column is not None else "--header", "applies to --labels-file")
     try:
         found = suggest(**kwargs)
     except InputError as error:

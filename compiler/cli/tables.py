@@ -7,7 +7,8 @@ of them found on the first line; fields may be quoted), and its first line is a 
 
 - ``header="yes"``, or a column is chosen by name; never with ``header="no"``;
 - else (``"auto"``) when some column is numbers below a first line that is not a number, or,
-  in a table of several columns, when no first-line field occurs again in its column.
+  in a table of several columns, when no first-line field occurs again in its column and
+  not every first-line field is a number (a header is never guessed from numbers alone).
 
 A single column of text labels cannot tell a header from a class by itself; the command
 reads ``--y-true`` and ``--y-pred`` together for that (:func:`.inputs.read_label_pair`).
@@ -78,7 +79,9 @@ def _looks_like_header(rows: list[list[str]]) -> bool:
     for k, name in enumerate(first):
         if not is_number(name) and all(is_number(row[k]) for row in rest):
             return True
-    return len(first) > 1 and all(name not in {row[k] for row in rest} for k, name in enumerate(first))
+    # A header is never guessed from numbers alone: "0,1" over "1,0" and "2,2" is a row of labels.
+    return (len(first) > 1 and not all(is_number(name) for name in first)
+            and all(name not in {row[k] for row in rest} for k, name in enumerate(first)))
 
 
 def column_values(option: str, path: str, table: Table, column: str | None) -> list[str]:

@@ -389,7 +389,7 @@ def test_the_readme_examples_run(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     exec(section.split("```python\n", 1)[1].split("```", 1)[0], {})  # noqa: S102 - the README's own example
     assert sorted(p.name for p in tmp_path.iterdir()) == ["matrix.svg", "preference_space.png", "rankings.png",
-                                                          "threshold.png"]
+                                                          "reliability.png", "threshold.png"]
     command = shlex.split(section.split("```sh\n", 1)[1].split("```", 1)[0])
     image = command[command.index("-o") + 1]
     assert (REPO / image).is_file() and f"]({image})" in section
@@ -407,3 +407,76 @@ def test_the_command_draws_a_matrix_from_label_files(capsys, tmp_path):
     assert (code, err) == (0, "") and out_file.read_bytes().startswith(b"\x89PNG")
     code, _, err = _cli(capsys, "plot", "confusion-matrix", "--y-true", tmp_path / "t.txt", "-o", out_file)
     assert code == 2 and err.startswith("metricc: error: --y-pred: ")
+
+
+# --- issue 25: names, legends, reliability and DET ---------------------------------------------
+
+def test_scores_of_a_dataframe_are_matched_by_column_name():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(S_THREE, columns=["ant", "bee", "cow"])[["cow", "ant", "bee"]]
+    for draw in (plot.roc, plot.precision_recall, plot.det):
+        shuffled = legend_texts(draw(Y_THREE, frame).axes[0])
+        assert shuffled == legend_texts(draw(Y_THREE, S_THREE).axes[0])
+    threshold = plot.threshold("accuracy", Y_THREE, frame, pos_label="cow")
+    assert legend_texts(threshold.axes[0]) == legend_texts(plot.threshold("accuracy", Y_THREE, S_THREE,
+                                                                          pos_label="cow").axes[0])
+
+
+def test_the_roc_legend_is_beside_the_curves(tmp_path):
+    figure = plot.roc(Y_THREE, S_THREE)
+    figure.canvas.draw()
+    ax = figure.axes[0]
+    assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1  # never over the curves
+
+
+def test_rankings_name_each_classifier_once():
+    figure = plot.rankings(CLASSIFIERS, ["accuracy", "f1"], names=["tree", "bayes", "svm"])
+    ax = figure.axes[0]
+    assert ax.get_legend() is None
+    named = [text.get_text() for text in ax.texts if text.get_text() in ("tree", "bayes", "svm")]
+    assert sorted(named) == ["bayes", "svm", "tree"]
+
+
+def test_reliability_bins_are_the_catalogs():
+    from metricc.bridges.plot.calibration import bin_statistics
+
+    probabilities = S_THREE / S_THREE.sum(axis=1, keepdims=True)
+    for bins in (5, 15):
+        stats = bin_statistics(Y_THREE, probabilities, bins=bins)
+        share = stats["count"] / stats["count"].sum()
+        gaps = np.abs(stats["accuracy"] - stats["confidence"])
+        catalog = mc.evaluate(["calibration_error", "max_calibration_error"], y_true=Y_THREE, scores=probabilities,
+                              params={"bins": bins})
+        assert (share * gaps).sum() == pytest.approx(float(catalog["calibration_error"]), abs=1e-12)
+        assert gaps.max() == pytest.approx(float(catalog["max_calibration_error"]), abs=1e-12)
+        figure = plot.reliability(Y_THREE, probabilities, bins=bins)
+        assert f"ECE = {float(catalog['calibration_error']):.4f}" in figure.axes[0].get_title()
+    with pytest.raises(InputError, match="^bins: "):
+        plot.reliability(Y_THREE, probabilities, bins=0)
+
+
+def test_det_marks_the_equal_error_rate(tmp_path):
+    figure = plot.det(Y_BINARY, S_BINARY)
+    eer = float(mc.evaluate("equal_error_rate", y_true=Y_BINARY, scores=S_BINARY, average="binary")["equal_error_rate"])
+    assert legend_texts(figure.axes[0])[0] == f"class 1 (EER = {eer:.4f})"
+    assert "normal deviate" in figure.axes[0].get_xlabel()
+    png(figure, tmp_path)
+
+
+def test_labels_with_math_markup_draw_literally(tmp_path):
+    labels = np.where(Y_BINARY == 1, "$x^{$", "b")
+    for figure in (plot.roc(labels, S_BINARY, labels=["b", "$x^{$"]),
+                   plot.confusion_matrix(y_true=labels, y_pred=labels)):
+        png(figure, tmp_path)  # drawing fails on unescaped math
+
+
+@pytest.mark.parametrize("kind", ["det", "reliability"])
+def test_new_kinds_on_the_command_line(kind, tmp_path, capsys):
+    (tmp_path / "y.txt").write_text("".join(f"{v}\n" for v in Y_THREE))
+    probabilities = S_THREE / S_THREE.sum(axis=1, keepdims=True)
+    (tmp_path / "s.csv").write_text("bee,cow,ant\n" + "".join(f"{r[1]!r},{r[2]!r},{r[0]!r}\n"
+                                                              for r in probabilities.tolist()))
+    code = cli.main(["plot", kind, "--y-true", str(tmp_path / "y.txt"), "--scores", str(tmp_path / "s.csv"),
+                     "-o", str(tmp_path / "k.png")])
+    assert code == 0, capsys.readouterr().err
+    assert (tmp_path / "k.png").read_bytes().startswith(b"\x89PNG")

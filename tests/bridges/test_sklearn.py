@@ -131,3 +131,17 @@ def test_sample_weight_is_refused_where_it_cannot_apply(iris):
 
 def test_docstring_example():
     assert doctest.testmod(bridge).failed == 0
+
+
+def test_a_label_column_is_one_label_per_sample():
+    """Issue 25: y of shape (n, 1) is single-label data, not one-column indicator rows."""
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import LogisticRegression
+
+    from metricc.bridges.sklearn import scorer
+
+    X, y = load_iris(return_X_y=True)
+    model = LogisticRegression(max_iter=500).fit(X, y)
+    for metric in ("f1", "roc_auc"):
+        score = scorer(metric, average="macro")
+        assert score(model, X, y.reshape(-1, 1)) == score(model, X, y)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler.cli import inputs
+from metricc.compiler.cli import inputs, score_files
 from metricc.runtime.errors import InputError
 
 
@@ -149,18 +149,18 @@ def test_bad_indicators(tmp_path):
 # ---------------------------------------------------------------- scores
 
 def test_scores_rows_and_single_columns(tmp_path):
-    assert inputs.read_scores("--scores", "[[0.2, 0.8], [0.6, 0.4]]") == [[0.2, 0.8], [0.6, 0.4]]
-    assert inputs.read_scores("--scores", write(tmp_path, "s.csv", "0.9\n0.1\n")) == [0.9, 0.1]  # two classes
-    assert inputs.read_scores("--scores", "[[0.9], [0.1]]") == [0.9, 0.1]
-    assert inputs.read_scores("--scores", write(tmp_path, "s.json", "[0.3, 0.7]")) == [0.3, 0.7]
+    assert score_files.read_scores("--scores", "[[0.2, 0.8], [0.6, 0.4]]") == [[0.2, 0.8], [0.6, 0.4]]
+    assert score_files.read_scores("--scores", write(tmp_path, "s.csv", "0.9\n0.1\n")) == [0.9, 0.1]  # two classes
+    assert score_files.read_scores("--scores", "[[0.9], [0.1]]") == [0.9, 0.1]
+    assert score_files.read_scores("--scores", write(tmp_path, "s.json", "[0.3, 0.7]")) == [0.3, 0.7]
 
 
 def test_bad_scores(tmp_path):
     path = write(tmp_path, "s.json", '{"scores": [0.3]}')
-    assert refused(inputs.read_scores, "--scores", path) == "expected a JSON array of rows, got dict"
+    assert refused(score_files.read_scores, "--scores", path) == "expected a JSON array of rows, got dict"
     path = write(tmp_path, "s.csv", "0.2, 0.8\n0.6\n")
-    assert refused(inputs.read_scores, "--scores", path) == f"{path}:2: 1 values, expected 2 like line 1"
-    assert "not valid JSON" in refused(inputs.read_scores, "--scores", "[0.2, ")
+    assert refused(score_files.read_scores, "--scores", path) == f"{path}:2: 1 values, expected 2 like line 1"
+    assert "not valid JSON" in refused(score_files.read_scores, "--scores", "[0.2, ")
 
 
 # ---------------------------------------------------------------- label types and JSON
@@ -238,16 +238,16 @@ def test_decimal_labels_sort_as_numbers():
 
 
 def test_score_columns_named_by_a_header(tmp_path):
-    table = inputs.read_score_table("--scores", write(tmp_path, "s.csv", "b,a\n0.2500,0.7500\n0.5,0.5\n"))
+    table = score_files.read_score_table("--scores", write(tmp_path, "s.csv", "b,a\n0.2500,0.7500\n0.5,0.5\n"))
     assert table == ([[0.25, 0.75], [0.5, 0.5]], ["b", "a"], 1)
-    assert inputs.read_score_table("--scores", "[[0.25, 0.75]]").columns is None
+    assert score_files.read_score_table("--scores", "[[0.25, 0.75]]").columns is None
     with pytest.raises(InputError, match="the header names 3 columns, the rows hold 2"):
-        inputs.read_score_table("--scores", write(tmp_path, "t.csv", "a,b,c\n0.5,0.5\n"))
+        score_files.read_score_table("--scores", write(tmp_path, "t.csv", "a,b,c\n0.5,0.5\n"))
 
 
 def test_printed_probabilities_are_accepted_within_their_rounding():
     rows = [[0.3334, 0.3333, 0.3334], [0.5, 0.5, 0.0]]
-    fixed = inputs.rounded_probabilities("--scores", rows, 4)
+    fixed = score_files.rounded_probabilities("--scores", rows, 4)
     assert abs(sum(fixed[0]) - 1) < 1e-12 and fixed[1] == [0.5, 0.5, 0.0]
-    assert inputs.rounded_probabilities("--scores", [[0.34, 0.34, 0.34]], 2) == [[0.34, 0.34, 0.34]]  # off by 0.02
-    assert inputs.rounded_probabilities("--scores", [[2.0, -1.0]], 1) == [[2.0, -1.0]]  # not probabilities
+    assert score_files.rounded_probabilities("--scores", [[0.34, 0.34, 0.34]], 2) == [[0.34, 0.34, 0.34]]  # off by 0.02
+    assert score_files.rounded_probabilities("--scores", [[2.0, -1.0]], 1) == [[2.0, -1.0]]  # not probabilities

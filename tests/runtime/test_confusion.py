@@ -152,8 +152,9 @@ def test_matches_sklearn(pair):
 
 
 @FAST
-@given(st.integers(1, 4), st.integers(1, 12), st.data())
+@given(st.integers(1, 4), st.integers(2, 12), st.data())
 def test_batch_equals_loop(batch, n, data):
+    """Batches (B, N) of N >= 2 samples: (B, 1) is B samples of one label each (issue 25)."""
     shape = (batch, n)
     y_true = data.draw(hnp.arrays(np.int64, shape, elements=st.integers(0, 3)))
     y_pred = data.draw(hnp.arrays(np.int64, shape, elements=st.integers(0, 3)))
@@ -255,6 +256,8 @@ def test_labels_argument_errors(labels, argument, fragment):
 
 def test_label_not_in_labels_names_batch_position():
     with raises_input_error("y_pred", r"label 'z' at index \(1, 0\)"):
+        confusion_matrix([["a", "b"], ["b", "a"]], [["a", "b"], ["z", "a"]], labels=["a", "b"])
+    with raises_input_error("y_pred", r"label 'z' at index 1"):  # (n, 1): one label per sample, not a batch
         confusion_matrix([["a"], ["b"]], [["a"], ["z"]], labels=["a", "b"])
 
 

@@ -38,11 +38,11 @@ def test_numbers_agree_with_sklearn_classification_report():
 def test_metrics_split_into_columns_and_overall_rows():
     r = mc.report(["f_beta", "g_mean", "balanced_accuracy", "cen"], matrix=[[5, 1, 0], [2, 4, 1], [0, 1, 3]],
                   params={"beta": 2})
-    assert r.class_metrics == ["f_beta", "g_mean"] and list(r.overall) == ["balanced_accuracy", "cen"]
+    assert r.class_metrics == ["f_beta(beta=2)", "g_mean"] and list(r.overall) == ["balanced_accuracy", "cen"]
     assert r.labels == [0, 1, 2]
-    assert r.per_class["f_beta"][1] == pytest.approx(mc.evaluate("f_beta", matrix=[[5, 1, 0], [2, 4, 1], [0, 1, 3]],
-                                                                 params={"beta": 2}, average="none")["f_beta"][1])
-    assert set(r.averages["micro"]) == {"f_beta", "g_mean"}
+    assert r.per_class["f_beta(beta=2)"][1] == pytest.approx(mc.evaluate(
+        "f_beta", matrix=[[5, 1, 0], [2, 4, 1], [0, 1, 3]], params={"beta": 2}, average="none")["f_beta"][1])
+    assert set(r.averages["micro"]) == {"f_beta(beta=2)", "g_mean"}
 
 
 @pytest.mark.parametrize(("kwargs", "argument", "words"), [
