@@ -47,7 +47,7 @@ def test_many_scores_need_no_bit_mask():
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["--class-totals", "5,5", "--score", "accuracy=" + "1" * 5000], "not a finite number"),
+    (["--class-totals", "5,5", "--score", "accuracy=" + "1" * 5000], "at most 40"),
     (["--class-totals", "5,5", "--score", f"accuracy={'1' * 5000}/{'3' * 5000}"], "accuracy="),
     (["--class-totals", "5," + "9" * 5000, "--score", "accuracy=0.5"], "--class-totals"),
     (["--samples", "9" * 5000, "--score", "accuracy=0.5"], "--samples"),

@@ -390,7 +390,8 @@ def test_the_readme_examples_run(tmp_path, monkeypatch, capsys):
     exec(section.split("```python\n", 1)[1].split("```", 1)[0], {})  # noqa: S102 - the README's own example
     assert sorted(p.name for p in tmp_path.iterdir()) == ["matrix.svg", "preference_space.png", "rankings.png",
                                                           "reliability.png", "threshold.png"]
-    command = shlex.split(section.split("```sh\n", 1)[1].split("```", 1)[0])
+    blocks = [block.split("```", 1)[0] for block in section.split("```sh\n")[1:]]
+    [command] = [shlex.split(b) for b in blocks if "-o " in b and f"]({shlex.split(b)[shlex.split(b).index('-o') + 1]})" in section]
     image = command[command.index("-o") + 1]
     assert (REPO / image).is_file() and f"]({image})" in section
     command[command.index("-o") + 1] = str(tmp_path / "image.png")
