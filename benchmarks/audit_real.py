@@ -295,7 +295,9 @@ def run_part(part: str, runner: Runner, limit: int | None, verbose: bool) -> dic
             except Exception as error:  # noqa: BLE001  (the worker itself failed to start)
                 answer = {"error": f"runner: {error!r}", "seconds": 0.0}
             judged = PART_JUDGES[part](case, answer)
-            row = {"id": case.get("id"), "variant": variant, "seconds": round(answer.get("seconds", 0.0), 3), **judged}
+            source = case.get("source") if isinstance(case.get("source"), dict) else {}
+            row = {"id": case.get("id"), "variant": variant, "source": source.get("title"),
+                   "seconds": round(answer.get("seconds", 0.0), 3), **judged}
             rows.append(row)
             if verbose:
                 print(f"  {part:<11} {str(case.get('id')):<28} {variant:<20} {row['outcome']:<18} "

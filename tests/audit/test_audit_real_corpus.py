@@ -134,3 +134,38 @@ def test_the_benchmark_runs_every_part(tmp_path):
             counted = summary["right"] + summary["wrong"] + summary["errors"]
             assert counted == summary["n"], (part["part"], summary)
     assert "fraction" in done.stdout
+
+
+def test_recorded_truth_is_mlscorecheck_verdict():
+    """The first sets' truth, asked of mlscorecheck again (all of them: benchmarks/audit_real_truth.py)."""
+    pytest.importorskip("mlscorecheck")
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "audit_real_truth.py"), "--limit", "3"],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def _script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("audit_real_benchmark", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_results_of_an_unknown_shape_are_errors_not_crashes():
+    bench = _script()
+    formula = {"expected": {"metric": "precision"}}
+    assert bench.judge_formula(formula, {"ok": {"parsed": "TP/(TP+FP)"}})["outcome"] == "error"
+    assert bench.judge_formula(formula, {"ok": {"matches": [{"average": "binary"}]}})["outcome"] == "error"
+    assert bench.judge_formula(formula, {"ok": {"matches": [{"metric": "recall"}]}})["outcome"] == "misread"
+    assert bench.judge_formula({"expected": "none"}, {"ok": {"matches": []}})["outcome"] == "right"
+    consistent_set = {"truth": "consistent"}
+    assert bench.judge_scores(consistent_set, {"ok": {"verdict": "yes"}})["outcome"] == "error"
+    assert bench.judge_scores(consistent_set, {"ok": {"status": "not refuted"}})["outcome"] == "right"
+    assert bench.judge_scores({"truth": "inconsistent"}, {"ok": {"status": "not refuted"}})["outcome"] == "missed"
+    assert bench.judge_scores(consistent_set, {"ok": {"consistent": False}})["outcome"] == "false_inconsistent"
+    claim = {"explained_by": [{"average": "micro"}]}
+    assert bench.judge_convention(claim, {"ok": None})["outcome"] == "error"
+    assert bench.judge_convention(claim, {"ok": {"status": "explained", "explained_by": {"average": "micro"}}})["outcome"] == "right"
+    assert bench.judge_convention(claim, {"error": "timeout after 2 s"})["outcome"] == "error"
