@@ -17,7 +17,7 @@ source -- that no unit test uses, and prints the fraction right per part:
   (``sens=0.85``). ``false_inconsistent``: a consistent set called inconsistent.
 - ``conventions``: :func:`explain_claim` on a printed number under the convention a reader
   assumes (the catalog default); right when the source's own convention is among the
-  explanations found.
+  explanations found, ``misread`` when only other conventions are, ``missed`` when none is.
 
 Each case runs in a worker process with a per-case timeout (``--timeout``); a crash, a
 timeout, an input error or a result of an unknown shape counts as an error and the run goes

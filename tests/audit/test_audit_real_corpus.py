@@ -167,5 +167,6 @@ def test_results_of_an_unknown_shape_are_errors_not_crashes():
     assert bench.judge_scores(consistent_set, {"ok": {"consistent": False}})["outcome"] == "false_inconsistent"
     claim = {"explained_by": [{"average": "micro"}]}
     assert bench.judge_convention(claim, {"ok": None})["outcome"] == "error"
-    assert bench.judge_convention(claim, {"ok": {"status": "explained", "explained_by": {"average": "micro"}}})["outcome"] == "right"
+    explained = {"ok": {"status": "explained", "explained_by": {"average": "micro"}}}
+    assert bench.judge_convention(claim, explained)["outcome"] == "right"
     assert bench.judge_convention(claim, {"error": "timeout after 2 s"})["outcome"] == "error"
