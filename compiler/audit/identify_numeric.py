@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 import sympy
 
+from metricc.compiler.audit.identify_cache import cached_table
 from metricc.compiler.audit.identify_evaluate import Undefined, evaluate
 from metricc.compiler.audit.identify_scores import is_score_formula, score_table, score_values
 from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
@@ -196,7 +197,13 @@ def _catalog_value(variant, matrix=None, counts=None, class_index=None, vector=N
 
 @functools.lru_cache(maxsize=16)
 def _catalog_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
-    """Every variant's values at the points of ``kind`` (tuple of floats or None)."""
+    """Every variant's values at the points of ``kind`` (tuple of floats or None), from the
+    disk cache of this catalog when there is one (:mod:`.identify_cache`)."""
+    name = "-".join((kind, *params[0], "vector" if params[1] else "plain"))
+    return cached_table(name, lambda: _compute_table(params, kind))
+
+
+def _compute_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
     multilabel, matrices, binary = _data()
     if kind == "scores":
         return score_table()
