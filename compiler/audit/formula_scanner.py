@@ -27,8 +27,8 @@ MAX_EXPONENT = 16
 MAX_DIGITS = 12
 _PASS = {"frac": "\\frac", "dfrac": "\\frac", "tfrac": "\\frac", "sqrt": "\\sqrt", "cdot": "\\cdot",
          "times": "\\times", "max": "\\max", "min": "\\min", "log": "\\log", "ln": "\\ln"}
-_DECORATIONS = ("bar", "overline", "hat", "mathcal", "mathbb", "vec", "tilde")
-_TEXT = ("text", "mathrm", "mathit", "operatorname", "textit", "mathbf", "textrm")
+_DECORATIONS = ("bar", "overline", "hat", "widehat", "mathcal", "mathbb", "vec", "tilde")
+_TEXT = ("text", "mathrm", "mathit", "operatorname", "textit", "mathbf", "textrm", "boldsymbol", "mathsf", "bm", "textbf")
 _GREEK = ("beta", "mu", "kappa", "phi", "alpha")
 PLACEHOLDER_LETTERS = "abcdfghopqrsuwyzABDFGHJKLNOQRSUVWXYZ"
 _VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance of class i
@@ -123,6 +123,11 @@ class Scanner:
                 self.out.append("^{" + self.rewrite(start, end) + "}")
                 if text[self.pos:].lstrip().startswith("^"):
                     raise self.error("a power tower (x^a^b): write the exponent in one group", at)
+            elif ch in "[]":  # \left[ ... \right]: brackets (\sqrt[n] reads its own)
+                if ch == "[" and re.search(r"(\)|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
+                    self.out.append("\\cdot ")
+                self.out.append("(" if ch == "[" else ")")
+                self.pos += 1
             elif ch in "+-*/(){}[],=| ":
                 if ch == "(" and re.search(r"(\)|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
                     self.out.append("\\cdot ")  # (a)(b), p_k(n - p_k): a product, not a call
@@ -143,6 +148,8 @@ class Scanner:
         elif name in ("log", "ln"):
             self.logarithm(name)
         elif name in _PASS:
+            if name in ("frac", "dfrac", "tfrac", "sqrt") and re.search(r"(\)|\}|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
+                self.out.append("\\cdot ")  # (TP_j + FN_j)\frac{..}{..}: a product
             self.out.append(_PASS[name] + " ")
             if name == "sqrt" and self.text[self.pos:self.pos + 1] == "[":
                 end = self.text.find("]", self.pos)

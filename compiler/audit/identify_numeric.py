@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import random
 import warnings
+import zlib
 
 import numpy as np
 import sympy
@@ -24,7 +25,7 @@ from metricc.compiler.audit.identify_scores import is_score_formula, score_table
 from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
 from metricc.compiler.language import symbols
 
-__all__ = ["numeric_matches", "distance", "variants", "parameters"]
+__all__ = ["numeric_matches", "distance", "variants", "parameters", "confirmed"]
 
 _COUNTS = ("TP", "FP", "FN", "TN")
 _SCALAR_VALUES = {"beta": 0.7, "alpha": 0.3}
@@ -295,3 +296,54 @@ def distance(expr, variant_key, kind: str) -> float:
     if not pairs:
         return float("inf")
     return sum(abs(x - y) / max(1.0, abs(y)) for x, y in pairs) / len(pairs)
+
+
+CONFIRM_POINTS = 40  # fresh random points an unproved match must agree on
+
+
+def confirmed(expr, variant, holds: str) -> tuple[bool, str | None]:
+    """Whether ``expr`` equals the catalog ``variant`` at :data:`CONFIRM_POINTS` fresh random
+    points of its scope (``holds``): counts of one class (a per-class formula), multi-label
+    counts (``all``), confusion matrices of 3 to 6 classes (``single-label``) or 2 x 2 ones
+    (``binary``), counts from 0 (so that near-empty classes are drawn too). A match that its
+    proof could not show is kept only when it agrees at every point where both are defined,
+    and both are defined at a quarter of them at least: equal at a dozen fixed points is not a
+    match. -> (equal, where it differs: "TP = 0" when it differs only where that count is 0,
+    the catalog's own value of an edge case; None otherwise)."""
+    if _scopes(expr, "any") in (("scores",), ("instances",)):
+        return True, None  # compared on whole data sets: the fixed sets of identify_scores and _label_sets
+    rng = random.Random(zlib.crc32(f"{expr}|{variant[:2]}".encode()))
+    agreed, zeros = 0, None  # zeros: the counts that were 0 at every point where the two differ
+    for point in range(CONFIRM_POINTS):
+        high = rng.choice((3, 12, 60))
+        if holds == "all" or _per_class(expr) and holds != "binary":
+            classes = rng.randint(2, 5)
+            tp, fp, fn = (np.array([rng.randint(0, high) for _ in range(classes)]) for _ in range(3))
+            n = int((tp + fp + fn).max()) + rng.randint(0, high)
+            counts = (tp, fp, fn, n - tp - fp - fn, n)
+            vector = _vector(classes, 100 + point)
+            if _per_class(expr):
+                k = rng.randrange(classes)
+                mine, theirs = _user_value(expr, counts, per_class=k), _catalog_value(variant, counts=counts, class_index=k)
+                at = [c[k] for c in counts[:4]]
+            else:
+                mine, theirs = _user_value(expr, counts, vector=vector), _catalog_value(variant, counts=counts, vector=vector)
+                at = [min(c) for c in counts[:4]]
+        else:
+            classes = 2 if holds == "binary" else rng.randint(3, 6)
+            matrix = np.array([[rng.randint(0, high) for _ in range(classes)] for _ in range(classes)])
+            vector = _vector(classes, 100 + point)
+            per_class = 1 if _per_class(expr) else None
+            mine = _user_value(expr, _counts_of(matrix), matrix=matrix, per_class=per_class, vector=vector)
+            theirs = _catalog_value(variant, matrix=matrix, vector=vector)
+            at = [c[1] for c in _counts_of(matrix)[:4]] if classes == 2 else [min(c) for c in _counts_of(matrix)[:4]]
+        if mine is None or theirs is None or theirs != theirs:
+            continue
+        if abs(mine - theirs) > 1e-9 * max(1.0, abs(mine), abs(theirs)):
+            zero = {name for name, value in zip(_COUNTS, at) if value == 0}
+            zeros = zero if zeros is None else zeros & zero
+            continue
+        agreed += 1
+    if zeros is not None:
+        return False, (" or ".join(f"{name} = 0" for name in _COUNTS if name in zeros) or None)
+    return agreed >= CONFIRM_POINTS // 4, None

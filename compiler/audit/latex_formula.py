@@ -17,6 +17,7 @@ import re
 import sympy
 
 from metricc.compiler.audit.formula_definitions import INDEX_CONDITIONS, bound_meanings, fresh_bound, pattern_of
+from metricc.compiler.audit.formula_readings import role_bounds, substitute
 from metricc.compiler.audit.formula_scanner import EXCLUDED, PLACEHOLDER_LETTERS, Scanner
 from metricc.compiler.audit.formula_source import MAX_NESTING, Source, check_brackets, check_nesting, check_operators
 from metricc.compiler.audit.formula_text import label_sets, one_name_g_mean, text_to_latex
@@ -33,6 +34,13 @@ _NUMBER_TAG = re.compile(r"(\\quad\s*)?(\\tag\{[^{}]*\}|\(\d+(\.\d+)?\))\s*$"  #
                          r"|(\\quad\s*\(\d+(\.\d+)?\)|\\tag\{[^{}]*\})\s*(?=,)")  # or before the definitions
 
 
+# C_{k\cdot}, C_{\cdot k}, n_{k+}, n_{+k}: a marginal (row or column total), rewritten C_{k:}, C_{:k}
+_MARGINAL = re.compile(r"_\{\s*(?:([a-z])\s*(\\cdot|\\bullet|\+|\.)|(?:\\cdot|\\bullet|\+|\.)\s*([a-z]))\s*\}")
+# the words that join a formula to its definitions or its index ranges: "and", "for", "with", "where"
+_JOINING_WORD = re.compile(r"\s*(\\quad|\\qquad)?\s*(\\text\{\s*(and|for|with|where)\s*\}|(?<![A-Za-z\\])(and|for)(?![A-Za-z]))"
+                           r"\s*(\\quad|\\qquad)?\s*")
+
+
 @dataclasses.dataclass(frozen=True)
 class Formula:
     """A parsed formula: the expression, the label printed in front of it, the text."""
@@ -45,6 +53,18 @@ class Formula:
     # is looked for by changing one printed name's meaning (:func:`with_meanings`).
     template: sympy.Expr | None = None
     meanings: tuple[tuple[sympy.Symbol, sympy.Expr], ...] = ()
+    # names with several readings (formula_readings): name -> (marker, readings); what the
+    # roles of letters made of them (letter -> sentence)
+    readings: tuple[tuple[str, tuple], ...] = ()
+    inferred: tuple[tuple[str, str], ...] = ()
+
+    def read(self, choice: dict) -> "Formula":
+        """The formula with each marked name read as chosen (``{name: (marker, reading)}``)."""
+        if not choice:
+            return self
+        expr = _finish(substitute(self.expr, choice))
+        meanings = tuple((s, substitute(m, choice)) for s, m in self.meanings)
+        return dataclasses.replace(self, expr=expr, meanings=meanings)
 
 
 def with_meanings(formula: Formula, changed: dict) -> sympy.Expr:
@@ -69,8 +89,16 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
 def _parse(text: str, notation: Notation, syntax: str) -> Formula:
     source = text_to_latex(text) if syntax == "text" else Source.of(text)
     source = source.sub(_DROP, lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "")
-    source = label_sets(one_name_g_mean(source.sub(_NUMBER_TAG, "").strip()))
+    source = one_name_g_mean(source.sub(_NUMBER_TAG, "").strip())
+    for letter, (meaning, sentence) in role_bounds(source.text).items():
+        if letter not in notation.defined:
+            notation.bounds.setdefault(letter, meaning)
+            if sentence:
+                notation.inferred.setdefault(letter, sentence)
+    source = label_sets(source)
     notation.bounds.update(bound_meanings(source.text))
+    source = _trailing_definitions(source.sub(_MARGINAL, lambda m: f"_{{{m.group(1) or ''}:{m.group(3) or ''}}}")
+                                   .sub(_JOINING_WORD, ","))
     main, definitions = _split_definitions(source.sub(INDEX_CONDITIONS, ""))
     _define(definitions, notation)
     segments = _split_top(main, "=")
@@ -82,7 +110,8 @@ def _parse(text: str, notation: Notation, syntax: str) -> Formula:
     for form in rest:  # a chain of equal forms (Wenzel Eq. 27: set-builder = counts): the first readable
         try:
             expr, template, meanings = _expression(form, notation)
-            return Formula(expr, label, text, template, meanings)
+            inferred = tuple((k, v) for k, v in notation.inferred.items() if k in notation.used)
+            return Formula(expr, label, text, template, meanings, tuple(notation.readings.items()), inferred)
         except InputError as error:
             first_error = first_error or error
     raise first_error
@@ -109,6 +138,24 @@ def _define(definitions: list[tuple[Source, Source]], notation: Notation) -> Non
         if len(waiting) == len(pending):
             raise first_error
         pending = waiting
+
+
+def _trailing_definitions(source: Source) -> Source:
+    """``formula\\ (p_o = ..., p_e = ...)``: definitions in parentheses after the formula are
+    read as if after a comma."""
+    text = source.text.rstrip()
+    if not text.endswith(")"):
+        return source
+    depth = 0
+    for start in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[start], 0)
+        if depth == 0:
+            break
+    inside = source.slice(start + 1, len(text) - 1)
+    if start == 0 or not text[:start].strip() or len(_split_top(inside, "=")) < 2:
+        return source
+    head = source.slice(0, start)
+    return Source(head.text + ", " + inside.text, head.cols[:-1] + (head.cols[-1],) * 2 + inside.cols, source.user)
 
 
 def _definition_key(name: str) -> str:
@@ -206,6 +253,8 @@ def _zero_based(expr: sympy.Expr) -> sympy.Expr:
             elif (low, high) == (1, symbols.N_TOTAL):  # over the n instances (multi-label, Wenzel Eq. 23-27)
                 low, high = sympy.S.Zero, high - 1
                 body = body.xreplace({CLASS_COUNTS[c][var]: INSTANCE_COUNTS[c][var] for c in CLASS_COUNTS})
+            elif low == 1 and high.is_Symbol and high.name.startswith("reading_"):
+                pass  # a letter of several readings: bounded once a reading replaces it (Formula.read)
             elif (low, high) not in ((0, symbols.N_CLASSES - 1), (0, symbols.N_TOTAL - 1)):  # bounds every sum's length
                 raise InputError("FORMULA", f"a sum over {var} from {low} to {high}: sums run over the classes, "
                                             "from 1 to C (or 0 to C - 1)")
