@@ -220,8 +220,11 @@ def _params(variant, binding: dict) -> tuple[tuple[str, str], ...]:
     import metricc.runtime as mc
 
     roles = {catalog: printed for printed, catalog in binding.items()}
+    given = {name for name, _ in variant[3]} if len(variant) > 3 else set()  # the formula's own (kappa_i)
     out = []
     for param in mc.catalog()[variant[0]].params:
+        if param.name in given and param.name not in roles:
+            continue
         if param.name in roles:
             if roles[param.name] != param.name:
                 out.append((param.name, f"the formula's {roles[param.name]}"))

@@ -16,10 +16,12 @@ import re
 
 import sympy
 
+from metricc.compiler.analysis import budget
 from metricc.compiler.audit.formula_definitions import INDEX_CONDITIONS, bound_meanings, fresh_bound, pattern_of
 from metricc.compiler.audit.formula_readings import role_bounds, substitute
 from metricc.compiler.audit.formula_scanner import EXCLUDED, PLACEHOLDER_LETTERS, Scanner
-from metricc.compiler.audit.formula_source import MAX_NESTING, Source, check_brackets, check_nesting, check_operators
+from metricc.compiler.audit.formula_source import (MAX_NESTING, Source, check_brackets, check_fractions, check_nesting,
+                                                   check_operators)
 from metricc.compiler.audit.formula_text import label_sets, one_name_g_mean, text_to_latex
 from metricc.compiler.audit.notation import CLASS_COUNTS, INSTANCE_COUNTS, Notation, unless_equal
 from metricc.compiler.language import symbols
@@ -80,6 +82,7 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
     if len(text) > MAX_LENGTH:
         raise InputError("FORMULA", f"{len(text)} characters; a formula may have at most {MAX_LENGTH}")
     check_nesting(text)
+    check_fractions(text)
     try:
         return _parse(text, notation or Notation(), syntax)
     except RecursionError:  # a guard: check_nesting bounds the depth far below the limit
@@ -208,11 +211,18 @@ def _expression(source: Source, notation: Notation, keep: bool = False) -> tuple
     if not isinstance(parsed, sympy.Expr):  # a lark Tree: more than one reading
         raise InputError("FORMULA", f"'{source.quoted()}' can be read in more than one way: add brackets")
     expr = _exclusions(_zero_based(parsed.xreplace(scanner.meanings)))
+    too_large = budget.problem(expr)  # the limits `metricc check` puts on a spec's formula, before any sympy work
+    if too_large:
+        raise InputError("FORMULA", f"'{_short(source.quoted())}': {too_large}")
     unknown = {s for s in expr.free_symbols if isinstance(s, sympy.Symbol) and "_{" in s.name}
     if unknown:
         raise InputError("FORMULA", f"cannot read '{source.quoted()}'")
     order = sorted(scanner.meanings, key=lambda s: PLACEHOLDER_LETTERS.index(s.name[0]) * 10 + int(s.name[3]))
     return (expr if keep else _unindexed(expr)), parsed, tuple((s, scanner.meanings[s]) for s in order)
+
+
+def _short(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[:width - 5] + " ..."
 
 
 def _parse_error(source: Source, latex: str, column, name_ends: dict) -> InputError:
