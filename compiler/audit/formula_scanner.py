@@ -194,20 +194,23 @@ class Scanner:
         if text[self.pos:self.pos + 1] == "_":
             self.pos += 1
             start, end = self.group()
-            sub = text[start:end]
+            # \sum_{k=1}, \sum_{k,l,m=1}, \sum_{k}, \sum_{k=1, k \neq j}, \sum_{f \neq k}: the
+            # indices, their lower bound and a condition leaving one pair out
+            condition = re.search(r"(^|,)\s*([a-z])\s*\\ne(q)?\s*([a-z])\s*$", text[start:end])
+            stop = start + condition.start() if condition else end
+            sub = text[start:stop]
+            if condition:
+                excluded = (condition.group(2), condition.group(4))
             if "=" in sub:
                 equals = start + sub.index("=")
-                variables, lower = [text[start:equals].strip()], (equals + 1, end)
-                comma = text.find(",", equals, end)  # \\sum_{k=1, k \\neq j}: k = j left out
-                if comma >= 0:
-                    lower = (equals + 1, comma)
-                    condition = re.fullmatch(r"\s*([a-z])\s*\\ne(q)?\s*([a-z])\s*", text[comma + 1:end])
-                    if not condition or condition.group(1) != variables[0]:
-                        raise self.error(f"cannot read the condition '{self.source.slice(comma + 1, end).quoted()}': "
-                                         f"write {variables[0]} \\neq j", comma + 1)
-                    excluded = condition.group(3)
-            else:
+                variables, lower = [v.strip() for v in text[start:equals].split(",")], (equals + 1, stop)
+            elif sub.strip() or not condition:
                 variables = [v.strip() for v in sub.split(",")]
+            else:
+                variables = [excluded[0]]
+            if condition and excluded[0] not in variables:
+                raise self.error(f"cannot read the condition '{self.source.slice(start, end).quoted()}': "
+                                 f"write {variables[0]} \\neq j", start)
         if text[self.pos:self.pos + 1] == "^":
             self.pos += 1
             upper = self.group()
@@ -226,7 +229,7 @@ class Scanner:
             self.pos = end
         body = self.rewrite(start, self.pos)
         if excluded is not None:
-            body = self.placeholder(EXCLUDED(sympy.Symbol(variables[0]), sympy.Symbol(excluded))) + " \\cdot (" + body + ")"
+            body = self.placeholder(EXCLUDED(sympy.Symbol(excluded[0]), sympy.Symbol(excluded[1]))) + " \\cdot (" + body + ")"
         for var in variables:  # braced, so that the parser's grammar cannot read it two ways
             self.out.append(f"{{\\{name}_{{{var}={low}}}^{{{bound}}} (")
         self.out.append(body + ")}" * len(variables))
@@ -383,4 +386,5 @@ def _term_end(text: str, start: int) -> int:
 def _uses_index(term: str, variable: str) -> bool:
     """Whether ``term`` subscripts something with ``variable`` (TP_i, mat_{i,j}, \\phi(i))."""
     v = re.escape(variable)
-    return bool(re.search(rf"_{v}(?![A-Za-z0-9])|_\{{[^{{}}]*(?<![A-Za-z]){v}(?![A-Za-z])[^{{}}]*\}}|\(\s*{v}\s*\)", term))
+    return bool(re.search(rf"_{v}(?![A-Za-z0-9])|_\{{[^{{}}]*(?<![A-Za-z]){v}(?![A-Za-z])[^{{}}]*\}}|\(\s*{v}\s*\)"
+                          rf"|_\{{\s*[a-z]{{0,2}}{v}[a-z]{{0,2}}\s*\}}", term))  # C_{kl}: indices run together
