@@ -17,9 +17,10 @@ import re
 
 import sympy
 
+from metricc.compiler.audit.notation import CLASS_COUNTS, UNKNOWN, UNKNOWN_INDEXED
 from metricc.compiler.language import symbols
 
-__all__ = ["READINGS", "customary", "prune", "unknown_readings", "marker", "meaning", "words", "substitute", "combinations",
+__all__ = ["READINGS", "prune", "meaning", "words", "substitute", "combinations",
            "MAX_COMBINATIONS", "role_bounds"]
 
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
@@ -37,59 +38,21 @@ READINGS = {
     "predicted count": "the number predicted in the class (TP + FP)",
 }
 
-# Customary meanings of plain letters, in the order the papers use them most.
-_CUSTOMARY = {
-    "P": ("precision", "positives"), "p": ("precision", "positives"),
-    "N": ("total", "negatives", "classes"), "n": ("total", "negatives", "classes"),
-    "c": ("classes", "correct"),
-}
-_CUSTOMARY_INDEXED = {"p": ("predicted count", "precision")}
-_UNKNOWN = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives",
-            "total", "classes")
-_UNKNOWN_INDEXED = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives")
-
-
-def customary(name: str, indexed: bool) -> tuple[str, ...] | None:
-    """The readings of a letter with several customary meanings (``P``, ``n``, ``p_i``)."""
-    return (_CUSTOMARY_INDEXED if indexed else _CUSTOMARY).get(name)
-
-
-def unknown_readings(name: str, indexed: bool) -> tuple[str, ...] | None:
-    """The readings tried for a name no notation knows: a letter (``l``, ``K``, ``x'``) or a
-    short capital abbreviation (``TOP``); None for a longer word (a misspelling, an unknown
-    metric name), which stays an error."""
-    if not re.fullmatch(r"[A-Za-z][0-9']?|[A-Z]{2,4}", name):
-        return None
-    return _UNKNOWN_INDEXED if indexed else _UNKNOWN
-
-
 def prune(marked: dict, expr: sympy.Expr) -> dict:
     """``marked`` without the readings of an unknown name as a count the formula already
     names: a paper does not print a second name for TP beside TP."""
-    from metricc.compiler.audit.notation import CLASS_COUNTS
-
     printed = {n for n, s in _PLAIN_COUNTS.items() if s in expr.free_symbols}
     printed |= {n for n, base in CLASS_COUNTS.items() if any(i.base == base for i in expr.atoms(sympy.Indexed))}
     out = {}
     for name, (stand_in, tried) in marked.items():
-        if tried in (_UNKNOWN, _UNKNOWN_INDEXED):
+        if tried in (UNKNOWN, UNKNOWN_INDEXED):
             tried = tuple(r for r in tried if r not in printed) or tried
         out[name] = (stand_in, tried)
     return out
 
 
-def marker(name: str, index: sympy.Symbol | None = None) -> sympy.Expr:
-    """The stand-in for ``name`` until a reading replaces it."""
-    clean = re.sub(r"[^A-Za-z0-9]", "_", name)
-    if index is None:
-        return sympy.Symbol(f"reading_{clean}", nonnegative=True)
-    return sympy.IndexedBase(f"reading_{clean}")[index]
-
-
 def meaning(reading: str, index=None) -> sympy.Expr:
     """The expression of one reading, of class ``index`` (or of the plain counts)."""
-    from metricc.compiler.audit.notation import CLASS_COUNTS
-
     if index is None:
         tp, fp, fn, tn = symbols.COUNTS
     else:
@@ -129,7 +92,7 @@ def combinations(found: dict) -> list[dict]:
 
 _SUM = re.compile(r"\\(?:sum|prod)\s*_\s*\{\s*([a-z](?:\s*,\s*[a-z])*)\s*(?:=\s*[01]\s*)?(?:,[^{}]*)?\}\s*\^\s*"
                   r"(?:\{\s*(\|?\s*(?:\\mathcal\{)?[A-Za-z]\}?\s*\|?)\s*\}|([A-Za-z]))")
-_SAMPLE_NAMES = r"(?:Y|Z|x|y|\\hat\{Y\}|\\hat\{y\}|C_\{\s*y|C_\{\s*h\(x)"
+_SAMPLE_NAMES = r"(?:Y|Z|\\hat\{Y\}|\\hat\{y\}|C_\{\s*y|C_\{\s*h\(x)"
 _TOTAL_LETTERS = ("n", "N", "s")  # a bound these name is customary for samples and classes alike (Wenzel, Kozak)
 
 

@@ -270,6 +270,8 @@ def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
         user = _user_values(expr, kind)
         if user is None or all(v is None for v in user):
             continue
+        if len(user) > 1 and len({round(v, 12) for v in user if v is not None}) == 1:
+            continue  # the same value at every point (TP/TP, sqrt of a ratio that cancels): it defines no metric
         for variant, values in _catalog_table(params, kind).items():
             key = variant[:2]
             if key in seen or not _close(user, values):

@@ -24,11 +24,10 @@ import re
 
 import sympy
 
-from metricc.compiler.audit import formula_readings as readings
 from metricc.compiler.language import symbols
 from metricc.runtime.errors import InputError
 
-__all__ = ["CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "REST", "unless_equal", "Notation", "MEASURES", "label_metric"]
+__all__ = ["UNKNOWN", "UNKNOWN_INDEXED", "customary", "unknown_readings", "marker", "CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "REST", "unless_equal", "Notation", "MEASURES", "label_metric"]
 
 CLASS_COUNTS = {name: sympy.IndexedBase(f"class_{name}") for name in ("TP", "FP", "FN", "TN")}
 CLASS_VECTOR = sympy.IndexedBase("class_weight")  # one number per class: relevance, preference
@@ -36,6 +35,42 @@ SCALARS = {name: sympy.Symbol(name, real=True) for name in ("beta", "alpha")}
 _VECTOR_NAMES = ("kappa", "phi")
 INSTANCE_COUNTS = {name: sympy.IndexedBase(f"instance_{name}") for name in ("TP", "FP", "FN", "TN")}
 REST = sympy.Function("rest")  # Wang's r_j (Eq. 14): every class but j, taken as one class
+
+
+# Letters of several readings (formula_readings tries each): customary meanings in the order
+# papers use them most, and what a letter no notation knows may be.
+# Customary meanings of plain letters, in the order the papers use them most.
+_CUSTOMARY = {
+    "P": ("precision", "positives"), "p": ("precision", "positives"),
+    "N": ("total", "negatives", "classes"), "n": ("total", "negatives", "classes"),
+    "c": ("classes", "correct"),
+}
+_CUSTOMARY_INDEXED = {"p": ("predicted count", "precision")}
+UNKNOWN = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives",
+            "total", "classes")
+UNKNOWN_INDEXED = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives")
+
+
+def customary(name: str, indexed: bool) -> tuple[str, ...] | None:
+    """The readings of a letter with several customary meanings (``P``, ``n``, ``p_i``)."""
+    return (_CUSTOMARY_INDEXED if indexed else _CUSTOMARY).get(name)
+
+
+def unknown_readings(name: str, indexed: bool) -> tuple[str, ...] | None:
+    """The readings tried for a name no notation knows: a letter (``l``, ``K``, ``x'``) or a
+    short capital abbreviation (``TOP``); None for a longer word (a misspelling, an unknown
+    metric name), which stays an error."""
+    if not re.fullmatch(r"[A-Za-z][0-9']?|[A-Z]{2,4}", name):
+        return None
+    return UNKNOWN_INDEXED if indexed else UNKNOWN
+
+
+def marker(name: str, index: sympy.Symbol | None = None) -> sympy.Expr:
+    """The stand-in for ``name`` until a reading replaces it."""
+    clean = re.sub(r"[^A-Za-z0-9]", "_", name)
+    if index is None:
+        return sympy.Symbol(f"reading_{clean}", nonnegative=True)
+    return sympy.IndexedBase(f"reading_{clean}")[index]
 
 
 class unless_equal(sympy.Function):
@@ -124,7 +159,7 @@ class Notation:
         if head in self.bounds and not rest and not bar:
             self.used.add(head)
             return self.bounds[head]
-        several = readings.customary(head, indexed=bool(rest))
+        several = customary(head, indexed=bool(rest))
         if several and not bar and (not rest or len(rest) == 1 and rest[0] in INDEX_LETTERS):
             return self._marked(head, rest, several)
         if head in ("macro", "micro", "weighted") and rest and rest[0] in MEASURES:
@@ -180,7 +215,7 @@ class Notation:
             if len(rest) == 1 and rest[0] in _MODES and _MODES[rest[0]]:
                 return self._averaged(head, _MODES[rest[0]])
         indexed = len(rest) == 1 and rest[0] in INDEX_LETTERS
-        tried = readings.unknown_readings(head, indexed) if not bar and (indexed or not rest) else None
+        tried = unknown_readings(head, indexed) if not bar and (indexed or not rest) else None
         if tried:
             return self._marked(head, rest, tried)
         raise InputError("FORMULA", f"{where}: unknown symbol '{key}'; give its meaning with --symbol "
@@ -190,7 +225,7 @@ class Notation:
         """The marker of a name with several readings (see :mod:`.formula_readings`)."""
         index = sympy.Symbol(rest[0]) if rest else None
         name = head if index is None else f"{head}_i"
-        stand_in = readings.marker(name, index)
+        stand_in = marker(name, index)
         self.readings.setdefault(name, (stand_in if index is None else stand_in.base, tried))
         return stand_in
 

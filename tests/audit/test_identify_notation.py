@@ -89,8 +89,8 @@ def test_generated_notation_is_identified_as_the_metric_it_was_built_from(seed):
     result = identify(text)
     assert (metric, mode) in {(m.metric, m.average) for m in result.matches}, (text, result.text())
     assert result.forced, (text, result.text())
-    bound = text.split("^{")[1].split("}")[0].strip("|")  # the first sum's upper bound
-    if mode != "binary" and bound != "C":
+    bound = text.split("^{")[1].split("}")[0].strip("|") if mode != "binary" else "C"  # the first sum's bound
+    if bound != "C":
         assert any(f"read {bound} as the number of classes" in s for s in result.inferred), (text, result.inferred)
 
 
@@ -124,6 +124,12 @@ def test_equal_only_where_every_count_is_positive_is_no_match():
     result = identify(r"\frac{\max(TP, 1)}{\max(TP, 1) + FP}")
     assert "precision" not in {m.metric for m in result.matches}
     assert result.nearest[0].metric == "precision" and result.nearest[0].differs.startswith("equal except where TP = 0")
+
+
+def test_a_constant_formula_defines_no_metric():
+    """sqrt of a ratio that cancels is 1 everywhere: not chi_squared_df (1 for two classes)."""
+    assert identify(r"\sqrt{\frac{TP + FP}{FP + TP}}").matches == ()
+    assert ("chi_squared_df", None) in {(m.metric, m.average) for m in identify(r"(C - 1)^2").matches}
 
 
 def test_a_bound_letter_is_read_from_what_its_index_subscripts():
