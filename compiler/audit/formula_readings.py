@@ -17,7 +17,7 @@ import re
 
 import sympy
 
-from metricc.compiler.audit.notation import CLASS_COUNTS, UNKNOWN, UNKNOWN_INDEXED
+from metricc.compiler.audit.notation import CLASS_COUNTS
 from metricc.compiler.language import symbols
 
 __all__ = ["READINGS", "prune", "meaning", "words", "substitute", "combinations",
@@ -38,6 +38,12 @@ READINGS = {
     "predicted count": "the number predicted in the class (TP + FP)",
 }
 
+def _unknown(tried: tuple[str, ...]) -> bool:
+    """Whether these are the readings of a letter no notation knows (:data:`.notation.UNKNOWN`,
+    less the counts the formula prints), not the few customary meanings of one letter."""
+    return "predicted negatives" in tried
+
+
 def prune(marked: dict, expr: sympy.Expr) -> dict:
     """``marked`` without the readings of an unknown name as a count the formula already
     names: a paper does not print a second name for TP beside TP."""
@@ -45,7 +51,7 @@ def prune(marked: dict, expr: sympy.Expr) -> dict:
     printed |= {n for n, base in CLASS_COUNTS.items() if any(i.base == base for i in expr.atoms(sympy.Indexed))}
     out = {}
     for name, (stand_in, tried) in marked.items():
-        if tried in (UNKNOWN, UNKNOWN_INDEXED):
+        if _unknown(tried):
             tried = tuple(r for r in tried if r not in printed) or tried
         out[name] = (stand_in, tried)
     return out
@@ -84,9 +90,13 @@ def combinations(found: dict) -> list[dict]:
     """Every choice of one reading per marked name (``found``: name -> (marker, readings)),
     the customary first readings first."""
     names = sorted(found)
+    unknown = [n for n in names if _unknown(found[n][1])]
     out = []
     for choice in itertools.product(*(found[n][1] for n in names)):
-        out.append({n: (found[n][0], r) for n, r in zip(names, choice)})
+        chosen = dict(zip(names, choice))
+        if len({chosen[n] for n in unknown}) < len(unknown):
+            continue  # two unknown letters for one count: a paper names each thing once
+        out.append({n: (found[n][0], r) for n, r in chosen.items()})
     return out
 
 
