@@ -38,6 +38,9 @@ _NUMBER_TAG = re.compile(r"(\\quad\s*)?(\\tag\{[^{}]*\}|\(\d+(\.\d+)?\))\s*$"  #
 
 # C_{k\cdot}, C_{\cdot k}, n_{k+}, n_{+k}: a marginal (row or column total), rewritten C_{k:}, C_{:k}
 _MARGINAL = re.compile(r"_\{\s*(?:([a-z])\s*(\\cdot|\\bullet|\+|\.)|(?:\\cdot|\\bullet|\+|\.)\s*([a-z]))\s*\}")
+# a new line that starts a definition 'X = ...' (a list of definitions under the formula), not
+# a continued equation ('= ...', '&= ...')
+_DEFINITION_LINE = re.compile(r"\s*\n\s*(?=[^=&\s][^=\n]*=)")
 # the words that join a formula to its definitions or its index ranges: "and", "for", "with", "where"
 _JOINING_WORD = re.compile(r"\s*(\\quad|\\qquad)?\s*(\\text\{\s*(and|for|with|where)\s*\}|(?<![A-Za-z\\])(and|for)(?![A-Za-z]))"
                            r"\s*(\\quad|\\qquad)?\s*")
@@ -100,6 +103,7 @@ def _parse(text: str, notation: Notation, syntax: str) -> Formula:
                 notation.inferred.setdefault(letter, sentence)
     source = label_sets(source)
     notation.bounds.update(bound_meanings(source.text))
+    source = source.sub(_DEFINITION_LINE, ", ")
     source = _trailing_definitions(source.sub(_MARGINAL, lambda m: f"_{{{m.group(1) or ''}:{m.group(3) or ''}}}")
                                    .sub(_JOINING_WORD, ","))
     main, definitions = _split_definitions(source.sub(INDEX_CONDITIONS, ""))

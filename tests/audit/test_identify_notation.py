@@ -186,6 +186,8 @@ def test_definitions_beside_the_formula_and_a_symbol_bound_to_a_catalog_metric(c
     result = identify(printed)
     assert ("cohen_kappa", None, True) in {(m.metric, m.average, m.proved) for m in result.matches}
     assert result.label_agrees is True
+    lines = "\\frac{p_o - p_e}{1 - p_e}\n  p_o = \\frac{\\sum_{k} C_{kk}}{n}\n  p_e = \\frac{1}{n^2}\\sum_{k} C_{k+} C_{+k}"
+    assert "cohen_kappa" in {m.metric for m in identify(lines).matches}  # a list of definition lines
     bound = identify(r"\frac{p_o - p_e}{1 - p_e}",
                      symbols_map={"p_o": "accuracy", "p_e": r"\frac{1}{n^2}\sum_{k} C_{k+} C_{+k}"})
     assert "cohen_kappa" in {m.metric for m in bound.matches}
@@ -203,6 +205,8 @@ def test_definitions_beside_the_formula_and_a_symbol_bound_to_a_catalog_metric(c
      r"\left(\sum_{f,g=1, f \neq k}^{K}C_{gf}\right)}}", ("mcc", None)),
     (r"\frac{TP_j}{TP_j+FP_j}\quad\text{for}\quad j = 1, \dots, K", ("precision", "binary")),
     (r"\hat{P} = \left[ \frac{TP}{TP+FP} \right]", ("precision", "binary")),
+    (r"Precision^{micro} = \frac{\sum_i TP_i}{\sum_i (TP_i+FP_i)}", ("precision", "micro")),
+    (r"F1^{macro} = \frac{1}{C}\sum_i \frac{2TP_i}{2TP_i+FP_i+FN_i}", ("f1", "macro")),
 ])
 def test_sums_with_several_indices_conditions_and_brackets(text, expected):
     assert expected in {(m.metric, m.average) for m in identify(text).matches}
