@@ -106,6 +106,9 @@ _SAMPLE_NAMES = r"(?:Y|Z|\\hat\{Y\}|\\hat\{y\}|C_\{\s*y|C_\{\s*h\(x)"
 _TOTAL_LETTERS = ("n", "N", "s")  # a bound these name is customary for samples and classes alike (Wenzel, Kozak)
 
 
+_MEMBER = re.compile(r"\\(?:sum|prod)\s*_\s*\{\s*([a-z])\s*\\in\s*(?:\\mathcal\{\s*([A-Za-z])\s*\}|([A-Za-z]))\s*\}")
+
+
 def role_bounds(text: str) -> dict[str, tuple[sympy.Expr, str]]:
     """The letters that bound sums, read from what their index subscripts: a sum over an index
     that subscripts the samples' sets (``Y_i``, ``Z_i``, ``x_i``) runs over the samples, so its
@@ -113,9 +116,11 @@ def role_bounds(text: str) -> dict[str, tuple[sympy.Expr, str]]:
     over the classes (or labels), so its bound is C. -> {letter: (meaning, sentence)}. The
     letters n, N and s are left to the readings: papers bound both kinds of sums with them."""
     out = {}
-    for found in _SUM.finditer(text):
-        indices = [i.strip() for i in found.group(1).split(",")]
-        bound = re.sub(r"[\s|{}]|\\mathcal", "", found.group(2) or found.group(3))
+    sums = [(m.group(1), m.group(2) or m.group(3)) for m in _SUM.finditer(text)]
+    sums += [(m.group(1), m.group(2) or m.group(3)) for m in _MEMBER.finditer(text)]  # \sum_{l \in L}: L's size
+    for index_text, bound_text in sums:
+        indices = [i.strip() for i in index_text.split(",")]
+        bound = re.sub(r"[\s|{}]|\\mathcal", "", bound_text)
         if bound in out or bound == "C" or not re.fullmatch(r"[A-Za-z]", bound):
             continue
         index = indices[0]

@@ -28,12 +28,14 @@ MAX_DIGITS = 12
 _PASS = {"frac": "\\frac", "dfrac": "\\frac", "tfrac": "\\frac", "sqrt": "\\sqrt", "cdot": "\\cdot",
          "times": "\\times", "max": "\\max", "min": "\\min", "log": "\\log", "ln": "\\ln"}
 _DECORATIONS = ("bar", "overline", "hat", "widehat", "mathcal", "mathbb", "vec", "tilde")
-_TEXT = ("text", "mathrm", "mathit", "operatorname", "textit", "mathbf", "textrm", "boldsymbol", "mathsf", "bm", "textbf")
+_TEXT = ("text", "mathrm", "mathit", "operatorname", "textit", "mathbf", "textrm", "boldsymbol", "mathsf", "bm", "textbf",
+         "texttt")
 _GREEK = ("beta", "mu", "kappa", "phi", "alpha")
 PLACEHOLDER_LETTERS = "abcdfghopqrsuwyzABDFGHJKLNOQRSUVWXYZ"
 _VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance of class i
 _RELEVANCE = re.compile(r"\^\s*(\\phi|\{\s*\\phi\s*\})")  # Rec^\phi: weighted by the relevance
 EXCLUDED = sympy.Function("excluded")  # excluded(k, j): the factor of a sum over k != j, see latex_formula
+_IMPLICIT_AFTER_POWER = re.compile(r"\s*([A-Za-z0-9(]|\\(?!(cdot|times|right|quad|qquad|neq|ne|in|dots|ldots|cdots)(?![A-Za-z]))[A-Za-z])")
 _INDEX_GROUP = re.compile(r"\s*[a-z](\s*,\s*[a-z])*\s*$")
 
 
@@ -123,6 +125,8 @@ class Scanner:
                 self.out.append("^{" + self.rewrite(start, end) + "}")
                 if text[self.pos:].lstrip().startswith("^"):
                     raise self.error("a power tower (x^a^b): write the exponent in one group", at)
+                if _IMPLICIT_AFTER_POWER.match(text, self.pos):
+                    self.out.append(" \\cdot ")  # \beta^2 P: a product (the grammar misreads x_{0}^{2} y_{1})
             elif ch in "[]":  # \left[ ... \right]: brackets (\sqrt[n] reads its own)
                 if ch == "[" and re.search(r"(\)|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
                     self.out.append("\\cdot ")
@@ -201,7 +205,11 @@ class Scanner:
             sub = text[start:stop]
             if condition:
                 excluded = (condition.group(2), condition.group(4))
-            if "=" in sub:
+            member = re.fullmatch(r"\s*([a-z])\s*\\in\s*(\\mathcal\{\s*[A-Za-z]\s*\}|[A-Za-z])\s*", sub)
+            if member:  # \sum_{l \in L}: over the members of a set, its size the bound
+                variables, upper = [member.group(1)], (start + member.start(2), start + member.end(2))
+                upper = upper if not member.group(2).startswith("\\") else (upper[0] + 9, upper[1] - 1)
+            elif "=" in sub:
                 equals = start + sub.index("=")
                 variables, lower = [v.strip() for v in text[start:equals].split(",")], (equals + 1, stop)
             elif sub.strip() or not condition:
@@ -211,12 +219,13 @@ class Scanner:
             if condition and excluded[0] not in variables:
                 raise self.error(f"cannot read the condition '{self.source.slice(start, end).quoted()}': "
                                  f"write {variables[0]} \\neq j", start)
-        if text[self.pos:self.pos + 1] == "^":
+        if text[self.pos:self.pos + 1] == "^" and upper is None:
             self.pos += 1
             upper = self.group()
         if not variables or not all(re.fullmatch(r"[a-z]", v) for v in variables):
             raise self.error(f"\\{name} needs an index variable such as _{{i=1}}^{{C}}", at)
         self.indices.update(variables)
+        self.notation.index_letters.update(variables)
         bound = self.rewrite(*upper) if upper is not None else self.placeholder(symbols.N_CLASSES)
         low = self.rewrite(*lower) if lower is not None else "1"
         start = self.pos

@@ -145,6 +145,7 @@ class Notation:
         # marker that identify replaces by each reading in turn (formula_readings)
         self.readings: dict[str, tuple[sympy.Expr, tuple[str, ...]]] = {}
         self.used: set[str] = set()  # the letters of self.bounds and self.defined the formula used
+        self.index_letters = set(INDEX_LETTERS)  # and every letter a sum binds (\sum_{c \in C}: TP_c)
 
     def resolve(self, parts: list[str], bar: bool, where: str) -> sympy.Expr:
         """The meaning of one printed name, split at underscores; ``where`` names it in errors."""
@@ -152,7 +153,7 @@ class Notation:
         if key in self.defined:
             self.used.add(key)
             return self.defined[key]
-        if not bar and parts[0] in self.defined and len(parts) == 2 and parts[1] in INDEX_LETTERS:
+        if not bar and parts[0] in self.defined and len(parts) == 2 and parts[1] in self.index_letters:
             self.used.add(parts[0])
             return self.defined[parts[0]]
         head, rest = parts[0], parts[1:]
@@ -160,7 +161,7 @@ class Notation:
             self.used.add(head)
             return self.bounds[head]
         several = customary(head, indexed=bool(rest))
-        if several and not bar and (not rest or len(rest) == 1 and rest[0] in INDEX_LETTERS):
+        if several and not bar and (not rest or len(rest) == 1 and rest[0] in self.index_letters):
             return self._marked(head, rest, several)
         if head in ("macro", "micro", "weighted") and rest and rest[0] in MEASURES:
             return self._averaged(rest[0], head)
@@ -174,7 +175,7 @@ class Notation:
             return N
         if head in ("C", "c", "m") and not rest:
             return C
-        if head in ("t", "n") and len(rest) == 1 and rest[0] in INDEX_LETTERS:
+        if head in ("t", "n") and len(rest) == 1 and rest[0] in self.index_letters:
             i = sympy.Symbol(rest[0])
             return CLASS_COUNTS["TP"][i] + CLASS_COUNTS["FN"][i]
         total = re.fullmatch(r"([a-z]):|:([a-z])", rest[0]) if len(rest) == 1 else None
@@ -186,11 +187,11 @@ class Notation:
             return symbols.M[i, j]
         if head in SCALARS and not rest and head in self.params:
             return SCALARS[head]
-        if head == "SetMatch" and len(rest) == 1 and rest[0] in INDEX_LETTERS:  # I(Y_i = Z_i)
+        if head == "SetMatch" and len(rest) == 1 and rest[0] in self.index_letters:  # I(Y_i = Z_i)
             i = sympy.Symbol(rest[0])
             wrong = CLASS_COUNTS["FP"][i] + CLASS_COUNTS["FN"][i]
             return sympy.Piecewise((1, sympy.Eq(wrong, 0)), (0, True))
-        if head in _VECTOR_NAMES and len(rest) == 1 and rest[0] in INDEX_LETTERS:
+        if head in _VECTOR_NAMES and len(rest) == 1 and rest[0] in self.index_letters:
             return CLASS_VECTOR[sympy.Symbol(rest[0])]
         if head == "N" and rest in (["n"], ["p"]):  # Puertolas Molina: numbers of negatives, positives
             tp, fp, fn, tn = symbols.COUNTS
@@ -209,12 +210,12 @@ class Notation:
                 return self._averaged(head, "macro")
             if not rest:
                 return MEASURES[head](*(symbols.COUNTS))
-            if len(rest) == 1 and rest[0] in INDEX_LETTERS:
+            if len(rest) == 1 and rest[0] in self.index_letters:
                 i = sympy.Symbol(rest[0])
                 return MEASURES[head](*(CLASS_COUNTS[c][i] for c in ("TP", "FP", "FN", "TN")))
             if len(rest) == 1 and rest[0] in _MODES and _MODES[rest[0]]:
                 return self._averaged(head, _MODES[rest[0]])
-        indexed = len(rest) == 1 and rest[0] in INDEX_LETTERS
+        indexed = len(rest) == 1 and rest[0] in self.index_letters
         tried = unknown_readings(head, indexed) if not bar and (indexed or not rest) else None
         if tried:
             return self._marked(head, rest, tried)
@@ -242,7 +243,7 @@ class Notation:
     def _count(self, count: str, rest: list[str], where: str) -> sympy.Expr:
         if not rest:
             return dict(zip(("TP", "FP", "FN", "TN"), symbols.COUNTS))[count]
-        if len(rest) == 1 and rest[0] in INDEX_LETTERS:
+        if len(rest) == 1 and rest[0] in self.index_letters:
             return CLASS_COUNTS[count][sympy.Symbol(rest[0])]
         if len(rest) == 1 and rest[0] in ("mu", "\\mu", "micro"):
             return self._pooled(count)
@@ -316,7 +317,7 @@ def label_metric(label: str) -> tuple[str | None, str | None]:
     ``macro_F1`` -> (f1, macro); (None, None) for a label metricc does not recognise."""
     if "\\mathbb{F}" in label.replace(" ", ""):  # Wenzel's blackboard F1: the F1 of the macro averages
         return "f1_of_macro_averages", None
-    text = re.sub(r"\\(mathcal|mathbb|text|mathrm|mathit|operatorname|boldsymbol|mathbf|mathsf|textit|textrm|hat|widehat"
+    text = re.sub(r"\\(mathcal|mathbb|texttt|text|mathrm|mathit|operatorname|boldsymbol|mathbf|mathsf|textit|textrm|hat|widehat"
                   r"|tilde)(?![A-Za-z])", "", label)
     text = text.replace("\\mu", "_mu").replace("\\beta", "beta").replace("\\bar", "").replace("\\vec{\\kappa}", "")
     parts = [p for p in "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text).split("_") if p]

@@ -206,6 +206,10 @@ def test_definitions_beside_the_formula_and_a_symbol_bound_to_a_catalog_metric(c
     (r"\frac{TP_j}{TP_j+FP_j}\quad\text{for}\quad j = 1, \dots, K", ("precision", "binary")),
     (r"\hat{P} = \left[ \frac{TP}{TP+FP} \right]", ("precision", "binary")),
     (r"Precision^{micro} = \frac{\sum_i TP_i}{\sum_i (TP_i+FP_i)}", ("precision", "micro")),
+    (r"\frac{1}{|L|}\sum_{l \in L} \frac{TP_l}{TP_l + FP_l}", ("precision", "macro")),
+    (r"\frac{1}{|\mathcal{C}|}\sum_{c \in \mathcal{C}} \frac{TP_c}{TP_c + FN_c}", ("recall", "macro")),
+    (r"(1+\beta^2)\frac{P \cdot R}{\beta^2 P + R}", ("f_beta", "binary")),
+    (r"\texttt{balanced-accuracy} = \frac{1}{2}\left( \frac{TP}{TP + FN} + \frac{TN}{TN + FP}\right )", ("balanced_accuracy", None)),
     (r"F1^{macro} = \frac{1}{C}\sum_i \frac{2TP_i}{2TP_i+FP_i+FN_i}", ("f1", "macro")),
 ])
 def test_sums_with_several_indices_conditions_and_brackets(text, expected):
