@@ -38,6 +38,8 @@ _NUMBER_TAG = re.compile(r"(\\quad\s*)?(\\tag\{[^{}]*\}|\(\d+(\.\d+)?\))\s*$"  #
 
 # C_{k\cdot}, C_{\cdot k}, n_{k+}, n_{+k}: a marginal (row or column total), rewritten C_{k:}, C_{:k}
 _MARGINAL = re.compile(r"_\{\s*(?:([a-z])\s*(\\cdot|\\bullet|\+|\.)|(?:\\cdot|\\bullet|\+|\.)\s*([a-z]))\s*\}")
+# what a label in front of '=' never holds: a fraction, a sum, a root, an operator between terms
+_LABEL_MATH = re.compile(r"\\(d?frac|sum|prod|sqrt)(?![A-Za-z])|[+*/]|(?<=[\w})])\s+-\s+(?=[\w\\(])")
 # a new line that starts a definition 'X = ...' (a list of definitions under the formula), not
 # a continued equation ('= ...', '&= ...')
 _DEFINITION_LINE = re.compile(r"\s*\n\s*(?=[^=&\s][^=\n]*=)")
@@ -110,6 +112,8 @@ def _parse(text: str, notation: Notation, syntax: str) -> Formula:
     _define(definitions, notation)
     segments = _split_top(main, "=")
     label = segments[0].text.strip() if len(segments) > 1 else None
+    if label is not None and _LABEL_MATH.search(label):  # '\frac{a}{b} = \frac{c}{d}': two forms, no label
+        label = None
     rest = segments[1:] if label is not None else segments
     if not rest or not rest[0].text.strip():
         raise InputError("FORMULA", "nothing after the label: write the formula after '='")
