@@ -46,13 +46,13 @@ def _data():
     return tuple(multilabel), tuple(matrices), tuple(binary)
 
 
-@functools.lru_cache(maxsize=1)
-def _label_sets() -> tuple:
+@functools.lru_cache(maxsize=8)
+def _label_sets(seed: int = 11, shapes=((9, 4), (12, 5), (10, 3))) -> tuple:
     """Multi-label data sets (true, predicted indicator matrices, instances x labels): every
     instance has a true and a predicted label, some are predicted exactly, some not at all."""
-    rng = random.Random(11)
+    rng = random.Random(seed)
     out = []
-    for instances, labels in ((9, 4), (12, 5), (10, 3)):
+    for instances, labels in shapes:
         y_true = np.array([[rng.random() < 0.5 for _ in range(labels)] for _ in range(instances)], dtype=np.int64)
         y_pred = y_true.copy()
         for row in range(instances):
@@ -307,14 +307,24 @@ def confirmed(expr, variant, holds: str) -> tuple[bool, str | None]:
     """Whether ``expr`` equals the catalog ``variant`` at :data:`CONFIRM_POINTS` fresh random
     points of its scope (``holds``): counts of one class (a per-class formula), multi-label
     counts (``all``), confusion matrices of 3 to 6 classes (``single-label``) or 2 x 2 ones
-    (``binary``), counts from 0 (so that near-empty classes are drawn too). A match that its
+    (``binary``), counts from 0 (so that near-empty classes are drawn too); a formula over the
+    instances of multi-label data, on eight fresh data sets of other shapes. A match that its
     proof could not show is kept only when it agrees at every point where both are defined,
     and both are defined at a quarter of them at least: equal at a dozen fixed points is not a
     match. -> (equal, where it differs: "TP = 0" when it differs only where that count is 0,
     the catalog's own value of an edge case; None otherwise)."""
-    if _scopes(expr, "any") in (("scores",), ("instances",)):
-        return True, None  # compared on whole data sets: the fixed sets of identify_scores and _label_sets
     rng = random.Random(zlib.crc32(f"{expr}|{variant[:2]}".encode()))
+    if _scopes(expr, "any") == ("scores",):
+        return True, None  # compared on whole data sets with tied scores (identify_scores), not here
+    if _scopes(expr, "any") == ("instances",):  # fresh multi-label data sets of other shapes
+        shapes = tuple((rng.randint(4, 14), rng.randint(2, 6)) for _ in range(8))
+        for y_true, y_pred in _label_sets(rng.randrange(10 ** 6), shapes):
+            mine = _user_value(expr, None, instances=(*_instance_counts(y_true, y_pred), y_true.shape[1]))
+            theirs = _instance_value(variant, y_true, y_pred)
+            if mine is not None and theirs is not None and theirs == theirs and \
+                    abs(mine - theirs) > 1e-9 * max(1.0, abs(mine), abs(theirs)):
+                return False, None
+        return True, None
     agreed, zeros = 0, None  # zeros: the counts that were 0 at every point where the two differ
     for point in range(CONFIRM_POINTS):
         high = rng.choice((3, 12, 60))
