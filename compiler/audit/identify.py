@@ -144,6 +144,10 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
     inferred = [sentence for _, sentence in parsed.inferred]
     if found and forced and len(found) == 1:
         inferred.extend("read " + w for w in _reading_words(found[0][0], marked, "as"))
+    shown = _reading_words(_choice_of(chosen, choices, parsed), marked, "as") if not found else ()
+    if shown:
+        inferred.append(f"no reading of {', '.join(sorted(n for n in marked if len(marked[n][1]) > 1))} matches a "
+                        f"catalog metric; shown reading {' and '.join(shown)}")
     label_names = label_metric(parsed.label) if parsed.label else (None, None)
     agrees = _label_agrees(label_names, matched) if label_names[0] else None
     expr = chosen.expr
@@ -172,6 +176,17 @@ def _first_reading(parsed, choices):
         except InputError as error:
             last = error
     raise last
+
+
+def _choice_of(chosen, choices, parsed) -> dict:
+    """The choice of readings that gave ``chosen`` (the first that makes sense)."""
+    for choice in choices:
+        try:
+            if parsed.read(choice).expr == chosen.expr:
+                return choice
+        except InputError:
+            continue
+    return {}
 
 
 def _reading_words(choice: dict, marked: dict, verb: str) -> tuple[str, ...]:
