@@ -10,9 +10,14 @@ compared with every catalog variant (metric x averaging mode) computed by the ru
   Z_i|``, ``I(Y_i = Z_i)``): multi-label data sets, against every averaging (samples too) -> ``all``.
 
 A formula without class indices (``\\frac{TP}{TP+FP}``) is a per-class formula: equal to a
-class-level metric on every count -> ``all`` (reported with averaging ``binary``). Candidates
-are then proved symbolically (:mod:`.identify_proof`); the text output says which were proved
-and which only agree numerically. When nothing matches, perturbations of the formula (one
+class-level metric on every count -> ``all`` (reported with averaging ``binary``). A letter
+with several customary meanings or none (``P``, ``n``, ``l``, ``TOP``) is tried in each of its
+readings (:mod:`.formula_readings`); the answer says which reading matched, or under which
+reading each metric holds when they differ (then ``forced`` is false). Printed parameters are
+tried in each role (PyCM's Tversky index) and a match names the parameter values it needs.
+Candidates are then proved symbolically (:mod:`.identify_proof`) or, failing that, must agree at
+fresh random points of their scope (:func:`.identify_numeric.confirmed`); the text output says
+which were proved. When nothing matches, perturbations of the formula (one
 count swapped for another, a square root dropped or added, the pairs k = j of a double sum
 left out) find what differs; a formula with one free class index (Wang's CEN_j) is compared
 class by class with the per-class matrix metrics (``class_cen``, averaging ``none``:
@@ -119,35 +124,8 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
     if len(choices) > readings.MAX_COMBINATIONS:
         raise InputError("FORMULA", f"too many letters of several or unknown meanings ({', '.join(sorted(marked))}): "
                                     "give their meanings with --symbol NAME=MEANING")
-    found = []  # (choice, formula read that way, its matches)
-    edges = []  # (metric, average, sentence) of variants equal but at an edge case the catalog defines
-    for choice in choices:
-        try:
-            reading = parsed.read(choice)
-        except InputError:  # a reading that makes no sense here (a count as a sum's bound)
-            continue
-        matches, near = _matches(reading.expr, setting)
-        if matches:
-            found.append((choice, reading, matches))
-        elif near and not edges:
-            edges = near
-    distinct = {tuple(sorted((m.metric, m.average or "") for m in matches)) for _, _, matches in found}
-    forced = len(distinct) <= 1
-    if not found:
-        chosen, matched = _first_reading(parsed, choices), ()
-    elif forced:
-        choice, chosen, matched = found[0]
-        matched = tuple(matched)
-    else:
-        chosen = found[0][1]
-        matched = tuple(dataclasses.replace(m, reading=_reading_words(choice, marked, "is")) for choice, _, ms in found for m in ms)
-    inferred = [sentence for _, sentence in parsed.inferred]
-    if found and forced and len(found) == 1:
-        inferred.extend("read " + w for w in _reading_words(found[0][0], marked, "as"))
-    shown = _reading_words(_choice_of(chosen, choices, parsed), marked, "as") if not found else ()
-    if shown:
-        inferred.append(f"no reading of {', '.join(sorted(n for n in marked if len(marked[n][1]) > 1))} matches a "
-                        f"catalog metric; shown reading {' and '.join(shown)}")
+    found, edges, first = _tried(parsed, choices, setting)
+    chosen, matched, forced, inferred = _decided(parsed, marked, found, first)
     label_names = label_metric(parsed.label) if parsed.label else (None, None)
     agrees = _label_agrees(label_names, matched) if label_names[0] else None
     expr = chosen.expr
@@ -163,30 +141,52 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
     else:
         nearest = []
     if not matched and edges:
-        nearest = edges + [n for n in nearest if n[:2] not in {e[:2] for e in edges}]
-    return Identification(str(expr), parsed.label, matched, agrees, tuple(Nearest(*n) for n in nearest[:max(3, len(edges))]),
+        nearest = (edges + [n for n in nearest if n[:2] not in {e[:2] for e in edges}])[:max(3, len(edges))]
+    return Identification(str(expr), parsed.label, matched, agrees, tuple(Nearest(*n) for n in nearest),
                           label_names, tuple(inferred), forced)
 
 
-def _first_reading(parsed, choices):
-    """The formula under the first reading that makes sense, for the nearest metrics."""
+def _tried(parsed, choices: list[dict], setting: str) -> tuple[list, list, tuple]:
+    """The formula under each choice of readings: (choice, formula, matches) of those that
+    match, the edge-case near matches of the first that has any, and (choice, formula) of the
+    first reading that makes sense (shown when none matches)."""
+    found, edges, first = [], [], None
     for choice in choices:
         try:
-            return parsed.read(choice)
-        except InputError as error:
-            last = error
-    raise last
-
-
-def _choice_of(chosen, choices, parsed) -> dict:
-    """The choice of readings that gave ``chosen`` (the first that makes sense)."""
-    for choice in choices:
-        try:
-            if parsed.read(choice).expr == chosen.expr:
-                return choice
-        except InputError:
+            reading = parsed.read(choice)
+        except InputError:  # a reading that makes no sense here (a count as a sum's bound)
             continue
-    return {}
+        first = first or (choice, reading)
+        matches, near = _matches(reading.expr, setting)
+        if matches:
+            found.append((choice, reading, matches))
+        elif near and not edges:
+            edges = near
+    if first is None:  # no reading makes sense: the first one's error
+        parsed.read(choices[0])
+    return found, edges, first
+
+
+def _decided(parsed, marked: dict, found: list, first: tuple):
+    """(formula shown, matches, forced, what was read): the reading is forced when every
+    reading that matches gives the same metrics; otherwise each match says under which."""
+    distinct = {tuple(sorted((m.metric, m.average or "") for m in matches)) for _, _, matches in found}
+    forced = len(distinct) <= 1
+    inferred = [sentence for _, sentence in parsed.inferred]
+    if not found:
+        choice, chosen = first
+        shown = _reading_words(choice, marked, "as")
+        if shown:
+            letters = ", ".join(sorted(n for n in marked if len(marked[n][1]) > 1))
+            inferred.append(f"no reading of {letters} matches a catalog metric; shown reading {' and '.join(shown)}")
+        return chosen, (), True, inferred
+    if not forced:
+        matched = tuple(dataclasses.replace(m, reading=_reading_words(choice, marked, "is"))
+                        for choice, _, ms in found for m in ms)
+        return found[0][1], matched, False, inferred
+    if len(found) == 1:
+        inferred.extend("read " + w for w in _reading_words(found[0][0], marked, "as"))
+    return found[0][1], tuple(found[0][2]), True, inferred
 
 
 def _reading_words(choice: dict, marked: dict, verb: str) -> tuple[str, ...]:
