@@ -253,9 +253,13 @@ class Scanner:
             if command in _DECORATIONS:
                 bar = bar or command in ("bar", "overline")
                 words.append(text[slice(*self.group())].strip().lstrip("\\"))
+                if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", words[-1]):
+                    raise self.error(f"\\{command} needs a name, e.g. \\{command}{{P}}", start)
                 break
             if command in _TEXT:
                 words.append(text[slice(*self.group())].strip())
+                if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", words[-1].replace(" ", "")):
+                    raise self.error(f"\\{command} needs a name in braces, e.g. \\{command}{{TP}}", start)
                 break
             if command in _GREEK:
                 words.append(command)

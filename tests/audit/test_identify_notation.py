@@ -265,3 +265,28 @@ def test_seed_paper_literals():
     result = identify(eq26)
     assert {("balanced_accuracy", None), ("recall", "macro")} <= {(m.metric, m.average) for m in result.matches}
     assert result.label_agrees is True
+
+
+_TOKENS = ["TP", "FP", "FN", "TN", "P", "N", "n", "x", "l", "K", "TOP", r"\frac{", "}{", "}", "(", ")", "+", "-",
+           r"\cdot", r"\sqrt{", r"\sum_{i=1}^{l}", "TP_i", "C_{ik}", "_", "^{2}", "=", ",", r"\text{", r"\left[",
+           r"\right]", "2", "0.5", r"\beta", r"\alpha", " ", r"\,", "|C|", "where ", r"\quad", "\n"]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_token_soup_is_read_or_refused_never_an_internal_error(seed):
+    """Hostile input (issue 30): a result or an InputError with a message, never another exception."""
+    rng = random.Random(5000 + seed)
+    text = "".join(rng.choice(_TOKENS) for _ in range(rng.randint(1, 18)))
+    try:
+        result = identify(text)
+    except InputError as error:
+        assert str(error).strip()
+    else:
+        assert all(m.proved or m.holds for m in result.matches)
+
+
+@pytest.mark.parametrize("text", [r"\mathit_k + TP", r"\bar_k", r"\hat{}", r"\text{}"])
+def test_a_wrapper_without_a_name_is_refused_with_its_column(text):
+    """Found by mutating generated formulas: these raised IndexError."""
+    with pytest.raises(InputError, match="column 1: .* needs a name"):
+        identify(text)
