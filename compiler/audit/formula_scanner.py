@@ -258,7 +258,7 @@ class Scanner:
                 break
             if command in _TEXT:
                 words.append(text[slice(*self.group())].strip())
-                if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", words[-1].replace(" ", "")):
+                if not re.fullmatch(r"[A-Za-z][^{}\\]*", words[-1]):  # precision_binary, True Positive: names
                     raise self.error(f"\\{command} needs a name in braces, e.g. \\{command}{{TP}}", start)
                 break
             if command in _GREEK:

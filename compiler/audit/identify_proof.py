@@ -201,7 +201,9 @@ def _summand(body: sympy.Expr, k) -> sympy.Expr | None:
     if body.atoms(sympy.Indexed) or k in body.free_symbols:
         return None
     num, den = sympy.fraction(sympy.cancel(sympy.together(body)))
-    den_global, den_class = den.as_independent(_A, _B, _C, as_Add=False)
+    # C*a + C*c -> C*(a + c): a factor of the summand that no class's counts carry (a 1/l
+    # printed inside the sum) leaves the sum
+    den_global, den_class = sympy.factor_terms(den).as_independent(_A, _B, _C, as_Add=False)
     total = sympy.S.Zero
     for term in sympy.Add.make_args(sympy.expand(num)):
         coefficient, monomial = term.as_independent(_A, _B, _C, as_Add=False)

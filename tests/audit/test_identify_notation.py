@@ -126,6 +126,12 @@ def test_equal_only_where_every_count_is_positive_is_no_match():
     assert result.nearest[0].metric == "precision" and result.nearest[0].differs.startswith("equal except where TP = 0")
 
 
+def test_a_factor_printed_inside_a_sum_is_proved_outside_it():
+    """sum (tp_i/(tp_i+fn_i)) / l in plain text puts 1/l inside the sum: still proved."""
+    result = identify("sum_{i=1}^{l} (tp_i/(tp_i+fn_i)) / l", notation="text")
+    assert ("recall", "macro", True) in {(m.metric, m.average, m.proved) for m in result.matches}
+
+
 def test_a_constant_formula_defines_no_metric():
     """sqrt of a ratio that cancels is 1 everywhere: not chi_squared_df (1 for two classes)."""
     assert identify(r"\sqrt{\frac{TP + FP}{FP + TP}}").matches == ()
