@@ -186,6 +186,17 @@ def _split_top(source: Source, separator: str) -> list[Source]:
     return parts + [source.slice(start)]
 
 
+# a definition in words after the formula: 'l is the number of classes', 'n denotes the total
+# number of samples'; the meaning in the formulas' own notation
+_PROSE_MEANINGS = {"class": "C", "label": "C", "categorie": "C", "sample": "s", "instance": "s", "example": "s",
+                   "observation": "s", "record": "s", "positive": "(TP + FN)", "negative": "(TN + FP)",
+                   "true positive": "TP", "false positive": "FP", "false negative": "FN", "true negative": "TN"}
+_PROSE = re.compile(r"\s*(\\?[A-Za-z][A-Za-z0-9_{}]*|\|[A-Za-z]\|)\s+(is|denotes|are|stands for)\s+(?:the\s+)?(?:total\s+)?"
+                    r"(?:number|count)\s+of\s+(?:all\s+)?(?:the\s+)?("
+                    + "|".join(sorted((re.escape(k) + "(?:es|s)?" for k in _PROSE_MEANINGS), key=len, reverse=True))
+                    + r")(?:\s+in\s+the\s+(?:data\s*set|test\s+set|sample))?\s*\.?\s*")
+
+
 def _split_definitions(source: Source) -> tuple[Source, list[tuple[Source, Source]]]:
     """The main formula and its auxiliary definitions (after a comma, 'with', 'where')."""
     source = source.sub(re.compile(r"\\text\{\s*(with|where)\s*\}|\\quad|\b(with|where)\b"), ",")
@@ -194,6 +205,13 @@ def _split_definitions(source: Source) -> tuple[Source, list[tuple[Source, Sourc
         raise InputError("FORMULA", "empty formula")
     definitions = []
     for piece in pieces[1:]:
+        prose = _PROSE.fullmatch(piece.text)
+        if prose:  # 'where l is the number of classes': a definition in words
+            name = piece.slice(prose.start(1), prose.end(1))
+            phrase = re.sub(r"\s+", " ", prose.group(3).lower())
+            meaning = _PROSE_MEANINGS[max((k for k in _PROSE_MEANINGS if phrase.startswith(k)), key=len)]
+            definitions.append((name, Source(meaning, (name.cols[0],) * (len(meaning) + 1), piece.user)))
+            continue
         sides = _split_top(piece, "=")
         if len(sides) != 2:
             raise piece.strip().error(0, f"cannot read '{piece.quoted()}' after the formula: write a definition 'name = ...'")

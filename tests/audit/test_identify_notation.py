@@ -126,6 +126,16 @@ def test_equal_only_where_every_count_is_positive_is_no_match():
     assert result.nearest[0].metric == "precision" and result.nearest[0].differs.startswith("equal except where TP = 0")
 
 
+@pytest.mark.parametrize("text, expected", [
+    (r"\frac{TP+TN}{q}, where q is the total number of samples", ("accuracy", None)),
+    (r"\frac{TP}{a}, where a is the number of positives", ("recall", "binary")),
+    (r"\frac{x}{x+y} where x is the number of true positives, y is the number of false negatives", ("recall", "binary")),
+])
+def test_a_definition_in_words(text, expected):
+    result = identify(text)
+    assert expected in {(m.metric, m.average) for m in result.matches} and result.forced
+
+
 def test_a_factor_printed_inside_a_sum_is_proved_outside_it():
     """sum (tp_i/(tp_i+fn_i)) / l in plain text puts 1/l inside the sum: still proved."""
     result = identify("sum_{i=1}^{l} (tp_i/(tp_i+fn_i)) / l", notation="text")
