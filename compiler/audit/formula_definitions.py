@@ -21,7 +21,7 @@ import re
 
 import sympy
 
-from metricc.compiler.audit.notation import REST
+from metricc.compiler.audit.notation import INDEX_LETTERS, REST
 from metricc.compiler.language import symbols
 
 __all__ = ["Pattern", "pattern_of", "match", "apply", "index_argument", "fresh_bound", "bound_meanings", "INDEX_CONDITIONS"]
@@ -61,7 +61,7 @@ def pattern_of(name: str) -> Pattern | None:
         else:
             sup += _letters(part.group(2) if part.group(2) is not None else part.group(3))
     parameters = sub + sup + args
-    if not parameters or not all(re.fullmatch(r"[a-z]", p) for p in parameters):
+    if not parameters or not all(p in INDEX_LETTERS for p in parameters):  # p_o, p_e: names, not indices
         return None
     return Pattern(found.group(1).lstrip("\\"), sub, sup, args)
 

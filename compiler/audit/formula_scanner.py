@@ -27,13 +27,15 @@ MAX_EXPONENT = 16
 MAX_DIGITS = 12
 _PASS = {"frac": "\\frac", "dfrac": "\\frac", "tfrac": "\\frac", "sqrt": "\\sqrt", "cdot": "\\cdot",
          "times": "\\times", "max": "\\max", "min": "\\min", "log": "\\log", "ln": "\\ln"}
-_DECORATIONS = ("bar", "overline", "hat", "mathcal", "mathbb", "vec", "tilde")
-_TEXT = ("text", "mathrm", "mathit", "operatorname", "textit", "mathbf", "textrm")
+_DECORATIONS = ("bar", "overline", "hat", "widehat", "mathcal", "mathbb", "vec", "tilde")
+_TEXT = ("text", "mathrm", "mathit", "operatorname", "textit", "mathbf", "textrm", "boldsymbol", "mathsf", "bm", "textbf",
+         "texttt")
 _GREEK = ("beta", "mu", "kappa", "phi", "alpha")
 PLACEHOLDER_LETTERS = "abcdfghopqrsuwyzABDFGHJKLNOQRSUVWXYZ"
 _VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance of class i
 _RELEVANCE = re.compile(r"\^\s*(\\phi|\{\s*\\phi\s*\})")  # Rec^\phi: weighted by the relevance
 EXCLUDED = sympy.Function("excluded")  # excluded(k, j): the factor of a sum over k != j, see latex_formula
+_IMPLICIT_AFTER_POWER = re.compile(r"\s*([A-Za-z0-9(]|\\(?!(cdot|times|right|quad|qquad|neq|ne|in|dots|ldots|cdots)(?![A-Za-z]))[A-Za-z])")
 _INDEX_GROUP = re.compile(r"\s*[a-z](\s*,\s*[a-z])*\s*$")
 
 
@@ -123,6 +125,13 @@ class Scanner:
                 self.out.append("^{" + self.rewrite(start, end) + "}")
                 if text[self.pos:].lstrip().startswith("^"):
                     raise self.error("a power tower (x^a^b): write the exponent in one group", at)
+                if _IMPLICIT_AFTER_POWER.match(text, self.pos):
+                    self.out.append(" \\cdot ")  # \beta^2 P: a product (the grammar misreads x_{0}^{2} y_{1})
+            elif ch in "[]":  # \left[ ... \right]: brackets (\sqrt[n] reads its own)
+                if ch == "[" and re.search(r"(\)|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
+                    self.out.append("\\cdot ")
+                self.out.append("(" if ch == "[" else ")")
+                self.pos += 1
             elif ch in "+-*/(){}[],=| ":
                 if ch == "(" and re.search(r"(\)|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
                     self.out.append("\\cdot ")  # (a)(b), p_k(n - p_k): a product, not a call
@@ -143,6 +152,8 @@ class Scanner:
         elif name in ("log", "ln"):
             self.logarithm(name)
         elif name in _PASS:
+            if name in ("frac", "dfrac", "tfrac", "sqrt") and re.search(r"(\)|\}|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
+                self.out.append("\\cdot ")  # (TP_j + FN_j)\frac{..}{..}: a product
             self.out.append(_PASS[name] + " ")
             if name == "sqrt" and self.text[self.pos:self.pos + 1] == "[":
                 end = self.text.find("]", self.pos)
@@ -187,26 +198,34 @@ class Scanner:
         if text[self.pos:self.pos + 1] == "_":
             self.pos += 1
             start, end = self.group()
-            sub = text[start:end]
-            if "=" in sub:
+            # \sum_{k=1}, \sum_{k,l,m=1}, \sum_{k}, \sum_{k=1, k \neq j}, \sum_{f \neq k}: the
+            # indices, their lower bound and a condition leaving one pair out
+            condition = re.search(r"(^|,)\s*([a-z])\s*\\ne(q)?\s*([a-z])\s*$", text[start:end])
+            stop = start + condition.start() if condition else end
+            sub = text[start:stop]
+            if condition:
+                excluded = (condition.group(2), condition.group(4))
+            member = re.fullmatch(r"\s*([a-z])\s*\\in\s*(\\mathcal\{\s*[A-Za-z]\s*\}|[A-Za-z])\s*", sub)
+            if member:  # \sum_{l \in L}: over the members of a set, its size the bound
+                variables, upper = [member.group(1)], (start + member.start(2), start + member.end(2))
+                upper = upper if not member.group(2).startswith("\\") else (upper[0] + 9, upper[1] - 1)
+            elif "=" in sub:
                 equals = start + sub.index("=")
-                variables, lower = [text[start:equals].strip()], (equals + 1, end)
-                comma = text.find(",", equals, end)  # \\sum_{k=1, k \\neq j}: k = j left out
-                if comma >= 0:
-                    lower = (equals + 1, comma)
-                    condition = re.fullmatch(r"\s*([a-z])\s*\\ne(q)?\s*([a-z])\s*", text[comma + 1:end])
-                    if not condition or condition.group(1) != variables[0]:
-                        raise self.error(f"cannot read the condition '{self.source.slice(comma + 1, end).quoted()}': "
-                                         f"write {variables[0]} \\neq j", comma + 1)
-                    excluded = condition.group(3)
-            else:
+                variables, lower = [v.strip() for v in text[start:equals].split(",")], (equals + 1, stop)
+            elif sub.strip() or not condition:
                 variables = [v.strip() for v in sub.split(",")]
-        if text[self.pos:self.pos + 1] == "^":
+            else:
+                variables = [excluded[0]]
+            if condition and excluded[0] not in variables:
+                raise self.error(f"cannot read the condition '{self.source.slice(start, end).quoted()}': "
+                                 f"write {variables[0]} \\neq j", start)
+        if text[self.pos:self.pos + 1] == "^" and upper is None:
             self.pos += 1
             upper = self.group()
         if not variables or not all(re.fullmatch(r"[a-z]", v) for v in variables):
             raise self.error(f"\\{name} needs an index variable such as _{{i=1}}^{{C}}", at)
         self.indices.update(variables)
+        self.notation.index_letters.update(variables)
         bound = self.rewrite(*upper) if upper is not None else self.placeholder(symbols.N_CLASSES)
         low = self.rewrite(*lower) if lower is not None else "1"
         start = self.pos
@@ -219,7 +238,7 @@ class Scanner:
             self.pos = end
         body = self.rewrite(start, self.pos)
         if excluded is not None:
-            body = self.placeholder(EXCLUDED(sympy.Symbol(variables[0]), sympy.Symbol(excluded))) + " \\cdot (" + body + ")"
+            body = self.placeholder(EXCLUDED(sympy.Symbol(excluded[0]), sympy.Symbol(excluded[1]))) + " \\cdot (" + body + ")"
         for var in variables:  # braced, so that the parser's grammar cannot read it two ways
             self.out.append(f"{{\\{name}_{{{var}={low}}}^{{{bound}}} (")
         self.out.append(body + ")}" * len(variables))
@@ -234,9 +253,13 @@ class Scanner:
             if command in _DECORATIONS:
                 bar = bar or command in ("bar", "overline")
                 words.append(text[slice(*self.group())].strip().lstrip("\\"))
+                if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", words[-1]):
+                    raise self.error(f"\\{command} needs a name, e.g. \\{command}{{P}}", start)
                 break
             if command in _TEXT:
                 words.append(text[slice(*self.group())].strip())
+                if not re.fullmatch(r"[A-Za-z][^{}\\]*", words[-1]):  # precision_binary, True Positive: names
+                    raise self.error(f"\\{command} needs a name in braces, e.g. \\{command}{{TP}}", start)
                 break
             if command in _GREEK:
                 words.append(command)
@@ -376,4 +399,5 @@ def _term_end(text: str, start: int) -> int:
 def _uses_index(term: str, variable: str) -> bool:
     """Whether ``term`` subscripts something with ``variable`` (TP_i, mat_{i,j}, \\phi(i))."""
     v = re.escape(variable)
-    return bool(re.search(rf"_{v}(?![A-Za-z0-9])|_\{{[^{{}}]*(?<![A-Za-z]){v}(?![A-Za-z])[^{{}}]*\}}|\(\s*{v}\s*\)", term))
+    return bool(re.search(rf"_{v}(?![A-Za-z0-9])|_\{{[^{{}}]*(?<![A-Za-z]){v}(?![A-Za-z])[^{{}}]*\}}|\(\s*{v}\s*\)"
+                          rf"|_\{{\s*[a-z]{{0,2}}{v}[a-z]{{0,2}}\s*\}}", term))  # C_{kl}: indices run together

@@ -14,7 +14,8 @@ import re
 
 from metricc.runtime.errors import InputError
 
-__all__ = ["Source", "MAX_NESTING", "check_nesting", "check_brackets", "check_operators"]
+__all__ = ["Source", "MAX_NESTING", "MAX_FRACTIONS", "MAX_FRACTION_DEPTH", "check_nesting", "check_fractions", "check_brackets",
+           "check_operators"]
 
 MAX_NESTING = 40  # levels of ( [ { : deeper than any printed formula, far below Python's recursion limit
 _OPEN, _CLOSE = "([{", ")]}"
@@ -89,6 +90,35 @@ def check_nesting(text: str) -> None:
                                             "levels of brackets)")
         elif ch in _CLOSE:
             depth = max(depth - 1, 0)
+
+
+MAX_FRACTIONS = 24  # \frac and / of one formula: more than any printed metric; parsing more takes seconds
+MAX_FRACTION_DEPTH = 8  # \frac inside \frac: a continued fraction 8 deep is within `metricc check`'s budget
+
+
+def check_fractions(text: str) -> None:
+    """At most :data:`MAX_FRACTIONS` fractions and :data:`MAX_FRACTION_DEPTH` nested ones in
+    one formula (of the user's text, before sympy's parser, whose time grows fast with both)."""
+    count = len(re.findall(r"\\[dt]?frac(?![A-Za-z])|(?<![/*])/(?![/*])", text))
+    if count > MAX_FRACTIONS:
+        raise InputError("FORMULA", f"{count} fractions in one formula (at most {MAX_FRACTIONS}): a printed metric "
+                                    "has far fewer; split it into definitions ('..., X = ...')")
+    stack: list[bool] = []  # per open brace: whether it is an argument of a \frac
+    pending, depth = 0, 0
+    for match in re.finditer(r"\\[dt]?frac(?![A-Za-z])|\\[{}]|[{}]", text):
+        token = match.group(0)
+        if token.endswith("frac"):
+            pending = 2
+        elif token == "{":
+            stack.append(pending > 0)
+            pending = max(pending - 1, 0)
+            depth = max(depth, sum(stack))
+            if depth > MAX_FRACTION_DEPTH:
+                raise InputError("FORMULA", f"column {match.start() + 1}: fractions nested more than "
+                                            f"{MAX_FRACTION_DEPTH} deep: a printed metric has far fewer; write the "
+                                            "inner part as a definition ('..., X = ...')")
+        elif token == "}" and stack:
+            stack.pop()
 
 
 def check_brackets(source: Source) -> None:

@@ -80,9 +80,11 @@ def _perturbations(expr, formula=None):
     if any(fourth(e) for e in sympy.preorder_traversal(expr)):  # sqrt(sqrt(a) sqrt(b)) is a**(1/4) b**(1/4)
         out.append((expr.replace(fourth, lambda e: sympy.Pow(e.base, 2 * e.exp)), "has a square root that {v} does not"))
     numerator, denominator = sympy.fraction(expr)
+    # unevaluated roots: sympy's sqrt of a large fraction looks for square factors (23 s for a
+    # continued fraction 16 deep); the numeric comparison reads the root as it stands
     if denominator != 1:
-        out.append((numerator / sympy.sqrt(denominator), "missing the square root over the denominator of {v}"))
-    out.append((sympy.sqrt(expr), "missing the square root of {v}"))
+        out.append((numerator / _root(denominator), "missing the square root over the denominator of {v}"))
+    out.append((_root(expr), "missing the square root of {v}"))
     out.append((expr ** 2, "the square root of {v}, not {v} itself"))
     printed = formula.meanings if formula is not None and formula.template is not None else ((None, expr),)
     for placeholder, meaning in printed:
@@ -91,11 +93,17 @@ def _perturbations(expr, formula=None):
             n = counter.get(node, 0)
             counter[node] = n + 1
             for other in _NAMES:
+                if len(out) >= _MAX_PERTURBATIONS:  # built lazily: each costs a sympy rebuild of the formula
+                    return out
                 if other != name:
                     changed = _replace_nth(meaning, node, build(other), n)
                     perturbed = changed if placeholder is None else with_meanings(formula, {placeholder: changed})
                     out.append((perturbed, f"uses {name} where {{v}} uses {other}"))
     return out[:_MAX_PERTURBATIONS]
+
+
+def _root(expr):
+    return sympy.Pow(expr, sympy.S.Half, evaluate=False)
 
 
 def _pairs_left_out(expr) -> list:

@@ -14,16 +14,18 @@ from __future__ import annotations
 import functools
 import random
 import warnings
+import zlib
 
 import numpy as np
 import sympy
 
+from metricc.compiler.audit.identify_cache import cached_table
 from metricc.compiler.audit.identify_evaluate import Undefined, evaluate
 from metricc.compiler.audit.identify_scores import is_score_formula, score_table, score_values
 from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
 from metricc.compiler.language import symbols
 
-__all__ = ["numeric_matches", "distance", "variants", "parameters"]
+__all__ = ["numeric_matches", "distance", "variants", "parameters", "confirmed"]
 
 _COUNTS = ("TP", "FP", "FN", "TN")
 _SCALAR_VALUES = {"beta": 0.7, "alpha": 0.3}
@@ -44,13 +46,13 @@ def _data():
     return tuple(multilabel), tuple(matrices), tuple(binary)
 
 
-@functools.lru_cache(maxsize=1)
-def _label_sets() -> tuple:
+@functools.lru_cache(maxsize=8)
+def _label_sets(seed: int = 11, shapes=((9, 4), (12, 5), (10, 3))) -> tuple:
     """Multi-label data sets (true, predicted indicator matrices, instances x labels): every
     instance has a true and a predicted label, some are predicted exactly, some not at all."""
-    rng = random.Random(11)
+    rng = random.Random(seed)
     out = []
-    for instances, labels in ((9, 4), (12, 5), (10, 3)):
+    for instances, labels in shapes:
         y_true = np.array([[rng.random() < 0.5 for _ in range(labels)] for _ in range(instances)], dtype=np.int64)
         y_pred = y_true.copy()
         for row in range(instances):
@@ -196,7 +198,13 @@ def _catalog_value(variant, matrix=None, counts=None, class_index=None, vector=N
 
 @functools.lru_cache(maxsize=16)
 def _catalog_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
-    """Every variant's values at the points of ``kind`` (tuple of floats or None)."""
+    """Every variant's values at the points of ``kind`` (tuple of floats or None), from the
+    disk cache of this catalog when there is one (:mod:`.identify_cache`)."""
+    name = "-".join((kind, *params[0], "vector" if params[1] else "plain"))
+    return cached_table(name, lambda: _compute_table(params, kind))
+
+
+def _compute_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
     multilabel, matrices, binary = _data()
     if kind == "scores":
         return score_table()
@@ -262,6 +270,8 @@ def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
         user = _user_values(expr, kind)
         if user is None or all(v is None for v in user):
             continue
+        if len(user) > 1 and len({round(v, 12) for v in user if v is not None}) == 1:
+            continue  # the same value at every point (TP/TP, sqrt of a ratio that cancels): it defines no metric
         for variant, values in _catalog_table(params, kind).items():
             key = variant[:2]
             if key in seen or not _close(user, values):
@@ -288,3 +298,64 @@ def distance(expr, variant_key, kind: str) -> float:
     if not pairs:
         return float("inf")
     return sum(abs(x - y) / max(1.0, abs(y)) for x, y in pairs) / len(pairs)
+
+
+CONFIRM_POINTS = 40  # fresh random points an unproved match must agree on
+
+
+def confirmed(expr, variant, holds: str) -> tuple[bool, str | None]:
+    """Whether ``expr`` equals the catalog ``variant`` at :data:`CONFIRM_POINTS` fresh random
+    points of its scope (``holds``): counts of one class (a per-class formula), multi-label
+    counts (``all``), confusion matrices of 3 to 6 classes (``single-label``) or 2 x 2 ones
+    (``binary``), counts from 0 (so that near-empty classes are drawn too); a formula over the
+    instances of multi-label data, on eight fresh data sets of other shapes. A match that its
+    proof could not show is kept only when it agrees at every point where both are defined,
+    and both are defined at a quarter of them at least: equal at a dozen fixed points is not a
+    match. -> (equal, where it differs: "TP = 0" when it differs only where that count is 0,
+    the catalog's own value of an edge case; None otherwise)."""
+    rng = random.Random(zlib.crc32(f"{expr}|{variant[:2]}".encode()))
+    if _scopes(expr, "any") == ("scores",):
+        return True, None  # compared on whole data sets with tied scores (identify_scores), not here
+    if _scopes(expr, "any") == ("instances",):  # fresh multi-label data sets of other shapes
+        shapes = tuple((rng.randint(4, 14), rng.randint(2, 6)) for _ in range(8))
+        for y_true, y_pred in _label_sets(rng.randrange(10 ** 6), shapes):
+            mine = _user_value(expr, None, instances=(*_instance_counts(y_true, y_pred), y_true.shape[1]))
+            theirs = _instance_value(variant, y_true, y_pred)
+            if mine is not None and theirs is not None and theirs == theirs and \
+                    abs(mine - theirs) > 1e-9 * max(1.0, abs(mine), abs(theirs)):
+                return False, None
+        return True, None
+    agreed, zeros = 0, None  # zeros: the counts that were 0 at every point where the two differ
+    for point in range(CONFIRM_POINTS):
+        high = rng.choice((3, 12, 60))
+        if holds == "all" or _per_class(expr) and holds != "binary":
+            classes = rng.randint(2, 5)
+            tp, fp, fn = (np.array([rng.randint(0, high) for _ in range(classes)]) for _ in range(3))
+            n = int((tp + fp + fn).max()) + rng.randint(0, high)
+            counts = (tp, fp, fn, n - tp - fp - fn, n)
+            vector = _vector(classes, 100 + point)
+            if _per_class(expr):
+                k = rng.randrange(classes)
+                mine, theirs = _user_value(expr, counts, per_class=k), _catalog_value(variant, counts=counts, class_index=k)
+                at = [c[k] for c in counts[:4]]
+            else:
+                mine, theirs = _user_value(expr, counts, vector=vector), _catalog_value(variant, counts=counts, vector=vector)
+                at = [min(c) for c in counts[:4]]
+        else:
+            classes = 2 if holds == "binary" else rng.randint(3, 6)
+            matrix = np.array([[rng.randint(0, high) for _ in range(classes)] for _ in range(classes)])
+            vector = _vector(classes, 100 + point)
+            per_class = 1 if _per_class(expr) else None
+            mine = _user_value(expr, _counts_of(matrix), matrix=matrix, per_class=per_class, vector=vector)
+            theirs = _catalog_value(variant, matrix=matrix, vector=vector)
+            at = [c[1] for c in _counts_of(matrix)[:4]] if classes == 2 else [min(c) for c in _counts_of(matrix)[:4]]
+        if mine is None or theirs is None or theirs != theirs:
+            continue
+        if abs(mine - theirs) > 1e-9 * max(1.0, abs(mine), abs(theirs)):
+            zero = {name for name, value in zip(_COUNTS, at) if value == 0}
+            zeros = zero if zeros is None else zeros & zero
+            continue
+        agreed += 1
+    if zeros is not None:
+        return False, (" or ".join(f"{name} = 0" for name in _COUNTS if name in zeros) or None)
+    return agreed >= CONFIRM_POINTS // 4, None

@@ -15,8 +15,14 @@ Three forms, by scope of the match:
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import hashlib
+import re
+import signal
+import threading
+import time
 
 import sympy
 
@@ -25,7 +31,7 @@ from metricc.compiler.audit.notation import CLASS_COUNTS, CLASS_VECTOR
 from metricc.compiler.language import symbols
 from metricc.compiler.language.levels import rules
 
-__all__ = ["proved", "catalog_metrics"]
+__all__ = ["proved", "catalog_metrics", "catalog_expression"]
 
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
 _A, _B, _C = sympy.symbols("a b c", positive=True)
@@ -33,30 +39,105 @@ _POOL = {name: sympy.Symbol(f"pooled_{name}", positive=True) for name in ("TP", 
 _SINGLE = {_POOL["FP"]: N - _POOL["TP"], _POOL["FN"]: N - _POOL["TP"]}
 
 
-@functools.lru_cache(maxsize=1)
-def catalog_metrics():
-    """The analyzed IR of the installed catalog (simplified formulas and terms), once per
-    process; without the delta-method gradients and claim checks of ``metricc check``, which
-    the proofs do not read and which took two thirds of the time."""
-    from metricc.compiler.analysis import analyze, budget
-    from metricc.compiler.cli.paths import package_dir
-    from metricc.compiler.language import load, lower, validate
+class _Catalog:
+    """The analyzed IR of the installed catalog's metrics, each loaded, lowered and analyzed on
+    first use with the metrics it references: a proof reads the few metrics the numeric
+    comparison found, and reading, lowering and analyzing all of them took about 4 s, most of
+    ``identify``'s time."""
 
-    specs = validate.validate_catalog(load.load_catalog(package_dir("metricc.specs")))
-    return analyze.analyze_catalog(budget.check_catalog(lower.lower_catalog(specs)))
+    def __init__(self):
+        import metricc.runtime as mc
+        from metricc.compiler.cli.paths import package_dir
+
+        self._folder = package_dir("metricc.specs")
+        self._info = mc.catalog()
+        self._done: dict = {}
+
+    def _needed(self, metric_id: str) -> list[str]:
+        """The metric and every catalog metric its formula or parameters name, recursively."""
+        found, todo = set(), [metric_id]
+        while todo:
+            current = todo.pop()
+            if current in found or current not in self._info:
+                continue
+            found.add(current)
+            info = self._info[current]
+            text = " ".join([info.formula, *(str(p.default) for p in info.params)])
+            todo.extend(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+        return sorted(found)
+
+    def get(self, metric_id: str):
+        """The metric's IR with ``simplified`` filled (None for an id not in the catalog); no
+        undefined cases, delta-method gradients or claim checks, which the proofs never read."""
+        if metric_id not in self._info:
+            return None
+        if metric_id not in self._done:
+            import os
+
+            from metricc.compiler.analysis.analyze import simplify
+            from metricc.compiler.language import load, lower, validate
+
+            specs = [load.load_spec(os.path.join(self._folder, f"{m}.yaml")) for m in self._needed(metric_id)]
+            metric = lower._Lowering(validate.validate_catalog(specs)).metric(metric_id)
+            terms = tuple(dataclasses.replace(t, simplified=simplify(t.expr)) for t in metric.terms)
+            self._done[metric_id] = dataclasses.replace(metric, simplified=simplify(metric.written), terms=terms)
+        return self._done[metric_id]
+
+
+@functools.lru_cache(maxsize=1)
+def catalog_metrics() -> _Catalog:
+    """The installed catalog, analyzed lazily (:class:`_Catalog`), once per process."""
+    return _Catalog()
 
 
 def proved(expr: sympy.Expr, variants: list[tuple], holds: list[str]) -> list[bool]:
     """For each candidate (variant, holds): whether the equality is proved symbolically."""
     metrics = catalog_metrics()
     out = []
+    end = time.monotonic() + PROOF_BUDGET
     for variant, scope in zip(variants, holds):
+        left = min(PROOF_SECONDS, end - time.monotonic())
+        if left <= 0.05:
+            out.append(False)  # out of time: confirmed numerically at fresh points instead
+            continue
         metric = metrics.get(variant[0])
         try:
-            out.append(metric is not None and _proved(expr, metric, variant[1], scope))
-        except (TypeError, ValueError, ZeroDivisionError, NotImplementedError, RecursionError):
+            with _deadline(left):
+                if metric is not None:
+                    metric = _defaults(metric, {name for name, _ in (variant[3] if len(variant) > 3 else ())})
+                out.append(metric is not None and _proved(expr, metric, variant[1], scope))
+        except (TypeError, ValueError, ZeroDivisionError, NotImplementedError, RecursionError, _OutOfTime):
             out.append(False)
     return out
+
+
+PROOF_SECONDS = 1.0  # per candidate: sympy's expansion of a large square can run for minutes
+PROOF_BUDGET = 2.0  # per call, the candidates in rank order (the numeric side already found them equal)
+_MAX_OPS = 400  # operations of a side whose square is expanded (the sqrt(a) sqrt(b) = sqrt(ab) check)
+
+
+class _OutOfTime(Exception):
+    """A proof ran past :data:`PROOF_SECONDS`: the match is only confirmed numerically."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float):
+    """Interrupt the block after ``seconds`` (a timer signal; only in the main thread, where
+    the CLI runs: elsewhere :data:`_MAX_OPS` alone bounds the work)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise _OutOfTime()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _proved(expr, metric, mode, scope) -> bool:
@@ -82,6 +163,8 @@ def _equal(left, right) -> bool:
     where they do not vanish, and both are continuous where defined."""
     if prove._equal(left, right):
         return True
+    if sympy.count_ops(left) > _MAX_OPS or sympy.count_ops(right) > _MAX_OPS:
+        return False
     return sympy.cancel(sympy.together(sympy.expand(left ** 2 - right ** 2))) == 0
 
 
@@ -118,7 +201,9 @@ def _summand(body: sympy.Expr, k) -> sympy.Expr | None:
     if body.atoms(sympy.Indexed) or k in body.free_symbols:
         return None
     num, den = sympy.fraction(sympy.cancel(sympy.together(body)))
-    den_global, den_class = den.as_independent(_A, _B, _C, as_Add=False)
+    # C*a + C*c -> C*(a + c): a factor of the summand that no class's counts carry (a 1/l
+    # printed inside the sum) leaves the sum
+    den_global, den_class = sympy.factor_terms(den).as_independent(_A, _B, _C, as_Add=False)
     total = sympy.S.Zero
     for term in sympy.Add.make_args(sympy.expand(num)):
         coefficient, monomial = term.as_independent(_A, _B, _C, as_Add=False)
@@ -181,12 +266,37 @@ def _averaged(per_class: sympy.Expr, mode: str) -> sympy.Expr | None:
     return None
 
 
+def catalog_expression(metric_id: str, mode: str | None = None) -> sympy.Expr | None:
+    """A catalog metric as a formula over the notation of ``identify`` (plain counts for a
+    class-level metric without ``mode``, else sums over the classes' counts and cells), its
+    scalar parameters at their defaults; None for one that needs a class vector or matrix."""
+    metric = catalog_metrics().get(metric_id)
+    if metric is None or any(p.kind not in ("scalar",) for p in metric.params):
+        return None
+    metric = _defaults(metric, ())
+    if rules(metric.level).per_class:
+        return metric.simplified if mode in (None, "binary") else _averaged(metric.simplified, mode)
+    return _expanded(metric)
+
+
+def _defaults(metric, printed):
+    """The metric with its scalar parameters that the formula does not print at their defaults."""
+    unprinted = {p.name: p.default for p in metric.params if p.kind == "scalar" and p.name not in printed}
+    return prove.bind(metric, unprinted) if unprinted else metric
+
+
 def _catalog_normal(metric, mode) -> sympy.Expr | None:
     if any(p.kind == "class_vector" for p in metric.params):
         return None
     if rules(metric.level).per_class:
         averaged = _averaged(metric.simplified, mode)
         return None if averaged is None else _normal(averaged)
+    expr = _expanded(metric)
+    return None if expr is None else _normal(expr)
+
+
+def _expanded(metric) -> sympy.Expr | None:
+    """A matrix or aggregate metric over the classes' counts: its terms written out."""
     expr = metric.simplified
     for term in metric.terms:
         if term.weights:
@@ -203,4 +313,4 @@ def _catalog_normal(metric, mode) -> sympy.Expr | None:
     expr = expr.xreplace({symbols.ROW_TOTAL[k]: CLASS_COUNTS["TP"][k] + CLASS_COUNTS["FN"][k],
                           symbols.COLUMN_TOTAL[k]: CLASS_COUNTS["TP"][k] + CLASS_COUNTS["FP"][k],
                           symbols.M[k, k]: CLASS_COUNTS["TP"][k]})
-    return _normal(expr)
+    return expr

@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 import sympy
 
+from metricc.compiler.audit.identify_cache import cached_table
 from metricc.compiler.audit.identify_evaluate import TooLarge, Undefined, evaluate
 from metricc.compiler.audit.notation import CLASS_COUNTS
 from metricc.compiler.language import symbols
@@ -99,6 +100,10 @@ def score_values(expr) -> tuple:
 def score_table() -> dict:
     """(metric id, mode, level, ()) -> its value on each data set, for every score- and
     curve-level variant of the catalog."""
+    return cached_table("scores", _compute_score_table)
+
+
+def _compute_score_table() -> dict:
     import metricc.runtime as mc
 
     table = {}

@@ -19,6 +19,7 @@ class (``TP[i]``) or not (a binary formula), over matrix cells or over samples' 
 
 from __future__ import annotations
 
+import functools
 import re
 
 import sympy
@@ -26,7 +27,7 @@ import sympy
 from metricc.compiler.language import symbols
 from metricc.runtime.errors import InputError
 
-__all__ = ["CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "REST", "unless_equal", "Notation", "MEASURES", "label_metric"]
+__all__ = ["UNKNOWN", "UNKNOWN_INDEXED", "customary", "unknown_readings", "marker", "CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "REST", "unless_equal", "Notation", "MEASURES", "label_metric"]
 
 CLASS_COUNTS = {name: sympy.IndexedBase(f"class_{name}") for name in ("TP", "FP", "FN", "TN")}
 CLASS_VECTOR = sympy.IndexedBase("class_weight")  # one number per class: relevance, preference
@@ -34,6 +35,42 @@ SCALARS = {name: sympy.Symbol(name, real=True) for name in ("beta", "alpha")}
 _VECTOR_NAMES = ("kappa", "phi")
 INSTANCE_COUNTS = {name: sympy.IndexedBase(f"instance_{name}") for name in ("TP", "FP", "FN", "TN")}
 REST = sympy.Function("rest")  # Wang's r_j (Eq. 14): every class but j, taken as one class
+
+
+# Letters of several readings (formula_readings tries each): customary meanings in the order
+# papers use them most, and what a letter no notation knows may be.
+# Customary meanings of plain letters, in the order the papers use them most.
+_CUSTOMARY = {
+    "P": ("precision", "positives"), "p": ("precision", "positives"),
+    "N": ("total", "negatives", "classes"), "n": ("total", "negatives", "classes"),
+    "c": ("classes", "correct"),
+}
+_CUSTOMARY_INDEXED = {"p": ("predicted count", "precision")}
+UNKNOWN = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives",
+            "total", "classes")
+UNKNOWN_INDEXED = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives")
+
+
+def customary(name: str, indexed: bool) -> tuple[str, ...] | None:
+    """The readings of a letter with several customary meanings (``P``, ``n``, ``p_i``)."""
+    return (_CUSTOMARY_INDEXED if indexed else _CUSTOMARY).get(name)
+
+
+def unknown_readings(name: str, indexed: bool) -> tuple[str, ...] | None:
+    """The readings tried for a name no notation knows: a letter (``l``, ``K``, ``x'``) or a
+    short capital abbreviation (``TOP``); None for a longer word (a misspelling, an unknown
+    metric name), which stays an error."""
+    if not re.fullmatch(r"[A-Za-z][0-9']?|[A-Z]{2,4}", name):
+        return None
+    return UNKNOWN_INDEXED if indexed else UNKNOWN
+
+
+def marker(name: str, index: sympy.Symbol | None = None) -> sympy.Expr:
+    """The stand-in for ``name`` until a reading replaces it."""
+    clean = re.sub(r"[^A-Za-z0-9]", "_", name)
+    if index is None:
+        return sympy.Symbol(f"reading_{clean}", nonnegative=True)
+    return sympy.IndexedBase(f"reading_{clean}")[index]
 
 
 class unless_equal(sympy.Function):
@@ -98,25 +135,34 @@ class Notation:
     formula's own definitions (``\\bar{P} = ...``); ``n_means`` is ``"instances"`` or
     ``"classes"`` (Kozak and Wenzel write n for the instances, some texts for the classes)."""
 
-    def __init__(self, defined: dict[str, sympy.Expr] | None = None, n_means: str = "instances",
-                 p_means: str = "count", params: frozenset = frozenset(SCALARS)):
+    def __init__(self, defined: dict[str, sympy.Expr] | None = None, params: frozenset = frozenset(SCALARS)):
         self.defined = dict(defined or {})
-        self.n_means = n_means
-        self.p_means = p_means  # p_i: Branco's predicted count, or Wenzel's precision
         self.params = params
         self.patterns: dict[str, list] = {}  # head -> [(Pattern, meaning)]: see formula_definitions
         self.bounds: dict[str, sympy.Expr] = {}  # a letter bounding a sum over samples or classes (Wang Eq. 18)
+        self.inferred: dict[str, str] = {}  # letter -> the sentence saying what its role made it
+        # name -> (marker, readings): a name with several customary meanings or none, read as a
+        # marker that identify replaces by each reading in turn (formula_readings)
+        self.readings: dict[str, tuple[sympy.Expr, tuple[str, ...]]] = {}
+        self.used: set[str] = set()  # the letters of self.bounds and self.defined the formula used
+        self.index_letters = set(INDEX_LETTERS)  # and every letter a sum binds (\sum_{c \in C}: TP_c)
 
     def resolve(self, parts: list[str], bar: bool, where: str) -> sympy.Expr:
         """The meaning of one printed name, split at underscores; ``where`` names it in errors."""
         key = ("\\bar " if bar else "") + "_".join(parts)
         if key in self.defined:
+            self.used.add(key)
             return self.defined[key]
-        if not bar and parts[0] in self.defined and len(parts) == 2 and parts[1] in INDEX_LETTERS:
+        if not bar and parts[0] in self.defined and len(parts) == 2 and parts[1] in self.index_letters:
+            self.used.add(parts[0])
             return self.defined[parts[0]]
         head, rest = parts[0], parts[1:]
         if head in self.bounds and not rest and not bar:
+            self.used.add(head)
             return self.bounds[head]
+        several = customary(head, indexed=bool(rest))
+        if several and not bar and (not rest or len(rest) == 1 and rest[0] in self.index_letters):
+            return self._marked(head, rest, several)
         if head in ("macro", "micro", "weighted") and rest and rest[0] in MEASURES:
             return self._averaged(rest[0], head)
         if head == "binary" and rest:
@@ -125,28 +171,27 @@ class Notation:
             rest = rest[:-1]
         if head in _COUNT_WORDS:
             return self._count(_COUNT_WORDS[head], rest, where)
-        if head in ("n", "N") and not rest:
-            return C if self.n_means == "classes" else N
         if head == "s" and not rest:
             return N
         if head in ("C", "c", "m") and not rest:
             return C
-        if head in ("t", "n") and len(rest) == 1 and rest[0] in INDEX_LETTERS:
+        if head in ("t", "n") and len(rest) == 1 and rest[0] in self.index_letters:
             i = sympy.Symbol(rest[0])
             return CLASS_COUNTS["TP"][i] + CLASS_COUNTS["FN"][i]
-        if head == "p" and len(rest) == 1 and rest[0] in INDEX_LETTERS and not bar and self.p_means == "count":
-            i = sympy.Symbol(rest[0])
-            return CLASS_COUNTS["TP"][i] + CLASS_COUNTS["FP"][i]
-        if head in ("mat", "M", "p", "a") and len(rest) == 1 and re.fullmatch(r"[a-z],?[a-z]", rest[0]):
+        total = re.fullmatch(r"([a-z]):|:([a-z])", rest[0]) if len(rest) == 1 else None
+        if total:  # C_{k\cdot}, n_{+k}: a row (true) or column (predicted) total of the matrix
+            i = sympy.Symbol(total.group(1) or total.group(2))
+            return CLASS_COUNTS["TP"][i] + CLASS_COUNTS["FN" if total.group(1) else "FP"][i]
+        if head in ("mat", "M", "p", "a", "C") and len(rest) == 1 and re.fullmatch(r"[a-z],?[a-z]", rest[0]):
             i, j = (sympy.Symbol(x) for x in rest[0].replace(",", ""))
             return symbols.M[i, j]
         if head in SCALARS and not rest and head in self.params:
             return SCALARS[head]
-        if head == "SetMatch" and len(rest) == 1 and rest[0] in INDEX_LETTERS:  # I(Y_i = Z_i)
+        if head == "SetMatch" and len(rest) == 1 and rest[0] in self.index_letters:  # I(Y_i = Z_i)
             i = sympy.Symbol(rest[0])
             wrong = CLASS_COUNTS["FP"][i] + CLASS_COUNTS["FN"][i]
             return sympy.Piecewise((1, sympy.Eq(wrong, 0)), (0, True))
-        if head in _VECTOR_NAMES and len(rest) == 1 and rest[0] in INDEX_LETTERS:
+        if head in _VECTOR_NAMES and len(rest) == 1 and rest[0] in self.index_letters:
             return CLASS_VECTOR[sympy.Symbol(rest[0])]
         if head == "N" and rest in (["n"], ["p"]):  # Puertolas Molina: numbers of negatives, positives
             tp, fp, fn, tn = symbols.COUNTS
@@ -165,13 +210,25 @@ class Notation:
                 return self._averaged(head, "macro")
             if not rest:
                 return MEASURES[head](*(symbols.COUNTS))
-            if len(rest) == 1 and rest[0] in INDEX_LETTERS:
+            if len(rest) == 1 and rest[0] in self.index_letters:
                 i = sympy.Symbol(rest[0])
                 return MEASURES[head](*(CLASS_COUNTS[c][i] for c in ("TP", "FP", "FN", "TN")))
             if len(rest) == 1 and rest[0] in _MODES and _MODES[rest[0]]:
                 return self._averaged(head, _MODES[rest[0]])
+        indexed = len(rest) == 1 and rest[0] in self.index_letters
+        tried = unknown_readings(head, indexed) if not bar and (indexed or not rest) else None
+        if tried:
+            return self._marked(head, rest, tried)
         raise InputError("FORMULA", f"{where}: unknown symbol '{key}'; give its meaning with --symbol "
                                     f"'{key}=MEANING' (e.g. TP, FP, n, C, precision)")
+
+    def _marked(self, head: str, rest: list[str], tried: tuple[str, ...]) -> sympy.Expr:
+        """The marker of a name with several readings (see :mod:`.formula_readings`)."""
+        index = sympy.Symbol(rest[0]) if rest else None
+        name = head if index is None else f"{head}_i"
+        stand_in = marker(name, index)
+        self.readings.setdefault(name, (stand_in if index is None else stand_in.base, tried))
+        return stand_in
 
     def call(self, head: str, args: tuple) -> sympy.Expr | None:
         """A printed call with index arguments: ``f(s,j)``, ``p(s,j)``, ``P(j)``; None for another."""
@@ -186,7 +243,7 @@ class Notation:
     def _count(self, count: str, rest: list[str], where: str) -> sympy.Expr:
         if not rest:
             return dict(zip(("TP", "FP", "FN", "TN"), symbols.COUNTS))[count]
-        if len(rest) == 1 and rest[0] in INDEX_LETTERS:
+        if len(rest) == 1 and rest[0] in self.index_letters:
             return CLASS_COUNTS[count][sympy.Symbol(rest[0])]
         if len(rest) == 1 and rest[0] in ("mu", "\\mu", "micro"):
             return self._pooled(count)
@@ -260,11 +317,18 @@ def label_metric(label: str) -> tuple[str | None, str | None]:
     ``macro_F1`` -> (f1, macro); (None, None) for a label metricc does not recognise."""
     if "\\mathbb{F}" in label.replace(" ", ""):  # Wenzel's blackboard F1: the F1 of the macro averages
         return "f1_of_macro_averages", None
-    text = label.replace("\\mathcal", "").replace("\\mathbb", "").replace("\\text", "").replace("\\mathrm", "")
+    text = re.sub(r"\\(mathcal|mathbb|texttt|text|mathrm|mathit|operatorname|boldsymbol|mathbf|mathsf|textit|textrm|hat|widehat"
+                  r"|tilde)(?![A-Za-z])", "", label)
     text = text.replace("\\mu", "_mu").replace("\\beta", "beta").replace("\\bar", "").replace("\\vec{\\kappa}", "")
     parts = [p for p in "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text).split("_") if p]
-    mode = next((_MODES[p] for p in parts if p in _MODES and _MODES[p]), None)
-    words = [p for p in parts if p not in _MODES and p not in ("multiclass", "binary")]
+    modes = {**_MODES, "Macro": "macro", "Micro": "micro", "Weighted": "weighted", "MACRO": "macro", "MICRO": "micro"}
+    mode = next((modes[p] for p in parts if p in modes and modes[p]), None)
+    words = [p for p in parts if p not in modes and p not in ("multiclass", "binary", "Binary")]
+    indexed = False
+    while len(words) > 1 and words[-1] in INDEX_LETTERS | {"k", "j", "c"}:  # Recall_k: the class's value
+        words, indexed = words[:-1], True
+    if indexed and "".join(words) in class_statistics():  # CEN_j: PyCM's class CEN, not the overall one
+        return class_statistics()["".join(words)], mode
     if words and words[-1] == "1mu":
         words, mode = words[:-1] + ["1"], "micro"
     if words and words[-1] == "1w":
@@ -273,4 +337,50 @@ def label_metric(label: str) -> tuple[str | None, str | None]:
     for names, metric in _LABELS:
         if name in names:
             return metric, mode
+    known = catalog_names().get(name) or catalog_names().get("".join(words))
+    if known:
+        return known[0], mode or known[1]
     return None, None
+
+
+@functools.lru_cache(maxsize=1)
+def class_statistics() -> dict[str, str]:
+    """PyCM's class statistics by name (``CEN`` -> class_cen): what a label with a class index names."""
+    from metricc.compiler.peers import load_peers, parse_entry
+
+    out = {}
+    for peer in load_peers().values():
+        for entry in peer.names:
+            if entry.group == "class" and len(entry.metrics) == 1:
+                metric, params, _ = parse_entry(entry.metrics[0])
+                if not params:
+                    out[entry.name] = metric
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def catalog_names() -> dict[str, tuple[str, str | None]]:
+    """Every name a reader may print for a catalog metric -> (metric id, averaging): the ids,
+    aliases and names of the catalog and the names scikit-learn, torchmetrics and PyCM give
+    it (``compiler/peers.yaml``: PyCM's ``BM`` is youden_j, ``MK`` markedness). Lower-case
+    and without separators; a peer's name kept as printed too when its case matters."""
+    import metricc.runtime as mc
+    from metricc.compiler.peers import load_peers, parse_entry
+
+    def key(text: str) -> str:
+        return re.sub(r"[^a-z0-9.]", "", text.lower())
+
+    out: dict = {}
+    for info in mc.catalog().values():
+        for name in (info.id, *info.aliases, info.name):
+            out.setdefault(key(name), (info.id, None))
+    for peer in load_peers().values():
+        for entry in peer.names:
+            if len(entry.metrics) != 1:
+                continue
+            metric, params, mode = parse_entry(entry.metrics[0])
+            if params:
+                continue
+            for name in {entry.name, key(entry.name), key(re.sub(r"_score$", "", entry.name))}:
+                out.setdefault(name, (metric, mode))
+    return out

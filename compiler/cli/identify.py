@@ -1,6 +1,7 @@
 """``metricc identify FORMULA``: which catalog metric a printed formula defines.
 
-Exit 0 when a catalog metric matches, 1 when none does, 2 when the formula cannot be read.
+Exit 0 when a catalog metric matches under one reading of the formula's letters, 1 when none
+does (or the metric depends on which reading the paper means), 2 when the formula cannot be read.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ def add_command(commands) -> None:
     parser.add_argument("--notation", choices=("latex", "text"), default="latex")
     parser.add_argument("--setting", choices=("binary", "multiclass", "multilabel", "any"), default="any")
     parser.add_argument("--symbol", action="append", default=[], metavar="NAME=MEANING",
-                        help="what a symbol of another notation means, e.g. a=TP or N=n (repeatable)")
+                        help="what a symbol of another notation means: a formula (a=TP, N=n) or a catalog metric "
+                             "(p_o=accuracy, P=precision:macro) (repeatable)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(run=_run)
 
@@ -36,4 +38,4 @@ def _run(args) -> int:
         symbols[name.strip()] = meaning.strip()
     result = identify(args.formula, notation=args.notation, setting=args.setting, symbols_map=symbols)
     print(json.dumps(result.to_json(), indent=2) if args.format == "json" else result.text())
-    return 0 if result.matches else 1
+    return 0 if result.matches and result.forced else 1

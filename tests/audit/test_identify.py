@@ -104,8 +104,10 @@ def test_puertolas_eq33_with_a_count_of_negatives_is_not_the_adjusted_g_mean():
     assert result.matches == () and result.label_agrees is False
     assert result.nearest[0].metric == "adjusted_g_mean"
     result = identify(printed, symbols_map={"N_n": "(TN + FP) / n"})
-    assert [(m.metric, m.average, m.holds, m.proved) for m in result.matches][:1] == [("adjusted_g_mean", "binary", "all", False)]
-    assert "confirmed numerically, not proved" in result.text()  # the catalog's TP = 0 case
+    # equal but where TP = 0, where the catalog's AGM is 0: not a match (issue 30), the nearest
+    assert result.matches == ()
+    assert (result.nearest[0].metric, result.nearest[0].average) == ("adjusted_g_mean", "binary")
+    assert result.nearest[0].differs.startswith("equal except where TP = 0")
 
 
 def test_branco_eq8_misses_the_division_by_the_total_relevance():
@@ -226,7 +228,10 @@ def test_cli_json_follows_the_schema_and_exit_codes(capsys):
     assert main(["identify", "--format", "json", r"\frac{TP}{TP + \frac{1}{2}(FP + FN)}"]) == 0
     document = json.loads(capsys.readouterr().out)
     jsonschema.validate(document, schema())
-    assert {"metric": "f1", "average": "binary", "holds": "all", "proved": True} in document["matches"]
+    assert {"metric": "f1", "average": "binary", "holds": "all", "proved": True, "params": {}, "reading": []} in document["matches"]
+    assert {"metric": "f_beta", "average": "binary", "holds": "all", "proved": True, "params": {"beta": "1"},
+            "reading": []} in document["matches"]  # a match with a parameter names its value (issue 27 item 9)
+    assert document["forced"] is True and document["inferred"] == []
     assert main(["identify", "--format", "json", r"\frac{TP}{TP + \frac{1}{2}(FP + TN)}"]) == 1
     document = json.loads(capsys.readouterr().out)
     jsonschema.validate(document, schema())
@@ -234,6 +239,7 @@ def test_cli_json_follows_the_schema_and_exit_codes(capsys):
     assert main(["identify", "--format", "json", r"\frac{1}{c} \sum_{i=1}^c \kappa_i \times precision_i + (1 - \kappa_i) \times recall_i"]) == 0
     document = json.loads(capsys.readouterr().out)
     jsonschema.validate(document, schema())
-    assert {"metric": "preference_driven", "average": "macro", "holds": "all", "proved": False} in document["matches"]
+    assert {"metric": "preference_driven", "average": "macro", "holds": "all", "proved": False, "params": {},
+            "reading": []} in document["matches"]
     assert main(["identify", r"\frac{TP}{"]) == 2
     assert "FORMULA" in capsys.readouterr().err

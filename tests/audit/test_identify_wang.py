@@ -46,7 +46,7 @@ def test_wang_eq7_per_class_cen_is_class_cen():
     compared class by class; cen is its P_j-weighted sum (Eq. 10)."""
     result = identify(f"{EQ7} \\quad (7), {EQ8}, {EQ9}")
     assert [(m.metric, m.average, m.holds, m.proved) for m in result.matches] == [("class_cen", "none", "single-label", False)]
-    assert result.label_agrees is None
+    assert result.label_agrees is True  # CEN_j names PyCM's class CEN, class_cen
     assert [(n.metric, n.average, n.differs) for n in result.nearest] == [
         ("cen", None, "a per-class value: cen is its sum over the classes weighted by P_j = (t_j + p_j) / (2n)")]
     assert "= class_cen [none] for single-label data" in result.text()
