@@ -82,10 +82,14 @@ def _singles(metric_id: str, inputs: dict) -> list[dict]:
     changes = []
     if info.level == "class":
         labels = _class_labels(inputs)
-        current = inputs.get("pos_label", labels[1] if len(labels) > 1 else None)
-        changes += [{"pos_label": label} for label in labels if label != current]
         average = inputs.get("average") or info.default_average
-        changes += [{"average": a} for a in info.averages if a not in (average, "none", "samples")]
+        if average == "binary":
+            current = inputs.get("pos_label", labels[1] if len(labels) > 1 else None)
+            changes += [{"pos_label": label} for label in labels if label != current]
+        changes += [{"average": a} for a in info.averages if a not in (average, "none", "samples", "binary")
+                    or (a == "binary" and average != "binary" and not labels)]
+        if average != "binary" and "binary" in info.averages:  # one class's own value, class 1 included
+            changes += [{"average": "binary", "pos_label": label} for label in labels]
     if inputs.get("matrix") is not None:
         flipped = "pred-rows" if inputs.get("orientation", "true-rows") == "true-rows" else "true-rows"
         changes.append({"orientation": flipped})

@@ -88,10 +88,10 @@ def check_formulas(paper: Paper, findings: Findings, progress: bool = False) -> 
                           "review: formulas", enabled=progress):
         finding, answer = _formula(paper, equation)
         out.append(finding)
-        usable = [m for m in answer.matches if all(p.default is not None for p in metric(m.partition(" [")[0]).params)]
+        usable = [m for m in answer.matches if all(p.default is not None for p in metric(m.split(" ", 1)[0]).params)]
         if finding.status == "ok" and equation.label and usable:
-            metric_id, _, average = usable[0].partition(" [")
-            average = average.rstrip("]") or None
+            metric_id = usable[0].split(" ", 1)[0]
+            average = usable[0].partition(" [")[2].partition("]")[0] if usable[0].startswith(metric_id + " [") else None
             meaning = (metric_id, None if average in ("binary", "none") else average)
             key = glossary_key(equation.label)
             glossary[key] = meaning if glossary.get(key, meaning) == meaning else None  # defined two ways: no reading
@@ -136,10 +136,14 @@ def _formula_finding(paper: Paper, equation: Equation, answer) -> Finding:
     if answer.error:
         return Finding(status="unreadable", computed=None, sentence=f"identify cannot read it: {answer.error}", **base)
     computed = ", ".join(answer.matches) or None
+    if answer.matches and not answer.forced and answer.label_agrees is None:  # nothing settles the reading
+        return Finding(status="unreadable", computed=computed,
+                       sentence=f"a letter has several readings and nothing in the paper settles it: {computed}", **base)
     if answer.matches and answer.label_agrees is not False:
         label = f"{equation.label} = " if equation.label else ""
-        return Finding(status="ok", computed=computed, metric=answer.matches[0].split(" ")[0],
-                       sentence=f"{label}{answer.matches[0]}", **base)
+        named = answer.label_names.split(" ")[0] if answer.label_names else None
+        match = next((m for m in answer.matches if m.split(" ")[0] == named), answer.matches[0])  # the reading the label settles
+        return Finding(status="ok", computed=computed, metric=match.split(" ")[0], sentence=f"{label}{match}", **base)
     if answer.label_agrees is False:
         nearest = f"; {answer.nearest[0]}" if answer.nearest else ""
         return Finding(status="wrong", severity="wrong formula", computed=computed, metric=answer.label_names,

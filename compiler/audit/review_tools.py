@@ -27,6 +27,8 @@ class FormulaAnswer:
     label_names: str | None
     nearest: tuple[str, ...]
     error: str | None = None
+    forced: bool = True  # False: the matches hold only under a reading of a letter (said in each match)
+    inferred: tuple[str, ...] = ()  # what identify read the paper's letters as, and why
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,20 @@ def identify_formula(formula: str) -> FormulaAnswer:
     except (RecursionError, ValueError, TypeError, ArithmeticError) as error:  # the parser's own limits
         return FormulaAnswer("", (), None, None, (), f"identify could not read it ({type(error).__name__})")
     metric, mode = found.label_names
-    return FormulaAnswer(found.parsed, tuple(_variant(m.metric, m.average) for m in found.matches), found.label_agrees,
+    return FormulaAnswer(found.parsed, tuple(_match_text(m) for m in found.matches), found.label_agrees,
                          _variant(metric, mode) if metric else None,
-                         tuple(f"{_variant(n.metric, n.average)}: {n.differs}" for n in found.nearest))
+                         tuple(f"{_variant(n.metric, n.average)}: {n.differs}" for n in found.nearest),
+                         forced=found.forced, inferred=tuple(found.inferred))
+
+
+def _match_text(match) -> str:
+    """``metric [average]``, then the parameter values and the letters' reading it needs."""
+    text = _variant(match.metric, match.average)
+    if match.params:
+        text += " with " + ", ".join(f"{name} = {value}" for name, value in match.params)
+    if match.reading:
+        text += " (if " + "; ".join(match.reading) + ")"
+    return text
 
 
 def scores_consistent(scores: list[str], class_totals=None, samples=None, classes=None) -> ScoresAnswer:

@@ -142,15 +142,19 @@ def test_agreeing_and_unexplainable_claims():
     assert explain("accuracy", {"matrix": KC2}, 0.1234, 5e-5) == []
 
 
-def test_pairs_only_when_neither_half_explains_alone():
-    """Recall of class 0 printed for a claim of macro recall: pos_label alone changes nothing
-    (macro), binary alone gives class 1: only the pair reproduces it."""
+def test_one_class_value_of_an_averaged_claim_is_one_change():
+    """Recall of class 0 printed for a claim of macro recall is one change (that class's own
+    value), class 1 included, as the value of class 0 or 2 is; with percent it is a pair."""
     value = mc.evaluate("recall", matrix=KC2, average="binary", pos_label=0)["recall"]
     result = explain_claim("recall", f"{value:.4f}", matrix=KC2, average="macro")
     assert result.explained_by == {"pos_label": 0, "average": "binary"}
-    assert all(len(e) == 2 for e in result.alternatives)
-    value = mc.evaluate("recall", matrix=KC2, average="binary", pos_label=0)["recall"] * 100
-    assert explain_claim("recall", f"{value:.2f}", matrix=KC2, average="macro").status == "differs"  # three changes
+    percent = explain_claim("recall", f"{value * 100:.2f}", matrix=KC2, average="macro")
+    assert percent.explained_by == {"pos_label": 0, "average": "binary", "scale": "percent"}
+    three = [[9, 1, 0], [6, 12, 2], [3, 6, 21]]
+    for label in range(3):
+        value = mc.evaluate("precision", matrix=three, average="binary", pos_label=label)["precision"]
+        result = explain_claim("precision", f"{value:.6f}", matrix=three, average="macro")
+        assert {"average": "binary", "pos_label": label} in [result.explained_by, *result.alternatives]
 
 
 def test_describe_reads_as_a_sentence():

@@ -260,3 +260,12 @@ def test_a_worked_value_from_rounded_inputs_is_checked_with_their_rounding():
     assert finding.status == "ok", finding
     wrong = review_text(text.replace("0.818", "0.418"), formulas=False)
     assert [f.status for f in wrong.findings if f.kind == "number"] == ["wrong"]
+
+
+def test_a_letter_with_several_readings_is_settled_by_the_label_or_left_unread():
+    labelled = review_text("## 2 Metrics\n\n$$Sensitivity = \\frac{TP}{TP + x} \\quad (2)$$\n").findings
+    assert [(f.status, f.metric) for f in labelled] == [("ok", "recall")]
+    assert "if x is FN" in labelled[0].sentence
+    unsettled = review_text("## 2 Metrics\n\n$$\\mathrm{Score}_{new} = \\frac{TP}{TP + x} \\quad (2)$$\n").findings
+    assert [f.status for f in unsettled] == ["unreadable"]
+    assert "if x is FP" in unsettled[0].sentence and "if x is FN" in unsettled[0].sentence
