@@ -128,7 +128,7 @@ def interval_from_draws(value, draws: np.ndarray, confidence: float, acceleratio
     mean = np.nansum(draws, axis=0) / np.maximum(count, 1)  # not nanmean: an all-undefined column is expected, not a warning
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.where(count > 1, np.sqrt(np.nansum((draws - mean) ** 2, axis=0) / (count - 1)), np.nan)
-    return Interval(_plain(value), _plain(bounds[0]), _plain(bounds[1]), _plain(se))
+    return Interval(_plain(value), _plain(bounds[0]), _plain(bounds[1]), _plain(se), "percentile" if acceleration is None else "bca")
 
 
 def _stacked(chunks: list[dict]) -> dict:
