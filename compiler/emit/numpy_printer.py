@@ -217,7 +217,7 @@ class NumpyPrinter:
             bottom = f"{self.use('nonzero')}({inner or ' * '.join(self._aligned(p, target, MUL) for p in bottom_printed)})"
         else:
             bottom = " * ".join(self._aligned(p, target, MUL) for p in bottom_printed)
-            if len(bottom_printed) > 1 or bottom_printed[0].precedence < ATOM:
+            if len(bottom_printed) > 1 or MUL <= bottom_printed[0].precedence < ATOM:  # a sum is bracketed already
                 bottom = f"({bottom})"
         return Printed(f"{sign}{top} / {bottom}", target, batched, MUL)
 

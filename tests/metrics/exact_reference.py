@@ -310,6 +310,17 @@ def _param_values(metric, kwargs: dict, counts, k: int | None, catalog: dict) ->
 
 # ---------------------------------------------------------------- per-class values and averages
 
+def _pooled_reads(formula, owner) -> tuple[int, ...]:
+    """The counts (indices into TP, FP, FN, TN) micro averaging checks against 2**53: those a
+    class-level metric's own formula reads (F1 never reads TN); every count for terms of
+    aggregate and matrix formulas, and where a metric or class-vector parameter is bound."""
+    level = getattr(owner.level, "value", owner.level)
+    if formula is not owner or level != "class" or any(p.kind in ("metric", "class_vector") for p in owner.params):
+        return (0, 1, 2, 3)
+    read = set().union(*(e.free_symbols for e in (owner.simplified, *owner.undefined)))
+    return tuple(i for i, symbol in enumerate((TP, FP, FN, TN)) if symbol in read)
+
+
 @dataclass
 class PerClass:
     """Exact values of one class-level formula per class (None: undefined) and pooled."""
@@ -328,7 +339,9 @@ class PerClass:
             values.append(value)
             derived.append(holds)
         pooled_counts = tuple(sum(c[i] for c in counts) for i in range(4))
-        refused = any(x > MAX_COUNT for x in pooled_counts) or sum(pooled_counts) > MAX_COUNT  # as check_counts
+        read = _pooled_reads(formula, owner)
+        refused = (any(pooled_counts[i] > MAX_COUNT for i in read)
+                   or len(read) == 4 and sum(pooled_counts) > MAX_COUNT)  # as check_counts
         pooled = None if refused else _class_value(formula, owner, pooled_counts, None, kwargs, catalog)[0]
         return cls(values, pooled, refused, [c[0] + c[2] for c in counts], derived)
 
