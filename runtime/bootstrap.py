@@ -17,8 +17,8 @@ error, as they would be by a user repeating the experiment.
 >>> import numpy as np
 >>> accuracy = lambda m: {"accuracy": np.trace(m, axis1=-2, axis2=-1) / m.sum(axis=(-2, -1))}
 >>> result = bootstrap_matrix(accuracy, np.array([[40, 10], [5, 45]]), confidence=0.95, n_resamples=2000, random_state=0)
->>> [round(float(v), 3) for v in result["accuracy"]]
-[0.85, 0.77, 0.91, 0.036]
+>>> [round(float(v), 3) for v in result["accuracy"][:4]], result["accuracy"].scale
+([0.85, 0.77, 0.91, 0.036], 'percentile')
 """
 
 from __future__ import annotations
