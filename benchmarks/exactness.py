@@ -3,7 +3,8 @@
 The comparison of tests/metrics/test_exactness.py (the reference evaluator is
 tests/metrics/exact_reference.py) over many more random and adversarial inputs: confusion
 matrices of 1 to 5 classes with counts up to 1e15 (uniform, one huge cell, one dominating
-class, a zero row or column, all zero, perfect; as int64 and as float64) and score matrices
+class, a zero row or column, all zero, perfect, near independent and near uniform: values near
+0; as int64 and as float64) and score matrices
 with ties, zeros and extreme probabilities. Prints, for every metric and averaging mode, the
 worst error (relative to the exact value, or to the documented conditioning scale), whether
 it is within 1e-12, the input that produced it, and the problems seen (an undefined case
@@ -73,7 +74,7 @@ def sweep_metric(metric_id: str, examples: int, seed: int) -> tuple[str, dict, f
         else:
             c = rng.randint(1, 5)
             dtype = rng.choice((np.int64, np.float64))
-            matrix = np.array(ref.random_matrix(rng, c, rng.choice(ref.MATRIX_KINDS)), dtype=dtype)
+            matrix = np.array(ref.random_matrix(rng, c, rng.choice(ref.MATRIX_KINDS + ref.NEAR_ZERO_KINDS)), dtype=dtype)
             kwargs = rng.choice(settings)
             shown = f"{matrix.tolist()} ({dtype.__name__})"
             check = lambda: ref.check_matrix_input(metric, info, matrix, kwargs, ir)  # noqa: E731

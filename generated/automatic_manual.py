@@ -62,6 +62,7 @@ def automatic_manual(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -16,7 +16,6 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     nonzero,
-    np,
     real,
     sum_last_axis,
 )
@@ -47,7 +46,7 @@ def bennett_s(
     M, C, t, p, n = matrix_terms(matrix)
     M_diagonal__exact, n__exact = exact(lambda B: B*C**2 + B, diagonal(M), n)
     exact__0 = real(C * sum_last_axis(M_diagonal__exact) - n__exact)
-    value = exact__0 / nonzero(n * np.maximum(1, C - 1))
+    value = exact__0 / nonzero(n * max(1, C - 1))
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 
@@ -61,7 +60,7 @@ def gradient(
     value = (
         C
         * (align(n, "", "ab") * eye(C) - align(sum_last_axis(diagonal(M)), "", "ab"))
-        / nonzero(align(n ** 2, "", "ab") * np.maximum(1, C - 1))
+        / nonzero(align(n ** 2, "", "ab") * max(1, C - 1))
     )
     undefined = (n == 0)
     return cell_values(value, "rc", M.shape, undefined)

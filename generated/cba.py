@@ -58,6 +58,7 @@ def cba(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("tp", "fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

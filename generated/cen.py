@@ -71,7 +71,7 @@ def cen(
                 axis=-2,
             )
         )
-        / nonzero(2 * n * np.log(np.maximum(2, 2 * (C - 1))))
+        / nonzero(2 * n * np.log(max(2, 2 * (C - 1))))
     )
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
@@ -124,7 +124,7 @@ def gradient(
                 - x4 * extended_log(M / nonzero(align(p, "b", "ab") + align(t, "a", "ab")))
             )
         )
-        / nonzero(2 * align(n ** 2, "", "ab") * np.log(np.maximum(2, 2 * C - 2)))
+        / nonzero(2 * align(n ** 2, "", "ab") * np.log(max(2, 2 * C - 2)))
     )
     undefined = (n == 0)
     return cell_values(value, "rc", M.shape, undefined)

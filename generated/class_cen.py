@@ -68,7 +68,7 @@ def class_cen(
                 + xlogy_ratio(transpose(M), transpose(M), align(x0, "j", "jk"))
             )
         )
-        / nonzero(x0 * np.log(np.maximum(2, 2 * (C - 1))))
+        / nonzero(x0 * np.log(max(2, 2 * (C - 1))))
     )
     undefined = (x0 == 0)
     return average_class_values(
@@ -151,7 +151,7 @@ def gradient(
             - align(x2 * align(diagonal(M), "a", "aj"), "aj", "abj")
             - align(2 * x3 * align(diagonal(M), "b", "bj"), "bj", "abj")
         )
-        / nonzero(align(x0 ** 2, "j", "abj") * np.log(np.maximum(2, 2 * C - 2)))
+        / nonzero(align(x0 ** 2, "j", "abj") * np.log(max(2, 2 * C - 2)))
     )
     undefined = (x0 == 0)
     return average_class_cells(

@@ -77,7 +77,7 @@ def class_mcen(
                 + xlogy(transpose(M), align(x0, "j", "jk") * transpose(M))
             )
         )
-        / np.log(np.maximum(2, 2 * (C - 1)))
+        / np.log(max(2, 2 * (C - 1)))
     )
     undefined = (exact__0 == 0)
     return average_class_values(
@@ -195,7 +195,7 @@ def gradient(
                 "abj",
             )
         )
-        / nonzero(align(exact__0 ** 2, "j", "abj") * np.log(np.maximum(2, 2 * C - 2)))
+        / nonzero(align(exact__0 ** 2, "j", "abj") * np.log(max(2, 2 * C - 2)))
     )
     undefined = (exact__4 == 0) | (exact__0 == 0)
     return average_class_cells(

@@ -59,7 +59,7 @@ def cramers_v(
             )
             / nonzero(n ** 2)
         )
-        / np.sqrt(np.maximum(1, C - 1))
+        / np.sqrt(max(1, C - 1))
     )
     undefined = (n == 0) | np.any(p == 0, axis=(-1,)) | np.any(t == 0, axis=(-1,))
     return finish(value, undefined, zero_division)
@@ -132,7 +132,7 @@ def gradient(
         / nonzero(
             2
             * align(n, "", "ab")
-            * np.sqrt(np.maximum(1, C - 1))
+            * np.sqrt(max(1, C - 1))
             * align(sum_last_axis(np.sum(x5, axis=-2)), "", "ab")
         )
     )

@@ -74,6 +74,7 @@ def crisp_aupr(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("tp", "fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

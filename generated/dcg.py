@@ -49,8 +49,8 @@ def dcg(
     Simplified: log(log_base)*Sum(Y[s, k]*Sum(([top > m] + [0 == top])*[m >= Sum([S[s, l] > S[s,
         k]], l)]*[Sum([S[s, l] > S[s, k]], l) + Sum([S[s, k] == S[s, l]], l) > m]/log(m + 2),
         m)/Sum([S[s, k] == S[s, l]], l), (k, s))/n
-    Undefined when log_base = 0 or n = 0 or Sum([S[s, k] == S[s, l]], l) = 0: returns
-        `zero_division` there (default NaN).
+    Undefined when n = 0 or Sum([S[s, k] == S[s, l]], l) = 0: returns `zero_division` there (default
+        NaN).
 
     Takes the graded relevance y_true, a matrix (n, C) of finite reals >= 0, and scores (n, C).
     Parameter `log_base` (scalar, log_base > 1): Base of the logarithm of the discount (scikit-learn's log_base).
@@ -84,7 +84,7 @@ def dcg(
         )
         / nonzero(n)
     )
-    undefined = (log_base == 0) | (n == 0) | np.any(transpose(S__tied) == 0, axis=(-2, -1))
+    undefined = (n == 0) | np.any(transpose(S__tied) == 0, axis=(-2, -1))
     return finish(value, undefined, zero_division)
 
 
@@ -126,7 +126,7 @@ INFO = MetricInfo(
         "l)]*[Sum([S[s, l] > S[s, k]], l) + Sum([S[s, k] == S[s, l]], l) > m]/log(m + 2), "
         "m)/Sum([S[s, k] == S[s, l]], l), (k, s))/n"
     ),
-    undefined=("log_base = 0", "n = 0", "Sum([S[s, k] == S[s, l]], l) = 0"),
+    undefined=("n = 0", "Sum([S[s, k] == S[s, l]], l) = 0"),
     function=dcg,
     no_delta="a score-level metric is not a function of the confusion matrix",
     indicator_truth=True,

@@ -54,6 +54,7 @@ def exact_match_ratio(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

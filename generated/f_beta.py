@@ -77,6 +77,7 @@ def f_beta(
         averages=INFO.averages,
         params={"beta": beta},
         class_params=(),
+        reads=("tp", "fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -61,6 +61,7 @@ def fdr(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("tp", "fp"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -63,6 +63,7 @@ def fnr(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("tp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

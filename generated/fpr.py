@@ -63,6 +63,7 @@ def fpr(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("fp", "tn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -16,7 +16,6 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     nonzero,
-    np,
     real,
     sum_last_axis,
 )
@@ -49,18 +48,17 @@ def gwet_ac1(
     Reference: Haghighi et al. 2018, PyCM (Gwet AC1)
     """
     M, C, t, p, n = matrix_terms(matrix)
-    n__exact, p__exact, t__exact = exact(lambda B: 8*B**2*C, n, p, t)
-    exact__y0 = p__exact + t__exact
-    exact__0 = real(sum_last_axis(exact__y0 * (align(2 * n__exact, "", "k") - exact__y0)))
-    x0 = 1 / nonzero(n)
-    x1 = exact__0 / 4
-    x2 = x1 / nonzero(n ** 2)
-    value = (
-        x0
-        * (np.maximum(1, C - 1) * sum_last_axis(diagonal(M)) - x0 * x1)
-        / nonzero(np.maximum(1, C - 1) - x2)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2), diagonal(M), n, p, t
     )
-    undefined = (n == 0) | (np.maximum(1, C - 1) - x2 == 0)
+    exact__y0 = p__exact + t__exact
+    exact__y1 = exact__y0 * (align(2 * n__exact, "", "k") - exact__y0)
+    exact__0 = real(4 * n__exact ** 2 * max(1, C - 1) - sum_last_axis(exact__y1))
+    exact__1 = real(
+        4 * n__exact * max(1, C - 1) * sum_last_axis(M_diagonal__exact) - sum_last_axis(exact__y1)
+    )
+    value = exact__1 / nonzero(exact__0)
+    undefined = (n == 0) | (exact__0 / nonzero(4 * n ** 2) == 0)
     return finish(value, undefined, zero_division)
 
 
@@ -70,18 +68,37 @@ def gradient(
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
     M, C, t, p, n = matrix_terms(matrix, elementwise=True)
-    n__exact, p__exact, t__exact = exact(lambda B: 8*B**2*C, n, p, t)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2) + 2*B*C + 4*B*(C + 2) + 6*B,
+        diagonal(M),
+        n,
+        p,
+        t,
+    )
     exact__y0 = p__exact + t__exact
-    exact__0 = real(sum_last_axis(exact__y0 * (align(2 * n__exact, "", "k") - exact__y0)))
-    x0 = n ** 2
-    x1 = 2 * n
+    exact__y1 = -2 * n__exact
+    exact__y2 = exact__y0 * (-exact__y0 - align(exact__y1, "", "k"))
+    exact__0 = real(4 * n__exact ** 2 * max(1, C - 1) - sum_last_axis(exact__y2))
+    exact__1 = real(
+        4 * n__exact * max(1, C - 1) * sum_last_axis(M_diagonal__exact) - sum_last_axis(exact__y2)
+    )
+    exact__2 = real(
+        align(exact__y1, "", "ab")
+        + align(4 * n__exact * max(1, C - 1), "", "ab")
+        + align(p__exact, "a", "ab")
+        + align(p__exact, "b", "ab")
+        + align(t__exact, "a", "ab")
+        + align(t__exact, "b", "ab")
+        - align(sum_last_axis(p__exact), "", "ab")
+        - align(sum_last_axis(t__exact), "", "ab")
+    )
     value = (
         2
         * (
-            align(4 * x0 * np.maximum(1, C - 1) - exact__0, "", "ab")
+            align(exact__0, "", "ab")
             * (
-                align(x1, "", "ab") * (eye(C) * np.maximum(1, C - 1) - 1)
-                + align(2 * np.maximum(1, C - 1) * sum_last_axis(diagonal(M)), "", "ab")
+                2 * align(n, "", "ab") * (eye(C) * max(1, C - 1) - 1)
+                + align(2 * max(1, C - 1) * sum_last_axis(diagonal(M)), "", "ab")
                 + align(p, "a", "ab")
                 + align(p, "b", "ab")
                 + align(t, "a", "ab")
@@ -89,24 +106,11 @@ def gradient(
                 - align(sum_last_axis(p), "", "ab")
                 - align(sum_last_axis(t), "", "ab")
             )
-            - align(4 * n * np.maximum(1, C - 1) * sum_last_axis(diagonal(M)) - exact__0, "", "ab")
-            * (
-                align(x1 * (2 * np.maximum(1, C - 1) - 1), "", "ab")
-                + align(p, "a", "ab")
-                + align(p, "b", "ab")
-                + align(t, "a", "ab")
-                + align(t, "b", "ab")
-                - align(sum_last_axis(p), "", "ab")
-                - align(sum_last_axis(t), "", "ab")
-            )
+            - align(exact__1, "", "ab") * exact__2
         )
-        / nonzero(align((4 * x0 * np.maximum(1, C - 1) - exact__0) ** 2, "", "ab"))
+        / nonzero(align(exact__0 ** 2, "", "ab"))
     )
-    undefined = (
-        (n == 0)
-        | (np.maximum(1, C - 1) - exact__0 / nonzero(4 * x0) == 0)
-        | (4 * x0 * np.maximum(1, C - 1) - exact__0 == 0)
-    )
+    undefined = (n == 0) | (exact__0 / nonzero(4 * n ** 2) == 0) | (exact__0 == 0)
     return cell_values(value, "rc", M.shape, undefined)
 
 

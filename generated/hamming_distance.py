@@ -57,6 +57,7 @@ def hamming_distance(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

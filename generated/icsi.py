@@ -76,6 +76,7 @@ def icsi(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("tp", "fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -67,6 +67,7 @@ def jaccard(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("tp", "fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -57,7 +57,7 @@ def _per_curve(
             axis=-1,
         )
         / nonzero(2 * positives * x1),
-        (fpr_min == 0) | (positives == 0) | (x0 == 0) | (x1 == 0) | np.any(x4 == 0, axis=(-1,)),
+        (positives == 0) | (x0 == 0) | (x1 == 0) | np.any(x4 == 0, axis=(-1,)),
     )
 
 
@@ -104,9 +104,8 @@ def log_roc_auc(
         FP[i - 1], Min(N*fpr_max, FP[i]))) + 2*TP[i - 1]*Max(1, -FP[i - 1] +
         FP[i]))*log(Max(N*fpr_min, FP[i - 1], Min(N*fpr_max, FP[i]))/Max(N*fpr_min, FP[i -
         1]))/Max(1, -FP[i - 1] + FP[i]), i)/(2*P*log(Max(fpr_max, fpr_min)/fpr_min))
-    Undefined when fpr_min = 0 or P = 0 or Max(fpr_max, fpr_min) = 0 or log(Max(fpr_max,
-        fpr_min)/fpr_min) = 0 or Max(N*fpr_min, FP[i - 1]) = 0: returns `zero_division` there
-        (default NaN).
+    Undefined when P = 0 or Max(fpr_max, fpr_min) = 0 or log(Max(fpr_max, fpr_min)/fpr_min) = 0 or
+        Max(N*fpr_min, FP[i - 1]) = 0: returns `zero_division` there (default NaN).
 
     Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
@@ -173,7 +172,6 @@ INFO = MetricInfo(
         "1]))/Max(1, -FP[i - 1] + FP[i]), i)/(2*P*log(Max(fpr_max, fpr_min)/fpr_min))"
     ),
     undefined=(
-        "fpr_min = 0",
         "P = 0",
         "Max(fpr_max, fpr_min) = 0",
         "log(Max(fpr_max, fpr_min)/fpr_min) = 0",

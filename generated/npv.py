@@ -61,6 +61,7 @@ def npv(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("fn", "tn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -78,8 +78,7 @@ def overall_mcen(
             )
         )
         / nonzero(
-            (x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)))
-            * np.log(np.maximum(2, 2 * (C - 1)))
+            (x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M))) * np.log(max(2, 2 * (C - 1)))
         )
     )
     undefined = (
@@ -199,7 +198,7 @@ def gradient(
         )
         / nonzero(
             align((x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M))) ** 2, "", "ab")
-            * np.log(np.maximum(2, 2 * (C - 1)))
+            * np.log(max(2, 2 * (C - 1)))
         )
     )
     undefined = (

@@ -56,6 +56,7 @@ def overlap_coefficient(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("tp", "fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -40,7 +40,7 @@ def _per_curve(
             - negatives * positives * max_fpr ** 2
         )
         / nonzero(2 * negatives * positives * max_fpr * x0),
-        (max_fpr == 0) | (negatives == 0) | (positives == 0) | (x0 == 0),
+        (negatives == 0) | (positives == 0),
     )
 
 
@@ -79,8 +79,7 @@ def partial_roc_auc(
     Simplified: (-N*P*max_fpr**2 + N*P*max_fpr*(2 - max_fpr) + 2*Sum(TP[i - 1]*Max(0, -FP[i - 1] +
         Min(N*max_fpr, FP[i])), i) + Sum((-TP[i - 1] + TP[i])*Max(0, -FP[i - 1] + Min(N*max_fpr,
         FP[i]))**2/Max(1, -FP[i - 1] + FP[i]), i))/(2*N*P*max_fpr*(2 - max_fpr))
-    Undefined when max_fpr = 0 or N = 0 or P = 0 or 2 - max_fpr = 0: returns `zero_division` there
-        (default NaN).
+    Undefined when N = 0 or P = 0: returns `zero_division` there (default NaN).
 
     Takes true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True a
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
@@ -138,7 +137,7 @@ INFO = MetricInfo(
         "Min(N*max_fpr, FP[i])), i) + Sum((-TP[i - 1] + TP[i])*Max(0, -FP[i - 1] + Min(N*max_fpr, "
         "FP[i]))**2/Max(1, -FP[i - 1] + FP[i]), i))/(2*N*P*max_fpr*(2 - max_fpr))"
     ),
-    undefined=("max_fpr = 0", "N = 0", "P = 0", "2 - max_fpr = 0"),
+    undefined=("N = 0", "P = 0"),
     function=partial_roc_auc,
     no_delta="a curve-level metric is not a function of the confusion matrix",
     curve_kernel=_per_curve,

@@ -67,6 +67,7 @@ def precision(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("tp", "fp"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -67,6 +67,7 @@ def recall(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("tp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -64,6 +64,7 @@ def specificity(
         averages=INFO.averages,
         params={},
         class_params=(),
+        reads=("fp", "tn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

@@ -72,6 +72,7 @@ def tversky_index(
         averages=INFO.averages,
         params={"alpha": alpha, "beta": beta},
         class_params=(),
+        reads=("tp", "fp", "fn"),
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,

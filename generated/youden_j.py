@@ -122,11 +122,10 @@ INFO = MetricInfo(
     function=youden_j,
     equivalences=(
         "youden_j [micro] = markedness [micro] for every confusion matrix",
-        "youden_j [binary] = youden_j [macro] for two classes (C = 2)",
-        "youden_j [binary] = youden_j [weighted] for two classes (C = 2)",
-        "youden_j [macro] = youden_j [binary] for two classes (C = 2)",
+        "youden_j [binary] = adjusted_balanced_accuracy for two classes (C = 2)",
+        "youden_j [macro] = adjusted_balanced_accuracy for two classes (C = 2)",
         "youden_j [micro] = bennett_s for two classes (C = 2)",
-        "youden_j [weighted] = youden_j [binary] for two classes (C = 2)",
+        "youden_j [weighted] = adjusted_balanced_accuracy for two classes (C = 2)",
     ),
     gradient=gradient,
 )

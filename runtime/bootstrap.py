@@ -17,8 +17,8 @@ error, as they would be by a user repeating the experiment.
 >>> import numpy as np
 >>> accuracy = lambda m: {"accuracy": np.trace(m, axis1=-2, axis2=-1) / m.sum(axis=(-2, -1))}
 >>> result = bootstrap_matrix(accuracy, np.array([[40, 10], [5, 45]]), confidence=0.95, n_resamples=2000, random_state=0)
->>> [round(float(v), 3) for v in result["accuracy"]]
-[0.85, 0.77, 0.91, 0.036]
+>>> [round(float(v), 3) for v in result["accuracy"][:4]], result["accuracy"].scale
+([0.85, 0.77, 0.91, 0.036], 'percentile')
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def interval_from_draws(value, draws: np.ndarray, confidence: float, acceleratio
     mean = np.nansum(draws, axis=0) / np.maximum(count, 1)  # not nanmean: an all-undefined column is expected, not a warning
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.where(count > 1, np.sqrt(np.nansum((draws - mean) ** 2, axis=0) / (count - 1)), np.nan)
-    return Interval(_plain(value), _plain(bounds[0]), _plain(bounds[1]), _plain(se))
+    return Interval(_plain(value), _plain(bounds[0]), _plain(bounds[1]), _plain(se), "percentile" if acceleration is None else "bca")
 
 
 def _stacked(chunks: list[dict]) -> dict:

@@ -253,9 +253,11 @@ def evaluate(
     ``scores`` (class probabilities) and ``y_true``: matrix-level metrics read the
     probabilistic confusion matrix instead of a count matrix (``cen`` gives rpCEN or pCEN).
 
-    ``interval`` ("delta", "wilson", "agresti_coull", "clopper_pearson", "bootstrap" or
+    ``interval`` ("delta", "wald", "wilson", "agresti_coull", "clopper_pearson", "bootstrap" or
     "bootstrap_bca") returns each value as an :class:`~metricc.runtime.intervals.Interval`
-    ``(value, lower, upper, se)`` at level ``confidence``; the bootstrap draws ``n_resamples``
+    ``(value, lower, upper, se, scale, note)`` at level ``confidence`` (``scale``: the scale the
+    bounds were formed on; with several metrics, one the method does not apply to has NaN
+    bounds and ``note`` says why); the bootstrap draws ``n_resamples``
     resamples from ``random_state`` (a seed or a numpy Generator). See
     :mod:`metricc.runtime.uncertainty` for which method applies to which metric.
 
@@ -358,8 +360,11 @@ def _with_intervals(metrics, method, confidence, n_resamples, random_state, call
     values = evaluate(metrics, **call)
     requests = _requests(metrics)
     averages = [r.average or call["average"] or r.info.default_average for r in requests]
-    for (key, info, _), mode in zip(requests, averages):
-        uncertainty.check_method(method, info, mode, key)
+    # Several metrics, one method: applied where it applies, the others keep their value with
+    # NaN bounds and a note saying why; only a request it applies to nowhere is refused.
+    notes = {key: uncertainty.inapplicable(method, info, mode, key) for (key, info, _), mode in zip(requests, averages)}
+    if all(notes.values()):
+        raise InputError("interval", next(iter(notes.values())))
     on_scores = call["scores"] is not None or call["probabilistic"] is not None  # resampled by instance
     counted = call["probabilistic"] is None and any(call[k] is not None for k in ("y_pred", "matrix", "counts"))
     if not counted and method not in ("bootstrap", "bootstrap_bca"):
@@ -380,13 +385,16 @@ def _with_intervals(metrics, method, confidence, n_resamples, random_state, call
     out = {}
     for (key, info, _), mode in zip(requests, averages):
         value = values[key]
-        if method == "delta":
+        if notes[key]:
+            nan = np.full(np.shape(np.asarray(value, dtype=float)), np.nan)
+            found = Interval(value, nan, nan, nan, "", notes[key])
+        elif method in ("delta", "wald"):
             kwargs = {p.name: params[p.name] for p in info.params if p.name in params}
             kwargs["zero_division"] = call["zero_division"]
             if info.level == "class" or per_class_matrix(info):
                 kwargs.update(average=mode, weights=call["weights"], pos_label=pos)
             found = uncertainty.delta_interval(info, mode, value, matrix=matrix, counts=counts, kwargs=kwargs,
-                                               confidence=confidence, key=key)
+                                               confidence=confidence, key=key, transformed=method == "delta")
         else:
             found = uncertainty.proportion_interval(info, mode, value, method, matrix=matrix, counts=counts,
                                                     pos_index=pos, confidence=confidence, key=key)

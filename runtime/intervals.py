@@ -24,20 +24,28 @@ from metricc.runtime.binomial import binomial_tail
 from metricc.runtime.errors import InputError
 
 __all__ = ["Interval", "PROPORTION_METHODS", "METHODS", "normal_quantile",
-           "wilson", "agresti_coull", "clopper_pearson", "normal_interval", "check_confidence"]
+           "two_sided_quantile", "wilson", "agresti_coull", "clopper_pearson", "normal_interval",
+           "check_confidence"]
 
 
 class Interval(NamedTuple):
-    """A value with its confidence interval and standard error (arrays for per-class values)."""
+    """A value with its confidence interval and standard error (arrays for per-class values).
+
+    ``scale``: the scale the bounds were formed on: ``"logit"``, ``"fisher_z"``, ``"log"`` or
+    ``"identity"`` for the delta method, ``"score"`` (Wilson), ``"exact"`` (Clopper-Pearson),
+    ``"percentile"`` or ``"bca"`` (bootstrap). ``note``: why the method does not apply, where
+    a request of several metrics left this one without bounds (NaN)."""
 
     value: object
     lower: object
     upper: object
     se: object
+    scale: str = "identity"
+    note: str = ""
 
 
 PROPORTION_METHODS = ("wilson", "agresti_coull", "clopper_pearson")
-METHODS = ("delta", *PROPORTION_METHODS, "bootstrap", "bootstrap_bca")
+METHODS = ("delta", "wald", *PROPORTION_METHODS, "bootstrap", "bootstrap_bca")
 
 
 def check_confidence(confidence) -> float:
@@ -86,6 +94,12 @@ def normal_quantile(p: float) -> float:
     return x
 
 
+def two_sided_quantile(confidence: float) -> float:
+    """``z`` with ``P(|Z| <= z) = confidence``, from the lower tail ``(1 - confidence) / 2``,
+    which float64 holds exactly (``0.5 + confidence / 2`` rounds away 1e-11 of z at 0.999999)."""
+    return -normal_quantile((1 - confidence) / 2)
+
+
 def _tail_root(successes, trials, target):
     """``p`` with ``P(X >= successes) = target``, ``X ~ Binomial(trials, p)``. The tail rises
     with ``p``; the bisection runs over the bit patterns of the floats in [0, 1] (ordered as
@@ -107,20 +121,33 @@ def _counts(successes, trials):
 
 
 def wilson(successes, trials, confidence: float):
-    """Wilson's score interval; NaN where there are no trials."""
+    """Wilson's score interval; NaN where there are no trials.
+
+    The lower bound ``(x + z**2/2 - z r) / (n + z**2)``, ``r = sqrt(x (n - x) / n + z**2/4)``,
+    is written without its difference: ``x**2 / (n (x + z**2/2 + z r))`` (multiply by the
+    conjugate), so it is exactly 0 at ``x = 0`` and keeps its digits near 0; the upper bound is
+    ``1 -`` the lower bound of the failures, exactly 1 at ``x = n``. The bounds hold the
+    estimate ``x / n`` mathematically; the last clamp keeps that against a rounding of the last
+    unit (issue 27: the centre -+ half form gave 0.9999999999999998 at 1000/1000).
+    """
     x, n = _counts(successes, trials)
-    z = normal_quantile(0.5 + confidence / 2)
+    z = two_sided_quantile(confidence)
     safe = np.where(n == 0, 1.0, n)
+    root = np.sqrt(x * (safe - x) / safe + z * z / 4)
+
+    def low(successes):
+        return successes * successes / (safe * (successes + z * z / 2 + z * root))
+
     share = x / safe
-    centre = (share + z * z / (2 * safe)) / (1 + z * z / safe)
-    half = z / (1 + z * z / safe) * np.sqrt(share * (1 - share) / safe + z * z / (4 * safe * safe))
-    return _finished(centre - half, centre + half, n)
+    lower = np.clip(np.minimum(low(x), share), 0, 1)
+    upper = np.clip(np.maximum(1 - low(safe - x), share), 0, 1)
+    return _finished(lower, upper, n)
 
 
 def agresti_coull(successes, trials, confidence: float):
     """Agresti and Coull's interval: the Wald interval at ``x + z**2/2`` of ``n + z**2`` (clipped to [0, 1])."""
     x, n = _counts(successes, trials)
-    z = normal_quantile(0.5 + confidence / 2)
+    z = two_sided_quantile(confidence)
     total = n + z * z
     share = (x + z * z / 2) / total
     half = z * np.sqrt(share * (1 - share) / total)
@@ -142,7 +169,7 @@ def clopper_pearson(successes, trials, confidence: float):
 
 def normal_interval(value, se, confidence: float):
     """``value -+ z se``."""
-    z = normal_quantile(0.5 + confidence / 2)
+    z = two_sided_quantile(confidence)
     value, se = np.asarray(value, dtype=float), np.asarray(se, dtype=float)
     return value - z * se, value + z * se
 

@@ -411,11 +411,21 @@ def _floats(counts) -> ClassCounts:
     return ClassCounts(*(float_counts(c) for c in counts))
 
 
-def _pooled(counts: ClassCounts) -> ClassCounts:
-    """Counts summed over classes ``(..., 1)``, exactly: integer counts are added as integers."""
+_COUNT_NAMES = ("tp", "fp", "fn", "tn")
+
+
+def _pooled(counts: ClassCounts, reads: tuple[str, ...] = _COUNT_NAMES) -> ClassCounts:
+    """Counts summed over classes ``(..., 1)``, exactly: integer counts are added as integers.
+
+    ``reads``: the counts the kernel reads. One it does not read (TN, of F1) is not checked
+    against 2**53 and is handed on as NaN: pooled TN is about (C - 1) n, and refusing f1:micro
+    there while accuracy, the same number, is returned would be wrong (issue 27)."""
     pooled = []
-    for field, c in zip(ClassCounts._fields, counts):
+    for field, name, c in zip(ClassCounts._fields, _COUNT_NAMES, counts):
         c = np.asarray(c)
+        if name not in reads:
+            pooled.append(np.full(c.shape[:-1] + (1,), np.nan))
+            continue
         if c.dtype.kind in "iu" and (np.sum(c, axis=-1, dtype=np.float64) <= 2 ** 62).all():
             c = c.astype(np.int64)
         total = np.sum(c, axis=-1, keepdims=True)
@@ -423,7 +433,7 @@ def _pooled(counts: ClassCounts) -> ClassCounts:
             raise InputError("average", f"micro averaging pools {field} beyond 2**53 = {MAX_COUNT}, the largest "
                                         "integer float64 holds exactly; use another averaging or scale the counts down")
         pooled.append(total)
-    if (sum(pooled) > MAX_COUNT).any():  # each is at most 2**53 here: their int64 sum cannot overflow
+    if len(reads) == len(_COUNT_NAMES) and (sum(pooled) > MAX_COUNT).any():  # each <= 2**53: no int64 overflow
         raise InputError("average", f"micro averaging pools a total TP + FP + FN + TN beyond 2**53 = {MAX_COUNT}, "
                                     "as check_counts refuses for one class; use another averaging or scale the counts down")
     return ClassCounts(*pooled)
@@ -483,6 +493,7 @@ def average_class_metric(
     averages: tuple[str, ...],
     params: Mapping[str, object],
     class_params: tuple[str, ...] = (),
+    reads: tuple[str, ...] = _COUNT_NAMES,
     weights=None,
     pos_label: int = 1,
     zero_division=math.nan,
@@ -514,7 +525,7 @@ def average_class_metric(
         per_class = [p for p in class_params if np.ndim(params[p]) > 0]
         if per_class:
             raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
-        pooled = _shared(counts, "pooled", lambda c: _floats(_pooled(c)))
+        pooled = _shared(counts, ("pooled", reads), lambda c: _floats(_pooled(c, reads)))
         return finish(*_apply(kernel, pooled, params), zero)[..., 0][()]
     if params or average == "none":  # values handed back (none) are the caller's own array
         counts = _floats(counts)

@@ -430,11 +430,30 @@ def _analyze_term(term: ir.Term) -> ir.Term:
     return dataclasses.replace(term, simplified=simplified, undefined=undefined_cases(simplified))
 
 
+def _can_vanish(case: sympy.Expr, params: tuple[ir.Param, ...]) -> bool:
+    """Whether ``case`` can be 0 for parameters in their declared domains. Decided for a case
+    of one scalar parameter alone (``pt - 1`` with ``0 < pt < 1``: never, so no undefined case
+    to list or test); any other case is kept (it may vanish with the data)."""
+    free = case.free_symbols
+    scalars = {p.symbol: p for p in params if p.kind == "scalar" and p.domain}
+    if len(free) != 1 or case.atoms(sympy.Indexed) or next(iter(free)) not in scalars:
+        return True
+    x = next(iter(free))
+    try:
+        roots = sympy.solveset(case, x, sympy.S.Reals)
+        allowed = sympy.And(*scalars[x].domain).as_set()
+        return roots.intersect(allowed) != sympy.S.EmptySet
+    except (NotImplementedError, TypeError, ValueError):
+        return True
+
+
 def analyze_metric(metric: ir.Metric) -> ir.Metric:
-    """Fill ``simplified``, ``undefined`` and ``excused`` (equivalences are proved catalog-wide)."""
+    """Fill ``simplified``, ``undefined`` and ``excused`` (equivalences are proved catalog-wide);
+    undefined cases that no parameter value in its domain reaches are left out."""
     simplified = simplify(metric.written)
     terms = tuple(_analyze_term(t) for t in metric.terms)
-    return dataclasses.replace(metric, simplified=simplified, undefined=undefined_cases(simplified),
+    undefined = tuple(c for c in undefined_cases(simplified) if _can_vanish(c, metric.params))
+    return dataclasses.replace(metric, simplified=simplified, undefined=undefined,
                                excused=excused_denominators(simplified), terms=terms)
 
 

@@ -125,12 +125,47 @@ def general_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
         if per_class is None:
             return None
         replacements[term.symbol] = _averaged_general(term.mode, per_class)
-    k = symbols.index_symbol("k")
     expr = expr.xreplace(replacements)
-    expr = expr.replace(lambda e: isinstance(e, sympy.Sum) and e.function == symbols.M[k, k], lambda e: TRACE)
+    expr = expr.replace(lambda e: isinstance(e, sympy.Sum), _class_sum)
     if expr.has(sympy.Sum) or expr.has(sympy.Indexed):
         return None
     return sympy.cancel(expr)
+
+
+_POOLED_SUMS = {symbols.ROW_TOTAL: N, symbols.COLUMN_TOTAL: N}
+
+
+def _class_sum(total: sympy.Sum) -> sympy.Expr:
+    """A sum over the classes in normal form, for any number of classes C: its summand
+    expanded into monomials of the class's diagonal cell and totals, each factor free of the
+    index taken out (linearity of a finite sum), ``Sum(1) = C``, ``Sum(M[k, k]) = T``,
+    ``Sum(t[k]) = Sum(p[k]) = n``, every other monomial one symbol named by it (the same in
+    every formula: ``Sum(p[k]**2)``). Two forms equal by cancellation over these symbols are
+    equal for every C. A summand of other terms (a ratio, a logarithm, an off-diagonal
+    cell) or a sum over several indices is left as it is, and the form is then not written."""
+    if len(total.limits) != 1 or tuple(total.limits[0][1:]) != (0, C - 1):
+        return total
+    index = total.limits[0][0]
+    k = symbols.index_symbol("k")
+    body = sympy.expand(total.function.xreplace({index: k}))
+    cells = {symbols.M[k, k], symbols.ROW_TOTAL[k], symbols.COLUMN_TOTAL[k]}
+    out = sympy.S.Zero
+    for term in sympy.Add.make_args(body):
+        inner = sympy.Mul(*(f for f in sympy.Mul.make_args(term) if f.has(k)))
+        outer = term / inner
+        if inner == 1:
+            out += outer * C
+            continue
+        if not all(isinstance(f, sympy.Pow) and f.base in cells and f.exp.is_Integer and f.exp > 0 or f in cells
+                   for f in sympy.Mul.make_args(inner)):
+            return total
+        if inner == symbols.M[k, k]:
+            out += outer * TRACE
+        elif isinstance(inner, sympy.Indexed) and inner.base in _POOLED_SUMS:
+            out += outer * _POOLED_SUMS[inner.base]
+        else:
+            out += outer * sympy.Symbol(f"Sum({sympy.sstr(inner)})", nonnegative=True)
+    return out
 
 
 def _averaged_binary(mode: str, per_class: sympy.Expr) -> sympy.Expr:

@@ -91,14 +91,18 @@ def interval_kwargs(args) -> dict:
 
 
 def _interval_lines(key: str, interval, confidence: float) -> list[str]:
-    """``key: value (95% CI lower to upper, se s)``, one line per class for per-class values."""
-    parts = [plain(part) for part in interval]
+    """``key: value (95% CI lower to upper, se s, logit scale)``, one line per class for
+    per-class values; a metric the method does not apply to: its value and why."""
+    parts = [plain(part) for part in interval[:4]]
+    if interval.note:
+        return [f"{key}: {json.dumps(parts[0])} (no interval: {interval.note})"]
     level = f"{100 * confidence:g}% CI"
+    scale = f", {interval.scale} scale" if interval.scale else ""
     if isinstance(parts[0], dict):
         return [f"{key}[{label}]: {json.dumps(v)} ({level} {json.dumps(parts[1][label])} to "
-                f"{json.dumps(parts[2][label])}, se {json.dumps(parts[3][label])})" for label, v in parts[0].items()]
+                f"{json.dumps(parts[2][label])}, se {json.dumps(parts[3][label])}{scale})" for label, v in parts[0].items()]
     value, lower, upper, se = (json.dumps(part) for part in parts)
-    return [f"{key}: {value} ({level} {lower} to {upper}, se {se})"]
+    return [f"{key}: {value} ({level} {lower} to {upper}, se {se}{scale})"]
 
 
 def add_input_options(parser) -> None:

@@ -43,9 +43,17 @@ def _class_sum(limits) -> bool:
     return all(low == 0 and high == symbols.N_CLASSES - 1 for _, low, high in limits)
 
 
+def _class_count_integer(expr: sympy.Basic) -> bool:
+    """An integer function of the class count alone (``Max(1, C - 1)``): an integer
+    coefficient of a count polynomial."""
+    return (isinstance(expr, (sympy.Max, sympy.Min)) and expr.free_symbols <= {symbols.N_CLASSES}
+            and all(_polynomial(a, ()) for a in expr.args))
+
+
 def _polynomial(expr: sympy.Basic, counts: Collection) -> bool:
     """A polynomial of the counts with integer coefficients (class sums of such included)."""
-    if _is_count(expr, counts) or expr == symbols.N_CLASSES or isinstance(expr, sympy.Integer):
+    if (_is_count(expr, counts) or expr == symbols.N_CLASSES or isinstance(expr, sympy.Integer)
+            or _class_count_integer(expr)):
         return True
     if isinstance(expr, (sympy.Add, sympy.Mul)):
         return all(_polynomial(a, counts) for a in expr.args)
@@ -205,6 +213,16 @@ def rearrange(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
         numerator = sympy.expand(numerator)
         if _polynomial(numerator, counts) and _positive(denominator, counts):
             return numerator / sympy.factor(denominator)
+    else:
+        # Over class sums: one fraction, class sums kept whole (``cancel`` would expand them
+        # term by term). ``together`` multiplies numerator and denominator by the inner
+        # denominators (``4 n**2`` in Gwet's AC1), which vanish only where the metric is
+        # undefined; a count minus a float ratio (``n Sum(M[k, k]) - Sum(...) / (4 n)``)
+        # becomes a difference of integer polynomials, which :func:`split` computes exactly.
+        numerator, denominator = sympy.fraction(sympy.together(pulled))
+        if (_polynomial(numerator, counts) and _polynomial(denominator, counts)
+                and not _residual(split([numerator / denominator], counts)[0][0], counts)):
+            return numerator / denominator
     return _collect_parameters(pulled, counts)
 
 
@@ -252,6 +270,8 @@ def bound(expr: sympy.Expr, counts: Collection) -> sympy.Expr:
         return bound(expr.base, counts) ** expr.exp
     if isinstance(expr, sympy.Abs):
         return bound(expr.args[0], counts)
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        return sympy.Add(*(bound(a, counts) for a in expr.args))
     if isinstance(expr, sympy.Sum):
         return symbols.N_CLASSES ** len(expr.limits) * bound(expr.function, counts)
     raise ValueError(f"not an integer polynomial of the counts: {expr}")

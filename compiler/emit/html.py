@@ -133,7 +133,7 @@ def _params(metric: ir.Metric) -> list[dict]:
 
 
 def _metric_page(metric: ir.Metric, metrics: Mapping[str, ir.Metric], example: Mapping | None) -> dict:
-    shown = display_form(metric.simplified)
+    shown = display_form(metric.simplified, metric.written)
     return {
         "metric": metric,
         "family": family(metric),

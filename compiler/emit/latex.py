@@ -337,7 +337,7 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "metric": metric,
         "written": written_latex(metric.formula),
         "lets": [(written_latex(name), written_latex(text)) for name, text in metric.lets],
-        "simplified": broken(display_form(metric.simplified), metric.terms),
+        "simplified": broken(display_form(metric.simplified, metric.written), metric.terms),
         "expansions": _expansions(metric),
         "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
                    latex(per_class(t.simplified, INSTANCE if t.mode == "samples" else INDEX))) for t in metric.terms],

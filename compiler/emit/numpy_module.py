@@ -468,6 +468,18 @@ def _largest_arrays(arrays) -> str:
     return "(" + ", ".join(f"({s}, {c})" for s, c in largest) + ("," if len(largest) == 1 else "") + ")"
 
 
+def _pooled_reads(metric: ir.Metric) -> str:
+    """The counts a class-level kernel reads, as a tuple literal, where it leaves one out
+    (``("tp", "fp", "fn")`` for F1): micro averaging then need not refuse a pooled TN beyond
+    2**53 that the value never reads. ``""`` where it reads all four, or where a metric or
+    class-vector parameter (whose kernel or default reads the counts) is bound."""
+    if metric.level != "class" or any(p.kind in ("metric", "class_vector") for p in metric.params):
+        return ""
+    read = set().union(*(e.free_symbols for e in (metric.simplified, *metric.undefined)))
+    names = [name for symbol, name in _COUNT_NAMES.items() if symbol in read]
+    return "" if len(names) == len(_COUNT_NAMES) else _tuple(names)
+
+
 def module_context(metric: ir.Metric) -> dict:
     """What the level's template needs: the metric, its printed kernels and the imports."""
     level = getattr(metric.level, "value", metric.level)
@@ -507,6 +519,7 @@ def module_context(metric: ir.Metric) -> dict:
         "per_instance": any(t.mode == "samples" for t in metric.terms),
         "counts": counts,
         "class_params": _tuple(p.name for p in metric.params if p.kind == "class_vector"),
+        "pooled_reads": _pooled_reads(metric),
         "kernel": kernel,
         "arrays": _largest_arrays(kernel.arrays),
         "elementwise": _reads_entries(kernel),

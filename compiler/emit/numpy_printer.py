@@ -217,7 +217,7 @@ class NumpyPrinter:
             bottom = f"{self.use('nonzero')}({inner or ' * '.join(self._aligned(p, target, MUL) for p in bottom_printed)})"
         else:
             bottom = " * ".join(self._aligned(p, target, MUL) for p in bottom_printed)
-            if len(bottom_printed) > 1 or bottom_printed[0].precedence < ATOM:
+            if len(bottom_printed) > 1 or MUL <= bottom_printed[0].precedence < ATOM:  # a sum is bracketed already
                 bottom = f"({bottom})"
         return Printed(f"{sign}{top} / {bottom}", target, batched, MUL)
 
@@ -286,6 +286,12 @@ class NumpyPrinter:
         return Printed(f"{self.use('np')}.heaviside({inner.code}, {float(at_zero)!r})", inner.indices, inner.batched)
 
     def _print_MinMaxBase(self, expr) -> Printed:
+        if expr.free_symbols <= {symbols.N_CLASSES}:
+            # Of the class count alone (``Max(1, C - 1)``): Python's ``max`` keeps a Python
+            # integer, which exact arithmetic on Python integers can multiply without overflow.
+            function = "min" if isinstance(expr, sympy.Min) else "max"
+            codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
+            return Printed(f"{function}({', '.join(codes)})", target, batched)
         function = f"{self.use('np')}.minimum" if isinstance(expr, sympy.Min) else f"{self.use('np')}.maximum"
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
         text = codes[0]

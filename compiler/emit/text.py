@@ -347,13 +347,34 @@ def mathml(expr: sympy.Basic, terms: Sequence = (), display: bool = False) -> st
     return f'<math xmlns="http://www.w3.org/1998/Math/MathML"{mode}>{body}</math>'
 
 
-def display_form(expr: sympy.Expr) -> sympy.Expr:
+def _same_cases(written: sympy.Expr, simplified: sympy.Expr) -> bool:
+    """Whether both forms are undefined at the same zeros (up to sign): then they are the same
+    function, not only equal where both are defined (F1 as written is undefined at TP + FP = 0,
+    where the simplified form has its continuous extension)."""
+    from metricc.compiler.analysis import analyze
+
+    def cases(expr):
+        found = set()
+        for case in analyze.undefined_cases(expr):
+            case = sympy.expand(case)
+            found.add(sympy.srepr(-case if case.could_extract_minus_sign() else case))
+        return found
+
+    return cases(written) == cases(simplified)
+
+
+def display_form(expr: sympy.Expr, written: sympy.Expr | None = None) -> sympy.Expr:
     """The simplified form as documents show it: numerator and denominator factored where that
-    makes it shorter (``TP/sqrt((FN + TP)*(FP + TP))``, not ``TP/sqrt(FN*FP + FN*TP + ...)``).
+    makes it shorter (``TP/sqrt((FN + TP)*(FP + TP))``, not ``TP/sqrt(FN*FP + FN*TP + ...)``),
+    or the formula as written (``written``, lets inlined) where that is shorter still and has
+    the same undefined cases (issue 27: the adjusted G-mean's simplified form had 47
+    operations, the written one 27). Generated code keeps the simplified form.
 
     The same function, only regrouped: ``factor`` of a rational function of counts is exact.
     """
     candidates = [expr]
+    if written is not None and written != expr and _same_cases(written, expr):
+        candidates.append(written)
     if not expr.has(sympy.Sum, sympy.Indexed):  # factor() does not look inside sums over classes
         factored = sympy.factor_terms(sympy.factor(expr, deep=True))
         numerator, denominator = sympy.fraction(sympy.together(factored))

@@ -89,3 +89,48 @@ def test_extremes_over_classes_have_a_binary_form_and_no_general_one(compiled_me
     assert prove.binary_form(nir, None) == sympy.Max(a + b, c + d) / (a + b + c + d)
     assert prove.general_form(nir, None) is None
     assert not nir.equivalences
+
+
+_THRESHOLD_SPEC = """id: scaled_recall
+name: Scaled recall
+description: Test.
+references: [test]
+params:
+  pt:
+    kind: scalar
+    default: 0.5
+    domain: {domain}
+    description: A threshold.
+formula: TP / (TP + FN) / (1 - pt)
+averages: [none, binary]
+default_average: binary
+range: [0, inf]
+higher_is_better: true
+"""
+
+
+@pytest.mark.parametrize("domain, listed", [("0 < pt < 1", False), ("0 < pt <= 1", True), ("pt > 0", True)])
+def test_an_undefined_case_outside_the_parameter_domain_is_pruned(tmp_path, domain, listed):
+    """Issue 27: with 0 < pt < 1, "undefined when pt - 1 = 0" was listed; no parameter value
+    in the domain reaches it. Where the domain includes 1 it stays."""
+    from metricc.compiler.emit.text import display_form, plain
+    from metricc.compiler.language import load, lower, validate
+
+    (tmp_path / "scaled_recall.yaml").write_text(_THRESHOLD_SPEC.format(domain=domain))
+    metric = analyze.analyze_catalog(lower.lower_catalog(validate.validate_catalog(load.load_catalog(tmp_path))))["scaled_recall"]
+    pt = sympy.Symbol("pt", real=True)
+    assert any(sympy.expand(c - (pt - 1)) == 0 or sympy.expand(c + (pt - 1)) == 0 for c in metric.undefined) == listed
+    assert symbols.TP + symbols.FN in metric.undefined
+    # documents show the shorter form: as written here (the simplified one expands the product)
+    assert plain(display_form(metric.simplified, metric.written)) == "TP/((1 - pt)*(FN + TP))"
+
+
+def test_documents_keep_the_simplified_form_where_the_written_one_has_other_undefined_cases():
+    """F1 as written is undefined at TP + FP = 0; its simplified form is not: documents show that one."""
+    from metricc.compiler.emit.text import display_form
+
+    tp, fp, fn = symbols.TP, symbols.FP, symbols.FN
+    precision, recall = tp / (tp + fp), tp / (tp + fn)
+    written = 2 * precision * recall / (precision + recall)
+    simplified = 2 * tp / (2 * tp + fp + fn)
+    assert display_form(simplified, written) == simplified

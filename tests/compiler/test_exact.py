@@ -101,3 +101,27 @@ def test_equality_of_ratios_is_tested_on_the_exact_numerator_of_their_difference
     (delta,) = value.atoms(sympy.KroneckerDelta)
     assert sympy.expand(delta.args[0] * delta.args[1]) == 0 and exact.split([value], CLASS)[1]
     assert exact.rearrange(sympy.KroneckerDelta(0, s.TP) * recall, CLASS) == sympy.KroneckerDelta(0, s.TP) * recall
+
+
+def test_a_count_minus_a_ratio_over_class_sums_becomes_one_exact_fraction():
+    """Issue 27: Gwet's AC1 simplified to ``n Sum(M[k, k]) - Sum(...) / (4 n)`` over
+    ``n (C' - Sum(...) / (4 n**2))``, a count minus a float ratio, 1.7e-11 off near 0. Over
+    one integer denominator both differences are integer polynomials, computed exactly;
+    ``Max(1, C - 1)`` is an integer coefficient (of the class count alone)."""
+    n, t, p = s.N_TOTAL, s.ROW_TOTAL, s.COLUMN_TOTAL
+    scale = sympy.Max(1, C - 1)
+    chance = class_sum((t[k] + p[k]) * (2 * n - t[k] - p[k]))
+    gwet = (scale * class_sum(s.M[k, k]) - chance / (4 * n)) / (n * (scale - chance / (4 * n ** 2)))
+    rearranged = exact.rearrange(gwet, MATRIX)
+    (value,), parts = exact.split([rearranged], MATRIX)
+    assert value == sympy.Symbol("exact__1") / sympy.Symbol("exact__0")
+    assert dict(parts) == {sympy.Symbol("exact__0"): 4 * n ** 2 * scale - chance,
+                           sympy.Symbol("exact__1"): 4 * n * scale * class_sum(s.M[k, k]) - chance}
+    assert exact.bound(parts[0][1], MATRIX) == 4 * B ** 2 * (C + 2) + C * 2 * B * 4 * B
+
+
+def test_a_class_count_maximum_is_printed_as_a_python_integer():
+    """Python's ``max``: a numpy integer times a Python integer past int64 overflows."""
+    from metricc.compiler.emit.numpy_printer import NumpyPrinter
+
+    assert NumpyPrinter({}).print(sympy.Max(1, C - 1)).code == "max(1, C - 1)"

@@ -182,6 +182,33 @@ def test_a_matrix_formula_over_per_class_terms_gets_a_binary_form(tmp_path):
     assert "mean_recall = recall [macro] for two classes (C = 2)" in texts
 
 
+def test_a_textbook_scott_pi_is_proved_equal_for_every_class_count(tmp_path):
+    """Issue 27: written with the pooled shares (t[k] + p[k]) / 2n inside the class sums, the
+    user's Scott's pi was proved equal only "for two classes (C = 2)". Class sums in normal
+    form (summands expanded, factors free of k taken out, Sum(t[k]) = n) prove it for every C;
+    Cohen's kappa, different for C > 2 only where t != p, is not claimed equal in general."""
+    _copy_specs(tmp_path, "scott_pi", "cohen_kappa")
+    (tmp_path / "textbook_pi.yaml").write_text(
+        "id: textbook_pi\nname: Textbook pi\ndescription: Test.\nreferences: [test]\nlevel: matrix\n"
+        "formula: (Sum(M[k, k], k) / n - Sum(((t[k] + p[k]) / (2 * n))**2, k)) / (1 - Sum(((t[k] + p[k]) / (2 * n))**2, k))\n"
+        "range: [-1, 1]\nhigher_is_better: true\n"
+    )
+    texts = {eq.text("textbook_pi") for eq in build.compile_metrics(tmp_path)["textbook_pi"].equivalences}
+    assert "textbook_pi = scott_pi for every confusion matrix" in texts, texts
+    assert not any("cohen_kappa" in text for text in texts)
+
+
+def test_class_sums_in_normal_form_pool_linear_summands():
+    k, n, t, p, M, C = (prove.symbols.index_symbol("j"), prove.N, prove.symbols.ROW_TOTAL, prove.symbols.COLUMN_TOTAL,
+                        prove.symbols.M, prove.C)
+    total = sympy.Sum(3 * t[k] + (p[k] + M[k, k]) ** 2 / n + 2, (k, 0, C - 1))
+    squares = sympy.Symbol("Sum(p[k]**2)", nonnegative=True)
+    cross, diagonal = sympy.Symbol("Sum(M[k, k]*p[k])", nonnegative=True), sympy.Symbol("Sum(M[k, k]**2)", nonnegative=True)
+    assert sympy.expand(prove._class_sum(total) - (3 * n + (squares + 2 * cross + diagonal) / n + 2 * C)) == 0
+    ratio = sympy.Sum(M[k, k] / t[k], (k, 0, C - 1))
+    assert prove._class_sum(ratio) == ratio  # not a polynomial summand: no form for every C
+
+
 _TOWER = """
 import sys
 from pathlib import Path

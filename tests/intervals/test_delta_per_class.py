@@ -39,7 +39,7 @@ def test_the_standard_error_is_the_finite_difference_delta_method(metric_id, mat
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # log 0 and 0 / 0 of empty cells stay inside the runtime
             found = mc.evaluate(metric_id, matrix=matrix, average=average, zero_division=zero_division,
-                                interval="delta", **options)[metric_id]
+                                interval="wald", **options)[metric_id]
         with np.errstate(all="ignore"):
             expected = finite_difference_se(
                 lambda m: _value(metric_id, m, average=average, zero_division=zero_division, **options), matrix)

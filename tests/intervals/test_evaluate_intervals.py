@@ -1,5 +1,7 @@
 """``evaluate(..., interval=...)``: every method on every input, and the delta method against the bootstrap."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -14,12 +16,48 @@ Y_PRED = np.where(RNG.random(400) < 0.7, Y_TRUE, RNG.integers(0, 3, 400))
 
 
 def test_a_value_comes_with_its_interval_and_standard_error():
-    found = mc.evaluate(["accuracy", "mcc", "f1:macro"], matrix=MATRIX, interval="delta")
+    found = mc.evaluate(["accuracy", "mcc", "f1:macro"], matrix=MATRIX, interval="wald")
     plain = mc.evaluate(["accuracy", "mcc", "f1:macro"], matrix=MATRIX)
     for key, interval in found.items():
-        assert isinstance(interval, Interval) and interval.value == plain[key]
+        assert isinstance(interval, Interval) and interval.value == plain[key] and interval.scale == "identity"
         assert interval.lower < interval.value < interval.upper and interval.se > 0
         assert interval.upper - interval.value == pytest.approx(1.959963984540054 * interval.se, rel=1e-12)
+
+
+def test_the_delta_interval_is_formed_on_a_scale_where_the_range_is_the_whole_line():
+    """Issue 25/27: the Wald interval of recall 0.949 reached 1.0052; on the logit scale (Fisher
+    z for [-1, 1]) the same standard error gives bounds inside the range, skewed away from 1."""
+    matrix = [[8, 1], [2, 37]]  # recall of class 1: 37/39 = 0.949
+    wald = mc.evaluate("recall:binary", matrix=matrix, interval="wald", pos_label=1)["recall:binary"]
+    delta = mc.evaluate("recall:binary", matrix=matrix, interval="delta", pos_label=1)["recall:binary"]
+    assert wald.upper > 1 and wald.scale == "identity"
+    assert delta.scale == "logit" and delta.se == wald.se
+    logit = math.log(delta.value / (1 - delta.value))
+    half = 1.959963984540054 * delta.se / (delta.value * (1 - delta.value))
+    assert (delta.lower, delta.upper) == pytest.approx((1 / (1 + math.exp(half - logit)),
+                                                        1 / (1 + math.exp(-logit - half))), rel=1e-12)
+    assert 0 < delta.lower < delta.value < delta.upper < 1
+    mcc = mc.evaluate("mcc", matrix=MATRIX, interval="delta")["mcc"]
+    z = math.atanh(mcc.value)
+    spread = 1.959963984540054 * mcc.se / (1 - mcc.value ** 2)
+    assert mcc.scale == "fisher_z" and (mcc.lower, mcc.upper) == pytest.approx((math.tanh(z - spread),
+                                                                                  math.tanh(z + spread)), rel=1e-12)
+
+
+@pytest.mark.parametrize("matrix", [[[48, 0], [0, 20]], [[48, 0], [5, 20]], [[0, 5], [0, 9]]])
+def test_a_value_on_an_end_of_its_range_gets_an_interval_from_smoothed_counts(matrix):
+    """48/48: the Wald interval collapses to [1, 1] with se 0; the delta interval takes its
+    scale and standard error from the counts plus one half and holds the value."""
+    for key in ("recall:none", "accuracy", "mcc", "f1:macro"):
+        wald = mc.evaluate(key, matrix=matrix, interval="wald")[key]
+        delta = mc.evaluate(key, matrix=matrix, interval="delta")[key]
+        value, lower, upper, se = (np.asarray(part, dtype=float) for part in delta[:4])
+        defined = ~np.isnan(value)
+        assert np.all(((lower <= value) & (value <= upper) & (lower < upper) & (se > 0))[defined]), (key, delta)
+        info = mc.catalog()[key.split(":")[0]]
+        assert np.all(((info.range[0] <= lower) & (upper <= info.range[1]))[defined])
+        stuck = np.asarray(wald.se, dtype=float) == 0
+        assert np.all(np.asarray(wald.lower, dtype=float)[stuck & defined] == np.asarray(wald.upper, dtype=float)[stuck & defined])
 
 
 def test_per_class_intervals_carry_the_class_labels():
@@ -61,7 +99,8 @@ def test_binary_is_the_positive_class_of_the_per_class_intervals(method):
     y_true, y_pred = labels[(Y_TRUE > 0).astype(int)], labels[(Y_PRED > 0).astype(int)]
     binary = mc.evaluate("recall", y_true=y_true, y_pred=y_pred, average="binary", pos_label="no", interval=method)
     per_class = mc.evaluate("recall", y_true=y_true, y_pred=y_pred, average="none", interval=method)
-    assert binary["recall"] == pytest.approx(tuple(float(part[0]) for part in per_class["recall"]), rel=1e-13)
+    assert binary["recall"][:4] == pytest.approx(tuple(float(part[0]) for part in per_class["recall"][:4]), rel=1e-13)
+    assert binary["recall"].scale == per_class["recall"].scale
 
 
 def test_labels_and_their_matrix_give_the_same_intervals():
@@ -99,11 +138,11 @@ def test_scores_and_multilabel_data_are_resampled_by_instance():
 
 
 @pytest.mark.parametrize("key, method, says", [
-    ("mcc", "wilson", "wilson does not apply to mcc: not a proportion of counts; methods for it: delta, bootstrap"),
+    ("mcc", "wilson", "wilson does not apply to mcc: not a proportion of counts; methods for it: delta, wald, bootstrap"),
     ("recall:macro", "clopper_pearson", "a proportion per class, binary or micro only"),
     ("no_information_rate", "delta", "not differentiable in the counts (a maximum over an index of the data)"),
     ("fpr:micro", "wilson", "a proportion per class, binary or micro only"),
-    ("mcc", "jackknife", "expected one of delta, wilson"),
+    ("mcc", "jackknife", "expected one of delta, wald, wilson"),
 ])
 def test_a_method_that_does_not_apply_is_refused_with_those_that_do(key, method, says):
     with pytest.raises(mc.InputError, match="interval") as caught:
@@ -137,7 +176,22 @@ def test_scores_beside_labels_keep_the_count_methods_for_label_metrics():
     assert all(i.lower <= i.value <= i.upper for i in found.values())
     assert mc.evaluate("f1:macro", y_true=Y_TRUE, y_pred=Y_PRED, scores=scores, interval="delta")["f1:macro"].se > 0
     with pytest.raises(mc.InputError, match="delta does not apply to roc_auc:macro"):
-        mc.evaluate(["f1:macro", "roc_auc:macro"], y_true=Y_TRUE, y_pred=Y_PRED, scores=scores, interval="delta")
+        mc.evaluate("roc_auc:macro", y_true=Y_TRUE, y_pred=Y_PRED, scores=scores, interval="delta")
+
+
+def test_several_metrics_and_one_method_apply_it_where_it_applies():
+    """Issue 25: one metric the method does not fit no longer fails the whole request; it keeps
+    its value, its bounds are NaN and ``note`` says why and which methods fit it."""
+    scores = np.eye(3)[Y_PRED] * 0.5 + 0.5 / 3
+    found = mc.evaluate(["f1:macro", "roc_auc:macro"], y_true=Y_TRUE, y_pred=Y_PRED, scores=scores, interval="delta")
+    assert found["f1:macro"].se > 0 and found["f1:macro"].note == ""
+    auc = found["roc_auc:macro"]
+    assert auc.value == mc.evaluate("roc_auc:macro", y_true=Y_TRUE, scores=scores)["roc_auc:macro"]
+    assert math.isnan(auc.lower) and math.isnan(auc.upper) and math.isnan(auc.se)
+    assert auc.note.startswith("delta does not apply to roc_auc:macro") and "bootstrap" in auc.note
+    mixed = mc.evaluate(["accuracy", "recall:none", "mcc"], matrix=MATRIX, interval="wilson")
+    assert mixed["accuracy"].scale == "score" and mixed["recall:none"].lower.labels == [0, 1, 2]
+    assert "wilson does not apply to mcc" in mixed["mcc"].note
 
 
 def test_a_probabilistic_matrix_takes_the_bootstrap_only():

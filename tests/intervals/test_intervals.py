@@ -88,3 +88,31 @@ def test_no_trials_give_nan_and_arrays_keep_their_shape():
 def test_the_confidence_level_is_checked(bad):
     with pytest.raises(InputError, match="confidence"):
         intervals.check_confidence(bad)
+
+
+def _wilson_exact(x: int, n: int, confidence: float) -> tuple[float, float]:
+    """Wilson's bounds in 40-digit arithmetic, from the textbook centre -+ half."""
+    import mpmath
+
+    with mpmath.workdps(40):
+        z = mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf(confidence))  # of the float as given
+        centre, denominator = x + z * z / 2, n + z * z
+        half = z * mpmath.sqrt(mpmath.mpf(x) * (n - x) / n + z * z / 4)
+        return float((centre - half) / denominator), float((centre + half) / denominator)
+
+
+@pytest.mark.parametrize("confidence", [0.5, 0.9, 0.95, 0.99, 0.999999])
+@pytest.mark.parametrize("trials", [1, 2, 3, 10, 1000, 10 ** 6, 2 ** 53])
+def test_wilson_holds_its_estimate_in_0_1_at_every_count(trials, confidence):
+    """Issue 27: at x = n the bound was 0.9999999999999998 (excluding the estimate 1), at
+    x = 0 -5.6e-17; the bounds are exactly 0 and 1 there and within 1e-13 of 40-digit
+    arithmetic elsewhere (the lower bound relative to itself: it keeps its digits near 0)."""
+    counts = sorted(c for c in {0, 1, 2, trials // 3, trials - 2, trials - 1, trials} if 0 <= c <= trials)
+    lower, upper = intervals.wilson(np.array(counts, dtype=float), float(trials), confidence)
+    share = np.array(counts) / trials
+    assert np.all((0 <= lower) & (lower <= share) & (share <= upper) & (upper <= 1))
+    assert lower[0] == 0 and upper[-1] == 1
+    for x, low, high in zip(counts, lower, upper):
+        exact_low, exact_high = _wilson_exact(x, trials, confidence)
+        assert low == pytest.approx(exact_low, rel=1e-13, abs=1e-300)
+        assert high == pytest.approx(exact_high, rel=1e-13)

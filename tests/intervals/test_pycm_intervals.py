@@ -23,7 +23,7 @@ MATRICES = [
 # PyCM statistic -> (metricc metric, its per-class proportion)
 CLASS_STATISTICS = {"TPR": "recall", "TNR": "specificity", "PPV": "precision", "NPV": "npv", "FNR": "fnr",
                     "FPR": "fpr", "ACC": "class_accuracy"}
-METHODS = {"normal-approx": "delta", "wilson": "wilson", "agresti-coull": "agresti_coull"}
+METHODS = {"normal-approx": "wald", "wilson": "wilson", "agresti-coull": "agresti_coull"}
 
 
 def _pycm(matrix):
@@ -66,7 +66,7 @@ def test_likelihood_ratio_standard_errors_are_pycm_s_on_the_log_scale(matrix):
     cm = _pycm(matrix)
     for statistic, metric_id in (("PLR", "positive_likelihood_ratio"), ("NLR", "negative_likelihood_ratio")):
         theirs = cm.CI(statistic)
-        ours = mc.evaluate(metric_id, matrix=matrix, average="none", interval="delta")[metric_id]
+        ours = mc.evaluate(metric_id, matrix=matrix, average="none", interval="wald")[metric_id]
         for k in range(len(matrix)):
             assert ours.se[k] == pytest.approx(ours.value[k] * theirs[k][0], rel=1e-12)
 
@@ -86,7 +86,7 @@ def _kappa_variance(matrix):
 @pytest.mark.parametrize("matrix", MATRICES)
 def test_kappa_standard_error_is_the_full_delta_method_and_pycm_s_its_first_term(matrix):
     cm = _pycm(matrix)
-    ours = mc.evaluate("cohen_kappa", matrix=matrix, interval="delta", confidence=LEVEL_OF_1_96)["cohen_kappa"]
+    ours = mc.evaluate("cohen_kappa", matrix=matrix, interval="wald", confidence=LEVEL_OF_1_96)["cohen_kappa"]
     assert ours.value == pytest.approx(cm.Kappa, rel=1e-12)
     assert ours.se ** 2 == pytest.approx(_kappa_variance(matrix), rel=1e-12)
     # PyCM holds chance agreement fixed: sqrt(PA (1 - PA) / (n (1 - PE)**2)), the first term only

@@ -310,6 +310,17 @@ def _param_values(metric, kwargs: dict, counts, k: int | None, catalog: dict) ->
 
 # ---------------------------------------------------------------- per-class values and averages
 
+def _pooled_reads(formula, owner) -> tuple[int, ...]:
+    """The counts (indices into TP, FP, FN, TN) micro averaging checks against 2**53: those a
+    class-level metric's own formula reads (F1 never reads TN); every count for terms of
+    aggregate and matrix formulas, and where a metric or class-vector parameter is bound."""
+    level = getattr(owner.level, "value", owner.level)
+    if formula is not owner or level != "class" or any(p.kind in ("metric", "class_vector") for p in owner.params):
+        return (0, 1, 2, 3)
+    read = set().union(*(e.free_symbols for e in (owner.simplified, *owner.undefined)))
+    return tuple(i for i, symbol in enumerate((TP, FP, FN, TN)) if symbol in read)
+
+
 @dataclass
 class PerClass:
     """Exact values of one class-level formula per class (None: undefined) and pooled."""
@@ -328,7 +339,9 @@ class PerClass:
             values.append(value)
             derived.append(holds)
         pooled_counts = tuple(sum(c[i] for c in counts) for i in range(4))
-        refused = any(x > MAX_COUNT for x in pooled_counts) or sum(pooled_counts) > MAX_COUNT  # as check_counts
+        read = _pooled_reads(formula, owner)
+        refused = (any(pooled_counts[i] > MAX_COUNT for i in read)
+                   or len(read) == 4 and sum(pooled_counts) > MAX_COUNT)  # as check_counts
         pooled = None if refused else _class_value(formula, owner, pooled_counts, None, kwargs, catalog)[0]
         return cls(values, pooled, refused, [c[0] + c[2] for c in counts], derived)
 
@@ -725,11 +738,22 @@ def check_scores_input(metric, info, y: list[int], scores: list[list[float]], kw
 # ---------------------------------------------------------------- random and adversarial inputs
 
 MATRIX_KINDS = ("small", "uniform", "skewed", "dominant", "zero row or column", "all zero", "perfect")
+# Matrices whose chance-corrected values (kappa, Scott's pi, Gwet's AC1, Krippendorff's alpha,
+# MCC, informedness, markedness, Youden's J, log odds...) are near 0: the regime where a value
+# computed as a difference of rounded terms keeps only the absolute error of its terms, which is
+# large relative to the value (issue 27: Gwet's AC1 was 1.7e-11 off at 2.2e-6).
+NEAR_ZERO_KINDS = ("near independent", "near uniform")
 
 
 def cell_bound(c: int) -> int:
     """The largest cell such that the total of a C x C matrix stays within 2**53 (and 1e15)."""
     return min(10 ** 15, MAX_COUNT // (c * c))
+
+
+def _jitter(rng, cell: int) -> int:
+    """``cell`` moved by a few counts, or by up to 2 percent of itself, never below 0."""
+    step = rng.choice((1, 3, max(1, cell // 50)))
+    return max(0, cell + rng.randint(-min(step, cell), step))
 
 
 def random_matrix(rng, c: int, kind: str) -> list[list[int]]:
@@ -759,6 +783,14 @@ def random_matrix(rng, c: int, kind: str) -> list[list[int]]:
             j = rng.randrange(c)
             for row in m:
                 row[j] = 0
+    elif kind == "near independent":  # rows proportional to the column totals, a little noise
+        rows = [rng.randint(1, 9) for _ in range(c)]
+        columns = [rng.randint(1, 9) for _ in range(c)]
+        scale = rng.choice((rng.randint(1, 10 ** 4), rng.randint(1, top // 85)))  # jitter stays within top
+        m = [[_jitter(rng, r * k * scale) for k in columns] for r in rows]
+    elif kind == "near uniform":  # every cell nearly equal: accuracy near every chance level, 1/C
+        scale = rng.choice((rng.randint(1, 10 ** 5), rng.randint(1, top * 9 // 10)))
+        m = [[_jitter(rng, scale) for _ in range(c)] for _ in range(c)]
     elif kind == "all zero":
         m = [[0] * c for _ in range(c)]
     elif kind == "perfect":

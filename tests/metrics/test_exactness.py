@@ -88,6 +88,22 @@ def test_exact_on_confusion_matrices(ir, metric_id, data):
     assert not wrong, f"{metric_id} on {matrix.tolist()} ({dtype.__name__}):\n{wrong}"
 
 
+@pytest.mark.parametrize("metric_id", ON_COUNTS)
+@EXAMPLES
+@given(data=st.data())
+def test_exact_near_zero(ir, metric_id, data):
+    """Every metric on matrices that push chance-corrected values near 0 (issue 27: the random
+    kinds above rarely land there, so Gwet's AC1, 1.7e-11 off at 2.2e-6, passed them)."""
+    metric, info = ir[metric_id], CATALOG[metric_id]
+    c = data.draw(st.integers(2, 5), label="C")
+    kind = data.draw(st.sampled_from(ref.NEAR_ZERO_KINDS), label="kind")
+    dtype = data.draw(st.sampled_from((np.int64, np.float64)), label="dtype")
+    matrix = np.array(ref.random_matrix(Draws(data.draw), c, kind), dtype=dtype)
+    kwargs = data.draw(st.sampled_from(ref.parameter_settings(metric)), label="parameters")
+    wrong = failures(ref.check_matrix_input(metric, info, matrix, kwargs, ir))
+    assert not wrong, f"{metric_id} on {matrix.tolist()} ({dtype.__name__}):\n{wrong}"
+
+
 @pytest.mark.parametrize("metric_id", ON_SCORES)
 @EXAMPLES
 @given(data=st.data())
@@ -115,6 +131,7 @@ EDGE_MATRICES = {
     "shares near 1 (entropies)": [[1, 10 ** 8], [0, 1]],
     "odds ratio below 2**-53": [[1, 10 ** 8], [10 ** 8, 1]],
     "pooled total beyond 2**53": [[2 ** 52, 0], [0, 1]],
+    "near uniform: Gwet's AC1 2.2e-6 (issue 27)": [[32493, 33199], [32337, 33041]],
     "per-class values of both signs (youden macro)": [[27, 0, 9], [10 ** 15, 0, 20], [0, 0, 0]],
 }
 

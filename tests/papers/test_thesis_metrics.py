@@ -120,19 +120,22 @@ def test_adjusted_g_mean_is_zero_without_recognised_positives():
     assert (0 + 1.0 * negatives) / (negatives + 1) > 0.45
 
 
-def test_adjusted_g_mean_is_zero_where_tp_is_zero_even_if_a_rate_is_undefined():
-    """``indicator(TP != 0)`` is a strong zero: 0 where TP = 0 whatever specificity or recall
-    are there; undefined only where FP + TN = 0 with TP > 0 (g_mean itself is undefined)."""
-    matrix = np.array([[0, 5], [0, 0]])  # class 0: TN = FP = 0; class 1: TP = FN = 0
+def test_adjusted_g_mean_is_undefined_without_positives():
+    """Batuwita and Palade set AGM to 0 where TPR = 0. ``indicator(recall != 0)`` is a strong
+    zero where recall is 0 (whatever specificity is there), and undefined where recall is:
+    a class without positives (issue 27: the guard read TP != 0 and gave 0 there, so macro
+    AGM was 0.412 where macro G-mean is NaN). PyCM agrees in both cases."""
+    matrix = np.array([[0, 5], [0, 0]])  # class 0: TP = 0 < FN, TN = FP = 0; class 1: TP = FN = 0
     per_class = np.asarray(mc.evaluate("adjusted_g_mean", matrix=matrix, average="none")["adjusted_g_mean"], dtype=float)
-    np.testing.assert_array_equal(per_class, [0.0, 0.0])
-    for average in ("binary", "micro", "macro", "weighted"):
-        assert value("adjusted_g_mean", matrix, average=average) == 0.0, average
-    # PyCM agrees where its recall is defined (class 0: TPR = 0 -> AGM = 0); for class 1 its
-    # TPR is 0/0 and it gives "None", while the spec's indicator(TP != 0) is 0 there.
-    assert pycm_per_class(matrix, "AGM")[0] == per_class[0]
+    np.testing.assert_array_equal(per_class, [0.0, np.nan])
+    np.testing.assert_array_equal(pycm_per_class(matrix, "AGM"), per_class)
+    issue = np.array([[31, 23, 15], [1, 9, 32], [0, 0, 0]])
+    per_class = np.asarray(mc.evaluate("adjusted_g_mean", matrix=issue, average="none")["adjusted_g_mean"], dtype=float)
+    assert math.isnan(per_class[2]) and math.isnan(pycm_per_class(issue, "AGM")[2])
+    assert math.isnan(value("adjusted_g_mean", issue, average="macro"))
+    assert math.isnan(value("g_mean", issue, average="macro"))
+    assert value("adjusted_g_mean", issue, average="macro", zero_division=0.0) == pytest.approx(np.nansum(per_class) / 3)
     assert math.isnan(value("adjusted_g_mean", [[5, 0], [0, 0]], average="binary", pos_label=0))
-    assert math.isnan(pycm_per_class(np.array([[5, 0], [0, 0]]), "AGM")[0])
 
 
 def test_discriminant_power_undefined_at_perfect_or_null_rates():

@@ -36,7 +36,7 @@ CLASS_STATISTICS = {
     "CEN": ("class_cen", {}), "MCEN": ("class_mcen", {}),  # per-class matrix formulas (per_class: j)
 }
 RAW_COUNTS = {"TP", "FP", "FN", "TN", "P", "N", "POP", "TOP", "TON"}
-# Reproduced by a combination of catalog metrics, not one entry (test_pycm_iba_is_iba_of_the_squared_g_mean).
+# Reproduced by a combination of catalog metrics, not one entry (test_pycm_iba_is_the_product_compiler_peers_yaml_names).
 COMBINATIONS = {"IBA"}
 # Interpretation bands of AUC, DP, MCC, NLR, PLR and Q: issue 9's interpretation part.
 INTERPRETATIONS = {"AUCI", "DPI", "MCCI", "NLRI", "PLRI", "QI"}
@@ -85,12 +85,19 @@ def test_every_pycm_class_statistic_is_mapped_or_listed_as_missing():
     assert not set(CLASS_STATISTICS) - names, "a mapped name PyCM no longer has"
 
 
-def test_pycm_iba_is_iba_of_the_squared_g_mean():
-    """PyCM's IBA (alpha = 1) is Garcia et al.'s: (1 + alpha (TPR - TNR)) TPR TNR = iba(base=g_mean) * g_mean."""
+def test_pycm_iba_is_the_product_compiler_peers_yaml_names():
+    """PyCM's IBA (alpha = 1) is Garcia et al.'s: (1 + alpha (TPR - TNR)) TPR TNR, the product of
+    the entries peers.yaml lists, each with its parameters (issue 27: the table said
+    ``iba(base=g_mean) * g_mean`` without alpha = 1, and a user following it was 0.04-0.2 off)."""
+    from metricc.compiler import peers
+
+    entry = next(n for n in peers.load_peers()["PyCM"].names if n.name == "IBA")
     for matrix in _random_matrices(40, seed=7):
         theirs = np.array([_number(v) for v in _pycm(matrix).class_stat["IBA"].values()])
-        found = mc.evaluate(["iba", "g_mean"], matrix=matrix, average="none", params={"alpha": 1})
-        ours = np.asarray(found["iba"], dtype=float) * np.asarray(found["g_mean"], dtype=float)
+        ours = np.ones(len(matrix))
+        for spelled in entry.metrics:
+            metric, params, _ = peers.parse_entry(spelled)
+            ours = ours * np.asarray(mc.evaluate(metric, matrix=matrix, average="none", params=params)[metric], dtype=float)
         both = ~np.isnan(theirs) & ~np.isnan(ours)
         np.testing.assert_allclose(ours[both], theirs[both], rtol=1e-12, atol=1e-12)
 

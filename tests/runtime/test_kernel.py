@@ -311,3 +311,18 @@ def test_a_constant_per_class_formula_is_one_value_per_class(average):
     got = kernel.average_class_metric(lambda tp, fp, fn, tn: (np.float64(0.5), False), counts,
                                       average=average, averages=ALL, params={})
     assert np.allclose(got, [0.5] * 3 if average == "none" else 0.5)
+
+
+def test_micro_checks_only_the_counts_the_kernel_reads():
+    """Issue 27: f1:micro refused a pooled TN beyond 2**53 (about (C - 1) n) that F1 never
+    reads, while accuracy, the same number on single-label data, was returned. A metric that
+    reads TN (specificity) is still refused."""
+    import metricc.runtime as mc
+
+    matrix = np.diag([2 ** 51, 2 ** 51, 2 ** 51]).astype(np.int64)
+    matrix[0, 1] = 3  # n = 3 * 2**51 + 3 < 2**53; pooled TN = 2 n - 3 > 2**53
+    accuracy = mc.evaluate("accuracy", matrix=matrix)["accuracy"]
+    assert mc.evaluate("f1:micro", matrix=matrix)["f1:micro"] == accuracy
+    assert mc.evaluate("precision:micro", matrix=matrix)["precision:micro"] == accuracy
+    with raises("average", r"micro averaging pools true_negatives beyond 2\*\*53"):
+        mc.evaluate("specificity:micro", matrix=matrix)
