@@ -9,11 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from metricc.compiler import build, emit
 from metricc.compiler.language import load
 
 SPEC_DIR = Path(__file__).resolve().parent.parent / "specs"
+
+# Property tests draw the same examples on every run (a suite that is green once stays green);
+# broader random searches belong in benchmarks/ (fuzz_runtime.py, exactness.py), and what they
+# find is kept as an explicit case. Every settings(...) in tests/ inherits this profile.
+settings.register_profile("metricc", derandomize=True, database=None)
+settings.load_profile("metricc")
 
 
 @pytest.fixture(scope="session")
