@@ -168,27 +168,37 @@ def _cells(negatives: int, positives: int, tp: np.ndarray, tn: np.ndarray) -> gr
     return grid.Batch(cells)
 
 
+CELL_SCAN_LIMIT = 200_000_000  # values of one diagonal cell scanned (in chunks) for the scores of that cell alone
+
+
 def _allowed(scores, negatives: int, positives: int, which: int) -> np.ndarray | None:
-    """Values of one diagonal cell (1: TP, 0: TN) that the scores of that cell alone allow."""
+    """Values of one diagonal cell (1: TP, 0: TN) that the scores of that cell alone allow,
+    scanned in chunks (memory independent of the totals)."""
     own = [s for s in scores if _diagonal_of(s, negatives, positives) == which]
     if not own:
         return None
-    values = np.arange((positives if which else negatives) + 1, dtype=np.int64)
-    batch = _cells(negatives, positives, values, np.zeros_like(values)) if which else \
-        _cells(negatives, positives, np.zeros_like(values), values)
-    ok = np.logical_and.reduce([space.matches(s, batch) for s in own])
-    return values[ok]
+    total = positives if which else negatives
+    kept = []
+    for start in range(0, total + 1, grid.CHUNK):
+        values = np.arange(start, min(total, start + grid.CHUNK - 1) + 1, dtype=np.int64)
+        batch = _cells(negatives, positives, values, np.zeros_like(values)) if which else \
+            _cells(negatives, positives, np.zeros_like(values), values)
+        ok = np.logical_and.reduce([space.matches(s, batch) for s in own])
+        kept.append(values[ok])
+    return np.concatenate(kept)
 
 
 def _restricted(scores: list, plan: Plan, progress: bool) -> Outcome | None:
     """Two classes whose grid is too large for ``exhaustive``: every matrix whose TP, TN and
     trace TP + TN the scores of one of them alone allow (recall fixes TP, specificity TN,
     accuracy the trace), exactly, when they leave at most ``DIAGONAL_LIMIT`` cells; else None."""
-    if plan.classes != 2 or plan.totals is None or max(plan.totals) > TRACE_CELLS:
+    if plan.classes != 2 or plan.totals is None or max(plan.totals) > CELL_SCAN_LIMIT:
         return None
     negatives, positives = plan.totals
     traces = _possible_traces(scores, plan.totals) if plan.samples <= TRACE_CELLS else None
     tps, tns = _allowed(scores, negatives, positives, 1), _allowed(scores, negatives, positives, 0)
+    if max(plan.totals) > TRACE_CELLS and (tps is None or tns is None):
+        return None  # a cell no score fixes would be enumerated whole: past the bound
     tps = np.arange(positives + 1) if tps is None else tps
     tns = np.arange(negatives + 1) if tns is None else tns
     by_diagonal = None if traces is None else int((np.minimum(traces, positives) - np.maximum(0, traces - negatives) + 1).sum())

@@ -82,3 +82,27 @@ def test_a_grid_past_the_bound_is_searched_exactly_on_the_tp_and_tn_that_recall_
     assert (result.status, result.method) == ("consistent", "exhaustive")
     assert [[700_001, 299_999], [123_457, 876_543]] in result.matrices
     assert "1 value of TP by 1,001 of TN: searched exactly" in result.notes[0]
+
+
+def test_pixel_scale_totals_are_decided_exactly_when_scores_fix_each_cell():
+    """Millions of samples per class (segmentation papers count pixels): recall fixes TP and
+    specificity TN to a few hundred values each, so the answer is exact, not a range check;
+    mlscorecheck decides the same sets the same way."""
+    binary = pytest.importorskip("mlscorecheck.check.binary")
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for case in range(6):
+        negatives, positives = int(rng.integers(2_500_000, 6_000_000)), int(rng.integers(300_000, 900_000))
+        tp, tn = int(rng.integers(positives // 2, positives)), int(rng.integers(negatives // 2, negatives))
+        values = {"acc": (tp + tn) / (negatives + positives), "sens": tp / positives, "spec": tn / negatives}
+        if case % 2:  # planted: sensitivity moved by 30 units of the last digit
+            values["sens"] += 0.003
+        printed = {name: f"{value:.4f}" for name, value in values.items()}
+        ours = consistent([f"{name}={text}" for name, text in printed.items()], class_totals=[negatives, positives],
+                          readings=False)
+        theirs = binary.check_1_testset_no_kfold(testset={"p": positives, "n": negatives},
+                                                  scores={k: float(v) for k, v in printed.items()}, eps=0.5e-4)
+        assert ours.method == "exhaustive", ours
+        assert ours.status == ("inconsistent" if theirs["inconsistency"] else "consistent"), (printed, ours.notes)
+        assert ours.status == ("inconsistent" if case % 2 else "consistent")
