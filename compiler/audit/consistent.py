@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
@@ -122,12 +123,19 @@ class Consistency:
         return asdict(self)
 
 
+_PERCENT_UNIT = re.compile(r"\s*(\(%\)|\[%\]|%)\s*$")
+
+
 def parse_score(text: str) -> Score:
     """``NAME[:AVERAGE][@CLASS]=PRINTED``; NAME a catalog id or alias or a peer's name (``sens``,
     ``F1 Macro``); ``@CLASS`` reads a binary score of that class (``specificity@0``)."""
     name, sep, printed = str(text).partition("=")
     if not sep or not name.strip() or not printed.strip():
         raise InputError("score", f"expected ID[:AVERAGE]=PRINTED such as f1:macro=0.494, got {text!r}")
+    unit = _PERCENT_UNIT.search(name)
+    if unit:  # a header's unit, "Se (%)": the printed value is a percentage
+        name = name[:unit.start()]
+        printed = printed if "%" in printed else printed.strip() + "%"
     name, at, positive = name.partition("@")
     metric_id, _, average = name.strip().partition(":")
     pos_label = None
@@ -147,7 +155,7 @@ def make_score(metric_id: str, average: str | None, printed: str, value: float, 
     """A checked :class:`Score`: one number per confusion matrix (no per-class or per-sample values)."""
     if not (math.isfinite(value) and math.isfinite(tolerance)):
         raise InputError("score", f"{metric_id}={printed}: the printed value is not a finite number")
-    resolved, implied = resolve_name(metric_id)
+    resolved, implied = resolve_name(metric_id, usable=lambda m: metric(m).level in _LEVELS and not metric(m).per_instance)
     info = metric(resolved)
     # a peer's binary name (mlscorecheck's sens) is the positive class of a two-class paper: an
     # unqualified score, read as class 1's with two classes and searched over averagings with more

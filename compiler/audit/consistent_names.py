@@ -16,6 +16,7 @@ catalog is refused with the table's reason, which says how to write it here.
 from __future__ import annotations
 
 import functools
+import re
 
 from metricc.compiler import peers
 from metricc.runtime.errors import InputError
@@ -55,14 +56,54 @@ def _from_peers(name: str) -> tuple[str, str | None] | None:
     return metric_id, average
 
 
-def resolve_name(name: str) -> tuple[str, str | None]:
-    """(catalog id, averaging the name implies or None) of a score name; InputError when unknown."""
+# words a printed column header adds to a metric's name without changing it
+_GENERIC_WORDS = {"avg", "average", "averaged", "coefficient", "score", "index", "measure", "value"}
+
+
+def _from_label(name: str) -> tuple[str, str | None] | None:
+    """identify's reader of printed labels (``PPV_Macro``, ``Dice coefficient``, ``macro avg
+    precision``), with the words a header adds around a metric's name left out."""
+    from metricc.compiler.audit.notation import label_metric
+
+    words = re.split(r"[\s\-]+", name)
+    for text in (name, " ".join(w for w in words if w.lower() not in _GENERIC_WORDS)):
+        if text.strip():
+            metric_id, average = label_metric(text)
+            if metric_id:
+                return metric_id, average
+    return None
+
+
+def _abbreviation(name: str, usable) -> tuple[str, str | None] | None:
+    """A name that begins exactly one usable metric's name or alias (``Sen``, ``Spe``: papers'
+    column headers); None when it begins none; InputError, with the choices, when several."""
+    from metricc.compiler.audit.notation import catalog_names
+
+    key = name.lower()
+    if len(key) < 2 or not key.isalpha():
+        return None
+    found = {}
+    for full, (metric_id, average) in catalog_names().items():
+        if full.startswith(key) and usable(metric_id):
+            found.setdefault(metric_id, (full, average))
+    if len(found) > 1:
+        choices = ", ".join(f"{metric_id} ({full})" for metric_id, (full, _) in sorted(found.items()))
+        raise InputError("score", f"{name!r} abbreviates several metrics: {choices}; write the one meant, "
+                                  "e.g. --score recall=0.8")
+    return next(((metric_id, average) for metric_id, (_, average) in found.items()), None)
+
+
+def resolve_name(name: str, usable=lambda metric_id: True) -> tuple[str, str | None]:
+    """(catalog id, averaging the name implies or None) of a score name; InputError when unknown.
+
+    Looked up as a catalog id or alias, a peer's name, a printed label (identify's reader), and
+    last as an abbreviation of exactly one metric for which ``usable`` holds."""
     name = name.strip()
     try:
         return metric(name).id, None
     except InputError as unknown:
         catalog_error = unknown
-    found = _from_peers(name)
+    found = _from_peers(name) or _from_label(name) or _abbreviation(name, usable)
     if found is None:
         raise catalog_error
     return found

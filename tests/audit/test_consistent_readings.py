@@ -218,3 +218,23 @@ def test_generated_binary_sets_against_mlscorecheck(truncate):
             planted += 1
             caught += ours.status == "inconsistent"
     assert planted >= 20 and caught >= 0.6 * planted, (caught, planted)
+
+
+@pytest.mark.parametrize("printed, expected", [
+    ("Sen=0.8", ("recall", "binary")), ("Spe=0.8", ("specificity", "binary")), ("Sp=0.8", ("specificity", "binary")),
+    ("Dice coefficient=0.8", ("f1", "binary")), ("PPV_Macro=0.8", ("precision", "macro")),
+    ("macro avg precision=0.8", ("precision", "macro")), ("F1-score=0.8", ("f1", "binary")),
+])
+def test_column_headers_as_papers_print_them(printed, expected):
+    """Names no table lists: identify's label reader, generic header words left out, and an
+    abbreviation of exactly one metric that consistent can check (not a curve metric)."""
+    score = consistent([printed, "accuracy=0.8"], class_totals=[80, 20], readings=False).scores[0]
+    assert tuple(score.split(":")) == expected
+
+
+def test_an_abbreviation_of_several_metrics_lists_them_and_a_unit_is_a_scale():
+    with pytest.raises(InputError, match=r"'SE' abbreviates several metrics: recall \(sensitivity\), specificity"):
+        consistent(["SE=0.8", "accuracy=0.8"], class_totals=[80, 20])
+    matrix = [[70, 10], [4, 16]]  # recall 0.8, specificity 0.875, accuracy 0.86
+    result = consistent(["recall (%)=80.0", "specificity [%]=87.5", "accuracy=0.86"], class_totals=[80, 20], readings=False)
+    assert result.status == "consistent" and matrix in result.matrices
