@@ -123,10 +123,29 @@ class Consistency:
         return asdict(self)
 
 
+def _parse_scores(texts) -> list[Score]:
+    """Scores of one set: a header's abbreviation of several metrics (``SE``: sensitivity or
+    selectivity) stands for one the set's other scores do not name (beside ``SP``: sensitivity)."""
+    parsed: list = [t if isinstance(t, Score) else None for t in texts]
+    pending = []
+    for i, text in enumerate(texts):
+        if parsed[i] is None:
+            try:
+                parsed[i] = parse_score(text)
+            except InputError as error:
+                if "abbreviates several metrics" not in error.message:
+                    raise
+                pending.append(i)
+    taken = frozenset(s.metric for s in parsed if s is not None)
+    for i in pending:
+        parsed[i] = parse_score(texts[i], taken)
+    return parsed
+
+
 _PERCENT_UNIT = re.compile(r"\s*(\(%\)|\[%\]|%)\s*$")
 
 
-def parse_score(text: str) -> Score:
+def parse_score(text: str, taken: frozenset = frozenset()) -> Score:
     """``NAME[:AVERAGE][@CLASS]=PRINTED``; NAME a catalog id or alias or a peer's name (``sens``,
     ``F1 Macro``); ``@CLASS`` reads a binary score of that class (``specificity@0``)."""
     name, sep, printed = str(text).partition("=")
@@ -147,15 +166,17 @@ def parse_score(text: str) -> Score:
         value, tolerance = printed_value(printed.strip())
     except ValueError as error:
         raise InputError("score", f"{text}: {error}") from None
-    return make_score(metric_id, average or None, printed.strip(), value, tolerance, pos_label=pos_label)
+    return make_score(metric_id, average or None, printed.strip(), value, tolerance, pos_label=pos_label, taken=taken)
 
 
 def make_score(metric_id: str, average: str | None, printed: str, value: float, tolerance: float,
-               pos_label: int | None = None) -> Score:
-    """A checked :class:`Score`: one number per confusion matrix (no per-class or per-sample values)."""
+               pos_label: int | None = None, taken: frozenset = frozenset()) -> Score:
+    """A checked :class:`Score`: one number per confusion matrix (no per-class or per-sample values).
+    ``taken``: metrics the set's other scores name, which an abbreviation does not stand for."""
     if not (math.isfinite(value) and math.isfinite(tolerance)):
         raise InputError("score", f"{metric_id}={printed}: the printed value is not a finite number")
-    resolved, implied = resolve_name(metric_id, usable=lambda m: metric(m).level in _LEVELS and not metric(m).per_instance)
+    resolved, implied = resolve_name(metric_id, usable=lambda m: m not in taken and metric(m).level in _LEVELS
+                                     and not metric(m).per_instance)
     info = metric(resolved)
     # a peer's binary name (mlscorecheck's sens) is the positive class of a two-class paper: an
     # unqualified score, read as class 1's with two classes and searched over averagings with more
@@ -305,7 +326,7 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None, progres
     """Decide whether some confusion matrix gives every printed score (``Score`` or text); a
     long search shows a progress bar on stderr when it is a terminal (``progress=False``: none).
     ``readings=False``: no search of other readings when the scores are inconsistent."""
-    scores = [s if isinstance(s, Score) else parse_score(s) for s in scores]
+    scores = _parse_scores(scores)
     if not scores:
         raise InputError("score", "give at least one score, e.g. --score accuracy=0.84")
     if len(scores) > MAX_SCORES:

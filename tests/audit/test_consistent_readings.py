@@ -235,6 +235,8 @@ def test_column_headers_as_papers_print_them(printed, expected):
 def test_an_abbreviation_of_several_metrics_lists_them_and_a_unit_is_a_scale():
     with pytest.raises(InputError, match=r"'SE' abbreviates several metrics: recall \(sensitivity\), specificity"):
         consistent(["SE=0.8", "accuracy=0.8"], class_totals=[80, 20])
+    beside = consistent(["SE=0.8", "Sp=0.875", "accuracy=0.86"], class_totals=[80, 20], readings=False)
+    assert beside.scores[:2] == ["recall:binary", "specificity:binary"]  # SE is not the specificity printed beside it
     matrix = [[70, 10], [4, 16]]  # recall 0.8, specificity 0.875, accuracy 0.86
     result = consistent(["recall (%)=80.0", "specificity [%]=87.5", "accuracy=0.86"], class_totals=[80, 20], readings=False)
     assert result.status == "consistent" and matrix in result.matrices
