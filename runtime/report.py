@@ -246,7 +246,10 @@ def report(
         out = {}
         for name in names:
             value = found[name]
-            if extra:
+            if extra and value.note:  # evaluate applied the method where it applies: not to this one
+                no_interval[headers[name] + (f" ({section[1]} avg)" if section[0] == "average" else "")] = value.note
+                value = value.value
+            elif extra:
                 intervals[section + (headers[name],)] = (np.asarray(value.lower, dtype=float),
                                                          np.asarray(value.upper, dtype=float))
                 value = value.value

@@ -2,7 +2,7 @@
 letters, index names, sum bounds, wrappers, spacing, implicit products, definitions in random
 styles) must come back as the metric they were built from, and perturbed ones must not; letters
 of several meanings are resolved by trying each reading (issue 29 part 1, issue 27 item 9,
-issue 30's identify items). The real-paper corpus is separate (benchmarks/audit_real.py)."""
+issue 30's identify items). The real-paper corpus is held out: no unit test reads it (its benchmark does)."""
 
 import random
 

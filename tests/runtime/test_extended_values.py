@@ -30,10 +30,11 @@ def test_indicator_of_an_undefined_value_is_undefined():
     assert equal(np.array([2**60 + 1], dtype=object), 2**60 + 1).tolist() == [1.0]  # exact integers
 
 
-def test_adjusted_g_mean_guard_still_gives_zero_at_tp_0():
-    """The guard indicator(TP != 0) compares counts, never NaN: TP = 0 still gives 0."""
+def test_adjusted_g_mean_guard_gives_zero_at_tp_0_and_nan_without_positives():
+    """The guard indicator(recall != 0): TP = 0 of a class with positives gives 0 (Batuwita and
+    Palade); a class without positives has no recall, so no value (docs/differences.md)."""
     value = evaluate("adjusted_g_mean", matrix=[[0, 5], [0, 0]], average="none")["adjusted_g_mean"]
-    assert np.asarray(value).tolist() == [0.0, 0.0]
+    assert np.asarray(value)[0] == 0.0 and np.isnan(np.asarray(value)[1])
 
 
 def test_exact_copies_of_a_batched_matrix_are_the_matrix_not_its_diagonal():
