@@ -49,7 +49,7 @@ from metricc.compiler.audit import consistent_margins as margins
 from metricc.compiler.audit import consistent_readings as readings_search
 from metricc.compiler.audit import consistent_space as space
 from metricc.compiler.audit.claims import printed_value
-from metricc.compiler.audit.consistent_names import resolve_name
+from metricc.compiler.audit.consistent_names import AmbiguousAbbreviation, resolve_name
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric
 
@@ -132,9 +132,7 @@ def _parse_scores(texts) -> list[Score]:
         if parsed[i] is None:
             try:
                 parsed[i] = parse_score(text)
-            except InputError as error:
-                if "abbreviates several metrics" not in error.message:
-                    raise
+            except AmbiguousAbbreviation:
                 pending.append(i)
     taken = frozenset(s.metric for s in parsed if s is not None)
     for i in pending:

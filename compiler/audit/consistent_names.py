@@ -22,7 +22,7 @@ from metricc.compiler import peers
 from metricc.runtime.errors import InputError
 from metricc.runtime.evaluate import metric
 
-__all__ = ["resolve_name"]
+__all__ = ["AmbiguousAbbreviation", "resolve_name"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -54,6 +54,10 @@ def _from_peers(name: str) -> tuple[str, str | None] | None:
     if params:
         raise InputError("score", f"{name!r} is {usable[0]}: give the catalog id with its parameter instead")
     return metric_id, average
+
+
+class AmbiguousAbbreviation(InputError):
+    """A printed name that begins several metrics' names (``SE``: sensitivity or selectivity)."""
 
 
 # words a printed column header adds to a metric's name without changing it
@@ -88,7 +92,7 @@ def _abbreviation(name: str, usable) -> tuple[str, str | None] | None:
             found.setdefault(metric_id, (full, average))
     if len(found) > 1:
         choices = ", ".join(f"{metric_id} ({full})" for metric_id, (full, _) in sorted(found.items()))
-        raise InputError("score", f"{name!r} abbreviates several metrics: {choices}; write the one meant, "
+        raise AmbiguousAbbreviation("score", f"{name!r} abbreviates several metrics: {choices}; write the one meant, "
                                   "e.g. --score recall=0.8")
     return next(((metric_id, average) for metric_id, (_, average) in found.items()), None)
 

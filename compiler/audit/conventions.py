@@ -86,8 +86,9 @@ def _singles(metric_id: str, inputs: dict) -> list[dict]:
         if average == "binary":
             current = inputs.get("pos_label", labels[1] if len(labels) > 1 else None)
             changes += [{"pos_label": label} for label in labels if label != current]
-        changes += [{"average": a} for a in info.averages if a not in (average, "none", "samples", "binary")
-                    or (a == "binary" and average != "binary" and not labels)]
+        # binary of an averaged claim is one class's value, proposed below with its class
+        changes += [{"average": a} for a in info.averages
+                    if a not in (average, "none", "samples") and (a != "binary" or not labels)]
         if average != "binary" and "binary" in info.averages:  # one class's own value, class 1 included
             changes += [{"average": "binary", "pos_label": label} for label in labels]
     if inputs.get("matrix") is not None:
