@@ -20,8 +20,8 @@ from __future__ import annotations
 import importlib
 
 # Public name -> the module that defines it; the runtime's own list is read from it on use.
-_RUNTIME = "metricc.runtime"
-_AUDIT = {name: "metricc.compiler.audit" for name in (
+_RUNTIME = "metricc.api"
+_AUDIT = {name: "metricc.audit" for name in (
     "ClaimResult", "Consistency", "Identification", "Match", "Nearest", "Score", "audit_file", "consistent",
     "explain_claim", "identify")}
 _RUNTIME_NAMES = (
@@ -38,6 +38,10 @@ __all__ = sorted(_RUNTIME_NAMES + tuple(_AUDIT))
 
 def __getattr__(name: str):
     """Import a public name on first use and keep it (the next access is a plain attribute)."""
+    if name == "plot":  # the figures (the extra metricc[plot]): matplotlib is imported on first use
+        value = importlib.import_module("metricc.bridges.plot")
+        globals()[name] = value
+        return value
     if name in _RUNTIME_NAMES:
         module = _RUNTIME
     elif name in _AUDIT:

@@ -61,16 +61,16 @@ def _plain(result):
 def _run_task(task: dict) -> dict:
     kind = task["kind"]
     if kind == "identify":
-        from metricc.compiler.audit import identify
+        from metricc.audit import identify
 
         return _plain(identify(task["formula"], notation=task.get("notation", "latex")))
     if kind == "consistent":
-        from metricc.compiler.audit import consistent
+        from metricc.audit import consistent
 
         return _plain(consistent(task["scores"], class_totals=task.get("class_totals"),
                                  samples=task.get("samples"), classes=task.get("classes"), progress=False))
     if kind == "explain":
-        from metricc.compiler.audit import explain_claim
+        from metricc.audit import explain_claim
 
         result = explain_claim(task["metric"], task["printed"], **task["inputs"])
         plain = _plain(result)
@@ -83,7 +83,7 @@ def _run_task(task: dict) -> dict:
 def _worker(conn) -> None:
     """Answer tasks from the pipe until it closes: ``{"ok": result}`` or ``{"error": text}``."""
     try:
-        import metricc.compiler.audit  # noqa: F401  (imports paid once, before the first case)
+        import metricc.audit  # noqa: F401  (imports paid once, before the first case)
     except Exception as error:  # noqa: BLE001
         conn.send({"error": f"import: {error!r}"})
         return

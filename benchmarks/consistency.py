@@ -25,9 +25,9 @@ import time
 
 import numpy as np
 
-import metricc.runtime as mc
+import metricc.api as mc
 
-consistent_module = importlib.import_module("metricc.compiler.audit.consistent")
+consistent_module = importlib.import_module("metricc.audit.consistent")
 POOL = ["accuracy", "balanced_accuracy", "mcc", "cohen_kappa", "f1:binary", "precision:binary", "recall:binary",
         "specificity:binary", "npv:binary", "g_mean:binary", "f1:macro", "jaccard:binary", "youden_j:binary",
         "f1_of_macro_averages", "precision:weighted", "adjusted_g_mean:binary", "optimized_precision:binary"]

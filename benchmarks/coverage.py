@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-import metricc.runtime as mc
+import metricc.api as mc
 
 CLOSED_FORM = ("delta", "wald", "wilson", "agresti_coull", "clopper_pearson")
 BOOTSTRAP = ("bootstrap", "bootstrap_bca")
@@ -88,7 +88,7 @@ def for_classes(request: str, n_classes: int) -> str:
 
 def methods(request: str) -> tuple[str, ...]:
     """The methods that apply to ``request``."""
-    from metricc.runtime.uncertainty import methods_for
+    from metricc.api.uncertainty import methods_for
 
     info = mc.catalog()[request.split(":")[0]]
     return methods_for(info, request.split(":")[1] if ":" in request else info.default_average)

@@ -31,9 +31,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT.parent))
 
-from metricc.compiler.audit.conventions import RELATIVES  # noqa: E402
-from metricc.compiler.audit.review import review_file  # noqa: E402
-from metricc.compiler.audit.review_numbers import arithmetic, printed_number  # noqa: E402
+from metricc.audit.conventions import RELATIVES  # noqa: E402
+from metricc.audit.review import review_file  # noqa: E402
+from metricc.audit.review_numbers import arithmetic, printed_number  # noqa: E402
 
 PROSE = ("text",)  # prose against prose: nothing a review recomputes
 

@@ -16,8 +16,8 @@ import warnings
 
 import numpy as np
 
-import metricc.runtime as mc
-from metricc.runtime.errors import InputError
+import metricc.api as mc
+from metricc.core.errors import InputError
 
 
 def _inputs(info, n: int, c: int, rng):

@@ -26,7 +26,7 @@ import warnings
 
 import numpy as np
 
-import metricc.runtime as mc
+import metricc.api as mc
 
 LABEL_SET = ["accuracy", "precision:micro", "precision:macro", "precision:weighted", "recall:micro", "recall:macro",
              "recall:weighted", "f1:micro", "f1:macro", "f1:weighted", "mcc", "cohen_kappa", "balanced_accuracy"]
@@ -306,7 +306,7 @@ def calibration_row(table, n, repeat, rng):
 
 
 def import_row(table, repeat):
-    code = ("import time; s = time.perf_counter(); import metricc.runtime as mc; "
+    code = ("import time; s = time.perf_counter(); import metricc as mc; "
             "mc.evaluate('mcc', matrix=[[5, 1], [2, 4]]); print(time.perf_counter() - s)")
     peer = "import time; s = time.perf_counter(); import sklearn.metrics; print(time.perf_counter() - s)"
 

@@ -2,7 +2,7 @@
 the matrix-product form against hand-written numpy.
 
 Not a test. For the two grids of Kozak et al. 2022 (Section 5.1) it times
-``metricc.runtime.sweep`` on five random confusion matrices (five classifiers, as in
+``metricc.api.sweep`` on five random confusion matrices (five classifiers, as in
 Tables 6-9) and, in the same run, a loop calling the generated function once per matrix and
 kappa vector on a random sample of the grid, extrapolated to the whole grid. Prints the ratio.
 
@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from metricc.generated import CATALOG
-from metricc.runtime import counts_from_matrix, product_grid, sweep
+from metricc.api import counts_from_matrix, product_grid, sweep
 
 CASES = (  # (name, classes, kappa values): Kozak et al. 2022, Section 5.1
     ("car", 4, np.linspace(0, 1, 11)),  # 11**4 = 14,641 vectors

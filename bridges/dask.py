@@ -2,7 +2,7 @@
 chunk by chunk on the Dask workers and tree-reduced, then any metric of the catalog applied to
 the merged counts unchanged. Needs ``pip install "metricc[dask]"``.
 
-Each chunk becomes an accumulator of :mod:`metricc.runtime.accumulate` (a few ``C x C``
+Each chunk becomes an accumulator of :mod:`metricc.api.accumulate` (a few ``C x C``
 integers: the labels never leave their worker), and accumulators are merged ``split_every``
 at a time up a tree, so the result is exactly the in-memory one, whatever the chunking.
 
@@ -24,9 +24,9 @@ import dask.dataframe as dd
 import numpy as np
 
 from metricc.runtime import inputs as containers
-from metricc.runtime.accumulate import ConfusionAccumulator, MultilabelAccumulator
-from metricc.runtime.accumulate_curves import ThresholdAccumulator
-from metricc.runtime.errors import InputError
+from metricc.api.accumulate import ConfusionAccumulator, MultilabelAccumulator
+from metricc.api.accumulate_curves import ThresholdAccumulator
+from metricc.core.errors import InputError
 
 __all__ = ["accumulate"]
 
@@ -36,13 +36,13 @@ def accumulate(y_true, y_pred=None, *, scores=None, labels=None, multilabel: boo
     """The counts of Dask labels, as an accumulator whose ``compute(metrics, ...)`` evaluates them.
 
     ``y_true`` with ``y_pred``: single-label data (``dask.array`` of shape ``(N,)``, or a
-    ``dask.dataframe`` Series) -> :class:`~metricc.runtime.accumulate.ConfusionAccumulator`
+    ``dask.dataframe`` Series) -> :class:`~metricc.api.accumulate.ConfusionAccumulator`
     (``labels`` fixes the classes, else they are the sorted union seen); with
     ``multilabel=True`` indicator matrices ``(N, C)`` (arrays or DataFrames) ->
-    :class:`~metricc.runtime.accumulate.MultilabelAccumulator`. ``y_true`` with ``scores``
+    :class:`~metricc.api.accumulate.MultilabelAccumulator`. ``y_true`` with ``scores``
     (``(N, C)`` or ``(N,)``, columns in ``labels`` order, or a DataFrame whose columns name
     the classes and are matched by name; ``bins`` optional) ->
-    :class:`~metricc.runtime.accumulate_curves.ThresholdAccumulator` for curve-level metrics.
+    :class:`~metricc.api.accumulate_curves.ThresholdAccumulator` for curve-level metrics.
     ``sample_weight`` (``(N,)``, an array or Series like the labels) weighs single-label
     samples: the accumulator then holds a real-valued (weighted) confusion matrix.
     ``y_pred``/``scores``/``sample_weight`` are re-chunked like ``y_true`` when their chunks differ.
@@ -155,7 +155,7 @@ def _as_array(x, name: str):
         return x
     if not isinstance(x, da.Array):
         raise InputError(name, f"expected a dask.array or dask.dataframe collection, got {type(x).__name__}; "
-                               "for data in memory use metricc.runtime.evaluate")
+                               "for data in memory use metricc.api.evaluate")
     if x.ndim not in (1, 2) or any(np.isnan(n) for n in x.shape):
         raise InputError(name, f"expected shape (N,) or (N, C) with known chunk sizes, got {x.shape}")
     return x

@@ -38,8 +38,8 @@ import math
 import numpy as np
 
 from metricc.runtime.confusion import classes_and_matrix
-from metricc.runtime.errors import InputError
-from metricc.runtime.evaluate import evaluate, metric
+from metricc.core.errors import InputError
+from metricc.api.evaluate import evaluate, metric
 
 __all__ = ["scorer", "Scorer"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metricc.runtime.errors import MetriccError
+from metricc.core.errors import MetriccError
 
 # Lines longer than this are excerpted around the column in rendered diagnostics.
 EXCERPT_CHARS = 160

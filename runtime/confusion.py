@@ -3,7 +3,7 @@
 Conventions: ``M[..., i, j]`` counts samples of true class ``i`` predicted as class ``j``
 (rows are true classes); per-class counts keep the class on the last axis. Leading axes
 are batch axes and every function is vectorised over them. Bad input raises
-:class:`~metricc.runtime.errors.InputError` naming the argument; numbers are never guessed.
+:class:`~metricc.core.errors.InputError` naming the argument; numbers are never guessed.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from metricc.runtime import inputs
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 __all__ = [
     "MAX_COUNT",
@@ -107,7 +107,7 @@ def label_array(values, argument: str, *, max_ndim: int = 2) -> np.ndarray:
     >>> label_array(["a", None], "y_true")
     Traceback (most recent call last):
     ...
-    metricc.runtime.errors.InputError: y_true: None at index 1 is not a label (a label is a number or a non-empty string); drop or fill those samples
+    metricc.core.errors.InputError: y_true: None at index 1 is not a label (a label is a number or a non-empty string); drop or fill those samples
     """
     arr = _array(values, argument)
     if arr.dtype.kind in "US" and not isinstance(values, np.ndarray):

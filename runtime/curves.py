@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from metricc.runtime.confusion import check_labels, label_array
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 from metricc.runtime.scores import check_probabilities, indicator_truth, score_array
 
 __all__ = ["Curves", "ScoreCurves", "check_scores", "curve_pick", "threshold_curve", "score_curves"]

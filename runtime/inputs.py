@@ -5,7 +5,7 @@ DataFrames and Categoricals, torch tensors or (in :mod:`metricc.bridges.dask`) D
 collections. Neither pandas nor torch is imported here: they are recognised by what they
 offer (``.columns``/``.iloc``, ``.detach``/``.numpy``), so the runtime stays numpy-only.
 The command line reads files into the same values and then applies the same rules
-(:mod:`metricc.compiler.cli.inputs`).
+(:mod:`metricc.cli.inputs`).
 
 The rules:
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 from metricc.runtime.per_class import label_list
 
 __all__ = ["column_names", "from_tensor", "in_class_order", "is_table", "one_label_per_sample", "read_scores",

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from metricc.runtime import registry
-from metricc.runtime.binomial import binomial_tail
+from metricc.core.binomial import binomial_tail
 from metricc.runtime.confusion import (
     MAX_COUNT,
     ClassCounts,
@@ -33,7 +33,7 @@ from metricc.runtime.confusion import (
     float_counts,
 )
 from metricc.runtime.curves import Curves, ScoreCurves, check_scores, curve_pick, score_curves
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 from metricc.runtime.scores import check_score_memory, group_sum, rank_pairs, row_ranks, window_sum
 from metricc.runtime.terms import derived, matrix_counts, matrix_terms, whole
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from metricc.runtime.confusion import check_labels, label_array
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 from metricc.runtime.scores import PROBABILITY_TOLERANCE, check_probabilities, score_array
 
 __all__ = ["KINDS", "probabilistic_confusion_matrix", "evaluate_matrix_metrics"]

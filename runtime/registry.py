@@ -2,7 +2,7 @@
 
 ``__all__`` lists what generated modules import. :func:`find_metric` resolves metric ids for
 the runtime's own helpers (a metric parameter such as ``iba``'s ``base`` names another
-metric) through the lookup that :mod:`metricc.runtime.evaluate` installs: the catalog is
+metric) through the lookup that :mod:`metricc.api.evaluate` installs: the catalog is
 built from the generated modules, which import the runtime, so the runtime's lower modules
 cannot import it themselves.
 
@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 __all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog"]  # what generated modules import (compiler/names.py)
 

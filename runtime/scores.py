@@ -11,7 +11,7 @@ class, and where probabilities are needed each row lies in [0, 1] and sums to 1 
 >>> check_probabilities(score_array([[0.5, 0.6]]))
 Traceback (most recent call last):
 ...
-metricc.runtime.errors.InputError: scores: each row must sum to 1 (within 1e-06); row 0 sums to 1.1
+metricc.core.errors.InputError: scores: each row must sum to 1 (within 1e-06); row 0 sums to 1.1
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from metricc.runtime.confusion import check_labels
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 __all__ = ["MAX_SCORE_ARRAY_BYTES", "PROBABILITY_TOLERANCE", "ROW_COUNTS", "check_probabilities", "check_score_memory",
            "group_sum", "indicator_truth", "rank_pairs", "row_ranks", "score_array", "window_sum"]
@@ -43,7 +43,7 @@ def check_score_memory(metric_id: str, n: int, n_classes: int, arrays) -> None:
     >>> check_score_memory("pairs", 20000, 3, ((1, 2), (2, 0)))
     Traceback (most recent call last):
     ...
-    metricc.runtime.errors.InputError: scores: pairs on 20000 samples and 3 classes needs arrays of 3.0 GiB (n**2 floats), above the limit of 1 GiB; evaluate a sample of the data
+    metricc.core.errors.InputError: scores: pairs on 20000 samples and 3 classes needs arrays of 3.0 GiB (n**2 floats), above the limit of 1 GiB; evaluate a sample of the data
     """
     sizes = {8 * n ** samples * n_classes ** classes: (samples, classes) for samples, classes in arrays}
     size = max(sizes, default=0)
@@ -239,13 +239,13 @@ def indicator_truth(y_true, values: np.ndarray, labels=None, *, graded: bool = F
     >>> indicator_truth([0, 1], np.zeros((2, 2)))
     Traceback (most recent call last):
     ...
-    metricc.runtime.errors.InputError: y_true: expected a multi-label indicator matrix of shape (2, 2) (one column per score column), got shape (2,)
+    metricc.core.errors.InputError: y_true: expected a multi-label indicator matrix of shape (2, 2) (one column per score column), got shape (2,)
     >>> indicator_truth([[3, 0.5], [0, 0]], np.zeros((2, 2)), graded=True).tolist()
     [[3.0, 0.5], [0.0, 0.0]]
     >>> indicator_truth([[3, -1], [0, 0]], np.zeros((2, 2)), graded=True)
     Traceback (most recent call last):
     ...
-    metricc.runtime.errors.InputError: y_true: relevance must be >= 0; row 0, column 1 holds -1
+    metricc.core.errors.InputError: y_true: relevance must be >= 0; row 0, column 1 holds -1
     """
     if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] < 2:
         raise InputError("scores", f"expected shape (n_samples, n_labels >= 2), got {values.shape}")

@@ -19,7 +19,7 @@ import weakref
 
 import numpy as np
 
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 from metricc.runtime.confusion import (
     ClassCounts,
     StackTotals,

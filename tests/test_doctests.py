@@ -9,7 +9,7 @@ import pkgutil
 import pytest
 
 import metricc.compiler
-import metricc.runtime
+import metricc.api
 
 MODULES = sorted(
     info.name

@@ -1,7 +1,8 @@
-"""Import hygiene: the dependency direction compiler -> generated -> runtime -> numpy.
+"""Import hygiene: the layers of ``docs/architecture.md``, each importing only those below it.
 
-Using metrics needs numpy only: the runtime and the generated modules never import the
-compiler (nor sympy, jinja2, jsonschema, yaml). Every import names the ``metricc``
+core < runtime (the kernel generated code imports) < generated < api < bridges < the compiler's
+stages < the applications (audit, cli). Using metrics needs numpy only: nothing below the
+compiler imports it (nor sympy, jinja2, jsonschema, yaml). Every import names the ``metricc``
 namespace: from the repository root ``import compiler.x`` would also work and yield a
 second, distinct module object.
 """
@@ -19,8 +20,10 @@ import pytest
 import metricc
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("compiler", "runtime", "generated", "bridges")
-BARE = {"compiler", "runtime", "generated", "specs"}
+PACKAGES = ("core", "runtime", "generated", "api", "bridges", "compiler", "audit", "cli")
+BARE = set(PACKAGES) | {"specs"}
+NUMPY_ONLY = ("core", "runtime", "generated", "api", "bridges")
+APPLICATIONS = ("metricc.compiler", "metricc.audit", "metricc.cli")
 HEAVY = ("sympy", "jinja2", "jsonschema", "yaml")
 
 
@@ -69,13 +72,13 @@ def test_no_bare_package_imports(package):
     assert not bad, "import through the metricc namespace (metricc.compiler...):\n" + "\n".join(bad)
 
 
-@pytest.mark.parametrize("package", ["runtime", "generated"])
-def test_runtime_and_generated_never_import_the_compiler(package):
+@pytest.mark.parametrize("package", NUMPY_ONLY)
+def test_metrics_never_import_the_compiler_or_the_applications(package):
     bad = [
         f"{path.relative_to(REPO)}:{line}: {module}"
         for path in _sources(package)
         for line, module in _imported(path)
-        if module.startswith("metricc.compiler") or module.split(".")[0] in HEAVY
+        if module.startswith(APPLICATIONS) or module.split(".")[0] in HEAVY
     ]
     assert not bad, "\n".join(bad)
 
@@ -91,25 +94,25 @@ def test_generated_modules_import_only_the_runtime():
 _USE_METRICS = """
 import sys
 import numpy as np
-import metricc.runtime
+import metricc.api
 from metricc.generated import CATALOG
 f1 = CATALOG["f1"].function
 value = f1(np.array([5.0, 4.0]), np.array([2.0, 1.0]), np.array([1.0, 2.0]), np.array([4.0, 5.0]))
 assert abs(float(value) - (10 / 13 + 8 / 11) / 2) < 1e-12, value  # macro F1 by hand
-assert float(metricc.runtime.evaluate("mcc", matrix=[[5, 1], [2, 4]])["mcc"]) > 0
-loaded = sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY!r} or m.startswith("metricc.compiler"))
+assert float(metricc.api.evaluate("mcc", matrix=[[5, 1], [2, 4]])["mcc"]) > 0
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY!r} or m.startswith({APPS!r}))
 assert not loaded, loaded
 
 import importlib, pkgutil
-import metricc.compiler, metricc.generated
-for package in (metricc.compiler, metricc.runtime, metricc.generated):
+import metricc.audit, metricc.cli, metricc.compiler, metricc.core, metricc.generated, metricc.runtime
+for package in (metricc.core, metricc.runtime, metricc.generated, metricc.api, metricc.compiler, metricc.audit, metricc.cli):
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
         if not info.name.endswith("__main__"):
             importlib.import_module(info.name)
 bare = sorted(m for m in sys.modules if m.split(".")[0] in {BARE!r})
 assert not bare, bare
 print("ok")
-""".replace("{HEAVY!r}", repr(set(HEAVY))).replace("{BARE!r}", repr(BARE))
+""".replace("{HEAVY!r}", repr(set(HEAVY))).replace("{BARE!r}", repr(BARE)).replace("{APPS!r}", repr(APPLICATIONS))
 
 
 def test_using_metrics_imports_numpy_only():
@@ -120,8 +123,8 @@ def test_using_metrics_imports_numpy_only():
 
 _PLOTS_ON_DEMAND = """
 import importlib.util, sys
-import metricc.runtime as mc
-from metricc.compiler.cli import app
+import metricc as mc
+from metricc.cli import app
 mc.evaluate("f1", matrix=[[5, 1], [2, 4]])
 assert "matplotlib" not in sys.modules, "import metricc.runtime (or the command line) imported matplotlib"
 if importlib.util.find_spec("matplotlib") is not None:
@@ -169,7 +172,7 @@ def _graph() -> dict[str, set[str]]:
     ``from package import name`` depends on the submodule ``package.name`` when there is one,
     else on the package itself.
     """
-    paths = _sources(*PACKAGES)
+    paths = _sources(*PACKAGES) + [REPO / "__init__.py", REPO / "__main__.py"]
     modules = {_module_name(p) for p in paths}
     graph: dict[str, set[str]] = {}
     for path in paths:
@@ -181,6 +184,9 @@ def _graph() -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom) and node.module:
                 found |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in modules else node.module
                           for alias in node.names}
+            elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"
+                  and node.args and isinstance(node.args[0], ast.Constant)):
+                found.add(node.args[0].value)  # importlib.import_module("metricc....") inside a function
         graph[name] = {m for m in found if m in modules and m != name}
     return graph
 
@@ -221,31 +227,45 @@ def test_the_cycle_finder_finds_cycles():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-# The compiler's parts in pipeline order: a part may import its own modules and earlier parts.
-STAGES = (
-    ("metricc.compiler.errors", "metricc.compiler.names"),
+# The layers, lowest first: a module may import its own layer and the layers below it, never
+# one above (imports inside functions included). The longest matching prefix names the layer.
+LAYERS = (
+    ("metricc.core",),
+    ("metricc.runtime",),
+    ("metricc.generated",),
+    ("metricc.api",),
+    ("metricc.bridges",),
+    ("metricc.compiler.errors", "metricc.compiler.names", "metricc.compiler.packages"),
     ("metricc.compiler.language",),
     ("metricc.compiler.analysis",),
     ("metricc.compiler.emit",),
-    ("metricc.compiler.build",),
-    ("metricc.compiler.audit", "metricc.compiler.cli", "metricc.compiler.__main__", "metricc.compiler"),
+    ("metricc.compiler.build", "metricc.compiler"),
+    ("metricc.audit",),
+    ("metricc.cli", "metricc.__main__", "metricc"),
 )
 
 
-def _stage(module: str) -> int | None:
-    matches = [(len(prefix), rank) for rank, prefixes in enumerate(STAGES) for prefix in prefixes
+def _layer(module: str) -> int | None:
+    matches = [(len(prefix), rank) for rank, prefixes in enumerate(LAYERS) for prefix in prefixes
                if module == prefix or module.startswith(prefix + ".")]
     return max(matches)[1] if matches else None
 
 
-def test_no_stage_imports_a_later_one():
-    later = [f"{module} -> {other}" for module, imports in sorted(_graph().items()) for other in sorted(imports)
-             if _stage(module) is not None and _stage(other) is not None and _stage(other) > _stage(module)]
-    assert not later, "\n".join(later)
+def test_no_layer_imports_a_higher_one():
+    higher = [f"{module} -> {other}" for module, imports in sorted(_graph().items()) for other in sorted(imports)
+              if _layer(other) > _layer(module)]
+    assert not higher, "\n".join(higher)
 
 
-def test_every_compiler_module_has_a_stage():
-    assert [m for m in _graph() if m.startswith("metricc.compiler") and _stage(m) is None] == []
+def test_the_layer_test_sees_a_back_edge():
+    assert _layer("metricc.runtime.kernel") < _layer("metricc.generated.f1") < _layer("metricc.api.evaluate")
+    assert _layer("metricc.compiler.emit.latex") < _layer("metricc.audit.identify") < _layer("metricc.cli.app")
+
+
+def test_every_module_has_a_layer():
+    assert [m for m in _graph() if _layer(m) is None] == []
+
+
 def test_no_import_cycles():
     assert _cycles(_graph()) == []
 

@@ -1,11 +1,11 @@
 """Plots of metricc's results as matplotlib figures (the optional extra ``metricc[plot]``).
 
-Reached as ``metricc.runtime.plot`` (``mc.plot``), which imports matplotlib on first use, so
+Reached as ``metricc.api.plot`` (``mc.plot``), which imports matplotlib on first use, so
 ``import metricc.runtime`` stays numpy-only. Every function returns a new
 :class:`matplotlib.figure.Figure` on its own Agg canvas (no pyplot state): save it with
 ``figure.savefig("out.png")``, or :func:`save` (PNG or SVG by suffix).
 
->>> import metricc.runtime as mc
+>>> import metricc.api as mc
 >>> figure = mc.plot.confusion_matrix([[5, 1], [2, 4]], labels=["cat", "dog"])
 >>> figure.axes[0].get_xlabel(), figure.axes[0].get_ylabel()
 ('predicted class', 'true class')

@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 __all__ = ["SEQUENTIAL", "display_names", "grid_shape", "new_figure", "plain", "save"]
 

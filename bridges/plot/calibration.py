@@ -17,8 +17,8 @@ from matplotlib.figure import Figure
 from metricc.bridges.plot._figure import new_figure
 from metricc.runtime import inputs as containers
 from metricc.runtime.curves import check_scores
-from metricc.runtime.errors import InputError
-from metricc.runtime.evaluate import evaluate
+from metricc.core.errors import InputError
+from metricc.api.evaluate import evaluate
 
 __all__ = ["bin_statistics", "reliability"]
 

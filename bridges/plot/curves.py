@@ -19,8 +19,8 @@ from matplotlib.figure import Figure
 from metricc.bridges.plot._figure import new_figure, plain
 from metricc.runtime import inputs as containers
 from metricc.runtime.curves import check_scores, score_curves, threshold_curve
-from metricc.runtime.errors import InputError
-from metricc.runtime.evaluate import SCORE_LEVELS, evaluate, metric
+from metricc.core.errors import InputError
+from metricc.api.evaluate import SCORE_LEVELS, evaluate, metric
 
 __all__ = ["det", "precision_recall", "roc", "threshold"]
 

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from metricc.bridges.plot._figure import SEQUENTIAL, display_names, new_figure, plain
 from metricc.runtime import confusion
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 __all__ = ["confusion_matrix"]
 

@@ -1,6 +1,6 @@
 """The solution space of the preference-driven measure (Kozak et al. 2022, Figures 2-5 and 7).
 
-For every preference vector kappa with entries from a value set, :func:`metricc.runtime.sweep`
+For every preference vector kappa with entries from a value set, :func:`metricc.api.sweep`
 gives the measure of a confusion matrix in one call. Two classes: a heatmap over
 (kappa_1, kappa_2). Three: one heatmap over (kappa_1, kappa_2) per chosen kappa_3. More: the
 histogram of all values (the paper's Figure 7). Macro precision (kappa = 1), macro recall
@@ -15,9 +15,9 @@ from matplotlib.figure import Figure
 
 from metricc.bridges.plot._figure import SEQUENTIAL, display_names, grid_shape, new_figure
 from metricc.runtime import confusion
-from metricc.runtime.errors import InputError
-from metricc.runtime.evaluate import evaluate
-from metricc.runtime.sweep import product_grid, sweep
+from metricc.core.errors import InputError
+from metricc.api.evaluate import evaluate
+from metricc.api.sweep import product_grid, sweep
 
 __all__ = ["preference_space"]
 

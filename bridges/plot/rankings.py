@@ -14,8 +14,8 @@ from matplotlib.figure import Figure
 
 from metricc.bridges.plot._figure import display_names, new_figure
 from metricc.runtime import confusion
-from metricc.runtime.errors import InputError
-from metricc.runtime.evaluate import SCORE_LEVELS, evaluate, metric
+from metricc.core.errors import InputError
+from metricc.api.evaluate import SCORE_LEVELS, evaluate, metric
 
 __all__ = ["rank", "rankings"]
 

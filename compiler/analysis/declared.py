@@ -39,7 +39,7 @@ from metricc.compiler.analysis import analyze
 from metricc.compiler.errors import Diagnostic, FormulaError, InternalError
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level
-from metricc.runtime import binomial
+from metricc.core import binomial
 
 __all__ = ["check_declared", "TOLERANCE", "WRONG_SHARE"]
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from metricc.compiler.audit.claims import printed_value
-from metricc.runtime.errors import InputError
-from metricc.runtime.evaluate import metric
+from metricc.audit.claims import printed_value
+from metricc.core.errors import InputError
+from metricc.api.evaluate import metric
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "benchmarks" / "corpus" / "audit_real"

@@ -17,14 +17,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler.audit.claims import explain_claim
-from metricc.compiler.audit.consistent import consistent, parse_score
-from metricc.compiler.audit.identify import identify
-from metricc.compiler.cli import main
-from metricc.runtime.errors import InputError
+import metricc as mc
+from metricc.audit.claims import explain_claim
+from metricc.audit.consistent import consistent, parse_score
+from metricc.audit.identify import identify
+from metricc.cli import main
+from metricc.core.errors import InputError
 
-consistent_module = importlib.import_module("metricc.compiler.audit.consistent")
+consistent_module = importlib.import_module("metricc.audit.consistent")
 SCHEMA = Path(__file__).parents[2] / "docs" / "schemas" / "consistent.schema.json"
 KC2 = [[391, 24], [58, 49]]
 # Thesis Fig. 4.2 (kc2: 415 'no' = class 0, 107 'yes' = class 1); ROC and PR AUC need scores.
@@ -241,8 +241,8 @@ def test_agrees_with_mlscorecheck_on_binary_sets():
 def test_a_consistency_search_shows_progress_on_a_terminal_only_when_asked(monkeypatch):
     import io
 
-    from metricc.compiler.audit import consistent as search
-    from metricc.runtime import progress as progress_module
+    from metricc.audit import consistent as search
+    from metricc.api import progress as progress_module
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from metricc.compiler.audit.consistent import MAX_SCORES, consistent
-from metricc.compiler.cli import main
+from metricc.audit.consistent import MAX_SCORES, consistent
+from metricc.cli import main
 
 HUNDRED_THOUSAND = ",".join(["1"] * 100_000)
 

@@ -16,12 +16,12 @@ import math
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler.audit import consistent_grid as grid
-from metricc.compiler.audit import consistent_margins as margins
-from metricc.compiler.audit.consistent import consistent, parse_score
+import metricc as mc
+from metricc.audit import consistent_grid as grid
+from metricc.audit import consistent_margins as margins
+from metricc.audit.consistent import consistent, parse_score
 
-consistent_module = importlib.import_module("metricc.compiler.audit.consistent")
+consistent_module = importlib.import_module("metricc.audit.consistent")
 POOL = ["accuracy", "balanced_accuracy", "f1:macro", "precision:weighted", "recall:micro", "f1:weighted",
         "precision:macro", "error_rate", "specificity:macro", "mcc", "cohen_kappa", "npv:macro", "jaccard:weighted"]
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler import peers
-from metricc.compiler.audit.consistent import consistent, parse_score
-from metricc.compiler.audit.consistent_names import resolve_name
-from metricc.compiler.cli import main
-from metricc.runtime.errors import InputError
+import metricc as mc
+from metricc.audit import peers
+from metricc.audit.consistent import consistent, parse_score
+from metricc.audit.consistent_names import resolve_name
+from metricc.cli import main
+from metricc.core.errors import InputError
 
 SCHEMA = Path(__file__).parents[2] / "docs" / "schemas" / "consistent.schema.json"
 KC2 = [[391, 24], [58, 49]]  # Puertolas Molina's thesis, kc2 run: 415 negatives, 107 positives

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 import yaml
 
-import metricc.runtime as mc
-from metricc.compiler.audit.claims import audit_file, explain_claim
-from metricc.compiler.audit.conventions import closeness, coincidences, describe, explain
+import metricc as mc
+from metricc.audit.claims import audit_file, explain_claim
+from metricc.audit.conventions import closeness, coincidences, describe, explain
 
 AUDITS = Path(__file__).parents[2] / "audits"
 KC2 = [[391, 24], [58, 49]]
@@ -186,7 +186,7 @@ def test_declared_explanation_must_be_what_the_search_finds(tmp_path):
 
 
 def test_audit_command_text_and_json(tmp_path, capsys):
-    from metricc.compiler.cli import main
+    from metricc.cli import main
 
     path = tmp_path / "claims.yaml"
     path.write_text("- matrix: [[391, 24], [58, 49]]\n  claims:\n    - {metric: f1, average: binary, printed: '0.905093'}\n",
@@ -265,7 +265,7 @@ def test_hostile_claims_are_refused_with_file_claim_and_limit(tmp_path, claim, m
 
 
 def test_a_claim_list_of_thousands_is_refused_before_any_work(tmp_path):
-    from metricc.compiler.audit.claims import MAX_CLAIMS
+    from metricc.audit.claims import MAX_CLAIMS
 
     path = tmp_path / "many.yaml"
     path.write_text("- matrix: [[1, 2], [3, 4]]\n  claims:\n"
@@ -275,7 +275,7 @@ def test_a_claim_list_of_thousands_is_refused_before_any_work(tmp_path):
 
 
 def test_a_50_class_matrix_is_audited_and_the_command_says_why_it_fails(tmp_path, capsys):
-    from metricc.compiler.cli import main
+    from metricc.cli import main
 
     matrix = (np.arange(2500).reshape(50, 50) % 7 + 1).tolist()
     path = tmp_path / "wide.yaml"
@@ -287,7 +287,7 @@ def test_a_50_class_matrix_is_audited_and_the_command_says_why_it_fails(tmp_path
 
 
 def test_the_command_refuses_an_unknown_erratum_with_a_message(tmp_path, capsys):
-    from metricc.compiler.cli import main
+    from metricc.cli import main
 
     path = tmp_path / "x.yaml"
     path.write_text("- matrix: [[1, 2], [3, 4]]\n  claims:\n    - {metric: accuracy, printed: '0.5', erratum: nope, correct: 0.5}\n",

@@ -6,9 +6,9 @@ import time
 import jsonschema
 import pytest
 
-from metricc.compiler.audit.identify import identify, schema
-from metricc.compiler.cli.app import main
-from metricc.runtime.errors import InputError
+from metricc.audit.identify import identify, schema
+from metricc.cli.app import main
+from metricc.core.errors import InputError
 
 # (paper, equation, LaTeX as printed, expected (metric, average, holds) among the matches)
 EQUATIONS = [

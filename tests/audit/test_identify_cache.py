@@ -3,7 +3,7 @@ stored, a damaged or unwritable cache is ignored, and the key follows the catalo
 
 import json
 
-from metricc.compiler.audit import identify_cache
+from metricc.audit import identify_cache
 
 
 def test_a_table_is_stored_and_read_back_with_tuple_keys(tmp_path, monkeypatch):

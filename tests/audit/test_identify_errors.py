@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from metricc.compiler.audit.formula_source import MAX_NESTING
-from metricc.compiler.audit.identify import identify
-from metricc.compiler.cli.app import main
-from metricc.runtime.errors import InputError
+from metricc.audit.formula_source import MAX_NESTING
+from metricc.audit.identify import identify
+from metricc.cli.app import main
+from metricc.core.errors import InputError
 
 # (text, notation, expected message after "FORMULA: ")
 MALFORMED = [

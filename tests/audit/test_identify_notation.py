@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from metricc.compiler.audit.identify import identify
-from metricc.compiler.cli.app import main
-from metricc.runtime.errors import InputError
+from metricc.audit.identify import identify
+from metricc.cli.app import main
+from metricc.core.errors import InputError
 
 # per-class formulas over {tp}, {fp}, {fn}, {tn}: (numerator, denominator, catalog metric)
 BASES = [

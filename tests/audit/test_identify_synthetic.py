@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from metricc.compiler.audit.identify import identify
+from metricc.audit.identify import identify
 
 # (per-class formula in the papers' words, catalog metric): rewritten below at random
 BASES = [

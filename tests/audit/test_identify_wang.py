@@ -3,10 +3,10 @@ variants (Eq. 13-17), MAE and MSE (Eq. 18-19), without any --symbol."""
 
 import pytest
 
-from metricc.compiler.audit.formula_definitions import Pattern, match, pattern_of
-from metricc.compiler.audit.identify import identify
-from metricc.compiler.audit.latex_formula import parse_formula
-from metricc.compiler.audit.notation import Notation
+from metricc.audit.formula_definitions import Pattern, match, pattern_of
+from metricc.audit.identify import identify
+from metricc.audit.latex_formula import parse_formula
+from metricc.audit.notation import Notation
 
 # The definitions each equation refers to, as printed (with their index conditions)
 EQ8 = r"P_{i,j}^{j} = \frac{p_{i,j}}{\sum_{k=1}^{m} (p_{j,k} + p_{k,j})}, i \neq j, i, j = 1, ..., m"

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler.audit.review import review_file, review_text, schema
-from metricc.compiler.audit.review_find import find
-from metricc.compiler.audit.review_numbers import arithmetic, metric_name, printed_number, rounding_slack
-from metricc.compiler.audit.review_read import paper_from_text
-from metricc.compiler.audit.review_render import render
-from metricc.compiler.cli import main
-from metricc.runtime.errors import InputError
+from metricc.audit.review import review_file, review_text, schema
+from metricc.audit.review_find import find
+from metricc.audit.review_numbers import arithmetic, metric_name, printed_number, rounding_slack
+from metricc.audit.review_read import paper_from_text
+from metricc.audit.review_render import render
+from metricc.cli import main
+from metricc.core.errors import InputError
 
 SEEDS = Path(os.environ.get("METRICC_SEEDS", "/work/shared/seeds"))
 seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="the source papers are not on this machine")
@@ -194,7 +194,7 @@ MATRIX = "Table 1. Confusion matrix\n\n\tPredicted 1\tPredicted 2\nActual 1\t9\t
 
 
 def test_hostile_papers_are_bounded(monkeypatch):
-    import metricc.compiler.audit.review_check as review_check
+    import metricc.audit.review_check as review_check
 
     deep = review_text(MATRIX + "On Table 1 we have $Acc = " + "(" * 300 + "1" + ")" * 300 + "$.\n", formulas=False)
     assert not deep.wrong
@@ -217,7 +217,7 @@ def test_a_label_the_paper_defines_is_read_as_defined():
     """AvAcc is no catalog name; the paper's Eq. (1) defines it, so its printed value is checked."""
     matrix = "Table 1. Confusion matrix\n\n\tPredicted 1\tPredicted 2\tPredicted 3\nActual 1\t9\t1\t0\nActual 2\t2\t8\t1\nActual 3\t0\t3\t6\n\n"
     definition = "$$AvAcc = \\frac{1}{C} \\sum_{i=1}^{C} \\frac{TP_i + TN_i}{TP_i + TN_i + FP_i + FN_i} \\quad (1)$$\n\n"
-    import metricc.runtime as mc
+    import metricc as mc
 
     value = mc.evaluate("class_accuracy", matrix=[[9, 1, 0], [2, 8, 1], [0, 3, 6]], average="macro")["class_accuracy"]
     text = definition + matrix + f"On Table 1 the AvAcc is {value:.3f}.\n"

@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler.audit.consistent import consistent
-from metricc.compiler.audit.review import review_text
-from metricc.compiler.audit.review_numbers import metric_name
-from metricc.compiler.audit.review_tools import label_names
+import metricc as mc
+from metricc.audit.consistent import consistent
+from metricc.audit.review import review_text
+from metricc.audit.review_numbers import metric_name
+from metricc.audit.review_tools import label_names
 
 DOCS = Path(__file__).parents[2] / "generated" / "docs" / "metrics"
 COUNTS = ("TP", "FP", "FN", "TN")

@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler import cli
+import metricc as mc
+from metricc import cli
 from metricc.runtime.registry import name_key
 
 KAPPA_04 = "[[20, 5], [10, 15]]"  # cohen_kappa 0.4: Moderate (Landis-Koch), Intermediate to Good (Fleiss)

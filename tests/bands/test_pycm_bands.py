@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 pycm = pytest.importorskip("pycm")
 from pycm import interpret as pycm_interpret  # noqa: E402

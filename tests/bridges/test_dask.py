@@ -13,10 +13,10 @@ da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 pd = pytest.importorskip("pandas")
 
-import metricc.runtime as mc  # noqa: E402
+import metricc as mc  # noqa: E402
 from metricc.bridges import dask as bridge  # noqa: E402
 from metricc.generated import CATALOG  # noqa: E402
-from metricc.runtime.errors import InputError  # noqa: E402
+from metricc.core.errors import InputError  # noqa: E402
 
 UNEVEN = (1, 7, 2, 90, 13, 1, 200, 3, 33, 150)  # 500 rows in 10 chunks of very different sizes
 LABEL_METRICS = [i.id for i in CATALOG.values() if i.level in ("class", "aggregate", "matrix")

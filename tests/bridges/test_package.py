@@ -8,7 +8,7 @@ import sys
 CHECK = """
 import sys
 import metricc.bridges
-import metricc.runtime
+import metricc.api
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in {"dask", "sklearn", "pandas", "pyarrow", "sympy"})
 assert not heavy, heavy
 print("ok")
@@ -31,7 +31,7 @@ for name in ("report", "confusion_matrix", "metric", "catalog"):
 loaded = sorted(m for m in sys.modules if m.startswith("metricc.compiler") or m.split(".")[0] in {"sympy", "jinja2"})
 assert loaded == [], loaded  # the runtime never imports the compiler
 assert callable(metricc.identify) and callable(metricc.consistent) and callable(metricc.audit_file)
-assert "metricc.compiler.audit" in sys.modules
+assert "metricc.audit" in sys.modules
 print("ok")
 """
 
@@ -47,8 +47,8 @@ def test_the_package_names_are_the_runtime_and_audit_names():
     import doctest
 
     import metricc
-    import metricc.compiler.audit as audit
-    import metricc.runtime as runtime
+    import metricc.audit as audit
+    import metricc.api as runtime
 
     assert set(metricc.__all__) == set(runtime.__all__) | {"plot"} | set(audit.__all__)
     assert metricc.evaluate is runtime.evaluate and metricc.identify is audit.identify

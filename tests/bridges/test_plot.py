@@ -16,10 +16,10 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 
-import metricc.runtime as mc  # noqa: E402
+import metricc as mc  # noqa: E402
 from metricc.bridges import plot  # noqa: E402
-from metricc.compiler import cli  # noqa: E402
-from metricc.runtime.errors import InputError  # noqa: E402
+from metricc import cli  # noqa: E402
+from metricc.core.errors import InputError  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 CM4 = [[10, 0], [5, 5]]  # recall 1 and 0.5, precision 2/3 and 1: every value of Figure 2 follows
@@ -359,7 +359,7 @@ def test_the_command_without_a_kind_prints_its_help(capsys):
 
 def test_without_matplotlib_the_command_says_what_to_install(tmp_path):
     script = ("import sys; sys.modules['matplotlib'] = None\n"
-              "from metricc.compiler.cli.app import main\n"
+              "from metricc.cli.app import main\n"
               "sys.exit(main(['plot', 'roc', '--y-true', '[0, 1]', '--scores', '[0.2, 0.7]', '-o', 'r.png']))")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert result.returncode == 2

@@ -20,7 +20,7 @@ from sklearn.preprocessing import StandardScaler  # noqa: E402
 from sklearn.svm import LinearSVC  # noqa: E402
 
 from metricc.bridges import sklearn as bridge  # noqa: E402
-from metricc.runtime.errors import InputError  # noqa: E402
+from metricc.core.errors import InputError  # noqa: E402
 
 CV = StratifiedKFold(3, shuffle=True, random_state=0)
 

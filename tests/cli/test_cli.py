@@ -1,4 +1,4 @@
-"""Tests for the ``metricc`` command (:mod:`metricc.compiler.cli`), called as ``main([...])``.
+"""Tests for the ``metricc`` command (:mod:`metricc.cli`), called as ``main([...])``.
 
 The CLI tests do not compile the catalog: ``build`` gets the session's compiled catalog
 (``compiled_catalog``) or a stub in place of the compiler; ``check`` runs the front end.
@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 import metricc
-from metricc.compiler import build, cli
+from metricc import cli
+from metricc.compiler import build
 from metricc.compiler.errors import InternalError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -403,7 +404,7 @@ def test_eval_multilabel(capsys, tmp_path):
 
 def test_eval_labels_agree_with_the_python_api(capsys, tmp_path):
     """A label is what the API takes: JSON keeps 1 and "1" apart; null and empty fields are errors."""
-    from metricc.runtime import evaluate
+    from metricc.api import evaluate
 
     y_true, y_pred = [1, "1", "a", 1], [1, 1, "a", "1"]
     values = run_json(capsys, "eval", "--y-true", json.dumps(y_true), "--y-pred", json.dumps(y_pred),
@@ -479,7 +480,7 @@ def _env() -> dict:
 
 
 def test_module_entry_point_in_a_subprocess():
-    result = subprocess.run([sys.executable, "-m", "metricc.compiler.cli", "eval", "--matrix", M2,
+    result = subprocess.run([sys.executable, "-m", "metricc.cli", "eval", "--matrix", M2,
                              "--metric", "accuracy", "--format", "json"],
                             capture_output=True, text=True, env=_env(), cwd=REPO, timeout=60)
     assert (result.returncode, result.stdout, result.stderr) == (0, '{"accuracy": 0.75}\n', "")
@@ -489,7 +490,7 @@ def test_module_entry_point_in_a_subprocess():
 
 
 def test_eval_list_explain_do_not_import_the_compiler_dependencies():
-    code = ("import sys\nfrom metricc.compiler import cli\n"
+    code = ("import sys\nfrom metricc import cli\n"
             "for argv in (['list'], ['explain', 'f1'], ['eval', '--matrix', '[[1, 0], [0, 1]]', '--metric', 'f1']):\n"
             "    assert cli.main(argv) == 0\n"
             "heavy = sorted(m for m in ('sympy', 'jinja2', 'jsonschema', 'yaml') if m in sys.modules)\n"

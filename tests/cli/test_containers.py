@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metricc.compiler import cli
-from metricc.compiler.cli import app, plot as plot_command
-from metricc.runtime import ConfusionAccumulator, ThresholdAccumulator, evaluate, report
+from metricc import cli
+from metricc.cli import app, plot as plot_command
+from metricc.api import ConfusionAccumulator, ThresholdAccumulator, evaluate, report
 
 LABEL_METRICS = ["accuracy", "f1:macro", "precision:weighted", "mcc", "recall:none"]
 SCORE_METRICS = ["roc_auc:macro", "log_loss", "average_precision:macro", "roc_auc:none"]

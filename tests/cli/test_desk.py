@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from metricc.compiler import cli
+from metricc import cli
 
 M3 = "[[5, 1, 0], [2, 4, 1], [0, 1, 3]]"
 
@@ -121,8 +121,8 @@ class Terminal:
 @pytest.mark.parametrize("quiet", [False, True])
 def test_build_shows_its_stages_on_a_terminal(monkeypatch, tmp_path, quiet):
     from metricc.compiler import build
-    from metricc.compiler.cli import build as build_command
-    from metricc.runtime import progress
+    from metricc.cli import build as build_command
+    from metricc.api import progress
 
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)

@@ -1,4 +1,4 @@
-"""Tests for the command line's input readers (:mod:`metricc.compiler.cli.inputs`).
+"""Tests for the command line's input readers (:mod:`metricc.cli.inputs`).
 
 Every error is an ``InputError`` naming the option it was given and, for files, the file and
 the line.
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler.cli import inputs, score_files
-from metricc.runtime.errors import InputError
+from metricc.cli import inputs, score_files
+from metricc.core.errors import InputError
 
 
 def write(folder: Path, name: str, content: str | bytes) -> str:

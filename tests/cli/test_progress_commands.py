@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler.cli import docs
-from metricc.compiler.cli.app import main
-from metricc.runtime import progress
+from metricc.cli import docs
+from metricc.cli.app import main
+from metricc.api import progress
 
 REPO = Path(__file__).resolve().parents[2]
 

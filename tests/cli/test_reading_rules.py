@@ -1,6 +1,6 @@
 """Reproducers of issue 25's input defects and issue 30's input items, on the command line.
 
-Every command reads labels and scores by the same rules (:mod:`metricc.compiler.cli.inputs`,
+Every command reads labels and scores by the same rules (:mod:`metricc.cli.inputs`,
 :mod:`metricc.runtime.inputs`): score columns matched by name, header lines detected the
 same way, never guessed from numbers alone.
 """
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler import cli
-from metricc.compiler.cli import app, plot as plot_command
+from metricc import cli
+from metricc.cli import app, plot as plot_command
 
 TRUTH = "b\na\nb\na\n"
 SCORES = "b,a\n0.9,0.1\n0.2,0.8\n0.7,0.3\n0.4,0.6\n"  # column b first: AUC 1 for the truth above

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler import cli
+import metricc as mc
+from metricc import cli
 
 Y_TRUE = [0, 1, 1, 0, 1, 2, 2, 0, 1, 2]
 Y_PRED = [0, 1, 0, 0, 1, 2, 1, 0, 1, 2]

@@ -1,5 +1,5 @@
 """``metricc eval`` notes where its number differs from scikit-learn's function of the same name
-(:mod:`metricc.compiler.cli.sklearn_notes`); each note is checked against scikit-learn itself:
+(:mod:`metricc.cli.sklearn_notes`); each note is checked against scikit-learn itself:
 a note where the numbers agree, or none where they differ, fails."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
-from metricc.compiler import cli
+from metricc import cli
 
 sklearn = pytest.importorskip("sklearn.metrics")
 

@@ -21,7 +21,7 @@ from metricc.compiler.emit import group_by, numpy_module
 from metricc.compiler.emit.numpy_printer import Printed
 from metricc.compiler.language import symbols
 from metricc.runtime import kernel
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 CALIBRATION = ("calibration_error", "max_calibration_error", "rms_calibration_error", "binary_calibration_error",

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler import build, cli, errors
+from metricc import cli
+from metricc.compiler import build, errors
 from metricc.compiler.emit import write
 
 REPO = Path(__file__).resolve().parents[2]

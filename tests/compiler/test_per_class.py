@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import sympy
 
-import metricc.runtime as mc
+import metricc as mc
 from metricc.compiler.language import symbols
 from metricc.generated import CATALOG
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 from metricc.runtime.kernel import average_class_values
 
 MATRIX = np.array([[3, 1, 0], [2, 5, 1], [0, 0, 0]])  # class 2 never true, predicted once
@@ -107,7 +107,7 @@ def test_average_class_values_broadcasts_a_mask_without_the_class_axis():
 
 
 def test_report_shows_per_class_matrix_metrics_as_columns_with_their_averages():
-    from metricc.runtime.report import report
+    from metricc.api.report import report
 
     found = report(["class_cen", "cen"], matrix=MATRIX)
     assert found.class_metrics == ["class_cen"] and list(found.overall) == ["cen"]

@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from metricc.compiler import build, emit
 from metricc.compiler.errors import SpecError
 from metricc.compiler.language import load
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]

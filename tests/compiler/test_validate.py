@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from metricc.compiler import cli, errors
+from metricc import cli
+from metricc.compiler import errors
 from metricc.compiler.language import limits, load, validate
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler.cli import docs
+from metricc.cli import docs
 from metricc.compiler.emit import html
 from metricc.compiler.language import load
 from metricc.generated import CATALOG

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler.cli import docs
-from metricc.compiler.cli.app import main
+from metricc.cli import docs
+from metricc.cli.app import main
 from metricc.compiler.language import load
 
 REPO = Path(__file__).resolve().parents[2]

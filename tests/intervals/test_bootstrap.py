@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from metricc.runtime import bootstrap
-from metricc.runtime.errors import InputError
+from metricc.api import bootstrap
+from metricc.core.errors import InputError
 
 MATRIX = np.array([[40, 10, 3], [5, 45, 7], [2, 6, 30]])
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler import cli
+import metricc as mc
+from metricc import cli
 
 MATRIX = "[[40, 10, 3], [5, 45, 7], [2, 6, 30]]"
 

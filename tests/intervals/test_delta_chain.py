@@ -8,9 +8,9 @@ whatever metric is bound. Checked against central differences of the value.
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.runtime.errors import InputError
-from metricc.runtime.evaluate import catalog
+import metricc as mc
+from metricc.core.errors import InputError
+from metricc.api.evaluate import catalog
 
 FULL = np.array([[40.0, 10, 3], [5, 45, 7], [2, 6, 30]])
 WITH_EMPTY = np.array([[40.0, 0, 3], [5, 45, 0], [0, 6, 30]])

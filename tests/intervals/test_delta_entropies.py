@@ -13,9 +13,9 @@ import warnings
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler import cli
-from metricc.runtime.evaluate import catalog
+import metricc as mc
+from metricc import cli
+from metricc.api.evaluate import catalog
 
 NEWLY_DERIVED = ["cen", "conditional_entropy", "joint_entropy", "kl_divergence", "marginal_cross_entropy",
                  "mutual_information", "overall_mcen", "rci", "reference_entropy", "response_entropy",

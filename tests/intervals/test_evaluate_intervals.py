@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.runtime.intervals import Interval
-from metricc.runtime.uncertainty import methods_for
+import metricc as mc
+from metricc.api.intervals import Interval
+from metricc.api.uncertainty import methods_for
 
 MATRIX = [[40, 10, 3], [5, 45, 7], [2, 6, 30]]
 RNG = np.random.default_rng(5)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from metricc.runtime import gradient as grad
-from metricc.runtime.evaluate import catalog
+from metricc.api.evaluate import catalog
 
 RNG = np.random.default_rng(7)
 MATRIX = RNG.uniform(4.0, 30.0, size=(3, 3))  # floats: the finite differences move single cells

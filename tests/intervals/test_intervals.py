@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from metricc.runtime import intervals
-from metricc.runtime.errors import InputError
+from metricc.api import intervals
+from metricc.core.errors import InputError
 
 statsmodels = pytest.importorskip("statsmodels.stats.proportion")
 stats = pytest.importorskip("scipy.stats")

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 DOCS = Path(__file__).resolve().parents[2] / "generated" / "docs" / "metrics"
 

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 pycm = pytest.importorskip("pycm")
 

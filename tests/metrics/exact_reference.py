@@ -44,7 +44,7 @@ import numpy as np
 import sympy
 
 from metricc.compiler.language import symbols
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 S = sympy.S
 TP, FP, FN, TN = symbols.COUNTS

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from metricc.generated import CATALOG
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 FAST = settings(max_examples=40, deadline=None)
 INFOS = sorted(CATALOG.values(), key=lambda info: info.id)

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 import sympy
 
-import metricc.runtime as mc
+import metricc as mc
 from metricc.compiler.language.symbols import binomial_tail
 from metricc.generated.p_value import p_value
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 
 def exact_p_value(matrix) -> Fraction:

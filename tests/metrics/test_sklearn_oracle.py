@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
 
-import metricc.runtime as mc
+import metricc as mc
 
 FAST = settings(max_examples=40, deadline=None)
 pytestmark = [

@@ -22,10 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-import metricc.runtime as mc
-from metricc.compiler import cli
+import metricc as mc
+from metricc import cli
 from metricc.generated import CATALOG
-from metricc.runtime import relevance as rel
+from metricc.api import relevance as rel
 
 DATA = yaml.safe_load((Path(__file__).parent / "data" / "branco2017.yaml").read_text("utf-8"))
 CASES = ["case1", "case2", "case3"]

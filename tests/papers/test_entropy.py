@@ -25,7 +25,8 @@ from metricc.compiler.analysis import analyze
 from metricc.compiler.emit import text
 from metricc.compiler.language import symbols
 from metricc.generated import CATALOG
-from metricc.runtime import InputError, evaluate, kernel, probabilistic_confusion_matrix
+from metricc.api import InputError, evaluate, probabilistic_confusion_matrix
+from metricc.runtime import kernel
 from metricc.runtime.confusion import confusion_matrix
 
 DATA = Path(__file__).parent / "data"
@@ -301,7 +302,7 @@ def test_evaluate_probabilistic_errors(kwargs, argument):
 
 
 def test_cli_eval_probabilistic(tmp_path, capsys):
-    from metricc.compiler import cli
+    from metricc import cli
 
     data = WANG["classifiers"]["M3"]
     (tmp_path / "y.txt").write_text("\n".join(str(y) for y in data["y_true"]))

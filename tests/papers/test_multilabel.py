@@ -23,10 +23,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
 
-import metricc.runtime as mc
-from metricc.compiler import cli
+import metricc as mc
+from metricc import cli
 from metricc.generated import CATALOG
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 FAST = settings(max_examples=30, deadline=None)
 DATA = yaml.safe_load((Path(__file__).parent / "data" / "wenzel_figure9.yaml").read_text(encoding="utf-8"))

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 import yaml
 
-import metricc.runtime as mc
-from metricc.compiler.audit.claims import audit_file, printed_value
-from metricc.runtime.errors import InputError
+import metricc as mc
+from metricc.audit.claims import audit_file, printed_value
+from metricc.core.errors import InputError
 
 AUDITS = sorted((Path(__file__).parents[2] / "audits").glob("*.yaml"))
 ERRATA = Path(__file__).parents[2] / "docs" / "errata.yaml"
@@ -121,7 +121,7 @@ def test_bad_audit_files_name_the_line(tmp_path, text, message):
 
 
 def test_audit_command_reports_and_fails_on_differences(tmp_path, capsys):
-    from metricc.compiler.cli import main
+    from metricc.cli import main
 
     assert main(["audit", str(Path(__file__).parents[2] / "audits")]) == 0
     out = capsys.readouterr().out

@@ -22,7 +22,7 @@ import pytest
 from imblearn import metrics as imm
 from sklearn import metrics as skm
 
-import metricc.runtime as mc
+import metricc as mc
 
 pycm = pytest.importorskip("pycm")
 

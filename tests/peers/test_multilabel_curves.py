@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 RTOL = 1e-12
 FLOAT32 = 1e-6  # torchmetrics' weighted average takes its label weights in float32 whatever the dtype

@@ -1,4 +1,4 @@
-"""compiler/peers.yaml, the table behind ``metricc list --peers``, kept honest.
+"""audit/peers.yaml, the table behind ``metricc list --peers``, kept honest.
 
 Complete against the installed peers (every public classification metric of scikit-learn and
 torchmetrics, every PyCM statistic), its entries real catalog metrics with their averaging and
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from metricc.compiler import peers
-from metricc.compiler.cli import main
+from metricc.audit import peers
+from metricc.cli import main
 from metricc.generated import CATALOG
 
 TESTS = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Differential tests for the peer functions compiler/peers.yaml maps that no other test
+"""Differential tests for the peer functions audit/peers.yaml maps that no other test
 compared: scikit-learn's class_likelihood_ratios and zero_one_loss(normalize=False), and
 torchmetrics' multilabel MCC, EER and label-ranking functions."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 from metricc.generated import CATALOG
 
 RTOL = 1e-12
@@ -142,7 +142,7 @@ def test_torchmetrics_multiclass_logauc_is_log_roc_auc_per_class(tmf, seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_torchmetrics_multiclass_exact_match_is_exact_match_ratio_of_multioutput_indicators(tmf, seed):
     """Several class labels per sample ((N, M) and (N, H, W), a label per pixel): exact match on
-    the one-hot indicator rows of :func:`metricc.runtime.multioutput_indicators`."""
+    the one-hot indicator rows of :func:`metricc.api.multioutput_indicators`."""
     rng = np.random.default_rng(seed)
     for shape in ((30, 3), (12, 4, 5)):
         y_true = rng.integers(0, 4, shape)

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 pycm = pytest.importorskip("pycm")
 
@@ -89,7 +89,7 @@ def test_pycm_iba_is_the_product_compiler_peers_yaml_names():
     """PyCM's IBA (alpha = 1) is Garcia et al.'s: (1 + alpha (TPR - TNR)) TPR TNR, the product of
     the entries peers.yaml lists, each with its parameters (issue 27: the table said
     ``iba(base=g_mean) * g_mean`` without alpha = 1, and a user following it was 0.04-0.2 off)."""
-    from metricc.compiler import peers
+    from metricc.audit import peers
 
     entry = next(n for n in peers.load_peers()["PyCM"].names if n.name == "IBA")
     for matrix in _random_matrices(40, seed=7):

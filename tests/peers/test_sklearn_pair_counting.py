@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 metrics = pytest.importorskip("sklearn.metrics")
 
@@ -90,7 +90,7 @@ def test_pair_counting_refuses_a_matrix_of_fractions(metric_id):
     """Pairs of samples exist only between whole samples: a probabilistic matrix gave
     Fowlkes-Mallows -7e7 (the seeded runtime fuzz); now it is an InputError naming the entry."""
     from metricc.generated import CATALOG
-    from metricc.runtime.errors import InputError
+    from metricc.core.errors import InputError
 
     assert CATALOG[metric_id].function(np.array([[3.0, 1.0], [2.0, 4.0]])) == pytest.approx(
         CATALOG[metric_id].function(np.array([[3, 1], [2, 4]])), rel=1e-15)

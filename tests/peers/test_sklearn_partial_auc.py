@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 metrics = pytest.importorskip("sklearn.metrics")
 

@@ -143,8 +143,8 @@ def test_label_ranking_edge_cases(metric_id):
 
 
 def test_label_ranking_metrics_through_evaluate():
-    from metricc.runtime import evaluate
-    from metricc.runtime.errors import InputError
+    from metricc.api import evaluate
+    from metricc.core.errors import InputError
 
     truth, scores = _multilabel(3)
     values = evaluate(sorted(RANKING), y_true=truth, scores=scores, multilabel=True)
@@ -196,7 +196,7 @@ def test_top_k_accuracy_binary_vector_differs_at_the_threshold():
 
 
 def test_top_k_accuracy_refuses_top_below_one():
-    from metricc.runtime.errors import InputError
+    from metricc.core.errors import InputError
 
     with pytest.raises(InputError, match="top"):
         ours("top_k_accuracy", [0, 1, 2], np.eye(3), top=0)
@@ -242,7 +242,7 @@ def test_binary_hinge_loss_is_scikit_learns_two_class_hinge(seed):
 
 
 def test_top_k_accuracy_through_evaluate_with_params():
-    from metricc.runtime import evaluate
+    from metricc.api import evaluate
 
     y, scores = [0, 1, 2], [[0.5, 0.3, 0.2], [0.1, 0.2, 0.7], [0.3, 0.3, 0.4]]
     assert float(evaluate("top_k_accuracy", y_true=y, scores=scores, params={"top": 1})["top_k_accuracy"]) == \
@@ -301,14 +301,14 @@ def test_ndcg_of_a_sample_without_relevant_labels_is_zero():
     ([1, 0], "y_true: expected a relevance matrix of finite reals >= 0 of shape (2, 2)"),
 ])
 def test_relevance_is_checked(relevance, message):
-    from metricc.runtime.errors import InputError
+    from metricc.core.errors import InputError
     with pytest.raises(InputError, match=re.escape(message)):
         ours("ndcg", relevance, [[.5, .2], [.1, .3]])
 
 
 def test_graded_truth_through_evaluate():
-    import metricc.runtime as mc
-    from metricc.runtime.errors import InputError
+    import metricc as mc
+    from metricc.core.errors import InputError
     values = mc.evaluate(["dcg_score", "ndcg_score"], y_true=[[10, 0, 0, 1, 5]], scores=[[.1, .2, .3, 4, 70]],
                          multilabel=True, params={"top": 2})
     close(values["dcg_score"], skm.dcg_score([[10, 0, 0, 1, 5]], [[.1, .2, .3, 4, 70]], k=2))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler import cli
+import metricc as mc
+from metricc import cli
 
 metrics = pytest.importorskip("sklearn.metrics")
 

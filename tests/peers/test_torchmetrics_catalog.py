@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 torch = pytest.importorskip("torch")
 tmf = pytest.importorskip("torchmetrics.functional.classification")

@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 torch = pytest.importorskip("torch")
 tmf = pytest.importorskip("torchmetrics.functional.classification")

@@ -2,7 +2,7 @@
 
 The rule: a call returns values of the right shape, each finite or NaN (or infinite where
 the metric's declared range is unbounded) and within the declared range, or raises
-:class:`~metricc.runtime.errors.InputError`; never another exception, never a warning. The
+:class:`~metricc.core.errors.InputError`; never another exception, never a warning. The
 command line keeps the same rule as exit codes: 0 or 2 (unusable input), never 3, no traceback.
 
 The generators draw through a :class:`Source`, so the same cases come from hypothesis in
@@ -25,7 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
-from metricc.runtime import ClassCounts, InputError, catalog, evaluate
+from metricc.api import ClassCounts, InputError, catalog, evaluate
 
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "object", "str", "complex128", "datetime64[s]")
@@ -388,7 +388,7 @@ class CliResult:
 
 
 def _run_cli(argv: list[str]) -> CliResult:
-    from metricc.compiler import cli
+    from metricc import cli
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -1,4 +1,4 @@
-"""``metricc.runtime.accumulate`` and ``accumulate_curves``: counts added chunk by chunk equal
+"""``metricc.api.accumulate`` and ``accumulate_curves``: counts added chunk by chunk equal
 the counts of all the data, in any order and however the data are split or merged."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import metricc.runtime as mc
+import metricc as mc
 from metricc.generated import CATALOG
-from metricc.runtime.accumulate import ConfusionAccumulator, MultilabelAccumulator
-from metricc.runtime.accumulate_curves import ThresholdAccumulator
-from metricc.runtime.errors import InputError
+from metricc.api.accumulate import ConfusionAccumulator, MultilabelAccumulator
+from metricc.api.accumulate_curves import ThresholdAccumulator
+from metricc.core.errors import InputError
 
 LABEL_METRICS = [i.id for i in CATALOG.values() if i.level in ("class", "aggregate", "matrix") and not i.per_instance
                  and "samples" != i.default_average]

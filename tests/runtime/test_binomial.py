@@ -10,10 +10,10 @@ import mpmath
 import numpy as np
 import pytest
 
-from metricc.runtime import binomial
+from metricc.core import binomial
 from metricc.compiler.language.binomial_reference import tail
-from metricc.runtime.binomial import binomial_probability, binomial_tail
-from metricc.runtime.errors import InputError
+from metricc.core.binomial import binomial_probability, binomial_tail
+from metricc.core.errors import InputError
 
 ABSOLUTE = 1e-12
 

@@ -22,7 +22,7 @@ from metricc.runtime.confusion import (
     orient,
     samplewise_counts,
 )
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 FAST = settings(max_examples=50, deadline=None)
 

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from metricc.runtime.confusion import ClassCounts
-from metricc.runtime.errors import InputError
-from metricc.runtime.evaluate import catalog, evaluate, metric
+from metricc.core.errors import InputError
+from metricc.api.evaluate import catalog, evaluate, metric
 from metricc.runtime.registry import Catalog, MetricInfo, find_metric
 from metricc.runtime.scores import check_score_memory
 

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from metricc.runtime import evaluate
+from metricc.api import evaluate
 from metricc.runtime.kernel import equal, extended_log
 
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metricc.generated import CATALOG
-from metricc.runtime import evaluate
+from metricc.api import evaluate
 
 
 def _load_fuzz_inputs():

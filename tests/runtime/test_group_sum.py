@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricc.runtime import evaluate
-from metricc.runtime.errors import InputError as InputError
+from metricc.api import evaluate
+from metricc.core.errors import InputError as InputError
 from metricc.runtime.kernel import equal
 from metricc.runtime.scores import check_score_memory, group_sum
 

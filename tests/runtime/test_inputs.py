@@ -11,8 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metricc.runtime import evaluate, inputs
-from metricc.runtime.errors import InputError
+from metricc.api import evaluate
+from metricc.runtime import inputs
+from metricc.core.errors import InputError
 
 Y = np.array(["b", "a", "c", "b", "a", "c", "b", "c"])
 PROBA = np.random.default_rng(5).dirichlet([1, 1, 1], size=len(Y))  # columns a, b, c (sorted)

@@ -13,7 +13,7 @@ import pytest
 from metricc.runtime import kernel
 from metricc.runtime.confusion import ClassCounts
 from metricc.runtime.curves import score_curves
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 
 
 def recall(tp, fp, fn, tn):
@@ -317,7 +317,7 @@ def test_micro_checks_only_the_counts_the_kernel_reads():
     """Issue 27: f1:micro refused a pooled TN beyond 2**53 (about (C - 1) n) that F1 never
     reads, while accuracy, the same number on single-label data, was returned. A metric that
     reads TN (specificity) is still refused."""
-    import metricc.runtime as mc
+    import metricc as mc
 
     matrix = np.diag([2 ** 51, 2 ** 51, 2 ** 51]).astype(np.int64)
     matrix[0, 1] = 3  # n = 3 * 2**51 + 3 < 2**53; pooled TN = 2 n - 3 > 2**53

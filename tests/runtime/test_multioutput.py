@@ -1,9 +1,9 @@
-"""Multi-output labels as indicator rows (:func:`metricc.runtime.multioutput_indicators`)."""
+"""Multi-output labels as indicator rows (:func:`metricc.api.multioutput_indicators`)."""
 
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
+import metricc as mc
 
 
 def test_each_output_is_one_hot_in_its_block_of_columns():
@@ -35,7 +35,7 @@ def test_bad_labels_are_refused_with_the_argument_and_position(y_true, y_pred, l
 
 
 def test_too_many_indicators_are_refused_before_allocating(monkeypatch):
-    from metricc.runtime import multioutput
+    from metricc.api import multioutput
 
     monkeypatch.setattr(multioutput, "MAX_INDICATORS", 100)
     with pytest.raises(mc.InputError, match="above the limit of 100"):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler import cli
-from metricc.runtime.errors import InputError
+import metricc as mc
+from metricc import cli
+from metricc.core.errors import InputError
 
 NO_DIRECTION = ["chi_squared", "reference_entropy", "prevalence", "overall_racc", "kl_divergence"]
 

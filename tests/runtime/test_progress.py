@@ -7,8 +7,8 @@ import time
 
 import numpy as np
 
-from metricc.runtime import progress as progress_module, sweep
-from metricc.runtime.progress import Progress, progress, track
+from metricc.api import progress as progress_module, sweep
+from metricc.api.progress import Progress, progress, track
 
 
 class Terminal(io.StringIO):

@@ -14,8 +14,8 @@ import sys
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.runtime import InputError
+import metricc as mc
+from metricc.api import InputError
 
 Y_TRUE = ["cat", "dog", "cat", "bird", "dog", "dog"]
 Y_PRED = ["cat", "cat", "cat", "bird", "dog", "bird"]

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 from metricc.generated import CATALOG
-from metricc.runtime import curves, evaluate, probabilistic_confusion_matrix
-from metricc.runtime.errors import InputError
+from metricc.api import evaluate, probabilistic_confusion_matrix
+from metricc.runtime import curves
+from metricc.core.errors import InputError
 from metricc.runtime.scores import rank_pairs
 
 WANG = yaml.safe_load((Path(__file__).parents[1] / "papers" / "data" / "wang2013.yaml").read_text(encoding="utf-8"))
@@ -268,7 +269,7 @@ def test_curve_and_score_formula_errors(text, level, message):
 
 
 def test_eval_command_with_a_score_file(capsys, tmp_path):
-    from metricc.compiler import cli
+    from metricc import cli
 
     (tmp_path / "y.txt").write_text("cat\ndog\nbird\ncat\n", encoding="utf-8")
     (tmp_path / "s.csv").write_text("0.2,0.7,0.1\n0.1,0.1,0.8\n0.6,0.2,0.2\n0.3,0.4,0.3\n", encoding="utf-8")

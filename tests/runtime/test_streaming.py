@@ -1,13 +1,13 @@
-"""``metricc.runtime.streaming``: batches fed to a metric object give the value of all the data."""
+"""``metricc.api.streaming``: batches fed to a metric object give the value of all the data."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.runtime.errors import InputError
-from metricc.runtime.streaming import StreamingMetric
+import metricc as mc
+from metricc.core.errors import InputError
+from metricc.api.streaming import StreamingMetric
 
 
 def _batches(n, size):

@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-import metricc.runtime as mc
-from metricc.compiler.cli import main
-from metricc.runtime.suggest import is_imbalanced, rules, suggest
+import metricc as mc
+from metricc.cli import main
+from metricc.api.suggest import is_imbalanced, rules, suggest
 
 IMBALANCE_ONLY = {"g_mean", "adjusted_g_mean", "adjusted_f_measure", "optimized_precision"}
 

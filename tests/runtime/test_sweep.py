@@ -1,4 +1,4 @@
-"""``metricc.runtime.sweep``: one call for a grid of parameter values equals a loop of calls.
+"""``metricc.api.sweep``: one call for a grid of parameter values equals a loop of calls.
 
 Also the paper's sweep statements (Kozak et al. 2022, Section 4.2 and Table 3) where the
 confusion matrix is given in the text, and the endpoint identities the compiler proves.
@@ -17,11 +17,11 @@ from hypothesis.extra import numpy as hnp
 
 from metricc.generated import CATALOG
 from metricc.runtime.confusion import ClassCounts, counts_from_matrix
-from metricc.runtime.errors import InputError
-from metricc.runtime.sweep import product_grid, sweep
+from metricc.core.errors import InputError
+from metricc.api.sweep import product_grid, sweep
 
 TABLE4 = np.array([[40, 7, 3], [8, 10, 2], [9, 1, 20]])  # Kozak et al. 2022, Table 4
-sweep_module = importlib.import_module("metricc.runtime.sweep")  # the package attribute is the function
+sweep_module = importlib.import_module("metricc.api.sweep")  # the package attribute is the function
 VECTOR_PARAMS = [(info, p.name) for info in CATALOG.values() for p in info.params if p.kind == "class_vector"]
 VECTOR_CASES = [(info.id, name, mode) for info, name in VECTOR_PARAMS for mode in (info.averages or (None,)) if mode != "micro"]
 
@@ -325,7 +325,7 @@ def test_section42_cm4_solution_space_with_the_errata_reconstruction():
 # ---------------------------------------------------------------- metricc eval --sweep
 
 def _cli(capsys, *args):
-    from metricc.compiler import cli
+    from metricc import cli
 
     code = cli.main(["eval", "--matrix", json.dumps(TABLE4.tolist()), *args])
     out, err = capsys.readouterr()

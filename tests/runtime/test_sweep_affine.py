@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from metricc.compiler.analysis import affine
 from metricc.generated import CATALOG
 from metricc.runtime.confusion import counts_from_matrix
-from metricc.runtime.errors import InputError
-from metricc.runtime.sweep import ProductGrid, product_grid, sweep
+from metricc.core.errors import InputError
+from metricc.api.sweep import ProductGrid, product_grid, sweep
 
 TABLE4 = np.array([[40, 7, 3], [8, 10, 2], [9, 1, 20]])  # Kozak et al. 2022, Table 4
-sweep_module = importlib.import_module("metricc.runtime.sweep")  # the package attribute is the function
+sweep_module = importlib.import_module("metricc.api.sweep")  # the package attribute is the function
 AFFINE = [(info.id, name) for info in CATALOG.values() for name in info.affine]
 
 

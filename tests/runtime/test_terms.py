@@ -7,7 +7,7 @@ import pytest
 
 from metricc.generated import CATALOG
 from metricc.runtime import confusion, kernel
-from metricc.runtime.errors import InputError
+from metricc.core.errors import InputError
 from metricc.runtime.terms import derived, matrix_counts, matrix_terms, read_matrix
 
 MATRIX_METRICS = sorted(i.id for i in CATALOG.values() if i.level == "matrix")

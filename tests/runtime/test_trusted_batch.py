@@ -7,8 +7,8 @@ contiguous array in evaluate (einsum's order of additions differs), both within 
 import numpy as np
 import pytest
 
-import metricc.runtime as mc
-from metricc.runtime import trusted_batch
+import metricc as mc
+from metricc.api import trusted_batch
 
 
 def _same(ours, expected, err_msg=""):

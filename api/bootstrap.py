@@ -1,0 +1,187 @@
+"""The bootstrap over counts: percentile and BCa intervals for any metric, in numpy alone.
+
+Drawing ``n`` instances with replacement from single-label data is drawing the confusion
+matrix from the multinomial with cell probabilities ``M / n``; so labels and matrices are
+resampled alike, ``n_resamples`` matrices at once as one ``(R, ..., C, C)`` batch that the
+generated metric functions evaluate in one call. Other inputs (indicator matrices of
+multi-label data, scores) are resampled by instance, one resample per call.
+
+BCa (Efron 1987) corrects the percentiles for bias (``z0``, from the share of resamples
+below the estimate) and skew (the acceleration ``a``, from the jackknife). Leaving out one
+instance of a matrix gives one of at most ``C**2`` matrices (one less in cell ``ij``), each
+standing for ``M_ij`` instances: the jackknife is one more batch, weighted by the counts.
+
+Resamples whose value is undefined (NaN) are left out of the quantiles and the standard
+error, as they would be by a user repeating the experiment.
+
+>>> import numpy as np
+>>> accuracy = lambda m: {"accuracy": np.trace(m, axis1=-2, axis2=-1) / m.sum(axis=(-2, -1))}
+>>> result = bootstrap_matrix(accuracy, np.array([[40, 10], [5, 45]]), confidence=0.95, n_resamples=2000, random_state=0)
+>>> [round(float(v), 3) for v in result["accuracy"][:4]], result["accuracy"].scale
+([0.85, 0.77, 0.91, 0.036], 'percentile')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from metricc.core.errors import InputError
+from metricc.api.intervals import Interval, normal_quantile
+from metricc.api.progress import progress
+
+__all__ = ["bootstrap_matrix", "bootstrap_instances", "resampled_matrices", "check_resamples", "generator"]
+
+CHUNK = 500  # resamples per batch: bounds memory at CHUNK * C**2 cells per input matrix
+
+
+def check_resamples(n_resamples) -> int:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 100:
+        raise InputError("n_resamples", f"expected a whole number of resamples, at least 100 (e.g. 2000), got {n_resamples!r}")
+    return int(n_resamples)
+
+
+def generator(random_state) -> np.random.Generator:
+    """``random_state`` (None, a seed or a Generator) as a numpy Generator."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or (isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool)
+                                and random_state >= 0):
+        return np.random.default_rng(random_state)
+    raise InputError("random_state", f"expected None, a non-negative integer seed or a numpy Generator, got {random_state!r}")
+
+
+def resampled_matrices(matrix, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` multinomial draws of each matrix ``(..., C, C)``: shape ``(size, ..., C, C)``."""
+    matrix = np.asarray(matrix)
+    cells = matrix.reshape(*matrix.shape[:-2], -1).astype(np.float64)
+    total = cells.sum(axis=-1)
+    shares = cells / np.where(total == 0, 1.0, total)[..., None]
+    draws = rng.multinomial(total.astype(np.int64), shares, size=(size, *total.shape))
+    return draws.reshape(size, *matrix.shape)
+
+
+def _jackknife_matrices(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``C**2`` leave-one-out matrices (first axis; cell ``ij`` one less) and their weights ``M_ij``."""
+    n_classes = matrix.shape[-1]
+    eye = np.eye(n_classes * n_classes, dtype=matrix.dtype).reshape(-1, n_classes, n_classes)
+    eye = eye.reshape(eye.shape[0], *(1,) * (matrix.ndim - 2), n_classes, n_classes)
+    left_out = matrix[None] - eye
+    weights = np.moveaxis(matrix.reshape(*matrix.shape[:-2], -1), -1, 0)
+    return np.maximum(left_out, 0), weights
+
+
+def _acceleration(jackknife: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``a = sum w d**3 / (6 (sum w d**2)**1.5)`` with ``d`` the jackknife mean minus each value."""
+    weights = np.broadcast_to(weights.reshape(weights.shape + (1,) * (jackknife.ndim - weights.ndim)), jackknife.shape)
+    weights = np.where(np.isnan(jackknife), 0.0, weights)
+    values = np.where(np.isnan(jackknife), 0.0, jackknife)
+    total = np.sum(weights, axis=0)
+    mean = np.sum(weights * values, axis=0) / np.where(total == 0, 1.0, total)
+    d = mean - values
+    spread = np.sum(weights * d ** 2, axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(spread > 0, np.sum(weights * d ** 3, axis=0) / (6 * spread ** 1.5), 0.0)
+
+
+def _normal_cdf(x):
+    return 0.5 * np.vectorize(math.erfc, otypes=[float])(-np.asarray(x, dtype=float) / math.sqrt(2))
+
+
+def _normal_ppf(p):
+    inside = (p > 0) & (p < 1)
+    values = np.vectorize(normal_quantile, otypes=[float])(np.where(inside, p, 0.5))
+    return np.where(p <= 0, -np.inf, np.where(p >= 1, np.inf, values))
+
+
+def _quantiles(draws: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """Per-entry quantiles of ``draws`` ``(R, ...)`` at per-entry ``levels`` ``(2, ...)``, NaN ignored."""
+    ordered = np.sort(draws, axis=0)  # NaN last
+    valid = np.sum(~np.isnan(draws), axis=0)
+    position = np.clip(levels, 0, 1) * np.maximum(valid - 1, 0)
+    below = np.floor(position).astype(int)
+    above = np.minimum(below + 1, np.maximum(valid - 1, 0))
+    low = np.take_along_axis(ordered, below.reshape(2, *draws.shape[1:]), axis=0)
+    high = np.take_along_axis(ordered, above.reshape(2, *draws.shape[1:]), axis=0)
+    return np.where(valid == 0, np.nan, low + (high - low) * (position - below))
+
+
+def interval_from_draws(value, draws: np.ndarray, confidence: float, acceleration=None) -> Interval:
+    """Percentile interval of the resampled values ``draws`` ``(R, ...)``, BCa when
+    ``acceleration`` is given; the standard error is their standard deviation."""
+    value = np.asarray(value, dtype=float)
+    alpha = (1 - confidence) / 2
+    levels = np.array([alpha, 1 - alpha]).reshape(2, *(1,) * value.ndim) * np.ones((2, *value.shape))
+    if acceleration is not None:
+        valid = np.sum(~np.isnan(draws), axis=0)
+        below = np.sum(draws < value, axis=0) + 0.5 * np.sum(draws == value, axis=0)
+        z0 = _normal_ppf(below / np.where(valid == 0, 1, valid))
+        z = np.array([normal_quantile(alpha), normal_quantile(1 - alpha)]).reshape(levels.shape[:1] + (1,) * value.ndim)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            levels = _normal_cdf(z0 + (z0 + z) / (1 - acceleration * (z0 + z)))
+        levels = np.where(np.isfinite(z0), levels, np.nan)
+    bounds = _quantiles(draws, np.nan_to_num(levels, nan=0.5))
+    bounds = np.where(np.isnan(levels), np.nan, bounds)
+    count = np.sum(~np.isnan(draws), axis=0)
+    mean = np.nansum(draws, axis=0) / np.maximum(count, 1)  # not nanmean: an all-undefined column is expected, not a warning
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.where(count > 1, np.sqrt(np.nansum((draws - mean) ** 2, axis=0) / (count - 1)), np.nan)
+    return Interval(_plain(value), _plain(bounds[0]), _plain(bounds[1]), _plain(se), "percentile" if acceleration is None else "bca")
+
+
+def _stacked(chunks: list[dict]) -> dict:
+    return {key: np.concatenate([np.asarray(c[key], dtype=float) for c in chunks], axis=0) for key in chunks[0]}
+
+
+def bootstrap_matrix(statistic: Callable[[np.ndarray], dict], matrix, *, confidence: float, n_resamples: int,
+                     random_state=None, bca: bool = False) -> dict[str, Interval]:
+    """Bootstrap ``statistic`` (matrices ``(..., C, C)`` -> ``{key: values}``) at the integer
+    ``matrix``; one :class:`Interval` per key."""
+    matrix = np.asarray(matrix)
+    rng = generator(random_state)
+    values = statistic(matrix)
+    chunks = []
+    with progress(n_resamples, "bootstrap") as bar:
+        for start in range(0, n_resamples, CHUNK):
+            size = min(CHUNK, n_resamples - start)
+            chunks.append(statistic(resampled_matrices(matrix, size, rng)))
+            bar.update(size)
+    draws = _stacked(chunks)
+    left_out, weights = _jackknife_matrices(matrix) if bca else (None, None)
+    jackknife = statistic(left_out) if bca else None
+    return {key: interval_from_draws(values[key], draws[key], confidence,
+                                     _acceleration(np.asarray(jackknife[key], dtype=float), weights) if bca else None)
+            for key in values}
+
+
+def bootstrap_instances(statistic: Callable[[np.ndarray], dict], n_instances: int, *, confidence: float,
+                        n_resamples: int, random_state=None, bca: bool = False) -> dict[str, Interval]:
+    """Bootstrap ``statistic`` (instance indices ``(N,)`` -> ``{key: values}``) by resampling
+    instances, one resample per call; BCa's jackknife leaves out each instance in turn."""
+    rng = generator(random_state)
+    values = statistic(np.arange(n_instances))
+    draws = []
+    with progress(n_resamples, "bootstrap") as bar:
+        for _ in range(n_resamples):
+            draws.append({k: np.asarray(v, dtype=float)[None] for k, v in statistic(rng.integers(0, n_instances, n_instances)).items()})
+            bar.update()
+    draws = _stacked(draws)
+    jackknife = None
+    if bca:
+        everyone = np.arange(n_instances)
+        left_out = []
+        with progress(n_instances, "jackknife") as bar:
+            for i in range(n_instances):
+                left_out.append({k: np.asarray(v, dtype=float)[None] for k, v in statistic(np.delete(everyone, i)).items()})
+                bar.update()
+        jackknife = _stacked(left_out)
+    return {key: interval_from_draws(values[key], draws[key], confidence,
+                                     _acceleration(jackknife[key], np.ones(n_instances)) if bca else None)
+            for key in values}
+
+
+def _plain(values):
+    values = np.asarray(values, dtype=float)
+    return values[()] if values.ndim == 0 else values

@@ -1,0 +1,436 @@
+"""Evaluate a metric for a whole grid of parameter values in one call.
+
+Kozak et al. 2022 rate each classifier for every preference vector with entries from a value
+set: 11**4 = 14,641 vectors for 4 classes, 2**18 = 262,144 for 18. :func:`sweep` evaluates
+one or many confusion matrices (or per-class counts) for such a grid at once and keeps the
+grid's shape; :func:`product_grid` builds the paper's grids.
+
+The generated functions already broadcast a class-vector parameter of shape ``(..., C)``
+against counts ``(..., C)``, so the sweep gives the data one length-1 axis and hands the
+grid over in chunks: memory stays at a few arrays of ``batch x chunk x C`` floats, and the
+counts are never copied per grid vector.
+
+**Matrix-product form.** Where the compiler proved the metric affine in the parameter
+(``INFO.affine``, e.g. ``preference_driven`` in ``kappa``) and the average weights classes
+independently of it (``binary``, ``macro``, ``weighted``), the value is ``f(0) + kappa @ c``
+with ``c_k = f(e_k) - f(0)``: the metric is evaluated at the ``C + 1`` vectors ``0, e_1, ...,
+e_C`` and the grid becomes one matrix product. Its values differ from the formula's by about
+``(C + 2) * 2**-52`` times the largest ``|f|`` at those vectors at most: an absolute bound,
+not a relative one for values near 0; ``affine=False`` evaluates the formula per vector.
+
+**Product grids without the grid.** ``product_grid(values, C, lazy=True)`` describes the
+``V**C`` vectors without storing them (:class:`ProductGrid`): its domain check reads the
+``V`` values, the matrix-product form becomes a sum of ``C`` outer terms written straight into
+the result, and any other metric receives the vectors in chunks. Only the result is stored,
+so a grid larger than memory can be swept as long as its result fits the limit.
+
+>>> import numpy as np
+>>> grid = product_grid([0.0, 1.0], 3)                   # 2**3 vectors, shape (2, 2, 2, 3)
+>>> values = sweep("preference_driven", matrix=[[40, 7, 3], [8, 10, 2], [9, 1, 20]], grid=grid)
+>>> values.shape
+(2, 2, 2)
+>>> print(f"{values[1, 1, 1]:.4f} {values[0, 0, 0]:.4f}")  # kappa = 1: precision; 0: recall
+0.6858 0.6556
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from metricc.runtime import confusion
+from metricc.core.errors import InputError
+from metricc.api.evaluate import metric as _metric
+from metricc.runtime.kernel import MAX_PARAMETER
+from metricc.api.progress import track
+
+__all__ = ["ProductGrid", "product_grid", "sweep", "unsweepable"]
+
+CHUNK_ELEMENTS = 1 << 21  # floats per intermediate array (16 MiB): batch x chunk x C
+MAX_GRID_ELEMENTS = 1 << 27  # grids and sweep results above 1 GiB of float64 are refused
+
+
+class ProductGrid:
+    """Every vector of ``n_classes`` entries taken from ``values``, described, never stored
+    (made by ``product_grid(values, n_classes, lazy=True)``, which checks the values).
+
+    ``shape`` is that of the grid it stands for, ``(V,) * C + (C,)``; :meth:`rows` gives the
+    flat vectors ``[start, stop)`` in row-major order (the last class fastest).
+
+    >>> grid = product_grid([0.0, 0.5, 1.0], 2, lazy=True)
+    >>> grid.shape, grid.size
+    ((3, 3, 2), 9)
+    >>> grid.rows(3, 5).tolist()
+    [[0.5, 0.0], [0.5, 0.5]]
+    """
+
+    def __init__(self, values: np.ndarray, n_classes: int) -> None:
+        self.values, self.n_classes = values, n_classes
+        self.shape = (values.size,) * n_classes + (n_classes,)
+        self.size = values.size ** n_classes  # vectors
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        index = np.arange(start, min(stop, self.size), dtype=np.int64)
+        digits = np.empty((index.size, self.n_classes), dtype=np.int64)
+        for k in range(self.n_classes - 1, -1, -1):
+            index, digits[:, k] = np.divmod(index, self.values.size)
+        return self.values[digits]
+
+    def __repr__(self) -> str:
+        return f"ProductGrid({self.values.tolist()!r}, {self.n_classes})"
+
+
+def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False, lazy: bool = False):
+    """Every vector of ``n_classes`` entries taken from ``values`` (the paper's grids).
+
+    Shape ``(V,) * n_classes + (n_classes,)``: entry ``[i_1, ..., i_C]`` is the vector
+    ``(values[i_1], ..., values[i_C])``. ``flat=True`` gives ``(V ** n_classes, n_classes)``
+    in the same (row-major) order, the last class varying fastest. The array is read-only for
+    good: :func:`sweep` knows its least and greatest values and does not read it to check them
+    (a copy, which may be changed, is checked as any grid). ``lazy=True`` gives a
+    :class:`ProductGrid` that :func:`sweep` reads without ever storing the grid (no size limit
+    of its own: only the sweep's result must fit).
+
+    >>> product_grid(np.linspace(0, 1, 11), 4, flat=True).shape   # Kozak, car data set
+    (14641, 4)
+    >>> product_grid([0.33, 0.66], 18).shape[-1]                    # krkopt, 2**18 vectors
+    18
+    """
+    if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
+        raise InputError("n_classes", f"expected a positive number of classes, got {n_classes!r}")
+    try:
+        axis = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("values", f"expected numbers, got {values!r}") from None
+    if axis.ndim != 1 or axis.size == 0:
+        raise InputError("values", f"expected a non-empty 1-d list of values, got shape {axis.shape}")
+    if not np.isfinite(axis).all():
+        raise InputError("values", "contains NaN or infinity")
+    if lazy:
+        return ProductGrid(axis, int(n_classes))
+    size = float(axis.size) ** n_classes * n_classes
+    if size > MAX_GRID_ELEMENTS:
+        raise InputError("n_classes", f"{axis.size}**{n_classes} vectors of {n_classes} entries would take "
+                                      f"{size * 8 / 2**30:.1f} GiB; use fewer values or sample the grid")
+    grid = np.stack(np.meshgrid(*([axis] * n_classes), indexing="ij"), axis=-1)
+    return _checked_grid(grid.reshape(-1, n_classes) if flat else grid, float(axis.min()), float(axis.max()))
+
+
+# Grids product_grid made, by id: their least and greatest values are those of the checked
+# axis, so sweep need not read the grid to check its domain (a pass as long as the product
+# itself). Their memory is an immutable bytes object, so no one can make them writeable again
+# (a copy is a new array, read and checked as any grid). An entry goes when its grid does (a
+# weak reference's callback), so an id cannot be reused meanwhile.
+_CHECKED_GRIDS: dict[int, tuple[weakref.ref, float, float]] = {}
+
+
+def _checked_grid(grid: np.ndarray, low: float, high: float) -> np.ndarray:
+    frozen = np.frombuffer(grid.tobytes(), dtype=grid.dtype).reshape(grid.shape)
+    _CHECKED_GRIDS[id(frozen)] = (weakref.ref(frozen, lambda _, key=id(frozen): _CHECKED_GRIDS.pop(key, None)),
+                                  low, high)
+    return frozen
+
+
+def _known_extremes(grid) -> tuple[float, float] | None:
+    """The least and greatest values of a grid product_grid made and nobody could have changed since."""
+    entry = _CHECKED_GRIDS.get(id(grid))
+    if entry is None or entry[0]() is not grid:
+        return None
+    return entry[1], entry[2]
+
+
+def _data(info, data, counts, matrix, orientation):
+    """-> (matrix or None, counts) with batch axes ``B``; ``data`` is counts or a matrix."""
+    given = [v is not None for v in (data, counts, matrix)]
+    if sum(given) != 1:
+        raise InputError("input", "give exactly one of data (positional), counts= or matrix=")
+    if data is not None:
+        counts, matrix = (data, None) if isinstance(data, confusion.ClassCounts) else (None, data)
+    if matrix is not None:
+        matrix = confusion.check_matrix(confusion.orient(matrix, orientation))
+        return matrix, confusion.counts_from_matrix(matrix)
+    if info.level == "matrix":
+        raise InputError("input", f"{info.id} needs a confusion matrix; per-class counts are not enough")
+    return None, confusion.check_counts(counts)
+
+
+_ONE_BITS = np.float64(1.0).view(np.uint64)
+
+
+def _within_unit_interval(block: np.ndarray) -> bool:
+    """Every value in [0, 1], by one reduction instead of min and max: as unsigned bits, the
+    floats 0 .. 1 are 0 .. the bits of 1.0, and negatives (-0.0 too), NaN and infinity larger."""
+    if block.dtype != np.float64 or not block.flags.c_contiguous:
+        return False
+    return bool(block.view(np.uint64).max(initial=0) <= _ONE_BITS)
+
+
+def _extremes(array: np.ndarray) -> tuple[float, float]:
+    """The least and greatest grid values, refusing NaN and infinity (min and max carry them)."""
+    extremes = (float(array.min()), float(array.max())) if array.size else (0.0, 0.0)
+    if not all(math.isfinite(e) for e in extremes):
+        raise InputError("grid", "contains NaN or infinity")
+    return extremes
+
+
+def _grid(grid, kind: str, n_classes: int) -> np.ndarray:
+    """The grid as floats (not copied when it is already), its shape checked."""
+    try:
+        array = np.asarray(grid)
+    except ValueError:
+        raise InputError("grid", "ragged: every grid vector needs the same length") from None
+    if array.dtype.kind not in "biuf":
+        raise InputError("grid", f"expected numbers, got dtype {array.dtype}")
+    array = array.astype(float, copy=False)
+    if kind == "class_vector" and (array.ndim == 0 or array.shape[-1] != n_classes):
+        got = "a scalar" if array.ndim == 0 else f"shape {array.shape}"
+        raise InputError("grid", f"the last axis holds one value per class (C={n_classes}), got {got}")
+    return array
+
+
+def unsweepable(info) -> str:
+    """Why ``info``'s metric cannot be swept, or '': a sweep grids a parameter over confusion
+    matrices or counts, and curve and score metrics read scores."""
+    if info.level in ("curve", "score"):
+        return f"{info.id} is a {info.level}-level metric, a function of scores, not of a confusion matrix"
+    return ""
+
+
+def sweep(
+    metric: str,
+    data=None,
+    *,
+    counts=None,
+    matrix=None,
+    grid,
+    param: str | None = None,
+    orientation: str = "true-rows",
+    average: str | None = None,
+    params: Mapping[str, object] | None = None,
+    weights=None,
+    pos_label: int = 1,
+    zero_division=math.nan,
+    affine: bool = True,
+    progress: bool = True,
+) -> np.ndarray:
+    """``metric`` for every parameter value in ``grid``; shape ``batch + grid``.
+
+    Data: a confusion ``matrix`` ``(B..., C, C)`` or per-class ``counts`` (four arrays
+    ``(B..., C)``), or either as ``data`` (a :class:`~metricc.api.ClassCounts` is counts,
+    anything else a matrix). ``param`` names the swept parameter (default: the metric's only
+    class-vector parameter). For a class vector, ``grid`` has shape ``(G..., C)`` and the
+    result ``(B..., G...)``: batch axes first, then grid axes; ``average="none"`` appends the
+    class axis. For a scalar parameter ``grid`` has shape ``(G...)`` and each value is one
+    call (vectorized over the batch). Other arguments are those of the generated function;
+    ``params`` fixes the metric's other parameters. ``grid`` may be a lazy
+    :class:`ProductGrid`; ``affine=False`` turns the matrix-product form off (module docstring).
+    A long sweep shows a progress bar on stderr when it is a terminal; ``progress=False`` turns it off.
+    """
+    info = _metric(metric)
+    if unsweepable(info):
+        raise InputError("metric", f"{unsweepable(info)}; call it once per parameter value with "
+                                   "evaluate(..., scores=, params=)")
+    by_name = {p.name: p for p in info.params}
+    vectors = [p.name for p in info.params if p.kind == "class_vector"]
+    if param is None:
+        if len(vectors) != 1:
+            raise InputError("param", f"{info.id} has {len(vectors)} class-vector parameters; name the one to sweep")
+        param = vectors[0]
+    if param not in by_name:
+        declared = ", ".join(by_name) or "none"
+        raise InputError("param", f"{info.id} has no parameter '{param}' (its parameters: {declared})")
+    kind = by_name[param].kind
+    if kind == "class_matrix":
+        raise InputError("param", f"'{param}' is a class_matrix parameter, which sweep does not grid; pass a stack "
+                                  f"(B, C, C) of them in params to evaluate, one value per matrix")
+    fixed = dict(params or {})
+    if param in fixed:
+        raise InputError("params", f"'{param}' is the swept parameter; give its values in grid")
+    unknown = sorted(set(fixed) - set(by_name))
+    if unknown:
+        raise InputError("params", f"{info.id} has no parameter '{unknown[0]}'")
+    the_matrix, the_counts = _data(info, data, counts, matrix, orientation)
+    n_classes = the_counts.true_positives.shape[-1]
+    values = _product(grid, kind, n_classes) if isinstance(grid, ProductGrid) else _grid(grid, kind, n_classes)
+    kwargs = {**fixed, "zero_division": zero_division}
+    if info.level == "class" or info.averages:  # class metrics and per-class matrix formulas
+        average = average or info.default_average
+        if average == "micro" and kind == "class_vector":
+            raise InputError("average", f"micro averaging pools the classes, so the per-class '{param}' cannot apply")
+        kwargs.update(average=average, weights=weights, pos_label=pos_label)
+    elif average is not None:
+        raise InputError("average", f"{info.id} is a {info.level}-level metric: one value per matrix, no averaging")
+
+    def call(value, batch_axis: bool):
+        if the_matrix is not None and info.level == "matrix":
+            return info.function(the_matrix[..., None, :, :] if batch_axis else the_matrix, **{param: value}, **kwargs)
+        chosen = confusion.ClassCounts(*(c[..., None, :] for c in the_counts)) if batch_axis else the_counts
+        return info.function(*chosen, **{param: value}, **kwargs)
+
+    batch = the_counts.true_positives.shape[:-1]
+    _check_result_size(batch, values.shape[:-1] if kind == "class_vector" else values.shape,
+                       n_classes if kwargs.get("average") == "none" else 1)
+    shown = {"label": f"sweep {info.id}", "enabled": progress}
+    if kind == "scalar":
+        _extremes(values)
+        return _scalar_sweep(call, values, param, info.params, batch, shown)
+    known = _known_extremes(values)
+    if affine and param in getattr(info, "affine", ()) and kwargs.get("average") in _LINEAR_AVERAGES:
+        swept = _affine_sweep(call, values, n_classes, batch, param, known)
+        if swept is not None:
+            return swept
+    if not isinstance(values, ProductGrid) and known is None:
+        _extremes(values)
+    return _vector_sweep(call, values, param, info.params, n_classes, batch, shown)
+
+
+def _product(grid: ProductGrid, kind: str, n_classes: int) -> ProductGrid:
+    if kind != "class_vector":
+        raise InputError("grid", "a product grid holds class vectors; this parameter is a scalar: give its values")
+    if grid.n_classes != n_classes:
+        raise InputError("grid", f"the product grid has vectors of {grid.n_classes} classes, the data {n_classes}")
+    return grid
+
+
+# Averages whose class weights do not depend on the swept parameter: linear in the per-class values.
+_LINEAR_AVERAGES = ("binary", "macro", "weighted")
+
+
+# Grid vectors per step of the matrix-product form: a block of the grid (512 KiB for 18
+# classes) is checked and multiplied while it is in cache, so the grid is read from memory once.
+AFFINE_ROWS = 1 << 12
+
+
+def _affine_sweep(call, grid, n_classes: int, batch: tuple, param: str,
+                  known: tuple[float, float] | None) -> np.ndarray | None:
+    """``f(0) + grid @ c``, or None where the form does not apply (0 or 1 outside the domain,
+    or a grid value outside it: the direct path then names the offending vector). The domain
+    is an interval (the compiler marks no other), so checking the grid's least and greatest
+    values checks it all; they are ``known`` for a grid product_grid made, else taken block by
+    block with the product, and the metric is called on them only when they lie outside
+    [0, 1], which the basis vectors checked."""
+    if math.prod(grid.shape[:-1]) == 0:
+        return None
+    basis = np.vstack([np.zeros(n_classes), np.eye(n_classes)])
+    at = _domain_call(call, basis, param)
+    if at is None:
+        return None
+    at = at.reshape(-1, n_classes + 1)
+    offset = at[:, 0]
+    # A NaN f(0) (an undefined class under zero_division=NaN) makes every value NaN, as it
+    # should: where a class is undefined does not depend on the parameter.
+    coefficients = at[:, 1:] - offset[:, None]
+    if isinstance(grid, ProductGrid):
+        low, high = float(grid.values.min()), float(grid.values.max())
+        out = offset[:, None]
+        for k in range(n_classes):  # sum of outer terms, the last class fastest
+            out = (out[:, :, None] + coefficients[:, k, None, None] * grid.values[None, None, :]).reshape(offset.size, -1)
+    elif known is not None:  # one product, which BLAS may spread over the cores
+        low, high = known
+        flat = grid.reshape(-1, n_classes)
+        out = (flat @ coefficients[0])[None, :] if offset.size == 1 else coefficients @ flat.T
+        out += offset[:, None]
+    else:
+        flat = grid.reshape(-1, n_classes)
+        out = np.empty((offset.size, flat.shape[0]))
+        low, high = 0.0, 1.0  # inside the basis vectors' [0, 1] until a block is not
+        for start in range(0, flat.shape[0], AFFINE_ROWS):
+            block = flat[start:start + AFFINE_ROWS]
+            if not _within_unit_interval(block):
+                least, greatest = _extremes(block)
+                low, high = min(low, least), max(high, greatest)
+            np.matmul(coefficients, block.T, out=out[:, start:start + block.shape[0]])
+        out += offset[:, None]
+    if (low < 0 or high > 1) and _domain_call(call, np.vstack([np.full(n_classes, low), np.full(n_classes, high)]),
+                                              param) is None:
+        return None
+    return out.reshape(batch + grid.shape[:-1])
+
+
+def _domain_call(call, vectors: np.ndarray, param: str) -> np.ndarray | None:
+    """The metric at ``vectors`` (batch first), or None where the swept parameter's domain check refuses them."""
+    try:
+        return np.asarray(call(vectors, True), dtype=float)
+    except InputError as error:
+        if error.argument != param:
+            raise
+        return None
+
+
+def _check_result_size(batch: tuple, grid_shape: tuple, per_entry: int) -> None:
+    """Refuse a sweep whose result (batch x grid values x classes) would exceed
+    :data:`MAX_GRID_ELEMENTS`, before any value is computed."""
+    size = math.prod(batch) * math.prod(grid_shape) * per_entry
+    if size > MAX_GRID_ELEMENTS:
+        raise InputError("grid", f"{math.prod(grid_shape)} grid values x {math.prod(batch)} inputs"
+                                 f"{f' x {per_entry} classes' if per_entry > 1 else ''} would take "
+                                 f"{size * 8 / 2**30:.1f} GiB, above the limit of {MAX_GRID_ELEMENTS * 8 / 2**30:.0f} GiB; "
+                                 "use fewer grid values or fewer inputs per call")
+
+
+def _scalar_sweep(call, values, param, declared, batch, shown):
+    """One call per value (scalar parameters are plain floats in the generated code)."""
+    results = []
+    for index, value in track(enumerate(values.reshape(-1)), total=values.size, **shown):
+        try:
+            results.append(np.asarray(call(value, False), dtype=float))
+        except InputError as error:
+            if error.argument != param:
+                raise
+            domain = next(p.domain for p in declared if p.name == param)
+            where = f"grid[{', '.join(str(int(i)) for i in np.unravel_index(index, values.shape))}]" if values.ndim else "grid"
+            if abs(value) > MAX_PARAMETER:
+                raise InputError("grid", f"{where}: {error.message}") from None
+            raise InputError("grid", f"{where} = {float(value):.6g} is outside the domain of '{param}' ({domain})") from None
+    if not results:
+        return np.empty(batch + values.shape)
+    stacked = np.stack(results, axis=len(batch))  # batch + (G,) + per-class tail
+    return stacked.reshape(batch + values.shape + stacked.shape[len(batch) + 1:])
+
+
+def _vector_sweep(call, values, param, declared, n_classes, batch, shown):
+    grid_shape = values.shape[:-1]
+    if isinstance(values, ProductGrid):
+        count, take = values.size, values.rows
+    else:
+        flat = values.reshape(-1, n_classes)
+        count, take = flat.shape[0], lambda start, stop: flat[start:stop]
+    rows = max(1, CHUNK_ELEMENTS // max(1, math.prod(batch) * n_classes))
+    out = None
+    for start in track(range(0, max(count, 1), rows), **shown):
+        chunk = take(start, start + rows)
+        try:
+            part = np.asarray(call(chunk, True), dtype=float)
+        except InputError as error:
+            if error.argument != param:
+                raise
+            raise _outside(call, chunk, start, grid_shape, param, declared, error) from None
+        if out is None:  # part: batch + (rows,) + (C,) under average="none"
+            out = np.empty(batch + (count,) + part.shape[len(batch) + 1:])
+        out[(slice(None),) * len(batch) + (slice(start, start + chunk.shape[0]),)] = part
+    return out.reshape(batch + grid_shape + out.shape[len(batch) + 1:])
+
+
+def _outside(call, chunk, start, grid_shape, param, declared, error) -> InputError:
+    """The first grid vector the generated domain check rejects, found by bisection."""
+    def fails(part):
+        try:
+            call(part, True)
+        except InputError as again:
+            return again.argument == param
+        return False
+
+    lo, hi = 0, chunk.shape[0]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if fails(chunk[lo:mid]) else (mid, hi)
+    if not fails(chunk[lo:lo + 1]):
+        return InputError("grid", error.message)
+    domain = next(p.domain for p in declared if p.name == param)
+    index = np.unravel_index(start + lo, grid_shape) if grid_shape else ()
+    where = f"grid[{', '.join(str(int(i)) for i in index)}]" if index else "the grid vector"
+    vector = "[" + ", ".join(f"{x:.6g}" for x in chunk[lo]) + "]"
+    return InputError("grid", f"{where} = {vector} is outside the domain of '{param}' ({domain})")

@@ -1,0 +1,137 @@
+"""Symbols with several meanings, and symbols with none: the readings ``identify`` tries.
+
+Papers reuse letters: ``P`` is the positives (PyCM, Wikipedia: ``TPR = TP/P``) or precision,
+``N`` and ``n`` the total, the negatives (mlscorecheck's ``p``, ``n``) or the number of classes,
+``c`` the number of classes or the number correctly classified (scikit-learn's multi-class MCC
+beside ``s``, the samples), ``p_i`` class i's predicted count or its precision. A letter no
+notation knows (``l``, ``K``, ``TOP``) may be any count, total or class count. Such a name is
+read as a *marker* (``reading_P``, ``reading_p[i]``) that :mod:`.identify` replaces by each of
+its readings in turn; which reading matches a catalog metric is then reported ("read P as the
+number of positives (TP + FN)"). Nothing here picks one meaning for a letter.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import sympy
+
+from metricc.audit.notation import CLASS_COUNTS
+from metricc.compiler.language import symbols
+
+__all__ = ["READINGS", "prune", "meaning", "words", "substitute", "combinations",
+           "MAX_COMBINATIONS", "role_bounds"]
+
+N, C = symbols.N_TOTAL, symbols.N_CLASSES
+MAX_COMBINATIONS = 120  # readings tried for one formula: two unknown letters and one ambiguous one
+_PLAIN_COUNTS = dict(zip(("TP", "FP", "FN", "TN"), symbols.COUNTS))
+
+# reading -> its words in the answer
+READINGS = {
+    "TP": "TP", "FP": "FP", "FN": "FN", "TN": "TN",
+    "positives": "the number of positives (TP + FN)", "negatives": "the number of negatives (TN + FP)",
+    "predicted positives": "the number predicted positive (TP + FP)",
+    "predicted negatives": "the number predicted negative (TN + FN)",
+    "total": "the number of samples n", "classes": "the number of classes C",
+    "precision": "precision", "correct": "the number correctly classified (the sum of TP over the classes)",
+    "predicted count": "the number predicted in the class (TP + FP)",
+}
+
+def _unknown(tried: tuple[str, ...]) -> bool:
+    """Whether these are the readings of a letter no notation knows (:data:`.notation.UNKNOWN`,
+    less the counts the formula prints), not the few customary meanings of one letter."""
+    return "predicted negatives" in tried
+
+
+def prune(marked: dict, expr: sympy.Expr) -> dict:
+    """``marked`` without the readings of an unknown name as a count the formula already
+    names: a paper does not print a second name for TP beside TP."""
+    printed = {n for n, s in _PLAIN_COUNTS.items() if s in expr.free_symbols}
+    printed |= {n for n, base in CLASS_COUNTS.items() if any(i.base == base for i in expr.atoms(sympy.Indexed))}
+    out = {}
+    for name, (stand_in, tried) in marked.items():
+        if _unknown(tried):
+            tried = tuple(r for r in tried if r not in printed) or tried
+        out[name] = (stand_in, tried)
+    return out
+
+
+def meaning(reading: str, index=None) -> sympy.Expr:
+    """The expression of one reading, of class ``index`` (or of the plain counts)."""
+    if index is None:
+        tp, fp, fn, tn = symbols.COUNTS
+    else:
+        tp, fp, fn, tn = (CLASS_COUNTS[c][index] for c in ("TP", "FP", "FN", "TN"))
+    if reading == "correct":
+        k = sympy.Dummy("k", integer=True, nonnegative=True)
+        return sympy.Sum(CLASS_COUNTS["TP"][k], (k, 0, C - 1))
+    return {"TP": tp, "FP": fp, "FN": fn, "TN": tn, "positives": tp + fn, "negatives": tn + fp,
+            "predicted positives": tp + fp, "predicted negatives": tn + fn, "predicted count": tp + fp,
+            "total": N, "classes": C, "precision": tp / (tp + fp)}[reading]
+
+
+def words(name: str, reading: str) -> str:
+    return f"{name} as {READINGS[reading]}"
+
+
+def substitute(expr: sympy.Expr, choice: dict) -> sympy.Expr:
+    """``expr`` with each marker replaced by its chosen reading (``{name: (marker, reading)}``)."""
+    plain = {m: meaning(r) for m, r in choice.values() if isinstance(m, sympy.Symbol)}
+    indexed = {m: r for m, r in choice.values() if isinstance(m, sympy.IndexedBase)}
+    expr = expr.xreplace(plain)
+    if indexed:
+        expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in indexed,
+                            lambda e: meaning(indexed[e.base], e.indices[0]))
+    return expr
+
+
+def combinations(found: dict) -> list[dict]:
+    """Every choice of one reading per marked name (``found``: name -> (marker, readings)),
+    the customary first readings first."""
+    names = sorted(found)
+    unknown = [n for n in names if _unknown(found[n][1])]
+    out = []
+    for choice in itertools.product(*(found[n][1] for n in names)):
+        chosen = dict(zip(names, choice))
+        if len({chosen[n] for n in unknown}) < len(unknown):
+            continue  # two unknown letters for one count: a paper names each thing once
+        out.append({n: (found[n][0], r) for n, r in chosen.items()})
+    return out
+
+
+_SUM = re.compile(r"\\(?:sum|prod)\s*_\s*\{\s*([a-z](?:\s*,\s*[a-z])*)\s*(?:=\s*[01]\s*)?(?:,[^{}]*)?\}\s*\^\s*"
+                  r"(?:\{\s*(\|?\s*(?:\\mathcal\{)?[A-Za-z]\}?\s*\|?)\s*\}|([A-Za-z]))")
+_SAMPLE_NAMES = r"(?:Y|Z|\\hat\{Y\}|\\hat\{y\}|C_\{\s*y|C_\{\s*h\(x)"
+_TOTAL_LETTERS = ("n", "N", "s")  # a bound these name is customary for samples and classes alike (Wenzel, Kozak)
+
+
+_MEMBER = re.compile(r"\\(?:sum|prod)\s*_\s*\{\s*([a-z])\s*\\in\s*(?:\\mathcal\{\s*([A-Za-z])\s*\}|([A-Za-z]))\s*\}")
+
+
+def role_bounds(text: str) -> dict[str, tuple[sympy.Expr, str]]:
+    """The letters that bound sums, read from what their index subscripts: a sum over an index
+    that subscripts the samples' sets (``Y_i``, ``Z_i``, ``x_i``) runs over the samples, so its
+    bound is n; one over an index that subscripts counts or cells (``tp_i``, ``C_{ik}``) runs
+    over the classes (or labels), so its bound is C. -> {letter: (meaning, sentence)}. The
+    letters n, N and s are left to the readings: papers bound both kinds of sums with them."""
+    out = {}
+    sums = [(m.group(1), m.group(2) or m.group(3)) for m in _SUM.finditer(text)]
+    sums += [(m.group(1), m.group(2) or m.group(3)) for m in _MEMBER.finditer(text)]  # \sum_{l \in L}: L's size
+    for index_text, bound_text in sums:
+        indices = [i.strip() for i in index_text.split(",")]
+        bound = re.sub(r"[\s|{}]|\\mathcal", "", bound_text)
+        if bound in out or bound == "C" or not re.fullmatch(r"[A-Za-z]", bound):
+            continue
+        index = indices[0]
+        subscript = rf"_\s*(?:\{{[^{{}}]*(?<![A-Za-z]){index}(?![A-Za-z])[^{{}}]*\}}|{index}(?![A-Za-z]))"
+        if re.search(_SAMPLE_NAMES + r"\s*" + subscript, text):
+            if bound in _TOTAL_LETTERS:
+                out[bound] = (N, "")  # the customary reading, forced: nothing to say
+                continue
+            out[bound] = (N, f"read {bound} as the number of samples (it bounds the sum over {index}, "
+                             f"which indexes the samples)")
+        elif bound not in _TOTAL_LETTERS and re.search(r"[A-Za-z}]\s*" + subscript, text) or re.search(rf"\(\s*{index}\s*\)", text):
+            out[bound] = (C, f"read {bound} as the number of classes (it bounds the sum over {index}, "
+                             f"which indexes per-class counts)")
+    return out

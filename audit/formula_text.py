@@ -1,0 +1,128 @@
+"""Rewrites of a printed formula's text before the scanner of :mod:`.latex_formula` reads it.
+
+Plain text (``--notation text``) becomes the LaTeX subset; multi-label set notation of one
+instance becomes its counts; ``G-mean`` becomes one name. All are text rewrites: nothing is
+evaluated, and the result goes through the same scanner, bounds and notation as any LaTeX.
+"""
+
+from __future__ import annotations
+
+import re
+
+from metricc.audit.formula_source import Source
+from metricc.core.errors import InputError
+
+__all__ = ["text_to_latex", "label_sets", "one_name_g_mean"]
+
+_G_MEAN = re.compile(r"\\text\{\s*G\s*-\s*mean\s*\}|G\s*-\s*(\\(text|mathrm)\{\s*mean\s*\}|mean\b)")
+_TRUE_SET = r"(?:Y_\{?([a-z])\}?|C_\{\s*y_\{?([a-z])\}?\s*\})"  # Y_i, Wenzel's C_{y_i}
+_PREDICTED_SET = r"(?:Z_\{?([a-z])\}?|\\hat\{Y\}_\{?([a-z])\}?|C_\{\s*h\(x_\{?([a-z])\}?\)\s*\})"  # Z_i, C_{h(x_i)}
+_SET = rf"(?:{_TRUE_SET}|{_PREDICTED_SET})"
+_SET_OPERATIONS = (  # (pattern, meaning over the instance's counts) of multi-label set notation
+    (re.compile(rf"\|\s*{_SET}\s*\\cap\s*{_SET}\s*\|"), "TP_{{{i}}}"),
+    (re.compile(rf"\|\s*{_SET}\s*\\cup\s*{_SET}\s*\|"), "(TP_{{{i}}} + FP_{{{i}}} + FN_{{{i}}})"),
+    (re.compile(rf"\|\s*{_SET}\s*\\(Delta|triangle|ominus|bigtriangleup)\s*{_SET}\s*\|"), "(FP_{{{i}}} + FN_{{{i}}})"),
+    (re.compile(rf"\|\s*{_TRUE_SET}\s*\|"), "(TP_{{{i}}} + FN_{{{i}}})"),
+    (re.compile(rf"\|\s*{_PREDICTED_SET}\s*\|"), "(TP_{{{i}}} + FP_{{{i}}})"),
+    (re.compile(rf"(?:I|\\mathbb\{{1\}}|\\mathbf\{{1\}})\s*(?:\(|\\left\()\s*{_SET}\s*[,=]\s*{_SET}\s*(?:\)|\\right\))"),
+     "\\text{{SetMatch}}_{{{i}}}"),
+)
+_INDICATOR_CASES = re.compile(r",?\s*(\\quad)?\s*(\\text\{\s*where\s*\}|where)?\s*I\s*=\s*\\begin\{cases\}.*?otherwise.*?\\end\{cases\}", re.S)
+
+
+_TEXT_FUNCTIONS = {"sqrt": "\\sqrt", "max": "\\max", "min": "\\min", "log": "\\log", "ln": "\\ln", "abs": "|"}
+
+
+def text_to_latex(text: str | Source) -> Source:
+    """Plain-text formula -> the LaTeX subset: ``sqrt(x)`` -> ``\\sqrt{x}``, ``abs(x)`` ->
+    ``|x|``, ``max(a, b)`` -> ``\\max(a, b)``, ``x**2``, ``x^999`` and ``x^(a+b)`` -> ``x^{...}``,
+    ``sum_{i=1}^{C}`` and ``prod_i`` -> ``\\sum``, ``\\prod``. A text rewrite only: nothing is
+    evaluated; every character keeps the user's column (:class:`.Source`)."""
+    source = Source.of(text) if isinstance(text, str) else text
+    text = source.text
+    if "\\" in text:
+        raise source.error(text.index("\\"), "a LaTeX command in --notation text; use --notation latex for LaTeX")
+    out: list[str] = []
+    cols: list[int] = []
+
+    def emit(piece: str, at: int) -> None:
+        out.append(piece)
+        cols.extend([source.cols[at]] * len(piece))
+
+    def emit_source(inner: Source) -> None:
+        out.append(inner.text)
+        cols.extend(inner.cols[:-1])
+
+    pos = 0
+    while pos < len(text):
+        word = re.match(r"[A-Za-z]+", text[pos:]) if pos == 0 or not (text[pos - 1].isalnum() or text[pos - 1] == "_") else None
+        if word and word.group(0) in ("sum", "prod"):
+            emit("\\" + word.group(0), pos)
+            pos += len(word.group(0))
+            continue
+        if word and word.group(0) in _TEXT_FUNCTIONS and text[pos + len(word.group(0)):].lstrip().startswith("("):
+            name = word.group(0)
+            start = text.index("(", pos + len(name))
+            end = _closing(source, start)
+            opening, closing = {"sqrt": ("\\sqrt{", "}"), "abs": ("|", "|")}.get(name, (f"{_TEXT_FUNCTIONS[name]}(", ")"))
+            emit(opening, pos)
+            emit_source(text_to_latex(source.slice(start + 1, end)))
+            emit(closing, end)
+            pos = end + 1
+            continue
+        if text.startswith("**", pos) or text.startswith("^", pos):
+            after = pos + (2 if text.startswith("**", pos) else 1)
+            while after < len(text) and text[after] == " ":
+                after += 1
+            if text.startswith("(", after):
+                end = _closing(source, after)
+                emit("^{", pos)
+                emit_source(text_to_latex(source.slice(after + 1, end)))
+                emit("}", end)
+                pos = end + 1
+                continue
+            power = re.match(r"-?[0-9.]+|[A-Za-z][A-Za-z0-9_]*", text[after:])
+            if power:  # x^999 is x to the 999th, not (x^9)99 as in LaTeX
+                emit("^{", pos)
+                emit_source(source.slice(after, after + len(power.group(0))))
+                emit("}", after + len(power.group(0)) - 1)
+                pos = after + len(power.group(0))
+                continue
+            emit("^", pos)
+            pos = after
+            continue
+        emit(text[pos], pos)
+        pos += 1
+    return Source("".join(out), tuple(cols) + (source.cols[len(text)],), source.user)
+
+
+def _closing(source: Source, start: int) -> int:
+    """The position of the parenthesis that closes the one at ``start``."""
+    depth = 0
+    for i in range(start, len(source.text)):
+        depth += {"(": 1, ")": -1}.get(source.text[i], 0)
+        if depth == 0:
+            return i
+    raise source.error(start, "'(' is never closed")
+
+
+def label_sets(source: Source) -> Source:
+    """Multi-label set notation of instance i (true labels ``Y_i`` or ``C_{y_i}``, predicted
+    ``Z_i``, ``\\hat{Y}_i`` or ``C_{h(x_i)}``) -> the instance's counts: ``|Y_i \\cap Z_i|`` is
+    TP_i, ``|Y_i \\cup Z_i|`` TP_i + FP_i + FN_i, ``|Y_i \\Delta Z_i|`` FP_i + FN_i, ``|Y_i|``
+    TP_i + FN_i, ``|Z_i|`` TP_i + FP_i, ``I(Y_i = Z_i)`` 1 when the sets are equal (Wenzel's
+    "where I = \\begin{cases} 1 if ... otherwise\\end{cases}" says the same and is dropped)."""
+    source = source.sub(_INDICATOR_CASES, "")
+    for pattern, meaning in _SET_OPERATIONS:
+        def replace(match, meaning=meaning, current=source):
+            indices = {g for g in match.groups() if g and len(g) == 1}
+            if len(indices) != 1:
+                raise current.error(match.start(), f"'{match.group(0)}' mixes two instances")
+            return meaning.format(i=indices.pop())
+        source = source.sub(pattern, replace)
+    return source
+
+
+def one_name_g_mean(source: Source) -> Source:
+    """``G-mean``, ``G - \\text{mean}``: one name, not G minus mean."""
+    return source.sub(_G_MEAN, r"\\text{Gmean}")

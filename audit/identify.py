@@ -1,0 +1,298 @@
+"""Which catalog metric does a printed formula define? (``metricc identify``)
+
+The formula is parsed (:mod:`.latex_formula`), evaluated at random data of three kinds and
+compared with every catalog variant (metric x averaging mode) computed by the runtime:
+
+- per-class counts of multi-label data (no single-label identities): equal there -> ``all``;
+- confusion matrices of 3 and 4 classes: -> ``single-label``;
+- 2 x 2 confusion matrices, class 1 positive: -> ``binary``;
+- a formula over the instances of multi-label data (``\\frac{1}{n}\\sum_{i=1}^{n}``, ``|Y_i \\cap
+  Z_i|``, ``I(Y_i = Z_i)``): multi-label data sets, against every averaging (samples too) -> ``all``.
+
+A formula without class indices (``\\frac{TP}{TP+FP}``) is a per-class formula: equal to a
+class-level metric on every count -> ``all`` (reported with averaging ``binary``). A letter
+with several customary meanings or none (``P``, ``n``, ``l``, ``TOP``) is tried in each of its
+readings (:mod:`.formula_readings`); the answer says which reading matched, or under which
+reading each metric holds when they differ (then ``forced`` is false). Printed parameters are
+tried in each role (PyCM's Tversky index) and a match names the parameter values it needs.
+Candidates are then proved symbolically (:mod:`.identify_proof`) or, failing that, must agree at
+fresh random points of their scope (:func:`.identify_numeric.confirmed`); the text output says
+which were proved. When nothing matches, perturbations of the formula (one
+count swapped for another, a square root dropped or added, the pairs k = j of a double sum
+left out) find what differs; a formula with one free class index (Wang's CEN_j) is compared
+class by class with the per-class matrix metrics (``class_cen``, averaging ``none``:
+:mod:`.identify_per_class`), and one with free indices (CEN_j, AUC(j, k)) is summed over them
+in the usual ways to find the metric it is a per-class value of (:mod:`.identify_free`). Formulas over samples' probabilities (``f(s,j)``, ``p(s,j)``) are
+compared with the score- and curve-level metrics (:mod:`.identify_scores`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import re
+
+from metricc.audit.identify_differs import nearest as nearest_variants
+from metricc.audit.identify_free import free_indices, nearest_aggregates
+from metricc.audit import formula_readings as readings
+from metricc.audit.identify_numeric import confirmed, numeric_matches
+from metricc.audit.identify_per_class import per_class_matches
+from metricc.audit.identify_proof import proved as proved_matches
+from metricc.audit.latex_formula import parse_formula
+from metricc.audit.notation import SCALARS, Notation, label_metric
+from metricc.core.errors import InputError
+
+__all__ = ["Match", "Nearest", "Identification", "identify"]
+
+_SETTINGS = ("binary", "multiclass", "multilabel", "any")
+
+
+@dataclasses.dataclass(frozen=True)
+class Match:
+    metric: str
+    average: str | None
+    holds: str  # "all" | "single-label" | "binary"
+    proved: bool = False  # False: equal on the fixed and on fresh random points, but not proved
+    params: tuple[tuple[str, str], ...] = ()  # the metric's parameters the match needs: (name, value)
+    reading: tuple[str, ...] = ()  # the readings of letters under which it matches, when not forced
+
+
+@dataclasses.dataclass(frozen=True)
+class Nearest:
+    metric: str
+    average: str | None
+    differs: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Identification:
+    parsed: str
+    label: str | None
+    matches: tuple[Match, ...]
+    label_agrees: bool | None
+    nearest: tuple[Nearest, ...]
+    label_names: tuple[str | None, str | None] = (None, None)
+    inferred: tuple[str, ...] = ()  # what the formula's letters were read as, and why
+    forced: bool = True  # False: the matches hold under different readings of a letter (see Match.reading)
+
+    def to_json(self) -> dict:
+        return {"parsed": self.parsed, "label": self.label,
+                "matches": [{"metric": m.metric, "average": m.average, "holds": m.holds, "proved": m.proved,
+                             "params": dict(m.params), "reading": list(m.reading)}
+                            for m in self.matches],
+                "label_agrees": self.label_agrees, "inferred": list(self.inferred), "forced": self.forced,
+                "nearest": [{"metric": n.metric, "average": n.average, "differs": n.differs} for n in self.nearest]}
+
+    def text(self) -> str:
+        lines = [f"parsed: {self.parsed}", *self.inferred]
+        holds = {"all": "for every confusion matrix (and multi-label counts)",
+                 "single-label": "for single-label data", "binary": "for two classes"}
+        for m in self.matches:
+            how = "proved symbolically" if m.proved else "not proved; equal at every sampled and random point"
+            given = f"if {' and '.join(m.reading)}: " if m.reading else ""
+            params = " with " + ", ".join(f"{k} = {v}" for k, v in m.params) if m.params else ""
+            lines.append(f"{given}= {_variant(m.metric, m.average)}{params} {holds[m.holds]} ({how})")
+        if not self.matches:
+            lines.append("no catalog metric matches")
+        elif not self.forced:
+            lines.append("which reading the paper means decides the metric: give it with --symbol NAME=MEANING")
+        if self.label_agrees is False:
+            metric, mode = self.label_names
+            defined = _variant(self.matches[0].metric, self.matches[0].average) if self.matches else "no catalog metric"
+            lines.append(f"labelled {_variant(metric, mode)}, but it defines {defined}")
+        for n in self.nearest:
+            lines.append(f"nearest: {_variant(n.metric, n.average)}: {n.differs}")
+        return "\n".join(lines)
+
+
+def _variant(metric: str, mode: str | None) -> str:
+    return f"{metric} [{mode}]" if mode else metric
+
+
+def identify(formula: str, notation: str = "latex", setting: str = "any",
+             symbols_map: dict[str, str] | None = None) -> Identification:
+    """Identify a printed formula; see the module docstring. Raises InputError for text that
+    cannot be parsed (the command's exit code 2)."""
+    if setting not in _SETTINGS:
+        raise InputError("--setting", f"'{setting}' is not one of {', '.join(_SETTINGS)}")
+    if notation not in ("latex", "text"):
+        raise InputError("--notation", f"'{notation}' is not one of latex, text")
+    parsed = parse_formula(formula, _notation(symbols_map, notation), notation)
+    marked = readings.prune(dict(parsed.readings), parsed.expr)
+    choices = readings.combinations(marked) or [{}]
+    if len(choices) > readings.MAX_COMBINATIONS:
+        raise InputError("FORMULA", f"too many letters of several or unknown meanings ({', '.join(sorted(marked))}): "
+                                    "give their meanings with --symbol NAME=MEANING")
+    found, edges, first = _tried(parsed, choices, setting)
+    chosen, matched, forced, inferred = _decided(parsed, marked, found, first)
+    label_names = label_metric(parsed.label) if parsed.label else (None, None)
+    agrees = _label_agrees(label_names, matched) if label_names[0] else None
+    expr = chosen.expr
+    free = free_indices(expr)
+    if len(free) == 1 and not matched:  # CEN_j: the per-class values of a matrix metric (averaging none)
+        matched = tuple(Match(metric, "none", holds) for metric, holds in per_class_matches(expr, free[0], setting))
+        agrees = _label_agrees(label_names, matched) if label_names[0] else None
+    if free and all(m.average == "none" for m in matched):  # CEN_j, AUC(j, k): a per-class or per-pair value
+        names = {m.metric for m in matched}  # class_cen's own averages say nothing new
+        nearest = [n for n in nearest_aggregates(expr, free, matched=bool(matched)) if n[0] not in names]
+    elif forced:
+        nearest = nearest_variants(expr, matched, label_names if agrees is False else None, formula=chosen)
+    else:
+        nearest = []
+    if not matched and edges:
+        nearest = (edges + [n for n in nearest if n[:2] not in {e[:2] for e in edges}])[:max(3, len(edges))]
+    return Identification(str(expr), parsed.label, matched, agrees, tuple(Nearest(*n) for n in nearest),
+                          label_names, tuple(inferred), forced)
+
+
+def _tried(parsed, choices: list[dict], setting: str) -> tuple[list, list, tuple]:
+    """The formula under each choice of readings: (choice, formula, matches) of those that
+    match, the edge-case near matches of the first that has any, and (choice, formula) of the
+    first reading that makes sense (shown when none matches)."""
+    found, edges, first = [], [], None
+    for choice in choices:
+        try:
+            reading = parsed.read(choice)
+        except InputError:  # a reading that makes no sense here (a count as a sum's bound)
+            continue
+        first = first or (choice, reading)
+        matches, near = _matches(reading.expr, setting)
+        if matches:
+            found.append((choice, reading, matches))
+        elif near and not edges:
+            edges = near
+    if first is None:  # no reading makes sense: the first one's error
+        parsed.read(choices[0])
+    return found, edges, first
+
+
+def _decided(parsed, marked: dict, found: list, first: tuple):
+    """(formula shown, matches, forced, what was read): the reading is forced when every
+    reading that matches gives the same metrics; otherwise each match says under which."""
+    distinct = {tuple(sorted((m.metric, m.average or "") for m in matches)) for _, _, matches in found}
+    forced = len(distinct) <= 1
+    inferred = [sentence for _, sentence in parsed.inferred]
+    if not found:
+        choice, chosen = first
+        shown = _reading_words(choice, marked, "as")
+        if shown:
+            letters = ", ".join(sorted(n for n in marked if len(marked[n][1]) > 1))
+            inferred.append(f"no reading of {letters} matches a catalog metric; shown reading {' and '.join(shown)}")
+        return chosen, (), True, inferred
+    if not forced:
+        matched = tuple(dataclasses.replace(m, reading=_reading_words(choice, marked, "is"))
+                        for choice, _, ms in found for m in ms)
+        return found[0][1], matched, False, inferred
+    if len(found) == 1:
+        inferred.extend("read " + w for w in _reading_words(found[0][0], marked, "as"))
+    return found[0][1], tuple(found[0][2]), True, inferred
+
+
+def _reading_words(choice: dict, marked: dict, verb: str) -> tuple[str, ...]:
+    """How each letter of several readings was read (only those that had a choice)."""
+    return tuple(f"{name} {verb} {readings.READINGS[reading]}" for name, (_, reading) in sorted(choice.items())
+                 if len(marked[name][1]) > 1)
+
+
+def _matches(expr, setting: str) -> list[Match]:
+    """The catalog variants ``expr`` equals, each proved or confirmed at fresh random points
+    (a match neither proved nor confirmed is none), ordered; printed scalar parameters are
+    tried in each role (PyCM's Tversky index weighs FN by alpha, the catalog's FP)."""
+    out, seen, near = [], set(), []
+    for renamed, binding in _bindings(expr):
+        candidates = sorted(((v, h) for v, h in numeric_matches(renamed, setting) if v[:2] not in seen),
+                            key=lambda vh: (("all", "single-label", "binary").index(vh[1]), _rank(vh[0])))
+        if not candidates:
+            continue
+        proved = proved_matches(renamed, [v for v, _ in candidates], [h for _, h in candidates])
+        for (variant, holds), done in zip(candidates, proved):
+            equal, where = (True, None) if done else confirmed(renamed, variant, holds)
+            if equal:
+                seen.add(variant[:2])
+                out.append((variant, holds, done, _params(variant, binding)))
+            elif where:
+                near.append((variant[0], variant[1], f"equal except where {where}: there the catalog defines "
+                                                     f"{_variant(*variant[:2])} by its own value"))
+    out.sort(key=lambda m: (("all", "single-label", "binary").index(m[1]), not m[2], _rank(m[0])))
+    return [Match(v[0], v[1], h, p, params) for v, h, p, params in out], near
+
+
+def _bindings(expr) -> list[tuple]:
+    """(formula, {printed name: the catalog parameter it stands for}) for each assignment of
+    the printed scalar parameters to the parameter names, the printed names first."""
+    printed = [s for s in SCALARS.values() if s in expr.free_symbols]
+    out = []
+    for names in itertools.permutations(SCALARS.values(), len(printed)):
+        mapping = dict(zip(printed, names))
+        out.append((expr.xreplace(mapping), {a.name: b.name for a, b in mapping.items()}))
+    return out
+
+
+def _params(variant, binding: dict) -> tuple[tuple[str, str], ...]:
+    """The metric's scalar parameters as the match needs them: a printed one in another role
+    (``beta = the formula's alpha``), the others at their defaults (``beta = 1``)."""
+    import metricc.api as mc
+
+    roles = {catalog: printed for printed, catalog in binding.items()}
+    given = {name for name, _ in variant[3]} if len(variant) > 3 else set()  # the formula's own (kappa_i)
+    out = []
+    for param in mc.catalog()[variant[0]].params:
+        if param.name in given and param.name not in roles:
+            continue
+        if param.name in roles:
+            if roles[param.name] != param.name:
+                out.append((param.name, f"the formula's {roles[param.name]}"))
+        elif param.kind == "scalar":
+            out.append((param.name, f"{param.default:g}"))
+        elif param.kind == "class_vector":
+            out.append((param.name, "the same for every class"))
+    return tuple(out)
+
+
+def _rank(variant) -> tuple:
+    """One-per-matrix metrics first, then the common averaging modes."""
+    modes = (None, "binary", "micro", "macro", "weighted", "geometric", "none")
+    return (variant[1] not in (None,), modes.index(variant[1]) if variant[1] in modes else 9, variant[0])
+
+
+def _label_agrees(label_names, matches) -> bool:
+    """Whether a match is what the label names; Wenzel's r_M, p_M of multi-label data average
+    over the instances, so a macro label agrees with a samples average there."""
+    metric, mode = label_names
+    modes = (mode, None, "samples") if mode == "macro" else (mode, None)
+    return any(m.metric == metric and (mode is None or m.average in modes) for m in matches)
+
+
+def _notation(symbols_map, syntax: str) -> Notation:
+    """The papers' notation, with the user's --symbol meanings: a catalog metric's name
+    (``p_o=accuracy``, ``P=precision:macro``) or a formula in the same notation."""
+    notation = Notation()
+    for name, meaning in (symbols_map or {}).items():
+        metric = _metric_meaning(meaning)
+        # the meaning is read with the same notation, so that its letters of several readings
+        # (n: samples, negatives or classes) are tried with the formula's
+        notation.defined[name] = metric if metric is not None else parse_formula(meaning, notation, syntax).expr
+    return notation
+
+
+def _metric_meaning(meaning: str):
+    """The formula of the catalog metric ``meaning`` names (``accuracy``, ``precision:macro``),
+    None when it names none."""
+    from metricc.audit.identify_proof import catalog_expression
+
+    name, _, mode = meaning.strip().partition(":")
+    metric, label_mode = label_metric(name) if re.fullmatch(r"[A-Za-z][A-Za-z0-9_.-]*", name) else (None, None)
+    if metric is None:
+        return None
+    expr = catalog_expression(metric, mode or label_mode)
+    if expr is None:
+        raise InputError("--symbol", f"'{meaning}': {metric} needs a class vector or matrix; write its formula instead")
+    return expr
+
+
+def schema() -> dict:
+    """The JSON Schema of ``--format json``."""
+    from importlib import resources
+
+    return json.loads(resources.files("metricc.audit").joinpath("identify.schema.json").read_text())

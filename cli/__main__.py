@@ -1,0 +1,7 @@
+"""``python -m metricc.cli``: the ``metricc`` command without the installed script."""
+
+import sys
+
+from metricc.cli import main
+
+sys.exit(main())

@@ -1,0 +1,41 @@
+"""``metricc identify FORMULA``: which catalog metric a printed formula defines.
+
+Exit 0 when a catalog metric matches under one reading of the formula's letters, 1 when none
+does (or the metric depends on which reading the paper means), 2 when the formula cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+
+from metricc.core.errors import InputError
+
+__all__ = ["add_command"]
+
+
+def add_command(commands) -> None:
+    parser = commands.add_parser("identify", help="which catalog metric a printed formula defines",
+                                 description="Identify a formula as printed (LaTeX): the catalog metric and "
+                                             "averaging it equals, proved symbolically, and when.")
+    parser.add_argument("formula", metavar="FORMULA", help=r"e.g. '\frac{TP}{TP + \frac{1}{2}(FP + FN)}'")
+    parser.add_argument("--notation", choices=("latex", "text"), default="latex")
+    parser.add_argument("--setting", choices=("binary", "multiclass", "multilabel", "any"), default="any")
+    parser.add_argument("--symbol", action="append", default=[], metavar="NAME=MEANING",
+                        help="what a symbol of another notation means: a formula (a=TP, N=n) or a catalog metric "
+                             "(p_o=accuracy, P=precision:macro) (repeatable)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(run=_run)
+
+
+def _run(args) -> int:
+    from metricc.audit.identify import identify
+
+    symbols = {}
+    for item in args.symbol:
+        name, sep, meaning = item.partition("=")
+        if not sep or not name.strip() or not meaning.strip():
+            raise InputError("--symbol", f"'{item}': write NAME=MEANING, e.g. a=TP")
+        symbols[name.strip()] = meaning.strip()
+    result = identify(args.formula, notation=args.notation, setting=args.setting, symbols_map=symbols)
+    print(json.dumps(result.to_json(), indent=2) if args.format == "json" else result.text())
+    return 0 if result.matches and result.forced else 1

@@ -1,7 +1,0 @@
-"""``python -m metricc.compiler``: the ``metricc`` command without the installed script."""
-
-import sys
-
-from metricc.compiler.cli import main
-
-sys.exit(main())
