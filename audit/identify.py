@@ -115,9 +115,9 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
     """Identify a printed formula; see the module docstring. Raises InputError for text that
     cannot be parsed (the command's exit code 2)."""
     if setting not in _SETTINGS:
-        raise InputError("--setting", f"'{setting}' is not one of {', '.join(_SETTINGS)}")
+        raise InputError("setting", f"'{setting}' is not one of {', '.join(_SETTINGS)}")
     if notation not in ("latex", "text"):
-        raise InputError("--notation", f"'{notation}' is not one of latex, text")
+        raise InputError("notation", f"'{notation}' is not one of latex, text")
     parsed = parse_formula(formula, _notation(symbols_map, notation), notation)
     marked = readings.prune(dict(parsed.readings), parsed.expr)
     choices = readings.combinations(marked) or [{}]
@@ -287,7 +287,7 @@ def _metric_meaning(meaning: str):
         return None
     expr = catalog_expression(metric, mode or label_mode)
     if expr is None:
-        raise InputError("--symbol", f"'{meaning}': {metric} needs a class vector or matrix; write its formula instead")
+        raise InputError("symbols_map", f"'{meaning}': {metric} needs a class vector or matrix; write its formula instead")
     return expr
 
 

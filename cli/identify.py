@@ -27,6 +27,10 @@ def add_command(commands) -> None:
     parser.set_defaults(run=_run)
 
 
+# identify()'s parameters as this command spells them.
+_FLAGS = {"setting": "--setting", "notation": "--notation", "symbols_map": "--symbol"}
+
+
 def _run(args) -> int:
     from metricc.audit.identify import identify
 
@@ -36,6 +40,10 @@ def _run(args) -> int:
         if not sep or not name.strip() or not meaning.strip():
             raise InputError("--symbol", f"'{item}': write NAME=MEANING, e.g. a=TP")
         symbols[name.strip()] = meaning.strip()
-    result = identify(args.formula, notation=args.notation, setting=args.setting, symbols_map=symbols)
+    try:
+        result = identify(args.formula, notation=args.notation, setting=args.setting, symbols_map=symbols)
+    except InputError as error:  # the function names its parameters; the command names its options
+        flag = _FLAGS.get(error.argument, error.argument)
+        raise InputError(flag, error.message) from None
     print(json.dumps(result.to_json(), indent=2) if args.format == "json" else result.text())
     return 0 if result.matches and result.forced else 1

@@ -77,3 +77,14 @@ def test_cli_exit_code_2_and_a_message_without_traceback(capsys):
     assert main(["identify", "(" * 900 + "TP" + ")" * 900]) == 2
     err = capsys.readouterr().err
     assert "nested too deeply" in err and "Traceback" not in err and "RecursionError" not in err
+
+
+def test_the_function_names_its_parameters_and_the_command_its_options(capsys):
+    with pytest.raises(InputError) as error:
+        identify("TP", setting="ternary")
+    assert error.value.argument == "setting"
+    with pytest.raises(InputError) as error:
+        identify("x", symbols_map={"x": "preference_driven"})
+    assert error.value.argument == "symbols_map"
+    assert main(["identify", "x", "--symbol", "x=preference_driven"]) == 2
+    assert "error: --symbol: 'preference_driven': preference_driven needs a class vector" in capsys.readouterr().err
