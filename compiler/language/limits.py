@@ -6,7 +6,8 @@ around 1,000 levels), Python refuses to convert integers of over 4,300 digits, `
 overflows on a 400-digit range bound, and ``ast.parse`` of a 100,000-character formula
 exhausts memory. Every limit is far above what a real metric needs (the largest shipped spec
 is under 2 KB, its longest formula under 200 characters, its deepest nesting 4 levels).
-docs/spec-language.md ("Limits and reserved names") and the README list them.
+docs/spec-language.md ("Limits and reserved names") and docs/guide/performance.md ("Limits") list
+them.
 """
 
 from __future__ import annotations

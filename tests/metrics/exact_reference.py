@@ -425,7 +425,7 @@ MEANS = ("macro", "weighted", "samples")  # documented bound: 1e-12 of the same 
 
 def _magnitudes(per_class: PerClass) -> PerClass:
     """The per-class values' magnitudes: a mean of values of both signs cancels, and its
-    documented error bound is relative to the same mean of |values| (README, "Exactness")."""
+    documented error bound is relative to the same mean of |values| (docs/guide/evaluating.md, "Exactness")."""
     return dataclasses.replace(per_class, values=[None if v is None else abs(v) for v in per_class.values])
 
 
