@@ -1,0 +1,151 @@
+"""Confusion, multi-label and threshold counts in the input's namespace and on its device.
+
+The counts every catalog metric is computed from, made where the arrays live (a CUDA tensor
+is counted on its GPU, a JAX array by JAX) with the Array API standard's functions only, so
+any conforming library works; nothing goes to the host except, with ``validate=True``, one
+boolean per call that says whether every label is a class.
+
+The standard has no ``bincount`` and (before 2024.12) no scatter, so labels are counted by
+sorting: the code ``C * true + predicted`` of each sample is sorted and ``searchsorted``
+finds where each of the ``C * C`` codes starts; the count of a code is the distance to the
+next one. Measured on 2 CPU cores (1e7 labels, C = 10): sort + searchsorted 1.1 s in numpy
+and 0.9 s in PyTorch; comparing every code with ``arange(C * C)`` in chunks (bounded memory)
+4.7 s and 12 s, and it grows with C * C while sorting does not (O(n log n) whatever C, static
+output shapes, exact integer counts); one-hot matrices multiplied in float32 were slower again
+on CPU. numpy itself has ``bincount`` (35x faster than sorting there), so numpy input is
+counted with it; array-api-strict runs the standard path on numpy arrays and checks it.
+
+Counts are int64 where the device holds int64, else int32 (JAX without x64): see
+:mod:`.namespace`. Predicted positive at a threshold means ``score >= threshold``.
+
+>>> import numpy as np
+>>> confusion_counts(np.array([0, 1, 1]), np.array([0, 1, 0]), np.arange(2)).tolist()
+[[1, 0], [1, 1]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metricc.core.errors import InputError
+from metricc.runtime.namespace import array_namespace, count_dtype, device, is_numpy, to_host
+
+__all__ = ["code_counts", "confusion_counts", "encode", "multilabel_counts", "threshold_counts"]
+
+
+def code_counts(codes, size: int):
+    """How many of the integer ``codes`` equal each of ``0 .. size - 1`` (others are ignored), ``(size,)``."""
+    xp = array_namespace(codes)
+    where = device(codes)
+    dtype = count_dtype(xp, where)
+    if is_numpy(xp):
+        kept = codes[(codes >= 0) & (codes < size)]
+        return np.bincount(kept, minlength=size)[:size].astype(dtype)
+    ordered = xp.sort(codes)
+    edges = xp.searchsorted(ordered, xp.arange(size + 1, dtype=codes.dtype, device=where))
+    return xp.astype(edges[1:] - edges[:-1], dtype)
+
+
+def _numeric(y, xp):
+    return xp.astype(y, xp.int32) if y.dtype == xp.bool else y
+
+
+def encode(y, classes, argument: str = "y", *, validate: bool = True):
+    """Index in the sorted ``classes`` of each label of ``y`` (``len(classes)`` for a label that is none).
+
+    With ``validate`` a label outside ``classes`` is an :class:`InputError` naming it; this
+    reads one boolean from the device.
+    """
+    xp = array_namespace(y, classes)
+    y, classes = _numeric(y, xp), _numeric(classes, xp)
+    if xp.isdtype(y.dtype, "integral") and xp.isdtype(classes.dtype, "integral"):
+        common = xp.result_type(y, classes)
+    else:  # the standard defines no promotion between integers and floats: compare as floats
+        common = y.dtype if xp.isdtype(y.dtype, "real floating") else classes.dtype
+    y, classes = xp.astype(y, common), xp.astype(classes, common)
+    n_classes = classes.shape[0]
+    at = xp.searchsorted(classes, y)
+    found = xp.take(classes, xp.clip(at, 0, n_classes - 1)) == y
+    if validate and not bool(xp.all(found)):
+        unknown = to_host(y)[~to_host(found)][0].item()
+        raise InputError(argument, f"label {unknown!r} is not one of the {n_classes} classes "
+                                   f"{to_host(classes).tolist()!r}; name every class up front")
+    index = count_dtype(xp, device(y))
+    return xp.where(found, xp.astype(at, index), xp.asarray(n_classes, dtype=index, device=device(y)))
+
+
+def confusion_counts(y_true, y_pred, classes, *, validate: bool = True):
+    """Confusion matrix ``(C, C)``, rows the true class, of labels ``(N,)`` over the sorted ``classes``.
+
+    ``classes`` is an array of the same namespace and device (``xp.arange(C)`` for labels
+    ``0 .. C - 1``). Without ``validate`` a sample with a label outside ``classes`` is not counted.
+    """
+    xp = array_namespace(y_true, y_pred, classes)
+    if y_true.ndim != 1 or y_true.shape != y_pred.shape:
+        raise InputError("y_pred", f"expected labels (N,) of equal length, got shapes {y_true.shape} and {y_pred.shape}")
+    n_classes = classes.shape[0]
+    truth = encode(y_true, classes, "y_true", validate=validate)
+    predicted = encode(y_pred, classes, "y_pred", validate=validate)
+    size = n_classes * n_classes
+    codes = xp.where((truth < n_classes) & (predicted < n_classes), truth * n_classes + predicted,
+                     xp.asarray(size, dtype=truth.dtype, device=device(truth)))
+    return xp.reshape(code_counts(codes, size), (n_classes, n_classes))
+
+
+def _indicators(y, xp, argument: str, validate: bool):
+    if validate and not bool(xp.all((y == 0) | (y == 1))):
+        raise InputError(argument, "expected 0/1 indicators (or booleans); threshold scores first")
+    return xp.astype(y, xp.bool)
+
+
+def multilabel_counts(y_true, y_pred, *, axis: int = 0, validate: bool = True):
+    """TP, FP, FN, TN of indicator matrices ``(N, C)`` stacked as ``(4, C)`` (per class, summed over
+    ``axis=0``) or ``(4, N)`` (per sample, ``axis=1``)."""
+    xp = array_namespace(y_true, y_pred)
+    if y_true.ndim != 2 or y_true.shape != y_pred.shape:
+        raise InputError("y_pred", f"expected indicators (N, C) of equal shape, got {y_true.shape} and {y_pred.shape}")
+    truth = _indicators(y_true, xp, "y_true", validate)
+    predicted = _indicators(y_pred, xp, "y_pred", validate)
+    dtype = count_dtype(xp, device(truth))
+
+    def count(mask):
+        return xp.sum(xp.astype(mask, dtype), axis=axis)
+
+    return xp.stack([count(truth & predicted), count(~truth & predicted),
+                     count(truth & ~predicted), count(~truth & ~predicted)])
+
+
+def threshold_counts(truth, scores, thresholds, *, validate: bool = True):
+    """TP, FP, FN, TN ``(4, K, T)`` of each column of scores ``(N, K)`` (positive: ``truth``
+    ``(N, K)`` indicators) at each of the ``thresholds`` ``(T,)``; ``(N,)`` inputs give ``(4, T)``.
+
+    Sorting, not one comparison per threshold: the positives' scores (the others set to
+    ``-inf``) are sorted once per column and ``searchsorted`` counts those at or above each
+    threshold, O((N + T) log N) for any number of thresholds.
+    """
+    xp = array_namespace(truth, scores, thresholds)
+    single = scores.ndim == 1
+    if single:
+        truth, scores = truth[:, None], scores[:, None]
+    if truth.shape != scores.shape or scores.ndim != 2:
+        raise InputError("scores", f"expected truth and scores of equal shape (N,) or (N, K), "
+                                   f"got {truth.shape} and {scores.shape}")
+    positive = _indicators(truth, xp, "truth", validate)
+    if validate and bool(xp.any(xp.isnan(scores))):
+        raise InputError("scores", "NaN scores cannot be ranked; drop or replace them")
+    where = device(scores)
+    dtype = count_dtype(xp, where)
+    thresholds = xp.astype(thresholds, scores.dtype)
+    lowest = xp.asarray(-xp.inf, dtype=scores.dtype, device=where)
+    n = scores.shape[0]
+
+    def at_or_above(mask):
+        ordered = xp.sort(xp.where(mask, scores, lowest), axis=0)
+        total = xp.sum(xp.astype(mask, dtype), axis=0)
+        columns = [n - xp.astype(xp.searchsorted(ordered[:, k], thresholds), dtype) for k in range(scores.shape[1])]
+        return xp.minimum(xp.stack(columns), total[:, None]), total[:, None]
+
+    tp, positives = at_or_above(positive)
+    fp, negatives = at_or_above(~positive)
+    counts = xp.stack([tp, fp, positives - tp, negatives - fp])
+    return counts[:, 0, :] if single else counts
