@@ -27,7 +27,7 @@ import numpy as np
 
 from metricc.core.errors import InputError
 
-__all__ = ["array_namespace", "as_array", "count_dtype", "device", "is_numpy", "to_host", "value_dtype"]
+__all__ = ["array_namespace", "as_array", "count_dtype", "device", "is_numpy", "is_torch", "to_host", "value_dtype"]
 
 
 def _compat():
@@ -63,6 +63,11 @@ def device(x):
 def is_numpy(xp) -> bool:
     """Whether ``xp`` is numpy's namespace (plain or as ``array-api-compat`` wraps it)."""
     return _compat().is_numpy_namespace(xp)
+
+
+def is_torch(x) -> bool:
+    """Whether ``x`` is a PyTorch tensor (checked without importing torch)."""
+    return _compat().is_torch_array(x)
 
 
 @functools.lru_cache(maxsize=None)
