@@ -140,9 +140,9 @@ def threshold_counts(truth, scores, thresholds, *, validate: bool = True):
     n = scores.shape[0]
 
     def at_or_above(mask):
-        ordered = xp.sort(xp.where(mask, scores, lowest), axis=0)
         total = xp.sum(xp.astype(mask, dtype), axis=0)
-        columns = [n - xp.astype(xp.searchsorted(ordered[:, k], thresholds), dtype) for k in range(scores.shape[1])]
+        columns = [n - xp.astype(xp.searchsorted(xp.sort(xp.where(mask[:, k], scores[:, k], lowest)), thresholds), dtype)
+                   for k in range(scores.shape[1])]  # one contiguous column at a time
         return xp.minimum(xp.stack(columns), total[:, None]), total[:, None]
 
     tp, positives = at_or_above(positive)
