@@ -3,7 +3,7 @@
 The counts every catalog metric is computed from, made where the arrays live (a CUDA tensor
 is counted on its GPU, a JAX array by JAX) with the Array API standard's functions only, so
 any conforming library works; nothing goes to the host except, with ``validate=True``, one
-boolean per call that says whether every label is a class.
+boolean per call that says whether every label is a class (or every indicator 0/1).
 
 The standard has no ``bincount`` and (before 2024.12) no scatter, so labels are counted by
 sorting: the code ``C * true + predicted`` of each sample is sorted and ``searchsorted``
@@ -57,6 +57,13 @@ def encode(y, classes, argument: str = "y", *, validate: bool = True):
     reads one boolean from the device.
     """
     xp = array_namespace(y, classes)
+    codes = _codes(y, classes, xp)
+    if validate:
+        _check_known([(y, codes, argument)], classes, xp)
+    return codes
+
+
+def _codes(y, classes, xp):
     y, classes = _numeric(y, xp), _numeric(classes, xp)
     if xp.isdtype(y.dtype, "integral") and xp.isdtype(classes.dtype, "integral"):
         common = xp.result_type(y, classes)
@@ -66,36 +73,58 @@ def encode(y, classes, argument: str = "y", *, validate: bool = True):
     n_classes = classes.shape[0]
     at = xp.searchsorted(classes, y)
     found = xp.take(classes, xp.clip(at, 0, n_classes - 1)) == y
-    if validate and not bool(xp.all(found)):
-        unknown = to_host(y)[~to_host(found)][0].item()
-        raise InputError(argument, f"label {unknown!r} is not one of the {n_classes} classes "
-                                   f"{to_host(classes).tolist()!r}; name every class up front")
     index = count_dtype(xp, device(y))
     return xp.where(found, xp.astype(at, index), xp.asarray(n_classes, dtype=index, device=device(y)))
+
+
+def _check_known(coded, classes, xp) -> None:
+    """One boolean read from the device for every ``(labels, codes, argument)``; the label is named on error."""
+    n_classes = classes.shape[0]
+    known = [xp.all(codes < n_classes) for _, codes, _ in coded]
+    if bool(xp.all(xp.stack(known))):
+        return
+    for (y, codes, argument), ok in zip(coded, known):
+        if not bool(ok):
+            unknown = to_host(y)[to_host(codes) == n_classes][0].item()
+            raise InputError(argument, f"label {unknown!r} is not one of the {n_classes} classes "
+                                       f"{to_host(classes).tolist()!r}; name every class up front")
 
 
 def confusion_counts(y_true, y_pred, classes, *, validate: bool = True):
     """Confusion matrix ``(C, C)``, rows the true class, of labels ``(N,)`` over the sorted ``classes``.
 
     ``classes`` is an array of the same namespace and device (``xp.arange(C)`` for labels
-    ``0 .. C - 1``). Without ``validate`` a sample with a label outside ``classes`` is not counted.
+    ``0 .. C - 1``). ``validate``: a label outside ``classes`` is an :class:`InputError` (one
+    boolean read from the device per call); without it such a sample is not counted.
     """
     xp = array_namespace(y_true, y_pred, classes)
     if y_true.ndim != 1 or y_true.shape != y_pred.shape:
         raise InputError("y_pred", f"expected labels (N,) of equal length, got shapes {y_true.shape} and {y_pred.shape}")
     n_classes = classes.shape[0]
-    truth = encode(y_true, classes, "y_true", validate=validate)
-    predicted = encode(y_pred, classes, "y_pred", validate=validate)
+    truth, predicted = _codes(y_true, classes, xp), _codes(y_pred, classes, xp)
+    if validate:
+        _check_known([(y_true, truth, "y_true"), (y_pred, predicted, "y_pred")], classes, xp)
     size = n_classes * n_classes
     codes = xp.where((truth < n_classes) & (predicted < n_classes), truth * n_classes + predicted,
                      xp.asarray(size, dtype=truth.dtype, device=device(truth)))
     return xp.reshape(code_counts(codes, size), (n_classes, n_classes))
 
 
-def _indicators(y, xp, argument: str, validate: bool):
-    if validate and not bool(xp.all((y == 0) | (y == 1))):
-        raise InputError(argument, "expected 0/1 indicators (or booleans); threshold scores first")
-    return xp.astype(y, xp.bool)
+def _check(xp, conditions) -> None:
+    """One boolean read from the device for every ``(holds everywhere, argument, message)``."""
+    oks = [xp.all(holds) for holds, _, _ in conditions]
+    if bool(xp.all(xp.stack(oks))):
+        return
+    for ok, (_, argument, message) in zip(oks, conditions):
+        if not bool(ok):
+            raise InputError(argument, message)
+
+
+_INDICATORS = "expected 0/1 indicators (or booleans); threshold scores first"
+
+
+def _is_indicator(y):
+    return (y == 0) | (y == 1)
 
 
 def multilabel_counts(y_true, y_pred, *, axis: int = 0, validate: bool = True):
@@ -104,8 +133,9 @@ def multilabel_counts(y_true, y_pred, *, axis: int = 0, validate: bool = True):
     xp = array_namespace(y_true, y_pred)
     if y_true.ndim != 2 or y_true.shape != y_pred.shape:
         raise InputError("y_pred", f"expected indicators (N, C) of equal shape, got {y_true.shape} and {y_pred.shape}")
-    truth = _indicators(y_true, xp, "y_true", validate)
-    predicted = _indicators(y_pred, xp, "y_pred", validate)
+    if validate:
+        _check(xp, [(_is_indicator(y_true), "y_true", _INDICATORS), (_is_indicator(y_pred), "y_pred", _INDICATORS)])
+    truth, predicted = xp.astype(y_true, xp.bool), xp.astype(y_pred, xp.bool)
     dtype = count_dtype(xp, device(truth))
 
     def count(mask):
@@ -130,9 +160,10 @@ def threshold_counts(truth, scores, thresholds, *, validate: bool = True):
     if truth.shape != scores.shape or scores.ndim != 2:
         raise InputError("scores", f"expected truth and scores of equal shape (N,) or (N, K), "
                                    f"got {truth.shape} and {scores.shape}")
-    positive = _indicators(truth, xp, "truth", validate)
-    if validate and bool(xp.any(xp.isnan(scores))):
-        raise InputError("scores", "NaN scores cannot be ranked; drop or replace them")
+    if validate:
+        _check(xp, [(_is_indicator(truth), "truth", _INDICATORS),
+                    (~xp.isnan(scores), "scores", "NaN scores cannot be ranked; drop or replace them")])
+    positive = xp.astype(truth, xp.bool)
     where = device(scores)
     dtype = count_dtype(xp, where)
     thresholds = xp.astype(thresholds, scores.dtype)
