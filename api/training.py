@@ -53,9 +53,10 @@ class TrainingMetric:
     """One metric entry (``compute()`` returns its value) or a list (a ``{entry: value}`` dict).
 
     ``classes``: the number of classes ``C`` (labels ``0 .. C - 1``, as in torchmetrics) or the
-    class labels themselves (numbers; a batch's labels are looked up in them on the device).
-    ``multilabel=True``: batches are indicator matrices ``(N, C)`` and ``classes`` names the
-    columns. Metric entries, ``average``, ``params``, ``zero_division`` are those of
+    class labels themselves (numbers, sorted; a batch's labels are looked up in them on the
+    device). ``multilabel=True``: batches are indicator matrices ``(N, C)`` and ``classes``
+    names the columns in order (any names). Per-class values (``average="none"``) follow the
+    order of ``labels``; outside numpy they are plain arrays of the input's namespace. Metric entries, ``average``, ``params``, ``zero_division`` are those of
     :func:`~metricc.api.evaluate.evaluate`. ``validate`` checks that every label is a class
     (one boolean read per batch); without it such samples are not counted.
     ``sync_on_compute``: under ``torch.distributed`` the counts of every process are summed
@@ -71,9 +72,10 @@ class TrainingMetric:
             raise InputError("metrics", "name at least one metric")
         self._check_levels(multilabel, average)
         labels = list(range(classes)) if isinstance(classes, int) else list(np.asarray(classes).tolist())
-        if not labels or len(set(labels)) != len(labels) or not all(isinstance(v, (int, float)) for v in labels):
+        numeric = all(isinstance(v, (int, float)) for v in labels)
+        if not labels or len(set(labels)) != len(labels) or not (numeric or multilabel):
             raise InputError("classes", f"expected a number of classes or distinct numeric labels, got {classes!r}")
-        self.labels = sorted(labels)
+        self.labels = labels if multilabel else sorted(labels)  # columns keep their order; labels are looked up sorted
         self.multilabel, self.validate, self.sync_on_compute = multilabel, validate, sync_on_compute
         self.options = {"average": average, "zero_division": zero_division, **options}
         if params is not None:
@@ -85,7 +87,7 @@ class TrainingMetric:
             info = metric(name.split(":")[0])
             if info.level in ("curve", "score"):
                 raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it needs the scores, "
-                                            "not counts; use StreamingMetric or evaluate")
+                                            "not counts; use evaluate (or StreamingMetric for curve-level metrics)")
             entry_average = name.split(":", 1)[1] if ":" in name else average
             if multilabel and (info.per_instance or (entry_average or info.default_average) == "samples"):
                 raise InputError("metrics", f"{info.id}: averaging over samples needs per-sample counts; "
@@ -148,7 +150,7 @@ class TrainingMetric:
         counts = self.synced_counts() if self.sync_on_compute else self._checked()
         host = namespace.to_host(counts)
         if self.multilabel:
-            values = evaluate(self.names, counts=ClassCounts(*host), **self.options)
+            values = evaluate(self.names, counts=ClassCounts(*host), labels=self.labels, **self.options)
         else:
             values = evaluate(self.names, matrix=host, labels=self.labels, **self.options)
         xp = namespace.array_namespace(counts)

@@ -57,13 +57,15 @@ def test_multilabel_counts_per_class(name):
     library = load(name)
     rng = np.random.default_rng(2)
     batches = [(rng.integers(0, 2, (n, 3)), rng.integers(0, 2, (n, 3))) for n in (10, 17)]
-    entries = ["f1:macro", "precision:micro", "jaccard:weighted"]
-    training = mc.TrainingMetric(entries, classes=3, multilabel=True)
+    entries = ["f1:macro", "precision:micro", "jaccard:weighted", "recall:none"]
+    training = mc.TrainingMetric(entries, classes=["tag", "cat", "dog"], multilabel=True)
     for truth, predicted in batches:
         training.update(put(library, name, truth), put(library, name, predicted))
     everything = [np.concatenate(part) for part in zip(*batches)]
-    expected = mc.evaluate(entries, y_true=everything[0], y_pred=everything[1], multilabel=True)
+    expected = mc.evaluate(entries, y_true=everything[0], y_pred=everything[1], multilabel=True, labels=["tag", "cat", "dog"])
     values = training.compute()
+    if name == "numpy":
+        assert values["recall:none"].labels == ["tag", "cat", "dog"]  # columns keep their order
     for entry in entries:
         np.testing.assert_allclose(to_host(values[entry]), expected[entry], rtol=1e-6 if name == "jax.numpy" else 1e-12)
 
