@@ -105,6 +105,9 @@ def confusion_counts(y_true, y_pred, classes, *, validate: bool = True):
     if validate:
         _check_known([(y_true, truth, "y_true"), (y_pred, predicted, "y_pred")], classes, xp)
     size = n_classes * n_classes
+    if size >= xp.iinfo(truth.dtype).max:
+        raise InputError("classes", f"{n_classes} classes make {size} cells, more than {truth.dtype} codes reach "
+                                    "(JAX: enable jax_enable_x64)")
     codes = xp.where((truth < n_classes) & (predicted < n_classes), truth * n_classes + predicted,
                      xp.asarray(size, dtype=truth.dtype, device=device(truth)))
     return xp.reshape(code_counts(codes, size), (n_classes, n_classes))
