@@ -27,7 +27,7 @@ _AUDIT = {name: "metricc.audit" for name in (
 _RUNTIME_NAMES = (
     "Catalog", "ClassCounts", "ClassValues", "ConfusionAccumulator", "InputError", "Interval", "MetricInfo",
     "MetriccError", "MultilabelAccumulator", "ParamInfo", "ProductGrid", "Report", "StreamingMetric", "Suggestion",
-    "ThresholdAccumulator", "catalog", "class_labels", "confusion_matrix", "counts_from_matrix", "evaluate",
+    "ThresholdAccumulator", "TrainingMetric", "catalog", "class_labels", "confusion_matrix", "counts_from_matrix", "evaluate",
     "interpret", "metric", "multilabel_counts", "multioutput_indicators", "normalized", "orient", "plot",
     "probabilistic_confusion_matrix", "product_grid", "relevance_from_order", "relevance_from_prevalence", "report",
     "samplewise_counts", "suggest", "sweep",

@@ -36,6 +36,7 @@ from metricc.api.relevance import relevance_from_order, relevance_from_prevalenc
 from metricc.api.report import Report, report
 from metricc.api.suggest import Suggestion, suggest
 from metricc.api.sweep import ProductGrid, product_grid, sweep
+from metricc.api.training import TrainingMetric
 
 __all__ = [
     "Catalog",
@@ -52,6 +53,7 @@ __all__ = [
     "StreamingMetric",
     "Suggestion",
     "ThresholdAccumulator",
+    "TrainingMetric",
     "catalog",
     "class_labels",
     "confusion_matrix",

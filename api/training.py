@@ -1,0 +1,166 @@
+"""A metric object for training loops: counts kept where the tensors live, any catalog metric.
+
+The habits of torchmetrics (``update`` with each batch, ``compute``, ``reset``, ``merge``,
+synced across processes at ``compute``), for every class- and matrix-level metric of the
+catalog, on arrays of any Array API library (PyTorch on CPU or CUDA, JAX, CuPy,
+array-api-strict, numpy). Each ``update`` counts the batch on its device
+(:mod:`metricc.runtime.xp_counts`) and adds the counts to the state; nothing is copied to the
+host. The class set is fixed up front, as in torchmetrics, because growing it would mean
+reading every batch's labels on the host.
+
+``compute`` copies the small state (the ``(C, C)`` matrix, or ``(4, C)`` multi-label counts)
+to the host, evaluates the metrics there with the generated numpy code, and returns each
+value as an array of the input's namespace on the input's device (float64 where the device
+holds it, else float32). Evaluating on the device itself needs the namespace-generic
+generated code (issue 28, a later step); for the counts it is a copy of ``C * C`` integers per
+``compute``, not per batch.
+
+>>> import numpy as np
+>>> f1 = TrainingMetric("f1:macro", classes=3)
+>>> for y_true, y_pred in [(np.array([0, 1]), np.array([0, 1])), (np.array([1, 2]), np.array([1, 1]))]:
+...     _ = f1.update(y_true, y_pred)
+>>> print(f"{f1.compute():.4f}")
+0.6000
+>>> f1.counts.tolist()
+[[1, 0, 0], [0, 2, 0], [0, 1, 0]]
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Mapping
+
+import numpy as np
+
+from metricc.api.evaluate import evaluate, metric
+from metricc.core.errors import InputError
+from metricc.runtime import namespace, xp_counts
+from metricc.runtime.confusion import ClassCounts
+
+__all__ = ["TrainingMetric"]
+
+
+def _torch_distributed():
+    """``torch.distributed`` when the caller has imported torch and initialised a process group."""
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.distributed.is_available() or not torch.distributed.is_initialized():
+        return None
+    return torch.distributed
+
+
+class TrainingMetric:
+    """One metric entry (``compute()`` returns its value) or a list (a ``{entry: value}`` dict).
+
+    ``classes``: the number of classes ``C`` (labels ``0 .. C - 1``, as in torchmetrics) or the
+    class labels themselves (numbers, sorted; a batch's labels are looked up in them on the
+    device). ``multilabel=True``: batches are indicator matrices ``(N, C)`` and ``classes``
+    names the columns in order (any names). Per-class values (``average="none"``) follow the
+    order of ``labels``; outside numpy they are plain arrays of the input's namespace. Metric entries, ``average``, ``params``, ``zero_division`` are those of
+    :func:`~metricc.api.evaluate.evaluate`. ``validate`` checks that every label is a class
+    (one boolean read per batch); without it such samples are not counted.
+    ``sync_on_compute``: under ``torch.distributed`` the counts of every process are summed
+    (all-reduce) before computing; the local counts stay as they were, so updates go on.
+    """
+
+    def __init__(self, metrics, classes, *, multilabel: bool = False, average: str | None = None,
+                 params: Mapping[str, object] | None = None, zero_division=math.nan, validate: bool = True,
+                 sync_on_compute: bool = True, **options) -> None:
+        self.single = isinstance(metrics, str)
+        self.names = [m if isinstance(m, str) else ":".join(m) for m in ([metrics] if self.single else metrics)]
+        if not self.names:
+            raise InputError("metrics", "name at least one metric")
+        self._check_levels(multilabel, average)
+        labels = list(range(classes)) if isinstance(classes, int) else list(np.asarray(classes).tolist())
+        numeric = all(isinstance(v, (int, float)) for v in labels)
+        if not labels or len(set(labels)) != len(labels) or not (numeric or multilabel):
+            raise InputError("classes", f"expected a number of classes or distinct numeric labels, got {classes!r}")
+        self.labels = labels if multilabel else sorted(labels)  # columns keep their order; labels are looked up sorted
+        self.multilabel, self.validate, self.sync_on_compute = multilabel, validate, sync_on_compute
+        self.options = {"average": average, "zero_division": zero_division, **options}
+        if params is not None:
+            self.options["params"] = params
+        self.reset()
+
+    def _check_levels(self, multilabel: bool, average: str | None) -> None:
+        for name in self.names:
+            info = metric(name.split(":")[0])
+            if info.level in ("curve", "score"):
+                raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it needs the scores, "
+                                            "not counts; use evaluate (or StreamingMetric for curve-level metrics)")
+            entry_average = name.split(":", 1)[1] if ":" in name else average
+            if multilabel and (info.per_instance or (entry_average or info.default_average) == "samples"):
+                raise InputError("metrics", f"{info.id}: averaging over samples needs per-sample counts; "
+                                            "use StreamingMetric(..., multilabel=True)")
+
+    def reset(self) -> TrainingMetric:
+        """Forget every batch (start of an epoch); the namespace and device are chosen again by the next batch."""
+        self.counts = None
+        self._classes = None
+        return self
+
+    def update(self, y_true, y_pred) -> TrainingMetric:
+        """Count one batch on its device and add it to the state; returns self."""
+        y_true = namespace.as_array(y_true, "y_true")
+        y_pred = namespace.as_array(y_pred, "y_pred")
+        xp = namespace.array_namespace(y_true, y_pred)
+        where = namespace.device(y_true)
+        if self.counts is not None and namespace.array_namespace(self.counts) is not xp:
+            raise InputError("y_true", "this batch is of another array library than the earlier ones; reset() first")
+        if self.multilabel:
+            if y_true.ndim != 2 or y_true.shape[1] != len(self.labels):
+                raise InputError("y_true", f"expected indicators (N, {len(self.labels)}), got shape {tuple(y_true.shape)}")
+            batch = xp_counts.multilabel_counts(y_true, y_pred, validate=self.validate)
+        else:
+            if self._classes is None:
+                self._classes = xp.asarray(self.labels, device=where)
+            batch = xp_counts.confusion_counts(y_true, y_pred, self._classes, validate=self.validate)
+        self.counts = batch if self.counts is None else self.counts + batch
+        return self
+
+    def merge(self, other: TrainingMetric) -> TrainingMetric:
+        """Add the counts of ``other`` (the same metrics and classes, another worker); returns self."""
+        if not isinstance(other, TrainingMetric) or (other.names, other.labels, other.multilabel) != (
+                self.names, self.labels, self.multilabel):
+            raise InputError("other", "expected a TrainingMetric of the same metrics and classes")
+        if other.counts is not None:
+            self.counts = other.counts if self.counts is None else self.counts + other.counts
+        return self
+
+    def synced_counts(self):
+        """The counts summed over every process of ``torch.distributed`` (its all-reduce), or the
+        local counts when no process group is initialised; the local state is not changed."""
+        counts = self._checked()
+        distributed = _torch_distributed()
+        if distributed is None or not namespace.is_torch(counts):
+            return counts
+        total = counts.clone()
+        distributed.all_reduce(total, op=distributed.ReduceOp.SUM)
+        return total
+
+    def _checked(self):
+        if self.counts is None:
+            raise InputError("update", "no data yet: call update() with at least one batch first")
+        return self.counts
+
+    def compute(self):
+        """The metric value(s) of every batch since ``reset``, in the input's namespace and on its
+        device (numpy input: what ``evaluate`` returns). The counts are copied to the host to
+        evaluate them (see the module docstring)."""
+        counts = self.synced_counts() if self.sync_on_compute else self._checked()
+        host = namespace.to_host(counts)
+        if self.multilabel:
+            values = evaluate(self.names, counts=ClassCounts(*host), labels=self.labels, **self.options)
+        else:
+            values = evaluate(self.names, matrix=host, labels=self.labels, **self.options)
+        xp = namespace.array_namespace(counts)
+        if not namespace.is_numpy(xp):
+            where = namespace.device(counts)
+            dtype = namespace.value_dtype(xp, where)
+            values = {name: xp.asarray(np.asarray(value, dtype=np.float64), dtype=dtype, device=where)
+                      for name, value in values.items()}
+        return values[self.names[0]] if self.single else values
+
+    def __repr__(self) -> str:
+        state = None if self.counts is None else f"{tuple(self.counts.shape)} {self.counts.dtype} on {namespace.device(self.counts)}"
+        return f"TrainingMetric({self.names[0] if self.single else self.names!r}, classes={self.labels!r}, counts={state})"

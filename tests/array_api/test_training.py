@@ -1,0 +1,84 @@
+"""TrainingMetric (api/training.py) equals ``evaluate`` on all the batches at once, in every namespace."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import metricc as mc
+from metricc.core.errors import InputError
+from metricc.runtime.namespace import to_host
+
+from tests.array_api.namespaces import load, params, put, same_place
+
+ENTRIES = ["f1:macro", "mcc", "accuracy", "preference_driven", "recall:weighted"]
+KAPPA = {"kappa": [0.2, 0.5, 0.9, 0.1]}
+
+
+def _batches(seed: int, classes: list, sizes=(7, 0, 13, 30)):
+    rng = np.random.default_rng(seed)
+    return [(rng.choice(classes[:-1], size), rng.choice(classes[:-1], size)) for size in sizes]  # the last class never occurs
+
+
+@pytest.mark.parametrize("name", params())
+@pytest.mark.parametrize("classes", [[0, 1, 2, 3], [-2, 3, 10, 11]], ids=["range", "labels"])
+def test_batches_equal_evaluate_on_all_the_data(name, classes):
+    library = load(name)
+    batches = _batches(0, classes)
+    training = mc.TrainingMetric(ENTRIES, classes=4 if classes == [0, 1, 2, 3] else classes, params=KAPPA)
+    for truth, predicted in batches:
+        training.update(put(library, name, truth), put(library, name, predicted))
+    values = training.compute()
+    everything = [np.concatenate(part) for part in zip(*batches)]
+    expected = mc.evaluate(ENTRIES, y_true=everything[0], y_pred=everything[1], labels=classes, params=KAPPA)
+    reference = put(library, name, batches[0][0])
+    for entry in ENTRIES:
+        assert same_place(values[entry], reference), entry
+        np.testing.assert_allclose(to_host(values[entry]), expected[entry], rtol=1e-6 if name == "jax.numpy" else 1e-12)
+
+
+@pytest.mark.parametrize("name", params())
+def test_merge_and_reset(name):
+    library = load(name)
+    (t1, p1), (t2, p2) = _batches(1, [0, 1, 2], sizes=(20, 25))
+    one = mc.TrainingMetric("mcc", classes=3).update(put(library, name, t1), put(library, name, p1))
+    other = mc.TrainingMetric("mcc", classes=3).update(put(library, name, t2), put(library, name, p2))
+    both = mc.TrainingMetric("mcc", classes=3)
+    both.update(put(library, name, t1), put(library, name, p1)).update(put(library, name, t2), put(library, name, p2))
+    np.testing.assert_array_equal(to_host(one.merge(other).counts), to_host(both.counts))
+    with pytest.raises(InputError, match="no data yet"):
+        both.reset().compute()
+    with pytest.raises(InputError, match="same metrics"):
+        one.merge(mc.TrainingMetric("accuracy", classes=3))
+
+
+@pytest.mark.parametrize("name", params())
+def test_multilabel_counts_per_class(name):
+    library = load(name)
+    rng = np.random.default_rng(2)
+    batches = [(rng.integers(0, 2, (n, 3)), rng.integers(0, 2, (n, 3))) for n in (10, 17)]
+    entries = ["f1:macro", "precision:micro", "jaccard:weighted", "recall:none"]
+    training = mc.TrainingMetric(entries, classes=["tag", "cat", "dog"], multilabel=True)
+    for truth, predicted in batches:
+        training.update(put(library, name, truth), put(library, name, predicted))
+    everything = [np.concatenate(part) for part in zip(*batches)]
+    expected = mc.evaluate(entries, y_true=everything[0], y_pred=everything[1], multilabel=True, labels=["tag", "cat", "dog"])
+    values = training.compute()
+    if name == "numpy":
+        assert values["recall:none"].labels == ["tag", "cat", "dog"]  # columns keep their order
+    for entry in entries:
+        np.testing.assert_allclose(to_host(values[entry]), expected[entry], rtol=1e-6 if name == "jax.numpy" else 1e-12)
+
+
+def test_what_counts_cannot_compute():
+    with pytest.raises(InputError, match="scores"):
+        mc.TrainingMetric("roc_auc", classes=2)
+    with pytest.raises(InputError, match="per-sample counts"):
+        mc.TrainingMetric("f1:samples", classes=2, multilabel=True)
+    with pytest.raises(InputError, match="number of classes or distinct numeric labels"):
+        mc.TrainingMetric("f1", classes=["cat", "dog"])
+
+
+def test_a_label_outside_the_classes_names_it():
+    with pytest.raises(InputError, match="label 5 is not one of"):
+        mc.TrainingMetric("accuracy", classes=3).update(np.array([0, 5]), np.array([0, 1]))
