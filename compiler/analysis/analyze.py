@@ -114,16 +114,11 @@ def _hide_extremes(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
     out of that sum. Innermost first: a nested extreme is simplified with its term."""
     def hide(node: sympy.Expr) -> sympy.Expr:
         body, index, last = node.args
-        outer = sorted((s for s in node.free_symbols if _is_index(s)), key=str)
+        outer = sorted((s for s in node.free_symbols if symbols.is_index(s)), key=str)
         placeholder = sympy.IndexedBase(sympy.Dummy("extreme"))[tuple(outer)] if outer else sympy.Dummy("extreme")
         hidden[placeholder] = type(node)(simplify(body.xreplace(hidden)), index, last)
         return placeholder
     return expr.replace(lambda e: isinstance(e, symbols.index_extreme), hide)
-
-
-def _is_index(symbol: sympy.Basic) -> bool:
-    """A class or sample index (``k``, ``s``), not a count, total or parameter."""
-    return isinstance(symbol, sympy.Symbol) and symbol.is_integer and symbol not in _DATA_SYMBOLS | {symbols.N_CLASSES}
 
 
 def _ranking(key: sympy.Expr, index: sympy.Symbol) -> sympy.Expr:
@@ -384,8 +379,7 @@ def excused_denominators(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
 
 def _in_sum_body(expr: sympy.Expr) -> bool:
     """Whether ``expr`` has a free summation index: it is a term of a sum, not a whole sum."""
-    named = _DATA_SYMBOLS | {symbols.N_CLASSES, symbols.THRESHOLDS}
-    return any(isinstance(s, sympy.Symbol) and s.is_integer and s not in named for s in expr.free_symbols)
+    return any(map(symbols.is_index, expr.free_symbols))
 
 
 def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:

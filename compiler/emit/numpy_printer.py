@@ -57,10 +57,9 @@ class NumpyPrinter:
         inside its terms once per class."""
         if len(total.limits) != 1 or total.limits[0][2] != symbols.N_CLASSES - 1 or total.function.atoms(sympy.Sum):
             return False
-        names = {s.name for s in total.function.free_symbols
-                 if isinstance(s, sympy.Symbol) and s != symbols.N_TOTAL and len(s.name) == 1 and s.name.islower()}
-        samples = names & set(symbols.SAMPLE_INDICES)
-        return bool(samples) and len(names - samples) >= 2
+        indices = [s for s in total.function.free_symbols if symbols.is_index(s)]
+        samples = sum(map(symbols.is_sample_index, indices))
+        return bool(samples) and len(indices) - samples >= 2
 
     @classmethod
     def loop_indices(cls, exprs) -> set[sympy.Symbol]:
@@ -136,11 +135,14 @@ class NumpyPrinter:
     def _print_Symbol(self, expr) -> Printed:
         if expr == symbols.N_CLASSES:
             return Printed("C", batched=False)
+        raise InternalError(f"numpy printer: no variable for symbol {expr}")
+
+    def _print_IndexSymbol(self, expr) -> Printed:
+        """An index no enclosing sum reduces here: all its values on its own axis (``arange(C)``),
+        or inside a loop over it the loop's variable."""
         if expr.name in self.fixed:
             return Printed(expr.name, batched=False)
-        if expr.name.isalpha() and len(expr.name) == 1:
-            return Printed(f"{self.use('arange')}({self._index_range(expr.name)})", expr.name, batched=False)
-        raise InternalError(f"numpy printer: no variable for symbol {expr}")
+        return Printed(f"{self.use('arange')}({self._index_range(expr.name)})", expr.name, batched=False)
 
     def _print_Indexed(self, expr) -> Printed:
         base = self.names.get(expr.base) or self.names.get(expr.base.label)
@@ -163,8 +165,7 @@ class NumpyPrinter:
         return Printed(f"{self.use('transpose')}({base.code})", second + first, base.batched)
 
     def _print_KroneckerDelta(self, expr) -> Printed:
-        if all(isinstance(a, sympy.Symbol) and a != symbols.N_CLASSES and len(a.name) == 1 and a.name not in self.fixed
-               for a in expr.args):
+        if all(symbols.is_index(a) and a.name not in self.fixed for a in expr.args):
             i, j = sorted(str(a) for a in expr.args)
             return Printed(f"{self.use('eye')}({self._index_range(i, j)})", i + j, batched=False)
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
