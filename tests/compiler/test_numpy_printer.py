@@ -102,6 +102,7 @@ def test_free_indices_and_batching_are_reported():
 UNSUPPORTED = [
     (sympy.sin(N), "unsupported function sin"),
     (sympy.Symbol("unknown") + 1, "no variable for symbol unknown"),
+    (sympy.Symbol("k", integer=True) + 1, "no variable for symbol k"),  # spelt like an index, not one
     (sympy.IndexedBase("q")[I], "no variable for q"),
     (sympy.Sum(T[I], (I, 1, C)), "sums run over"),
     (N ** T[I], "indexed exponents"),
