@@ -309,7 +309,7 @@ def _expanded(metric) -> sympy.Expr | None:
             if averaged is None:
                 return None
             expr = expr.xreplace({term.symbol: averaged})
-    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    k = symbols.index_symbol("k")
     expr = expr.xreplace({symbols.ROW_TOTAL[k]: CLASS_COUNTS["TP"][k] + CLASS_COUNTS["FN"][k],
                           symbols.COLUMN_TOTAL[k]: CLASS_COUNTS["TP"][k] + CLASS_COUNTS["FP"][k],
                           symbols.M[k, k]: CLASS_COUNTS["TP"][k]})

@@ -149,10 +149,11 @@ def _matrix_proportion(expr: sympy.Expr) -> tuple[tuple[str, ...], tuple[str, ..
 
 
 def cell_indices(expr: sympy.Expr) -> tuple[sympy.Symbol, sympy.Symbol]:
-    """Two free class indices for the row and column of ``G``, distinct from ``expr``'s own
-    summation indices and in alphabetical order (the printer orders axes by name)."""
+    """Two new class indices for the row and column of ``G``, distinct from ``expr``'s own
+    summation indices and in alphabetical order (the printer orders axes by name); the delta
+    stage stores them in ``ir.Metric.gradient_cell``."""
     used = {str(s) for s in expr.atoms(sympy.Symbol)}
-    free = [c for c in "abcdefghuvwxyz" if c not in used and c not in ("n", "p", "t")]
+    free = [c for c in "abcdefghuvwxyz" if c not in used]
     return symbols.index_symbol(free[0]), symbols.index_symbol(free[1])
 
 
@@ -308,7 +309,8 @@ def _per_class_delta(metric: ir.Metric) -> ir.Metric:
         return dataclasses.replace(metric, no_delta="its gradient exceeds the compile budget")
     gradient = at_a_positive_cell(_at_the_class(_collapse(restored(gradient)), index), row, column)
     cases = [c for c in _undefined((gradient,), ()) if not weighed_out(c, row, column)]
-    return dataclasses.replace(metric, gradient=(gradient,), gradient_undefined=_undefined((), (*metric.undefined, *cases)))
+    return dataclasses.replace(metric, gradient=(gradient,), gradient_cell=(row, column),
+                               gradient_undefined=_undefined((), (*metric.undefined, *cases)))
 
 
 def _matrix_delta(metric: ir.Metric) -> ir.Metric:
@@ -318,7 +320,7 @@ def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     if value is None:
         return dataclasses.replace(metric, no_delta="averaged or parametrized terms in a matrix formula are not "
                                                     "derived yet")
-    row, column = cell_indices(metric.simplified)  # as the emitters name them
+    row, column = cell_indices(metric.simplified)
     gradient = _simplified(_matrix_gradient(value, (row, column)))
     if gradient is None:
         gradient = _quotient_rule(value, (row, column))
@@ -327,7 +329,7 @@ def _matrix_delta(metric: ir.Metric) -> ir.Metric:
     gradient = restored(gradient)
     gradient = at_a_positive_cell(gradient, row, column)
     cases = [c for c in _undefined((gradient,), ()) if not weighed_out(c, row, column)]
-    return dataclasses.replace(metric, gradient=(gradient,),
+    return dataclasses.replace(metric, gradient=(gradient,), gradient_cell=(row, column),
                                gradient_undefined=_undefined((), (*metric.undefined, *cases)),
                                proportion=_matrix_proportion(metric.simplified) or ())
 

@@ -46,13 +46,12 @@ class Grouped:
 
 def _sample_indices(expr: sympy.Basic) -> set[sympy.Symbol]:
     """The free sample indices of ``expr`` (``s``, ``u``, ``v``)."""
-    return {s for s in expr.free_symbols if isinstance(s, sympy.Symbol) and s.name in symbols.SAMPLE_INDICES}
+    return {s for s in expr.free_symbols if symbols.is_sample_index(s)}
 
 
 def _class_indices(expr: sympy.Basic) -> list[sympy.Symbol]:
-    """The free one-letter class indices of ``expr`` (not samples, not ``C`` or ``n``)."""
-    return sorted((s for s in expr.free_symbols if isinstance(s, sympy.Symbol) and len(s.name) == 1 and s.name.islower()
-                   and s != symbols.N_TOTAL and s.name not in symbols.SAMPLE_INDICES), key=str)
+    """The free class indices of ``expr`` (indices other than samples)."""
+    return sorted((s for s in expr.free_symbols if symbols.is_index(s) and not symbols.is_sample_index(s)), key=str)
 
 
 class _Vectors:
@@ -70,20 +69,16 @@ class _Vectors:
         if not expr.has(sample):
             return expr  # a constant value: the runtime broadcasts it over the samples
         dummy = sympy.Dummy()  # rebuilt through a dummy: the same function prints the same way
-        canonical = expr.xreplace({sample: dummy}).xreplace({dummy: sympy.Symbol("s", **sample.assumptions0)})
+        canonical = expr.xreplace({sample: dummy}).xreplace({dummy: symbols.index_symbol("s")})
         if canonical not in self.named:
             self.named[canonical] = sympy.IndexedBase(f"grouped__{kind}{len(self.named)}")
         base = self.named[canonical]
         return base[(*classes, sample)] if classes else base[sample]
 
 
-def _is_sample(index: sympy.Basic) -> bool:
-    return isinstance(index, sympy.Symbol) and index.name in symbols.SAMPLE_INDICES
-
-
 def _is_every_sample(limit) -> bool:
     index, low, high = limit
-    return _is_sample(index) and low == 0 and high == symbols.N_TOTAL - 1
+    return symbols.is_sample_index(index) and low == 0 and high == symbols.N_TOTAL - 1
 
 
 def _terms(body: sympy.Expr, u: sympy.Symbol) -> list[sympy.Expr]:
@@ -119,7 +114,7 @@ def _group_term(term: sympy.Expr, limit: tuple, vectors: _Vectors) -> sympy.Expr
     u = limit[0]
     factors = sympy.Mul.make_args(term)
     for factor in factors:  # Sum([s = u] * h(s, u), u) = h(s, s): s is one of the samples
-        if isinstance(factor, sympy.KroneckerDelta) and u in factor.args and all(map(_is_sample, factor.args)):
+        if isinstance(factor, sympy.KroneckerDelta) and u in factor.args and all(map(symbols.is_sample_index, factor.args)):
             other = next(a for a in factor.args if a != u)
             return sympy.Mul(*(f for f in factors if f is not factor)).xreplace({u: other})
     outside = sympy.Mul(*(f for f in factors if not f.has(u)))
@@ -180,7 +175,7 @@ def hoist(vectors: tuple) -> list[tuple]:
         stage = []
         for total in innermost:
             base = sympy.IndexedBase(f"grouped__sum{len(named)}")
-            named[total] = base[(*_class_indices(total), sympy.Symbol("s", **next(iter(_sample_indices(total))).assumptions0))]
+            named[total] = base[(*_class_indices(total), symbols.index_symbol("s"))]
             stage.append((base, total))
         stages.append(tuple(stage))
         vectors = tuple((base, expr.xreplace(named)) for base, expr in vectors)

@@ -60,8 +60,7 @@ def delta_context(metric: ir.Metric, broken) -> dict:
         context["partials"] = [(_partial("F", latex(t.symbol, metric.terms)), broken(g, metric.terms))
                                for t, g in zip(metric.terms, metric.gradient) if g != 0]
     else:
-        row, column = delta.cell_indices(metric.simplified)
-        cell = latex(symbols.M[row, column])
+        cell = latex(symbols.M[metric.gradient_cell])
         value = f"f_{metric.per_class}" if metric.per_class else "F"  # a per-class formula: one gradient per class
         context["partials"] = [(_partial(value, cell), broken(metric.gradient[0]))]
     return context

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from metricc.compiler.analysis import delta
 from metricc.compiler.emit.numpy_printer import Printed
 from metricc.compiler.language import ir, symbols
 
@@ -68,7 +67,7 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, 
             helpers |= printed.helpers
         outer = kernel([*metric.gradient, *metric.gradient_undefined], names, values=len(metric.gradient))
         return {"kernel": outer, "terms": terms, "helpers": helpers | outer.helpers}
-    row, column = delta.cell_indices(metric.simplified)
+    row, column = metric.gradient_cell
     printed = kernel([metric.gradient[0], *metric.gradient_undefined], names, counts=matrix_counts,
                      keep=metric.per_class or "")  # a per-class gradient is undefined per class
     source = printed.indices.replace(str(row), "r").replace(str(column), "c")

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import sympy
 
+from metricc.compiler.emit import sums
+from metricc.compiler.emit.layout import WIDTH, layout
 from metricc.compiler.language import symbols
 from metricc.compiler.errors import InternalError
 
@@ -49,24 +51,8 @@ class NumpyPrinter:
         self.arrays: set[tuple[int, int]] = set()
         self.fixed: set[str] = set()  # class indices a loop of the printed code holds at one value
 
-    @staticmethod
-    def loops(total: sympy.Sum) -> bool:
-        """Score level: whether a sum varies with a sample and two or more classes in its terms
-        (``Sum([S[s, l] > S[s, k]], l)``), printed as a loop over its class index so that no
-        array holds n * C * C floats. Innermost sums only: a loop would compute the sums
-        inside its terms once per class."""
-        if len(total.limits) != 1 or total.limits[0][2] != symbols.N_CLASSES - 1 or total.function.atoms(sympy.Sum):
-            return False
-        names = {s.name for s in total.function.free_symbols
-                 if isinstance(s, sympy.Symbol) and s != symbols.N_TOTAL and len(s.name) == 1 and s.name.islower()}
-        samples = names & set(symbols.SAMPLE_INDICES)
-        return bool(samples) and len(names - samples) >= 2
-
-    @classmethod
-    def loop_indices(cls, exprs) -> set[sympy.Symbol]:
-        """The indices of the looped sums in ``exprs``: common subexpressions must not hold
-        their terms either."""
-        return {total.limits[0][0] for expr in exprs for total in expr.atoms(sympy.Sum) if cls.loops(total)}
+    loops = staticmethod(sums.looped)  # score level: sums printed as a loop over their class index
+    loop_indices = staticmethod(sums.loop_indices)
 
     def _index_range(self, *indices: str) -> str:
         """The size of the range of index names: samples ``n`` (s, u, v of score formulas), else classes ``C``."""
@@ -136,11 +122,14 @@ class NumpyPrinter:
     def _print_Symbol(self, expr) -> Printed:
         if expr == symbols.N_CLASSES:
             return Printed("C", batched=False)
+        raise InternalError(f"numpy printer: no variable for symbol {expr}")
+
+    def _print_IndexSymbol(self, expr) -> Printed:
+        """An index no enclosing sum reduces here: all its values on its own axis (``arange(C)``),
+        or inside a loop over it the loop's variable."""
         if expr.name in self.fixed:
             return Printed(expr.name, batched=False)
-        if expr.name.isalpha() and len(expr.name) == 1:
-            return Printed(f"{self.use('arange')}({self._index_range(expr.name)})", expr.name, batched=False)
-        raise InternalError(f"numpy printer: no variable for symbol {expr}")
+        return Printed(f"{self.use('arange')}({self._index_range(expr.name)})", expr.name, batched=False)
 
     def _print_Indexed(self, expr) -> Printed:
         base = self.names.get(expr.base) or self.names.get(expr.base.label)
@@ -163,8 +152,7 @@ class NumpyPrinter:
         return Printed(f"{self.use('transpose')}({base.code})", second + first, base.batched)
 
     def _print_KroneckerDelta(self, expr) -> Printed:
-        if all(isinstance(a, sympy.Symbol) and a != symbols.N_CLASSES and len(a.name) == 1 and a.name not in self.fixed
-               for a in expr.args):
+        if all(symbols.is_index(a) and a.name not in self.fixed for a in expr.args):
             i, j = sorted(str(a) for a in expr.args)
             return Printed(f"{self.use('eye')}({self._index_range(i, j)})", i + j, batched=False)
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
@@ -339,30 +327,17 @@ class NumpyPrinter:
                        printed.indices.replace(name, ""), printed.batched)
 
     def _window(self, expr: sympy.Sum) -> Printed | None:
-        """``Sum([m >= a] * [m < b] * g(m), m)`` with ``g`` a function of ``m`` and scalars
-        alone (DCG's discount over the positions of a tie group), as ``window_sum``: the
-        window's terms, in the ascending order the loop adds them (the same float sum), in
-        ``max(b - a)`` passes where the loop takes C; or None."""
-        index = expr.limits[0][0]
-        low = high = None
-        rest = []
-        for factor in sympy.Mul.make_args(expr.function):
-            if isinstance(factor, sympy.Heaviside) and len(factor.args) == 2:
-                difference = sympy.expand(factor.args[0])
-                slope = difference.coeff(index)
-                if factor.args[1] == 1 and slope == 1 and low is None:  # [m - a >= 0]
-                    low = index - difference
-                    continue
-                if factor.args[1] == 0 and slope == -1 and high is None:  # [b - m > 0]
-                    high = difference + index
-                    continue
-            rest.append(factor)
-        if low is None or high is None or low.has(index) or high.has(index):
+        """A window sum (:func:`.sums.window`) as ``window_sum``: the window's terms, in the
+        ascending order the loop adds them (the same float sum), in ``max(b - a)`` passes where
+        the loop takes C; or None where ``g`` reads data (``m`` would not broadcast with it)."""
+        window = sums.window(expr)
+        if window is None:
             return None
-        name = str(index)
+        low, high, term = window
+        name = str(expr.limits[0][0])
         self.fixed.add(name)
         try:
-            term = self.print(sympy.Mul(*rest))
+            term = self.print(term)
         finally:
             self.fixed.discard(name)
         if term.indices:  # g reads data: m would not broadcast with it
@@ -413,137 +388,3 @@ class NumpyPrinter:
             precedence = ATOM if name in printed.indices else MUL
         return Printed(code, indices, printed.batched, precedence)
 
-
-# -- layout of long statements ----------------------------------------------------------------
-WIDTH = 100  # columns of generated code
-_OPENING, _CLOSING = "([{", ")]}"
-# Binary operators by priority, lowest first: a long expression breaks at its lowest one.
-_OPERATORS = (("==", "!=", "<=", ">=", "<", ">"), ("|",), ("&",), ("+", "-"), ("*", "/", "//", "%"), ("**",))
-
-
-def layout(head: str, code: str, tail: str = "") -> list[str]:
-    """The lines of ``head + code + tail`` within :data:`WIDTH` columns, broken as black would.
-
-    ``head`` starts with the indentation (``"    value = "``, ``"    return "``); ``code`` is
-    an expression or a comma-separated list. A long expression is parenthesized and broken
-    before its lowest-priority operators; a call or literal breaks inside its brackets, one
-    item a line with a trailing comma. What cannot break (a long string) stays as it is.
-    """
-    indent = head[: len(head) - len(head.lstrip())]
-    return _fit(code, indent, head[len(indent):], tail, bracketed=False)
-
-
-def _fit(code: str, indent: str, head: str, tail: str, bracketed: bool) -> list[str]:
-    """``bracketed``: the line is inside brackets already, so it breaks without new ones."""
-    line = f"{indent}{head}{code}{tail}"
-    if len(line) <= WIDTH:
-        return [line]
-    parts = _split(code)
-    if len(parts) > 1 and bracketed:
-        return _delimited(parts, indent, head, tail)
-    inner = indent + "    "
-    if len(parts) > 1:
-        body = [inner + code] if len(inner) + len(code) <= WIDTH else _delimited(parts, inner, "", "")
-        return [f"{indent}{head}(", *body, f"{indent}){tail}"]
-    if _is_string(code):
-        return [f"{indent}{head}(", *_string_lines(code, inner), f"{indent}){tail}"]
-    opening = _opening_of_last(code)
-    if opening is None:
-        return [line]
-    return [f"{indent}{head}{code[: opening + 1]}", *_body(code[opening + 1 : -1], inner), f"{indent}{code[-1]}{tail}"]
-
-
-def _is_string(code: str) -> bool:
-    """``code`` is one string literal: its opening quote is all that lies outside strings."""
-    return code.startswith('"') and [position for position, _, _ in _scan(code)] == [0]
-
-
-def _string_lines(code: str, indent: str) -> list[str]:
-    """A long string literal as adjacent literals cut after spaces, each line within the width."""
-    words = code[1:-1].split(" ")
-    room = WIDTH - len(indent) - 2
-    lines, chunk = [], ""
-    for word in words:
-        piece = word if not chunk else f"{chunk} {word}"
-        if chunk and len(piece) + 1 > room:
-            lines.append(f'{indent}"{chunk} "')
-            chunk = word
-        else:
-            chunk = piece
-    return lines + [f'{indent}"{chunk}"']
-
-
-def _body(code: str, indent: str) -> list[str]:
-    """The content of a bracket, broken over lines at ``indent``."""
-    if len(indent) + len(code) <= WIDTH:
-        return [indent + code]
-    return _delimited(_split(code), indent, "", "")
-
-
-def _delimited(parts: list[tuple[str, str]], indent: str, head: str, tail: str) -> list[str]:
-    """One line (or more) per part; comma-separated items each end with a comma."""
-    if parts[0][0] == ",":
-        return [line for _, part in parts for line in _fit(part, indent, "", ",", bracketed=True)]
-    lines = []
-    for number, (operator, part) in enumerate(parts):
-        first, last = number == 0, number == len(parts) - 1
-        lines += _fit(part, indent, head if first else f"{operator} ", tail if last else "", bracketed=True)
-    return lines
-
-
-def _scan(code: str):
-    """``(position, depth, char)`` of every character outside string literals."""
-    depth, quote, escaped = 0, "", False
-    for position, char in enumerate(code):
-        if quote:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == quote:
-                quote = ""
-            continue
-        if char in "\"'":
-            quote = char
-        elif char in _OPENING:
-            depth += 1
-        elif char in _CLOSING:
-            depth -= 1
-        yield position, depth, char
-
-
-def _split(code: str) -> list[tuple[str, str]]:
-    """``code`` cut at its top-level commas, else before its lowest-priority binary operators:
-    ``[(delimiter, part), ...]`` (the first part's delimiter is that of the cut). Printed
-    code spaces every binary operator and no unary one."""
-    top = [position for position, depth, char in _scan(code) if depth == 0 and char in ", "]
-    commas = [position for position in top if code[position] == ","]
-    if commas:
-        bounds = [-1, *commas, len(code)]
-        parts = [code[a + 1 : b].strip() for a, b in zip(bounds, bounds[1:])]
-        return [(",", part) for part in parts if part]
-    spaces = [position for position in top if code[position] == " "]
-    for group in _OPERATORS:
-        cuts = [(a, b) for a, b in zip(spaces, spaces[1:]) if code[a + 1 : b] in group]
-        if cuts:
-            parts, start, operator = [], 0, code[cuts[0][0] + 1 : cuts[0][1]]
-            for a, b in cuts:
-                parts.append((operator, code[start:a]))
-                start, operator = b + 1, code[a + 1 : b]
-            return parts + [(operator, code[start:])]
-    return [("", code)]
-
-
-def _opening_of_last(code: str) -> int | None:
-    """Where the bracket that ends ``code`` opens, if ``code`` ends with a closing bracket."""
-    if not code or code[-1] not in _CLOSING:
-        return None
-    stack = []
-    for position, _, char in _scan(code):
-        if char in _OPENING:
-            stack.append(position)
-        elif char in _CLOSING and stack:
-            opening = stack.pop()
-            if position == len(code) - 1:
-                return opening
-    return None

@@ -64,9 +64,8 @@ def _entries(a: sympy.Basic, b: sympy.Basic, index: sympy.Symbol):
             and a.base in (symbols.SCORE, symbols.TRUTH) and len(a.indices) == 2 == len(b.indices)):
         return None
     (sample, mine), (other_sample, other) = a.indices, b.indices
-    if (sample != other_sample or not isinstance(sample, sympy.Symbol) or sample.name not in symbols.SAMPLE_INDICES
-            or mine != index or not isinstance(other, sympy.Symbol) or other == index
-            or other.name in symbols.SAMPLE_INDICES):
+    if (sample != other_sample or not symbols.is_sample_index(sample) or mine != index
+            or not symbols.is_index(other) or other == index or symbols.is_sample_index(other)):
         return None
     return a.base, sample, other
 
@@ -116,9 +115,9 @@ def _counted(term: sympy.Expr, index: sympy.Symbol, weights: bool) -> sympy.Expr
     factors = sympy.Mul.make_args(term)
     for factor in factors:  # Sum([l = k] * f(l), l) = f(k): one class of the row
         if (isinstance(factor, sympy.KroneckerDelta) and index in factor.args
-                and all(isinstance(a, sympy.Symbol) for a in factor.args) and factor.args[0] != factor.args[1]):
+                and all(map(symbols.is_index, factor.args)) and factor.args[0] != factor.args[1]):
             other = next(a for a in factor.args if a != index)
-            if other.name not in symbols.SAMPLE_INDICES and other != symbols.N_TOTAL:
+            if not symbols.is_sample_index(other):
                 return sympy.Mul(*(f for f in factors if f is not factor)).xreplace({index: other})
     outside = sympy.Mul(*(f for f in factors if not f.has(index)))
     inside = [f for f in factors if f.has(index)]

@@ -213,6 +213,7 @@ class Metric:
     # two free class indices), where it is undefined, why there is none, and (successes, trials)
     # when the metric is a proportion
     gradient: tuple[sympy.Expr, ...] = ()
+    gradient_cell: tuple[sympy.Symbol, ...] = ()  # matrix level: the indices (a, b) of the cell M[a, b] of dF/dM
     gradient_undefined: tuple[sympy.Expr, ...] = ()
     default_gradients: tuple[DefaultGradient, ...] = ()  # class level: defaults computed from the counts
     no_delta: str = ""

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -40,14 +40,18 @@ from typing import Any
 
 import yaml
 
-from metricc.compiler.errors import Diagnostic, Location, SchemaError, YamlSyntaxError
-from metricc.compiler.language.limits import MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SPEC_BYTES, over_limit
+from metricc.compiler.errors import Diagnostic, Location, YamlSyntaxError
+from metricc.compiler.language.errata import ERRATA_FIELDS, load_errata
+from metricc.compiler.language.limits import MAX_NUMBER_DIGITS, MAX_SPEC_BYTES, over_limit
 from metricc.compiler.language.positions import LineIndex, Scalar, location_at, printable, scalar_positions
+from metricc.compiler.language.strict_yaml import (
+    TAG, DataLoader, StrictLoader, TooDeep, line_locator, load_data_file, shown_tag, syntax_error,
+)
 
+# The errata and the data files beside the specs are loaded here too (from their own modules).
 __all__ = ["ERRATA_FIELDS", "DataLoader", "SourceSpec", "load_catalog", "load_data_file", "load_errata", "load_spec"]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # \Z: "x\n" is not an identifier
-_TAG = "tag:yaml.org,2002:"
 # A comment after a plain scalar on its line: YAML drops it from the value.
 _TRAILING_COMMENT = re.compile(r"[ \t]+#")
 
@@ -69,6 +73,18 @@ class SourceSpec:
     _scalars: Mapping[tuple, Scalar] = field(default_factory=dict, repr=False, compare=False)
     # Computed on first use: "lines" -> the LineIndex; a path -> its scalar's character positions.
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def diagnostic(self, path: tuple, message: str) -> Diagnostic:
+        """``message`` about the value at ``path``, the caret under the value."""
+        return Diagnostic(self.locate(path), self.key_name(path), message)
+
+    def key_diagnostic(self, path: tuple, message: str) -> Diagnostic:
+        """``message`` about the entry's name at ``path``, the caret under the key."""
+        return Diagnostic(self.locate_key(path), self.key_name(path), message)
+
+    def locator(self, path: tuple) -> Callable[[int], Location]:
+        """Offsets into the value at ``path`` -> locations, for the formula parser."""
+        return lambda offset: self.locate_in_value(path, offset)
 
     def locate(self, path: tuple) -> Location:
         """Location of the value at ``path``, or of its nearest existing ancestor."""
@@ -185,184 +201,7 @@ def load_catalog(directory: str | os.PathLike) -> list[SourceSpec]:
     return specs
 
 
-# Every erratum of ``docs/errata.yaml`` is a mapping with these text fields.
-ERRATA_FIELDS = ("id", "paper", "location", "kind", "printed", "correct", "evidence", "resolution")
-
-
-def load_errata(spec_dir: Path) -> list[dict]:
-    """``docs/errata.yaml`` beside the specs folder (the project layout), if present.
-
-    A list of entries, each a mapping with the string fields ``ERRATA_FIELDS``.
-    """
-    path = Path(spec_dir).parent / "docs" / "errata.yaml"
-    if not path.is_file():
-        return []
-    shown = f"{Path(spec_dir).parent.name}/docs/errata.yaml" if Path(spec_dir).parent.name else "docs/errata.yaml"
-    text = path.read_text(encoding="utf-8")
-    entries = load_data_file(text, shown) or []
-    problems = []
-    if not isinstance(entries, list):
-        entries, problems = [], [Diagnostic(Location(shown, 1, 1), "$", "errata must be a list of entries")]
-    positions = _errata_positions(text)
-    for number, entry in enumerate(entries):
-        missing = [f for f in ERRATA_FIELDS if not isinstance(entry, dict) or not isinstance(entry.get(f), str)]
-        if missing:
-            line, column = positions[number].get("", (1, 1))
-            problems.append(Diagnostic(Location(shown, line, column), f"$[{number}]", f"each erratum needs the text fields {', '.join(missing)}"))
-    if not problems:
-        problems = _duplicate_errata(entries, positions, shown)
-    if problems:
-        raise SchemaError(problems)
-    return entries
-
-
-def _errata_positions(text: str) -> list[dict[str, tuple[int, int]]]:
-    """Per entry, the (line, column) of the entry ("") and of each key's value."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    if not isinstance(root, yaml.SequenceNode):
-        return []
-    positions = []
-    for item in root.value:
-        here = {"": (item.start_mark.line + 1, item.start_mark.column + 1)}
-        if isinstance(item, yaml.MappingNode):
-            here.update({k.value: (v.start_mark.line + 1, v.start_mark.column + 1) for k, v in item.value if isinstance(k, yaml.ScalarNode)})
-        positions.append(here)
-    return positions
-
-
-def _same_text(text: str) -> str:
-    """Text compared for duplicates: case, blanks and multiplication signs do not matter."""
-    return re.sub(r"[\s*]+", "", text).casefold()
-
-
-def _duplicate_errata(entries: list[dict], positions: list[dict], shown: str) -> list[Diagnostic]:
-    """One erratum per id and per finding: a second entry with the same id, or the same paper
-    and the same location or printed text, is an error at the second entry's key."""
-    problems = []
-    seen: dict[tuple[str, ...], int] = {}
-    for number, entry in enumerate(entries):
-        keys = {"id": (entry["id"].strip(),),
-                "location": (_same_text(entry["paper"]), _same_text(entry["location"])),
-                "printed": (_same_text(entry["paper"]), _same_text(entry["printed"]))}
-        for field_name, key in keys.items():
-            first = seen.setdefault((field_name, *key), number)
-            if first != number:
-                line, column = positions[number][field_name]
-                problems.append(Diagnostic(Location(shown, line, column), f"$[{number}].{field_name}",
-                                           f"erratum '{entry['id']}' repeats the {field_name} of erratum '{entries[first]['id']}' "
-                                           f"(line {positions[first][field_name][0]}): keep one entry per finding"))
-    return problems
-
-
 # --- building plain data from nodes ----------------------------------------------------
-
-
-class _TooDeep(yaml.MarkedYAMLError):
-    """Nesting beyond MAX_NESTING, raised while composing (before PyYAML's recursion overflows)."""
-
-
-class _Loader(yaml.SafeLoader):
-    """A SafeLoader with YAML 1.2 core-schema resolution whose composer records anchors,
-    aliases and explicit tags instead of acting on them, and stops at MAX_NESTING levels."""
-
-    # Plain scalars resolve with the YAML 1.2 core schema, nothing else: no yes/no/on/off,
-    # no base 60, no 1.1 octals (010 is ten), no timestamps, no '<<' merge or '=' value keys.
-    yaml_implicit_resolvers: dict = {}
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.anchored: dict[int, tuple[str, yaml.Node]] = {}
-        self.aliases: dict[int, tuple[str, yaml.Node]] = {}
-        self.tagged: dict[int, str] = {}
-        self.depth = 0
-
-    def compose_node(self, parent, index):  # noqa: ANN001 - PyYAML's signature
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent):
-            self.get_event()
-            placeholder = yaml.ScalarNode(_TAG + "null", "", event.start_mark, event.end_mark)
-            self.aliases[id(placeholder)] = (event.anchor, placeholder)
-            return placeholder
-        nested = isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
-        if nested and self.depth >= MAX_NESTING:
-            raise _TooDeep(problem=over_limit("nested too deeply", self.depth + 1, "levels of mappings and lists",
-                                              MAX_NESTING, "in a spec"), problem_mark=event.start_mark)
-        self.depth += nested
-        node = super().compose_node(parent, index)
-        self.depth -= nested
-        anchor = getattr(event, "anchor", None)
-        if anchor is not None:
-            self.anchored[id(node)] = (anchor, node)
-        if event.tag is not None:  # written in the file ('!' included), not resolved
-            self.tagged[id(node)] = event.tag
-        return node
-
-
-for _tag, _pattern, _first in (
-    ("null", r"(?:~|null|Null|NULL|)\Z", ["~", "n", "N", ""]),
-    ("bool", r"(?:true|True|TRUE|false|False|FALSE)\Z", list("tTfF")),
-    ("int", r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z", list("-+0123456789")),
-    ("float", r"(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-              r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z", list("-+.0123456789")),
-):
-    _Loader.add_implicit_resolver(_TAG + _tag, re.compile(_pattern), _first)
-
-
-class DataLoader(_Loader):
-    """The loader of YAML data files beside the specs (errata, audit files): the spec
-    loader's core schema and nesting bound. Subclasses may record positions while
-    constructing (``construct_mapping``)."""
-
-
-def load_data_file(text: str, file: str, loader: type[DataLoader] = DataLoader) -> Any:
-    """The data of a YAML data file, built by ``loader``.
-
-    Same YAML as a spec: the YAML 1.2 core schema, nesting bounded by MAX_NESTING (a deeper
-    file is an error, not a RecursionError), and no anchors, aliases or explicit tags (an
-    alias-bomb would expand without bound; a tag could build bytes, sets or dates).
-    Raises :class:`YamlSyntaxError` at the offending line.
-    """
-    reader = _Builder(file, text)
-    try:
-        instance = loader(text)  # checks for unprintable characters
-        root = instance.get_single_node()
-    except _TooDeep as exc:
-        raise YamlSyntaxError(Diagnostic(reader._loc(exc.problem_mark), "$", exc.problem.replace("in a spec", f"in {file}"))) from None
-    except yaml.MarkedYAMLError as exc:
-        raise YamlSyntaxError(reader._syntax_error(exc)) from None
-    except yaml.reader.ReaderError as exc:
-        message = f"character {chr(exc.character)!r} is not allowed in YAML; remove it"
-        raise YamlSyntaxError(Diagnostic(location_at(file, text, exc.position), "$", message)) from None
-    try:
-        refused = [(node.start_mark, f"YAML anchors and aliases are not allowed here ('{name}'); write the value out")
-                   for table in (instance.anchored, instance.aliases) for name, node in table.values()]
-        refused += [(node.start_mark, f"explicit YAML tags are not allowed ('{_shown_tag(tag)}'); remove the tag")
-                    for node, tag in _tagged_nodes(root, instance.tagged)]
-        if refused:
-            refused.sort(key=lambda item: (item[0].line, item[0].column))
-            raise YamlSyntaxError([Diagnostic(reader._loc(mark), "$", message) for mark, message in refused])
-        return None if root is None else instance.construct_document(root)
-    finally:
-        instance.dispose()
-
-
-def _shown_tag(tag: str) -> str:
-    """A tag as written: ``!!binary`` for the YAML namespace."""
-    return "!!" + tag.removeprefix(_TAG) if tag.startswith(_TAG) else tag
-
-
-def _tagged_nodes(root: yaml.Node | None, tagged: dict[int, str]) -> list[tuple[yaml.Node, str]]:
-    """The nodes of ``root`` written with an explicit tag (``tagged`` is keyed by node id)."""
-    found, pending = [], [] if root is None or not tagged else [root]
-    while pending:
-        node = pending.pop()
-        if id(node) in tagged:
-            found.append((node, tagged[id(node)]))
-        if isinstance(node, yaml.SequenceNode):
-            pending.extend(node.value)
-        elif isinstance(node, yaml.MappingNode):
-            pending.extend(part for pair in node.value for part in pair)
-    return found
 
 
 class _Builder:
@@ -371,7 +210,7 @@ class _Builder:
     def __init__(self, file: str, text: str) -> None:
         self.file = file
         self.text = text
-        self.lines = LineIndex(text)
+        self._loc_line = line_locator(file, text)  # (line, column) from 0 -> Location
         self.diagnostics: list[Diagnostic] = []
         self.locations: dict[tuple, Location] = {}
         self.key_locations: dict[tuple, Location] = {}
@@ -379,12 +218,12 @@ class _Builder:
 
     def build(self) -> SourceSpec:
         try:
-            loader = _Loader(self.text)  # checks for unprintable characters
+            loader = StrictLoader(self.text)  # checks for unprintable characters
             root = loader.get_single_node()
-        except _TooDeep as exc:
+        except TooDeep as exc:
             raise YamlSyntaxError(Diagnostic(self._loc(exc.problem_mark), "$", exc.problem)) from None
         except yaml.MarkedYAMLError as exc:
-            raise YamlSyntaxError(self._syntax_error(exc)) from None
+            raise YamlSyntaxError(syntax_error(exc, self._loc_line)) from None
         except yaml.reader.ReaderError as exc:
             message = f"character {chr(exc.character)!r} is not allowed in YAML; remove it"
             where = location_at(self.file, self.text, exc.position)
@@ -469,7 +308,7 @@ class _Builder:
         if not isinstance(node, yaml.ScalarNode):
             self._error(node.start_mark, path, "a key must be a string, not a mapping or list")
             return None
-        if node.tag != _TAG + "str":
+        if node.tag != TAG + "str":
             source = self.text[node.start_mark.index : node.end_mark.index]
             self._error(node.start_mark, path, f"key {source} is not a string; quote it "
                         f"('{source}') or rename it")
@@ -480,7 +319,7 @@ class _Builder:
         """The value of a scalar whose tag the core schema resolved (no explicit tags here)."""
         style = node.style if node.style in ("'", '"', "|", ">") else None
         self.scalars[path] = Scalar(style, node.start_mark.index, node.end_mark.index)
-        kind = node.tag.removeprefix(_TAG)
+        kind = node.tag.removeprefix(TAG)
         if kind == "null":
             return None
         if kind == "bool":
@@ -512,36 +351,15 @@ class _Builder:
         return value
 
     def _explicit_tag(self, node: yaml.Node, path: tuple) -> None:
-        shown = _shown_tag(self.loader.tagged[id(node)])
+        shown = shown_tag(self.loader.tagged[id(node)])
         self._error(node.start_mark, path, f"explicit YAML tags are not allowed ({_short_repr(shown)[1:-1]}); "
                     "remove the tag, and quote the value if it is text")
 
     def _error(self, mark: yaml.Mark, path: tuple, message: str) -> None:
         self.diagnostics.append(Diagnostic(self._loc(mark), SourceSpec.key_name(path), message))
 
-    def _syntax_error(self, exc: yaml.MarkedYAMLError) -> Diagnostic:
-        mark = exc.problem_mark or exc.context_mark
-        where = self._loc(mark) if mark is not None else self._loc_line(0, 0)
-        problem = exc.problem or exc.context or "malformed YAML"
-        if isinstance(exc, yaml.composer.ComposerError) and "another document" in problem:
-            message = "a spec file holds one YAML document; remove the '---' separator"
-        elif isinstance(exc, yaml.composer.ComposerError) and "alias" in problem:
-            message = f"specs do not support YAML anchors or aliases ({problem})"
-        elif isinstance(exc, yaml.composer.ComposerError) and "anchor" in (exc.context or ""):
-            message = "specs do not support YAML anchors; remove them"
-        elif "'\\t'" in problem:
-            message = "tab character in indentation; indent with spaces"
-        else:
-            message = f"invalid YAML: {problem}"
-            if exc.problem and exc.context and exc.context_mark is not None:
-                message += f" ({exc.context} on line {exc.context_mark.line + 1})"
-        return Diagnostic(where, "$", message)
-
     def _loc(self, mark: yaml.Mark) -> Location:
         return self._loc_line(mark.line, mark.column)
-
-    def _loc_line(self, line: int, column: int) -> Location:
-        return Location(self.file, line + 1, column + 1, self.lines.line_text(line))
 
 
 def _not_utf8(file: str, raw: bytes, exc: UnicodeDecodeError) -> Diagnostic:

@@ -17,7 +17,7 @@ from metricc.compiler.language import symbols
 from metricc.compiler.names import did_you_mean
 from metricc.compiler.language.levels import Level
 
-__all__ = ["IndexedForms", "is_index_name"]
+__all__ = ["IndexedForms"]
 
 _INDEXED_MATRIX = {"M": 2, "t": 1, "p": 1}
 _PICK_USAGE = ("a threshold is chosen by Max(x, i), Min(x, i), At(x, i, argmax=key) or At(x, i, argmin=key), "
@@ -27,11 +27,6 @@ _COMPARISONS = {ast.GtE: sympy.GreaterThan, ast.Gt: sympy.StrictGreaterThan,
 _EXTREME_USAGE = ("Max(x, k) and Min(x, k) take an expression and its indices: Max(t[k], k), "
                   "Max(M[i, j], (i, j)), or per row inside a Sum: Sum(Max(M[i, j], j), i)")
 _SUM_USAGE = "Sum() takes an expression and its indices: Sum(M[k, k], k), Sum(M[i, j], (i, j)) or Sum(x, k != j)"
-
-
-def is_index_name(name: str) -> bool:
-    """A summation index is one lower-case letter other than the matrix totals n, p, t."""
-    return len(name) == 1 and name.islower() and name not in ("n", "p", "t")
 
 
 class IndexedForms:
@@ -228,7 +223,7 @@ class IndexedForms:
         indices: list[str] = []
         scope = self.scope
         for element in names:
-            if not isinstance(element, ast.Name) or not is_index_name(element.id):
+            if not isinstance(element, ast.Name) or not symbols.is_index_name(element.id):
                 raise self.fail(element, "a summation index is a single lower-case letter other than n, p, t")
             if element.id in self.bound or element.id in indices:
                 raise self.fail(element, f"index '{element.id}' is already in use")

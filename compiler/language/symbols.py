@@ -25,7 +25,11 @@ __all__ = [
     "MATRIX_NAMES",
     "RESERVED",
     "AVERAGING_CALLS",
+    "IndexSymbol",
     "index_symbol",
+    "is_index",
+    "is_index_name",
+    "is_sample_index",
     "xlogy",
     "binomial_tail",
     "pick",
@@ -102,9 +106,35 @@ def metric_value(name: str) -> sympy.Expr:
     return sympy.Function(name, real=True)(TP, FP, FN, TN)
 
 
-def index_symbol(name: str) -> sympy.Symbol:
-    """A summation index over classes, ``0 .. C-1``."""
-    return sympy.Symbol(name, integer=True, nonnegative=True)
+class IndexSymbol(sympy.Symbol):
+    """A summation index: a class (``k``, ``0 .. C-1``), at the score level also a sample
+    (``s``, ``0 .. n-1``), at the curve level a threshold (``i``).
+
+    Every stage after parsing asks :func:`is_index`, never the spelling: the parser creates
+    indices (:func:`index_symbol`) where a ``Sum``, an extreme, a ``let`` definition or
+    ``per_class`` binds a name that :func:`is_index_name` admits, and the delta stage where it
+    introduces the cell ``M[a, b]`` of a gradient.
+    """
+
+
+def index_symbol(name: str) -> IndexSymbol:
+    """The index spelt ``name`` (an integer from 0)."""
+    return IndexSymbol(name, integer=True, nonnegative=True)
+
+
+def is_index(expr: sympy.Basic) -> bool:
+    """Whether ``expr`` is a summation index (:class:`IndexSymbol`), not a count, total or parameter."""
+    return isinstance(expr, IndexSymbol)
+
+
+def is_sample_index(expr: sympy.Basic) -> bool:
+    """Score level: whether ``expr`` is an index over the samples (``s``, ``u``, ``v``), not the classes."""
+    return is_index(expr) and expr.name in SAMPLE_INDICES
+
+
+def is_index_name(name: str) -> bool:
+    """The spelling a spec may give an index: one lower-case letter other than the matrix totals n, p, t."""
+    return len(name) == 1 and name.islower() and name not in ("n", "p", "t")
 
 
 class xlogy(sympy.Function):

@@ -101,3 +101,12 @@ def test_a_default_that_is_not_differentiable_is_no_gradient_with_its_reason(com
     kinked = dataclasses.replace(preference.param("kappa"), default=sympy.Abs(TP - FN) / sum(symbols.COUNTS))
     derived = delta.derive_metric(dataclasses.replace(preference, params=(kinked,), gradient=(), default_gradients=()))
     assert derived.gradient == () and derived.no_delta == "the default of kappa: not differentiable in the counts (abs of the data)"
+
+
+def test_a_matrix_gradient_keeps_its_cell_indices_in_the_ir(compiled_metrics):
+    """The emitters read the cell M[a, b] of dF/dM from the IR; class-level gradients have none."""
+    kappa, recall = compiled_metrics["cohen_kappa"], compiled_metrics["recall"]
+    row, column = kappa.gradient_cell
+    assert (row, column) == delta.cell_indices(kappa.simplified) and symbols.is_index(row) and symbols.is_index(column)
+    assert {row, column} <= kappa.gradient[0].free_symbols
+    assert recall.gradient and recall.gradient_cell == ()

@@ -138,7 +138,7 @@ def test_a_formula_pairing_samples_otherwise_keeps_its_broadcast_and_is_refused_
 
 
 def test_the_diagonal_substitutes_and_factors_free_of_the_pair_leave_the_sum():
-    s, u = (sympy.Symbol(name, integer=True, nonnegative=True) for name in "su")
+    s, u = (symbols.index_symbol(name) for name in "su")
     n = symbols.N_TOTAL
     key = sympy.floor(3 * symbols.SCORE[u, 0])
     body = (sympy.KroneckerDelta(s, u) - 1) * sympy.KroneckerDelta(sympy.floor(3 * symbols.SCORE[s, 0]), key)
@@ -150,7 +150,7 @@ def test_the_diagonal_substitutes_and_factors_free_of_the_pair_leave_the_sum():
 
 
 def test_a_sum_with_a_key_of_two_samples_is_left_alone():
-    s, u, v = (sympy.Symbol(name, integer=True, nonnegative=True) for name in "suv")
+    s, u, v = (symbols.index_symbol(name) for name in "suv")
     n = symbols.N_TOTAL
     body = sympy.KroneckerDelta(symbols.SCORE[s, 0] + symbols.SCORE[v, 0], symbols.SCORE[u, 0])
     pairwise = sympy.Sum(body, (u, 0, n - 1))

@@ -79,6 +79,16 @@ def test_matrix_formulas():
     assert (call.metric, call.mode, call.index) == ("recall", None, "k")
 
 
+def test_bound_names_become_index_symbols_and_only_they_are_indices():
+    """Later stages ask symbols.is_index, never the spelling: a one-letter parameter is no index."""
+    parsed = build("Sum(M[k, k] * w[k], k) / n", "matrix", vector_params=frozenset({"w"}))
+    (total,) = parsed.expr.atoms(sympy.Sum)
+    assert symbols.is_index(total.limits[0][0]) and total.limits[0][0] == symbols.index_symbol("k")
+    assert not symbols.is_index(symbols.N_TOTAL) and not symbols.is_index(sympy.Symbol("k", integer=True, nonnegative=True))
+    assert symbols.is_sample_index(symbols.index_symbol("s")) and not symbols.is_sample_index(symbols.index_symbol("k"))
+    assert [name for name in "knptz" if symbols.is_index_name(name)] == ["k", "z"]
+
+
 def test_extremes_over_classes_bind_their_index_like_a_sum():
     k, i, j = (symbols.index_symbol(x) for x in "kij")
     last = symbols.N_CLASSES - 1

@@ -184,7 +184,7 @@ def test_the_top_label_indicator_reads_the_top_count_alone():
     assert [c for c, _ in kept.rows[0][2]] == ["above"]  # another comparison keeps its count
 
 
-s, k, l = (sympy.Symbol(name, integer=True, nonnegative=True) for name in "skl")
+s, k, l = (symbols.index_symbol(name) for name in "skl")
 X = symbols.SCORE
 FORMS = {
     ">": sympy.Heaviside(X[s, l] - X[s, k], 0),
