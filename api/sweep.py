@@ -152,7 +152,7 @@ def _data(info, data, counts, matrix, orientation):
     if matrix is not None:
         matrix = confusion.check_matrix(confusion.orient(matrix, orientation))
         return matrix, confusion.counts_from_matrix(matrix)
-    if info.level == "matrix":
+    if info.takes == "matrix":
         raise InputError("input", f"{info.id} needs a confusion matrix; per-class counts are not enough")
     return None, confusion.check_counts(counts)
 
@@ -194,7 +194,7 @@ def _grid(grid, kind: str, n_classes: int) -> np.ndarray:
 def unsweepable(info) -> str:
     """Why ``info``'s metric cannot be swept, or '': a sweep grids a parameter over confusion
     matrices or counts, and curve and score metrics read scores."""
-    if info.level in ("curve", "score"):
+    if info.needs_scores:
         return f"{info.id} is a {info.level}-level metric, a function of scores, not of a confusion matrix"
     return ""
 
@@ -256,7 +256,7 @@ def sweep(
     n_classes = the_counts.true_positives.shape[-1]
     values = _product(grid, kind, n_classes) if isinstance(grid, ProductGrid) else _grid(grid, kind, n_classes)
     kwargs = {**fixed, "zero_division": zero_division}
-    if info.level == "class" or info.averages:  # class metrics and per-class matrix formulas
+    if info.per_class:  # class metrics and per-class matrix formulas
         average = average or info.default_average
         if average == "micro" and kind == "class_vector":
             raise InputError("average", f"micro averaging pools the classes, so the per-class '{param}' cannot apply")
@@ -265,7 +265,7 @@ def sweep(
         raise InputError("average", f"{info.id} is a {info.level}-level metric: one value per matrix, no averaging")
 
     def call(value, batch_axis: bool):
-        if the_matrix is not None and info.level == "matrix":
+        if the_matrix is not None and info.takes == "matrix":
             return info.function(the_matrix[..., None, :, :] if batch_axis else the_matrix, **{param: value}, **kwargs)
         chosen = confusion.ClassCounts(*(c[..., None, :] for c in the_counts)) if batch_axis else the_counts
         return info.function(*chosen, **{param: value}, **kwargs)
