@@ -112,6 +112,8 @@ class EvaluationRequest:
                            and not info.thresholds and average not in info.averages]
             if unsupported:
                 raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
+        metric_params = {p.name for _, info, _ in entries for p in info.params if p.kind == "metric"}
+        params.update({name: _resolved(name, params[name], lookup) for name in metric_params & set(params)})
         requested = [Requested(key, info, asked, asked or average or info.default_average)
                      for key, info, asked in entries]
         return cls(requested, params=params, multilabel=multilabel, average=average, **data)
@@ -175,6 +177,21 @@ class EvaluationRequest:
                 value = per_class.with_labels(value, class_labels, n_classes)
             out[r.key] = value
         return out
+
+
+def _resolved(name: str, value, lookup):
+    """A metric parameter's metric id (alone or as ``(id, {parameter: value})``) resolved once per
+    call, so the kernel is handed the metric itself; other values are left for it to refuse."""
+    bound = None
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], Mapping):
+        value, bound = value
+    if not isinstance(value, str):
+        return value if bound is None else (value, bound)
+    try:
+        info = lookup(value)
+    except InputError as error:
+        raise InputError(name, error.message) from None
+    return info if bound is None else (info, bound)
 
 
 def per_class_values(r: Requested) -> bool:
