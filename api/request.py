@@ -22,7 +22,7 @@ from metricc.core.errors import InputError
 from metricc.runtime import confusion, per_class
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["Requested", "EvaluationRequest", "requested_metrics"]
+__all__ = ["EvaluationRequest", "Requested", "per_class_values", "pos_index", "requested_metrics", "sorted_labels"]
 
 
 class Requested(NamedTuple):
