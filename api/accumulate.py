@@ -251,7 +251,7 @@ class MultilabelAccumulator:
         """Metrics of the counts so far, equal to ``evaluate(..., multilabel=True)`` on all chunks."""
         names = [metrics] if isinstance(metrics, str) else list(metrics)
         by_instance = [n for n in names if metric(n).per_instance
-                       or (metric(n).level == "class" and (average or metric(n).default_average) == "samples")]
+                       or (metric(n).per_class_counts and (average or metric(n).default_average) == "samples")]
         results = {}
         others = [n for n in names if n not in by_instance]
         if others:
@@ -260,7 +260,7 @@ class MultilabelAccumulator:
         for name in by_instance:
             info = metric(name)
             kwargs = {p.name: (params or {})[p.name] for p in info.params if p.name in (params or {})}
-            if info.level == "class":
+            if info.per_class_counts:
                 kwargs.update(average="samples", **options)
             results[name] = info.function(*self.instance_counts, zero_division=zero_division, **kwargs)
         return {name: results[name] for name in names}

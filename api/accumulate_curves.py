@@ -159,7 +159,7 @@ class ThresholdAccumulator:
         results = {}
         for name in names:
             info = metric(name)
-            if info.level != "curve":
+            if not info.thresholds:
                 raise InputError("metrics", f"{info.id} is a {info.level}-level metric; threshold counts give "
                                             "curve-level metrics only (roc_auc, average_precision, ...)")
             # The metric's per-curve kernel (the function itself takes raw scores), its parameters checked.

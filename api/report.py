@@ -137,7 +137,7 @@ def _split_metrics(metrics, scored: bool = False) -> tuple[list[str], list[str],
     columns, overall, on_scores = [], [], []
     for name in names:
         info = metric(name)
-        if info.level in ("curve", "score"):
+        if info.needs_scores:
             if not scored:
                 raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it needs scores "
                                             "(scores=, --scores) beside the predicted labels")
@@ -146,7 +146,7 @@ def _split_metrics(metrics, scored: bool = False) -> tuple[list[str], list[str],
         if info.per_instance or info.default_average == "samples":
             raise InputError("metrics", f"{info.id} averages over the instances of multi-label data; "
                                         "a report covers single-label data")
-        (columns if info.level == "class" or info.level == "matrix" and info.averages else overall).append(name)
+        (columns if info.per_class else overall).append(name)
     if len(set(names)) != len(names):
         raise InputError("metrics", "a metric is listed twice")
     return columns, overall, on_scores

@@ -47,12 +47,12 @@ class StreamingMetric:
         self.names = [metrics] if self.single else list(metrics)
         if not self.names:
             raise InputError("metrics", "name at least one metric")
-        levels = {metric(name).level for name in self.names}
-        self.on_curves = "curve" in levels
-        if self.on_curves and levels != {"curve"}:
+        infos = [metric(name) for name in self.names]
+        self.on_curves = any(info.thresholds for info in infos)
+        if self.on_curves and not all(info.thresholds for info in infos):
             raise InputError("metrics", "curve-level metrics take scores and the others predicted labels: "
                                         "use one StreamingMetric for each")
-        if "score" in levels:
+        if any(info.needs_scores and not info.thresholds for info in infos):
             raise InputError("metrics", "score-level metrics (log loss, Brier score, AU1U...) need every score "
                                         "at once; stream roc_auc / average_precision, or use evaluate")
         self.labels, self.multilabel, self.bins = labels, multilabel, bins

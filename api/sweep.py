@@ -36,8 +36,7 @@ so a grid larger than memory can be swept as long as its result fits the limit.
 from __future__ import annotations
 
 import math
-import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -45,101 +44,20 @@ from metricc.runtime import confusion
 from metricc.core.errors import InputError
 from metricc.api.evaluate import metric as _metric
 from metricc.runtime.kernel import MAX_PARAMETER
+from metricc.api.grids import (
+    MAX_GRID_ELEMENTS,
+    ProductGrid,
+    extremes,
+    known_extremes,
+    product_grid,
+    read_grid,
+    within_unit_interval,
+)
 from metricc.api.progress import track
 
 __all__ = ["ProductGrid", "product_grid", "sweep", "unsweepable"]
 
 CHUNK_ELEMENTS = 1 << 21  # floats per intermediate array (16 MiB): batch x chunk x C
-MAX_GRID_ELEMENTS = 1 << 27  # grids and sweep results above 1 GiB of float64 are refused
-
-
-class ProductGrid:
-    """Every vector of ``n_classes`` entries taken from ``values``, described, never stored
-    (made by ``product_grid(values, n_classes, lazy=True)``, which checks the values).
-
-    ``shape`` is that of the grid it stands for, ``(V,) * C + (C,)``; :meth:`rows` gives the
-    flat vectors ``[start, stop)`` in row-major order (the last class fastest).
-
-    >>> grid = product_grid([0.0, 0.5, 1.0], 2, lazy=True)
-    >>> grid.shape, grid.size
-    ((3, 3, 2), 9)
-    >>> grid.rows(3, 5).tolist()
-    [[0.5, 0.0], [0.5, 0.5]]
-    """
-
-    def __init__(self, values: np.ndarray, n_classes: int) -> None:
-        self.values, self.n_classes = values, n_classes
-        self.shape = (values.size,) * n_classes + (n_classes,)
-        self.size = values.size ** n_classes  # vectors
-
-    def rows(self, start: int, stop: int) -> np.ndarray:
-        index = np.arange(start, min(stop, self.size), dtype=np.int64)
-        digits = np.empty((index.size, self.n_classes), dtype=np.int64)
-        for k in range(self.n_classes - 1, -1, -1):
-            index, digits[:, k] = np.divmod(index, self.values.size)
-        return self.values[digits]
-
-    def __repr__(self) -> str:
-        return f"ProductGrid({self.values.tolist()!r}, {self.n_classes})"
-
-
-def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False, lazy: bool = False):
-    """Every vector of ``n_classes`` entries taken from ``values`` (the paper's grids).
-
-    Shape ``(V,) * n_classes + (n_classes,)``: entry ``[i_1, ..., i_C]`` is the vector
-    ``(values[i_1], ..., values[i_C])``. ``flat=True`` gives ``(V ** n_classes, n_classes)``
-    in the same (row-major) order, the last class varying fastest. The array is read-only for
-    good: :func:`sweep` knows its least and greatest values and does not read it to check them
-    (a copy, which may be changed, is checked as any grid). ``lazy=True`` gives a
-    :class:`ProductGrid` that :func:`sweep` reads without ever storing the grid (no size limit
-    of its own: only the sweep's result must fit).
-
-    >>> product_grid(np.linspace(0, 1, 11), 4, flat=True).shape   # Kozak, car data set
-    (14641, 4)
-    >>> product_grid([0.33, 0.66], 18).shape[-1]                    # krkopt, 2**18 vectors
-    18
-    """
-    if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
-        raise InputError("n_classes", f"expected a positive number of classes, got {n_classes!r}")
-    try:
-        axis = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise InputError("values", f"expected numbers, got {values!r}") from None
-    if axis.ndim != 1 or axis.size == 0:
-        raise InputError("values", f"expected a non-empty 1-d list of values, got shape {axis.shape}")
-    if not np.isfinite(axis).all():
-        raise InputError("values", "contains NaN or infinity")
-    if lazy:
-        return ProductGrid(axis, int(n_classes))
-    size = float(axis.size) ** n_classes * n_classes
-    if size > MAX_GRID_ELEMENTS:
-        raise InputError("n_classes", f"{axis.size}**{n_classes} vectors of {n_classes} entries would take "
-                                      f"{size * 8 / 2**30:.1f} GiB; use fewer values or sample the grid")
-    grid = np.stack(np.meshgrid(*([axis] * n_classes), indexing="ij"), axis=-1)
-    return _checked_grid(grid.reshape(-1, n_classes) if flat else grid, float(axis.min()), float(axis.max()))
-
-
-# Grids product_grid made, by id: their least and greatest values are those of the checked
-# axis, so sweep need not read the grid to check its domain (a pass as long as the product
-# itself). Their memory is an immutable bytes object, so no one can make them writeable again
-# (a copy is a new array, read and checked as any grid). An entry goes when its grid does (a
-# weak reference's callback), so an id cannot be reused meanwhile.
-_CHECKED_GRIDS: dict[int, tuple[weakref.ref, float, float]] = {}
-
-
-def _checked_grid(grid: np.ndarray, low: float, high: float) -> np.ndarray:
-    frozen = np.frombuffer(grid.tobytes(), dtype=grid.dtype).reshape(grid.shape)
-    _CHECKED_GRIDS[id(frozen)] = (weakref.ref(frozen, lambda _, key=id(frozen): _CHECKED_GRIDS.pop(key, None)),
-                                  low, high)
-    return frozen
-
-
-def _known_extremes(grid) -> tuple[float, float] | None:
-    """The least and greatest values of a grid product_grid made and nobody could have changed since."""
-    entry = _CHECKED_GRIDS.get(id(grid))
-    if entry is None or entry[0]() is not grid:
-        return None
-    return entry[1], entry[2]
 
 
 def _data(info, data, counts, matrix, orientation):
@@ -152,49 +70,15 @@ def _data(info, data, counts, matrix, orientation):
     if matrix is not None:
         matrix = confusion.check_matrix(confusion.orient(matrix, orientation))
         return matrix, confusion.counts_from_matrix(matrix)
-    if info.level == "matrix":
+    if info.takes == "matrix":
         raise InputError("input", f"{info.id} needs a confusion matrix; per-class counts are not enough")
     return None, confusion.check_counts(counts)
-
-
-_ONE_BITS = np.float64(1.0).view(np.uint64)
-
-
-def _within_unit_interval(block: np.ndarray) -> bool:
-    """Every value in [0, 1], by one reduction instead of min and max: as unsigned bits, the
-    floats 0 .. 1 are 0 .. the bits of 1.0, and negatives (-0.0 too), NaN and infinity larger."""
-    if block.dtype != np.float64 or not block.flags.c_contiguous:
-        return False
-    return bool(block.view(np.uint64).max(initial=0) <= _ONE_BITS)
-
-
-def _extremes(array: np.ndarray) -> tuple[float, float]:
-    """The least and greatest grid values, refusing NaN and infinity (min and max carry them)."""
-    extremes = (float(array.min()), float(array.max())) if array.size else (0.0, 0.0)
-    if not all(math.isfinite(e) for e in extremes):
-        raise InputError("grid", "contains NaN or infinity")
-    return extremes
-
-
-def _grid(grid, kind: str, n_classes: int) -> np.ndarray:
-    """The grid as floats (not copied when it is already), its shape checked."""
-    try:
-        array = np.asarray(grid)
-    except ValueError:
-        raise InputError("grid", "ragged: every grid vector needs the same length") from None
-    if array.dtype.kind not in "biuf":
-        raise InputError("grid", f"expected numbers, got dtype {array.dtype}")
-    array = array.astype(float, copy=False)
-    if kind == "class_vector" and (array.ndim == 0 or array.shape[-1] != n_classes):
-        got = "a scalar" if array.ndim == 0 else f"shape {array.shape}"
-        raise InputError("grid", f"the last axis holds one value per class (C={n_classes}), got {got}")
-    return array
 
 
 def unsweepable(info) -> str:
     """Why ``info``'s metric cannot be swept, or '': a sweep grids a parameter over confusion
     matrices or counts, and curve and score metrics read scores."""
-    if info.level in ("curve", "score"):
+    if info.needs_scores:
         return f"{info.id} is a {info.level}-level metric, a function of scores, not of a confusion matrix"
     return ""
 
@@ -254,9 +138,9 @@ def sweep(
         raise InputError("params", f"{info.id} has no parameter '{unknown[0]}'")
     the_matrix, the_counts = _data(info, data, counts, matrix, orientation)
     n_classes = the_counts.true_positives.shape[-1]
-    values = _product(grid, kind, n_classes) if isinstance(grid, ProductGrid) else _grid(grid, kind, n_classes)
+    values = _product(grid, kind, n_classes) if isinstance(grid, ProductGrid) else read_grid(grid, kind, n_classes)
     kwargs = {**fixed, "zero_division": zero_division}
-    if info.level == "class" or info.averages:  # class metrics and per-class matrix formulas
+    if info.per_class:  # class metrics and per-class matrix formulas
         average = average or info.default_average
         if average == "micro" and kind == "class_vector":
             raise InputError("average", f"micro averaging pools the classes, so the per-class '{param}' cannot apply")
@@ -265,7 +149,7 @@ def sweep(
         raise InputError("average", f"{info.id} is a {info.level}-level metric: one value per matrix, no averaging")
 
     def call(value, batch_axis: bool):
-        if the_matrix is not None and info.level == "matrix":
+        if the_matrix is not None and info.takes == "matrix":
             return info.function(the_matrix[..., None, :, :] if batch_axis else the_matrix, **{param: value}, **kwargs)
         chosen = confusion.ClassCounts(*(c[..., None, :] for c in the_counts)) if batch_axis else the_counts
         return info.function(*chosen, **{param: value}, **kwargs)
@@ -275,15 +159,15 @@ def sweep(
                        n_classes if kwargs.get("average") == "none" else 1)
     shown = {"label": f"sweep {info.id}", "enabled": progress}
     if kind == "scalar":
-        _extremes(values)
+        extremes(values)
         return _scalar_sweep(call, values, param, info.params, batch, shown)
-    known = _known_extremes(values)
+    known = known_extremes(values)
     if affine and param in getattr(info, "affine", ()) and kwargs.get("average") in _LINEAR_AVERAGES:
         swept = _affine_sweep(call, values, n_classes, batch, param, known)
         if swept is not None:
             return swept
     if not isinstance(values, ProductGrid) and known is None:
-        _extremes(values)
+        extremes(values)
     return _vector_sweep(call, values, param, info.params, n_classes, batch, shown)
 
 
@@ -339,8 +223,8 @@ def _affine_sweep(call, grid, n_classes: int, batch: tuple, param: str,
         low, high = 0.0, 1.0  # inside the basis vectors' [0, 1] until a block is not
         for start in range(0, flat.shape[0], AFFINE_ROWS):
             block = flat[start:start + AFFINE_ROWS]
-            if not _within_unit_interval(block):
-                least, greatest = _extremes(block)
+            if not within_unit_interval(block):
+                least, greatest = extremes(block)
                 low, high = min(low, least), max(high, greatest)
             np.matmul(coefficients, block.T, out=out[:, start:start + block.shape[0]])
         out += offset[:, None]

@@ -46,14 +46,14 @@ _BOOTSTRAP = ("bootstrap", "bootstrap_bca")
 def _proportion_applies(info: MetricInfo, mode: str | None) -> bool:
     if not info.proportion:
         return False
-    if info.level == "matrix":
+    if info.takes == "matrix":
         return True
     return mode in ("none", "binary") or (mode == "micro" and "tn" not in info.proportion[1])
 
 
 def methods_for(info: MetricInfo, mode: str | None) -> tuple[str, ...]:
     """The interval methods that apply to ``info`` under averaging ``mode``."""
-    if info.level in ("curve", "score"):
+    if info.needs_scores:
         return _BOOTSTRAP
     delta = ("delta", "wald") if info.gradient is not None and mode != "samples" else ()
     proportions = PROPORTION_METHODS if _proportion_applies(info, mode) else ()
@@ -127,7 +127,7 @@ def scale_for(value_range) -> _Scale:
 
 def _delta_se(info: MetricInfo, mode: str | None, value, *, matrix, counts: ClassCounts, kwargs: Mapping, key: str):
     """The delta-method standard error of ``value`` on the metric's own scale."""
-    if info.level == "class" and mode == "none":
+    if info.per_class_counts and mode == "none":
         partials = info.gradient(*counts, **kwargs)
         return np.sqrt(gradient.delta_variance(partials, _cells(counts), axes=1))
     if matrix is None:
@@ -137,11 +137,11 @@ def _delta_se(info: MetricInfo, mode: str | None, value, *, matrix, counts: Clas
     # at an empty cell the gradient may be infinite or NaN (log 0, 0 log 0 off the diagonal):
     # that cell has probability 0 and no weight in the variance, so numpy need not warn there
     with np.errstate(divide="ignore", invalid="ignore"):
-        if info.level == "matrix" and info.averages:  # one value per class: averaged as the values are
+        if info.takes == "matrix" and info.per_class:  # one value per class: averaged as the values are
             cells = info.gradient(matrix, **kwargs)
             if mode == "none":  # one gradient per class, (..., C, C, C), each over the same matrix
                 matrix = np.asarray(matrix, dtype=float)[..., None, :, :]
-        elif info.level == "matrix":
+        elif info.takes == "matrix":
             cells = info.gradient(matrix, **{k: v for k, v in kwargs.items() if k != "zero_division"})
         else:
             cells = gradient.cell_gradient(info.gradient(*counts, **kwargs))
@@ -162,7 +162,7 @@ def _smoothed(info: MetricInfo, mode: str | None, *, matrix, counts: ClassCounts
             else:
                 matrix_s, counts_s = None, ClassCounts(*(np.asarray(c, dtype=float) + extra for c in counts))
             with np.errstate(divide="ignore", invalid="ignore"):
-                if info.level == "matrix":
+                if info.takes == "matrix":
                     value = info.function(matrix_s, **kwargs)
                 else:
                     value = info.function(*counts_s, **kwargs)
@@ -203,7 +203,7 @@ def delta_interval(info: MetricInfo, mode: str | None, value, *, matrix, counts:
 
 
 def _successes_and_trials(info: MetricInfo, mode: str | None, matrix, counts: ClassCounts, pos_index: int):
-    if info.level == "matrix":
+    if info.takes == "matrix":
         matrix = np.asarray(matrix, dtype=float)
         n = matrix.sum(axis=(-2, -1))
         diagonal = np.trace(matrix, axis1=-2, axis2=-1)
@@ -222,7 +222,7 @@ def _successes_and_trials(info: MetricInfo, mode: str | None, matrix, counts: Cl
 def proportion_interval(info: MetricInfo, mode: str | None, value, method: str, *, matrix, counts: ClassCounts,
                         pos_index: int, confidence: float, key: str) -> Interval:
     """Wilson, Agresti-Coull or Clopper-Pearson for a metric the compiler marked a proportion."""
-    if info.level == "matrix" and matrix is None:
+    if info.takes == "matrix" and matrix is None:
         raise InputError("interval", f"{method} for {key} needs a confusion matrix (single-label data or matrix=)")
     successes, trials = _successes_and_trials(info, mode, matrix, counts, pos_index)
     lower, upper = _PROPORTION[method](successes, trials, confidence)

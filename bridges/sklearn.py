@@ -43,8 +43,6 @@ from metricc.api.evaluate import evaluate, metric
 
 __all__ = ["scorer", "Scorer"]
 
-SCORE_LEVELS = ("curve", "score")
-
 
 def scorer(metric_id: str, *, average: str | None = None, zero_division="worst", **params) -> Scorer:
     """A scikit-learn scorer for ``metric_id`` (id or alias) with ``average`` (default: the
@@ -65,7 +63,7 @@ class Scorer:
         if (average or self.info.default_average) == "none":
             raise InputError("average", "a scorer gives one number; choose an averaging mode other than 'none'"
                                         f" (one of {', '.join(a for a in self.info.averages if a != 'none')})")
-        if average is not None and self.info.level in ("aggregate", "matrix", "score") and not self.info.averages:
+        if average is not None and not self.info.per_class:
             raise InputError("average", f"{self.info.id} is a {self.info.level}-level metric: it has no averaging")
         unknown = sorted(set(self.params) - {p.name for p in self.info.params})
         if unknown:
@@ -83,10 +81,10 @@ class Scorer:
         options = {"average": self.average, "zero_division": self.zero_division}
         if self.params:
             options["params"] = self.params
-        if sample_weight is not None and (self.info.level in SCORE_LEVELS or self.info.per_instance or _multilabel(y)):
+        if sample_weight is not None and (self.info.needs_scores or self.info.per_instance or _multilabel(y)):
             raise InputError("sample_weight", f"{self.info.id} does not weigh samples: weights apply to the confusion "
                                               "matrix of single-label predictions; score without weights")
-        if self.info.level in SCORE_LEVELS:
+        if self.info.needs_scores:
             value = evaluate(self.metric_id, y_true=y, scores=self._scores(estimator, X),
                              labels=list(estimator.classes_), **options)[self.metric_id]
         elif sample_weight is not None:  # weighted counts: a real-valued confusion matrix
@@ -101,10 +99,10 @@ class Scorer:
     def _scores(self, estimator, X):
         if hasattr(estimator, "predict_proba"):
             return estimator.predict_proba(X)
-        if self.info.level == "curve" and hasattr(estimator, "decision_function"):
+        if self.info.thresholds and hasattr(estimator, "decision_function"):
             return estimator.decision_function(X)  # a ranking is enough for a threshold curve
         raise InputError("estimator", f"{self.info.id} needs class probabilities: {type(estimator).__name__} "
-                                      "has no predict_proba" + ("" if self.info.level == "score" else " nor decision_function"))
+                                      "has no predict_proba" + ("" if not self.info.thresholds else " nor decision_function"))
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in (("average", self.average), *self.params.items()) if v is not None)

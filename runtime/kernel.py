@@ -4,7 +4,8 @@ Generated code imports only names from ``__all__``. Averaging and the zero-divis
 live here, once, so every metric behaves the same way, class- and curve-level alike.
 Dependencies point down: the kernel reads counts (:mod:`.confusion`), curves (:mod:`.curves`)
 and metadata (:mod:`.registry`), and nothing below imports it; metric ids are resolved through
-:func:`.registry.find_metric`, never by importing the generated catalog or ``evaluate``.
+:func:`.registry.find_metric` (or arrive resolved, as ``evaluate`` passes them), never by
+importing the generated catalog or ``evaluate``.
 
 >>> import numpy as np
 >>> value = np.array([1.0, 0.5]); undefined = np.array([False, True])
@@ -354,23 +355,24 @@ def matrix_param(name: str, value, n_classes: int, default: Callable, check: Cal
 
 
 def metric_param(name: str, value) -> Kernel:
-    """A metric parameter: a class-level metric id or alias, or ``(id, {parameter: value})``.
+    """A metric parameter: a class-level metric id or alias (or its ``MetricInfo``), or ``(id, {parameter: value})``.
 
     Returns a per-class kernel ``(tp, fp, fn, tn) -> (values, undefined)`` evaluating the
     metric's generated function on whatever counts the caller's averaging applies it to.
     """
-    if isinstance(value, str):
+    if isinstance(value, (str, registry.MetricInfo)):
         metric_id, bound = value, {}
-    elif isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], Mapping):
+    elif (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], (str, registry.MetricInfo))
+          and isinstance(value[1], Mapping)):
         metric_id, bound = value[0], dict(value[1])
     else:
         raise InputError(name, f"expected a metric id, or (id, {{parameter: value}}), got {value!r}")
     try:
-        info = registry.find_metric(metric_id)
+        info = metric_id if isinstance(metric_id, registry.MetricInfo) else registry.find_metric(metric_id)
     except InputError as error:
         raise InputError(name, error.message) from None
-    if info.level != "class" or "none" not in info.averages:
-        why = f"level {info.level}" if info.level != "class" else f"averages {', '.join(info.averages)}"
+    if not info.per_class_counts or "none" not in info.averages:
+        why = f"level {info.level}" if not info.per_class_counts else f"averages {', '.join(info.averages)}"
         raise InputError(name, f"'{info.id}' has no per-class values ({why}); '{name}' takes a class-level metric")
     unknown = sorted(set(bound) - {p.name for p in info.params})
     if unknown:

@@ -2,9 +2,9 @@
 
 ``__all__`` lists what generated modules import. :func:`find_metric` resolves metric ids for
 the runtime's own helpers (a metric parameter such as ``iba``'s ``base`` names another
-metric) through the lookup that :mod:`metricc.api.evaluate` installs: the catalog is
-built from the generated modules, which import the runtime, so the runtime's lower modules
-cannot import it themselves.
+metric) among the metrics generated modules declared: the catalog is built from the
+generated modules, which import the runtime, so the runtime cannot import it. What a call of
+a metric needs (``info.takes``, ``info.per_class``...) is read off its level (:mod:`.levels`).
 
 >>> from metricc.generated import CATALOG
 >>> CATALOG["ppv"].id
@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from metricc.core.errors import InputError
+from metricc.runtime.levels import LEVELS
 
 __all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog"]  # what generated modules import (compiler/names.py)
 
@@ -95,6 +96,37 @@ class MetricInfo:
     # undefined) out; how threshold counts merged without the scores reach the metric.
     curve_kernel: Callable | None = None
     curve_params: Callable | None = None  # its scalar parameters checked, as the kernel takes them
+
+    def __post_init__(self) -> None:
+        _DECLARED.setdefault(self.id, self)
+
+    # What a call needs, read off the level's row (:mod:`.levels`): generated modules declare
+    # only the level's name.
+    @property
+    def takes(self) -> str:
+        """The function's positional inputs: ``"counts"``, ``"matrix"`` or ``"scores"``."""
+        return LEVELS[self.level].takes
+
+    @property
+    def needs_scores(self) -> bool:
+        """Curve and score level: ``y_true`` and a score matrix in, no counts."""
+        return LEVELS[self.level].takes == "scores"
+
+    @property
+    def per_class(self) -> bool:
+        """One value per class, averaged as asked (``average=``, ``"id:average"``)."""
+        return LEVELS[self.level].per_class or bool(self.averages)
+
+    @property
+    def per_class_counts(self) -> bool:
+        """Class level: one value per class from that class's TP, FP, FN, TN, so it averages
+        over classes, or over instances (``samples``) of multi-label data."""
+        return LEVELS[self.level].per_class and LEVELS[self.level].takes == "counts"
+
+    @property
+    def thresholds(self) -> bool:
+        """Curve level: the value is read off the counts at every threshold of the scores."""
+        return LEVELS[self.level].thresholds
 
 
 # torchmetrics names its classes by task (BinaryF1Score, MulticlassCohenKappa): the metric is the rest.
@@ -174,17 +206,19 @@ class Catalog:
         return list(self._by_id.values())
 
 
-_lookup: Callable[[str], MetricInfo] | None = None
-
-
-def install_lookup(lookup: Callable[[str], MetricInfo]) -> None:
-    """Resolve metric ids with ``lookup`` from now on (``evaluate.metric``, on import)."""
-    global _lookup
-    _lookup = lookup
+# Every metric a generated module declared (``INFO = MetricInfo(...)``), by id, first
+# declaration kept: importing any generated module imports the whole catalog, so a metric id a
+# parameter names (``iba``'s ``base``) resolves here without the runtime importing the
+# generated package above it.
+_DECLARED: dict[str, MetricInfo] = {}
+_declared_catalog: list[Catalog] = []
 
 
 def find_metric(name: str) -> MetricInfo:
-    """The metric with id or alias ``name``, from the installed catalog lookup."""
-    if _lookup is None:  # metricc.runtime's __init__ imports evaluate, which installs it
-        raise RuntimeError("no metric catalog is installed: import metricc.runtime")
-    return _lookup(name)
+    """The declared metric with id or alias ``name`` (any spelling, as :class:`Catalog` reads it)."""
+    if not _DECLARED:
+        raise InputError("metric", f"no metric is declared yet, so '{name}' cannot be resolved: "
+                                   "import metricc.generated")
+    if not _declared_catalog or len(_declared_catalog[0]) != len(_DECLARED):
+        _declared_catalog[:] = [Catalog(_DECLARED.values())]
+    return _declared_catalog[0][name]

@@ -5,7 +5,7 @@ Reached as ``metricc.api.plot`` (``mc.plot``), which imports matplotlib on first
 :class:`matplotlib.figure.Figure` on its own Agg canvas (no pyplot state): save it with
 ``figure.savefig("out.png")``, or :func:`save` (PNG or SVG by suffix).
 
->>> import metricc.api as mc
+>>> import metricc as mc
 >>> figure = mc.plot.confusion_matrix([[5, 1], [2, 4]], labels=["cat", "dog"])
 >>> figure.axes[0].get_xlabel(), figure.axes[0].get_ylabel()
 ('predicted class', 'true class')

@@ -20,7 +20,7 @@ from metricc.bridges.plot._figure import new_figure, plain
 from metricc.runtime import inputs as containers
 from metricc.runtime.curves import check_scores, score_curves, threshold_curve
 from metricc.core.errors import InputError
-from metricc.api.evaluate import SCORE_LEVELS, evaluate, metric
+from metricc.api.evaluate import evaluate, metric
 
 __all__ = ["det", "precision_recall", "roc", "threshold"]
 
@@ -50,7 +50,7 @@ def _metric_names(metrics) -> list[str]:
     if not listed or not all(isinstance(name, str) for name in listed):
         raise InputError("metrics", f"expected a metric id or a list of ids, got {metrics!r}")
     for name in listed:
-        if metric(name).level in SCORE_LEVELS:
+        if metric(name).needs_scores:
             raise InputError("metrics", f"{name} is itself computed from scores; choose a metric of a confusion "
                                         "matrix (f1, mcc, accuracy...) to draw against the threshold")
     return listed

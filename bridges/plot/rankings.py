@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from metricc.bridges.plot._figure import display_names, new_figure
 from metricc.runtime import confusion
 from metricc.core.errors import InputError
-from metricc.api.evaluate import SCORE_LEVELS, evaluate, metric
+from metricc.api.evaluate import evaluate, metric
 
 __all__ = ["rank", "rankings"]
 
@@ -38,12 +38,12 @@ def _scores(m: np.ndarray, metric_ids: list[str], average, params) -> np.ndarray
     """``(M, B)``: each metric's single value for each matrix."""
     for name in metric_ids:
         info = metric(name)
-        if info.level in SCORE_LEVELS:
+        if info.needs_scores:
             raise InputError("metrics", f"{name} needs scores, not confusion matrices")
         if info.higher_is_better is None:
             raise InputError("metrics", f"{name} is a statistic with no better direction (higher_is_better: null): "
                                         "it ranks no classifier first; rank by metrics that have one")
-        if info.level == "class" and (average or info.default_average) == "none":
+        if info.per_class_counts and (average or info.default_average) == "none":
             raise InputError("average", f"{name}: a ranking needs one value per classifier; choose an averaging "
                                         "other than none")
     results = evaluate(metric_ids, matrix=m, average=average, params=params)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from metricc.runtime import confusion
+from metricc.runtime import labels as label_counting
 from metricc.runtime.confusion import (
     ClassCounts,
     check_class_vector,
@@ -409,7 +409,7 @@ def test_negative_large_and_weighted_integer_labels_take_the_general_path():
 def test_chunked_integer_counts_equal_the_sorting_path(monkeypatch, late):
     # Chunks of 8 labels: the grid grows chunk by chunk; a negative or far label in a late
     # chunk sends all the labels to the sorting path, with the same matrix.
-    monkeypatch.setattr(confusion, "_CHUNK", 8)
+    monkeypatch.setattr(label_counting, "_CHUNK", 8)
     rng = np.random.default_rng(3)
     y_true, y_pred = rng.integers(0, 3, 43), rng.integers(0, 5, 43)
     y_true[30:] += 4  # classes appear only in later chunks

@@ -33,7 +33,7 @@ def test_catalog_and_metric_resolve_ids_and_aliases():
     assert isinstance(catalog(), Catalog) and "precision" in catalog()
     info = metric("ppv")
     assert isinstance(info, MetricInfo) and info.id == "precision"
-    assert find_metric("ppv") is info  # the lookup evaluate installs for the kernel
+    assert find_metric("ppv") is info  # the metrics generated modules declared, for the kernel
     with raises("metric", "unknown metric 'precison'; did you mean 'precision'"):
         metric("precison")
 

@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 
+import metricc.generated  # noqa: F401  (declares the metrics that metric parameters name)
 from metricc.runtime import kernel
 from metricc.runtime.confusion import ClassCounts
 from metricc.runtime.curves import score_curves

@@ -140,7 +140,7 @@ def test_pandas_series_and_categoricals():
 
 
 def test_the_runtime_never_imports_pandas_for_lists_and_arrays():
-    code = ("import sys, numpy as np, metricc.runtime as mc; "
+    code = ("import sys, numpy as np, metricc.api as mc; "
             "mc.evaluate('f1', y_true=[0, 1], y_pred=np.array([0, 0]), average='none'); "
             "str(mc.report(y_true=['a', 'b'], y_pred=['a', 'a'])); "
             "assert 'pandas' not in sys.modules, 'pandas imported'")

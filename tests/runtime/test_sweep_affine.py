@@ -125,8 +125,8 @@ def test_a_grid_product_grid_made_is_not_read_again_to_check_it(monkeypatch, fla
     assert not made.flags.writeable
     matrices = np.stack([TABLE4, TABLE4.T + 1])
     expected = sweep("preference_driven", matrix=matrices, grid=np.array(made), average="weighted")
-    monkeypatch.setattr(sweep_module, "_extremes", lambda array: pytest.fail("a made grid was read to check it"))
-    monkeypatch.setattr(sweep_module, "_within_unit_interval", lambda block: pytest.fail("a made grid was checked"))
+    monkeypatch.setattr(sweep_module, "extremes", lambda array: pytest.fail("a made grid was read to check it"))
+    monkeypatch.setattr(sweep_module, "within_unit_interval", lambda block: pytest.fail("a made grid was checked"))
     assert np.array_equal(sweep("preference_driven", matrix=matrices, grid=made, average="weighted"), expected)
     outside = product_grid([0.0, 1.5], 3, flat=flat)  # known extremes outside the domain: the direct path names it
     monkeypatch.undo()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from metricc.generated import CATALOG
-from metricc.runtime import confusion, kernel
+from metricc.runtime import kernel, matrices
 from metricc.core.errors import InputError
 from metricc.runtime.terms import derived, matrix_counts, matrix_terms, read_matrix
 
@@ -63,10 +63,10 @@ def test_a_stack_read_chunk_by_chunk_has_the_totals_of_separate_passes(monkeypat
     # diagonal and metric values as the separate passes over the whole stack.
     stack = np.random.default_rng(7).integers(0, 30, (13, 2, 3, 3)).astype(dtype)
     expected = read_matrix(stack)
-    monkeypatch.setattr(confusion, "_STACK_CHUNK_BYTES", 2 * 9 * 8)
+    monkeypatch.setattr(matrices, "_STACK_CHUNK_BYTES", 2 * 9 * 8)
     terms = read_matrix(stack)
     if dtype in (np.int64, np.float64):
-        assert confusion._stack_totals(np.asarray(stack)) is not None  # the chunked path is the one tested
+        assert matrices._stack_totals(np.asarray(stack)) is not None  # the chunked path is the one tested
     for got, want in ((terms.t, expected.t), (terms.p, expected.p), (terms.n, expected.n),
                       (kernel.diagonal(terms.matrix), kernel.diagonal(expected.matrix))):
         assert got.dtype == want.dtype and np.array_equal(got, want)
@@ -78,7 +78,7 @@ def test_a_stack_read_chunk_by_chunk_has_the_totals_of_separate_passes(monkeypat
 @pytest.mark.parametrize("bad, message", [(-1, "negative entries"), (np.nan, "NaN or infinity"),
                                           (2.0 ** 53 + 2, "exceeds 2\\*\\*53")])
 def test_a_bad_entry_in_a_late_chunk_is_refused(monkeypatch, bad, message):
-    monkeypatch.setattr(confusion, "_STACK_CHUNK_BYTES", 2 * 4 * 8)
+    monkeypatch.setattr(matrices, "_STACK_CHUNK_BYTES", 2 * 4 * 8)
     stack = np.ones((12, 2, 2), dtype=np.int64 if bad == -1 else np.float64)
     stack[-1, 1, 0] = bad
     with pytest.raises(InputError, match=f"^matrix: .*{message}"):
@@ -88,7 +88,7 @@ def test_a_bad_entry_in_a_late_chunk_is_refused(monkeypatch, bad, message):
 
 
 def test_a_stack_whose_total_exceeds_2_53_is_refused(monkeypatch):
-    monkeypatch.setattr(confusion, "_STACK_CHUNK_BYTES", 2 * 4 * 8)
+    monkeypatch.setattr(matrices, "_STACK_CHUNK_BYTES", 2 * 4 * 8)
     stack = np.ones((12, 2, 2), dtype=np.int64)
     stack[5] = [[2 ** 52, 2 ** 52], [1, 0]]
     with pytest.raises(InputError, match="the total of the matrix exceeds 2\\*\\*53"):
