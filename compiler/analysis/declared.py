@@ -37,7 +37,7 @@ import sympy
 
 from metricc.compiler.analysis import analyze
 from metricc.compiler.errors import Diagnostic, FormulaError, InternalError
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import averaging, ir, symbols
 from metricc.compiler.language.levels import Level
 from metricc.core import binomial
 
@@ -398,10 +398,11 @@ def _class_matrix(param: ir.Param, value, classes: int) -> np.ndarray:
 def _term_value(term: ir.Term, value: _Function, undefined: tuple[_Function, ...], batch: _Batch,
                 params: Mapping[str, object]) -> tuple[np.ndarray, np.ndarray]:
     """An averaged (or per-class) term from its class formula; ``ok`` where it is defined."""
-    rows = batch.instances if term.mode == "samples" else batch.classes
-    if term.mode == "micro":
+    mode = averaging.MODES[term.mode] if term.mode else None
+    rows = batch.instances if mode and mode.per_instance else batch.classes
+    if mode and mode.pools:
         rows = tuple(r.sum(axis=0, keepdims=True) for r in rows)
-    per_class = term.mode not in ("micro", "samples")
+    per_class = not (mode and (mode.pools or mode.per_instance))
     env = {**{k: v for k, v in params.items() if np.ndim(v) == 0 or per_class}, **dict(zip(_COUNTS, rows))}
     if any(name not in env for name in value.names):  # a class vector inside a pooled term: not sampled
         return np.full(batch.size, np.nan), np.zeros(batch.size, dtype=bool)
@@ -410,24 +411,17 @@ def _term_value(term: ir.Term, value: _Function, undefined: tuple[_Function, ...
     for case in undefined:
         ok &= ~case.vanishes(env, rows[0].shape)
     ok = ok.all(axis=0)
-    if term.mode is None:
+    if mode is None:
         return per_row, ok
-    if term.mode == "weighted":
-        weights = params[term.weights] if term.weights else rows[0] + rows[2]
-        total = np.sum(weights, axis=0)
-        return np.sum(weights * per_row, axis=0) / np.where(total == 0, 1, total), ok & (total > 0)
-    if term.mode == "geometric":
-        return np.prod(per_row, axis=0) ** (1 / per_row.shape[0]), ok
-    if term.mode == "binary":
-        return per_row[min(1, per_row.shape[0] - 1)], ok
-    return per_row.mean(axis=0), ok
+    averaged, defined = mode.sample(per_row, params[term.weights] if term.weights else rows[0] + rows[2])
+    return averaged, ok & defined
 
 
 def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch):
     """The metric's values on ``batch``, where it is defined, and its conditioning scale (None
     without one)."""
     defined = np.ones(batch.size, dtype=bool)
-    if not batch.instances and any(t.mode == "samples" for t in metric.terms):
+    if not batch.instances and any(t.mode and averaging.MODES[t.mode].per_instance for t in metric.terms):
         return np.full(batch.size, np.nan), ~defined, None  # samples() needs multi-label data
     params = _bind(metric, compiled, setting, batch)
     env = {**batch.env, **params}

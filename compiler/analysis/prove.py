@@ -37,25 +37,22 @@ from __future__ import annotations
 
 import cmath
 import dataclasses
-import hashlib
 import random
 from collections.abc import Mapping, MutableMapping
 
 import sympy
 
 from metricc.compiler.analysis.cache import canonical, digest, remembered
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import averaging, ir, symbols
 from metricc.compiler.language.levels import Average, rules
 
 __all__ = ["prove_equivalences", "general_form", "binary_form", "domain_endpoints", "bind"]
 
-TRACE = sympy.Symbol("T", nonnegative=True)
 N = symbols.N_TOTAL
 C = symbols.N_CLASSES
-A, B, Cc, D = sympy.symbols("m00 m01 m10 m11", nonnegative=True)  # M[true, pred], C = 2
+TRACE, A, B, Cc, D = averaging.TRACE, averaging.A, averaging.B, averaging.Cc, averaging.D  # M[true, pred], C = 2
 TP, FP, FN, TN = symbols.COUNTS
-_POOLED = {TP: TRACE, FP: N - TRACE, FN: N - TRACE, TN: (C - 2) * N + TRACE}
-_CLASS_COUNTS = ({TP: A, FP: Cc, FN: B, TN: D}, {TP: D, FP: B, FN: Cc, TN: A})
+_CLASS_COUNTS = averaging.CLASS_COUNTS_2X2
 _BINARY_MATRIX = {(0, 0): A, (0, 1): B, (1, 0): Cc, (1, 1): D}
 
 
@@ -70,41 +67,8 @@ def _fixed(metric: ir.Metric, expr: sympy.Expr) -> sympy.Expr | None:
     return expr
 
 
-def _opaque(mode: str, per_class: sympy.Expr) -> sympy.Symbol:
-    # Canonical (cancelled) form, so that a bound formula such as kappa*precision +
-    # (1 - kappa)*recall at kappa = 1 gets the same symbol as precision.
-    digest = hashlib.sha256(sympy.srepr(sympy.cancel(per_class)).encode()).hexdigest()[:12]
-    return sympy.Symbol(f"avg_{mode}_{digest}", real=True)
-
-
-# sympy numbers: xreplace returns a mapped value as given, so a bare TP would come back an int.
-_CORRECT_INSTANCE = {TP: sympy.S.One, FP: sympy.S.Zero, FN: sympy.S.Zero}
-_WRONG_INSTANCE = {TP: sympy.S.Zero, FP: sympy.S.One, FN: sympy.S.One}
-
-
-def _instance_mean(per_class: sympy.Expr, n_classes: sympy.Expr, correct: sympy.Expr, wrong: sympy.Expr) -> sympy.Expr | None:
-    """Mean over one-hot instances of single-label data; None if an instance value is undefined."""
-    try:
-        values = (per_class.xreplace({**_CORRECT_INSTANCE, TN: n_classes - 1}),
-                  per_class.xreplace({**_WRONG_INSTANCE, TN: n_classes - 2}))
-    except (TypeError, ValueError):  # max(exp(...), log(0)): sympy cannot compare an infinity
-        return None
-    if any(v.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) for v in values):
-        return None
-    return (correct * values[0] + wrong * values[1]) / (correct + wrong)
-
-
 def _averaged_general(mode: str, per_class: sympy.Expr) -> sympy.Expr:
-    if mode == "samples":
-        mean = _instance_mean(per_class, C, TRACE, N - TRACE)
-        return _opaque(mode, per_class) if mean is None else sympy.cancel(mean)
-    if mode == "micro":
-        return sympy.cancel(per_class.xreplace(_POOLED))
-    if mode == "weighted":
-        linear = sympy.cancel(per_class * (TP + FN))
-        if linear.is_polynomial(*symbols.COUNTS) and sympy.Poly(linear, *symbols.COUNTS).total_degree() <= 1:
-            return sympy.cancel(linear.xreplace(_POOLED) / N)
-    return _opaque(mode, per_class)
+    return averaging.MODES[mode].general_form(per_class)
 
 
 def general_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
@@ -169,19 +133,10 @@ def _class_sum(total: sympy.Sum) -> sympy.Expr:
 
 
 def _averaged_binary(mode: str, per_class: sympy.Expr) -> sympy.Expr:
-    values = [per_class.xreplace(c) for c in _CLASS_COUNTS]
-    if mode == "binary":
-        return values[1]
-    if mode == "micro":
-        return per_class.xreplace({TP: A + D, FP: B + Cc, FN: B + Cc, TN: A + D})
-    if mode == "macro":
-        return (values[0] + values[1]) / 2
-    if mode == "samples":
-        mean = _instance_mean(per_class, 2, A + D, B + Cc)
-        return _opaque(mode, per_class) if mean is None else mean
-    if mode == "weighted":
-        return ((A + B) * values[0] + (Cc + D) * values[1]) / (A + B + Cc + D)
-    return sympy.sqrt(values[0] * values[1])
+    averaged = averaging.MODES[mode].binary
+    if averaged is None:
+        return averaging.opaque(mode, per_class)
+    return averaged(per_class, tuple(per_class.xreplace(c) for c in _CLASS_COUNTS))
 
 
 def binary_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import sympy
 from sympy.core.function import AppliedUndef
 
-from metricc.compiler.language import bands, class_matrix, ir, symbols
+from metricc.compiler.language import averaging, bands, class_matrix, ir, symbols
 from metricc.compiler.names import did_you_mean, python_clash
 from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError, SpecError
 from metricc.compiler.language.levels import Average, Level, rules
@@ -25,6 +25,9 @@ from metricc.compiler.language.load import SourceSpec
 from metricc.compiler.language.parse import MetricCall, Scope, parse_domain, parse_formula
 
 __all__ = ["lower_catalog"]
+
+_RESERVED = symbols.RESERVED | frozenset(averaging.MODES)  # the language's names and its averaging modes
+
 
 def _diag(spec: SourceSpec, path: tuple, message: str) -> Diagnostic:
     return Diagnostic(spec.locate(path), spec.key_name(path), message)
@@ -74,7 +77,7 @@ def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
     entries += [(spec, ("aliases", i), a) for spec in specs for i, a in enumerate(spec.data.get("aliases", []))]
     for spec, path, name in entries:
         clash = python_clash(name) if path == ("id",) else ("is a Python keyword" if keyword.iskeyword(name) else None)
-        if name in symbols.RESERVED or name in ("t", "p"):
+        if name in _RESERVED or name in ("t", "p"):
             problems.append(_diag(spec, path, f"'{name}' is a reserved name in formulas; choose another"))
         elif clash:
             problems.append(_diag(spec, path, f"'{name}' {clash}; choose another"))
@@ -198,7 +201,7 @@ class _Lowering:
         problems = []
         for name, entry in sorted(spec.data.get("params", {}).items()):
             path = ("params", name)
-            if name in symbols.RESERVED or name in self.names or (len(name) == 1 and rules(level).indexed):
+            if name in _RESERVED or name in self.names or (len(name) == 1 and rules(level).indexed):
                 problems.append(_key_diag(spec, path, f"parameter name '{name}' clashes with a reserved name, metric or index; rename it"))
                 continue
             if clash := python_clash(name):
@@ -293,7 +296,7 @@ class _Lowering:
             name, _, rest = key.partition("[")
             indices = tuple(i.strip() for i in rest.rstrip("]").split(",")) if rest else ()
             path = ("let", key)
-            if name in symbols.RESERVED or name in self.names or name in scope.scalar_params or name in scope.vector_params \
+            if name in _RESERVED or name in self.names or name in scope.scalar_params or name in scope.vector_params \
                     or name in scope.matrix_params:
                 raise FormulaError(_diag(spec, path, f"definition name '{name}' clashes with a reserved name, metric or parameter"))
             inner = Scope(**{**scope.__dict__, "macros": dict(macros)})
