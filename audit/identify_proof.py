@@ -170,7 +170,7 @@ def _equal(left, right) -> bool:
 
 def _binary(expr, per_class: bool) -> sympy.Expr:
     """The formula over m00, m01, m10, m11 (rows true classes; class 1 positive)."""
-    a, b, c, d = prove.A, prove.B, prove.Cc, prove.D
+    a, b, c, d = averaging.A, averaging.B, averaging.Cc, averaging.D
     if per_class:
         return expr.xreplace(dict(zip(symbols.COUNTS, (d, b, c, a))))
     counts = {"TP": (a, d), "FP": (c, b), "FN": (b, c), "TN": (d, a)}

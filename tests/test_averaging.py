@@ -90,6 +90,7 @@ def _with_row(path: Path, row: str) -> None:
 
 def test_a_mode_added_to_the_two_tables_flows_through_the_build(tmp_path):
     package = tmp_path / "source" / "metricc"
+    package.mkdir(parents=True)
     for name in PACKAGES:
         source = REPO / name
         if source.is_dir():

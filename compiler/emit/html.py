@@ -22,7 +22,7 @@ from metricc.compiler.emit.latex import per_class, pooled, family, source_of, IN
 from metricc.compiler.emit.text import display_form, mathml
 from metricc.compiler.emit.written import written_mathml
 from metricc.compiler.language import ir, symbols
-from metricc.compiler.language.averaging import MODES
+from metricc.compiler.language.averaging import MODES, per_instance
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 
@@ -94,7 +94,7 @@ def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> Markup:
 def _undefined(metric: ir.Metric) -> list[Markup]:
     cases = [_case(u, metric.terms) for u in metric.undefined]
     for term in metric.terms:
-        index, unit = (INSTANCE, "instance") if term.mode == "samples" else (INDEX, "class")
+        index, unit = (INSTANCE, "instance") if per_instance(term.mode) else (INDEX, "class")
         for u in term.undefined:
             cases.append(_case(per_class(u, index)) + Markup(f" for some {unit} {index} (in <code>{Markup.escape(term.label)}</code>)"))
     return cases
@@ -132,8 +132,8 @@ def _metric_page(metric: ir.Metric, metrics: Mapping[str, ir.Metric], example: M
         "written": Markup(written_mathml(metric.formula, display=True)),
         "lets": [(Markup(written_mathml(name)), Markup(written_mathml(text))) for name, text in metric.lets],
         "simplified": _math(shown, metric.terms, display=True),
-        "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
-                   _math(per_class(t.simplified, INSTANCE if t.mode == "samples" else INDEX))) for t in metric.terms],
+        "terms": [(t.label, "per instance" if per_instance(t.mode) else "per class",
+                   _math(per_class(t.simplified, INSTANCE if per_instance(t.mode) else INDEX))) for t in metric.terms],
         "expansions": _expansions(metric, shown),
         "params": _params(metric),
         "low": _bound(metric.range[0]),

@@ -15,7 +15,7 @@ import sympy
 
 from metricc.compiler.analysis import analyze
 from metricc.compiler.language import ir, symbols
-from metricc.compiler.language.averaging import MODES
+from metricc.compiler.language.averaging import MODES, per_instance
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 from metricc.compiler.emit.errata_math import errata_latex
@@ -235,7 +235,7 @@ def _case(case: sympy.Expr, terms: Sequence[ir.Term] = (), suffix: str = "") -> 
 def _undefined(metric: ir.Metric) -> list[str]:
     cases = [_case(u, metric.terms) for u in metric.undefined]
     for term in metric.terms:
-        index, unit = (INSTANCE, "instance") if term.mode == "samples" else (INDEX, "class")
+        index, unit = (INSTANCE, "instance") if per_instance(term.mode) else (INDEX, "class")
         for u in term.undefined:
             cases.append(_case(per_class(u, index), suffix=rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}"))
     return cases
@@ -311,8 +311,8 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "lets": [(written_latex(name), written_latex(text)) for name, text in metric.lets],
         "simplified": broken(display_form(metric.simplified, metric.written), metric.terms),
         "expansions": _expansions(metric),
-        "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
-                   latex(per_class(t.simplified, INSTANCE if t.mode == "samples" else INDEX))) for t in metric.terms],
+        "terms": [(t.label, "per instance" if per_instance(t.mode) else "per class",
+                   latex(per_class(t.simplified, INSTANCE if per_instance(t.mode) else INDEX))) for t in metric.terms],
         "undefined": _undefined(metric),
         "zero_weight": _zero_weight(metric),
         "binomial_tail": metric.simplified.has(symbols.binomial_tail),

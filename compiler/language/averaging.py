@@ -30,7 +30,8 @@ import sympy
 
 from metricc.compiler.language import symbols
 
-__all__ = ["A", "B", "CALLS", "CLASS_COUNTS_2X2", "Cc", "D", "MODES", "Mode", "POOLED", "TRACE", "instance_mean", "opaque"]
+__all__ = ["A", "B", "CALLS", "CLASS_COUNTS_2X2", "Cc", "D", "MODES", "Mode", "POOLED", "TRACE", "instance_mean", "opaque",
+           "per_instance"]
 
 TRACE = sympy.Symbol("T", nonnegative=True)
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
@@ -227,3 +228,8 @@ MODES = MappingProxyType({m.name: m for m in (
 
 # The modes written as calls in formulas: ``macro(recall)``.
 CALLS = tuple(name for name, mode in MODES.items() if mode.call)
+
+
+def per_instance(mode: str | None) -> bool:
+    """Whether a term's mode (None: a per-class term) averages per-instance counts of multi-label data."""
+    return mode is not None and MODES[mode].per_instance

@@ -359,12 +359,12 @@ class _Lowering:
         need per-class counts, so they cannot share a formula with ``samples``; ``micro``
         pools every count and gives the same value over either axis.
         """
-        if call.mode != "samples":
+        if not averaging.per_instance(call.mode):
             return
         where = spec.key_name(("formula",))
         if level is Level.MATRIX:
             raise FormulaError(Diagnostic(call.location, where, "samples() averages per-instance counts of multi-label data; a matrix formula takes a confusion matrix (use level: aggregate)"))
-        other = next((c for c in calls if c.mode not in ("samples", "micro")), None)
+        other = next((c for c in calls if not (averaging.per_instance(c.mode) or c.mode and averaging.MODES[c.mode].pools)), None)
         if other is not None:
             shown = f"{other.mode}({other.metric})" if other.mode else f"{other.metric}[{other.index}]"
             raise FormulaError(Diagnostic(call.location, where, f"samples() needs per-instance counts, {shown} per-class counts: one formula takes one kind (micro() fits either)"))
