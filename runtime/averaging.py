@@ -227,7 +227,9 @@ class Mode:
     ``pools`` the counts over classes and applies the formula once); ``gradient``: its partials
     in each class's counts; ``cell_gradient``: its gradient over matrix cells from per-class
     ones (None where the mode has no derivative of that kind). ``takes_weights``: the caller
-    may give class weights (``weights=``)."""
+    may give class weights (``weights=``). ``linear``: one value, a combination of the
+    per-class values with weights that no metric parameter moves (a sweep over a parameter of
+    an affine metric then stays affine)."""
 
     name: str
     combine: Callable[[PerClass], np.ndarray] | None
@@ -235,14 +237,15 @@ class Mode:
     cell_gradient: Callable[[PerClassPartials], np.ndarray] | None = None
     pools: bool = False
     takes_weights: bool = False
+    linear: bool = False
 
 
 MODES = MappingProxyType({m.name: m for m in (
     Mode("none", _as_is, _own_partials, _own_partials),
-    Mode("binary", _positive_class, _positive_class_partials, _positive_class_cells),
+    Mode("binary", _positive_class, _positive_class_partials, _positive_class_cells, linear=True),
     Mode("micro", None, None, pools=True),
-    Mode("macro", _mean, _mean_partials, _mean_cells),
-    Mode("weighted", _weighted_mean, _weighted_mean_partials, _weighted_mean_cells, takes_weights=True),
+    Mode("macro", _mean, _mean_partials, _mean_cells, linear=True),
+    Mode("weighted", _weighted_mean, _weighted_mean_partials, _weighted_mean_cells, takes_weights=True, linear=True),
     Mode("geometric", _geometric_mean, _geometric_mean_partials),
     # per-instance counts of multi-label data (..., N): a macro average over another axis
     Mode("samples", _mean, _mean_partials),
