@@ -1,8 +1,8 @@
 """Delta-method gradients at run time: what generated ``gradient`` functions call, and the variance.
 
 The compiler derives each metric's partial derivatives (:mod:`metricc.compiler.analysis.delta`);
-the averaging over classes is the runtime's, so its derivative is too. A class-level or
-aggregate gradient is an array ``(..., C, 4)``: the partials of the value in ``TP_k``,
+the averaging over classes is the runtime's, so its derivative is too: each mode's is its row
+of :data:`~metricc.runtime.averaging.MODES`. A class-level or aggregate gradient is an array ``(..., C, 4)``: the partials of the value in ``TP_k``,
 ``FP_k``, ``FN_k``, ``TN_k`` of each class ``k``. :func:`cell_gradient` turns it into the
 gradient in the cells of the confusion matrix, ``(..., C, C)`` (``TP_k = M[k, k]``, ``FP_k``
 the rest of column ``k``, ``FN_k`` the rest of row ``k``, ``TN_k`` everything else), and
