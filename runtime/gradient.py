@@ -1,14 +1,15 @@
 """Delta-method gradients at run time: what generated ``gradient`` functions call, and the variance.
 
-The compiler derives each metric's partial derivatives (:mod:`metricc.compiler.analysis.delta`);
-the averaging over classes is the runtime's, so its derivative is too: each mode's is its row
-of :data:`~metricc.runtime.averaging.MODES`. A class-level or aggregate gradient is an array ``(..., C, 4)``: the partials of the value in ``TP_k``,
-``FP_k``, ``FN_k``, ``TN_k`` of each class ``k``. :func:`cell_gradient` turns it into the
-gradient in the cells of the confusion matrix, ``(..., C, C)`` (``TP_k = M[k, k]``, ``FP_k``
-the rest of column ``k``, ``FN_k`` the rest of row ``k``, ``TN_k`` everything else), and
-:func:`delta_variance` into ``Var = sum_ij M_ij (G_ij - Gbar)**2`` with ``Gbar = sum_ij M_ij
-G_ij / n``: the multinomial delta method, ``n (sum p G**2 - (sum p G)**2)`` at ``p = M / n``,
-in the two-pass form that does not cancel.
+The compiler derives each metric's partial derivatives
+(:mod:`metricc.compiler.analysis.delta`); the averaging over classes is the runtime's, so its
+derivative is too: each mode's is its row of :data:`~metricc.runtime.averaging.MODES`. A
+class-level or aggregate gradient is an array ``(..., C, 4)``: the partials of the value in
+``TP_k``, ``FP_k``, ``FN_k``, ``TN_k`` of each class ``k``. :func:`cell_gradient` turns it into
+the gradient in the cells of the confusion matrix, ``(..., C, C)`` (``TP_k = M[k, k]``,
+``FP_k`` the rest of column ``k``, ``FN_k`` the rest of row ``k``, ``TN_k`` everything else),
+and :func:`delta_variance` into ``Var = sum_ij M_ij (G_ij - Gbar)**2`` with ``Gbar = sum_ij
+M_ij G_ij / n``: the multinomial delta method, ``n (sum p G**2 - (sum p G)**2)`` at ``p = M /
+n``, in the two-pass form that does not cancel.
 
 >>> import numpy as np
 >>> partials = np.array([[0.0, 0, 0, 0], [1 / 16, 0, -3 / 16, 0]])  # recall at TP=3, FN=1: FN/(TP+FN)^2, -TP/(TP+FN)^2
