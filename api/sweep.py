@@ -43,6 +43,7 @@ import numpy as np
 from metricc.runtime import confusion
 from metricc.core.errors import InputError
 from metricc.api.evaluate import metric as _metric
+from metricc.runtime.averaging import MODES
 from metricc.runtime.kernel import MAX_PARAMETER
 from metricc.api.grids import (
     MAX_GRID_ELEMENTS,
@@ -180,7 +181,7 @@ def _product(grid: ProductGrid, kind: str, n_classes: int) -> ProductGrid:
 
 
 # Averages whose class weights do not depend on the swept parameter: linear in the per-class values.
-_LINEAR_AVERAGES = ("binary", "macro", "weighted")
+_LINEAR_AVERAGES = tuple(name for name, mode in MODES.items() if mode.linear)
 
 
 # Grid vectors per step of the matrix-product form: a block of the grid (512 KiB for 18

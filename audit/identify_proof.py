@@ -28,7 +28,7 @@ import sympy
 
 from metricc.compiler.analysis import prove
 from metricc.audit.notation import CLASS_COUNTS, CLASS_VECTOR
-from metricc.compiler.language import symbols
+from metricc.compiler.language import averaging, symbols
 from metricc.compiler.language.levels import rules
 
 __all__ = ["proved", "catalog_metrics", "catalog_expression"]
@@ -170,7 +170,7 @@ def _equal(left, right) -> bool:
 
 def _binary(expr, per_class: bool) -> sympy.Expr:
     """The formula over m00, m01, m10, m11 (rows true classes; class 1 positive)."""
-    a, b, c, d = prove.A, prove.B, prove.Cc, prove.D
+    a, b, c, d = averaging.A, averaging.B, averaging.Cc, averaging.D
     if per_class:
         return expr.xreplace(dict(zip(symbols.COUNTS, (d, b, c, a))))
     counts = {"TP": (a, d), "FP": (c, b), "FN": (b, c), "TN": (d, a)}
@@ -251,19 +251,12 @@ def _per_class_sum(per_class: sympy.Expr, k) -> sympy.Expr:
 
 
 def _averaged(per_class: sympy.Expr, mode: str) -> sympy.Expr | None:
+    summed = averaging.MODES[mode].summed if mode in averaging.MODES else None
+    if summed is None:
+        return None
     k = sympy.Dummy("k", integer=True, nonnegative=True)
-    value = _per_class_sum(per_class, k)
-    if mode == "macro":
-        return sympy.Sum(value, (k, 0, C - 1)) / C
-    if mode == "micro":
-        pooled = {s: sympy.Sum(CLASS_COUNTS[n][k], (k, 0, C - 1)) for n, s in zip(("TP", "FP", "FN", "TN"), symbols.COUNTS)}
-        return per_class.xreplace(pooled)
-    if mode == "weighted":
-        support = CLASS_COUNTS["TP"][k] + CLASS_COUNTS["FN"][k]
-        return sympy.Sum(support * value, (k, 0, C - 1)) / sympy.Sum(support, (k, 0, C - 1))
-    if mode == "geometric":
-        return sympy.Product(value, (k, 0, C - 1)) ** (1 / C)
-    return None
+    pooled = {s: sympy.Sum(CLASS_COUNTS[n][k], (k, 0, C - 1)) for n, s in zip(("TP", "FP", "FN", "TN"), symbols.COUNTS)}
+    return summed(_per_class_sum(per_class, k), k, per_class.xreplace(pooled), CLASS_COUNTS["TP"][k] + CLASS_COUNTS["FN"][k])
 
 
 def catalog_expression(metric_id: str, mode: str | None = None) -> sympy.Expr | None:

@@ -1,14 +1,15 @@
 """Delta-method gradients at run time: what generated ``gradient`` functions call, and the variance.
 
-The compiler derives each metric's partial derivatives (:mod:`metricc.compiler.analysis.delta`);
-the averaging over classes is the runtime's, so its derivative is too. A class-level or
-aggregate gradient is an array ``(..., C, 4)``: the partials of the value in ``TP_k``,
-``FP_k``, ``FN_k``, ``TN_k`` of each class ``k``. :func:`cell_gradient` turns it into the
-gradient in the cells of the confusion matrix, ``(..., C, C)`` (``TP_k = M[k, k]``, ``FP_k``
-the rest of column ``k``, ``FN_k`` the rest of row ``k``, ``TN_k`` everything else), and
-:func:`delta_variance` into ``Var = sum_ij M_ij (G_ij - Gbar)**2`` with ``Gbar = sum_ij M_ij
-G_ij / n``: the multinomial delta method, ``n (sum p G**2 - (sum p G)**2)`` at ``p = M / n``,
-in the two-pass form that does not cancel.
+The compiler derives each metric's partial derivatives
+(:mod:`metricc.compiler.analysis.delta`); the averaging over classes is the runtime's, so its
+derivative is too: each mode's is its row of :data:`~metricc.runtime.averaging.MODES`. A
+class-level or aggregate gradient is an array ``(..., C, 4)``: the partials of the value in
+``TP_k``, ``FP_k``, ``FN_k``, ``TN_k`` of each class ``k``. :func:`cell_gradient` turns it into
+the gradient in the cells of the confusion matrix, ``(..., C, C)`` (``TP_k = M[k, k]``,
+``FP_k`` the rest of column ``k``, ``FN_k`` the rest of row ``k``, ``TN_k`` everything else),
+and :func:`delta_variance` into ``Var = sum_ij M_ij (G_ij - Gbar)**2`` with ``Gbar = sum_ij
+M_ij G_ij / n``: the multinomial delta method, ``n (sum p G**2 - (sum p G)**2)`` at ``p = M /
+n``, in the two-pass form that does not cancel.
 
 >>> import numpy as np
 >>> partials = np.array([[0.0, 0, 0, 0], [1 / 16, 0, -3 / 16, 0]])  # recall at TP=3, FN=1: FN/(TP+FN)^2, -TP/(TP+FN)^2
@@ -23,9 +24,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from metricc.runtime.kernel import (
-    _apply, _floats, _pooled, align, average_class_metric, skips, zero_division_value,
-)
+from metricc.core.errors import InputError
+from metricc.runtime import averaging
+from metricc.runtime.apply import apply_kernel, average_class_metric, float_class_counts, pooled
+from metricc.runtime.kernel import align
 
 __all__ = ["average_class_gradient", "combine_gradients", "cell_values", "class_cell_values", "average_class_cells",
            "cell_gradient", "delta_variance"]
@@ -69,39 +71,20 @@ def average_class_gradient(kernel, gradient, counts, *, average: str, averages: 
     A class whose value is undefined and replaced by the number ``zero_division`` is a constant
     there: its partials are 0. ``"skip"`` leaves it out of the mean as the value does.
     """
+    mode = averaging.mode(average, averages)
     value = average_class_metric(kernel, counts, average=average, averages=averages, params=params,
                                  class_params=class_params, weights=weights, pos_label=pos_label,
                                  zero_division=zero_division)
-    n_classes = np.shape(counts[0])[-1]
-    if average == "micro":
-        pooled = _floats(_pooled(counts))
-        return np.broadcast_to(_partials(gradient, pooled, params, defaults or {}), (*np.shape(counts[0]), 4)).copy()
-    counts = _floats(counts)
-    partials = _partials(gradient, counts, params, defaults or {})
-    values, undefined = _apply(kernel, counts, params)
-    if average == "none":
-        return partials
-    replaced = not skips(zero_division) and not math.isnan(zero_division_value(zero_division))
-    if replaced:
-        partials = np.where(undefined[..., None], 0.0, partials)
-    if average == "binary":
-        mask = np.arange(n_classes) == (pos_label % n_classes)
-        return np.where(mask[:, None], partials, 0.0)
-    kept = np.where(undefined, 0.0, 1.0) if skips(zero_division) else np.ones(np.shape(undefined))
-    if average == "macro":
-        return partials * (kept / np.sum(kept, axis=-1, keepdims=True))[..., None]
-    if average == "geometric":
-        share = np.asarray(value)[..., None] / (np.sum(kept, axis=-1, keepdims=True) * values)
-        return partials * np.where(kept == 0, 0.0, share)[..., None]
-    if weights is None:
-        support = counts.true_positives + counts.false_negatives
-        total = np.sum(support * kept, axis=-1, keepdims=True)
-        own = partials * (support * kept / total)[..., None]
-        # the support TP + FN moves with TP and FN: d/dTP_k of sum_k t_k f_k / sum_k t_k
-        shift = np.where(kept == 1, (np.where(undefined, 0.0, values) - np.asarray(value)[..., None]) / total, 0.0)
-        return own + shift[..., None] * np.array([1.0, 0.0, 1.0, 0.0])
-    weights = np.asarray(weights, dtype=float) * kept
-    return partials * (weights / np.sum(weights, axis=-1, keepdims=True))[..., None]
+    if mode.pools:
+        pooled_counts = float_class_counts(pooled(counts))
+        return np.broadcast_to(_partials(gradient, pooled_counts, params, defaults or {}), (*np.shape(counts[0]), 4)).copy()
+    if mode.gradient is None:
+        raise InputError("average", f"{average!r} has no delta-method gradient")
+    counts = float_class_counts(counts)
+    values, undefined = apply_kernel(kernel, counts, params)
+    return mode.gradient(averaging.PerClassPartials(
+        _partials(gradient, counts, params, defaults or {}), value, values, undefined,
+        counts.true_positives + counts.false_negatives, weights, pos_label, zero_division))
 
 
 def combine_gradients(outer, inner, undefined) -> np.ndarray:
@@ -167,30 +150,9 @@ def average_class_cells(cells, values, support, *, average: str, averages: tuple
     number ``zero_division`` is a constant (gradient 0); ``"skip"`` leaves it out of the mean.
     ``weighted`` by support ``t_j``: ``sum_j t_j f_j / T`` also moves with ``t_a`` (row ``a``).
     """
-    cells = np.asarray(cells, dtype=float)
+    mode = averaging.mode(average, averages)
+    if mode.cell_gradient is None:
+        raise InputError("average", f"{average!r} has no gradient over the cells of per-class values")
     values = np.asarray(values, dtype=float)
-    undefined = np.isnan(values)
-    if average == "none":
-        return cells
-    cells = np.where(undefined[..., None, None], cells, np.nan_to_num(cells, nan=0.0, posinf=np.inf, neginf=-np.inf))
-    replaced = not skips(zero_division) and not math.isnan(zero_division_value(zero_division))
-    if replaced:
-        cells = np.where(undefined[..., None, None], 0.0, cells)
-        values = np.where(undefined, zero_division_value(zero_division), values)
-    n_classes = values.shape[-1]
-    if average == "binary":
-        return cells[..., pos_label % n_classes, :, :]
-    kept = np.where(undefined, 0.0, 1.0) if skips(zero_division) else np.ones(values.shape)
-    if average == "macro":
-        share = kept / np.sum(kept, axis=-1, keepdims=True)
-        return np.sum(np.where(share[..., None, None] == 0, 0.0, cells * share[..., None, None]), axis=-3)
-    fixed = weights is not None
-    weights = np.asarray(support if weights is None else weights, dtype=float) * kept
-    total = np.sum(weights, axis=-1, keepdims=True)
-    share = weights / total
-    own = np.sum(np.where(share[..., None, None] == 0, 0.0, cells * share[..., None, None]), axis=-3)
-    if fixed:
-        return own
-    mean = np.sum(np.where(weights == 0, 0.0, values * weights), axis=-1, keepdims=True) / total
-    shift = np.where(kept == 1, (np.where(undefined, 0.0, values) - mean) / total, 0.0)
-    return own + shift[..., :, None]
+    return mode.cell_gradient(averaging.PerClassPartials(np.asarray(cells, dtype=float), None, values, np.isnan(values),
+                                                         support, weights, pos_label, zero_division))

@@ -1,11 +1,13 @@
 """The helpers generated metric modules import: averaging, zero division, index algebra.
 
-Generated code imports only names from ``__all__``. Averaging and the zero-division policy
-live here, once, so every metric behaves the same way, class- and curve-level alike.
-Dependencies point down: the kernel reads counts (:mod:`.confusion`), curves (:mod:`.curves`)
-and metadata (:mod:`.registry`), and nothing below imports it; metric ids are resolved through
-:func:`.registry.find_metric` (or arrive resolved, as ``evaluate`` passes them), never by
-importing the generated catalog or ``evaluate``.
+Generated code imports only names from ``__all__``, all from here. Averaging lives in
+:mod:`.averaging` (the modes) and :mod:`.apply` (applying a kernel and averaging it), the
+zero-division policy in :mod:`.division`, once each, so every metric behaves the same way,
+class- and curve-level alike; this module gathers them with the index algebra and the
+parameter checks. Dependencies point down: the kernel reads counts (:mod:`.confusion`),
+curves (:mod:`.curves`) and metadata (:mod:`.registry`), and nothing below imports it;
+metric ids are resolved through :func:`.registry.find_metric` (or arrive resolved, as
+``evaluate`` passes them), never by importing the generated catalog or ``evaluate``.
 
 >>> import numpy as np
 >>> value = np.array([1.0, 0.5]); undefined = np.array([False, True])
@@ -16,25 +18,18 @@ importing the generated catalog or ``evaluate``.
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from metricc.runtime import registry
 from metricc.core.binomial import binomial_tail
-from metricc.runtime.confusion import (
-    MAX_COUNT,
-    ClassCounts,
-    TrustedCounts,
-    check_class_vector,
-    check_counts,
-    check_matrix,
-    counts_from_matrix,
-    float_counts,
-)
-from metricc.runtime.curves import Curves, ScoreCurves, check_scores, curve_pick, score_curves
+from metricc.runtime import registry
+from metricc.runtime.apply import Kernel, average_class_metric, average_class_values, average_curve_metric, float_class_counts
+from metricc.runtime.averaging import AVERAGES, sum_last_axis
+from metricc.runtime.confusion import ClassCounts, check_class_vector, check_counts, check_matrix, counts_from_matrix
 from metricc.core.errors import InputError
+from metricc.runtime.curves import check_scores, curve_pick, score_curves
+from metricc.runtime.division import finish, nonzero, zero_division_value
 from metricc.runtime.scores import check_score_memory, group_sum, rank_pairs, row_ranks, window_sum
 from metricc.runtime.terms import derived, matrix_counts, matrix_terms, whole
 
@@ -79,34 +74,6 @@ __all__ = [
     "xlogy_ratio",
     "zero_division_value",
 ]
-
-AVERAGES = ("none", "binary", "micro", "macro", "weighted", "geometric", "samples")
-
-Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
-
-
-def nonzero(denominator):
-    """The denominator with zeros replaced by 1; the caller masks those entries as undefined.
-    Without zeros (the usual case) it comes back as it is, after one read-only pass."""
-    if isinstance(denominator, (float, np.floating)):  # one matrix: no array round trip
-        return denominator if denominator != 0 else 1.0
-    if bool(np.all(denominator)):
-        return denominator
-    return np.where(denominator == 0, 1, denominator)
-
-
-def sum_last_axis(values):
-    """The sum over the last axis, of classes: einsum adds rows of a few classes four to five
-    times faster than ``np.sum``, which sets a reduction up per row. Booleans (counted) and
-    Python integers (object arrays of the exact path) are added by ``np.sum``.
-
-    >>> sum_last_axis(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).tolist()
-    [6.0, 15.0]
-    """
-    values = np.asarray(values)
-    if values.dtype.kind in "iuf":
-        return np.einsum("...k->...", values)
-    return np.sum(values, axis=-1)
 
 
 def log_ratio(numerator, denominator, difference):
@@ -255,43 +222,6 @@ def arange(n_classes: int):
     return np.arange(n_classes, dtype=float)
 
 
-def skips(zero_division) -> bool:
-    """True for ``zero_division="skip"``: means over classes leave undefined classes out."""
-    return isinstance(zero_division, str) and zero_division.lower() == "skip"
-
-
-def zero_division_value(zero_division) -> float:
-    """The value for undefined cases: a finite number or NaN (``"nan"`` accepted).
-
-    ``"skip"`` is NaN here: it changes which classes a mean takes (see
-    :func:`average_class_metric`); a value that is not a mean over classes stays undefined.
-    """
-    if isinstance(zero_division, str) and zero_division.lower() in ("nan", "skip"):
-        return math.nan
-    if isinstance(zero_division, bool) or not isinstance(zero_division, (int, float, np.integer, np.floating)):
-        raise InputError("zero_division", f"expected a number, NaN or 'skip', got {zero_division!r}")
-    value = float(zero_division)
-    if math.isinf(value):
-        raise InputError("zero_division", "must be finite or NaN")
-    return value
-
-
-def finish(value, undefined, zero_division):
-    """Replace undefined entries by the zero-division value; scalars come back as floats.
-
-    A zero comes back as +0.0: a negated empty sum (CEN of a single class) is -0.0, which
-    equals 0 but prints as ``-0.0``.
-
-    >>> float(finish(-np.sum(np.zeros(0)), False, math.nan))
-    0.0
-    """
-    zero = zero_division_value(zero_division)
-    if np.ndim(value) == 0 and np.ndim(undefined) == 0:  # one matrix: no array round trip
-        return np.float64(zero if undefined else value) + 0.0
-    result = np.where(undefined, zero, value).astype(float) + 0.0
-    return result[()] if result.ndim == 0 else result
-
-
 # The largest magnitude a scalar parameter may have. Formulas raise parameters to powers and
 # multiply them by counts (up to 2**53): with beta = 1e200, beta**2 overflows float64. Within
 # 2**53 a product of a count and a parameter's fourth power still fits (2**265 < 2**1023), and
@@ -322,7 +252,7 @@ def class_param(name: str, value, counts: ClassCounts, default: Kernel | None, c
     """A per-class parameter vector, or its default computed from the counts."""
     n_classes = counts.true_positives.shape[-1]
     if value is None:  # a constant default comes back as a scalar: one value per class
-        return np.broadcast_to(np.asarray(default(*_floats(counts)), dtype=float), np.shape(counts.true_positives))
+        return np.broadcast_to(np.asarray(default(*float_class_counts(counts)), dtype=float), np.shape(counts.true_positives))
     vector = check_class_vector(value, n_classes, argument=name)
     if check is not None and not np.all(check(vector)):
         raise InputError(name, f"every entry must satisfy {domain}, got {np.asarray(value).tolist()!r}")
@@ -398,241 +328,3 @@ def metric_param(name: str, value) -> Kernel:
 
     per_class.partials = partials
     return per_class
-
-
-def _floats(counts) -> ClassCounts:
-    """Counts as float64 for the kernels: products of int64 counts overflow silently.
-
-    Degree-2 kernels (Youden's J, G-mean, per-class MCC) multiply counts; with int64 counts
-    of a few billion (pixels of a segmentation data set) the products wrap around and give
-    wrong numbers without a warning. float64 is exact for integers up to 2**53 and loses
-    only relative precision beyond.
-    """
-    if type(counts) is TrustedCounts:
-        return counts
-    return ClassCounts(*(float_counts(c) for c in counts))
-
-
-_COUNT_NAMES = ("tp", "fp", "fn", "tn")
-
-
-def _pooled(counts: ClassCounts, reads: tuple[str, ...] = _COUNT_NAMES) -> ClassCounts:
-    """Counts summed over classes ``(..., 1)``, exactly: integer counts are added as integers.
-
-    ``reads``: the counts the kernel reads. One it does not read (TN, of F1) is not checked
-    against 2**53 and is handed on as NaN: pooled TN is about (C - 1) n, and refusing f1:micro
-    there while accuracy, the same number, is returned would be wrong (issue 27)."""
-    pooled = []
-    for field, name, c in zip(ClassCounts._fields, _COUNT_NAMES, counts):
-        c = np.asarray(c)
-        if name not in reads:
-            pooled.append(np.full(c.shape[:-1] + (1,), np.nan))
-            continue
-        if c.dtype.kind in "iu" and (np.sum(c, axis=-1, dtype=np.float64) <= 2 ** 62).all():
-            c = c.astype(np.int64)
-        total = np.sum(c, axis=-1, keepdims=True)
-        if (total > MAX_COUNT).any():
-            raise InputError("average", f"micro averaging pools {field} beyond 2**53 = {MAX_COUNT}, the largest "
-                                        "integer float64 holds exactly; use another averaging or scale the counts down")
-        pooled.append(total)
-    if len(reads) == len(_COUNT_NAMES) and (sum(pooled) > MAX_COUNT).any():  # each <= 2**53: no int64 overflow
-        raise InputError("average", f"micro averaging pools a total TP + FP + FN + TN beyond 2**53 = {MAX_COUNT}, "
-                                    "as check_counts refuses for one class; use another averaging or scale the counts down")
-    return ClassCounts(*pooled)
-
-
-# What every class-level metric of one evaluate call derives alike from the same trusted
-# counts (pooled counts for micro, supports for weighted), keyed by the ids of the four
-# arrays and gone with the first of them: computed by the first metric that needs it. A
-# metric's per-class values are kept in one slot of their own, for its next averages only.
-_SHARED: dict[tuple, tuple] = {}
-_LATEST = "latest per-class values"
-
-
-def _shared(counts: ClassCounts, what, make: Callable[[ClassCounts], object], *, latest_only: bool = False):
-    """``make(counts)``, computed once per trusted counts. ``latest_only``: keep only the latest
-    such value (a metric's per-class values serve its averages asked for one after the other;
-    keeping every metric's would hold a (B, C) array per metric until the call ends)."""
-    if type(counts) is not TrustedCounts:
-        return make(counts)
-    key = (what, *map(id, counts))
-    entry = _SHARED.get(_LATEST if latest_only else key)
-    if entry is not None and entry[0] == key and all(ref() is c for ref, c in zip(entry[1], counts)):
-        return entry[2]
-    value = make(counts)
-    slot = _LATEST if latest_only else key
-    forget = lambda _, slot=slot, key=key: _SHARED.pop(slot, None) if _SHARED.get(slot, (None,))[0] == key else None  # noqa: E731
-    _SHARED[slot] = (key, tuple(weakref.ref(c, forget) for c in counts), value)
-    return value
-
-
-def _support(counts: ClassCounts) -> np.ndarray:
-    """TP + FN as float64: the class weights of weighted averaging."""
-    return float_counts(counts.true_positives) + float_counts(counts.false_negatives)
-
-
-def _apply(kernel: Kernel, counts, params: Mapping) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's values and undefined mask, one per class (a constant formula gives a scalar)."""
-    value, undefined = kernel(*counts, **params)
-    shape = np.shape(counts[0])
-    if np.shape(value) == shape and np.shape(undefined) == shape:
-        return value, undefined
-    shape = np.broadcast_shapes(np.shape(value), np.shape(undefined), shape)
-    return np.broadcast_to(value, shape), np.broadcast_to(undefined, shape)
-
-
-def _per_class(kernel: Kernel, counts, params: Mapping, zero_division: float):
-    """Per-class values with undefined entries replaced (a pass only where some are), and the undefined mask."""
-    value, undefined = _apply(kernel, counts, params)
-    return (np.where(undefined, zero_division, value) if undefined.any() else value), undefined
-
-
-def average_class_metric(
-    kernel: Kernel,
-    counts: ClassCounts,
-    *,
-    average: str,
-    averages: tuple[str, ...],
-    params: Mapping[str, object],
-    class_params: tuple[str, ...] = (),
-    reads: tuple[str, ...] = _COUNT_NAMES,
-    weights=None,
-    pos_label: int = 1,
-    zero_division=math.nan,
-):
-    """Apply a per-class kernel to counts ``(..., C)`` and average it over classes.
-
-    ``none``: one value per class; ``binary``: the class at index ``pos_label``; ``micro``:
-    pool the counts, then apply; ``macro``: mean of the per-class values; ``weighted``: mean
-    weighted by support (``TP + FN``) or by ``weights``, classes of weight 0 taking no part;
-    ``geometric``: geometric mean. Undefined per-class values become ``zero_division`` before
-    averaging; with ``zero_division="skip"`` the means (macro, weighted, geometric, samples)
-    leave the undefined classes out instead, and are undefined (NaN) only when no class is left
-    (Branco et al. 2017, Section 4.3).
-
-    ``samples``: the counts are per-instance counts ``(..., N)`` of multi-label data (TP, FP,
-    FN, TN over the labels of each sample, :func:`~metricc.runtime.confusion.samplewise_counts`);
-    the kernel is applied per instance, then the mean is taken over instances. Arithmetically
-    a macro average, over another axis: which axis the counts have is the caller's contract.
-    """
-    if average not in averages:
-        raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
-    zero = zero_division_value(zero_division)
-    n_classes = counts.true_positives.shape[-1]
-    if n_classes == 0:
-        raise InputError("counts", "need at least one class")
-    if weights is not None and average != "weighted":
-        raise InputError("weights", "only used with average='weighted'")
-    if average == "micro":
-        per_class = [p for p in class_params if np.ndim(params[p]) > 0]
-        if per_class:
-            raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
-        pooled = _shared(counts, ("pooled", reads), lambda c: _floats(_pooled(c, reads)))
-        return finish(*_apply(kernel, pooled, params), zero)[..., 0][()]
-    if params or average == "none":  # values handed back (none) are the caller's own array
-        counts = _floats(counts)
-        values, undefined = _per_class(kernel, counts, params, zero)
-    else:  # the metric's per-class values, shared by its averages in one evaluate call
-        values, undefined = _shared(counts, (kernel, "nan" if math.isnan(zero) else zero),
-                                    lambda c: _per_class(kernel, _floats(c), params, zero), latest_only=True)
-    return _average(values, undefined, lambda: _shared(counts, "support", _support), average=average, weights=weights,
-                    pos_label=pos_label, zero_division=zero_division)
-
-
-def average_class_values(values, undefined, support, *, average: str, averages: tuple[str, ...], weights=None,
-                         pos_label: int = 1, zero_division=math.nan):
-    """Average per-class values ``(..., C)`` computed by the caller, with their undefined mask:
-    the per-class values of a matrix formula (``per_class: j``), which need the whole matrix,
-    not one class's TP, FP, FN, TN. The modes are those of :func:`average_class_metric` except
-    the ones that apply a formula of the counts (``micro``, ``samples``); ``weighted`` weighs
-    by ``support`` (the row totals) unless ``weights`` are given."""
-    if average not in averages:
-        raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
-    if weights is not None and average != "weighted":
-        raise InputError("weights", "only used with average='weighted'")
-    zero = zero_division_value(zero_division)
-    values, undefined = np.broadcast_arrays(np.asarray(values, dtype=float), np.asarray(undefined, dtype=bool))
-    values = (np.where(undefined, zero, values) if undefined.any() else values) + 0.0  # -0.0 (an empty sum) prints as 0
-    return _average(values, undefined, lambda: float_counts(support), average=average, weights=weights,
-                    pos_label=pos_label, zero_division=zero_division)
-
-
-def _average(values, undefined, support: Callable[[], np.ndarray], *, average: str, weights, pos_label, zero_division):
-    """The mean of per-class values ``(..., C)`` (undefined entries already ``zero_division``) for ``average``."""
-    zero = zero_division_value(zero_division)
-    n_classes = np.shape(values)[-1]
-    values = np.asarray(values, dtype=float)
-    if skips(zero_division) and average in ("macro", "samples", "geometric"):
-        # A mean over the defined classes only: the weighted mean with weights 1 or 0.
-        kept = np.where(undefined, 0.0, 1.0)
-        if average == "geometric":
-            if np.any(np.where(undefined, 0.0, values) < 0):
-                raise InputError("average", "geometric averaging needs non-negative per-class values")
-            with np.errstate(divide="ignore"):
-                logs = np.where(undefined, 0.0, np.log(np.where(undefined, 1.0, values)))
-            total = np.sum(kept, axis=-1)
-            return finish(np.exp(np.sum(logs, axis=-1) / nonzero(total)), total == 0, zero)
-        total = np.sum(kept, axis=-1)
-        return finish(np.sum(np.where(undefined, 0.0, values), axis=-1) / nonzero(total), total == 0, zero)
-    if average == "none":
-        return values
-    if average == "binary":
-        if isinstance(pos_label, bool) or not isinstance(pos_label, (int, np.integer)) or not -n_classes <= pos_label < n_classes:
-            raise InputError("pos_label", f"expected a class index in 0..{n_classes - 1}, got {pos_label!r}")
-        return values[..., pos_label][()]
-    if average in ("macro", "samples"):
-        return (sum_last_axis(values) / n_classes)[()]
-    if average == "geometric":
-        if np.any(values < 0):
-            raise InputError("average", "geometric averaging needs non-negative per-class values")
-        with np.errstate(divide="ignore"):
-            return np.exp(np.mean(np.log(values), axis=-1))[()]
-    if weights is None:
-        weights = support()
-    else:
-        weights = check_class_vector(weights, n_classes, argument="weights")
-        if np.any(weights < 0):
-            raise InputError("weights", "weights must be non-negative")
-    if skips(zero_division):
-        weights = np.where(undefined, 0.0, weights)
-    total = sum_last_axis(weights)
-    # A class of weight 0 takes no part in the mean, even where its value is undefined
-    # (0 * NaN would be NaN): otherwise weighted recall is NaN whenever a class is predicted
-    # but never true, against the proved weighted(recall) = micro(recall).
-    weighted = sum_last_axis(np.where(weights == 0, 0.0, values * weights)) / nonzero(total)
-    return finish(weighted, total == 0, zero)
-
-
-def average_curve_metric(kernel, curves: ScoreCurves | tuple[Curves, Curves], *, average: str, averages: tuple[str, ...],
-                         params: Mapping | None = None, weights=None, pos_label: int = 1, zero_division=math.nan):
-    """Apply a per-curve kernel and average over classes, as class-level metrics are averaged.
-
-    ``curves``: the per-class and pooled curves of :func:`~metricc.runtime.curves.score_curves`.
-    ``micro`` applies the kernel to the pooled curve of every (sample, class) pair; ``weighted``
-    weighs each class by its positives (support) unless ``weights`` are given. ``params``:
-    the kernel's scalar parameters, checked by the caller.
-    """
-    if average not in averages:
-        raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
-    # A ScoreCurves builds its pooled curve on demand; merged threshold counts come as a pair.
-    per_class = curves[0] if isinstance(curves, tuple) else curves.per_class
-    zero = zero_division_value(zero_division)
-    if average == "micro":  # the only mode that reads the pooled curve: built here, on demand
-        pooled = curves[1] if isinstance(curves, tuple) else curves.pooled
-        return finish(*_apply_to_curves(kernel, pooled, params or {}), zero)[0][()]
-    value, undefined = _apply_to_curves(kernel, per_class, params or {})
-    values = np.where(undefined, zero, value).astype(float)
-    # The per-class values are final here: averaging them reuses the class-level rules, with
-    # the positives of each class as its support (TP + FN).
-    positives, negatives = per_class.positives, per_class.negatives
-    support = ClassCounts(positives, np.zeros_like(positives), np.zeros_like(positives), negatives)
-    return average_class_metric(lambda *_: (values, np.zeros(values.shape, dtype=bool)), support,
-                                average=average, averages=averages, params={}, weights=weights,
-                                pos_label=pos_label, zero_division=zero)
-
-
-def _apply_to_curves(kernel, curves: Curves, params: Mapping):
-    """The kernel on counts at each threshold (``[..., 1:]``) and at the one before (``[..., :-1]``)."""
-    counts = (curves.tp, curves.fp, curves.fn, curves.tn)
-    return kernel(*(c[..., 1:] for c in counts), *(c[..., :-1] for c in counts),
-                  curves.positives, curves.negatives, curves.valid, **params)

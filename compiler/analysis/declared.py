@@ -1,5 +1,6 @@
 """Check what a spec declares about its formula: ``range``, ``higher_is_better``, realness,
-the ``conditioning`` scale.
+the ``conditioning`` scale. The data are drawn by :mod:`.declared_data`, the metric evaluated
+by :mod:`.declared_evaluate`; this module holds the checks.
 
 The checks sample, they do not prove (no sympy bounds): a spec is refused only on a concrete
 counterexample. Each level draws its own data, deterministically (fixed seed), with zeros
@@ -30,449 +31,46 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import sympy
 
 from metricc.compiler.analysis import analyze
+from metricc.compiler.analysis.declared_data import BATCHES, TRUTH_BATCHES, Batch
+from metricc.compiler.analysis.declared_evaluate import (
+    TOLERANCE, Compiled, compile_metric, evaluate, not_real_points, parameter_settings,
+)
 from metricc.compiler.errors import Diagnostic, FormulaError, InternalError
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.language.levels import Level
-from metricc.core import binomial
 
 __all__ = ["check_declared", "TOLERANCE", "WRONG_SHARE"]
 
 SEED = 11
-TOLERANCE = 1e-9  # relative slack for rounding in the range check
 WRONG_SHARE = 0.9  # share of moved values going the wrong way that contradicts the declared direction
 MIN_MOVED = 20  # fewer moved values than this decide nothing
-_CANDIDATES = (-10, -2, -1, -0.5, 0, 0.1, 0.5, 1, 2, 10)  # parameter values tried inside a domain
-_COUNTS = ("TP", "FP", "FN", "TN")
-
-
-def _xlogy(x, y):
-    """``x * log(y)``, 0 where ``x = 0`` (the runtime's convention, see ``symbols.xlogy``)."""
-    return np.where(np.equal(x, 0), 0.0, x * np.log(np.where(np.equal(x, 0), 1.0, y)))
-
-
-def _pick_rows(values, keys, holds):
-    """``symbols.pick`` over thresholds on axis 0: the value at the first greatest key where the
-    constraint holds, NaN where it holds nowhere."""
-    rows = [np.asarray(v, dtype=float) for v in (values, keys, holds)]
-    depth = max(r.ndim for r in rows)  # a row of constants (True) has no batch axis
-    values, keys, holds = np.broadcast_arrays(*(r.reshape(r.shape + (1,) * (depth - r.ndim)) for r in rows))
-    meets = holds != 0
-    top = np.max(np.where(meets, keys, -np.inf), axis=0)
-    first = np.argmax(meets & (keys == top), axis=0)
-    chosen = np.take_along_axis(values, first[None], axis=0)[0]
-    return np.where(meets.any(axis=0), chosen, np.nan)
-
-
-def _extreme_rows(reduce):
-    """``symbols.index_extreme`` over its index on axis 0 (a row of constants has no batch axis)."""
-    def extreme(rows):
-        return reduce(np.stack(np.broadcast_arrays(*(np.asarray(r, dtype=float) for r in rows))), axis=0)
-    return extreme
-
-
-_DELTA = sympy.Function("kronecker_delta")  # sympy prints KroneckerDelta for Python numbers only
-# lambdify rewrites Heaviside as a Piecewise and folds it into its argument's sums (a bound
-# index escapes its Sum): numpy's heaviside instead, under a name sympy leaves alone.
-_HEAVISIDE = sympy.Function("indicator_step")
-_NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy, "indicator_step": np.heaviside,
-              "pick_rows": _pick_rows, "index_max_rows": _extreme_rows(np.max), "index_min_rows": _extreme_rows(np.min),
-              "count_rows": lambda holds: np.count_nonzero(np.asarray(holds, dtype=float), axis=0),
-              "binomial_tail": binomial.binomial_tail,  # the runtime's, vectorized: exact sums here take minutes
-              "step": lambda x: np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))}
-
-
-def _free_symbols(expr: sympy.Basic, seen: dict) -> frozenset:
-    """``expr.free_symbols`` by one walk: sympy's rebuilds every nested ``Sum`` to rename its
-    index (seconds for the binned calibration errors, whose brackets nest sums three deep)."""
-    if expr in seen:
-        return seen[expr]
-    if isinstance(expr, sympy.Symbol):
-        found = frozenset({expr})
-    elif isinstance(expr, sympy.Sum):
-        inner = _free_symbols(expr.function, seen) - {limit[0] for limit in expr.limits}
-        found = inner.union(*(_free_symbols(bound, seen) for limit in expr.limits for bound in limit[1:]))
-    elif isinstance(expr, sympy.Indexed):
-        found = frozenset().union(*(_free_symbols(i, seen) for i in expr.indices))
-    elif isinstance(expr, (symbols.pick, symbols.meeting, symbols.index_extreme)):  # bind their index, like a Sum
-        found = frozenset(expr.free_symbols)
-    else:
-        found = frozenset().union(*(_free_symbols(a, seen) for a in expr.args))
-    seen[expr] = found
-    return found
-
-
-class _Function:
-    """``expr`` as a numpy function of an environment: symbol and array names -> values.
-
-    A class index left free (an undefined case ``Sum(Y[s, j], s)`` of class ``j``) is a
-    name the environment lacks: :meth:`vanishes` tries it at every class.
-    """
-
-    def __init__(self, expr: sympy.Expr) -> None:
-        with sympy.evaluate(False):  # a renaming: re-evaluating Abs(...) of a sum of brackets takes seconds
-            expr = expr.replace(sympy.KroneckerDelta, lambda a, b: _DELTA(a, b))
-            expr = expr.replace(sympy.Heaviside, lambda x, at_zero=sympy.S.Half: _HEAVISIDE(x, at_zero))
-        names = {s.name for s in _free_symbols(expr, {}) if isinstance(s, sympy.Symbol)}
-        self.names = sorted(names | {b.label.name for b in expr.atoms(sympy.IndexedBase)})
-        self.function = sympy.lambdify([sympy.Symbol(n) for n in self.names], expr, modules=[_NAMESPACE, "numpy"])
-
-    def __call__(self, env: Mapping[str, object]) -> np.ndarray:
-        return self.function(*(env[n] for n in self.names))
-
-    def real(self, env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
-        """The values as floats, NaN where they are not real (sympy writes ``sqrt(-x)`` as ``I*sqrt(x)``)."""
-        values = np.broadcast_to(np.asarray(self(env)), shape)
-        if np.iscomplexobj(values):
-            real = np.abs(values.imag) <= TOLERANCE * np.maximum(1.0, np.abs(values.real))
-            values = np.where(real, values.real, np.nan)
-        return values.astype(float)
-
-    def vanishes(self, env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
-        """Where the value is 0 (for some class, if a class index is free)."""
-        free = [n for n in self.names if n not in env]
-        found = np.zeros(shape, dtype=bool)
-        for classes in itertools.product(range(env.get("C", 1)), repeat=len(free)):
-            found |= np.broadcast_to(self({**env, **dict(zip(free, classes))}), shape) == 0
-        return found
-
-
-@dataclasses.dataclass(frozen=True)
-class _Batch:
-    """Data points of one shape, the batch on the last axis, and how to name one point.
-
-    ``classes`` / ``instances``: per-class / per-instance counts ``(TP, FP, FN, TN)``, each
-    of shape ``(rows, size)``, for the terms of aggregate and matrix formulas.
-    """
-
-    env: Mapping[str, object]
-    size: int
-    weight: np.ndarray  # what "smallest" means when naming a counterexample
-    describe: Callable[[int], str]
-    classes: tuple[np.ndarray, ...] = ()
-    instances: tuple[np.ndarray, ...] = ()
-
-
-def _class_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
-    grid = np.array(list(itertools.product((0, 1, 2, 3, 7), repeat=4)), dtype=float).T
-    scale = 10.0 ** rng.uniform(0, 6, size=(4, 1500))
-    drawn = np.floor(scale * rng.random((4, 1500))) * (rng.random((4, 1500)) > 0.25)
-    counts = np.concatenate([grid, drawn], axis=1)
-    yield _counts_batch(counts), None
-    for source, target in ((2, 0), (1, 3)):  # FN -> TP, FP -> TN
-        movable = counts[:, counts[source] >= 1]
-        moved = movable.copy()
-        moved[source] -= 1
-        moved[target] += 1
-        yield _counts_batch(movable), _counts_batch(moved)
-
-
-def _counts_batch(counts: np.ndarray) -> _Batch:
-    return _Batch(dict(zip(_COUNTS, counts)), counts.shape[1], counts.sum(axis=0),
-                  lambda i: ", ".join(f"{name}={int(counts[k, i])}" for k, name in enumerate(_COUNTS)))
-
-
-def _pick(mask: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-    """One random marked cell of every batch column of ``mask`` ``(a, b, B)``: its ``(a, b, column)``."""
-    flat = np.where(mask, rng.random(mask.shape), -1.0).reshape(-1, mask.shape[2]).argmax(axis=0)
-    return flat // mask.shape[1], flat % mask.shape[1], np.arange(mask.shape[2])
-
-
-def _matrix_batch(matrix: np.ndarray) -> _Batch:
-    # Sizes are numpy integers (here and below): 1 / (C - 2) at C = 2 is inf, not an exception.
-    rows, columns, total = matrix.sum(axis=1), matrix.sum(axis=0), matrix.sum(axis=(0, 1))
-    tp = np.einsum("kkb->kb", matrix)
-    env = {"M": matrix, "t": rows, "p": columns, "n": total, "C": np.int64(matrix.shape[0])}
-    return _Batch(env, matrix.shape[2], total, lambda i: "M=" + str(matrix[:, :, i].astype(int).tolist()),
-                  classes=(tp, columns - tp, rows - tp, total - rows - columns + tp))
-
-
-def _matrix_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
-    for classes in (2, 3, 4):
-        high = 10 ** rng.integers(0, 4, size=300)
-        matrix = rng.integers(0, high + 1, size=(classes, classes, 300)).astype(float)
-        matrix *= rng.random(matrix.shape) > 0.3
-        yield _matrix_batch(matrix), None
-        wrong = ~np.eye(classes, dtype=bool)[:, :, None] & (matrix >= 1)
-        matrix = matrix[:, :, wrong.any(axis=(0, 1))]
-        row, column, index = _pick(wrong[:, :, wrong.any(axis=(0, 1))], rng)
-        corrected = matrix.copy()  # one misclassified instance moved onto the diagonal
-        corrected[row, column, index] -= 1
-        corrected[row, row, index] += 1
-        yield _matrix_batch(matrix), _matrix_batch(corrected)
-
-
-def _indicator_batch(truth: np.ndarray, predicted: np.ndarray) -> _Batch:
-    """Multi-label data ``(n, C, B)`` as per-class and per-instance counts."""
-    counts = [truth * predicted, (1 - truth) * predicted, truth * (1 - predicted), (1 - truth) * (1 - predicted)]
-    return _Batch({}, truth.shape[2], np.full(truth.shape[2], float(truth.shape[0])),
-                  lambda i: f"Y={truth[:, :, i].astype(int).tolist()}, predicted {predicted[:, :, i].astype(int).tolist()}",
-                  classes=tuple(c.sum(axis=0) for c in counts), instances=tuple(c.sum(axis=1) for c in counts))
-
-
-def _aggregate_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
-    for (batch, corrected) in _matrix_batches(rng):
-        yield dataclasses.replace(batch, env={}), corrected and dataclasses.replace(corrected, env={})
-    for classes in (2, 3, 5):
-        truth = (rng.random((6, classes, 300)) < rng.random((1, 1, 300))).astype(float)
-        predicted = np.where(rng.random(truth.shape) < 0.6, truth, 1 - truth)
-        yield _indicator_batch(truth, predicted), None
-        fixable = (truth != predicted).any(axis=(0, 1))
-        truth, predicted = truth[:, :, fixable], predicted[:, :, fixable]
-        cell = _pick(truth != predicted, rng)
-        corrected = predicted.copy()  # one wrong indicator set right
-        corrected[cell] = truth[cell]
-        yield _indicator_batch(truth, predicted), _indicator_batch(truth, corrected)
-
-
-def _curve_batch(tp: np.ndarray, fp: np.ndarray) -> _Batch:
-    # The origin (no sample predicted positive) goes last, where TP[i - 1] at i = 0 reads it.
-    origin = np.zeros((1, tp.shape[1]))
-    positives, negatives = tp[-1], fp[-1]
-    tp, fp = np.concatenate([tp, origin]), np.concatenate([fp, origin])
-    env = {"TP": tp, "FP": fp, "FN": positives - tp, "TN": negatives - fp, "P": positives, "N": negatives,
-           "L": np.int64(tp.shape[0] - 1)}
-    return _Batch(env, tp.shape[1], positives + negatives,
-                  lambda i: f"TP={tp[:-1, i].astype(int).tolist()}, FP={fp[:-1, i].astype(int).tolist()}")
-
-
-def _curve_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
-    for thresholds in (1, 3, 6):
-        added = rng.integers(0, 4, size=(2, thresholds, 400)) * (rng.random((2, thresholds, 400)) > 0.3)
-        added[0] += added.sum(axis=0) == 0  # every threshold adds at least one sample
-        tp, fp = np.cumsum(added, axis=1).astype(float)
-        yield _curve_batch(tp, fp), None
-        # The top-ranked negative moved to the bottom threshold (the top one stays non-empty).
-        movable = (added[1, 0] >= 1) & (added[:, 0].sum(axis=0) >= 2) & (thresholds > 1)
-        moved = fp[:, movable].copy()
-        moved[:-1] -= 1
-        yield _curve_batch(tp[:, movable], fp[:, movable]), _curve_batch(tp[:, movable], moved)
-
-
-def _score_batch(scores: np.ndarray, truth: np.ndarray) -> _Batch:
-    env = {"S": scores, "Y": truth, "n": np.int64(scores.shape[0]), "C": np.int64(scores.shape[1])}
-    return _Batch(env, scores.shape[2], np.zeros(scores.shape[2]),
-                  lambda i: f"S={np.round(scores[:, :, i], 3).tolist()}, Y={_grades(truth[:, :, i])}")
-
-
-def _grades(truth: np.ndarray) -> list:
-    """A truth matrix as printed in a refusal: whole numbers as such (indicators, one-hot)."""
-    return truth.astype(int).tolist() if (truth == np.round(truth)).all() else np.round(truth, 3).tolist()
-
-
-def _score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
-    for samples, classes in ((4, 2), (6, 3)):
-        labels = rng.integers(0, classes, size=(samples, 200))
-        truth = (labels[:, None, :] == np.arange(classes)[None, :, None]).astype(float)
-        scores = rng.gamma(rng.choice([0.2, 1.0, 5.0], size=(1, 1, 200)), size=(samples, classes, 200))
-        scores /= scores.sum(axis=1, keepdims=True)
-        yield _score_batch(scores, truth), None
-        yield _score_batch(scores, truth), _score_batch(0.75 * scores + 0.25 * truth, truth)
-
-
-def _indicator_score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
-    """Multi-label truth (``truth: indicator``): rows with any number of true labels, scores
-    with ties (rounded to tenths), and the same scores a quarter of the way toward the truth."""
-    for samples, classes in ((4, 3), (5, 4)):
-        truth = (rng.random((samples, classes, 200)) < rng.random((1, 1, 200))).astype(float)
-        scores = np.round(rng.random((samples, classes, 200)), 1)
-        yield _score_batch(scores, truth), None
-        yield _score_batch(scores, truth), _score_batch(0.75 * scores + 0.25 * truth, truth)
-
-
-def _relevance_score_batches(rng: np.random.Generator) -> Iterator[tuple[_Batch, _Batch | None]]:
-    """Graded truth (``truth: relevance``): relevances 0 to 3, scaled by a per-case factor
-    (so they are not whole numbers), with ties, all-zero rows and rows of one grade; scores
-    with ties; and the same scores moved a quarter of the way toward the relevances, which
-    only ever puts a pair of labels in the order of their relevances."""
-    for samples, classes in ((4, 3), (5, 4)):
-        truth = rng.integers(0, 4, size=(samples, classes, 200)) * rng.choice([1.0, 0.37, 2.5], size=(1, 1, 200))
-        truth[:, :, :20] *= rng.random((samples, 1, 20)) < 0.5  # all-zero rows
-        truth[:, :, 20:30] = truth[:, :1, 20:30]  # every label of a row equally relevant
-        scores = np.round(rng.random((samples, classes, 200)), 1)
-        yield _score_batch(scores, truth), None
-        yield _score_batch(scores, truth), _score_batch(0.75 * scores + 0.25 * truth, truth)
-
-
-_TRUTH_BATCHES = {"indicator": _indicator_score_batches, "relevance": _relevance_score_batches}
-
-
-_BATCHES = {Level.CLASS: _class_batches, Level.MATRIX: _matrix_batches, Level.AGGREGATE: _aggregate_batches,
-            Level.CURVE: _curve_batches, Level.SCORE: _score_batches}
-
-
-@dataclasses.dataclass(frozen=True)
-class _Compiled:
-    """A metric's numpy functions: its value, its undefined cases, its terms' and defaults'."""
-
-    value: _Function
-    undefined: tuple[_Function, ...]
-    terms: tuple[tuple[ir.Term, _Function, tuple[_Function, ...]], ...]
-    defaults: Mapping[str, _Function]
-    scale: _Function | None = None  # the conditioning scale, where the spec states one
-    poles: tuple[_Function, ...] = ()  # denominators and logarithm arguments: NaN elsewhere is a non-real value
-
-
-def _compiled(metric: ir.Metric, cache: dict) -> _Compiled:
-    def get(expr: sympy.Expr) -> _Function:
-        if expr not in cache:
-            cache[expr] = _Function(expr)
-        return cache[expr]
-    bound = {p.symbol: p.default for p in metric.params if p.kind == "metric"}
-    # Term symbols are named by labels (``macro(recall)``), which are no Python names.
-    bound.update({t.symbol: (sympy.IndexedBase if isinstance(t.symbol, sympy.IndexedBase) else sympy.Symbol)(f"term_{i}")
-                  for i, t in enumerate(metric.terms)})
-    terms = tuple((t, get(t.simplified.xreplace(bound)), tuple(get(u) for u in t.undefined)) for t in metric.terms)
-    defaults = {p.name: get(p.default) for p in metric.params if p.kind == "class_vector" and not p.default.is_number}
-    scale = get(metric.conditioning.scale.xreplace(bound)) if metric.conditioning else None
-    value = metric.simplified.xreplace(bound)
-    poles = {p.base for p in value.atoms(sympy.Pow) if p.exp.is_negative} | {a.args[0] for a in value.atoms(sympy.log)}
-    return _Compiled(get(value), tuple(get(u.xreplace(bound)) for u in metric.undefined), terms, defaults, scale,
-                     tuple(get(p) for p in sorted(poles, key=sympy.default_sort_key)))
-
-
-def _domain_values(param: ir.Param) -> list[float]:
-    """A few values inside the parameter's domain, spread from its lowest to its highest."""
-    symbol = sympy.Symbol(param.name, real=True)
-    inside = [v for v in _CANDIDATES if all(r.subs(symbol, v) is sympy.true for r in param.domain)]
-    if len(inside) <= 4:
-        return inside
-    return [inside[round(i * (len(inside) - 1) / 3)] for i in range(4)]
-
-
-def _settings(metric: ir.Metric) -> list[tuple[str, dict[str, object]]]:
-    """``(label, values)``: every parameter at its default, then each in turn at other values."""
-    numbers = [p for p in metric.params if p.kind != "metric"]
-    defaults: dict[str, object] = {p.name: p.default for p in numbers}
-    settings = [("", defaults)]
-    for param in numbers:
-        for value in _domain_values(param):
-            if param.default.is_number and float(param.default) == value:
-                continue
-            where = " in every other class" if param.kind == "class_vector" and metric.level is not Level.CLASS else ""
-            where = " at every other pair of classes" if param.kind == "class_matrix" else where
-            settings.append((f" (at {param.name}={value:g}{where})", {**defaults, param.name: value}))
-    return settings
-
-
-def _bind(metric: ir.Metric, compiled: _Compiled, setting: Mapping[str, object], batch: _Batch) -> dict[str, object]:
-    """Parameter values for ``batch``: a number, one per point, or one per class ``(C, B)``.
-
-    A class vector of a matrix or aggregate formula takes a non-default value in every other
-    class (the others keep a numeric default), so that the classes differ.
-    """
-    env: dict[str, object] = {}
-    for param in metric.params:
-        if param.kind == "metric":
-            continue
-        value = setting[param.name]
-        if param.kind == "class_matrix":
-            env[param.name] = _class_matrix(param, value, int(batch.env["C"]))
-            continue
-        vector = param.kind == "class_vector" and metric.level is not Level.CLASS and bool(batch.classes)
-        if value is param.default and param.name in compiled.defaults:
-            value = compiled.defaults[param.name](dict(zip(_COUNTS, batch.classes)) if vector else batch.env)
-        elif vector and value is not param.default and param.default.is_number:
-            value = np.where(np.arange(batch.classes[0].shape[0])[:, None] % 2 == 0, value, float(param.default))
-        value = np.asarray(value, dtype=float)
-        env[param.name] = np.broadcast_to(value, batch.classes[0].shape) if vector else value if value.ndim else float(value)
-    return env
-
-
-def _class_matrix(param: ir.Param, value, classes: int) -> np.ndarray:
-    """A class_matrix parameter ``(C, C, 1)`` for matrices of ``classes`` classes: its default,
-    or the default with ``value`` at every other pair of classes (i + j odd)."""
-    i, j = np.indices((classes, classes))
-    matrix = np.broadcast_to(np.asarray(_Function(param.default)({"i": i, "j": j, "C": np.int64(classes)}), dtype=float),
-                             (classes, classes))
-    if value is not param.default:
-        matrix = np.where((i + j) % 2 == 1, float(value), matrix)
-    return matrix[:, :, None]
-
-
-def _term_value(term: ir.Term, value: _Function, undefined: tuple[_Function, ...], batch: _Batch,
-                params: Mapping[str, object]) -> tuple[np.ndarray, np.ndarray]:
-    """An averaged (or per-class) term from its class formula; ``ok`` where it is defined."""
-    rows = batch.instances if term.mode == "samples" else batch.classes
-    if term.mode == "micro":
-        rows = tuple(r.sum(axis=0, keepdims=True) for r in rows)
-    per_class = term.mode not in ("micro", "samples")
-    env = {**{k: v for k, v in params.items() if np.ndim(v) == 0 or per_class}, **dict(zip(_COUNTS, rows))}
-    if any(name not in env for name in value.names):  # a class vector inside a pooled term: not sampled
-        return np.full(batch.size, np.nan), np.zeros(batch.size, dtype=bool)
-    per_row = value.real(env, rows[0].shape)
-    ok = np.ones(rows[0].shape, dtype=bool)
-    for case in undefined:
-        ok &= ~case.vanishes(env, rows[0].shape)
-    ok = ok.all(axis=0)
-    if term.mode is None:
-        return per_row, ok
-    if term.mode == "weighted":
-        weights = params[term.weights] if term.weights else rows[0] + rows[2]
-        total = np.sum(weights, axis=0)
-        return np.sum(weights * per_row, axis=0) / np.where(total == 0, 1, total), ok & (total > 0)
-    if term.mode == "geometric":
-        return np.prod(per_row, axis=0) ** (1 / per_row.shape[0]), ok
-    if term.mode == "binary":
-        return per_row[min(1, per_row.shape[0] - 1)], ok
-    return per_row.mean(axis=0), ok
-
-
-def _evaluate(metric: ir.Metric, compiled: _Compiled, setting, batch: _Batch):
-    """The metric's values on ``batch``, where it is defined, and its conditioning scale (None
-    without one)."""
-    defined = np.ones(batch.size, dtype=bool)
-    if not batch.instances and any(t.mode == "samples" for t in metric.terms):
-        return np.full(batch.size, np.nan), ~defined, None  # samples() needs multi-label data
-    params = _bind(metric, compiled, setting, batch)
-    env = {**batch.env, **params}
-    for index, (term, value, undefined) in enumerate(compiled.terms):
-        env[f"term_{index}"], ok = _term_value(term, value, undefined, batch, params)
-        defined &= ok
-    for case in compiled.undefined:
-        defined &= ~case.vanishes(env, (batch.size,))
-    values = compiled.value.real(env, (batch.size,))
-    return values, defined, compiled.scale.real(env, (batch.size,)) if compiled.scale else None
-
-
-def _not_real(compiled: _Compiled, setting, batch: _Batch, metric: ir.Metric, candidates: np.ndarray) -> np.ndarray:
-    """Of the defined points where the value is NaN, those where no denominator or logarithm
-    argument vanishes: there the NaN is a root or logarithm of a negative number, not 0/0
-    left in a guarded factor (``indicator(TP != 0) * g_mean`` at TP = 0)."""
-    params = _bind(metric, compiled, setting, batch)
-    env = {**batch.env, **params}
-    for index, (term, value, undefined) in enumerate(compiled.terms):
-        env[f"term_{index}"], _ = _term_value(term, value, undefined, batch, params)
-    found = candidates.copy()
-    for pole in compiled.poles:
-        found &= ~pole.vanishes(env, (batch.size,))
-    return found
 
 
 def _number(bound: sympy.Expr) -> str:
     return "inf" if bound == sympy.oo else "-inf" if bound == -sympy.oo else f"{float(bound):g}"
 
 
-def _smallest(batch: _Batch, points: np.ndarray, order: np.ndarray) -> tuple[float, float, int]:
+def _smallest(batch: Batch, points: np.ndarray, order: np.ndarray) -> tuple[float, float, int]:
     """``(data size, -order, index)`` of the point of ``points`` with the least data (ties: largest ``order``)."""
     found = np.flatnonzero(points)
     index = int(found[np.lexsort((-order[found], batch.weight[found]))[0]])
     return float(batch.weight[index]), -float(order[index]), index
 
 
-def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, batches) -> dict[str, str]:
+def _check_setting(metric: ir.Metric, compiled: Compiled, label: str, setting, batches) -> dict[str, str]:
     """Problems under one parameter setting, by key."""
     low, high = (float(b) for b in metric.range)
     sign = 1.0 if metric.higher_is_better else -1.0
     defined_count = real_count = moved = wrong = 0
     first = outside_example = wrong_example = small_scale = not_real = None
     for batch, corrected in batches:
-        values, defined, scale = _evaluate(metric, compiled, setting, batch)
+        values, defined, scale = evaluate(metric, compiled, setting, batch)
         real = defined & ~np.isnan(values)
         if scale is not None and small_scale is None:
             small = real & ~(scale >= np.abs(values) * (1 - TOLERANCE))
@@ -482,7 +80,7 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
         defined_count, real_count = defined_count + int(defined.sum()), real_count + int(real.sum())
         first = first or (defined.any() and batch.describe(int(np.flatnonzero(defined)[0])))
         if not_real is None and (defined & np.isnan(values)).any():
-            found = _not_real(compiled, setting, batch, metric, defined & np.isnan(values))
+            found = not_real_points(compiled, setting, batch, metric, defined & np.isnan(values))
             not_real = batch.describe(int(np.flatnonzero(found)[0])) if found.any() else None
         slack = TOLERANCE * np.maximum(1.0, np.abs(np.where(np.isfinite(values), values, 0.0)))
         excess = np.maximum(low - values, values - high)
@@ -493,7 +91,7 @@ def _check_setting(metric: ir.Metric, compiled: _Compiled, label: str, setting, 
                 outside_example = (*key, f"{batch.describe(index)} gives {values[index]:.6g}")
         if corrected is None or metric.higher_is_better is None:  # no direction to check
             continue
-        after, after_defined, _ = _evaluate(metric, compiled, setting, corrected)
+        after, after_defined, _ = evaluate(metric, compiled, setting, corrected)
         change = sign * (after - values)
         changed = real & after_defined & ~np.isnan(after) & (np.abs(change) > slack)
         moved, wrong = moved + int(changed.sum()), wrong + int((changed & (change < 0)).sum())
@@ -593,9 +191,9 @@ def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnos
         return [Diagnostic(metric.key_location("formula"), "$.formula", "the formula divides by zero for every input "
                            f"(it simplifies to {metric.simplified}); fix the formula")]
     try:
-        compiled = _compiled(metric, cache)
+        compiled = compile_metric(metric, cache)
         with np.errstate(all="ignore", over="raise"):  # a value beyond float64 is no metric value
-            for label, setting in _settings(metric):
+            for label, setting in parameter_settings(metric):
                 for key, message in _check_setting(metric, compiled, label, setting, batches).items():
                     found.setdefault(key, message)
     except ArithmeticError as error:  # Sum(k**-1, k): the class index 0 divides by zero
@@ -610,7 +208,7 @@ def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnos
 def _per_class_batches(batches: list, index: str) -> list:
     """Each matrix batch once per class, the class index ``index`` bound: a per-class matrix
     formula (``per_class: j``) is checked as one value per class of every sampled matrix."""
-    def bound(batch: _Batch | None, j: int) -> _Batch | None:
+    def bound(batch: Batch | None, j: int) -> Batch | None:
         if batch is None:
             return None
         describe = batch.describe
@@ -627,7 +225,7 @@ def check_declared(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:
     for metric in metrics.values():
         kind = (metric.level, metric.truth)
         if kind not in batches:
-            sampler = _TRUTH_BATCHES.get(metric.truth, _BATCHES[metric.level])
+            sampler = TRUTH_BATCHES.get(metric.truth, BATCHES[metric.level])
             batches[kind] = list(sampler(np.random.default_rng(SEED)))
         sampled = _per_class_batches(batches[kind], metric.per_class) if metric.per_class else batches[kind]
         problems.extend(_check_metric(metric, sampled, cache))

@@ -50,7 +50,7 @@ from metricc.compiler.analysis import analyze, budget
 from metricc.compiler.analysis.support import (
     at_a_positive_cell, cells, opaque, restored, weighed_out, zero_guard,
 )
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import averaging, ir, symbols
 
 __all__ = ["derive_metric", "derive_catalog", "cell_indices", "COUNT_ORDER"]
 
@@ -231,7 +231,7 @@ def _class_delta(metric: ir.Metric) -> ir.Metric:
 
 
 def _aggregate_delta(metric: ir.Metric) -> ir.Metric:
-    if any(t.mode == "samples" for t in metric.terms):
+    if any(averaging.per_instance(t.mode) for t in metric.terms):
         return dataclasses.replace(metric, no_delta="a term averages over instances, not a function of one matrix")
     terms = []
     for term in metric.terms:

@@ -37,191 +37,17 @@ from __future__ import annotations
 
 import cmath
 import dataclasses
-import hashlib
 import random
 from collections.abc import Mapping, MutableMapping
 
 import sympy
 
 from metricc.compiler.analysis.cache import canonical, digest, remembered
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.analysis.forms import binary_form, fixed, general_form
+from metricc.compiler.language import averaging, ir
 from metricc.compiler.language.levels import Average, rules
 
 __all__ = ["prove_equivalences", "general_form", "binary_form", "domain_endpoints", "bind"]
-
-TRACE = sympy.Symbol("T", nonnegative=True)
-N = symbols.N_TOTAL
-C = symbols.N_CLASSES
-A, B, Cc, D = sympy.symbols("m00 m01 m10 m11", nonnegative=True)  # M[true, pred], C = 2
-TP, FP, FN, TN = symbols.COUNTS
-_POOLED = {TP: TRACE, FP: N - TRACE, FN: N - TRACE, TN: (C - 2) * N + TRACE}
-_CLASS_COUNTS = ({TP: A, FP: Cc, FN: B, TN: D}, {TP: D, FP: B, FN: Cc, TN: A})
-_BINARY_MATRIX = {(0, 0): A, (0, 1): B, (1, 0): Cc, (1, 1): D}
-
-
-def _fixed(metric: ir.Metric, expr: sympy.Expr) -> sympy.Expr | None:
-    """``expr`` with its scalar parameters free; None when a class vector is involved.
-
-    A statement proved with a parameter free holds for every value of it; a statement that
-    needs a value is proved on a variant that binds it and says so (``f_beta(beta=1)``).
-    """
-    if any(p.kind == "class_vector" for p in metric.params):
-        return None
-    return expr
-
-
-def _opaque(mode: str, per_class: sympy.Expr) -> sympy.Symbol:
-    # Canonical (cancelled) form, so that a bound formula such as kappa*precision +
-    # (1 - kappa)*recall at kappa = 1 gets the same symbol as precision.
-    digest = hashlib.sha256(sympy.srepr(sympy.cancel(per_class)).encode()).hexdigest()[:12]
-    return sympy.Symbol(f"avg_{mode}_{digest}", real=True)
-
-
-# sympy numbers: xreplace returns a mapped value as given, so a bare TP would come back an int.
-_CORRECT_INSTANCE = {TP: sympy.S.One, FP: sympy.S.Zero, FN: sympy.S.Zero}
-_WRONG_INSTANCE = {TP: sympy.S.Zero, FP: sympy.S.One, FN: sympy.S.One}
-
-
-def _instance_mean(per_class: sympy.Expr, n_classes: sympy.Expr, correct: sympy.Expr, wrong: sympy.Expr) -> sympy.Expr | None:
-    """Mean over one-hot instances of single-label data; None if an instance value is undefined."""
-    try:
-        values = (per_class.xreplace({**_CORRECT_INSTANCE, TN: n_classes - 1}),
-                  per_class.xreplace({**_WRONG_INSTANCE, TN: n_classes - 2}))
-    except (TypeError, ValueError):  # max(exp(...), log(0)): sympy cannot compare an infinity
-        return None
-    if any(v.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) for v in values):
-        return None
-    return (correct * values[0] + wrong * values[1]) / (correct + wrong)
-
-
-def _averaged_general(mode: str, per_class: sympy.Expr) -> sympy.Expr:
-    if mode == "samples":
-        mean = _instance_mean(per_class, C, TRACE, N - TRACE)
-        return _opaque(mode, per_class) if mean is None else sympy.cancel(mean)
-    if mode == "micro":
-        return sympy.cancel(per_class.xreplace(_POOLED))
-    if mode == "weighted":
-        linear = sympy.cancel(per_class * (TP + FN))
-        if linear.is_polynomial(*symbols.COUNTS) and sympy.Poly(linear, *symbols.COUNTS).total_degree() <= 1:
-            return sympy.cancel(linear.xreplace(_POOLED) / N)
-    return _opaque(mode, per_class)
-
-
-def general_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
-    """The variant for any C, or None when it cannot be written without the matrix."""
-    if not rules(metric.level).of_confusion_matrix:  # not functions of a confusion matrix
-        return None
-    if rules(metric.level).per_class:
-        per_class = _fixed(metric, metric.simplified)
-        return None if per_class is None else _averaged_general(mode, per_class)
-    expr = _fixed(metric, metric.simplified)
-    if expr is None:
-        return None
-    replacements = {}
-    for term in metric.terms:
-        if term.mode is None or term.weights:
-            return None
-        per_class = _fixed(metric, term.simplified)
-        if per_class is None:
-            return None
-        replacements[term.symbol] = _averaged_general(term.mode, per_class)
-    expr = expr.xreplace(replacements)
-    expr = expr.replace(lambda e: isinstance(e, sympy.Sum), _class_sum)
-    if expr.has(sympy.Sum) or expr.has(sympy.Indexed):
-        return None
-    return sympy.cancel(expr)
-
-
-_POOLED_SUMS = {symbols.ROW_TOTAL: N, symbols.COLUMN_TOTAL: N}
-
-
-def _class_sum(total: sympy.Sum) -> sympy.Expr:
-    """A sum over the classes in normal form, for any number of classes C: its summand
-    expanded into monomials of the class's diagonal cell and totals, each factor free of the
-    index taken out (linearity of a finite sum), ``Sum(1) = C``, ``Sum(M[k, k]) = T``,
-    ``Sum(t[k]) = Sum(p[k]) = n``, every other monomial one symbol named by it (the same in
-    every formula: ``Sum(p[k]**2)``). Two forms equal by cancellation over these symbols are
-    equal for every C. A summand of other terms (a ratio, a logarithm, an off-diagonal
-    cell) or a sum over several indices is left as it is, and the form is then not written."""
-    if len(total.limits) != 1 or tuple(total.limits[0][1:]) != (0, C - 1):
-        return total
-    index = total.limits[0][0]
-    k = symbols.index_symbol("k")
-    body = sympy.expand(total.function.xreplace({index: k}))
-    cells = {symbols.M[k, k], symbols.ROW_TOTAL[k], symbols.COLUMN_TOTAL[k]}
-    out = sympy.S.Zero
-    for term in sympy.Add.make_args(body):
-        inner = sympy.Mul(*(f for f in sympy.Mul.make_args(term) if f.has(k)))
-        outer = term / inner
-        if inner == 1:
-            out += outer * C
-            continue
-        if not all(isinstance(f, sympy.Pow) and f.base in cells and f.exp.is_Integer and f.exp > 0 or f in cells
-                   for f in sympy.Mul.make_args(inner)):
-            return total
-        if inner == symbols.M[k, k]:
-            out += outer * TRACE
-        elif isinstance(inner, sympy.Indexed) and inner.base in _POOLED_SUMS:
-            out += outer * _POOLED_SUMS[inner.base]
-        else:
-            out += outer * sympy.Symbol(f"Sum({sympy.sstr(inner)})", nonnegative=True)
-    return out
-
-
-def _averaged_binary(mode: str, per_class: sympy.Expr) -> sympy.Expr:
-    values = [per_class.xreplace(c) for c in _CLASS_COUNTS]
-    if mode == "binary":
-        return values[1]
-    if mode == "micro":
-        return per_class.xreplace({TP: A + D, FP: B + Cc, FN: B + Cc, TN: A + D})
-    if mode == "macro":
-        return (values[0] + values[1]) / 2
-    if mode == "samples":
-        mean = _instance_mean(per_class, 2, A + D, B + Cc)
-        return _opaque(mode, per_class) if mean is None else mean
-    if mode == "weighted":
-        return ((A + B) * values[0] + (Cc + D) * values[1]) / (A + B + Cc + D)
-    return sympy.sqrt(values[0] * values[1])
-
-
-def binary_form(metric: ir.Metric, mode: str | None) -> sympy.Expr | None:
-    """The variant on a 2 x 2 matrix ``[[m00, m01], [m10, m11]]``, or None."""
-    if not rules(metric.level).of_confusion_matrix:
-        return None
-    if rules(metric.level).per_class:
-        per_class = _fixed(metric, metric.simplified)
-        return None if per_class is None else _averaged_binary(mode, per_class)
-    expr = _fixed(metric, metric.simplified)
-    if expr is None:
-        return None
-    per_class_values = {}
-    for term in metric.terms:
-        per_class = _fixed(metric, term.simplified)
-        if per_class is None or term.weights:
-            return None
-        if term.mode is None:
-            per_class_values[term.symbol] = [per_class.xreplace(c) for c in _CLASS_COUNTS]
-        else:
-            expr = expr.xreplace({term.symbol: _averaged_binary(term.mode, per_class)})
-    # Two classes: sums over classes expand to the indices 0 and 1, so terms like recall[k]
-    # and cells like M[k, k] take integer indices (any symbolic index left: no binary form).
-    expr = expr.xreplace({C: sympy.Integer(2)}).doit()
-    if any(not all(i.is_Integer for i in e.indices) for e in expr.atoms(sympy.Indexed)):
-        return None
-    expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in per_class_values,
-                        lambda e: per_class_values[e.base][int(e.indices[0])])
-    rows = {k: _BINARY_MATRIX[(k, 0)] + _BINARY_MATRIX[(k, 1)] for k in (0, 1)}
-    columns = {k: _BINARY_MATRIX[(0, k)] + _BINARY_MATRIX[(1, k)] for k in (0, 1)}
-
-    def entry(e):
-        name, index = e.base.label.name, tuple(int(i) for i in e.indices)
-        if name == "M":
-            return _BINARY_MATRIX[index]
-        return (rows if name == "t" else columns)[index[0]]
-
-    expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base.label.name in ("M", "t", "p"), entry)
-    return expr.xreplace({N: A + B + Cc + D})
-
 
 _LARGEST_EXPONENT = 1000  # e**1000 is far beyond any metric value, and cheap for mpmath
 
@@ -338,7 +164,7 @@ def _variants(metrics: Mapping[str, ir.Metric]) -> list[tuple]:
             if param.kind == "class_matrix":  # one number for every pair of classes is no distance worth stating
                 continue
             # Micro averaging refuses per-class vectors (it pools the classes).
-            bound_modes = [m for m in metric.averages if m != "micro" or param.kind == "scalar"] or [None]
+            bound_modes = [m for m in metric.averages if not averaging.MODES[m].pools or param.kind == "scalar"] or [None]
             for value in domain_endpoints(param):
                 out.extend((metric.id, mode, ((param.name, value),)) for mode in bound_modes)
     return list(dict.fromkeys(out))
@@ -348,7 +174,7 @@ def _form(metrics, variant, form):
     metric_id, mode, bindings = variant
     metric = bind(metrics[metric_id], dict(bindings)) if bindings else metrics[metric_id]
     if mode == "none":  # class by class: the per-class formula itself, in general only
-        per_class = _fixed(metric, metric.simplified)
+        per_class = fixed(metric, metric.simplified)
         return None if per_class is None or form is binary_form else sympy.cancel(per_class)
     return form(metric, mode)
 
@@ -444,7 +270,7 @@ def prove_equivalences(metrics: Mapping[str, ir.Metric], memo: MutableMapping | 
     # Two-class coincidences between averaged variants are many and rarely informative; keep
     # those that say what a binary value or a one-per-matrix metric equals.
     binary = [(l, r, s, m) for l, r, s, m in binary if {l[1], r[1]} & {"binary", None}]
-    pairs = [(left, right, scope, method, "samples" in (left[1], right[1], *_term_modes(metrics, left, right)))
+    pairs = [(left, right, scope, method, any(map(averaging.per_instance, (left[1], right[1], *_term_modes(metrics, left, right)))))
              for left, right, scope, method in general + binary]
     stated = _stated(pairs)
     found: dict[str, list[ir.Equivalence]] = {m: [] for m in metrics}

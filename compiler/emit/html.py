@@ -22,6 +22,7 @@ from metricc.compiler.emit.latex import per_class, pooled, family, source_of, IN
 from metricc.compiler.emit.text import display_form, mathml
 from metricc.compiler.emit.written import written_mathml
 from metricc.compiler.language import ir, symbols
+from metricc.compiler.language.averaging import MODES, per_instance
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 
@@ -48,49 +49,39 @@ _PER_CLASS_LEVELS = {
     Level.MATRIX: "One value per class {0} of a confusion matrix M, the formula written for class {0} over the whole matrix.",
     Level.SCORE: "One value per class {0}, from the scores S[s, k] and the one-hot truth Y[s, k] of every sample.",
 }
-_CURVE_AVERAGES = {
-    "none": "the value on the curve of each class against the rest",
-    "binary": "the value on the curve of the positive class",
-    "micro": "the value on one curve over all (sample, class) pairs",
-    "macro": "the mean of the per-class values",
-    "weighted": "the mean of the per-class values weighted by support (or given weights)",
-}
-_NOTES = {
-    "none": "for each class k = 1, ..., C",
-    "binary": "for the positive class c (pos_label)",
-    "micro": "the counts of all classes pooled, then the formula",
-    "macro": "the mean of the per-class values",
-    "weighted": "w_k = TP_k + FN_k (support) unless weights are given",
-    "samples": "over the N instances of multi-label data, counts of instance s over its labels",
-    "geometric": "the geometric mean of the per-class values",
-}
-
-
 def _math(expr: sympy.Expr, terms: Sequence[ir.Term] = (), display: bool = False) -> Markup:
     return Markup(mathml(expr, terms, display))
+
+
+class _Shown:
+    """A per-class formula as the display formulas of the averaging modes read it."""
+
+    k, count, instance = INDEX, symbols.N_CLASSES, INSTANCE
+
+    def __init__(self, shown: sympy.Expr):
+        self.shown = shown
+        self.value = per_class(shown)
+
+    def at(self, index: sympy.Symbol) -> sympy.Expr:
+        return per_class(self.shown, index)
+
+    @property
+    def pooled(self) -> sympy.Expr:
+        return pooled(self.shown)
+
+    @property
+    def instance_value(self) -> sympy.Expr:
+        return per_class(self.shown, INSTANCE)
 
 
 def _expansions(metric: ir.Metric, shown: sympy.Expr) -> list[tuple[str, Markup | None, str]]:
     """(mode, MathML, note) for every averaging mode."""
     if metric.level is Level.CURVE:
-        return [(mode, None, _CURVE_AVERAGES[mode]) for mode in metric.averages]
+        return [(mode, None, MODES[mode].curve_words) for mode in metric.averages]
     if not rules(metric.level).per_class:
         return []
-    k, count = INDEX, symbols.N_CLASSES
-    value = per_class(shown)
-    m = sympy.IndexedBase("m")
-    w = sympy.IndexedBase("w")
-    forms = {
-        "none": sympy.Eq(m[k], value, evaluate=False),
-        "binary": per_class(shown, sympy.Symbol("c")),
-        "micro": pooled(shown),
-        "macro": sympy.Mul(1 / count, sympy.Sum(value, (k, 1, count)), evaluate=False),
-        "weighted": sympy.Mul(sympy.Sum(sympy.Mul(w[k], value, evaluate=False), (k, 1, count)),
-                              sympy.Pow(sympy.Sum(w[k], (k, 1, count)), -1), evaluate=False),
-        "samples": sympy.Mul(1 / sympy.Symbol("N"), sympy.Sum(per_class(shown, INSTANCE), (INSTANCE, 1, sympy.Symbol("N"))), evaluate=False),
-        "geometric": sympy.Pow(sympy.Product(value, (k, 1, count)), 1 / count, evaluate=False),
-    }
-    return [(mode, _math(forms[mode], display=True), _NOTES[mode]) for mode in metric.averages]
+    parts = _Shown(shown)
+    return [(mode, _math(MODES[mode].display(parts), display=True), MODES[mode].words) for mode in metric.averages]
 
 
 def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> Markup:
@@ -103,7 +94,7 @@ def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> Markup:
 def _undefined(metric: ir.Metric) -> list[Markup]:
     cases = [_case(u, metric.terms) for u in metric.undefined]
     for term in metric.terms:
-        index, unit = (INSTANCE, "instance") if term.mode == "samples" else (INDEX, "class")
+        index, unit = (INSTANCE, "instance") if per_instance(term.mode) else (INDEX, "class")
         for u in term.undefined:
             cases.append(_case(per_class(u, index)) + Markup(f" for some {unit} {index} (in <code>{Markup.escape(term.label)}</code>)"))
     return cases
@@ -141,8 +132,8 @@ def _metric_page(metric: ir.Metric, metrics: Mapping[str, ir.Metric], example: M
         "written": Markup(written_mathml(metric.formula, display=True)),
         "lets": [(Markup(written_mathml(name)), Markup(written_mathml(text))) for name, text in metric.lets],
         "simplified": _math(shown, metric.terms, display=True),
-        "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
-                   _math(per_class(t.simplified, INSTANCE if t.mode == "samples" else INDEX))) for t in metric.terms],
+        "terms": [(t.label, "per instance" if per_instance(t.mode) else "per class",
+                   _math(per_class(t.simplified, INSTANCE if per_instance(t.mode) else INDEX))) for t in metric.terms],
         "expansions": _expansions(metric, shown),
         "params": _params(metric),
         "low": _bound(metric.range[0]),

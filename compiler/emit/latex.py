@@ -6,6 +6,7 @@ every piece of spec text passes through :func:`~metricc.compiler.text.latex_esca
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -14,6 +15,7 @@ import sympy
 
 from metricc.compiler.analysis import analyze
 from metricc.compiler.language import ir, symbols
+from metricc.compiler.language.averaging import MODES, per_instance
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 from metricc.compiler.emit.errata_math import errata_latex
@@ -40,16 +42,10 @@ _ENVIRONMENT = jinja2.Environment(
 _ENVIRONMENT.filters["esc"] = latex_escape
 _ENVIRONMENT.filters["interval"] = lambda text: re.sub(r"\binf\b", r"\\infty", text)  # [3, inf) -> [3, \infty)
 # Long identifiers of the errata (test names, file paths) may break after _ and / .
-_PER_CLASS_AVERAGES = {
-    "none": r"\texttt{{none}}: the vector $(v_0, \dots, v_{{C-1}})$",
-    "binary": r"\texttt{{binary}}: $v_{{\mathit{{pos}}}}$ of the class \texttt{{pos\_label}}",
-    "macro": r"\texttt{{macro}}: $\frac{{1}}{{C}} \sum_{{{0}=0}}^{{C-1}} v_{0}$",
-    "weighted": r"\texttt{{weighted}}: $\sum_{{{0}=0}}^{{C-1}} t_{0} v_{0} / n$ (by support)",
-}
 # A score formula has no matrix: the support of class k is its number of samples.
 _SCORE_WEIGHTED = r"\texttt{{weighted}}: $\sum_{{{0}=0}}^{{C-1}} \left(\sum_{{s}} Y_{{s{0}}}\right) v_{0} / n$ (by support)"
 _ENVIRONMENT.filters["per_class_average"] = lambda mode, index, level: (
-    _SCORE_WEIGHTED if (mode, level) == ("weighted", Level.SCORE) else _PER_CLASS_AVERAGES[mode]).format(index)
+    _SCORE_WEIGHTED if (mode, level) == ("weighted", Level.SCORE) else MODES[mode].latex_values).format(index)
 _ENVIRONMENT.filters["breakable"] = lambda text: re.sub(r"(\\_|/)", r"\1\\allowbreak{}", latex_escape(text))
 
 INDEX = symbols.index_symbol("k")
@@ -187,64 +183,40 @@ def _fitted(expr: sympy.Expr, terms: Sequence[ir.Term] = ()) -> str:
     return broken(display_form(expr) if width(expr) > _LINE else expr, terms)
 
 
+class _Shown:
+    """A per-class formula in LaTeX as the averaging modes write it out (each part printed when read)."""
+
+    def __init__(self, shown: sympy.Expr):
+        self.shown = shown
+        self.value = latex(per_class(shown))
+
+    @functools.cached_property
+    def pooled(self) -> str:
+        return latex(pooled(self.shown))
+
+    @functools.cached_property
+    def instance_value(self) -> str:
+        return latex(per_class(self.shown, INSTANCE))
+
+
 def averaging_expansions(metric: ir.Metric) -> list[tuple[str, str]]:
     """(mode, LaTeX) for every averaging mode of a class-level metric, sums written out.
     A per-class formula too long to repeat is shown once (``none``), the others use its m_k."""
     shown = display_form(metric.simplified)
-    value = latex(per_class(shown))
-    short = width(shown) <= _LINE // 2
+    parts = _Shown(shown)
     out = []
-    for mode in metric.averages:
-        if mode == "none" and short:
-            text = rf"m_k = {value}, \quad k = 1, \dots, C"
-        elif mode == "none" or not short and mode != "samples":
-            text = _by_class_value(mode)
-        elif mode == "binary":
-            text = rf"m_c = {value.replace('_{k}', '_{c}')} \quad \text{{for the positive class }} c"
-        elif mode == "micro":
-            text = latex(pooled(shown))
-        elif mode == "macro":
-            text = rf"\frac{{1}}{{C}} \sum_{{k=1}}^{{C}} {value}"
-        elif mode == "weighted" and width(shown) > _LINE // 3:  # the support note leaves no room
-            text = _by_class_value(mode)
-        elif mode == "weighted":
-            text = (rf"\frac{{\sum_{{k=1}}^{{C}} w_k \, {value}}}{{\sum_{{k=1}}^{{C}} w_k}}, \quad "
-                    r"w_k = \mathit{TP}_k + \mathit{FN}_k \text{ (support) unless weights are given}")
-        elif mode == "samples":
-            text = (rf"\frac{{1}}{{N}} \sum_{{s=1}}^{{N}} {latex(per_class(shown, INSTANCE))}, \quad "
-                    r"\text{counts of instance } s \text{ over its labels, } N \text{ instances}")
+    for name in metric.averages:
+        mode = MODES[name]
+        if mode.latex_by_class is None or width(shown) <= _LINE // mode.latex_share:
+            out.append((name, mode.latex(parts)))
         else:
-            text = rf"\Bigl(\prod_{{k=1}}^{{C}} {value}\Bigr)^{{1/C}}"
-        out.append((mode, text))
+            out.append((name, mode.latex_by_class))
     return out
-
-
-def _by_class_value(mode: str) -> str:
-    """An averaging mode over the per-class values m_k (of the ``none`` line)."""
-    pooled_counts = ", ".join(rf"\textstyle\sum_k \mathit{{{c}}}_k" for c in ("TP", "FP", "FN", "TN"))
-    return {
-        "none": (r"m_k = m(\mathit{TP}_k, \mathit{FP}_k, \mathit{FN}_k, \mathit{TN}_k), \quad k = 1, \dots, C"
-                 r" \quad \text{(the simplified formula on the counts of class } k\text{)}"),
-        "binary": r"m_c \quad \text{for the positive class } c",
-        "micro": rf"m\bigl({pooled_counts}\bigr) \quad \text{{(the formula on the pooled counts)}}",
-        "macro": r"\frac{1}{C} \sum_{k=1}^{C} m_k",
-        "weighted": r"\frac{\sum_{k=1}^{C} w_k \, m_k}{\sum_{k=1}^{C} w_k}, \quad w_k = \mathit{TP}_k + \mathit{FN}_k \text{ (support) unless weights are given}",
-        "geometric": r"\Bigl(\prod_{k=1}^{C} m_k\Bigr)^{1/C}",
-    }[mode]
-
-
-_CURVE_AVERAGES = {
-    "none": r"m_k \text{ on the curve of class } k \text{ against the rest}, \quad k = 1, \dots, C",
-    "binary": r"m_c \text{ on the curve of the positive class } c",
-    "micro": r"m \text{ on one curve over all } n C \text{ (sample, class) pairs}",
-    "macro": r"\frac{1}{C} \sum_{k=1}^{C} m_k",
-    "weighted": r"\frac{\sum_{k=1}^{C} w_k \, m_k}{\sum_{k=1}^{C} w_k}, \quad w_k = P_k \text{ (support) unless weights are given}",
-}
 
 
 def _expansions(metric: ir.Metric) -> list[tuple[str, str]]:
     if metric.level is Level.CURVE:
-        return [(mode, _CURVE_AVERAGES[mode]) for mode in metric.averages]
+        return [(mode, MODES[mode].latex_curve) for mode in metric.averages]
     return averaging_expansions(metric) if rules(metric.level).per_class else []
 
 
@@ -263,7 +235,7 @@ def _case(case: sympy.Expr, terms: Sequence[ir.Term] = (), suffix: str = "") -> 
 def _undefined(metric: ir.Metric) -> list[str]:
     cases = [_case(u, metric.terms) for u in metric.undefined]
     for term in metric.terms:
-        index, unit = (INSTANCE, "instance") if term.mode == "samples" else (INDEX, "class")
+        index, unit = (INSTANCE, "instance") if per_instance(term.mode) else (INDEX, "class")
         for u in term.undefined:
             cases.append(_case(per_class(u, index), suffix=rf" \text{{ for some {unit} }} {index} \text{{ (in {latex_escape(term.label)})}}"))
     return cases
@@ -339,8 +311,8 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
         "lets": [(written_latex(name), written_latex(text)) for name, text in metric.lets],
         "simplified": broken(display_form(metric.simplified, metric.written), metric.terms),
         "expansions": _expansions(metric),
-        "terms": [(t.label, "per instance" if t.mode == "samples" else "per class",
-                   latex(per_class(t.simplified, INSTANCE if t.mode == "samples" else INDEX))) for t in metric.terms],
+        "terms": [(t.label, "per instance" if per_instance(t.mode) else "per class",
+                   latex(per_class(t.simplified, INSTANCE if per_instance(t.mode) else INDEX))) for t in metric.terms],
         "undefined": _undefined(metric),
         "zero_weight": _zero_weight(metric),
         "binomial_tail": metric.simplified.has(symbols.binomial_tail),

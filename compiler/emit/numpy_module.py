@@ -27,7 +27,7 @@ from metricc.compiler.emit.numpy_gradient import GRADIENT_HELPERS
 from metricc.compiler.emit.numpy_printer import WIDTH, NumpyPrinter, Printed, layout
 from metricc.compiler.emit.text import plain
 from metricc.compiler.errors import InternalError
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import averaging, ir, symbols
 from metricc.compiler.names import RUNTIME_NAMES, TERM_SEPARATOR
 
 __all__ = ["SHAPES", "Shape", "emit_module", "emit_registry", "module_context", "python_string", "term_names"]
@@ -516,7 +516,7 @@ def module_context(metric: ir.Metric) -> dict:
         "simplified_text": plain(metric.simplified),
         "equivalences_text": [e.text(metric.id) for e in metric.equivalences if e.stated],
         "terms": terms,
-        "per_instance": any(t.mode == "samples" for t in metric.terms),
+        "per_instance": any(averaging.per_instance(t.mode) for t in metric.terms),
         "counts": counts,
         "class_params": _tuple(p.name for p in metric.params if p.kind == "class_vector"),
         "pooled_reads": _pooled_reads(metric),

@@ -14,13 +14,14 @@ import ast
 from html import escape
 
 from metricc.compiler.errors import InternalError
+from metricc.compiler.language import averaging
 
 __all__ = ["written_latex", "written_mathml"]
 
 _COUNTS = {"TP", "FP", "FN", "TN"}
 _GREEK = {"alpha": "\u03b1", "beta": "\u03b2", "gamma": "\u03b3", "delta": "\u03b4", "kappa": "\u03ba",
           "lambda_": "\u03bb", "mu": "\u03bc", "theta": "\u03b8", "sigma": "\u03c3", "tau": "\u03c4", "pi": "\u03c0"}
-_AVERAGING = {"micro", "macro", "weighted", "samples", "geometric"}
+_AVERAGING = frozenset(averaging.CALLS)
 _COMPARE = {ast.Eq: ("=", "="), ast.NotEq: (r"\neq", "\u2260"), ast.Lt: ("<", "&lt;"), ast.LtE: (r"\leq", "\u2264"),
             ast.Gt: (">", "&gt;"), ast.GtE: (r"\geq", "\u2265")}
 _LATEX_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: r"\cdot"}

@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import sympy
 
-from metricc.compiler.language import symbols
+from metricc.compiler.language import averaging, symbols
 
 __all__ = ["Average", "Level", "LevelRules", "RULES", "rules"]
 
@@ -33,23 +33,14 @@ class Level(str, enum.Enum):
         return self.value
 
 
-class Average(str, enum.Enum):
-    """An averaging mode of class-level metrics, in the order specs and documents list them.
-
-    The runtime, which never imports the compiler, keeps the same tuple as
-    ``metricc.runtime.kernel.AVERAGES``; a test checks that the two agree.
-    """
-
-    NONE = "none"
-    BINARY = "binary"
-    MICRO = "micro"
-    MACRO = "macro"
-    WEIGHTED = "weighted"
-    GEOMETRIC = "geometric"
-    SAMPLES = "samples"
-
+class _Named(str, enum.Enum):
     def __str__(self) -> str:
         return self.value
+
+
+# An averaging mode of class-level metrics, in the order specs and documents list them: the
+# rows of the averaging table (:mod:`.averaging`), ``Average.MACRO == "macro"``.
+Average = _Named("Average", [(name.upper(), name) for name in averaging.MODES])
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import sympy
 
 from metricc.compiler.errors import Diagnostic, FormulaError, Location
 from metricc.compiler.names import did_you_mean
-from metricc.compiler.language import symbols
+from metricc.compiler.language import averaging, symbols
 from metricc.compiler.language.levels import Level, LevelRules, rules
 from metricc.compiler.language.limits import MAX_EXPONENT, MAX_FORMULA_CHARS, MAX_NUMBER_BITS, over_limit
 from metricc.compiler.language.parse_indexed import IndexedForms
@@ -216,7 +216,7 @@ class _Builder(IndexedForms, ReferenceForms):
             self.build(node.func)  # attribute access, lambda...: raises at the construct itself
             raise self.fail(node, "only named functions can be called")
         name = node.func.id
-        if name in symbols.AVERAGING_CALLS:
+        if name in averaging.CALLS:
             return self._averaged(node, name)
         if name == "Sum":
             return self._sum(node)
@@ -252,7 +252,7 @@ class _Builder(IndexedForms, ReferenceForms):
             if not self.rules.inlines_references:
                 raise self.fail(node, f"metric '{name}' is per class: average it, e.g. macro({name}(...))")
             return self._reference(node, name, node.keywords, None, None)
-        raise self.fail(node, f"unknown function '{name}'{did_you_mean(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.THRESHOLD_PICKS, *symbols.AVERAGING_CALLS} | set(self.scope.metrics))}")
+        raise self.fail(node, f"unknown function '{name}'{did_you_mean(name, set(_FUNCTIONS) | {'Sum', 'indicator', *symbols.THRESHOLD_PICKS, *averaging.CALLS} | set(self.scope.metrics))}")
 
     def _check_binomial_arguments(self, nodes: list[ast.AST], arguments: list[sympy.Expr]) -> None:
         """Constant arguments of ``binomial_tail`` inside its domain: whole successes and trials

@@ -24,7 +24,6 @@ __all__ = [
     "N_CLASSES",
     "MATRIX_NAMES",
     "RESERVED",
-    "AVERAGING_CALLS",
     "IndexSymbol",
     "index_symbol",
     "is_index",
@@ -79,12 +78,10 @@ TRUTH = sympy.IndexedBase("Y")
 SAMPLE_INDICES = ("s", "u", "v")
 SCORE_NAMES = {"S": SCORE, "Y": TRUTH, "n": N_TOTAL, "C": N_CLASSES}
 
-AVERAGING_CALLS = ("micro", "macro", "weighted", "geometric", "samples")
 FUNCTIONS = ("sqrt", "log", "exp", "abs", "min", "max", "xlogy", "binomial_tail", "Sum", "indicator", "step", "floor", *THRESHOLD_PICKS)
 CONSTANTS = ("pi",)
-RESERVED = frozenset(
-    {*COUNT_NAMES, *MATRIX_NAMES, *AVERAGING_CALLS, *FUNCTIONS, *CONSTANTS, *CURVE_TOTALS, *SCORE_NAMES, "binary", "none"}
-)
+# Names no spec may define; the averaging modes are reserved too (their table, :mod:`.averaging`, reads these symbols).
+RESERVED = frozenset({*COUNT_NAMES, *MATRIX_NAMES, *FUNCTIONS, *CONSTANTS, *CURVE_TOTALS, *SCORE_NAMES})
 
 
 class TermSymbol(sympy.Symbol):

@@ -27,7 +27,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from metricc.compiler.errors import Diagnostic, SchemaError
-from metricc.compiler.language import bands, symbols
+from metricc.compiler.language import averaging, bands, symbols
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.limits import MAX_FORMULA_CHARS, MAX_NUMBER_DIGITS, over_limit
 from metricc.compiler.language.load import SourceSpec
@@ -93,7 +93,10 @@ def _schema_text() -> str:
 
 @functools.cache
 def _validator() -> Draft202012Validator:
+    """The schema's validator, its averaging modes those of the averaging table (the file lists
+    them for editors; a test keeps the two equal)."""
     document = schema()
+    document["$defs"]["average"] = {"enum": list(averaging.MODES)}
     Draft202012Validator.check_schema(document)
     return Draft202012Validator(document)
 
@@ -233,15 +236,10 @@ _PER_CLASS_HINT = {Level.MATRIX: "; for one value per class, declare the class i
 # class CEN), a score formula for class k (one-vs-all hinge). Class and curve formulas are
 # already per class; an aggregate formula is over averaged metrics.
 PER_CLASS_LEVELS = (Level.MATRIX, Level.SCORE)
-# Averaging modes of per-class values of a matrix or score formula: micro pools TP, FP, FN, TN
-# over the classes before the formula is applied, geometric and samples are defined for count formulas.
-PER_CLASS_AVERAGES = ("none", "binary", "macro", "weighted")
-_NO_MEANING = {
-    "micro": "micro pools each class's TP, FP, FN and TN before applying a formula of those four counts; "
-             "a per-class {level} formula reads the whole {input}, so there is nothing to pool",
-    "geometric": "the geometric mean is offered for class-level formulas only",
-    "samples": "samples averages per-instance counts of multi-label data; a {level} formula takes {what}",
-}
+# Averaging modes of per-class values of a matrix or score formula: those the averaging table
+# does not refuse for them (micro pools counts, samples reads per-instance counts).
+PER_CLASS_AVERAGES = tuple(name for name, mode in averaging.MODES.items() if mode.refused_for_values is None)
+_NO_MEANING = {name: mode.refused_for_values for name, mode in averaging.MODES.items() if mode.refused_for_values}
 _INPUTS = {Level.MATRIX: ("matrix", "a confusion matrix"), Level.SCORE: ("score matrix", "the score matrix")}
 
 

@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 from metricc.compiler.analysis import analyze
-from metricc.compiler.language import symbols
+from metricc.compiler.language import averaging, symbols
 
 FIXTURES = Path(__file__).parent / "fixtures" / "analyze.txt"
 NAMES = {**symbols.COUNT_NAMES, "beta": sympy.Symbol("beta", real=True), "xlogy": symbols.xlogy,
@@ -85,7 +85,7 @@ def test_extremes_over_classes_have_a_binary_form_and_no_general_one(compiled_me
     from metricc.compiler.analysis import prove
 
     nir = compiled_metrics["no_information_rate"]
-    a, b, c, d = prove.A, prove.B, prove.Cc, prove.D
+    a, b, c, d = averaging.A, averaging.B, averaging.Cc, averaging.D
     assert prove.binary_form(nir, None) == sympy.Max(a + b, c + d) / (a + b + c + d)
     assert prove.general_form(nir, None) is None
     assert not nir.equivalences

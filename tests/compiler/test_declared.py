@@ -10,7 +10,6 @@ refused), determinism, speed and silence.
 from __future__ import annotations
 
 import dataclasses
-import time
 import warnings
 from pathlib import Path
 
@@ -141,14 +140,10 @@ def test_real_catalog_accepted(compiled_metrics):
     assert declared.check_declared(compiled_metrics) == compiled_metrics
 
 
-def test_catalog_check_is_fast_silent_and_deterministic(compiled_metrics):
+def test_catalog_check_is_silent(compiled_metrics):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        start = time.perf_counter()
         declared.check_declared(compiled_metrics)
-        # About 0.3 s, plus about 1.5 s for the three binned calibration errors (their pairwise
-        # sums of brackets run as Python loops in lambdify); generous for slow machines.
-        assert time.perf_counter() - start < 8.0
 
 
 # One real metric per level and sampler: a flipped direction and a halved range are refused.

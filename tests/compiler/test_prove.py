@@ -6,7 +6,8 @@ import pytest
 import sympy
 
 from metricc.compiler import build
-from metricc.compiler.analysis import prove
+from metricc.compiler.analysis import forms, prove
+from metricc.compiler.language import averaging, symbols
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 
@@ -67,7 +68,7 @@ def test_different_metrics_are_not_claimed_equal_in_general(metrics, left, right
 
 def test_general_form_of_micro_precision_is_trace_over_n(metrics):
     form = prove.general_form(metrics["precision"], "micro")
-    assert sympy.simplify(form - prove.TRACE / prove.N) == 0
+    assert sympy.simplify(form - averaging.TRACE / symbols.N_TOTAL) == 0
 
 
 def _bound_statements(metrics):
@@ -199,14 +200,14 @@ def test_a_textbook_scott_pi_is_proved_equal_for_every_class_count(tmp_path):
 
 
 def test_class_sums_in_normal_form_pool_linear_summands():
-    k, n, t, p, M, C = (prove.symbols.index_symbol("j"), prove.N, prove.symbols.ROW_TOTAL, prove.symbols.COLUMN_TOTAL,
-                        prove.symbols.M, prove.C)
+    k, n, t, p, M, C = (symbols.index_symbol("j"), symbols.N_TOTAL, symbols.ROW_TOTAL, symbols.COLUMN_TOTAL,
+                        symbols.M, symbols.N_CLASSES)
     total = sympy.Sum(3 * t[k] + (p[k] + M[k, k]) ** 2 / n + 2, (k, 0, C - 1))
     squares = sympy.Symbol("Sum(p[k]**2)", nonnegative=True)
     cross, diagonal = sympy.Symbol("Sum(M[k, k]*p[k])", nonnegative=True), sympy.Symbol("Sum(M[k, k]**2)", nonnegative=True)
-    assert sympy.expand(prove._class_sum(total) - (3 * n + (squares + 2 * cross + diagonal) / n + 2 * C)) == 0
+    assert sympy.expand(forms.class_sum(total) - (3 * n + (squares + 2 * cross + diagonal) / n + 2 * C)) == 0
     ratio = sympy.Sum(M[k, k] / t[k], (k, 0, C - 1))
-    assert prove._class_sum(ratio) == ratio  # not a polynomial summand: no form for every C
+    assert forms.class_sum(ratio) == ratio  # not a polynomial summand: no form for every C
 
 
 _TOWER = """
@@ -246,4 +247,4 @@ def test_an_instance_mean_sympy_cannot_compare_is_not_proved():
 
     recall, precision = s.TP / (s.TP + s.FN), s.TP / (s.TP + s.FP)
     per_class = sympy.Max(sympy.exp(recall / (1 + recall)), sympy.log(precision) / sympy.log(2))
-    assert prove._instance_mean(per_class, 3, 1, 1) is None
+    assert averaging.instance_mean(per_class, 3, 1, 1) is None

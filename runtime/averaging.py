@@ -1,0 +1,261 @@
+"""The averaging modes of the runtime, as one table: how per-class values become one value, and its derivative.
+
+Each row of :data:`MODES` says what its mode does with the per-class values ``(..., C)`` of a
+metric (``combine``), with their partials in each class's counts (``gradient``, for the delta
+method) and with per-class gradients over the cells of a matrix (``cell_gradient``, for
+per-class matrix formulas). A mode that ``pools`` (``micro``) applies the formula to the
+counts summed over classes instead, so it has no ``combine``. :data:`AVERAGES` lists the
+modes in table order; the compiler's table (:mod:`metricc.compiler.language.averaging`)
+lists the same ones, which a test checks. A new mode is one row here and one there.
+
+Undefined per-class values become ``zero_division`` before averaging; with
+``zero_division="skip"`` the means (macro, samples, geometric, weighted) leave the undefined
+classes out instead, and are undefined (NaN) only when no class is left (Branco et al. 2017,
+Section 4.3).
+
+>>> values = np.array([[0.5, 1.0]]); undefined = np.zeros((1, 2), dtype=bool)
+>>> MODES["macro"].combine(PerClass(values, undefined, None, None, 1, math.nan)).tolist()
+[0.75]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from metricc.core.errors import InputError
+from metricc.runtime.confusion import check_class_vector
+from metricc.runtime.division import finish, nonzero, skips, zero_division_value
+
+__all__ = ["AVERAGES", "MODES", "Mode", "PerClass", "PerClassPartials", "mode", "sum_last_axis"]
+
+
+def sum_last_axis(values):
+    """The sum over the last axis, of classes: einsum adds rows of a few classes four to five
+    times faster than ``np.sum``, which sets a reduction up per row. Booleans (counted) and
+    Python integers (object arrays of the exact path) are added by ``np.sum``.
+
+    >>> sum_last_axis(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).tolist()
+    [6.0, 15.0]
+    """
+    values = np.asarray(values)
+    if values.dtype.kind in "iuf":
+        return np.einsum("...k->...", values)
+    return np.sum(values, axis=-1)
+
+
+@dataclass(frozen=True)
+class PerClass:
+    """Per-class values ``(..., C)`` to average: undefined entries already ``zero_division``
+    (NaN under ``"skip"``), the mask of those entries, the class supports (a function, as only
+    ``weighted`` reads them), the caller's class weights, positive class and zero division."""
+
+    values: np.ndarray
+    undefined: np.ndarray
+    support: Callable[[], np.ndarray] | None
+    weights: object
+    pos_label: int
+    zero_division: object
+
+    @property
+    def kept(self) -> np.ndarray:
+        """1 where a class takes part in a mean, 0 where ``"skip"`` leaves it out."""
+        return np.where(self.undefined, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class PerClassPartials:
+    """The derivative's inputs: ``partials`` ``(..., C, K)`` of each class's value (K = 4 counts
+    TP, FP, FN, TN, or the cells of a matrix), the ``value`` of the average, the per-class
+    ``values`` with their ``undefined`` mask, the supports (TP + FN, or row totals) and weights."""
+
+    partials: np.ndarray
+    value: np.ndarray
+    values: np.ndarray
+    undefined: np.ndarray
+    support: np.ndarray
+    weights: object
+    pos_label: int
+    zero_division: object
+
+    @property
+    def replaced(self) -> bool:
+        """Undefined classes hold the number ``zero_division``: constants, of partial 0."""
+        return not skips(self.zero_division) and not math.isnan(zero_division_value(self.zero_division))
+
+    @property
+    def kept(self) -> np.ndarray:
+        return np.where(self.undefined, 0.0, 1.0) if skips(self.zero_division) else np.ones(np.shape(self.undefined))
+
+    def constant_where_replaced(self) -> np.ndarray:
+        """The partials, 0 for a class replaced by the number ``zero_division``."""
+        extra = (None,) * (self.partials.ndim - np.ndim(self.undefined))
+        return np.where(self.undefined[(..., *extra)], 0.0, self.partials) if self.replaced else self.partials
+
+
+# --- combine: per-class values -> one value ----------------------------------------------
+
+
+def _as_is(c: PerClass):
+    return c.values
+
+
+def _positive_class(c: PerClass):
+    n_classes = np.shape(c.values)[-1]
+    pos_label = c.pos_label
+    if isinstance(pos_label, bool) or not isinstance(pos_label, (int, np.integer)) or not -n_classes <= pos_label < n_classes:
+        raise InputError("pos_label", f"expected a class index in 0..{n_classes - 1}, got {pos_label!r}")
+    return c.values[..., pos_label][()]
+
+
+def _mean(c: PerClass):
+    if skips(c.zero_division):  # a mean over the defined classes only: the weighted mean with weights 1 or 0
+        total = np.sum(c.kept, axis=-1)
+        return finish(np.sum(np.where(c.undefined, 0.0, c.values), axis=-1) / nonzero(total), total == 0, math.nan)
+    return (sum_last_axis(c.values) / np.shape(c.values)[-1])[()]
+
+
+def _geometric_mean(c: PerClass):
+    if skips(c.zero_division):
+        if np.any(np.where(c.undefined, 0.0, c.values) < 0):
+            raise InputError("average", "geometric averaging needs non-negative per-class values")
+        with np.errstate(divide="ignore"):
+            logs = np.where(c.undefined, 0.0, np.log(np.where(c.undefined, 1.0, c.values)))
+        total = np.sum(c.kept, axis=-1)
+        return finish(np.exp(np.sum(logs, axis=-1) / nonzero(total)), total == 0, math.nan)
+    if np.any(c.values < 0):
+        raise InputError("average", "geometric averaging needs non-negative per-class values")
+    with np.errstate(divide="ignore"):
+        return np.exp(np.mean(np.log(c.values), axis=-1))[()]
+
+
+def _weighted_mean(c: PerClass):
+    if c.weights is None:
+        weights = c.support()
+    else:
+        weights = check_class_vector(c.weights, np.shape(c.values)[-1], argument="weights")
+        if np.any(weights < 0):
+            raise InputError("weights", "weights must be non-negative")
+    if skips(c.zero_division):
+        weights = np.where(c.undefined, 0.0, weights)
+    total = sum_last_axis(weights)
+    # A class of weight 0 takes no part in the mean, even where its value is undefined
+    # (0 * NaN would be NaN): otherwise weighted recall is NaN whenever a class is predicted
+    # but never true, against the proved weighted(recall) = micro(recall).
+    weighted = sum_last_axis(np.where(weights == 0, 0.0, c.values * weights)) / nonzero(total)
+    return finish(weighted, total == 0, zero_division_value(c.zero_division))
+
+
+# --- gradient: partials (..., C, 4) of each class's value -> partials of the average -------
+
+
+def _own_partials(g: PerClassPartials):
+    return g.partials
+
+
+def _positive_class_partials(g: PerClassPartials):
+    mask = np.arange(np.shape(g.values)[-1]) == (g.pos_label % np.shape(g.values)[-1])
+    return np.where(mask[:, None], g.constant_where_replaced(), 0.0)
+
+
+def _mean_partials(g: PerClassPartials):
+    kept = g.kept
+    return g.constant_where_replaced() * (kept / np.sum(kept, axis=-1, keepdims=True))[..., None]
+
+
+def _geometric_mean_partials(g: PerClassPartials):
+    kept = g.kept
+    share = np.asarray(g.value)[..., None] / (np.sum(kept, axis=-1, keepdims=True) * g.values)
+    return g.constant_where_replaced() * np.where(kept == 0, 0.0, share)[..., None]
+
+
+def _weighted_mean_partials(g: PerClassPartials):
+    kept, partials = g.kept, g.constant_where_replaced()
+    if g.weights is None:
+        total = np.sum(g.support * kept, axis=-1, keepdims=True)
+        own = partials * (g.support * kept / total)[..., None]
+        # the support TP + FN moves with TP and FN: d/dTP_k of sum_k t_k f_k / sum_k t_k
+        shift = np.where(kept == 1, (np.where(g.undefined, 0.0, g.values) - np.asarray(g.value)[..., None]) / total, 0.0)
+        return own + shift[..., None] * np.array([1.0, 0.0, 1.0, 0.0])
+    weights = np.asarray(g.weights, dtype=float) * kept
+    return partials * (weights / np.sum(weights, axis=-1, keepdims=True))[..., None]
+
+
+# --- cell gradient: per-class gradients (..., C, C, C), class j first -> (..., C, C) ------
+
+
+def _defined_cells(g: PerClassPartials) -> np.ndarray:
+    """A class whose value is defined reads only the cells its formula does: a NaN of its row
+    elsewhere is a vanishing Kronecker factor times an infinite one, so it is 0."""
+    undefined = g.undefined[..., None, None]
+    cells = np.where(undefined, g.partials, np.nan_to_num(g.partials, nan=0.0, posinf=np.inf, neginf=-np.inf))
+    return np.where(undefined, 0.0, cells) if g.replaced else cells
+
+
+def _positive_class_cells(g: PerClassPartials):
+    return _defined_cells(g)[..., g.pos_label % np.shape(g.values)[-1], :, :]
+
+
+def _mean_cells(g: PerClassPartials):
+    kept = g.kept
+    share = kept / np.sum(kept, axis=-1, keepdims=True)
+    return np.sum(np.where(share[..., None, None] == 0, 0.0, _defined_cells(g) * share[..., None, None]), axis=-3)
+
+
+def _weighted_mean_cells(g: PerClassPartials):
+    kept, cells = g.kept, _defined_cells(g)
+    values = np.where(g.undefined, zero_division_value(g.zero_division), g.values) if g.replaced else g.values
+    weights = np.asarray(g.support if g.weights is None else g.weights, dtype=float) * kept
+    total = np.sum(weights, axis=-1, keepdims=True)
+    share = weights / total
+    own = np.sum(np.where(share[..., None, None] == 0, 0.0, cells * share[..., None, None]), axis=-3)
+    if g.weights is not None:
+        return own
+    # the support t_j moves with row j: sum_j t_j f_j / T
+    mean = np.sum(np.where(weights == 0, 0.0, values * weights), axis=-1, keepdims=True) / total
+    shift = np.where(kept == 1, (np.where(g.undefined, 0.0, values) - mean) / total, 0.0)
+    return own + shift[..., :, None]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One averaging mode. ``combine``: per-class values -> the average (None for a mode that
+    ``pools`` the counts over classes and applies the formula once); ``gradient``: its partials
+    in each class's counts; ``cell_gradient``: its gradient over matrix cells from per-class
+    ones (None where the mode has no derivative of that kind). ``takes_weights``: the caller
+    may give class weights (``weights=``). ``linear``: one value, a combination of the
+    per-class values with weights that no metric parameter moves (a sweep over a parameter of
+    an affine metric then stays affine)."""
+
+    name: str
+    combine: Callable[[PerClass], np.ndarray] | None
+    gradient: Callable[[PerClassPartials], np.ndarray] | None
+    cell_gradient: Callable[[PerClassPartials], np.ndarray] | None = None
+    pools: bool = False
+    takes_weights: bool = False
+    linear: bool = False
+
+
+MODES = MappingProxyType({m.name: m for m in (
+    Mode("none", _as_is, _own_partials, _own_partials),
+    Mode("binary", _positive_class, _positive_class_partials, _positive_class_cells, linear=True),
+    Mode("micro", None, None, pools=True),
+    Mode("macro", _mean, _mean_partials, _mean_cells, linear=True),
+    Mode("weighted", _weighted_mean, _weighted_mean_partials, _weighted_mean_cells, takes_weights=True, linear=True),
+    Mode("geometric", _geometric_mean, _geometric_mean_partials),
+    # per-instance counts of multi-label data (..., N): a macro average over another axis
+    Mode("samples", _mean, _mean_partials),
+)})
+
+AVERAGES = tuple(MODES)
+
+
+def mode(average: str, averages: tuple[str, ...]) -> Mode:
+    """The row of ``average``, refused unless the metric offers it (``averages``)."""
+    if average not in averages or average not in MODES:
+        raise InputError("average", f"{average!r} is not supported here; choose one of {', '.join(averages)}")
+    return MODES[average]

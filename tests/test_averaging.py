@@ -1,0 +1,121 @@
+"""Averaging has one home per side of the compiler/runtime wall: a new mode is one row in each table.
+
+The compiler's table (:mod:`metricc.compiler.language.averaging`) and the runtime's
+(:mod:`metricc.runtime.averaging`) list the same modes, which the spec schema offers; and a toy
+mode added to those two tables only, in a copy of the source tree, is declared by a spec,
+written as a call in an aggregate formula, compiled (numpy module, LaTeX and the checks of the
+build) and evaluated to the hand-computed number.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from metricc.compiler.language import averaging as language
+from metricc.runtime import averaging as runtime
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("__init__.py", "__main__.py", "core", "runtime", "generated", "api", "bridges", "compiler", "audit", "cli", "specs")
+
+# The harmonic mean of the per-class values, one row per table.
+_LANGUAGE_ROW = '''\
+    Mode("harmonic", call=True, binary=lambda per_class, values: 2 / (1 / values[0] + 1 / values[1]),
+         sample=lambda per_row, weights: (per_row.shape[0] / np.sum(1 / per_row, axis=0), True),
+         words="the harmonic mean of the per-class values",
+         display=lambda d: sympy.Mul(d.count, sympy.Pow(sympy.Sum(1 / d.value, (d.k, 1, d.count)), -1), evaluate=False),
+         latex=lambda d: rf"C \\Bigl/ \\sum_{{k=1}}^{{C}} \\frac{{1}}{{{d.value}}}",
+         latex_by_class=r"C \\Bigl/ \\sum_{k=1}^{C} \\frac{1}{m_k}"),
+'''
+_RUNTIME_ROW = '''\
+    Mode("harmonic", lambda c: (np.shape(c.values)[-1] / sum_last_axis(1 / c.values))[()], None),
+'''
+
+_DICE = """\
+id: toy_dice
+name: Toy Dice
+description: Twice the true positives over the predicted and the true members of a class.
+references: ["a test"]
+formula: 2 * TP / (2 * TP + FP + FN)
+averages: [none, macro, harmonic]
+default_average: harmonic
+range: [0, 1]
+higher_is_better: true
+"""
+_OF_HARMONIC = """\
+id: toy_half_harmonic
+name: Half the harmonic Dice
+description: Half the harmonic mean of the per-class Dice scores.
+references: ["a test"]
+level: aggregate
+formula: harmonic(toy_dice) / 2
+range: [0, 0.5]
+higher_is_better: true
+"""
+
+# Dice per class: 2/3 (TP 1, FP 1), 1 (TP 2), 2/3 (TP 1, FN 1); harmonic mean 3 / (3/2 + 1 + 3/2) = 3/4.
+_EVALUATE = """\
+import importlib.util, json
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, f"out/{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, name)
+counts = ([1, 2, 1], [1, 0, 0], [0, 0, 1], [4, 4, 4])
+print(json.dumps({"harmonic": float(load("toy_dice")(*counts)), "macro": float(load("toy_dice")(*counts, average="macro")),
+                  "aggregate": float(load("toy_half_harmonic")(*counts))}))
+"""
+
+
+def test_the_tables_list_the_same_modes():
+    assert tuple(language.MODES) == runtime.AVERAGES
+
+
+def test_the_spec_schema_lists_the_modes_of_the_table():
+    """The schema file names the modes for editors; validation reads the table."""
+    schema = json.loads((REPO / "specs" / "schema.json").read_text(encoding="utf-8"))
+    assert schema["$defs"]["average"]["enum"] == list(language.MODES)
+
+
+def _with_row(path: Path, row: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    end = text.index("\n)})\n")
+    path.write_text(text[:end + 1] + row + text[end + 1:], encoding="utf-8")
+
+
+def test_a_mode_added_to_the_two_tables_flows_through_the_build(tmp_path):
+    package = tmp_path / "source" / "metricc"
+    package.mkdir(parents=True)
+    for name in PACKAGES:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, package / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, package / name)
+    shutil.copy(REPO / "pyproject.toml", package)
+    _with_row(package / "compiler" / "language" / "averaging.py", _LANGUAGE_ROW)
+    _with_row(package / "runtime" / "averaging.py", _RUNTIME_ROW)
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "toy_dice.yaml").write_text(_DICE, encoding="utf-8")
+    (specs / "toy_half_harmonic.yaml").write_text(_OF_HARMONIC, encoding="utf-8")
+    shutil.copy(REPO / "specs" / "schema.json", specs)
+    env = {**os.environ, "PYTHONPATH": str(package.parent), "PYTHONDONTWRITEBYTECODE": "1"}
+
+    built = subprocess.run([sys.executable, "-m", "metricc", "build", "--specs", "specs", "--out", "out", "--no-cache", "--quiet"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "harmonic" in (tmp_path / "out" / "toy_dice.py").read_text(encoding="utf-8")
+
+    evaluated = subprocess.run([sys.executable, "-c", textwrap.dedent(_EVALUATE)], cwd=tmp_path, env=env,
+                               capture_output=True, text=True, timeout=300)
+    assert evaluated.returncode == 0, evaluated.stderr
+    values = json.loads(evaluated.stdout)
+    assert abs(values["harmonic"] - 3 / 4) < 1e-12
+    assert abs(values["macro"] - 7 / 9) < 1e-12
+    assert abs(values["aggregate"] - 3 / 8) < 1e-12
