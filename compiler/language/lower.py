@@ -16,46 +16,16 @@ from collections.abc import Sequence
 import sympy
 from sympy.core.function import AppliedUndef
 
-<<<<<<< HEAD
-from metricc.compiler.language import bands, ir, symbols
-=======
-from metricc.compiler.language import averaging, bands, class_matrix, ir, symbols
->>>>>>> averaging
+from metricc.compiler.language import averaging, bands, ir, symbols
 from metricc.compiler.names import did_you_mean, python_clash
 from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError, SpecError
 from metricc.compiler.language.levels import Average, Level, rules
 from metricc.compiler.language.load import SourceSpec
-from metricc.compiler.language.lower_params import ParamLowering, in_file_order, spec_number
+from metricc.compiler.language.lower_params import RESERVED, ParamLowering, in_file_order, spec_number
 from metricc.compiler.language.parse import MetricCall, Scope, parse_formula
 
 __all__ = ["lower_catalog"]
 
-<<<<<<< HEAD
-=======
-_RESERVED = symbols.RESERVED | frozenset(averaging.MODES)  # the language's names and its averaging modes
-
-
-def _diag(spec: SourceSpec, path: tuple, message: str) -> Diagnostic:
-    return Diagnostic(spec.locate(path), spec.key_name(path), message)
-
-
-def _key_diag(spec: SourceSpec, path: tuple, message: str) -> Diagnostic:
-    """A problem with the entry's name: the caret goes under the key."""
-    return Diagnostic(spec.locate_key(path), spec.key_name(path), message)
-
-
-def _locator(spec: SourceSpec, path: tuple):
-    return lambda offset: spec.locate_in_value(path, offset)
-
-
-def _bound(value) -> sympy.Expr:
-    if value == "inf":
-        return sympy.oo
-    if value == "-inf":
-        return -sympy.oo
-    return sympy.Rational(repr(value)) if isinstance(value, float) else sympy.Integer(value)
-
->>>>>>> averaging
 
 def _source_name(path: str) -> str:
     """``specs/f1.yaml`` whatever the working directory: generated files name no absolute path."""
@@ -84,13 +54,8 @@ def _catalog_names(specs: Sequence[SourceSpec]) -> dict[str, str]:
     entries += [(spec, ("aliases", i), a) for spec in specs for i, a in enumerate(spec.data.get("aliases", []))]
     for spec, path, name in entries:
         clash = python_clash(name) if path == ("id",) else ("is a Python keyword" if keyword.iskeyword(name) else None)
-<<<<<<< HEAD
-        if name in symbols.RESERVED or name in ("t", "p"):
+        if name in RESERVED or name in ("t", "p"):
             problems.append(spec.diagnostic(path, f"'{name}' is a reserved name in formulas; choose another"))
-=======
-        if name in _RESERVED or name in ("t", "p"):
-            problems.append(_diag(spec, path, f"'{name}' is a reserved name in formulas; choose another"))
->>>>>>> averaging
         elif clash:
             problems.append(spec.diagnostic(path, f"'{name}' {clash}; choose another"))
         elif name in names and not (owner[name] is spec and names[name] == name):
@@ -206,110 +171,13 @@ class _Lowering(ParamLowering):
         return ir.Conditioning(parsed.expr, " ".join(entry["scale"].split()), " ".join(entry["reason"].split()),
                                spec.locate(("conditioning",)))
 
-<<<<<<< HEAD
-=======
-    def _params(self, spec: SourceSpec, level: Level) -> tuple[ir.Param, ...]:
-        params = []
-        problems = []
-        for name, entry in sorted(spec.data.get("params", {}).items()):
-            path = ("params", name)
-            if name in _RESERVED or name in self.names or (len(name) == 1 and rules(level).indexed):
-                problems.append(_key_diag(spec, path, f"parameter name '{name}' clashes with a reserved name, metric or index; rename it"))
-                continue
-            if clash := python_clash(name):
-                problems.append(_key_diag(spec, path, f"parameter name '{name}' {clash}; rename it"))
-                continue
-            kind = entry["kind"]
-            if level is Level.SCORE and kind == "class_vector":
-                problems.append(_diag(spec, path + ("kind",), "score-level parameters are scalars (kind: scalar), "
-                                                               "e.g. the k of top-k accuracy"))
-                continue
-            if kind == "metric":
-                problem = self._metric_param_problem(spec, path, level, entry)
-                if problem:
-                    problems.append(problem)
-                else:
-                    params.append(self._metric_param(spec, name, entry))
-                continue
-            domain_text = entry.get("domain", "")
-            domain = ()
-            if domain_text:
-                domain = parse_domain(domain_text, name, _locator(spec, path + ("domain",)), spec.key_name(path + ("domain",)))
-            default = entry["default"]
-            if kind == "class_matrix":
-                params.append(ir.Param(name, kind, self._class_matrix_default(spec, name, level, domain, domain_text),
-                                       domain, domain_text, entry.get("description", ""), spec.locate(path),
-                                       " ".join(str(default).split())))
-                continue
-            if isinstance(default, str):
-                counts_scope = Scope(level=Level.CLASS, allow_metrics=False)
-                if kind == "scalar":
-                    counts_scope = Scope(level=None, allow_metrics=False)
-                default_expr = parse_formula(default, counts_scope, _locator(spec, path + ("default",)), spec.key_name(path + ("default",))).expr
-            else:
-                default_expr = _bound(default)
-            if default_expr.is_number:
-                symbol = sympy.Symbol(name, real=True)
-                for relation in domain:
-                    if relation.subs(symbol, default_expr) is not sympy.true:
-                        problems.append(_diag(spec, path + ("default",), f"default {default} is outside the domain '{domain_text}'"))
-                        break
-                if not math.isfinite(float(default_expr)):
-                    problems.append(_diag(spec, path + ("default",), "a default must be finite"))
-            params.append(ir.Param(name, kind, default_expr, domain, domain_text, entry.get("description", ""), spec.locate(path)))
-        if problems:
-            raise FormulaError(_in_file_order(problems))
-        return tuple(params)
-
-    @staticmethod
-    def _class_matrix_default(spec: SourceSpec, name: str, level: Level, domain, domain_text: str) -> sympy.Expr:
-        path = ("params", name)
-        if level is not Level.MATRIX:
-            raise FormulaError(_key_diag(spec, path, class_matrix.LEVEL_PROBLEM))
-        where = path + ("default",)
-        default = class_matrix.parse_default(spec.data["params"][name]["default"], _locator(spec, where), spec.key_name(where))
-        problem = class_matrix.default_problem(default, name, domain)
-        if problem:
-            raise FormulaError(_diag(spec, where, problem + (f" '{domain_text}'" if problem.endswith("domain") else "")))
-        return default
-
-    @staticmethod
-    def _metric_param_problem(spec, path, level: Level, entry) -> Diagnostic | None:
-        if not rules(level).per_class:
-            return _key_diag(spec, path, "metric parameters are for class-level specs: the bound metric is used per class")
-        if "domain" in entry:
-            return _diag(spec, path + ("domain",), "a metric parameter has no domain: it takes any class-level metric")
-        if not isinstance(entry["default"], str):
-            return _diag(spec, path + ("default",), "the default of a metric parameter is a metric id, e.g. g_mean")
-        return None
-
-    def _metric_param(self, spec, name: str, entry) -> ir.Param:
-        """A metric parameter; its default is the default metric's per-class formula."""
-        path = ("params", name, "default")
-        scope = Scope(level=Level.CLASS, metrics={k: v for k, v in self.names.items() if v != spec.data["id"]})
-        parsed = parse_formula(entry["default"], scope, _locator(spec, path), spec.key_name(path))
-        top = [c for c in parsed.calls if not c.argument]
-        if len(top) != 1 or parsed.expr != top[0].placeholder:
-            raise FormulaError(_diag(spec, path, "the default of a metric parameter is one metric id, e.g. g_mean or f_beta(beta=2)"))
-        call = top[0]
-        arguments = {c.placeholder: c for c in parsed.calls if c.argument}
-        if call.metric not in self.specs:
-            raise CatalogError(Diagnostic(call.location, spec.key_name(path), f"unknown metric '{call.metric}'"))
-        target = self.metric(call.metric, via=(spec, call))
-        if not rules(target.level).per_class:
-            raise CatalogError(Diagnostic(call.location, spec.key_name(path), f"'{target.id}' is one value per matrix (level {target.level}); a metric parameter takes a class-level metric"))
-        default = self._bind(spec, call, target, {}, arguments)
-        reference = " ".join(entry["default"].split())
-        return ir.Param(name, "metric", default, (), "", entry.get("description", ""), spec.locate(("params", name)), reference)
-
->>>>>>> averaging
     def _macros(self, spec: SourceSpec, scope: Scope) -> dict:
         macros: dict[str, tuple[tuple[str, ...], sympy.Expr]] = {}
         for key, text in spec.data.get("let", {}).items():
             name, _, rest = key.partition("[")
             indices = tuple(i.strip() for i in rest.rstrip("]").split(",")) if rest else ()
             path = ("let", key)
-            if name in _RESERVED or name in self.names or name in scope.scalar_params or name in scope.vector_params \
+            if name in RESERVED or name in self.names or name in scope.scalar_params or name in scope.vector_params \
                     or name in scope.matrix_params:
                 raise FormulaError(spec.diagnostic(path, f"definition name '{name}' clashes with a reserved name, metric or parameter"))
             inner = Scope(**{**scope.__dict__, "macros": dict(macros)})

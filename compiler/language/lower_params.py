@@ -12,11 +12,14 @@ import math
 import sympy
 
 from metricc.compiler.errors import CatalogError, Diagnostic, FormulaError
-from metricc.compiler.language import class_matrix, ir, symbols
+from metricc.compiler.language import averaging, class_matrix, ir, symbols
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import SourceSpec
 from metricc.compiler.language.parse import Scope, parse_domain, parse_formula
 from metricc.compiler.names import python_clash
+
+# The language's names and its averaging modes: no metric, parameter or definition may take one.
+RESERVED = symbols.RESERVED | frozenset(averaging.MODES)
 
 __all__ = ["ParamLowering", "in_file_order", "spec_number"]
 
@@ -43,7 +46,7 @@ class ParamLowering:
         problems = []
         for name, entry in sorted(spec.data.get("params", {}).items()):
             path = ("params", name)
-            if name in symbols.RESERVED or name in self.names or (len(name) == 1 and rules(level).indexed):
+            if name in RESERVED or name in self.names or (len(name) == 1 and rules(level).indexed):
                 problems.append(spec.key_diagnostic(path, f"parameter name '{name}' clashes with a reserved name, metric or index; rename it"))
                 continue
             if clash := python_clash(name):
