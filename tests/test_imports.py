@@ -270,3 +270,11 @@ def test_no_import_cycles():
     assert _cycles(_graph()) == []
 
 
+
+
+def test_the_compiler_never_imports_the_metrics_it_writes():
+    """The compiler reads specs and writes code; it shares only core with what it writes."""
+    below = ("metricc.runtime", "metricc.generated", "metricc.api", "metricc.bridges")
+    found = [f"{module} -> {other}" for module, imports in sorted(_graph().items()) if module.startswith("metricc.compiler")
+             for other in sorted(imports) if other.startswith(below)]
+    assert not found, "\n".join(found)
