@@ -67,6 +67,6 @@ def emit_files(catalog: Catalog, targets: Sequence[Target], memo: MutableMapping
     for target in targets:
         add(target, target.catalog_files(catalog))
         for metric_id, metric in catalog.metrics.items():
-            key = f"emitted:{target.name}:{metric_id}:{digest(metric)}"
+            key = f"emitted:{metric_id}:{target.name}:{digest(metric)}"
             add(target, remembered(memo, key, _is_files, lambda: dict(target.metric_files(metric, catalog))))
     return dict(sorted(files.items()))
