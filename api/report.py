@@ -107,6 +107,13 @@ class Report:
         """A self-contained HTML page (inline style, no scripts, no network)."""
         return report_formats.html_page(self, digits, title)
 
+    def to(self, format: str, digits: int = 4) -> str:
+        """The report in one of :data:`~metricc.api.report_formats.FORMATS` by name (``"markdown"``)."""
+        found = report_formats.FORMATS.get(format)
+        if found is None:
+            raise ValueError(f"unknown format {format!r}; expected one of {', '.join(report_formats.FORMATS)}")
+        return found.report(self, digits)
+
     def to_frame(self):
         """The class table as a pandas DataFrame: one row per class, then the averaged rows
         (index ``"micro avg"``, ...), one column per metric and ``support``."""

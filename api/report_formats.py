@@ -1,5 +1,7 @@
-"""The formats a :class:`~metricc.api.report.Report` prints to: text, Markdown, CSV, JSON,
-LaTeX and HTML. Each reads the report's numbers and lays them out; none computes anything.
+"""The output formats of run-time results, in one registry (:data:`FORMATS`): how a
+:class:`~metricc.api.report.Report` prints in each (text, Markdown, CSV, JSON, LaTeX, HTML) and,
+for the formats ``metricc eval --format`` offers, how its :class:`Values` print. Each reads the
+numbers and lays them out; none computes anything. A new format is one entry of :data:`FORMATS`.
 
 Undefined values print as ``nan`` (``NaN`` in JSON, as ``metricc eval`` writes them, and in
 LaTeX); counts print as integers when they are whole (weighted matrices keep their decimals).
@@ -12,8 +14,14 @@ import html
 import io
 import json
 import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 
-__all__ = ["as_dict", "csv_text", "html_page", "json_text", "latex", "markdown", "table_rows", "text"]
+from metricc.api.value_formats import Values, values_json, values_text
+
+__all__ = ["FORMATS", "Format", "Values", "as_dict", "csv_text", "html_page", "json_text", "latex", "markdown",
+           "table_rows", "text"]
 
 _AVERAGE_ROW = "{} avg"
 _MATRIX_TITLE = "confusion matrix (rows: true class, columns: predicted class)"
@@ -299,3 +307,25 @@ def html_page(report, digits: int, title: str) -> str:
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}</title>\n'
             f"<style>\n{_STYLE}\n</style>\n</head>\n<body>\n<h1>{html.escape(title)}</h1>\n"
             + "\n".join(tables) + "\n</body>\n</html>\n")
+
+
+# ---------------------------------------------------------------- the registry
+
+@dataclass(frozen=True)
+class Format:
+    """One output format: ``report(report, digits)`` prints a Report; ``values`` prints the
+    values of ``metricc eval`` (None: eval does not offer this format)."""
+
+    name: str
+    report: Callable[[object, int], str]
+    values: Callable[[Values], str] | None = None
+
+
+FORMATS: Mapping[str, Format] = MappingProxyType({f.name: f for f in (
+    Format("text", text, values_text),
+    Format("markdown", markdown),
+    Format("csv", lambda report, digits: csv_text(report)),
+    Format("json", lambda report, digits: json_text(report, 2), values_json),
+    Format("latex", latex),
+    Format("html", lambda report, digits: html_page(report, digits, "Classification report")),
+)})

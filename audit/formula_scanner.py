@@ -15,6 +15,7 @@ import re
 
 import sympy
 
+from metricc.audit.formula_brackets import INDEX_GROUP, closing, superscript_indices, term_end, top_comma, uses_index
 from metricc.audit.formula_definitions import Pattern, apply, index_argument
 from metricc.audit.formula_source import Source
 from metricc.audit.notation import Notation, split_name, split_run
@@ -36,7 +37,6 @@ _VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance o
 _RELEVANCE = re.compile(r"\^\s*(\\phi|\{\s*\\phi\s*\})")  # Rec^\phi: weighted by the relevance
 EXCLUDED = sympy.Function("excluded")  # excluded(k, j): the factor of a sum over k != j, see latex_formula
 _IMPLICIT_AFTER_POWER = re.compile(r"\s*([A-Za-z0-9(]|\\(?!(cdot|times|right|quad|qquad|neq|ne|in|dots|ldots|cdots)(?![A-Za-z]))[A-Za-z])")
-_INDEX_GROUP = re.compile(r"\s*[a-z](\s*,\s*[a-z])*\s*$")
 
 
 class Scanner:
@@ -178,7 +178,7 @@ class Scanner:
             self.pos += 1
         rest = self.text[self.pos:]
         if rest[:1] in ("(", "{"):
-            end = _closing(self.text, self.pos) if rest[0] == "(" else None
+            end = closing(self.text, self.pos) if rest[0] == "(" else None
             start, end = (self.pos + 1, end) if rest[0] == "(" else self.group()
             if end is None:
                 raise self.error("'(' is never closed")
@@ -229,11 +229,11 @@ class Scanner:
         bound = self.rewrite(*upper) if upper is not None else self.placeholder(symbols.N_CLASSES)
         low = self.rewrite(*lower) if lower is not None else "1"
         start = self.pos
-        self.pos = _term_end(text, start)  # the body: up to the next + - = , outside brackets,
+        self.pos = term_end(text, start)  # the body: up to the next + - = , outside brackets,
         while text[self.pos:self.pos + 1] in ("+", "-") and self.pos < len(text):
-            end = _term_end(text, self.pos + 1)  # and on over terms that use its index (Kozak
+            end = term_end(text, self.pos + 1)  # and on over terms that use its index (Kozak
             term = text[self.pos + 1:end]        # Eq. 27: sum kappa_i prec_i + (1 - kappa_i) rec_i)
-            if re.match(r"\s*\\(sum|prod)", term) or not any(_uses_index(term, v) for v in variables):
+            if re.match(r"\s*\\(sum|prod)", term) or not any(uses_index(term, v) for v in variables):
                 break
             self.pos = end
         body = self.rewrite(start, self.pos)
@@ -275,7 +275,7 @@ class Scanner:
             return
         subscripts, superscripts = [], []
         wants_superscript = any(p.sup for p, _ in self.notation.patterns.get(words[0], ()))
-        while text[self.pos:self.pos + 1] == "_" or wants_superscript and _superscript(text, self.pos):
+        while text[self.pos:self.pos + 1] == "_" or wants_superscript and superscript_indices(text, self.pos):
             sign = text[self.pos]
             self.pos += 1
             if sign == "^":
@@ -305,7 +305,7 @@ class Scanner:
 
     def defined(self, head: str, subscripts: list, superscripts: list, start: int) -> bool:
         """A use of a name defined with index parameters (``P_{j,k}^{j}``, ``CEN_{j}``)."""
-        if head not in self.notation.patterns or not all(_INDEX_GROUP.match(g) for g in subscripts + superscripts):
+        if head not in self.notation.patterns or not all(INDEX_GROUP.match(g) for g in subscripts + superscripts):
             if superscripts:
                 raise self.error(f"no definition of '{head}' with a superscript reads '{self.source.slice(start, self.pos).quoted()}'", start)
             return False
@@ -320,12 +320,12 @@ class Scanner:
     def call(self, head: str, start: int) -> bool:
         """``f(s,j)``, ``p(s,j)``, ``P(j)``, a defined ``AUC(j, r_j)`` or the step ``I(x, y)``;
         False (nothing read) when the parenthesis is a product (``p(1 - p)``)."""
-        end = _closing(self.text, self.pos)
+        end = closing(self.text, self.pos)
         if end is None:
             return False
         inside = self.text[self.pos + 1:end]
         if head == "I":
-            comma = _top_comma(inside)
+            comma = top_comma(inside)
             if comma is None:
                 return False
             left = self.subexpression(self.pos + 1, self.pos + 1 + comma)
@@ -357,47 +357,3 @@ class Scanner:
         if not isinstance(parsed, sympy.Expr):
             raise self.error(f"the argument '{self.source.slice(start, end).quoted()}' reads two ways: add brackets", start)
         return parsed.xreplace(self.meanings)
-
-
-def _superscript(text: str, pos: int) -> bool:
-    """Whether a ``^`` at ``pos`` carries index letters (``P^{j}``), not an exponent."""
-    found = re.match(r"\^\s*(\{([^{}]*)\}|([a-z]))", text[pos:])
-    return bool(found) and bool(_INDEX_GROUP.match(found.group(2) if found.group(2) is not None else found.group(3)))
-
-
-def _closing(text: str, start: int) -> int | None:
-    depth = 0
-    for i in range(start, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        if depth == 0:
-            return i
-    return None
-
-
-def _top_comma(text: str) -> int | None:
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += 1 if ch in "({[" else -1 if ch in ")}]" else 0
-        if depth == 0 and ch == ",":
-            return i
-    return None
-
-
-def _term_end(text: str, start: int) -> int:
-    """Where the term starting at ``start`` ends: the next + - = , outside brackets and |...|."""
-    depth, pos, bars = 0, start, 0
-    while pos < len(text):
-        ch = text[pos]
-        depth += 1 if ch in "{([" else -1 if ch in "})]" else 0
-        bars ^= depth == 0 and ch == "|"
-        if depth < 0 or depth == 0 and not bars and ch in "+-=," and pos > start:
-            break
-        pos += 1
-    return pos
-
-
-def _uses_index(term: str, variable: str) -> bool:
-    """Whether ``term`` subscripts something with ``variable`` (TP_i, mat_{i,j}, \\phi(i))."""
-    v = re.escape(variable)
-    return bool(re.search(rf"_{v}(?![A-Za-z0-9])|_\{{[^{{}}]*(?<![A-Za-z]){v}(?![A-Za-z])[^{{}}]*\}}|\(\s*{v}\s*\)"
-                          rf"|_\{{\s*[a-z]{{0,2}}{v}[a-z]{{0,2}}\s*\}}", term))  # C_{kl}: indices run together

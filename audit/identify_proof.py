@@ -74,11 +74,12 @@ class _Catalog:
         if metric_id not in self._done:
             import os
 
+            from metricc.compiler import build
             from metricc.compiler.analysis.analyze import simplify
-            from metricc.compiler.language import load, lower, validate
+            from metricc.compiler.language import load
 
             specs = [load.load_spec(os.path.join(self._folder, f"{m}.yaml")) for m in self._needed(metric_id)]
-            metric = lower._Lowering(validate.validate_catalog(specs)).metric(metric_id)
+            metric = build.run(build.Build.loaded(specs), until="lower").metrics[metric_id]
             terms = tuple(dataclasses.replace(t, simplified=simplify(t.expr)) for t in metric.terms)
             self._done[metric_id] = dataclasses.replace(metric, simplified=simplify(metric.written), terms=terms)
         return self._done[metric_id]

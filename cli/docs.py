@@ -107,12 +107,12 @@ def _audit_rows(directory: Path | None, known: set[str]) -> list[dict]:
 def _compiled(spec_dir: Path):
     """The IR and errata of ``spec_dir``, compiled from its parent (names as in banners)."""
     from metricc.compiler import build
-    from metricc.compiler.language import load
 
     here, spec_dir = Path.cwd(), spec_dir.resolve()
     os.chdir(spec_dir.parent)
     try:
-        return build.compile_metrics(Path(spec_dir.name)), load.load_errata(Path(spec_dir.name))
+        done = build.run(build.Build(Path(spec_dir.name)), until="prove")
+        return dict(done.metrics), list(done.errata)
     finally:
         os.chdir(here)
 
@@ -177,7 +177,8 @@ def _cmd_docs(args) -> int:
         raise InputError("docs", "say what to write: --html OUT/ and/or --pdf [OUT]")
     if args.pdf is not None and shutil.which("pdflatex") is None:
         raise InputError("--pdf", _PDFLATEX_MISSING)
-    from metricc.compiler.emit import html, latex
+    from metricc.compiler.emit import latex, targets
+    from metricc.compiler.emit.target import SITE, Catalog, emit_files
     from metricc.api.progress import progress
 
     written = []
@@ -194,7 +195,7 @@ def _cmd_docs(args) -> int:
         bar.total = 1 + (_PASSES if args.pdf is not None else 0) + (len(metrics) + 1 if args.html is not None else 0)
         bar.update(1, "compiled")
         if args.pdf is not None:
-            _compile_pdf(latex.emit_docs(metrics, errata), Path(args.pdf), bar)
+            _compile_pdf(emit_files(Catalog(metrics, errata), (latex.TARGET,)), Path(args.pdf), bar)
             written.append(f"wrote {shown(Path(args.pdf))}")
         if args.html is not None:
             _require_fresh(metrics, errata)
@@ -209,7 +210,7 @@ def _cmd_docs(args) -> int:
                 examples[metric_id] = worked_example(CATALOG[metric_id])
                 bar.update(1)
             bar.update(0, "writing the site")
-            files = html.emit_site(metrics, errata, examples, _audit_rows(audits, set(metrics)))
+            files = emit_files(Catalog(metrics, errata, examples, _audit_rows(audits, set(metrics))), targets.of(SITE))
             _write_site(Path(args.html), files)
             bar.update(1, "done")
             written.append(f"wrote {shown(Path(args.html))}: {len(files)} files")

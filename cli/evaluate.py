@@ -11,9 +11,9 @@ that supplied them (``--y-true``).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 
+from metricc.api.report_formats import FORMATS, Values
 from metricc.cli import inputs, interpret, metrics, relevance, scores, sklearn_notes, sweep
 from metricc.cli.tables import HEADER_CHOICES
 from metricc.runtime.confusion import ORIENTATIONS
@@ -55,7 +55,7 @@ def add_command(commands) -> None:
     relevance.add_options(ev)
     interpret.add_option(ev)
     ev.add_argument("--quiet", action="store_true", help="no progress bar for --sweep (shown only on a terminal)")
-    ev.add_argument("--format", choices=("text", "json"), default="text")
+    ev.add_argument("--format", choices=[name for name, f in FORMATS.items() if f.values is not None], default="text")
     add_interval_options(ev)
     scores.add_arguments(ev)
     ev.set_defaults(run=_cmd_eval)
@@ -88,21 +88,6 @@ def interval_kwargs(args) -> dict:
         return {}
     return {"interval": args.interval, "confidence": args.confidence, "n_resamples": args.n_resamples,
             "random_state": args.random_state}
-
-
-def _interval_lines(key: str, interval, confidence: float) -> list[str]:
-    """``key: value (95% CI lower to upper, se s, logit scale)``, one line per class for
-    per-class values; a metric the method does not apply to: its value and why."""
-    parts = [plain(part) for part in interval[:4]]
-    if interval.note:
-        return [f"{key}: {json.dumps(parts[0])} (no interval: {interval.note})"]
-    level = f"{100 * confidence:g}% CI"
-    scale = f", {interval.scale} scale" if interval.scale else ""
-    if isinstance(parts[0], dict):
-        return [f"{key}[{label}]: {json.dumps(v)} ({level} {json.dumps(parts[1][label])} to "
-                f"{json.dumps(parts[2][label])}, se {json.dumps(parts[3][label])}{scale})" for label, v in parts[0].items()]
-    value, lower, upper, se = (json.dumps(part) for part in parts)
-    return [f"{key}: {value} ({level} {lower} to {upper}, se {se}{scale})"]
 
 
 def add_input_options(parser) -> None:
@@ -247,25 +232,6 @@ def _normalized(requests, values: dict) -> dict:
     return out
 
 
-def _text_lines(key: str, value, percent=None, bands=None) -> list[str]:
-    """``key: value``, or one ``key[label]: value`` line per class; ``(P% of range)`` when normalized,
-    ``(Band: Scale)`` when interpreted."""
-    shown = plain(value)
-    percents = plain(percent) if percent is not None else None
-    if isinstance(shown, dict):
-        return [f"{key}[{label}]: {json.dumps(v)}" + _percent(percents[label] if percents else None)
-                + interpret.text_suffix(bands, label) for label, v in shown.items()]
-    return [f"{key}: {json.dumps(shown)}" + _percent(percents) + interpret.text_suffix(bands)]
-
-
-def _percent(percent) -> str:
-    if percent is None:
-        return ""
-    if isinstance(percent, list):
-        return f" ({json.dumps(percent)} % of range)"
-    return f" ({percent:.4g}% of range)"
-
-
 def _cmd_eval(args) -> int:
     params = parse_params(args.param)
     weights = None if args.weights is None else inputs.parse_json("--weights", args.weights)
@@ -292,29 +258,13 @@ def _cmd_eval(args) -> int:
         raise InputError(option, error.message) from None
     sklearn_notes.print_notes(requests, values if args.interval is None else {k: v.value for k, v in values.items()},
                               data, zero_division, n_classes(data))
-    bands = {} if args.interpret is None else interpret.bands(requests, values, args.interpret)
+    bands = None if args.interpret is None else interpret.bands(requests, values, args.interpret)
     if args.interval is not None:
-        if args.format == "json":
-            print(json.dumps({key: {name: plain(part) for name, part in value._asdict().items()}
-                              for key, value in values.items()}))
-        else:
-            print("\n".join(line for key, value in values.items() for line in _interval_lines(key, value, args.confidence)))
-        return 0
-    if args.format == "json":
-        if normalized is None and args.interpret is None:
-            print(json.dumps({key: plain(value) for key, value in values.items()}))
-            return 0
-        out = {}
-        for key, value in values.items():
-            out[key] = {"value": plain(value)}
-            if normalized is not None:
-                out[key]["normalized"] = plain(normalized[key][1])
-            if args.interpret is not None:
-                out[key]["interpretation"] = bands.get(key, {})
-        print(json.dumps(out))
-        return 0
-    lines = []
-    for key, value in values.items():
-        lines += _text_lines(key, value, None if normalized is None else normalized[key][1], bands.get(key))
-    print("\n".join(lines))
+        shown = Values({}, intervals={key: {name: plain(part) for name, part in value._asdict().items()}
+                                      for key, value in values.items()}, confidence=args.confidence)
+    else:
+        shown = Values({key: plain(value) for key, value in values.items()},
+                       normalized=None if normalized is None else {key: plain(p) for key, (_, p) in normalized.items()},
+                       bands=bands, scale_names=interpret.scale_names() if bands else {})
+    print(FORMATS[args.format].values(shown))
     return 0

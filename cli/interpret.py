@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from metricc.core.errors import InputError
 
-__all__ = ["add_option", "bands", "text_suffix"]
+__all__ = ["add_option", "bands", "scale_names"]
 
 DEFAULT = "default"
 
@@ -59,15 +59,8 @@ def bands(requests, values: dict, choice: str) -> dict:
     return out
 
 
-def text_suffix(scales: dict | None, label=None) -> str:
-    """`` (Moderate: Landis and Koch)`` for one value (``label``: its class, for per-class values)."""
-    if not scales:
-        return ""
+def scale_names() -> dict[str, str]:
+    """Scale id -> its name, for the text lines of ``eval --interpret``."""
     from metricc.api import catalog
 
-    names = {s.id: s.name for info in catalog().values() for s in info.interpretation}
-    parts = []
-    for scale_id, labels in scales.items():
-        band = labels[label] if label is not None else labels
-        parts.append(f"{band if band is not None else 'no band'}: {names[scale_id]}")
-    return " (" + "; ".join(parts) + ")"
+    return {s.id: s.name for info in catalog().values() for s in info.interpretation}

@@ -27,13 +27,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from metricc.api import report_formats
 from metricc.cli import evaluate, scores
 from metricc.cli.paths import shown
 from metricc.core.errors import InputError
 
 __all__ = ["FORMATS", "add_command"]
 
-FORMATS = ("text", "markdown", "csv", "json", "latex", "html")
+FORMATS = tuple(report_formats.FORMATS)
 _OPTIONS = {"matrix": "--matrix", "y_true": "--y-true", "y_pred": "--y-pred", "labels": "--labels",
             "metrics": "--metric", "metric": "--metric", "params": "--param", "zero_division": "--zero-division",
             "orientation": "--orientation", "input": "--matrix", "scores": "--scores", "interval": "--interval",
@@ -81,9 +82,7 @@ def _cmd_report(args) -> int:
     except InputError as error:
         option = f"--param {error.argument}" if error.argument in params else _OPTIONS.get(error.argument, error.argument)
         raise InputError(option, error.message) from None
-    render = {"text": result.to_text, "markdown": result.to_markdown, "latex": result.to_latex,
-              "html": result.to_html}.get(args.format)
-    output = render(args.digits) if render else result.to_csv() if args.format == "csv" else result.to_json()
+    output = result.to(args.format, args.digits)
     if args.output is None:
         print(output.rstrip("\n"))
         return 0

@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from metricc.compiler.analysis import analyze
 from metricc.compiler.emit.latex import per_class, pooled, family, source_of, INDEX, INSTANCE
+from metricc.compiler.emit.target import SITE, Catalog, Target, emit_files
 from metricc.compiler.emit.text import display_form, mathml
 from metricc.compiler.emit.written import written_mathml
 from metricc.compiler.language import ir, symbols
@@ -26,7 +27,7 @@ from metricc.compiler.language.averaging import MODES, per_instance
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 
-__all__ = ["emit_site"]
+__all__ = ["TARGET", "emit_site"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler.emit", "templates/html"),
@@ -160,19 +161,27 @@ def _index(metrics: Mapping[str, ir.Metric]) -> dict:
     }
 
 
+def _pages(catalog: Catalog) -> dict[str, str]:
+    """``index.html``, ``errata.html`` and ``audits.html``: the pages about every metric."""
+    entries = [{key: str(entry.get(key, "")) for key in ERRATA_FIELDS} for entry in catalog.errata]
+    index = _index(dict(sorted(catalog.metrics.items())))
+    return {"index.html": _ENVIRONMENT.get_template("index.html.j2").render(root="", **index),
+            "errata.html": _ENVIRONMENT.get_template("errata.html.j2").render(root="", entries=entries),
+            "audits.html": _ENVIRONMENT.get_template("audits.html.j2").render(root="", rows=list(catalog.audits))}
+
+
+def _metric_file(metric: ir.Metric, catalog: Catalog) -> dict[str, str]:
+    page = _metric_page(metric, dict(sorted(catalog.metrics.items())), catalog.examples.get(metric.id))
+    return {f"metrics/{metric.id}.html": _ENVIRONMENT.get_template("metric.html.j2").render(root="../", **page)}
+
+
+TARGET = Target(name="html", output=SITE, metric_files=_metric_file, catalog_files=_pages)
+
+
 def emit_site(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping[str, str]] = (),
               examples: Mapping[str, Mapping] | None = None, audits: Sequence[Mapping[str, str]] = ()) -> dict[str, str]:
     """Every file of the site (relative path -> text): ``index.html``, ``metrics/<id>.html``,
     ``errata.html`` and ``audits.html``. ``examples``: metric id -> worked example (``call``:
     the Python that computes it, ``input``: the data, ``rows``: (what, value) pairs);
     ``audits``: one row per recomputed claim."""
-    examples = examples or {}
-    ordered = dict(sorted(metrics.items()))
-    files = {"index.html": _ENVIRONMENT.get_template("index.html.j2").render(root="", **_index(ordered))}
-    page = _ENVIRONMENT.get_template("metric.html.j2")
-    for metric in ordered.values():
-        files[f"metrics/{metric.id}.html"] = page.render(root="../", **_metric_page(metric, ordered, examples.get(metric.id)))
-    entries = [{key: str(entry.get(key, "")) for key in ERRATA_FIELDS} for entry in errata]
-    files["errata.html"] = _ENVIRONMENT.get_template("errata.html.j2").render(root="", entries=entries)
-    files["audits.html"] = _ENVIRONMENT.get_template("audits.html.j2").render(root="", rows=list(audits))
-    return dict(sorted(files.items()))
+    return emit_files(Catalog(metrics, errata, examples or {}, audits), (TARGET,))

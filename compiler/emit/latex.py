@@ -20,10 +20,11 @@ from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
 from metricc.compiler.emit.errata_math import errata_latex
 from metricc.compiler.emit.latex_delta import delta_context
+from metricc.compiler.emit.target import GENERATED, Target
 from metricc.compiler.emit.text import display_form, latex, latex_escape
 from metricc.compiler.emit.written import written_latex
 
-__all__ = ["emit_docs", "averaging_expansions", "family", "source_of", "per_class", "pooled", "INDEX", "INSTANCE"]
+__all__ = ["TARGET", "averaging_expansions", "family", "source_of", "per_class", "pooled", "INDEX", "INSTANCE"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),
@@ -327,17 +328,9 @@ def _context(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> dict:
     }
 
 
-
-
 def emit_metric_doc(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> str:
     """``docs/metrics/<id>.tex``: a function of the metric's own IR (its equivalences name the others)."""
     return _ENVIRONMENT.get_template("metric.tex.j2").render(_context(metric, metrics))
-
-
-def emit_docs(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping[str, str]] = ()) -> dict[str, str]:
-    """``docs/metrics/<id>.tex`` per metric, ``docs/errata.tex`` and the ``docs/metrics.tex`` catalog."""
-    files = {f"docs/metrics/{m.id}.tex": emit_metric_doc(m, metrics) for m in metrics.values()}
-    return {**files, **emit_catalog_docs(metrics, errata)}
 
 
 def emit_catalog_docs(metrics: Mapping[str, ir.Metric], errata: Sequence[Mapping[str, str]] = ()) -> dict[str, str]:
@@ -364,3 +357,11 @@ def _summary(metric: ir.Metric) -> dict:
             "averages": ", ".join(m + ("*" if m == metric.default_average else "") for m in metric.averages) or "--",
             "range": f"$[{_bound(metric.range[0], short=True)}, {_bound(metric.range[1], short=True)}]$",
             "better": {True: "higher", False: "lower", None: "--"}[metric.higher_is_better]}
+
+
+TARGET = Target(
+    name="latex",
+    output=GENERATED,
+    metric_files=lambda metric, catalog: {f"docs/metrics/{metric.id}.tex": emit_metric_doc(metric, catalog.metrics)},
+    catalog_files=lambda catalog: emit_catalog_docs(catalog.metrics, catalog.errata),
+)

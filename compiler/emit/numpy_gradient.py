@@ -5,14 +5,15 @@ arguments: class level, the four partials of the per-class formula, averaged by 
 (``average_class_gradient``), and those of each parameter default computed from the counts; aggregate level, each term's averaged partials and the formula's
 partials in its terms (``combine_gradients``); matrix level, the gradient in the cells over a
 row and a column index (``cell_values``). Kernels are printed as the value's are (CSE, exact
-differences of counts, ``nonzero`` divisions with the undefined mask beside them), by the
-kernel builder the caller passes in.
+differences of counts, ``nonzero`` divisions with the undefined mask beside them), by
+:func:`.numpy_kernel.kernel`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
+from metricc.compiler.emit.numpy_kernel import kernel
 from metricc.compiler.emit.numpy_printer import Printed
 from metricc.compiler.language import ir, symbols
 
@@ -34,7 +35,7 @@ def _bound(metric: ir.Metric, outputs) -> list[str]:
     return [p.name for p in metric.params if p.kind == "metric" and any(o.has(p.symbol) for o in outputs)]
 
 
-def gradient_context(metric: ir.Metric, value_names: Mapping, kernel: Callable, value_params: tuple[str, ...],
+def gradient_context(metric: ir.Metric, value_names: Mapping, value_params: tuple[str, ...],
                      term_params: Mapping[str, tuple[str, ...]], matrix_counts: Mapping) -> dict | None:
     """What the templates need to print ``gradient``, or None when the metric has none.
 

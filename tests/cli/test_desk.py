@@ -131,7 +131,7 @@ def test_build_shows_its_stages_on_a_terminal(monkeypatch, tmp_path, quiet):
 
     def compile_catalog(spec_dir, cache, on_stage):
         for stage in build.STAGES:
-            on_stage(stage)
+            on_stage(stage.name)
         return {"f.py": ""}
 
     monkeypatch.setattr(build, "compile_catalog", compile_catalog)

@@ -295,3 +295,18 @@ def test_golden_emitter_output():
     assert sorted(files) == sorted(expected)
     for name, text in files.items():
         assert text == expected[name], f"{name} changed; review, then rerun with METRICC_UPDATE_GOLDEN=1"
+
+
+# --- the stage tuple ----------------------------------------------------------------------------
+
+
+def test_stages_run_by_prefix_and_go_on_from_where_a_build_stands():
+    heard = []
+    lowered = build.run(build.Build(GOLDEN / "specs"), until="lower", on_stage=heard.append)
+    assert heard == ["load", "validate", "lower"] == [s.name for s in build.STAGES[:3]]
+    assert lowered.done == 3 and lowered.metrics and not lowered.files
+    assert all(m.simplified == 0 for m in lowered.metrics.values())  # analyze has not run
+    again = build.run(build.Build.loaded(lowered.sources, lowered.errata), until="lower", on_stage=heard.append)
+    assert heard[3:] == ["validate", "lower"] and again.metrics == lowered.metrics
+    with pytest.raises(errors.InternalError, match="no compiler stage 'optimize'"):
+        build.run(lowered, until="optimize")

@@ -17,7 +17,7 @@ import pytest
 import sympy
 
 from metricc.compiler import build
-from metricc.compiler.emit import group_by, numpy_module
+from metricc.compiler.emit import group_by, numpy_kernel, numpy_module
 from metricc.compiler.emit.numpy_printer import Printed
 from metricc.compiler.language import symbols
 from metricc.runtime import kernel
@@ -82,7 +82,7 @@ def _broadcast(metric, y_true, scores, **params):
     Y, S = kernel.check_scores(y_true, scores, None, probabilities=True)
     names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n")}
     names |= {p.symbol: Printed(p.name, batched=False) for p in metric.params}
-    printed = numpy_module._kernel([metric.simplified], names, ranges=(symbols.N_TOTAL,))
+    printed = numpy_kernel.kernel([metric.simplified], names, ranges=(symbols.N_TOTAL,))
     code = "\n".join(line.strip() for line in printed.lines) + f"\nvalue = {printed.value}"
     namespace = {name: getattr(kernel, name) for name in kernel.__all__} | {"S": S, "Y": Y, "n": S.shape[0],
                                                                             "C": S.shape[1]}

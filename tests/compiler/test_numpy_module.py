@@ -277,8 +277,8 @@ def test_term_variables_come_from_the_term_fields(sources, small):
         simplified=metric.simplified.xreplace(renamed),
         undefined=tuple(u.xreplace(renamed) for u in metric.undefined),
     )
-    code = numpy_module.module_context(other)["kernel"]
-    assert code.value == numpy_module.module_context(metric)["kernel"].value
+    code = numpy_module.module_context(other).kernel
+    assert code.value == numpy_module.module_context(metric).kernel.value
     assert "term0" not in code.value
 
 

@@ -1,0 +1,90 @@
+"""Tests for the target protocol (:mod:`metricc.compiler.emit.target`, ``targets.TARGETS``).
+
+A new output is one module defining a ``Target`` plus one entry in ``TARGETS``: the toy
+target below (each metric's formula as JSON) is added to a temporary copy of the package,
+and ``metricc build`` of that copy writes its files beside the numpy modules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from metricc.compiler import errors
+from metricc.compiler.emit import targets
+from metricc.compiler.emit.target import GENERATED, SITE, Catalog, Target, emit_files
+
+REPO = Path(__file__).resolve().parents[2]
+_PACKAGES = ("core", "runtime", "api", "bridges", "compiler", "audit", "cli")
+
+_TOY = '''"""Each metric's simplified formula as JSON: a toy output target."""
+
+import json
+
+from metricc.compiler.emit.target import GENERATED, Target
+
+TARGET = Target(
+    name="formula-json",
+    output=GENERATED,
+    metric_files=lambda metric, catalog: {
+        f"json/{metric.id}.json": json.dumps({"id": metric.id, "formula": str(metric.simplified)}) + "\\n"},
+    catalog_files=lambda catalog: {"json/index.json": json.dumps(sorted(catalog.metrics)) + "\\n"},
+)
+'''
+
+
+def _copy(tmp_path: Path) -> Path:
+    """The package as ``tmp_path/metricc`` and two specs in ``tmp_path/specs``."""
+    package = tmp_path / "metricc"
+    package.mkdir()
+    for name in ("__init__.py", "__main__.py"):
+        shutil.copyfile(REPO / name, package / name)
+    for name in _PACKAGES:
+        shutil.copytree(REPO / name, package / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "specs").mkdir()
+    for metric_id in ("precision", "recall"):
+        shutil.copyfile(REPO / "specs" / f"{metric_id}.yaml", tmp_path / "specs" / f"{metric_id}.yaml")
+    return package
+
+
+def test_a_new_output_target_is_one_module_and_one_entry(tmp_path):
+    package = _copy(tmp_path)
+    emit = package / "compiler" / "emit"
+    (emit / "formula_json.py").write_text(_TOY, encoding="utf-8")
+    registry = (emit / "targets.py").read_text(encoding="utf-8")
+    registry = registry.replace("from metricc.compiler.emit import html, latex, numpy_module\n",
+                                "from metricc.compiler.emit import formula_json, html, latex, numpy_module\n")
+    registry = registry.replace("TARGETS: tuple[Target, ...] = (", "TARGETS: tuple[Target, ...] = (formula_json.TARGET, ")
+    assert "formula_json.TARGET" in registry and "import formula_json" in registry
+    (emit / "targets.py").write_text(registry, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "metricc", "build", "--specs", "specs", "--out", "generated",
+                           "--no-cache", "--quiet"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "generated"
+    assert json.loads((out / "json" / "index.json").read_text()) == ["precision", "recall"]
+    assert json.loads((out / "json" / "precision.json").read_text())["id"] == "precision"
+    assert (out / "precision.py").is_file() and (out / "docs" / "metrics" / "recall.tex").is_file()
+
+
+def test_the_compiler_targets_and_their_outputs():
+    assert [t.name for t in targets.TARGETS] == ["numpy", "latex", "html"]
+    assert [t.name for t in targets.of(GENERATED)] == ["numpy", "latex"]
+    assert [t.name for t in targets.of(SITE)] == ["html"]
+
+
+def _target(name: str, path: str) -> Target:
+    return Target(name, GENERATED, metric_files=lambda metric, catalog: {},
+                  catalog_files=lambda catalog: {path: name + "\n"})
+
+
+def test_two_targets_never_write_one_path():
+    with pytest.raises(errors.InternalError, match="targets a and b both write same.txt"):
+        emit_files(Catalog({}), (_target("a", "same.txt"), _target("b", "same.txt")))
+    assert emit_files(Catalog({}), (_target("b", "z.txt"), _target("a", "a.txt"))) == {"a.txt": "a\n", "z.txt": "b\n"}
