@@ -67,7 +67,7 @@ def test_bca_of_a_proportion_is_near_the_exact_interval():
     assert found.lower == pytest.approx(0.765, abs=0.02) and found.upper == pytest.approx(0.914, abs=0.015)
 
 
-@pytest.mark.parametrize("bad", [10, 2.5, True, "1000", None])
+@pytest.mark.parametrize("bad", [10, 2.5, True, "1000", None, 1_000_001, 10**18])
 def test_the_number_of_resamples_is_checked(bad):
     with pytest.raises(InputError, match="n_resamples"):
         bootstrap.check_resamples(bad)
