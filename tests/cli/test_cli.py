@@ -484,7 +484,7 @@ def test_module_entry_point_in_a_subprocess():
                              "--metric", "accuracy", "--format", "json"],
                             capture_output=True, text=True, env=_env(), cwd=REPO, timeout=60)
     assert (result.returncode, result.stdout, result.stderr) == (0, '{"accuracy": 0.75}\n', "")
-    result = subprocess.run([sys.executable, "-m", "metricc.compiler", "eval", "--matrix", "[[1, 2]",
+    result = subprocess.run([sys.executable, "-m", "metricc", "eval", "--matrix", "[[1, 2]",
                              "--metric", "accuracy"], capture_output=True, text=True, env=_env(), cwd=REPO, timeout=60)
     assert result.returncode == 2 and result.stderr.startswith("metricc: error: --matrix: ")
 

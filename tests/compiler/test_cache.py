@@ -123,7 +123,7 @@ def test_digests_tell_assumptions_and_structure_apart():
 
 
 def _metricc(*args, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "metricc.compiler", *args], cwd=cwd, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "metricc", *args], cwd=cwd, capture_output=True, text=True,
                           env={**os.environ, **(env or {})}, timeout=300)
 
 
