@@ -6,7 +6,7 @@ then ``emit.emit_catalog``: the body of ``build.compile_catalog``), within a tim
 The outcome must be a :class:`SpecError` whose diagnostics point into the spec (file, line,
 key) and render, or a build whose module for the spec compiles, imports, and agrees with
 exact sympy evaluation of the spec's written formula on random data (the oracle of
-tests/metrics/test_generated_sympy.py) without a warning. Anything else is a finding: an
+tests/generated/test_generated_sympy.py) without a warning. Anything else is a finding: an
 exception of another type (``InternalError`` included), a hang, a wrong value.
 
 ``benchmarks/fuzz_specs.py`` runs :func:`fuzz_one` over thousands of specs in worker processes.
@@ -53,7 +53,7 @@ def _load(name: str, path: Path):
 
 
 strategies = _load("metricc_fuzz_spec_strategies", HERE / "spec_strategies.py")
-oracle = _load("metricc_fuzz_sympy_oracle", REPO / "tests" / "metrics" / "test_generated_sympy.py")
+oracle = _load("metricc_fuzz_sympy_oracle", REPO / "tests" / "generated" / "test_generated_sympy.py")
 
 # oracle_gap: the sympy reference itself could not evaluate (not a finding about metricc).
 KINDS = ("accepted", "refused", "traceback", "hang", "module_error", "disagreement", "oracle_gap")
