@@ -4,13 +4,12 @@ The refusals of whole specs, with their rendered locations, are golden cases in
 ``specs_formula_invalid/`` (``range_contradicted``, ``range_contradicted_at_parameter``,
 ``higher_is_better_contradicted``, ``never_real``); here: the exact messages through the
 build, the real catalog, every level's sampler (a flipped claim of a real metric is
-refused), determinism, speed and silence.
+refused), determinism and silence.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import time
 import warnings
 from pathlib import Path
 
@@ -137,18 +136,11 @@ def test_parameter_inside_a_narrower_domain_accepted(tmp_path, monkeypatch):
     compile_spec(tmp_path, monkeypatch, "weight * TP / (TP + FN)", params=params)
 
 
-def test_real_catalog_accepted(compiled_metrics):
-    assert declared.check_declared(compiled_metrics) == compiled_metrics
-
-
-def test_catalog_check_is_fast_silent_and_deterministic(compiled_metrics):
+def test_real_catalog_accepted_silently(compiled_metrics):
+    """The whole catalog passes without a warning (its speed is benchmarks/build.py's to measure)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        start = time.perf_counter()
-        declared.check_declared(compiled_metrics)
-        # About 0.3 s, plus about 1.5 s for the three binned calibration errors (their pairwise
-        # sums of brackets run as Python loops in lambdify); generous for slow machines.
-        assert time.perf_counter() - start < 8.0
+        assert declared.check_declared(compiled_metrics) == compiled_metrics
 
 
 # One real metric per level and sampler: a flipped direction and a halved range are refused.
