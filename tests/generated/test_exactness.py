@@ -32,8 +32,10 @@ ON_COUNTS = sorted(i for i in CATALOG if CATALOG[i].level in ("class", "aggregat
 ON_SCORES = sorted(i for i in CATALOG if CATALOG[i].level in ("curve", "score"))
 # No shrinking: one evaluation takes up to a second (every mode, both zero_division values,
 # exact arithmetic), and hypothesis would shrink a failure for up to five minutes. The
-# falsifying input is printed as found; benchmarks/exactness.py finds more of them.
-EXAMPLES = settings(max_examples=12, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate),
+# falsifying input is printed as found; benchmarks/exactness.py finds more of them. Six inputs
+# per metric and test (each checked in every mode with both zero_division values; the edge
+# matrices below are checked on every metric too); the benchmark draws thousands.
+EXAMPLES = settings(max_examples=6, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate),
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 
 

@@ -20,6 +20,9 @@ from metricc.generated import CATALOG
 from metricc.core.errors import InputError
 
 FAST = settings(max_examples=40, deadline=None)
+# Tests run once per metric draw 20 inputs each; a property of one identity (a
+# single test) keeps FAST's 40.
+PER_METRIC = settings(max_examples=20, deadline=None)
 INFOS = sorted(CATALOG.values(), key=lambda info: info.id)
 CLASS_LEVEL = [info for info in INFOS if info.level == "class"]
 ON_COUNTS = [info.id for info in INFOS if info.level in ("class", "aggregate", "matrix")]  # confusion matrix input
@@ -109,7 +112,7 @@ def draw_params(metric, draw, n_classes: int) -> dict:
 
 
 @pytest.mark.parametrize("metric_id", ON_COUNTS)
-@FAST
+@PER_METRIC
 @given(data=st.data())
 def test_value_within_declared_range_or_nan(compiled_metrics, metric_id, data):
     info = CATALOG[metric_id]
@@ -124,7 +127,7 @@ def test_value_within_declared_range_or_nan(compiled_metrics, metric_id, data):
 
 
 @pytest.mark.parametrize("metric_id", ON_COUNTS)
-@FAST
+@PER_METRIC
 @given(data=st.data())
 def test_batch_equals_loop(compiled_metrics, metric_id, data):
     """7 matrices stacked on a leading axis give the values of 7 separate calls."""
@@ -206,7 +209,7 @@ def test_mcc_equals_binary_mcc_per_class_for_two_classes(matrix):
 
 
 @pytest.mark.parametrize("metric_id", [i.id for i in CLASS_LEVEL if "weighted" in i.averages])
-@FAST
+@PER_METRIC
 @given(matrix=confusion_matrices(sizes=st.just(4)), weights=st.lists(st.integers(0, 9), min_size=4, max_size=4))
 def test_user_weights_with_weighted_average(metric_id, matrix, weights):
     info = CATALOG[metric_id]
@@ -327,7 +330,7 @@ CLASS_ORDER_MATTERS = {"top_k_accuracy", "calibration_error", "rms_calibration_e
 
 
 @pytest.mark.parametrize("metric_id", ON_SCORES)
-@FAST
+@PER_METRIC
 @given(data=labelled_scores(), seed=st.integers(0, 2**16))
 def test_score_metrics_in_range_and_invariant_to_sample_and_class_order(compiled_metrics, metric_id, data, seed):
     """Range; the same value for shuffled samples; classes renamed consistently permute the values."""
