@@ -56,25 +56,34 @@ _UNDEFINED = (S.NaN, S.ComplexInfinity, S.Infinity, S.NegativeInfinity)
 
 # ---------------------------------------------------------------- exact evaluation
 
-def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
+def exact(expr: sympy.Expr, values: dict, memo: dict | None = None) -> sympy.Expr | None:
     """``expr`` at ``values``, exactly; None when any sub-expression is undefined.
 
     Evaluated bottom-up, so that a division by zero anywhere counts: sympy's own arithmetic
     would turn ``1 / (1 / 0)`` into ``1 / zoo = 0``. The exceptions are the documented
     conventions of ``xlogy(x, y)``, 0 where ``x = 0`` even where ``y`` is undefined, and of
     guards (an indicator, step...): a product with a guard that is 0 is 0, whatever its other
-    factors are.
+    factors are. ``memo`` holds the sub-expressions already evaluated at these ``values``: a
+    written-out formula repeats them (a binned calibration error compares every pair of
+    samples' bins), and each is evaluated once.
     """
+    memo = {} if memo is None else memo
+    if expr not in memo:
+        memo[expr] = _exact(expr, values, memo)
+    return memo[expr]
+
+
+def _exact(expr: sympy.Expr, values: dict, memo: dict) -> sympy.Expr | None:
     if expr in values:
         return values[expr]
     if isinstance(expr, symbols.pick):
         return exact_pick(*expr.args, values)
     if isinstance(expr, symbols.xlogy):
-        weight = exact(expr.args[0], values)
+        weight = exact(expr.args[0], values, memo)
         if weight is None or weight == 0:
             return weight
     if isinstance(expr, sympy.Mul):
-        guards = [exact(f, values) for f in expr.args if analyze.is_guard(f)]
+        guards = [exact(f, values, memo) for f in expr.args if analyze.is_guard(f)]
         if any(g is not None and g == 0 for g in guards):
             return S.Zero
     if not expr.args:
@@ -83,7 +92,7 @@ def exact(expr: sympy.Expr, values: dict) -> sympy.Expr | None:
         return expr
     args = []
     for arg in expr.args:
-        value = exact(arg, values)
+        value = exact(arg, values, memo)
         if value is None or value.has(*_UNDEFINED):  # Min(nan, 1) raises: undefined in, undefined out
             return None
         args.append(value)
@@ -111,7 +120,9 @@ def written_out(expr: sympy.Expr) -> sympy.Expr:
 
     What ``Sum.doit`` gives for such bounds, without its symbolic summation (partial
     fractions of every summand), which took most of the time of the score-level tests. The
-    outermost limit goes first, so that an inner bound may name an outer index.
+    outermost limit goes first, so that an inner bound may name an outer index. A ``Max`` or
+    ``Min`` is left unevaluated: comparing its symbolic arguments (a binned calibration error's
+    gap of every sample) took minutes, and :func:`exact` compares their values.
     """
     if isinstance(expr, sympy.Sum):
         *inner, (index, low, high) = expr.limits
@@ -119,6 +130,8 @@ def written_out(expr: sympy.Expr) -> sympy.Expr:
         return sympy.Add(*(written_out(term.xreplace({index: sympy.Integer(v)})) for v in range(int(low), int(high) + 1)))
     if not expr.args:
         return expr
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        return expr.func(*map(written_out, expr.args), evaluate=False)
     return expr.func(*map(written_out, expr.args))
 
 
@@ -512,15 +525,29 @@ def score_reference(metric, y, scores, bound: dict | None = None) -> sympy.Expr:
     values = {TRUTH[s, k]: S(truth_value(y, s, k)) for s in range(n) for k in range(c)}
     values.update({SCORE[s, k]: scores[s][k] for s in range(n) for k in range(c)})
     sizes = {symbols.N_TOTAL: n, symbols.N_CLASSES: c, **{p.symbol: p.default for p in metric.params}, **(bound or {})}
-    expr = written_out(metric.written.xreplace(sizes))
+    expr = written_out(with_sizes(metric.written, sizes))
     value = exact(expr, values)
     if value is None:
-        value = exact(written_out(metric.simplified.xreplace(sizes)), values)
+        value = exact(written_out(with_sizes(metric.simplified, sizes)), values)
     if value is None:  # log loss of a zero probability: +oo; its D-squared score: -oo
         extended = with_log_of_zero(expr, values)
         if extended in (S.Infinity, S.NegativeInfinity):
             return extended
     return S.NaN if value is None else value
+
+
+def with_sizes(expr: sympy.Expr, sizes: dict) -> sympy.Expr:
+    """``expr.xreplace(sizes)`` with each maximum or minimum over an index written out
+    unevaluated: the catalog's ``index_extreme`` becomes sympy's ``Max`` of its terms once its
+    last index is a number, and comparing their symbolic terms (a binned calibration error's gap
+    of every sample) took minutes; :func:`exact` compares their values."""
+    def written(extreme):
+        x, index, last = extreme.args
+        terms = (x.xreplace({index: sympy.Integer(v)}).xreplace(sizes) for v in range(int(last.xreplace(sizes)) + 1))
+        return type(extreme)._reduce(*terms, evaluate=False)
+
+    return expr.replace(lambda e: isinstance(e, symbols.index_extreme) and e.args[2].xreplace(sizes).is_Integer,
+                        written).xreplace(sizes)
 
 
 def with_log_of_zero(expr: sympy.Expr, values: dict) -> sympy.Expr:
