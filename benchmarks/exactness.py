@@ -1,7 +1,7 @@
 """Sweep the catalog against exact arithmetic: the worst relative error per metric and mode.
 
-The comparison of tests/metrics/test_exactness.py (the reference evaluator is
-tests/metrics/exact_reference.py) over many more random and adversarial inputs: confusion
+The comparison of tests/generated/test_exactness.py (the reference evaluator is
+tests/generated/exact_reference.py) over many more random and adversarial inputs: confusion
 matrices of 1 to 5 classes with counts up to 1e15 (uniform, one huge cell, one dominating
 class, a zero row or column, all zero, perfect, near independent and near uniform: values near
 0; as int64 and as float64) and score matrices
@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load_reference():
-    """tests/metrics/exact_reference.py, imported by path (tests are not a package to install)."""
-    spec = importlib.util.spec_from_file_location("exact_reference", ROOT / "tests" / "metrics" / "exact_reference.py")
+    """tests/generated/exact_reference.py, imported by path (tests are not a package to install)."""
+    spec = importlib.util.spec_from_file_location("exact_reference", ROOT / "tests" / "generated" / "exact_reference.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)

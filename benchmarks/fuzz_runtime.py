@@ -1,7 +1,7 @@
 """Fuzz the runtime: N hostile calls of ``evaluate``, the generated functions and ``metricc eval``.
 
-Not a test: the generators and the rule are those of ``tests/runtime/test_fuzz.py``
-(``tests/runtime/fuzz_inputs.py``), drawn from a seeded random source for many more calls
+Not a test: the generators and the rule are those of ``tests/api/test_fuzz.py``
+(``tests/api/fuzz_inputs.py``), drawn from a seeded random source for many more calls
 than a test run can afford. Every call must return a value or raise ``InputError`` (exit 0 or
 2 on the command line); the report counts each outcome and prints the first reproducer of
 each kind of failure. Exit status 1 if any call failed.
@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "runtime"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "api"))
 
 from fuzz_inputs import GENERATORS, RandomSource, outcome  # noqa: E402 - found through the path above
 

@@ -1,6 +1,6 @@
 """How much of PyCM's statistics the catalog computes, from the tables the peer tests check.
 
-Not a test. The mappings live in tests/peers/test_pycm_class_statistics.py and
+Not a test. The mappings live in tests/acceptance/peers/test_pycm_class_statistics.py and
 test_pycm_overall_statistics.py, where every mapped name is compared with PyCM at 1e-12, so
 the counts printed here are the tested ones. Needs PyCM (the ``test`` extra).
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-PEERS = Path(__file__).resolve().parent.parent / "tests" / "peers"
+PEERS = Path(__file__).resolve().parent.parent / "tests" / "acceptance" / "peers"
 
 
 def _load(name: str):

@@ -1,7 +1,6 @@
 """metricc identify: the numbered equations of the source papers, hostile text, the JSON."""
 
 import json
-import time
 
 import jsonschema
 import pytest
@@ -216,11 +215,10 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
-def test_hostile_text_is_a_clear_error_in_bounded_time(text):
-    start = time.monotonic()
+def test_hostile_text_is_a_clear_error(text):
+    """How long each takes is timed by benchmarks/identify_hostile.py."""
     with pytest.raises(InputError) as error:
         identify(text)
-    assert time.monotonic() - start < 10
     assert error.value.argument == "FORMULA"
 
 

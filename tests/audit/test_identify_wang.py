@@ -116,10 +116,9 @@ def test_log_base_and_a_single_name_argument_read_one_way():
     assert str(expr) == "FP*log(FP)/log(2*C - 2) + TP*log(TP)/log(2)"
 
 
-def test_deeply_nested_sums_over_samples_answer_in_bounded_time():
-    import time
+NESTED_SUMS = "".join(rf"\sum_{{{v}=1}}^{{n}} " for v in "stuvxyzw") + " ".join(f"f({v},j)" for v in "stuvxyzw")
 
-    start = time.monotonic()
-    sums = "".join(rf"\sum_{{{v}=1}}^{{n}} " for v in "stuvxyzw")
-    result = identify(sums + " ".join(f"f({v},j)" for v in "stuvxyzw"))
-    assert result.matches == () and time.monotonic() - start < 20
+
+def test_deeply_nested_sums_over_samples_answer():
+    """How long it takes is timed by benchmarks/identify_hostile.py."""
+    assert identify(NESTED_SUMS).matches == ()

@@ -1,6 +1,6 @@
 """Progress on the commands that run for minutes (issue 25's desk): ``docs --html`` and
 ``docs --pdf`` show a bar on a terminal (``build`` has one since the build cache; tested in
-tests/runtime/test_progress.py). Measured by what is drawn, never by time."""
+tests/api/test_progress.py). Measured by what is drawn, never by time."""
 
 from __future__ import annotations
 

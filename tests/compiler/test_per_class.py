@@ -85,7 +85,7 @@ def test_an_undefined_class_follows_zero_division_and_skip():
     (lambda: CATALOG["class_cen"].function(MATRIX, average="macro", weights=[1, 1, 1]), "weights"),
     (lambda: CATALOG["class_cen"].function(MATRIX, average="binary", pos_label=3), "pos_label"),
     (lambda: mc.evaluate("class_cen:micro", matrix=MATRIX), "metrics"),
-    (lambda: mc.evaluate("class_cen", matrix=MATRIX, interval="wilson"), "interval"),  # delta: tests/intervals
+    (lambda: mc.evaluate("class_cen", matrix=MATRIX, interval="wilson"), "interval"),  # delta: tests/api
     (lambda: mc.evaluate("class_cen", counts=([1, 2], [0, 1], [1, 0], [3, 2])), "input"),
 ])
 def test_what_per_class_values_refuse(call, argument):

@@ -18,7 +18,7 @@ from metricc.runtime import curves
 from metricc.core.errors import InputError
 from metricc.runtime.scores import rank_pairs
 
-WANG = yaml.safe_load((Path(__file__).parents[1] / "papers" / "data" / "wang2013.yaml").read_text(encoding="utf-8"))
+WANG = yaml.safe_load((Path(__file__).parents[1] / "acceptance" / "papers" / "data" / "wang2013.yaml").read_text(encoding="utf-8"))
 CLASSIFIERS = ("M1", "M2", "M3")
 FAST = settings(max_examples=40, deadline=None)
 
