@@ -1,7 +1,7 @@
 """Which catalog metric answers each metric of scikit-learn, torchmetrics and PyCM (``peers.yaml``).
 
 ``metricc list --peers`` prints how much of each peer the catalog covers; ``--peer NAME`` the
-table name by name. The file is ours and shipped with the package; tests/peers/test_peer_coverage.py
+table name by name. The file is ours and shipped with the package; tests/acceptance/peers/test_peer_coverage.py
 keeps it complete against the installed peers, its metric entries in the catalog, and each
 covered name tested against its peer.
 """

@@ -16,7 +16,7 @@ The tail is the regularized incomplete beta function ``I_p(x, n - x + 1)`` (1 fo
 A continued fraction (Numerical Recipes 6.4) was the first candidate: it needs about
 ``sqrt(n p (1 - p)) / 5`` steps at the mean (2**53 samples: 10**7 steps) and loses digits of a
 tiny ``p`` in ``1 - p``, so it is not used. The result is within 1e-12 absolute of exact
-arithmetic for every count up to 2**53 (``tests/runtime/test_binomial.py``: exact rational
+arithmetic for every count up to 2**53 (``tests/core/test_binomial.py``: exact rational
 sums, sums at 40 digits around the mean, and the seam between the two ways).
 """
 

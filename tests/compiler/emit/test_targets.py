@@ -20,7 +20,7 @@ from metricc.compiler import errors
 from metricc.compiler.emit import targets
 from metricc.compiler.emit.target import GENERATED, SITE, Catalog, Target, emit_files
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 _PACKAGES = ("core", "runtime", "api", "bridges", "compiler", "audit", "cli")
 
 _TOY = '''"""Each metric's simplified formula as JSON: a toy output target."""
