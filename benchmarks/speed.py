@@ -315,7 +315,7 @@ def import_row(table, repeat):
                                                       check=True).stdout) for _ in range(repeat))
 
     sk = (run(peer), False) if _installed("sklearn") else "not installed"
-    table.add("`import metricc.runtime` + first call (target: 0.35 s; peer: import sklearn.metrics)", 0.35,
+    table.add("`import metricc` + first call (target: 0.35 s; peer: import sklearn.metrics)", 0.35,
               run(code), sk)
 
 
