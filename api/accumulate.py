@@ -26,6 +26,7 @@ import numpy as np
 from metricc.runtime import confusion, inputs
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
+from metricc.runtime import averaging
 
 __all__ = ["ConfusionAccumulator", "MultilabelAccumulator"]
 
@@ -251,7 +252,7 @@ class MultilabelAccumulator:
         """Metrics of the counts so far, equal to ``evaluate(..., multilabel=True)`` on all chunks."""
         names = [metrics] if isinstance(metrics, str) else list(metrics)
         by_instance = [n for n in names if metric(n).per_instance
-                       or (metric(n).per_class_counts and (average or metric(n).default_average) == "samples")]
+                       or (metric(n).per_class_counts and averaging.per_instance(average or metric(n).default_average))]
         results = {}
         others = [n for n in names if n not in by_instance]
         if others:

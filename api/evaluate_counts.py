@@ -10,7 +10,7 @@ from metricc.api import relevance as relevance_estimates
 from metricc.api.read_inputs import Counted
 from metricc.api.request import EvaluationRequest
 from metricc.core.errors import InputError
-from metricc.runtime import confusion
+from metricc.runtime import averaging, confusion
 
 __all__ = ["on_counts", "counted_params"]
 
@@ -36,7 +36,7 @@ def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
             continue
         if info.per_class_counts:
             kwargs.update(request.averaging(r, n_classes, class_labels))
-        per_instance = info.per_instance or kwargs.get("average") == "samples"
+        per_instance = info.per_instance or averaging.per_instance(kwargs.get("average"))
         results[r.key] = info.function(*(instance_counts if per_instance else counts), **kwargs)
     return results
 
@@ -44,7 +44,7 @@ def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
 def _instance_counts(request: EvaluationRequest):
     """Per-instance counts when a requested metric averages over instances (samples), else None."""
     per_instance = [r.info.id for r in request.requested
-                    if r.info.per_instance or (r.info.per_class_counts and r.mode == "samples")]
+                    if r.info.per_instance or (r.info.per_class_counts and averaging.per_instance(r.mode))]
     if not per_instance:
         return None
     if request.y_true is None or not request.multilabel:

@@ -45,6 +45,7 @@ from metricc.runtime import confusion, inputs, per_class
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
 from metricc.api.intervals import METHODS
+from metricc.runtime import averaging
 
 __all__ = ["AVERAGED", "DEFAULT_CLASS_METRICS", "DEFAULT_OVERALL_METRICS", "Report", "report"]
 
@@ -150,7 +151,7 @@ def _split_metrics(metrics, scored: bool = False) -> tuple[list[str], list[str],
                                             "(scores=, --scores) beside the predicted labels")
             on_scores.append(name)
             continue
-        if info.per_instance or info.default_average == "samples":
+        if info.per_instance or averaging.per_instance(info.default_average):
             raise InputError("metrics", f"{info.id} averages over the instances of multi-label data; "
                                         "a report covers single-label data")
         (columns if info.per_class else overall).append(name)

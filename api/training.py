@@ -35,7 +35,7 @@ import numpy as np
 
 from metricc.api.evaluate import evaluate, metric
 from metricc.core.errors import InputError
-from metricc.runtime import namespace, xp_counts
+from metricc.runtime import averaging, namespace, xp_counts
 from metricc.runtime.confusion import ClassCounts
 
 __all__ = ["TrainingMetric"]
@@ -89,7 +89,7 @@ class TrainingMetric:
                 raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it needs the scores, "
                                             "not counts; use evaluate (or StreamingMetric for curve-level metrics)")
             entry_average = name.split(":", 1)[1] if ":" in name else average
-            if multilabel and (info.per_instance or (entry_average or info.default_average) == "samples"):
+            if multilabel and (info.per_instance or averaging.per_instance(entry_average or info.default_average)):
                 raise InputError("metrics", f"{info.id}: averaging over samples needs per-sample counts; "
                                             "use StreamingMetric(..., multilabel=True)")
 

@@ -35,6 +35,7 @@ from metricc.api.intervals import (
 from metricc.runtime.terms import matrix_counts
 from metricc.runtime.per_class import with_labels
 from metricc.runtime.registry import MetricInfo
+from metricc.runtime import averaging
 
 __all__ = ["methods_for", "inapplicable", "check_method", "scale_for", "delta_interval", "proportion_interval", "bootstrap_intervals", "labelled"]
 
@@ -55,7 +56,7 @@ def methods_for(info: MetricInfo, mode: str | None) -> tuple[str, ...]:
     """The interval methods that apply to ``info`` under averaging ``mode``."""
     if info.needs_scores:
         return _BOOTSTRAP
-    delta = ("delta", "wald") if info.gradient is not None and mode != "samples" else ()
+    delta = ("delta", "wald") if info.gradient is not None and not averaging.per_instance(mode) else ()
     proportions = PROPORTION_METHODS if _proportion_applies(info, mode) else ()
     return (*delta, *proportions, *_BOOTSTRAP)
 
@@ -69,7 +70,7 @@ def inapplicable(method, info: MetricInfo, mode: str | None, key: str) -> str:
         return ""
     if method in PROPORTION_METHODS:
         why = "not a proportion of counts" if not info.proportion else "a proportion per class, binary or micro only"
-    elif mode == "samples":
+    elif averaging.per_instance(mode):
         why = "averaged over instances, not a function of one matrix"
     else:
         why = info.no_delta or "no gradient"

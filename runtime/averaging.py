@@ -229,7 +229,8 @@ class Mode:
     ones (None where the mode has no derivative of that kind). ``takes_weights``: the caller
     may give class weights (``weights=``). ``linear``: one value, a combination of the
     per-class values with weights that no metric parameter moves (a sweep over a parameter of
-    an affine metric then stays affine)."""
+    an affine metric then stays affine). ``per_instance``: it averages per-instance counts of
+    multi-label data, so the counts are read per sample, not per class."""
 
     name: str
     combine: Callable[[PerClass], np.ndarray] | None
@@ -238,6 +239,7 @@ class Mode:
     pools: bool = False
     takes_weights: bool = False
     linear: bool = False
+    per_instance: bool = False
 
 
 MODES = MappingProxyType({m.name: m for m in (
@@ -248,10 +250,15 @@ MODES = MappingProxyType({m.name: m for m in (
     Mode("weighted", _weighted_mean, _weighted_mean_partials, _weighted_mean_cells, takes_weights=True, linear=True),
     Mode("geometric", _geometric_mean, _geometric_mean_partials),
     # per-instance counts of multi-label data (..., N): a macro average over another axis
-    Mode("samples", _mean, _mean_partials),
+    Mode("samples", _mean, _mean_partials, per_instance=True),
 )})
 
 AVERAGES = tuple(MODES)
+
+
+def per_instance(mode: str | None) -> bool:
+    """Whether ``mode`` averages per-instance counts (``samples``); None and unknown modes do not."""
+    return mode in MODES and MODES[mode].per_instance
 
 
 def mode(average: str, averages: tuple[str, ...]) -> Mode:

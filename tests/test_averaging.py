@@ -76,6 +76,13 @@ def test_the_tables_list_the_same_modes():
     assert tuple(language.MODES) == runtime.AVERAGES
 
 
+def test_the_tables_agree_on_what_each_mode_reads():
+    """Pooled counts and per-instance counts are facts of a mode both sides act on."""
+    for name in runtime.AVERAGES:
+        assert language.per_instance(name) == runtime.per_instance(name), name
+        assert language.MODES[name].pools == runtime.MODES[name].pools, name
+
+
 def test_the_spec_schema_lists_the_modes_of_the_table():
     """The schema file names the modes for editors; validation reads the table."""
     schema = json.loads((REPO / "specs" / "schema.json").read_text(encoding="utf-8"))
