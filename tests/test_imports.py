@@ -278,3 +278,12 @@ def test_the_compiler_never_imports_the_metrics_it_writes():
     found = [f"{module} -> {other}" for module, imports in sorted(_graph().items()) if module.startswith("metricc.compiler")
              for other in sorted(imports) if other.startswith(below)]
     assert not found, "\n".join(found)
+
+
+MAX_MODULE_LINES = 400  # one theme a module: past this, a module holds several (issue 26)
+
+
+def test_no_hand_written_module_is_over_400_lines():
+    long = [f"{p.relative_to(REPO)}: {n} lines" for p in _sources(*(set(PACKAGES) - {"generated"}))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES]
+    assert not long, "split by theme:\n" + "\n".join(long)
