@@ -29,7 +29,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from metricc.audit.review_check import SEVERITIES, STATUSES, Finding, check_formulas, check_numbers, in_order
+from metricc.audit.review_check import check_formulas, check_numbers, in_order
+from metricc.audit.review_items import SEVERITIES, STATUSES, Finding
 from metricc.audit.review_find import find
 from metricc.audit.review_read import Paper, paper_from_text, read_paper
 

@@ -21,51 +21,30 @@ The third stage (read -> find -> check -> render):
 from __future__ import annotations
 
 import dataclasses
-import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from metricc.audit.claims import explain_claim
 from metricc.audit.conventions import RELATIVES, closeness, describe
-from metricc.audit.review_find import Claim, Equation, Findings, Matrix, ScoreSet
+from metricc.audit.review_find import Claim, Equation, Findings, Matrix
+from metricc.audit.review_items import Finding
 from metricc.audit.review_numbers import glossary_key
 from metricc.audit.review_read import Paper
-from metricc.audit.review_tools import identify_formula, scores_consistent
+from metricc.audit.review_consistency import MAX_SAMPLES, consistency
+from metricc.audit.review_tools import identify_formula
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
 from metricc.api.progress import track
 
-__all__ = ["Finding", "MAX_EQUATIONS", "MAX_NUMBERS", "MAX_SAMPLES", "MAX_TABLES", "check_formulas", "check_numbers",
-           "in_order"]
+__all__ = ["MAX_EQUATIONS", "MAX_NUMBERS", "MAX_SAMPLES", "MAX_TABLES", "NUMBER_CHECKS", "NumberCheck",
+           "NumberContext", "check_formulas", "check_numbers", "in_order"]
 
-STATUSES = ("ok", "explained", "wrong", "unreadable", "unchecked")
 MAX_EQUATIONS = 300
 MAX_NUMBERS = 1_000
 MAX_TABLES = 300
 MAX_SAMPLES = 10_000_000  # a results table's data set: consistent's search is sized by it
-SEVERITIES = ("wrong number", "wrong formula", "contradiction")
-
-
-@dataclass(frozen=True)
-class Finding:
-    kind: str  # formula | number | consistency
-    status: str  # ok | wrong | explained | unreadable | unchecked
-    line: int
-    section: str
-    name: str  # the equation, table or figure as the paper names it ("Eq. (16)", "Figure 8")
-    printed: str
-    computed: str | None
-    sentence: str
-    severity: str | None = None
-    explained_by: str | None = None
-    metric: str | None = None
-    matrices: tuple = field(default=())  # number: the matrix recomputed on; consistency: matrices giving the scores
-    data: str = ""  # the printed matrix a number was recomputed on
-
-    @property
-    def failed(self) -> bool:
-        return self.status in ("wrong", "explained")
 
 
 def _bounded(paper: Paper, items, limit: int, what: str, out: list) -> tuple:
@@ -98,25 +77,52 @@ def check_formulas(paper: Paper, findings: Findings, progress: bool = False) -> 
     return out, {key: meaning for key, meaning in glossary.items() if meaning}
 
 
+@dataclass
+class NumberContext:
+    """What the number checks share: the paper, what was found in it, the printed scores to
+    check (at most MAX_NUMBERS) and, by check name, what the earlier checks found."""
+
+    paper: Paper
+    findings: Findings
+    claims: tuple
+    progress: bool
+    found: dict[str, list[Finding]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NumberCheck:
+    """One check of the printed numbers: ``run(context)`` -> its findings, in ``NUMBER_CHECKS`` order."""
+
+    name: str
+    run: Callable[[NumberContext], list[Finding]]
+
+
 def check_numbers(paper: Paper, findings: Findings, progress: bool = False) -> list[Finding]:
-    """The printed matrices, the scores printed for them (at most MAX_NUMBERS; the
-    convention search takes a tenth of a second for a number that differs, and a repeated one
-    is checked once) and the results tables (at most MAX_TABLES)."""
-    out = []
-    for matrix in findings.matrices:
-        if matrix.problem:
-            out.append(Finding("number", "unreadable", matrix.line, paper.section(matrix.line), matrix.name,
-                               matrix.printed, None, f"a confusion matrix that cannot be read: {matrix.problem}"))
-    claims = _bounded(paper, findings.claims, MAX_NUMBERS, "printed scores", out)
-    seen: dict = {}
-    numbers = [_number(paper, claim, seen) for claim in track(claims, "review: numbers", enabled=progress)]
-    out += numbers
-    out += _workings(paper, claims)
-    out += _contradictions(paper, claims, numbers)
-    for score_set in track(_bounded(paper, findings.score_sets, MAX_TABLES, "score sets", out),
-                           "review: score tables", enabled=progress):
-        out.append(_consistency(paper, score_set))
+    """Every check of ``NUMBER_CHECKS`` in order: the printed matrices, the scores printed for
+    them (at most MAX_NUMBERS; the convention search takes a tenth of a second for a number
+    that differs, and a repeated one is checked once) and the results tables (at most MAX_TABLES)."""
+    out: list[Finding] = []
+    context = NumberContext(paper, findings, _bounded(paper, findings.claims, MAX_NUMBERS, "printed scores", out), progress)
+    for check in NUMBER_CHECKS:
+        context.found[check.name] = check.run(context)
+        out += context.found[check.name]
     return out
+
+
+def _unreadable_matrices(context: NumberContext) -> list[Finding]:
+    return [Finding("number", "unreadable", m.line, context.paper.section(m.line), m.name, m.printed, None,
+                    f"a confusion matrix that cannot be read: {m.problem}") for m in context.findings.matrices if m.problem]
+
+
+def _recomputed(context: NumberContext) -> list[Finding]:
+    seen: dict = {}
+    return [_number(context.paper, claim, seen) for claim in track(context.claims, "review: numbers", enabled=context.progress)]
+
+
+def _tables(context: NumberContext) -> list[Finding]:
+    out: list[Finding] = []
+    score_sets = _bounded(context.paper, context.findings.score_sets, MAX_TABLES, "score sets", out)
+    return out + [consistency(context.paper, s) for s in track(score_sets, "review: score tables", enabled=context.progress)]
 
 
 def in_order(findings) -> list[Finding]:
@@ -302,78 +308,12 @@ def _contradictions(paper: Paper, claims, numbers) -> list[Finding]:
     return out
 
 
-# ----------------------------------------------------------------------------- consistency
-
-def _score_texts(score_set: ScoreSet, average: str | None, percent: bool) -> tuple[list[str], list[str]]:
-    usable, skipped = [], []
-    for name, stated, printed, label in score_set.scores:
-        info = metric(name)
-        if info.level not in ("class", "aggregate", "matrix") or info.per_instance or any(p.default is None for p in info.params):
-            skipped.append(label)
-            continue
-        mode = stated or (average if info.level == "class" else None)
-        digits = re.search(r"-?\d+(?:\.\d+)?", printed)
-        if digits is None:
-            skipped.append(label)
-            continue
-        text = digits.group(0) + ("%" if percent or "%" in printed else "")
-        usable.append(f"{name}{':' + mode if mode else ''}={text}")
-    return usable, skipped
-
-
-def _consistency(paper: Paper, score_set: ScoreSet) -> Finding:
-    base = dict(kind="consistency", line=score_set.line, section=paper.section(score_set.line), name=score_set.name,
-                printed=", ".join(f"{label} = {printed}" for _, _, printed, label in score_set.scores))
-    if score_set.class_totals is None and score_set.samples is None:
-        return Finding(status="unreadable", computed=None, sentence="no class totals or sample count stated for this table; "
-                       "give --class-totals or --samples", **base)
-    size = sum(score_set.class_totals) if score_set.class_totals else score_set.samples
-    if size > MAX_SAMPLES:
-        return Finding(status="unreadable", computed=None, sentence=f"{size:,} samples (from {score_set.totals_from}); "
-                       f"the consistency check takes at most {MAX_SAMPLES:,}", **base)
-    values = [float(m.group(0)) for m in (re.search(r"\d+(?:\.\d+)?", p) for _, _, p, _ in score_set.scores) if m]
-    percent = bool(values) and min(values) > 1.0
-    classes = len(score_set.class_totals) if score_set.class_totals else (score_set.classes or 2)
-    averages = ["binary"] if classes == 2 else ["macro", "weighted", "micro"]
-    totals_options = [score_set.class_totals, tuple(reversed(score_set.class_totals))] if score_set.class_totals else [None]
-    tried, last_error, answer = [], None, None
-    for average in averages:
-        scores, skipped = _score_texts(score_set, average, percent)
-        if len(scores) < 2:
-            return Finding(status="unchecked", computed=None, sentence="fewer than two scores of a confusion matrix "
-                           f"(not checked: {', '.join(skipped) or 'none'})", **base)
-        for totals in totals_options:
-            try:
-                answer = scores_consistent(scores, class_totals=list(totals) if totals else None,
-                                           samples=None if totals else score_set.samples,
-                                           classes=None if totals else score_set.classes)
-            except InputError as error:
-                last_error = error.message
-                continue
-            reading = (f"class totals {list(totals)} (class 1 positive)" if totals else f"{score_set.samples} samples") \
-                + (f", unqualified scores {average}" if classes > 2 else "")
-            tried.append(reading)
-            if answer.status in ("consistent", "not_refuted"):
-                example = f"; e.g. {list(answer.matrices[0])}" if answer.matrices else ""
-                note = "".join(f"; not checked: {', '.join(names)}" for names in (skipped + list(answer.unchecked),) if names)
-                if answer.status == "not_refuted":  # necessary conditions only: nothing is proved consistent
-                    verdict, computed = f"not refuted with {reading} (necessary conditions only: {answer.method})", "not refuted"
-                else:
-                    verdict = f"consistent with {reading}: {answer.feasible_count} matrices ({answer.method}){example}"
-                    computed = f"consistent ({answer.method})"
-                return Finding(status="ok", computed=computed, matrices=answer.matrices,
-                               sentence=f"{verdict}{note} (totals from {score_set.totals_from})",
-                               **base)
-    if answer is None:
-        return Finding(status="unreadable", computed=None, sentence=f"consistent refused the scores: {last_error}", **base)
-    conflicts = "; ".join(" + ".join(c) for c in answer.conflicts[:3])
-    proved = [r for r in answer.readings if r[1] == "consistent"]
-    if proved:  # inconsistent as stated, consistent under a reading a paper may have used
-        reading, _, matrices = proved[0]
-        return Finding(status="explained", computed=f"inconsistent as stated ({answer.method})", matrices=matrices,
-                       explained_by=reading,
-                       sentence=f"no confusion matrix gives these scores as stated ({' / '.join(tried)}); "
-                                f"consistent if {reading} (totals from {score_set.totals_from})", **base)
-    return Finding(status="wrong", severity="contradiction", computed=f"inconsistent ({answer.method})",
-                   sentence=f"no confusion matrix gives these scores together ({' / '.join(tried)}); "
-                            f"cannot hold together: {conflicts} (totals from {score_set.totals_from})", **base)
+# The checks of the printed numbers, in order; a new check is a function of the context and one
+# entry here (a later check reads an earlier one's findings as ``context.found[name]``).
+NUMBER_CHECKS: tuple[NumberCheck, ...] = (
+    NumberCheck("unreadable matrices", _unreadable_matrices),
+    NumberCheck("recomputed", _recomputed),
+    NumberCheck("worked chains", lambda context: _workings(context.paper, context.claims)),
+    NumberCheck("contradictions", lambda context: _contradictions(context.paper, context.claims, context.found["recomputed"])),
+    NumberCheck("results tables", _tables),
+)

@@ -1,7 +1,7 @@
 """What ``metricc review`` finds in a paper: the records the finding stage hands to the
 checking stage, and the small text utilities both finders share.
 
-An :class:`Equation` is a displayed equation that defines a metric; a :class:`Matrix`, a printed
+The checking stage answers each with a :class:`Finding`. An :class:`Equation` is a displayed equation that defines a metric; a :class:`Matrix`, a printed
 confusion matrix (rows = true classes); a :class:`Claim`, a score printed for a matrix; a
 :class:`ScoreSet`, the scores of a results table that no printed matrix explains.
 """
@@ -117,3 +117,28 @@ def line_at(starts: list[int], offset: int) -> int:
         else:
             high = middle - 1
     return low + 1
+
+
+STATUSES = ("ok", "explained", "wrong", "unreadable", "unchecked")
+SEVERITIES = ("wrong number", "wrong formula", "contradiction")
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str  # formula | number | consistency
+    status: str  # ok | wrong | explained | unreadable | unchecked
+    line: int
+    section: str
+    name: str  # the equation, table or figure as the paper names it ("Eq. (16)", "Figure 8")
+    printed: str
+    computed: str | None
+    sentence: str
+    severity: str | None = None
+    explained_by: str | None = None
+    metric: str | None = None
+    matrices: tuple = field(default=())  # number: the matrix recomputed on; consistency: matrices giving the scores
+    data: str = ""  # the printed matrix a number was recomputed on
+
+    @property
+    def failed(self) -> bool:
+        return self.status in ("wrong", "explained")

@@ -12,7 +12,7 @@ import html
 import json
 
 from metricc.audit.review import Report
-from metricc.audit.review_check import Finding
+from metricc.audit.review_items import Finding
 
 __all__ = ["FORMATS", "render"]
 

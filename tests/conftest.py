@@ -1,4 +1,6 @@
-"""Shared fixtures: the catalog compiled once per test session (IR and emitted files).
+"""Shared fixtures: the catalog compiled once per test session (IR and emitted files), and a
+copy of the package for the tests that extend it in one place (a toy averaging mode, output
+target or audit check).
 
 Compiling the specs takes a few seconds (sympy simplification and the equivalence proofs),
 so tests that compare generated code with the IR share one compilation.
@@ -6,6 +8,8 @@ so tests that compare generated code with the IR share one compilation.
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +18,10 @@ from hypothesis import settings
 from metricc.compiler import build, emit
 from metricc.compiler.language import load
 
-SPEC_DIR = Path(__file__).resolve().parent.parent / "specs"
+REPO = Path(__file__).resolve().parent.parent
+SPEC_DIR = REPO / "specs"
+# The package as installed: the root modules and the layers (tests/test_imports.py ranks them).
+PACKAGE_PARTS = ("__init__.py", "__main__.py", "core", "runtime", "generated", "api", "bridges", "compiler", "audit", "cli")
 
 # Property tests draw the same examples on every run (a suite that is green once stays green);
 # broader random searches belong in benchmarks/ (fuzz_runtime.py, exactness.py), and what they
@@ -33,3 +40,18 @@ def compiled_metrics():
 def compiled_catalog(compiled_metrics):
     """``{relative path: text}``: the files a build of ``specs/`` writes into ``generated/``."""
     return emit.emit_catalog(compiled_metrics, load.load_errata(SPEC_DIR))
+
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    """``(package, env)``: a copy of the package as ``tmp_path/metricc`` and the environment
+    under which ``python -m metricc`` (run with ``cwd=tmp_path``) imports the copy, not this tree."""
+    package = tmp_path / "metricc"
+    package.mkdir()
+    for name in PACKAGE_PARTS:
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, package / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copyfile(REPO / name, package / name)
+    return package, {**os.environ, "PYTHONPATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}

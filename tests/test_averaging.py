@@ -10,7 +10,6 @@ build) and evaluated to the hand-computed number.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -21,7 +20,6 @@ from metricc.compiler.language import averaging as language
 from metricc.runtime import averaging as runtime
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("__init__.py", "__main__.py", "core", "runtime", "generated", "api", "bridges", "compiler", "audit", "cli", "specs")
 
 # The harmonic mean of the per-class values, one row per table.
 _LANGUAGE_ROW = '''\
@@ -95,16 +93,8 @@ def _with_row(path: Path, row: str) -> None:
     path.write_text(text[:end + 1] + row + text[end + 1:], encoding="utf-8")
 
 
-def test_a_mode_added_to_the_two_tables_flows_through_the_build(tmp_path):
-    package = tmp_path / "source" / "metricc"
-    package.mkdir(parents=True)
-    for name in PACKAGES:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, package / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy(source, package / name)
-    shutil.copy(REPO / "pyproject.toml", package)
+def test_a_mode_added_to_the_two_tables_flows_through_the_build(package_copy, tmp_path):
+    package, env = package_copy
     _with_row(package / "compiler" / "language" / "averaging.py", _LANGUAGE_ROW)
     _with_row(package / "runtime" / "averaging.py", _RUNTIME_ROW)
     specs = tmp_path / "specs"
@@ -112,7 +102,6 @@ def test_a_mode_added_to_the_two_tables_flows_through_the_build(tmp_path):
     (specs / "toy_dice.yaml").write_text(_DICE, encoding="utf-8")
     (specs / "toy_half_harmonic.yaml").write_text(_OF_HARMONIC, encoding="utf-8")
     shutil.copy(REPO / "specs" / "schema.json", specs)
-    env = {**os.environ, "PYTHONPATH": str(package.parent), "PYTHONDONTWRITEBYTECODE": "1"}
 
     built = subprocess.run([sys.executable, "-m", "metricc", "build", "--specs", "specs", "--out", "out", "--no-cache", "--quiet"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)

@@ -8,7 +8,6 @@ and ``metricc build`` of that copy writes its files beside the numpy modules.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -21,7 +20,6 @@ from metricc.compiler.emit import targets
 from metricc.compiler.emit.target import GENERATED, SITE, Catalog, Target, emit_files
 
 REPO = Path(__file__).resolve().parents[3]
-_PACKAGES = ("core", "runtime", "api", "bridges", "compiler", "audit", "cli")
 
 _TOY = '''"""Each metric's simplified formula as JSON: a toy output target."""
 
@@ -39,22 +37,16 @@ TARGET = Target(
 '''
 
 
-def _copy(tmp_path: Path) -> Path:
-    """The package as ``tmp_path/metricc`` and two specs in ``tmp_path/specs``."""
-    package = tmp_path / "metricc"
-    package.mkdir()
-    for name in ("__init__.py", "__main__.py"):
-        shutil.copyfile(REPO / name, package / name)
-    for name in _PACKAGES:
-        shutil.copytree(REPO / name, package / name, ignore=shutil.ignore_patterns("__pycache__"))
+def _specs(tmp_path: Path) -> None:
+    """Two specs in ``tmp_path/specs`` for the copy to build."""
     (tmp_path / "specs").mkdir()
     for metric_id in ("precision", "recall"):
         shutil.copyfile(REPO / "specs" / f"{metric_id}.yaml", tmp_path / "specs" / f"{metric_id}.yaml")
-    return package
 
 
-def test_a_new_output_target_is_one_module_and_one_entry(tmp_path):
-    package = _copy(tmp_path)
+def test_a_new_output_target_is_one_module_and_one_entry(package_copy, tmp_path):
+    package, env = package_copy
+    _specs(tmp_path)
     emit = package / "compiler" / "emit"
     (emit / "formula_json.py").write_text(_TOY, encoding="utf-8")
     registry = (emit / "targets.py").read_text(encoding="utf-8")
@@ -63,7 +55,6 @@ def test_a_new_output_target_is_one_module_and_one_entry(tmp_path):
     registry = registry.replace("TARGETS: tuple[Target, ...] = (", "TARGETS: tuple[Target, ...] = (formula_json.TARGET, ")
     assert "formula_json.TARGET" in registry and "import formula_json" in registry
     (emit / "targets.py").write_text(registry, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     done = subprocess.run([sys.executable, "-m", "metricc", "build", "--specs", "specs", "--out", "generated",
                            "--no-cache", "--quiet"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
