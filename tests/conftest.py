@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from metricc.compiler import build, emit
-from metricc.compiler.language import load
+from metricc.compiler import build
+from metricc.compiler.analysis.cache import Cache
 
 REPO = Path(__file__).resolve().parent.parent
 SPEC_DIR = REPO / "specs"
@@ -31,16 +31,25 @@ settings.load_profile("metricc")
 
 
 @pytest.fixture(scope="session")
-def compiled_metrics():
-    """``{metric id: analyzed ir.Metric}`` for ``specs/``, equivalences proved."""
-    return build.compile_metrics(SPEC_DIR)
+def session_build(tmp_path_factory):
+    """``(build, cache folder)``: the one full build of ``specs/`` this session, its cache kept
+    on disk so that a warm build (test_cache) reads what this cold one stored."""
+    folder = tmp_path_factory.mktemp("build-cache")
+    done = build.run(build.Build(SPEC_DIR, Cache(folder)))
+    done.cache.save()
+    return done, folder
 
 
 @pytest.fixture(scope="session")
-def compiled_catalog(compiled_metrics):
-    """``{relative path: text}``: the files a build of ``specs/`` writes into ``generated/``."""
-    return emit.emit_catalog(compiled_metrics, load.load_errata(SPEC_DIR))
+def compiled_metrics(session_build):
+    """``{metric id: analyzed ir.Metric}`` for ``specs/``, equivalences proved."""
+    return dict(session_build[0].metrics)
 
+
+@pytest.fixture(scope="session")
+def compiled_catalog(session_build):
+    """``{relative path: text}``: the files a build of ``specs/`` writes into ``generated/``."""
+    return dict(session_build[0].files)
 
 
 @pytest.fixture
