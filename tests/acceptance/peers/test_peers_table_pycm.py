@@ -16,27 +16,13 @@ import pytest
 
 import metricc as mc
 from metricc.audit import peers
+from tests.acceptance.peers.test_pycm_class_statistics import _number, _pycm, _random_matrices
 
 pycm = pytest.importorskip("pycm")
 
 TABLE = peers.load_peers()["PyCM"]
 # PyCM gives a pair for these; the table's note names the element the entry is.
 PAIR_ELEMENT = {"Overall J": 1}
-
-
-def _matrices(count: int, seed: int):
-    rng = np.random.default_rng(seed)
-    for _ in range(count):
-        c = int(rng.integers(2, 6))
-        matrix = rng.integers(0, 12, size=(c, c))
-        matrix[rng.random((c, c)) < 0.15] = 0
-        if matrix.sum() == 0:
-            matrix[0, 0] = 1
-        yield matrix
-
-
-def _number(value) -> float:
-    return math.nan if value in ("None", None) or isinstance(value, str) else float(value)
 
 
 def _covered(group: str):
@@ -60,9 +46,8 @@ def test_the_table_has_both_pycm_groups():
 @pytest.mark.parametrize("name", _covered("class"), ids=lambda n: n.name)
 def test_class_statistic_as_the_table_writes_it(name):
     compared = 0
-    for matrix in _matrices(25, seed=sum(map(ord, name.name))):
-        stat = pycm.ConfusionMatrix(matrix={i: {j: int(matrix[i, j]) for j in range(len(matrix))}
-                                            for i in range(len(matrix))}).class_stat[name.name]
+    for matrix in _random_matrices(25, seed=sum(map(ord, name.name))):
+        stat = _pycm(matrix).class_stat[name.name]
         theirs = np.array([_number(stat[k]) for k in range(len(matrix))])
         ours = _ours(name.metrics, matrix, "none")
         both = ~np.isnan(theirs) & ~np.isnan(ours)
@@ -75,9 +60,8 @@ def test_class_statistic_as_the_table_writes_it(name):
 @pytest.mark.parametrize("name", _covered("overall"), ids=lambda n: n.name)
 def test_overall_statistic_as_the_table_writes_it(name):
     compared = 0
-    for matrix in _matrices(25, seed=sum(map(ord, name.name))):
-        stat = pycm.ConfusionMatrix(matrix={i: {j: int(matrix[i, j]) for j in range(len(matrix))}
-                                            for i in range(len(matrix))}).overall_stat[name.name]
+    for matrix in _random_matrices(25, seed=sum(map(ord, name.name))):
+        stat = _pycm(matrix).overall_stat[name.name]
         if isinstance(stat, (tuple, list)):
             assert name.name in PAIR_ELEMENT, f"PyCM {name.name} is a pair: say in PAIR_ELEMENT which element the table means"
             stat = stat[PAIR_ELEMENT[name.name]]
