@@ -23,7 +23,8 @@ import math
 
 import numpy as np
 
-from metricc.runtime import confusion, inputs
+from metricc.runtime import confusion
+from metricc.runtime import labels as labels_of
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
 from metricc.runtime import averaging
@@ -70,6 +71,7 @@ class ConfusionAccumulator:
         self.fixed = labels is not None
         self.classes = None if labels is None else confusion.check_labels(labels)
         self.matrix = None if labels is None else np.zeros((len(self.classes),) * 2, dtype=np.int64)
+        self.known = None if labels is None else labels_of.KnownClasses(self.classes)  # prepared once for every chunk
         self.positional = False  # classes known only by index (matrices without labels)
 
     def _grow(self, classes: np.ndarray, argument: str) -> None:
@@ -109,13 +111,23 @@ class ConfusionAccumulator:
                 raise InputError("y_pred", "y_true needs y_pred")
             if labels is not None:
                 raise InputError("labels", "fix the class set when creating the accumulator: ConfusionAccumulator(labels=...)")
-            y_true = inputs.one_label_per_sample(y_true, "y_true")  # (n, 1) chunks: one label per sample
-            y_pred = inputs.one_label_per_sample(y_pred, "y_pred")
-            seen = confusion.class_labels(y_true, y_pred)
-            if np.ndim(y_true) != 1:
-                raise InputError("y_true", f"expected one chunk of labels (N,), got shape {np.shape(y_true)}")
+            t, p = labels_of.check_pair(y_true, y_pred)
+            if t.ndim != 1:
+                raise InputError("y_true", f"expected one chunk of labels (N,), got shape {t.shape}")
+            weights = None if sample_weight is None else labels_of.check_weights(sample_weight, t.shape)
+            if self.fixed:  # the classes were checked once, by __init__
+                try:
+                    self._add(labels_of.counted(t, p, self.known, weights)[1], None)
+                except InputError:
+                    self._grow(labels_of.counted(t, p, None)[0], "y_true")  # names the label outside them
+                    raise
+                return self
+            seen, chunk = labels_of.counted(t, p, None, weights)
+            if self.classes is not None and np.array_equal(seen, self.classes):
+                self._add(chunk, None)
+                return self
             self._grow(seen, "y_true")
-            self._add(confusion.confusion_matrix(y_true, y_pred, labels=self.classes, sample_weight=sample_weight), None)
+            self._add(chunk, seen)
             return self
         if y_pred is not None:
             raise InputError("y_pred", "give labels or a matrix, not both")
