@@ -88,6 +88,7 @@ class ConfusionAccumulator:
         if self.matrix is not None and len(union) != len(self.classes):
             self.matrix = _embed(self.matrix, self.classes, union)
         self.classes = union
+        self.known = labels_of.KnownClasses(union)
 
     def _add(self, matrix: np.ndarray, classes: np.ndarray | None) -> None:
         if classes is not None:
@@ -115,17 +116,15 @@ class ConfusionAccumulator:
             if t.ndim != 1:
                 raise InputError("y_true", f"expected one chunk of labels (N,), got shape {t.shape}")
             weights = None if sample_weight is None else labels_of.check_weights(sample_weight, t.shape)
-            if self.fixed:  # the classes were checked once, by __init__
+            if self.known is not None:  # the classes so far, prepared once: most chunks bring no new one
                 try:
                     self._add(labels_of.counted(t, p, self.known, weights)[1], None)
+                    return self
                 except InputError:
-                    self._grow(labels_of.counted(t, p, None)[0], "y_true")  # names the label outside them
-                    raise
-                return self
+                    if self.fixed:
+                        self._grow(labels_of.counted(t, p, None)[0], "y_true")  # names the label outside them
+                        raise
             seen, chunk = labels_of.counted(t, p, None, weights)
-            if self.classes is not None and np.array_equal(seen, self.classes):
-                self._add(chunk, None)
-                return self
             self._grow(seen, "y_true")
             self._add(chunk, seen)
             return self
