@@ -226,10 +226,7 @@ def labels_rows(table, sizes, repeat, rng, peers):
 
 
 def hand_chunks(t, p, c, size):
-    total = np.zeros((c, c), dtype=np.int64)
-    for start in range(0, t.size, size):
-        total += hand_matrix(t[start:start + size], p[start:start + size], c)
-    return total
+    return sum(hand_matrix(t[start:start + size], p[start:start + size], c) for start in range(0, t.size, size))
 
 
 def accumulate(t, p, size, labels=None):
@@ -240,41 +237,32 @@ def accumulate(t, p, size, labels=None):
 
 
 def known_rows(table, sizes, rng):
-    """Counting with ``labels=`` against the same counting without it, and the accumulator
-    against a hand-written bincount per chunk (issue 31)."""
+    """Issue 31: counting with ``labels=`` and accumulating, against the same counting without them."""
     c = 20
     for n in sizes:
-        t, p = rng.integers(0, c, n), rng.integers(0, c, n)
-        shuffled = rng.permutation(c)
+        t, p, shuffled = rng.integers(0, c, n), rng.integers(0, c, n), rng.permutation(c)
         for labels, how in ((np.arange(c), "0..C-1"), (shuffled, "shuffled")):
-            expected = mc.confusion_matrix(t, p)[np.ix_(labels, labels)]
-            assert np.array_equal(mc.confusion_matrix(t, p, labels=labels), expected)
+            assert np.array_equal(mc.confusion_matrix(t, p, labels=labels), mc.confusion_matrix(t, p)[np.ix_(labels, labels)])
             table.add(f"`confusion_matrix(labels=)` ({how}), N = {n:.0e}, C = {c}; target: without `labels=`",
                       lambda: mc.confusion_matrix(t, p), lambda: mc.confusion_matrix(t, p, labels=labels),
                       memory=(peak_mib(lambda: mc.confusion_matrix(t, p, labels=labels)),
                               peak_mib(lambda: mc.confusion_matrix(t, p))))
-        labels = shuffled
+        evaluate = [lambda labels=labels: mc.evaluate(LABEL_SET, y_true=t, y_pred=p, labels=labels) for labels in (None, shuffled)]
         table.add(f"13 values in one `evaluate(labels=)` (shuffled), N = {n:.0e}, C = {c}; target: without `labels=`",
-                  lambda: mc.evaluate(LABEL_SET, y_true=t, y_pred=p),
-                  lambda: mc.evaluate(LABEL_SET, y_true=t, y_pred=p, labels=labels),
-                  memory=(peak_mib(lambda: mc.evaluate(LABEL_SET, y_true=t, y_pred=p, labels=labels)),
-                          peak_mib(lambda: mc.evaluate(LABEL_SET, y_true=t, y_pred=p))))
-    n = sizes[0]
-    t, p = rng.integers(0, c, n), rng.integers(0, c, n)
+                  *evaluate, memory=(peak_mib(evaluate[1]), peak_mib(evaluate[0])))
+    t, p = rng.integers(0, c, sizes[0]), rng.integers(0, c, sizes[0])
     for size in (10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6):
         for labels, how in ((None, "classes found"), (np.arange(c), "labels fixed")):
             assert np.array_equal(accumulate(t, p, size, labels), hand_matrix(t, p, c))
-            table.add(f"`ConfusionAccumulator.update` ({how}), chunks of {size:.0e}, N = {n:.0e}, C = {c}; "
+            table.add(f"`ConfusionAccumulator.update` ({how}), chunks of {size:.0e}, N = {sizes[0]:.0e}, C = {c}; "
                       "target: `np.bincount` per chunk", lambda: hand_chunks(t, p, c, size),
                       lambda: accumulate(t, p, size, labels))
 
 
-def small_rows(table, rng):
-    """13 values from a given small matrix: the per-call cost of ``evaluate`` (issue 31)."""
+def small_rows(table, rng):  # issue 31: the per-call cost of evaluate
     for c in (3, 20):
         m = rng.integers(0, 100, (c, c))
-        assert np.allclose(list(mc.evaluate(LABEL_SET, matrix=m).values()), hand_matrix_set(m), rtol=1e-12,
-                           equal_nan=True)
+        assert np.allclose(list(mc.evaluate(LABEL_SET, matrix=m).values()), hand_matrix_set(m), rtol=1e-12, equal_nan=True)
         table.add(f"13 values from a given {c}x{c} matrix, 100 calls", lambda: [hand_matrix_set(m) for _ in range(100)],
                   lambda: [mc.evaluate(LABEL_SET, matrix=m) for _ in range(100)])
 
