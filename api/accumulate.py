@@ -23,7 +23,8 @@ import math
 
 import numpy as np
 
-from metricc.runtime import confusion, inputs
+from metricc.runtime import confusion
+from metricc.runtime import labels as labels_of
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
 from metricc.runtime import averaging
@@ -70,6 +71,7 @@ class ConfusionAccumulator:
         self.fixed = labels is not None
         self.classes = None if labels is None else confusion.check_labels(labels)
         self.matrix = None if labels is None else np.zeros((len(self.classes),) * 2, dtype=np.int64)
+        self.known = None if labels is None else labels_of.KnownClasses(self.classes)  # prepared once for every chunk
         self.positional = False  # classes known only by index (matrices without labels)
 
     def _grow(self, classes: np.ndarray, argument: str) -> None:
@@ -86,6 +88,7 @@ class ConfusionAccumulator:
         if self.matrix is not None and len(union) != len(self.classes):
             self.matrix = _embed(self.matrix, self.classes, union)
         self.classes = union
+        self.known = labels_of.KnownClasses(union)
 
     def _add(self, matrix: np.ndarray, classes: np.ndarray | None) -> None:
         if classes is not None:
@@ -109,13 +112,21 @@ class ConfusionAccumulator:
                 raise InputError("y_pred", "y_true needs y_pred")
             if labels is not None:
                 raise InputError("labels", "fix the class set when creating the accumulator: ConfusionAccumulator(labels=...)")
-            y_true = inputs.one_label_per_sample(y_true, "y_true")  # (n, 1) chunks: one label per sample
-            y_pred = inputs.one_label_per_sample(y_pred, "y_pred")
-            seen = confusion.class_labels(y_true, y_pred)
-            if np.ndim(y_true) != 1:
-                raise InputError("y_true", f"expected one chunk of labels (N,), got shape {np.shape(y_true)}")
+            t, p = labels_of.check_pair(y_true, y_pred)
+            if t.ndim != 1:
+                raise InputError("y_true", f"expected one chunk of labels (N,), got shape {t.shape}")
+            weights = None if sample_weight is None else labels_of.check_weights(sample_weight, t.shape)
+            if self.known is not None:  # the classes so far, prepared once: most chunks bring no new one
+                try:
+                    self._add(labels_of.counted(t, p, self.known, weights)[1], None)
+                    return self
+                except InputError:
+                    if self.fixed:
+                        self._grow(labels_of.counted(t, p, None)[0], "y_true")  # names the label outside them
+                        raise
+            seen, chunk = labels_of.counted(t, p, None, weights)
             self._grow(seen, "y_true")
-            self._add(confusion.confusion_matrix(y_true, y_pred, labels=self.classes, sample_weight=sample_weight), None)
+            self._add(chunk, seen)
             return self
         if y_pred is not None:
             raise InputError("y_pred", "give labels or a matrix, not both")

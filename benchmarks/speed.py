@@ -225,6 +225,48 @@ def labels_rows(table, sizes, repeat, rng, peers):
                       lambda: mc.evaluate(LABEL_SET, matrix=m))
 
 
+def hand_chunks(t, p, c, size):
+    return sum(hand_matrix(t[start:start + size], p[start:start + size], c) for start in range(0, t.size, size))
+
+
+def accumulate(t, p, size, labels=None):
+    acc = mc.ConfusionAccumulator(labels=labels)
+    for start in range(0, t.size, size):
+        acc.update(t[start:start + size], p[start:start + size])
+    return acc.matrix
+
+
+def known_rows(table, sizes, rng):
+    """Issue 31: counting with ``labels=`` and accumulating, against the same counting without them."""
+    c = 20
+    for n in sizes:
+        t, p, shuffled = rng.integers(0, c, n), rng.integers(0, c, n), rng.permutation(c)
+        for labels, how in ((np.arange(c), "0..C-1"), (shuffled, "shuffled")):
+            assert np.array_equal(mc.confusion_matrix(t, p, labels=labels), mc.confusion_matrix(t, p)[np.ix_(labels, labels)])
+            table.add(f"`confusion_matrix(labels=)` ({how}), N = {n:.0e}, C = {c}; target: without `labels=`",
+                      lambda: mc.confusion_matrix(t, p), lambda: mc.confusion_matrix(t, p, labels=labels),
+                      memory=(peak_mib(lambda: mc.confusion_matrix(t, p, labels=labels)),
+                              peak_mib(lambda: mc.confusion_matrix(t, p))))
+        evaluate = [lambda labels=labels: mc.evaluate(LABEL_SET, y_true=t, y_pred=p, labels=labels) for labels in (None, shuffled)]
+        table.add(f"13 values in one `evaluate(labels=)` (shuffled), N = {n:.0e}, C = {c}; target: without `labels=`",
+                  *evaluate, memory=(peak_mib(evaluate[1]), peak_mib(evaluate[0])))
+    t, p = rng.integers(0, c, sizes[0]), rng.integers(0, c, sizes[0])
+    for size in (10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6):
+        for labels, how in ((None, "classes found"), (np.arange(c), "labels fixed")):
+            assert np.array_equal(accumulate(t, p, size, labels), hand_matrix(t, p, c))
+            table.add(f"`ConfusionAccumulator.update` ({how}), chunks of {size:.0e}, N = {sizes[0]:.0e}, C = {c}; "
+                      "target: `np.bincount` per chunk", lambda: hand_chunks(t, p, c, size),
+                      lambda: accumulate(t, p, size, labels))
+
+
+def small_rows(table, rng):  # issue 31: the per-call cost of evaluate
+    for c in (3, 20):
+        m = rng.integers(0, 100, (c, c))
+        assert np.allclose(list(mc.evaluate(LABEL_SET, matrix=m).values()), hand_matrix_set(m), rtol=1e-12, equal_nan=True)
+        table.add(f"13 values from a given {c}x{c} matrix, 100 calls", lambda: [hand_matrix_set(m) for _ in range(100)],
+                  lambda: [mc.evaluate(LABEL_SET, matrix=m) for _ in range(100)])
+
+
 def batch_rows(table, batch, repeat, rng):
     for c in (3, 18):
         m = rng.integers(0, 50, (batch, c, c))
@@ -323,7 +365,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N = 1e6 only, 3 repeats: under two minutes")
     parser.add_argument("--repeat", type=int, default=None, help="median of this many runs (default 7, quick 3)")
-    parser.add_argument("--only", choices=("labels", "batch", "sweep", "scores", "calibration", "import"), action="append",
+    parser.add_argument("--only", choices=("labels", "known", "small", "batch", "sweep", "scores", "calibration", "import"), action="append",
                         help="run only these rows (repeatable)")
     parser.add_argument("--cpu", action="store_true", help="CPU time of this process, least of the repeats "
                                                            "(for a machine other jobs load)")
@@ -338,6 +380,8 @@ def main() -> None:
     warnings.simplefilter("ignore")  # peers warn about undefined values; the values are compared above
     start = time.perf_counter()
     rows = {"labels": lambda: labels_rows(table, sizes, repeat, rng, peers),
+            "known": lambda: known_rows(table, sizes, rng),
+            "small": lambda: small_rows(table, rng),
             "batch": lambda: batch_rows(table, 10 ** 5, repeat, rng),
             "sweep": lambda: sweep_row(table, repeat, rng),
             "scores": lambda: score_rows(table, [10 ** 5] if args.quick else [10 ** 5, 10 ** 6], rng, peers),

@@ -13,14 +13,19 @@ import numpy as np
 from metricc.core.errors import InputError
 from metricc.runtime import inputs
 from metricc.runtime.counts import as_array
+from metricc.runtime.known_classes import CHUNK as _CHUNK, KnownClasses
 
 __all__ = [
     "MAX_MATRIX_CELLS",
+    "KnownClasses",
     "check_labels",
+    "check_pair",
+    "check_weights",
     "class_codes",
     "class_labels",
     "classes_and_matrix",
     "confusion_matrix",
+    "counted",
     "label_array",
 ]
 
@@ -92,9 +97,9 @@ def _is_label(value) -> bool:
     return isinstance(value, numbers.Number) and value == value
 
 
-def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
-    # One label per sample from any container ((n, 1) arrays, one-column tables, tensors):
-    # the rules of metricc.runtime.inputs, here where every pair of label vectors passes.
+def check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
+    """Two label arrays of one shape and family, one label per sample from any container
+    ((n, 1) arrays, one-column tables, tensors: the rules of :mod:`metricc.runtime.inputs`)."""
     t = label_array(inputs.one_label_per_sample(y_true, "y_true"), "y_true")
     p = label_array(inputs.one_label_per_sample(y_pred, "y_pred"), "y_pred")
     if t.shape != p.shape:
@@ -196,12 +201,6 @@ def _small_integers(t: np.ndarray, p: np.ndarray) -> int | None:
     return k if rows * k * k <= max(_GRID_CELLS_PER_LABEL * t.size, 2 ** 16) else None
 
 
-# Labels counted per chunk: a chunk, its cell numbers and its counts stay in cache (2 MiB of
-# L2), so the labels are read from memory once where ``bincount(t * K + p)`` reads and writes
-# three arrays of their size.
-_CHUNK = 1 << 17
-
-
 def _chunked_grid(t: np.ndarray, p: np.ndarray, weights) -> np.ndarray | None:
     """Counts ``(1, K, K)`` of 1-d integer labels in 0..K-1, chunk by chunk: each chunk's
     largest label sizes its own small grid, added into the corner of the total. None when a
@@ -263,7 +262,7 @@ def class_codes(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray, np
     >>> [a.tolist() for a in class_codes(["b", "a"], ["c", "a"])]
     [['a', 'b', 'c'], [1, 0], [2, 0]]
     """
-    t, p = _check_pair(y_true, y_pred)
+    t, p = check_pair(y_true, y_pred)
     return _classes_and_codes(t, p, labels)
 
 
@@ -275,13 +274,14 @@ def class_labels(y_true, y_pred, labels=None) -> np.ndarray:
     >>> class_labels([2, 0], [0, 2], labels=[2, 1, 0]).tolist()
     [2, 1, 0]
     """
-    t, p = _check_pair(y_true, y_pred)
+    t, p = check_pair(y_true, y_pred)
     return _classes_and_codes(t, p, labels)[0]
 
 
 # ---------------------------------------------------------------- matrices
 
-def _check_weights(sample_weight, shape: tuple) -> np.ndarray:
+def check_weights(sample_weight, shape: tuple) -> np.ndarray:
+    """Finite non-negative float64 weights, one per label of ``shape`` (or per column of a batch)."""
     w = as_array(sample_weight, "sample_weight")
     if w.dtype.kind not in "biuf":
         raise InputError("sample_weight", f"expected numbers, got dtype {w.dtype}")
@@ -324,21 +324,34 @@ def classes_and_matrix(y_true, y_pred, *, labels=None, sample_weight=None) -> tu
     >>> classes.tolist(), matrix.tolist()
     ([3, 5], [[0, 1], [0, 2]])
     """
-    t, p = _check_pair(y_true, y_pred)
-    weights = None if sample_weight is None else _check_weights(sample_weight, t.shape).ravel()
-    grid = _chunked_grid(t, p, weights) if labels is None else None
-    k = _small_integers(t, p) if labels is None and grid is None else None
-    if grid is not None or k is not None:
-        grid = _grid_counts(t, p, k, weights) if grid is None else grid
-        k = grid.shape[-1]
-        if weights is None:
-            seen = (grid.sum(axis=(0, 1)) + grid.sum(axis=(0, 2))) > 0
-        else:  # a class seen only with weight 0 is still a class
-            seen = (np.bincount(t.ravel(), minlength=k) + np.bincount(p.ravel(), minlength=k)) > 0
-        classes = np.flatnonzero(seen).astype(np.result_type(t.dtype, p.dtype))
-        counts = grid if seen.all() else grid[:, seen][:, :, seen]
+    t, p = check_pair(y_true, y_pred)
+    weights = None if sample_weight is None else check_weights(sample_weight, t.shape).ravel()
+    return counted(t, p, None if labels is None else KnownClasses(check_labels(labels)), weights)
+
+
+def counted(t: np.ndarray, p: np.ndarray, known: KnownClasses | None, weights=None) -> tuple[np.ndarray, np.ndarray]:
+    """(classes, matrix) of labels read by :func:`check_pair`, over the ``known`` classes (a
+    label outside them raises, naming it) or, when None, the classes seen."""
+    if known is not None:
+        classes = known.classes
+        exact = weights is None and t.ndim == 1 and _numpy_exact(t.dtype, p.dtype, classes.dtype)
+        counts = known.counts(t, p) if exact else None
+        if counts is None:  # weighted sums are taken in one bincount, in the order of the samples
+            counts = _grid_counts(_encode(t, classes, "y_true"), _encode(p, classes, "y_pred"), len(classes), weights)
     else:
-        classes, ct, cp = _classes_and_codes(t, p, labels)
-        counts = _grid_counts(ct, cp, len(classes), weights)
+        grid = _chunked_grid(t, p, weights)
+        k = _small_integers(t, p) if grid is None else None
+        if grid is not None or k is not None:
+            grid = _grid_counts(t, p, k, weights) if grid is None else grid
+            k = grid.shape[-1]
+            if weights is None:
+                seen = (grid.sum(axis=(0, 1)) + grid.sum(axis=(0, 2))) > 0
+            else:  # a class seen only with weight 0 is still a class
+                seen = (np.bincount(t.ravel(), minlength=k) + np.bincount(p.ravel(), minlength=k)) > 0
+            classes = np.flatnonzero(seen).astype(np.result_type(t.dtype, p.dtype))
+            counts = grid if seen.all() else grid[:, seen][:, :, seen]
+        else:
+            classes, ct, cp = _classes_and_codes(t, p, None)
+            counts = _grid_counts(ct, cp, len(classes), weights)
     counts = counts.astype(np.int64 if weights is None else np.float64, copy=False)
     return classes, (counts if t.ndim == 2 else counts[0])
