@@ -105,6 +105,7 @@ from metricc.generated.overall_mcen import INFO as _overall_mcen
 from metricc.generated.overall_racc import INFO as _overall_racc
 from metricc.generated.overall_raccu import INFO as _overall_raccu
 from metricc.generated.overlap_coefficient import INFO as _overlap_coefficient
+from metricc.generated.ovo_weighted_roc_auc import INFO as _ovo_weighted_roc_auc
 from metricc.generated.p_value import INFO as _p_value
 from metricc.generated.partial_roc_auc import INFO as _partial_roc_auc
 from metricc.generated.pearson_c import INFO as _pearson_c
@@ -129,11 +130,14 @@ from metricc.generated.relevance_recall import INFO as _relevance_recall
 from metricc.generated.response_entropy import INFO as _response_entropy
 from metricc.generated.rms_calibration_error import INFO as _rms_calibration_error
 from metricc.generated.roc_auc import INFO as _roc_auc
+from metricc.generated.samples_average_precision import INFO as _samples_average_precision
+from metricc.generated.samples_roc_auc import INFO as _samples_roc_auc
 from metricc.generated.scott_pi import INFO as _scott_pi
 from metricc.generated.sensitivity_at_specificity import INFO as _sensitivity_at_specificity
 from metricc.generated.similarity_index import INFO as _similarity_index
 from metricc.generated.specificity import INFO as _specificity
 from metricc.generated.specificity_at_sensitivity import INFO as _specificity_at_sensitivity
+from metricc.generated.subset_zero_one_loss import INFO as _subset_zero_one_loss
 from metricc.generated.top_k_accuracy import INFO as _top_k_accuracy
 from metricc.generated.tversky_index import INFO as _tversky_index
 from metricc.generated.weighted_accuracy import INFO as _weighted_accuracy
@@ -244,6 +248,7 @@ CATALOG = Catalog((
     _overall_racc,
     _overall_raccu,
     _overlap_coefficient,
+    _ovo_weighted_roc_auc,
     _p_value,
     _partial_roc_auc,
     _pearson_c,
@@ -268,11 +273,14 @@ CATALOG = Catalog((
     _response_entropy,
     _rms_calibration_error,
     _roc_auc,
+    _samples_average_precision,
+    _samples_roc_auc,
     _scott_pi,
     _sensitivity_at_specificity,
     _similarity_index,
     _specificity,
     _specificity_at_sensitivity,
+    _subset_zero_one_loss,
     _top_k_accuracy,
     _tversky_index,
     _weighted_accuracy,

@@ -87,6 +87,10 @@ INFO = MetricInfo(
             "one-hot indicator rows"
         ),
         "error_rate = fnr [weighted] for every confusion matrix",
+        (
+            "error_rate = subset_zero_one_loss [samples] for every confusion matrix of "
+            "single-label data read as one-hot indicator rows"
+        ),
         "error_rate = class_error_rate [binary] for two classes (C = 2)",
         "error_rate = class_error_rate [macro] for two classes (C = 2)",
         "error_rate = class_error_rate [micro] for two classes (C = 2)",

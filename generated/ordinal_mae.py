@@ -104,6 +104,10 @@ INFO = MetricInfo(
             "one-hot indicator rows"
         ),
         "ordinal_mae = fnr [weighted] for two classes (C = 2)",
+        (
+            "ordinal_mae = subset_zero_one_loss [samples] for two classes (C = 2) of single-label "
+            "data read as one-hot indicator rows"
+        ),
     ),
     gradient=gradient,
 )

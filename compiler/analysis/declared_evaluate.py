@@ -108,11 +108,13 @@ class Function:
         return values.astype(float)
 
     def vanishes(self, env: Mapping[str, object], shape: tuple[int, ...]) -> np.ndarray:
-        """Where the value is 0 (for some class, if a class index is free)."""
+        """Where the value is 0 (for some class or sample, if a class or sample index is free:
+        ``Sum(Y[s, k], k)``, a sample with no true label)."""
         free = [n for n in self.names if n not in env]
+        ranges = [range(env["n"] if n in symbols.SAMPLE_INDICES else env.get("C", 1)) for n in free]
         found = np.zeros(shape, dtype=bool)
-        for classes in itertools.product(range(env.get("C", 1)), repeat=len(free)):
-            found |= np.broadcast_to(self({**env, **dict(zip(free, classes))}), shape) == 0
+        for values in itertools.product(*ranges):
+            found |= np.broadcast_to(self({**env, **dict(zip(free, values))}), shape) == 0
         return found
 
 

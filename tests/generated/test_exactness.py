@@ -186,3 +186,14 @@ def test_judge_flags_what_it_must():
     assert warns.problem == "warning"
     refused = ref.run(lambda x: x, (1.0,), ref.Call("-", 0.0, {}, ref.Refused("pooled count beyond 2**53")))
     assert refused.problem == "not refused"
+
+
+def test_d2_brier_score_near_zero_within_its_conditioning(compiled_metrics):
+    """1 - 0.49999999999999994 rounds to 0.5, so float64 gives 0.0 where the exact value on
+    these inputs is -(2**-54 + 2**-108) (issue 27): within the spec's conditioning bound."""
+    y, scores = [1, 0], [[0.5, 0.49999999999999994], [0.5, 0.5]]
+    outcomes = ref.check_scores_input(compiled_metrics["d2_brier_score"], CATALOG["d2_brier_score"], y, scores, {})
+    assert not failures(outcomes)
+    expected = 1 - (Fraction(1, 4) + (1 - Fraction(0.49999999999999994)) ** 2 + Fraction(1, 2)) / 1
+    assert expected == -(Fraction(1, 2 ** 54) + Fraction(1, 2 ** 108))
+    assert abs(float(CATALOG["d2_brier_score"].function(y, scores)) - float(expected)) <= 1e-12 * 2

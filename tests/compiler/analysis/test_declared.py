@@ -178,3 +178,19 @@ def test_refusals_are_deterministic(compiled_metrics):
             declared.check_declared(flipped)
         messages.append(info.value.render())
     assert messages[0] == messages[1]
+
+
+def test_a_free_sample_index_is_tried_at_every_sample():
+    """An undefined case of one sample (``Sum(Y[s, k], k) = 0``: a sample with no true label)
+    holds where any sample has it, the fifth of five too (not only the first C = 2)."""
+    import numpy as np
+
+    from metricc.compiler.analysis.declared_evaluate import Function
+    from metricc.compiler.language import symbols
+
+    s, k = symbols.index_symbol("s"), symbols.index_symbol("k")
+    case = Function(sympy.Sum(symbols.TRUTH[s, k], (k, 0, symbols.N_CLASSES - 1)))
+    truth = np.ones((5, 2, 2))
+    truth[4, :, 1] = 0  # the second sampled truth: its last sample has no true label
+    env = {"Y": truth, "n": np.int64(5), "C": np.int64(2)}
+    assert case.vanishes(env, (2,)).tolist() == [False, True]
