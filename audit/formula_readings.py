@@ -20,7 +20,7 @@ import sympy
 from metricc.audit.notation import CLASS_COUNTS
 from metricc.compiler.language import symbols
 
-__all__ = ["READINGS", "prune", "meaning", "words", "substitute", "combinations",
+__all__ = ["READINGS", "table_cells", "prune", "meaning", "words", "substitute", "combinations",
            "MAX_COMBINATIONS", "role_bounds"]
 
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
@@ -36,7 +36,11 @@ READINGS = {
     "total": "the number of samples n", "classes": "the number of classes C",
     "precision": "precision", "correct": "the number correctly classified (the sum of TP over the classes)",
     "predicted count": "the number predicted in the class (TP + FP)",
+    "cells by prediction": "the cells of the 2 x 2 table with the test's result in rows (a = TP, b = FP, c = FN, d = TN)",
+    "cells by truth": "the cells of the 2 x 2 table with the truth in rows (a = TP, b = FN, c = FP, d = TN)",
 }
+# the 2 x 2 table's cells a, b, c, d read row by row, in each of the two customary layouts
+_LAYOUTS = {"cells by prediction": ("TP", "FP", "FN", "TN"), "cells by truth": ("TP", "FN", "FP", "TN")}
 
 def _unknown(tried: tuple[str, ...]) -> bool:
     """Whether these are the readings of a letter no notation knows (:data:`.notation.UNKNOWN`,
@@ -78,6 +82,8 @@ def words(name: str, reading: str) -> str:
 def substitute(expr: sympy.Expr, choice: dict) -> sympy.Expr:
     """``expr`` with each marker replaced by its chosen reading (``{name: (marker, reading)}``)."""
     plain = {m: meaning(r) for m, r in choice.values() if isinstance(m, sympy.Symbol)}
+    for cells, layout in (c for c in choice.values() if isinstance(c[0], tuple)):
+        plain.update({cell: meaning(count) for cell, count in zip(cells, _LAYOUTS[layout])})
     indexed = {m: r for m, r in choice.values() if isinstance(m, sympy.IndexedBase)}
     expr = expr.xreplace(plain)
     if indexed:
@@ -135,3 +141,19 @@ def role_bounds(text: str) -> dict[str, tuple[sympy.Expr, str]]:
             out[bound] = (C, f"read {bound} as the number of classes (it bounds the sum over {index}, "
                              f"which indexes per-class counts)")
     return out
+
+
+_CELL = re.compile(r"(?<![A-Za-z\\_^{])(?<!_\{)(?<!\^\{)([a-dA-D])(?![A-Za-z0-9_'])|(?<=\{)([a-dA-D])(?=\})")
+
+
+def table_cells(text: str) -> dict[str, int]:
+    """The letters a, b, c, d (or A to D) of a formula over the cells of a 2 x 2 table, each
+    with its place in reading order: two or more of one case, not C alone (the classes), in a
+    formula that names no count and sums over nothing. -> {letter: 0..3}; empty otherwise."""
+    if re.search(r"\\(sum|prod)|(?<![A-Za-z])(TP|FP|FN|TN|tp|fp|fn|tn)(?![A-Za-z])", text):
+        return {}
+    for letters in ("abcd", "ABCD"):
+        found = {m.group(1) or m.group(2) for m in _CELL.finditer(text)} & set(letters)
+        if len(found) >= 2 and found - {"c", "C"}:
+            return {letter: letters.index(letter) for letter in sorted(found)}
+    return {}

@@ -17,6 +17,7 @@ import sympy
 
 from metricc.audit.formula_brackets import INDEX_GROUP, closing, superscript_indices, term_end, top_comma, uses_index
 from metricc.audit.formula_definitions import Pattern, apply, index_argument
+from metricc.audit.formula_names import names_metric
 from metricc.audit.formula_source import Source
 from metricc.audit.notation import Notation, split_name, split_run
 from metricc.compiler.language import symbols
@@ -151,6 +152,8 @@ class Scanner:
             self.big_operator(name)
         elif name in ("log", "ln"):
             self.logarithm(name)
+        elif name == "pi":  # discriminant power's sqrt(3)/pi; the parser's grammar lacks the constant
+            self.out.append(" " + self.placeholder(sympy.pi) + " ")
         elif name in _PASS:
             if name in ("frac", "dfrac", "tfrac", "sqrt") and re.search(r"(\)|\}|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
                 self.out.append("\\cdot ")  # (TP_j + FN_j)\frac{..}{..}: a product
@@ -296,7 +299,8 @@ class Scanner:
         if len(head) == 1 and head[0] in self.indices and not subscripts:
             self.out.append(head[0])
             return
-        runs = split_run(head[0]) if len(head) == 1 and not subscripts else None
+        whole = len(head) == 1 and not subscripts and names_metric(head[0])  # ppv, npv: one name, not p p v
+        runs = split_run(head[0]) if len(head) == 1 and not subscripts and not whole else None
         parts_list = [[w] for w in runs] if runs and len(runs) > 1 else [head + subscripts]
         where = f"column {self.source.column(start)}"
         for parts in parts_list:

@@ -12,7 +12,7 @@ import re
 from metricc.audit.formula_source import Source
 from metricc.core.errors import InputError
 
-__all__ = ["text_to_latex", "label_sets", "one_name_g_mean"]
+__all__ = ["text_to_latex", "label_sets", "one_name_g_mean", "typeset_operators"]
 
 _G_MEAN = re.compile(r"\\text\{\s*G\s*-\s*mean\s*\}|G\s*-\s*(\\(text|mathrm)\{\s*mean\s*\}|mean\b)")
 _TRUE_SET = r"(?:Y_\{?([a-z])\}?|C_\{\s*y_\{?([a-z])\}?\s*\})"  # Y_i, Wenzel's C_{y_i}
@@ -126,3 +126,16 @@ def label_sets(source: Source) -> Source:
 def one_name_g_mean(source: Source) -> Source:
     """``G-mean``, ``G - \\text{mean}``: one name, not G minus mean."""
     return source.sub(_G_MEAN, r"\\text{Gmean}")
+
+
+# the operators a word processor or a PDF's text prints: times, division, minus and the dashes
+# typed for it, the dot operator
+_TYPESET = {"\u00d7": " \\times ", "\u22c5": " \\cdot ", "\u00b7": " \\cdot ", "\u00f7": " / ", "\u2215": " / ",
+            "\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-"}
+_TYPESET_PATTERN = re.compile("|".join(_TYPESET))
+
+
+def typeset_operators(source: Source) -> Source:
+    """``(TP + TN) \u00f7 n``, ``Sensitivity \u00d7 Prevalence``, ``1 \u2212 p``: the typeset operators as the
+    LaTeX the scanner reads."""
+    return source.sub(_TYPESET_PATTERN, lambda m: _TYPESET[m.group(0)])
