@@ -6,7 +6,7 @@ an alias, or the name scikit-learn, torchmetrics, PyCM or mlscorecheck give it, 
 :func:`.notation.catalog_names` reads from ``audit/peers.yaml``). Such a name stands for the
 metric's own formula over the counts (of class i with a class index, ``sens_i``; averaged
 with an averaging subscript, ``PPV_M``). Cohen's ``p_o`` and ``p_e`` (``po``, ``pe``) are the
-observed and the chance agreement of the matrix. Only names of two letters or more are
+observed and the chance agreement of the matrix, as are ``\\Pr(a)`` and ``\\Pr(e)``. Only names of two letters or more are
 read: a single letter has too many meanings (:mod:`.formula_readings` tries them instead).
 """
 
@@ -19,11 +19,15 @@ import sympy
 from metricc.audit.notation import _COUNT_WORDS, _MODES, CLASS_COUNTS, INDEX_LETTERS, catalog_names
 from metricc.compiler.language import symbols
 
-__all__ = ["metric_named", "names_metric"]
+__all__ = ["metric_named", "names_metric", "agreement"]
 
 
-def _agreement(observed: bool) -> sympy.Expr:
-    """Cohen's observed (the diagonal's share) or chance agreement (the marginals' products)."""
+def agreement(parts: tuple[str, ...]) -> sympy.Expr | None:
+    """Cohen's observed (the diagonal's share) or chance agreement (the marginals' products),
+    as printed (``p_o``, ``pe``, ``\\Pr(a)``: the parts), None for another name."""
+    if parts not in _AGREEMENTS:
+        return None
+    observed = _AGREEMENTS[parts]
     k = sympy.Dummy("k", integer=True, nonnegative=True)
     tp, fp, fn = (CLASS_COUNTS[c][k] for c in ("TP", "FP", "FN"))
     n, last = symbols.N_TOTAL, symbols.N_CLASSES - 1
@@ -32,7 +36,7 @@ def _agreement(observed: bool) -> sympy.Expr:
     return sympy.Sum((tp + fn) * (tp + fp), (k, 0, last)) / n ** 2
 
 
-_AGREEMENTS = {("p", "o"): True, ("po",): True, ("p", "e"): False, ("pe",): False}
+_AGREEMENTS = {("p", "o"): True, ("po",): True, ("p", "e"): False, ("pe",): False, ("Pr", "a"): True, ("Pr", "e"): False}
 
 
 def _key(word: str) -> str:
@@ -48,8 +52,8 @@ def metric_named(head: str, rest: list[str]) -> sympy.Expr | None:
     """The formula a printed metric name stands for, None when ``head`` names no metric."""
     from metricc.audit.identify_proof import catalog_expression  # the catalog's formulas, built on first use
 
-    if tuple([head, *rest]) in _AGREEMENTS:
-        return _agreement(_AGREEMENTS[tuple([head, *rest])])
+    if agreement((head, *rest)) is not None:
+        return agreement((head, *rest))
     if not names_metric(head) or len(rest) > 1:
         return None
     metric, mode = catalog_names().get(head) or catalog_names()[_key(head)]

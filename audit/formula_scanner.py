@@ -17,9 +17,9 @@ import sympy
 
 from metricc.audit.formula_brackets import INDEX_GROUP, closing, superscript_indices, term_end, top_comma, uses_index
 from metricc.audit.formula_definitions import Pattern, apply, index_argument
-from metricc.audit.formula_names import names_metric
+from metricc.audit.formula_names import agreement, names_metric
 from metricc.audit.formula_source import Source
-from metricc.audit.notation import Notation, split_name, split_run
+from metricc.audit.notation import MEASURES, Notation, split_name, split_run
 from metricc.compiler.language import symbols
 from metricc.core.errors import InputError
 
@@ -152,6 +152,13 @@ class Scanner:
             self.big_operator(name)
         elif name in ("log", "ln"):
             self.logarithm(name)
+        elif name == "Pr" and re.match(r"\(\s*[a-z]\s*\)", self.text[self.pos:]):  # \Pr(a), \Pr(e): agreements
+            call = re.match(r"\(\s*([a-z])\s*\)", self.text[self.pos:])
+            meaning = agreement(("Pr", call.group(1)))
+            if meaning is None:
+                raise self.error(f"cannot read '\\Pr({call.group(1)})': give its meaning with --symbol", start)
+            self.pos += call.end()
+            self.out.append(" " + self.placeholder(meaning) + " ")
         elif name == "pi":  # discriminant power's sqrt(3)/pi; the parser's grammar lacks the constant
             self.out.append(" " + self.placeholder(sympy.pi) + " ")
         elif name in _PASS:
@@ -299,8 +306,10 @@ class Scanner:
         if len(head) == 1 and head[0] in self.indices and not subscripts:
             self.out.append(head[0])
             return
-        whole = len(head) == 1 and not subscripts and names_metric(head[0])  # ppv, npv: one name, not p p v
-        runs = split_run(head[0]) if len(head) == 1 and not subscripts and not whole else None
+        runs = split_run(head[0]) if len(head) == 1 and not subscripts else None
+        if runs and names_metric(head[0]) and (len(head[0]) > 2 or any(len(r) == 1 and r not in MEASURES
+                                                                       and r not in "nstcmC" for r in runs)):
+            runs = None  # ppv, tpr, mk: a metric's name, not p p v, tp r or m k (PR stays P R)
         parts_list = [[w] for w in runs] if runs and len(runs) > 1 else [head + subscripts]
         where = f"column {self.source.column(start)}"
         for parts in parts_list:

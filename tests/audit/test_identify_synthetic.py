@@ -2,6 +2,7 @@
 ones are not, and the sentence names the perturbation."""
 
 import random
+import re
 
 import pytest
 
@@ -66,3 +67,72 @@ def test_a_dropped_square_root_is_caught_and_named():
     result = identify(r"\frac{TP \times TN - FP \times FN}{(TP + FP)(TP + FN)(TN + FP)(TN + FN)}")
     assert not result.matches
     assert ("mcc", "missing the square root over the denominator of mcc") in {(n.metric, n.differs) for n in result.nearest}
+
+
+def _printed_names(metric: str) -> list[str]:
+    """The names a reader prints for ``metric`` (catalog, peers), as words of two letters or more."""
+    from metricc.audit.notation import catalog_names
+
+    return sorted(k for k, (m, mode) in catalog_names().items()
+                  if m == metric and mode in (None, "binary") and re.fullmatch(r"[A-Za-z]{2,}", k))
+
+
+# (form over two printed metric names X and Y, catalog metric it defines); operators written
+# the ways papers and word processors print them
+NAMED_FORMS = [
+    ("({x} + {y}) {div} 2", "balanced_accuracy"),
+    ("{x} + {y} {minus} 1", "youden_j"),
+    (r"\sqrt{{{x} {times} {y}}}", "g_mean"),
+    ("{x} {div} (1 {minus} {y})", "positive_likelihood_ratio"),
+    ("(1 {minus} {x}) {div} {y}", "negative_likelihood_ratio"),
+]
+OPERATORS = [{"div": "/", "minus": "-", "times": r"\cdot"}, {"div": "\u00f7", "minus": "\u2212", "times": "\u00d7"},
+             {"div": "/", "minus": "\u2013", "times": r"\times"}]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_metrics_printed_by_name_are_read_as_their_formulas(seed):
+    rng = random.Random(300 + seed)
+    form, metric = NAMED_FORMS[seed]
+    x, y = rng.choice(_printed_names("recall")), rng.choice(_printed_names("specificity"))
+    text = form.format(x=x, y=y, **rng.choice(OPERATORS))
+    result = identify(text)
+    assert metric in {m.metric for m in result.matches}, (text, result.text())
+
+
+def test_a_one_letter_product_is_not_read_as_a_metric_name():
+    result = identify(r"\frac{2 P R}{P + R}")
+    assert "f1" in {m.metric for m in result.matches}
+
+
+LAYOUTS = {"prediction": ("TP", "FP", "FN", "TN"), "truth": ("TP", "FN", "FP", "TN")}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_table_cells_are_read_in_both_layouts(seed):
+    rng = random.Random(400 + seed)
+    numerator, denominator, metric = rng.choice(BASES)
+    layout = rng.choice(sorted(LAYOUTS))
+    letters = rng.choice(("abcd", "ABCD"))
+    cell = {count.lower(): letters[place] for place, count in enumerate(LAYOUTS[layout])}
+    text = _rewrite(numerator.format(**cell), denominator.format(**cell), rng)
+    result = identify(text)
+    under = {(m.metric, m.reading) for m in result.matches}
+    words = "the truth in rows" if layout == "truth" else "the test's result in rows"
+    # a formula both layouts give alike (F1) is forced; otherwise the match says under which layout
+    assert any(name == metric and (not reading or any(words in r for r in reading)) for name, reading in under), \
+        (text, result.text())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_agreements_in_their_customary_names_give_kappa(seed):
+    rng = random.Random(500 + seed)
+    observed, chance = rng.choice([("p_o", "p_e"), ("po", "pe"), (r"\Pr(a)", r"\Pr(e)"), ("p_{o}", "p_{e}")])
+    form = rng.choice([r"\frac{{{o} - {e}}}{{1 - {e}}}", r"1 - \frac{{1 - {o}}}{{1 - {e}}}", "({o} - {e}) / (1 - {e})"])
+    result = identify(form.format(o=observed, e=chance))
+    assert ("cohen_kappa", "single-label") in {(m.metric, m.holds) for m in result.matches}, result.text()
+
+
+def test_pi_is_the_constant():
+    result = identify(r"\frac{\sqrt{3}}{\pi} \log_{10}\left(\frac{TP \cdot TN}{FP \cdot FN}\right)")
+    assert "discriminant_power" in {m.metric for m in result.matches}
