@@ -17,10 +17,10 @@ import re
 
 import sympy
 
-from metricc.audit.notation import CLASS_COUNTS
+from metricc.audit.notation import CLASS_COUNTS, marker
 from metricc.compiler.language import symbols
 
-__all__ = ["READINGS", "table_cells", "prune", "meaning", "words", "substitute", "combinations",
+__all__ = ["READINGS", "table_cells", "cell_marker", "prune", "meaning", "words", "substitute", "combinations",
            "MAX_COMBINATIONS", "role_bounds"]
 
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
@@ -157,3 +157,19 @@ def table_cells(text: str) -> dict[str, int]:
         if len(found) >= 2 and found - {"c", "C"}:
             return {letter: letters.index(letter) for letter in sorted(found)}
     return {}
+
+
+def cell_marker(notation, head: str, rest: list[str]) -> sympy.Expr | None:
+    """The marker of a 2 x 2 table's cell, read in each layout: a letter of ``notation.cells``
+    (a to d in reading order), or a name with two digits (``n_{10}``: row, column; 1 is the
+    positive class, 0 or 2 the negative); None for any other name."""
+    if head in notation.cells and not rest:
+        letters = "abcd" if head.islower() else "ABCD"
+        notation.readings.setdefault(", ".join(sorted(notation.cells)), (tuple(marker(x) for x in letters), tuple(_LAYOUTS)))
+        return marker(head)
+    if len(rest) != 1 or not re.fullmatch(r"[012]{2}", rest[0]) or "0" in rest[0] and "2" in rest[0]:
+        return None
+    cells = tuple(marker(f"{head}_cell{place}") for place in range(4))
+    notation.readings.setdefault(f"{head}_{{rc}}", (cells, tuple(_LAYOUTS)))
+    row, column = (0 if digit == "1" else 1 for digit in rest[0])
+    return cells[2 * row + column]

@@ -205,12 +205,13 @@ class Scanner:
         """``\\sum_{i=1}^{C}``, ``\\sum_i``, ``\\sum_{k,l}``: explicit bounds over the classes."""
         text, at = self.text, self.pos
         variables, lower, upper, excluded = [], None, None, None
+        self.pos = len(text) - len(text[self.pos:].lstrip(" "))  # \sum _{i=1} ^{K}: spaced as MathML exports print
         if text[self.pos:self.pos + 1] == "_":
             self.pos += 1
             start, end = self.group()
             # \sum_{k=1}, \sum_{k,l,m=1}, \sum_{k}, \sum_{k=1, k \neq j}, \sum_{f \neq k}: the
             # indices, their lower bound and a condition leaving one pair out
-            condition = re.search(r"(^|,)\s*([a-z])\s*\\ne(q)?\s*([a-z])\s*$", text[start:end])
+            condition = re.search(r"(^|,|\s)\s*([a-z])\s*\\ne(q)?\s*([a-z])\s*$", text[start:end])
             stop = start + condition.start() if condition else end
             sub = text[start:stop]
             if condition:
@@ -229,6 +230,7 @@ class Scanner:
             if condition and excluded[0] not in variables:
                 raise self.error(f"cannot read the condition '{self.source.slice(start, end).quoted()}': "
                                  f"write {variables[0]} \\neq j", start)
+        self.pos = len(text) - len(text[self.pos:].lstrip(" "))
         if text[self.pos:self.pos + 1] == "^" and upper is None:
             self.pos += 1
             upper = self.group()

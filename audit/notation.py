@@ -46,7 +46,6 @@ _CUSTOMARY = {
     "c": ("classes", "correct"),
 }
 _CUSTOMARY_INDEXED = {"p": ("predicted count", "precision")}
-_TABLE_LAYOUTS = ("cells by prediction", "cells by truth")  # a, b, c, d of a 2 x 2 table
 UNKNOWN = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives",
             "total", "classes")
 UNKNOWN_INDEXED = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives")
@@ -148,6 +147,7 @@ class Notation:
         self.used: set[str] = set()  # the letters of self.bounds and self.defined the formula used
         self.index_letters = set(INDEX_LETTERS)  # and every letter a sum binds (\sum_{c \in C}: TP_c)
         self.cells: dict[str, int] = {}  # a, b, c, d as a 2 x 2 table's cells: letter -> place
+        self.cell = None  # (notation, head, rest) -> the marker of a 2 x 2 table's cell, None for another name
         self.named = None  # (head, rest) -> a catalog metric's formula by its printed name (formula_names)
 
     def resolve(self, parts: list[str], bar: bool, where: str) -> sympy.Expr:
@@ -160,10 +160,9 @@ class Notation:
             self.used.add(parts[0])
             return self.defined[parts[0]]
         head, rest = parts[0], parts[1:]
-        if head in self.cells and not rest and not bar:  # read in each layout (formula_readings)
-            letters = "abcd" if head.islower() else "ABCD"
-            self.readings.setdefault(", ".join(sorted(self.cells)), (tuple(marker(x) for x in letters), _TABLE_LAYOUTS))
-            return marker(head)
+        cell = self.cell(self, head, rest) if self.cell and not bar else None  # a, D, n_{10}: formula_readings
+        if cell is not None:
+            return cell
         if head in self.bounds and not rest and not bar:
             self.used.add(head)
             return self.bounds[head]

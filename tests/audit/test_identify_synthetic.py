@@ -136,3 +136,36 @@ def test_agreements_in_their_customary_names_give_kappa(seed):
 def test_pi_is_the_constant():
     result = identify(r"\frac{\sqrt{3}}{\pi} \log_{10}\left(\frac{TP \cdot TN}{FP \cdot FN}\right)")
     assert "discriminant_power" in {m.metric for m in result.matches}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_typesetting_of_exported_latex_is_read(seed):
+    """Braces around the whole formula, subscripts set in a font, spaces before a sum's limits
+    and ``\\not=`` under a sum, as MathML and Wikipedia exports print them."""
+    rng = random.Random(600 + seed)
+    index, bound = rng.choice("ijkl"), rng.choice("KLQ")
+    font = rng.choice([r"\textit", r"\mathrm", r"\mathit"])
+    count = rng.choice(["tp", "TP"]), rng.choice(["fp", "FP"])
+    body = r"\frac{%s_{%s {%s}}}{%s_{%s {%s}} + %s_{%s {%s}}}" % (count[0], font, index, count[0], font, index,
+                                                                  count[1], font, index)
+    text = r"\frac{1}{%s} \sum _{%s=1} ^{%s} %s" % (bound, index, bound, body)
+    if rng.random() < 0.5:
+        text = r"{\displaystyle {%s}}" % text
+    result = identify(text)
+    assert ("precision", "macro") in {(m.metric, m.average) for m in result.matches}, (text, result.text())
+
+
+def test_a_condition_after_a_space_and_not_equal_leaves_the_pair_out():
+    text = r"\frac{1}{K} \sum_{k=1}^{K} \sum_{f=1 f\not=k}^{K} \frac{C_{f k}}{K}"
+    off_diagonal = identify(text).parsed
+    assert "unless_equal" in off_diagonal
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sets_of_one_problem_meet_and_union(seed):
+    rng = random.Random(700 + seed)
+    truth, predicted = rng.choice([("y", r"\hat{y}"), ("A", "B"), ("B", "A"), ("Y", r"\hat{Y}")])
+    meet = r"\left|%s \cap %s\right|" % (truth, predicted)
+    union = r"|%s \cup %s|" % tuple(rng.sample([truth, predicted], 2))
+    result = identify(r"\frac{%s}{%s}" % (meet, union))
+    assert "jaccard" in {m.metric for m in result.matches}
