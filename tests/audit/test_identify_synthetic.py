@@ -169,3 +169,24 @@ def test_sets_of_one_problem_meet_and_union(seed):
     union = r"|%s \cup %s|" % tuple(rng.sample([truth, predicted], 2))
     result = identify(r"\frac{%s}{%s}" % (meet, union))
     assert "jaccard" in {m.metric for m in result.matches}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_numbered_cells_and_their_margins_are_read_in_both_layouts(seed):
+    rng = random.Random(800 + seed)
+    letter, negative = rng.choice("nNxf"), rng.choice("02")
+    layout = rng.choice(sorted(LAYOUTS))
+    places = ("1" + "1", "1" + negative, negative + "1", negative + negative)  # reading order, rows first
+    cell = {count.lower(): f"{letter}_{{{place}}}" for count, place in zip(LAYOUTS[layout], places)}
+    numerator, denominator, metric = rng.choice(BASES)
+    text = r"\frac{%s}{%s}" % (numerator.format(**cell), denominator.format(**cell))
+    if rng.random() < 0.5 and denominator.count("+") == 1:  # a row or column total as its margin
+        first, second = (p for p in places if cell_of(cell, p) in denominator.format(**cell))
+        margin = rf"\bullet {first[1]}" if first[1] == second[1] else rf"{first[0]} \bullet"
+        text = r"\frac{%s}{%s_{%s}}" % (numerator.format(**cell), letter, margin)
+    result = identify(text)
+    assert metric in {m.metric for m in result.matches}, (text, result.text())
+
+
+def cell_of(cell: dict, place: str) -> str:
+    return next(v for v in cell.values() if v.endswith("{%s}" % place))
