@@ -17,10 +17,10 @@ import re
 
 import sympy
 
-from metricc.audit.notation import CLASS_COUNTS
+from metricc.audit.notation import CLASS_COUNTS, marker
 from metricc.compiler.language import symbols
 
-__all__ = ["READINGS", "prune", "meaning", "words", "substitute", "combinations",
+__all__ = ["READINGS", "table_cells", "cell_marker", "prune", "meaning", "words", "substitute", "combinations",
            "MAX_COMBINATIONS", "role_bounds"]
 
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
@@ -36,7 +36,11 @@ READINGS = {
     "total": "the number of samples n", "classes": "the number of classes C",
     "precision": "precision", "correct": "the number correctly classified (the sum of TP over the classes)",
     "predicted count": "the number predicted in the class (TP + FP)",
+    "cells by prediction": "the cells of the 2 x 2 table with the test's result in rows (a = TP, b = FP, c = FN, d = TN)",
+    "cells by truth": "the cells of the 2 x 2 table with the truth in rows (a = TP, b = FN, c = FP, d = TN)",
 }
+# the 2 x 2 table's cells a, b, c, d read row by row, in each of the two customary layouts
+_LAYOUTS = {"cells by prediction": ("TP", "FP", "FN", "TN"), "cells by truth": ("TP", "FN", "FP", "TN")}
 
 def _unknown(tried: tuple[str, ...]) -> bool:
     """Whether these are the readings of a letter no notation knows (:data:`.notation.UNKNOWN`,
@@ -78,6 +82,8 @@ def words(name: str, reading: str) -> str:
 def substitute(expr: sympy.Expr, choice: dict) -> sympy.Expr:
     """``expr`` with each marker replaced by its chosen reading (``{name: (marker, reading)}``)."""
     plain = {m: meaning(r) for m, r in choice.values() if isinstance(m, sympy.Symbol)}
+    for cells, layout in (c for c in choice.values() if isinstance(c[0], tuple)):
+        plain.update({cell: meaning(count) for cell, count in zip(cells, _LAYOUTS[layout])})
     indexed = {m: r for m, r in choice.values() if isinstance(m, sympy.IndexedBase)}
     expr = expr.xreplace(plain)
     if indexed:
@@ -135,3 +141,35 @@ def role_bounds(text: str) -> dict[str, tuple[sympy.Expr, str]]:
             out[bound] = (C, f"read {bound} as the number of classes (it bounds the sum over {index}, "
                              f"which indexes per-class counts)")
     return out
+
+
+_CELL = re.compile(r"(?<![A-Za-z\\_^{])(?<!_\{)(?<!\^\{)([a-dA-D])(?![A-Za-z0-9_'])|(?<=\{)([a-dA-D])(?=\})")
+
+
+def table_cells(text: str) -> dict[str, int]:
+    """The letters a, b, c, d (or A to D) of a formula over the cells of a 2 x 2 table, each
+    with its place in reading order: two or more of one case, not C alone (the classes), in a
+    formula that names no count and sums over nothing. -> {letter: 0..3}; empty otherwise."""
+    if re.search(r"\\(sum|prod)|(?<![A-Za-z])(TP|FP|FN|TN|tp|fp|fn|tn)(?![A-Za-z])", text):
+        return {}
+    for letters in ("abcd", "ABCD"):
+        found = {m.group(1) or m.group(2) for m in _CELL.finditer(text)} & set(letters)
+        if len(found) >= 2 and found - {"c", "C"}:
+            return {letter: letters.index(letter) for letter in sorted(found)}
+    return {}
+
+
+def cell_marker(notation, head: str, rest: list[str]) -> sympy.Expr | None:
+    """The marker of a 2 x 2 table's cell, read in each layout: a letter of ``notation.cells``
+    (a to d in reading order), or a name with two digits (``n_{10}``: row, column; 1 is the
+    positive class, 0 or 2 the negative); None for any other name."""
+    if head in notation.cells and not rest:
+        letters = "abcd" if head.islower() else "ABCD"
+        notation.readings.setdefault(", ".join(sorted(notation.cells)), (tuple(marker(x) for x in letters), tuple(_LAYOUTS)))
+        return marker(head)
+    if len(rest) != 1 or not re.fullmatch(r"[012]{2}", rest[0]) or "0" in rest[0] and "2" in rest[0]:
+        return None
+    cells = tuple(marker(f"{head}_cell{place}") for place in range(4))
+    notation.readings.setdefault(f"{head}_{{rc}}", (cells, tuple(_LAYOUTS)))
+    row, column = (0 if digit == "1" else 1 for digit in rest[0])
+    return cells[2 * row + column]

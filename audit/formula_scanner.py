@@ -17,8 +17,9 @@ import sympy
 
 from metricc.audit.formula_brackets import INDEX_GROUP, closing, superscript_indices, term_end, top_comma, uses_index
 from metricc.audit.formula_definitions import Pattern, apply, index_argument
+from metricc.audit.formula_names import agreement, names_metric
 from metricc.audit.formula_source import Source
-from metricc.audit.notation import Notation, split_name, split_run
+from metricc.audit.notation import MEASURES, Notation, split_name, split_run
 from metricc.compiler.language import symbols
 from metricc.core.errors import InputError
 
@@ -151,6 +152,15 @@ class Scanner:
             self.big_operator(name)
         elif name in ("log", "ln"):
             self.logarithm(name)
+        elif name == "Pr" and re.match(r"\(\s*[a-z]\s*\)", self.text[self.pos:]):  # \Pr(a), \Pr(e): agreements
+            call = re.match(r"\(\s*([a-z])\s*\)", self.text[self.pos:])
+            meaning = agreement(("Pr", call.group(1)))
+            if meaning is None:
+                raise self.error(f"cannot read '\\Pr({call.group(1)})': give its meaning with --symbol", start)
+            self.pos += call.end()
+            self.out.append(" " + self.placeholder(meaning) + " ")
+        elif name == "pi":  # discriminant power's sqrt(3)/pi; the parser's grammar lacks the constant
+            self.out.append(" " + self.placeholder(sympy.pi) + " ")
         elif name in _PASS:
             if name in ("frac", "dfrac", "tfrac", "sqrt") and re.search(r"(\)|\}|[A-Za-z]_\{\d\})\s*$", "".join(self.out)):
                 self.out.append("\\cdot ")  # (TP_j + FN_j)\frac{..}{..}: a product
@@ -195,12 +205,13 @@ class Scanner:
         """``\\sum_{i=1}^{C}``, ``\\sum_i``, ``\\sum_{k,l}``: explicit bounds over the classes."""
         text, at = self.text, self.pos
         variables, lower, upper, excluded = [], None, None, None
+        self.pos = len(text) - len(text[self.pos:].lstrip(" "))  # \sum _{i=1} ^{K}: spaced as MathML exports print
         if text[self.pos:self.pos + 1] == "_":
             self.pos += 1
             start, end = self.group()
             # \sum_{k=1}, \sum_{k,l,m=1}, \sum_{k}, \sum_{k=1, k \neq j}, \sum_{f \neq k}: the
             # indices, their lower bound and a condition leaving one pair out
-            condition = re.search(r"(^|,)\s*([a-z])\s*\\ne(q)?\s*([a-z])\s*$", text[start:end])
+            condition = re.search(r"(^|,|\s)\s*([a-z])\s*\\ne(q)?\s*([a-z])\s*$", text[start:end])
             stop = start + condition.start() if condition else end
             sub = text[start:stop]
             if condition:
@@ -219,6 +230,7 @@ class Scanner:
             if condition and excluded[0] not in variables:
                 raise self.error(f"cannot read the condition '{self.source.slice(start, end).quoted()}': "
                                  f"write {variables[0]} \\neq j", start)
+        self.pos = len(text) - len(text[self.pos:].lstrip(" "))
         if text[self.pos:self.pos + 1] == "^" and upper is None:
             self.pos += 1
             upper = self.group()
@@ -297,6 +309,9 @@ class Scanner:
             self.out.append(head[0])
             return
         runs = split_run(head[0]) if len(head) == 1 and not subscripts else None
+        if runs and names_metric(head[0]) and (len(head[0]) > 2 or any(len(r) == 1 and r not in MEASURES
+                                                                       and r not in "nstcmC" for r in runs)):
+            runs = None  # ppv, tpr, mk: a metric's name, not p p v, tp r or m k (PR stays P R)
         parts_list = [[w] for w in runs] if runs and len(runs) > 1 else [head + subscripts]
         where = f"column {self.source.column(start)}"
         for parts in parts_list:

@@ -12,7 +12,7 @@ import re
 from metricc.audit.formula_source import Source
 from metricc.core.errors import InputError
 
-__all__ = ["text_to_latex", "label_sets", "one_name_g_mean"]
+__all__ = ["text_to_latex", "label_sets", "one_name_g_mean", "typeset_operators", "plain_subscripts", "unwrapped", "digit_margins"]
 
 _G_MEAN = re.compile(r"\\text\{\s*G\s*-\s*mean\s*\}|G\s*-\s*(\\(text|mathrm)\{\s*mean\s*\}|mean\b)")
 _TRUE_SET = r"(?:Y_\{?([a-z])\}?|C_\{\s*y_\{?([a-z])\}?\s*\})"  # Y_i, Wenzel's C_{y_i}
@@ -120,9 +120,77 @@ def label_sets(source: Source) -> Source:
                 raise current.error(match.start(), f"'{match.group(0)}' mixes two instances")
             return meaning.format(i=indices.pop())
         source = source.sub(pattern, replace)
+    for pattern, meaning in _WHOLE_SETS:
+        source = source.sub(pattern, meaning)
     return source
+
+
+# the sets of one class's (or one binary problem's) samples, printed without an index:
+# true y and predicted y-hat, or any two sets A and B where only their meet and union are
+# printed (both read the same whichever is the truth)
+_WHOLE = r"(?:y|Y|\\hat\{y\}|\\hat\{Y\}|A|B)(?![A-Za-z_{])"
+_WHOLE_SETS = (
+    (re.compile(rf"\|\s*{_WHOLE}\s*\\cap\s*{_WHOLE}\s*\|"), "TP"),
+    (re.compile(rf"\|\s*{_WHOLE}\s*\\cup\s*{_WHOLE}\s*\|"), "(TP + FP + FN)"),
+    (re.compile(r"\|\s*(?:y|Y)\s*\|"), "(TP + FN)"),
+    (re.compile(r"\|\s*\\hat\{(?:y|Y)\}\s*\|"), "(TP + FP)"),
+)
 
 
 def one_name_g_mean(source: Source) -> Source:
     """``G-mean``, ``G - \\text{mean}``: one name, not G minus mean."""
     return source.sub(_G_MEAN, r"\\text{Gmean}")
+
+
+# the operators a word processor or a PDF's text prints: times, division, minus and the dashes
+# typed for it, the dot operator
+_TYPESET = {"\u00d7": " \\times ", "\u22c5": " \\cdot ", "\u00b7": " \\cdot ", "\u00f7": " / ", "\u2215": " / ",
+            "\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-"}
+_TYPESET_PATTERN = re.compile("|".join(_TYPESET) + r"|\\not\s*=")
+
+
+def typeset_operators(source: Source) -> Source:
+    """``(TP + TN) \u00f7 n``, ``Sensitivity \u00d7 Prevalence``, ``1 \u2212 p``: the typeset operators as the
+    LaTeX the scanner reads; ``\\not=`` is ``\\neq``."""
+    return source.sub(_TYPESET_PATTERN, lambda m: _TYPESET.get(m.group(0), " \\neq "))
+
+
+_FONT_SUBSCRIPT = re.compile(r"_\s*(\{\s*)?\\(?:textit|mathit|mathrm|text|textrm|rm|it)\s*\{([^{}]*)\}(?(1)\s*\}|)")
+
+
+def plain_subscripts(source: Source) -> Source:
+    """``C_{\\textit {kk}}``, ``n_\\text{samples}``: a subscript set in a font is the subscript."""
+    return source.sub(_FONT_SUBSCRIPT, lambda m: "_{" + m.group(2).strip() + "}")
+
+
+def unwrapped(source: Source) -> Source:
+    """``{\\displaystyle {...} = ...}`` (as Wikipedia's source prints it): the braces around the
+    whole formula say nothing."""
+    text = source.text
+    while text.startswith("{") and text.endswith("}"):
+        depth = 0
+        for i, ch in enumerate(text):
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            if depth == 0:
+                break
+        if i != len(text) - 1:
+            break
+        source = source.slice(1, len(text) - 1).strip()
+        text = source.text
+    return source
+
+
+_DIGIT_MARGIN = re.compile(r"([A-Za-z])_\{\s*(?:([012])\s*(?:\\bullet|\\cdot|\+|\.)|(?:\\bullet|\\cdot|\+|\.)\s*([012]))\s*\}")
+
+
+def digit_margins(source: Source) -> Source:
+    """``n_{1\\bullet}``, ``n_{\\bullet 0}``: a row or column total of a 2 x 2 table whose cells
+    are numbered (``n_{10}``), written as the sum of its two cells (0 or 2 the negative class,
+    whichever the cells use)."""
+    negative = "2" if re.search(r"_\{\s*(2[12]|12)\s*\}|\{\s*2\s*(\\bullet|\\cdot)", source.text) else "0"
+
+    def cells(match):
+        letter, row, column = match.groups()
+        pairs = (row + "1", row + negative) if row else ("1" + column, negative + column)
+        return "(" + " + ".join(f"{letter}_{{{pair}}}" for pair in pairs) + ")"
+    return source.sub(_DIGIT_MARGIN, cells)

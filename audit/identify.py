@@ -191,7 +191,9 @@ def _decided(parsed, marked: dict, found: list, first: tuple):
 
 def _reading_words(choice: dict, marked: dict, verb: str) -> tuple[str, ...]:
     """How each letter of several readings was read (only those that had a choice)."""
-    return tuple(f"{name} {verb} {readings.READINGS[reading]}" for name, (_, reading) in sorted(choice.items())
+    plural = {"is": "are", "as": "as"}  # the cells a, c of a table are ... (formula_readings)
+    return tuple(f"{name} {plural[verb] if isinstance(marker, tuple) else verb} {readings.READINGS[reading]}"
+                 for name, (marker, reading) in sorted(choice.items())
                  if len(marked[name][1]) > 1)
 
 

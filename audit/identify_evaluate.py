@@ -48,6 +48,8 @@ def _value(e, values, cell) -> float:
         if e is sympy.S.NaN or e.is_infinite:
             raise Undefined("not a number")
         return float(e)
+    if e.is_NumberSymbol:  # pi, E
+        return float(e)
     if e.is_Symbol:
         if e in values:
             return values[e]

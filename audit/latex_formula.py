@@ -18,11 +18,13 @@ import sympy
 
 from metricc.compiler.analysis import budget
 from metricc.audit.formula_definitions import INDEX_CONDITIONS, bound_meanings, fresh_bound, pattern_of
-from metricc.audit.formula_readings import role_bounds, substitute
+from metricc.audit.formula_names import metric_named
+from metricc.audit.formula_readings import cell_marker, role_bounds, substitute, table_cells
 from metricc.audit.formula_scanner import EXCLUDED, PLACEHOLDER_LETTERS, Scanner
 from metricc.audit.formula_source import (MAX_NESTING, Source, check_brackets, check_fractions, check_nesting,
                                                    check_operators)
-from metricc.audit.formula_text import label_sets, one_name_g_mean, text_to_latex
+from metricc.audit.formula_text import (digit_margins, label_sets, one_name_g_mean, plain_subscripts, text_to_latex, typeset_operators,
+                                          unwrapped)
 from metricc.audit.notation import CLASS_COUNTS, INSTANCE_COUNTS, Notation, unless_equal
 from metricc.compiler.language import symbols
 from metricc.core.errors import InputError
@@ -88,22 +90,26 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
         raise InputError("FORMULA", f"{len(text)} characters; a formula may have at most {MAX_LENGTH}")
     check_nesting(text)
     check_fractions(text)
+    notation = notation or Notation()
+    notation.named = notation.named or metric_named
+    notation.cell = notation.cell or cell_marker
     try:
-        return _parse(text, notation or Notation(), syntax)
+        return _parse(text, notation, syntax)
     except RecursionError:  # a guard: check_nesting bounds the depth far below the limit
         raise InputError("FORMULA", f"nested too deeply (at most {MAX_NESTING} levels of brackets)") from None
 
 
 def _parse(text: str, notation: Notation, syntax: str) -> Formula:
-    source = text_to_latex(text) if syntax == "text" else Source.of(text)
+    source = typeset_operators(text_to_latex(text) if syntax == "text" else Source.of(text))
     source = source.sub(_DROP, lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "")
-    source = one_name_g_mean(source.sub(_NUMBER_TAG, "").strip())
+    source = digit_margins(plain_subscripts(unwrapped(one_name_g_mean(source.sub(_NUMBER_TAG, "").strip()))))
     for letter, (meaning, sentence) in role_bounds(source.text).items():
         if letter not in notation.defined:
             notation.bounds.setdefault(letter, meaning)
             if sentence:
                 notation.inferred.setdefault(letter, sentence)
     source = label_sets(source)
+    notation.cells = {k: v for k, v in table_cells(source.text).items() if k not in notation.defined}
     notation.bounds.update(bound_meanings(source.text))
     source = source.sub(_DEFINITION_LINE, ", ")
     source = _trailing_definitions(source.sub(_MARGINAL, lambda m: f"_{{{m.group(1) or ''}:{m.group(3) or ''}}}")

@@ -146,6 +146,9 @@ class Notation:
         self.readings: dict[str, tuple[sympy.Expr, tuple[str, ...]]] = {}
         self.used: set[str] = set()  # the letters of self.bounds and self.defined the formula used
         self.index_letters = set(INDEX_LETTERS)  # and every letter a sum binds (\sum_{c \in C}: TP_c)
+        self.cells: dict[str, int] = {}  # a, b, c, d as a 2 x 2 table's cells: letter -> place
+        self.cell = None  # (notation, head, rest) -> the marker of a 2 x 2 table's cell, None for another name
+        self.named = None  # (head, rest) -> a catalog metric's formula by its printed name (formula_names)
 
     def resolve(self, parts: list[str], bar: bool, where: str) -> sympy.Expr:
         """The meaning of one printed name, split at underscores; ``where`` names it in errors."""
@@ -157,6 +160,9 @@ class Notation:
             self.used.add(parts[0])
             return self.defined[parts[0]]
         head, rest = parts[0], parts[1:]
+        cell = self.cell(self, head, rest) if self.cell and not bar else None  # a, D, n_{10}: formula_readings
+        if cell is not None:
+            return cell
         if head in self.bounds and not rest and not bar:
             self.used.add(head)
             return self.bounds[head]
@@ -215,6 +221,9 @@ class Notation:
                 return MEASURES[head](*(CLASS_COUNTS[c][i] for c in ("TP", "FP", "FN", "TN")))
             if len(rest) == 1 and rest[0] in _MODES and _MODES[rest[0]]:
                 return self._averaged(head, _MODES[rest[0]])
+        named = self.named(head, rest) if self.named and not bar else None
+        if named is not None:
+            return named
         indexed = len(rest) == 1 and rest[0] in self.index_letters
         tried = unknown_readings(head, indexed) if not bar and (indexed or not rest) else None
         if tried:
