@@ -36,6 +36,8 @@ def _per_class(tp, fp, fn, tn):
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def adjusted_g_mean(
     true_positives,
     false_positives,

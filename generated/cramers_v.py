@@ -25,6 +25,8 @@ from metricc.runtime.registry import MetricInfo
 __all__ = ["cramers_v", "gradient", "INFO"]
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def cramers_v(
     matrix,
     *,
@@ -65,6 +67,8 @@ def cramers_v(
     return finish(value, undefined, zero_division)
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     matrix,
 ):

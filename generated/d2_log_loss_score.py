@@ -25,7 +25,8 @@ from metricc.runtime.registry import MetricInfo
 __all__ = ["d2_log_loss_score", "INFO"]
 
 
-@np.errstate(divide="ignore")  # log(0) = -inf is a value here (log loss of a zero probability)
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def d2_log_loss_score(
     y_true,
     scores,

@@ -43,6 +43,8 @@ def _per_class_gradient(tp, fp, fn, tn):
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def discriminant_power(
     true_positives,
     false_positives,
@@ -84,6 +86,8 @@ def discriminant_power(
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     true_positives,
     false_positives,

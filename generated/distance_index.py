@@ -56,6 +56,8 @@ def _per_class_gradient(tp, fp, fn, tn):
     return -x0 * x12, x13 * x8, x12 * x7, -x13 * x4, (x1 == 0) | (x2 == 0) | (x10 == 0)
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def distance_index(
     true_positives,
     false_positives,
@@ -97,6 +99,8 @@ def distance_index(
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     true_positives,
     false_positives,

@@ -24,6 +24,8 @@ from metricc.runtime.registry import MetricInfo
 __all__ = ["fowlkes_mallows", "gradient", "INFO"]
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def fowlkes_mallows(
     matrix,
     *,
@@ -56,6 +58,8 @@ def fowlkes_mallows(
     return finish(value, undefined, zero_division)
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     matrix,
 ):

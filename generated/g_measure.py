@@ -41,6 +41,8 @@ def _per_class_gradient(tp, fp, fn, tn):
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def g_measure(
     true_positives,
     false_positives,
@@ -83,6 +85,8 @@ def g_measure(
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     true_positives,
     false_positives,

@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     metric_param,
     nonzero,
+    np,
     scalar_param,
 )
 from metricc.runtime.gradient import average_class_gradient
@@ -49,6 +50,8 @@ def _per_class_gradient(tp, fp, fn, tn, alpha, base):
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def iba(
     true_positives,
     false_positives,
@@ -99,6 +102,8 @@ def iba(
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     true_positives,
     false_positives,

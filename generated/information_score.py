@@ -60,6 +60,8 @@ def _per_class_gradient(tp, fp, fn, tn):
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def information_score(
     true_positives,
     false_positives,
@@ -101,6 +103,8 @@ def information_score(
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     true_positives,
     false_positives,

@@ -72,6 +72,8 @@ def _params(fpr_max, fpr_min):
     return {"fpr_max": fpr_max, "fpr_min": fpr_min}
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def log_roc_auc(
     y_true,
     scores,

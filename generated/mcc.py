@@ -26,6 +26,8 @@ from metricc.runtime.registry import Band, MetricInfo, Scale
 __all__ = ["mcc", "gradient", "INFO"]
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def mcc(
     matrix,
     *,
@@ -63,6 +65,8 @@ def mcc(
     return finish(value, undefined, zero_division)
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     matrix,
 ):

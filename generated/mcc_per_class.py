@@ -61,6 +61,8 @@ def _per_class_gradient(tp, fp, fn, tn):
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def mcc_per_class(
     true_positives,
     false_positives,
@@ -102,6 +104,8 @@ def mcc_per_class(
     )
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     true_positives,
     false_positives,

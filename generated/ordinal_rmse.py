@@ -23,6 +23,8 @@ from metricc.runtime.registry import MetricInfo
 __all__ = ["ordinal_rmse", "gradient", "INFO"]
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def ordinal_rmse(
     matrix,
     *,
@@ -52,6 +54,8 @@ def ordinal_rmse(
     return finish(value, undefined, zero_division)
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     matrix,
 ):

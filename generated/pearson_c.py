@@ -25,6 +25,8 @@ from metricc.runtime.registry import MetricInfo
 __all__ = ["pearson_c", "gradient", "INFO"]
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def pearson_c(
     matrix,
     *,
@@ -68,6 +70,8 @@ def pearson_c(
     return finish(value, undefined, zero_division)
 
 
+# A log or root of a negative number is NaN, an exp beyond float64 inf: values, not warnings.
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def gradient(
     matrix,
 ):

@@ -97,6 +97,23 @@ def _hide_extremes(expr: sympy.Expr, hidden: dict) -> sympy.Expr:
     return expr.replace(lambda e: isinstance(e, symbols.index_extreme), hide)
 
 
+def _simplify_arguments(expr: sympy.Expr) -> sympy.Expr:
+    """Each function argument simplified on its own where that cancels an undefined case: the
+    passes over the whole formula treat ``min(...)``, ``abs(...)``, ``log(...)`` as opaque, so a
+    referenced metric inside one would keep its written fractions (``f1`` as its precision and
+    recall) and their denominators, undefining it where the reference itself has a value
+    (``min(f1, 1)`` at TP = FP = 0 < FN, where f1 is 0). An argument whose cases stay as many
+    keeps its written form."""
+    def argument(a: sympy.Expr) -> sympy.Expr:
+        if not _has_data_denominator(a):
+            return a
+        simplified = simplify(a)
+        return simplified if len(undefined_cases(simplified)) < len(undefined_cases(a)) else a
+    return expr.replace(lambda e: e.is_Function and not isinstance(e, sympy.Piecewise)  # branches: (value, condition)
+                        and any(map(_has_data_denominator, e.args)),
+                        lambda e: e.func(*map(argument, e.args)))
+
+
 def _ranking(key: sympy.Expr, index: sympy.Symbol) -> sympy.Expr:
     """A pick's key without a non-negative factor that is the same at every threshold: it ranks
     the thresholds alike, and ``|FN[i] N - FP[i] P|`` compares counts exactly where
@@ -114,7 +131,7 @@ def simplify(expr: sympy.Expr) -> sympy.Expr:
     hidden: dict = {}
     expr = _hide_picks(expr, hidden)
     expr = _hide_extremes(expr, hidden)
-    expr = _hide_guarded(expr, hidden)
+    expr = _simplify_arguments(_hide_guarded(expr, hidden))
     for rewrite in SIMPLIFICATIONS:
         expr = rewrite(expr)
     return expr.xreplace(hidden)

@@ -210,8 +210,12 @@ def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:
         _walk(weight, found, excused)
         inner: dict = {}
         _walk(argument, inner, excused)
-        for key, part in inner.items():
-            (excused if excuses(weight, part) else found).setdefault(key, part)
+        for key, part in inner.items():  # the weight is a strong zero: 0 log y = 0 wherever y is undefined
+            case = None if excuses(weight, part) else guarded_case([weight], part)
+            if case is None:
+                excused.setdefault(key, part)
+            else:
+                found.setdefault(sympy.srepr(case), case)
         return
     if isinstance(expr, sympy.Piecewise):
         _walk_branches(expr, found, excused)
@@ -299,8 +303,11 @@ def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
             for part in sympy.factor(numerator).as_ordered_factors():
                 part = _strip(part)
                 # xlogy(x, y) at y = 0 is 0 only where its weight x vanishes too (0 log 0 = 0)
-                if depends_on_data(part) and not part.is_positive and not (is_xlogy and excuses(node.args[0], part)):
-                    found.setdefault(sympy.srepr(part), part)
+                if not depends_on_data(part) or part.is_positive:
+                    continue
+                case = part if not is_xlogy else None if excuses(node.args[0], part) else guarded_case([node.args[0]], part)
+                if case is not None:
+                    found.setdefault(sympy.srepr(case), case)
     return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)))
 
 

@@ -134,6 +134,7 @@ class ModuleContext:
     scales: tuple  # the metric's interpretation scales (INFO's bands)
     gradient: dict | None
     gradient_imports: list[str]
+    leaves_domains: bool  # the public functions run under the errstate of ERRSTATE
 
     @property
     def template(self) -> str:
@@ -228,6 +229,18 @@ def _imports(metric: ir.Metric, shape: Shape, kernel: Kernel, params, terms, gra
     return helpers, gradient_helpers
 
 
+def _leaves_domains(metric: ir.Metric) -> bool:
+    """Whether the printed code can take a logarithm or root of a negative number or overflow
+    an exponential of the data (``indicator(log(TP - 3) != 0)`` at TP = 1): numpy warns there, though the
+    value (NaN, inf) or the undefined mask already says what happened. Only such modules pay
+    for an ``np.errstate`` per call."""
+    exprs = [metric.simplified, *(t.simplified for t in metric.terms),
+             *(p.default for p in metric.params if isinstance(p.default, sympy.Basic))]
+    bases = [b for e in exprs for b in (*(f.args[0] for f in e.atoms(sympy.log, sympy.exp)),
+                                         *(p.base for p in e.atoms(sympy.Pow) if not p.exp.is_integer))]
+    return any(map(analyze.depends_on_data, bases))
+
+
 def module_context(metric: ir.Metric) -> ModuleContext:
     """What the level's template needs: the metric, its printed kernels and the imports."""
     level = getattr(metric.level, "value", metric.level)
@@ -242,6 +255,8 @@ def module_context(metric: ir.Metric) -> ModuleContext:
     gradient = numpy_gradient.gradient_context(metric, value_names, kernel.params,
                                                {t.name: t.kernel.params for t in terms}, MATRIX_COUNTS)
     helpers, gradient_helpers = _imports(metric, shape, kernel, params, terms, gradient, counts)
+    leaves_domains = _leaves_domains(metric)
+    helpers |= {"np"} if leaves_domains or level == "score" else set()  # the errstate decorator's
     return ModuleContext(
         metric=metric,
         level=level,
@@ -268,6 +283,7 @@ def module_context(metric: ir.Metric) -> ModuleContext:
         scales=metric.interpretation,
         gradient=gradient,
         gradient_imports=sorted(gradient_helpers),
+        leaves_domains=leaves_domains,
     )
 
 

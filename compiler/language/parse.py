@@ -241,6 +241,8 @@ class _Builder(IndexedForms, ReferenceForms):
                 self._check_log_base(node.args[1], arguments[1])
             if name == "binomial_tail":
                 self._check_binomial_arguments(node.args, arguments)
+            if name in ("min", "max"):
+                self._check_orderable(node, name, arguments)
             try:
                 return function(*arguments)
             except (TypeError, ValueError) as error:  # max(log(-FP), 1): sympy cannot order a non-real value

@@ -52,6 +52,9 @@ class IndexedForms:
         if not isinstance(base, ast.Name):
             raise self.fail(node, "only names can be indexed, e.g. M[i, j], t[k], recall[k]")
         name = base.id
+        if name in _INDEXED_MATRIX and self.rules.level is Level.SCORE:  # no confusion matrix: the scores are the data
+            raise self.fail(node, f"'{name}' is a confusion-matrix name; score formulas use the scores and the truth, "
+                                  "S[s, k] and Y[s, k] (sample s, class k), n (samples) and C (classes)")
         if name in _INDEXED_MATRIX:
             if len(indices) != _INDEXED_MATRIX[name]:
                 raise self.fail(node, f"'{name}' takes {_INDEXED_MATRIX[name]} index(es), got {len(indices)}")
@@ -133,6 +136,18 @@ class IndexedForms:
         for name in reversed(indices):
             body = sympy.Sum(body, (symbols.index_symbol(name), 0, self.rules.sum_upper(name)))
         return body
+
+    def _check_orderable(self, node: ast.Call, name: str, arguments: list[sympy.Expr]) -> None:
+        """Refuse a class-index sum without data inside ``min``/``max`` (``min(1, Sum(abs(k - l), (k, l)))``):
+        once the classes are counted it is a number that sympy leaves unevaluated and cannot order."""
+        for total in (t for a in arguments for t in a.atoms(sympy.Sum)):
+            if total.atoms(sympy.Indexed) or not all(s.is_integer for s in total.free_symbols):
+                continue
+            if total.doit().has(sympy.Sum):
+                data = "Sum(S[s, k] * Y[s, k], (s, k))" if self.rules.level is Level.SCORE else "Sum(M[k, k], k)"
+                raise self.fail(node, f"{name}() of {total}, a sum over class indices alone: a {self.rules.level.value}-level "
+                                      f"{name}() compares data (e.g. {name}(1, {data} / n)) and numbers that sympy "
+                                      "can write without a Sum (Sum(1, k) is C); write the sum's closed form in C")
 
     def _index_extreme(self, node: ast.Call) -> sympy.Expr:
         """Matrix and score levels: ``Max(x, k)`` / ``Min(x, k)``, the extreme of ``x`` over an
