@@ -208,7 +208,8 @@ def test_excused_denominators():
     guarded = sympy.Sum(symbols.xlogy(M[i, j], M[i, j] / p[j]), (i, 0, symbols.N_CLASSES - 1))
     assert analyze.denominators(guarded) == () and analyze.excused_denominators(guarded) == (p[j],)
     unguarded = sympy.Sum(symbols.xlogy(t[j], M[j, j] / p[j]), (j, 0, symbols.N_CLASSES - 1))
-    assert analyze.denominators(unguarded) == (p[j],)
+    # the weight is a strong zero (issue 30): undefined only where p[j] = 0 while t[j] != 0
+    assert analyze.denominators(unguarded) == (sympy.KroneckerDelta(0, t[j]) + p[j],)
 
 
 def test_derived_undefined_cases_and_latex(compiled_metrics):
