@@ -17,6 +17,7 @@ runs the same comparison on thousands of inputs per metric.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -197,3 +198,18 @@ def test_d2_brier_score_near_zero_within_its_conditioning(compiled_metrics):
     expected = 1 - (Fraction(1, 4) + (1 - Fraction(0.49999999999999994)) ** 2 + Fraction(1, 2)) / 1
     assert expected == -(Fraction(1, 2 ** 54) + Fraction(1, 2 ** 108))
     assert abs(float(CATALOG["d2_brier_score"].function(y, scores)) - float(expected)) <= 1e-12 * 2
+
+
+def test_d2_log_loss_score_near_zero_within_its_conditioning(compiled_metrics):
+    """The same inputs: log(0.5 - 2**-54) + log(0.5) over the null's 2 log(0.5) leaves
+    -2**-54 / log 2 = -8.0e-17 exactly, which float64 gives as -1.6e-16 (issue 30): within the
+    spec's conditioning bound, 1e-12 times about 2."""
+    import sympy
+
+    y, scores = [1, 0], [[0.5, 0.49999999999999994], [0.5, 0.5]]
+    outcomes = ref.check_scores_input(compiled_metrics["d2_log_loss_score"], CATALOG["d2_log_loss_score"], y, scores, {})
+    assert not failures(outcomes)
+    half = sympy.Rational(1, 2)
+    exact = 1 - (sympy.log(sympy.Rational(0.49999999999999994)) + sympy.log(half)) / (2 * sympy.log(half))
+    assert float(sympy.N(exact, 30)) == pytest.approx(-(2.0 ** -54) / math.log(2), rel=1e-12)
+    assert abs(float(CATALOG["d2_log_loss_score"].function(y, scores)) - float(sympy.N(exact, 30))) <= 1e-12 * 2
