@@ -83,8 +83,9 @@ def _relevance(request: EvaluationRequest, counted: Counted):
                                                              argument="relevance")
     if isinstance(relevance, Mapping):
         vector = [None] * n_classes
+        classes = relevance_estimates.ClassNames(names)
         for label, value in relevance.items():
-            vector[relevance_estimates.class_index(label, names, "relevance")] = value
+            vector[classes.index(label, "relevance")] = value
         missing = [str(names[k]) for k, value in enumerate(vector) if value is None]
         if missing:
             raise InputError("relevance", f"no relevance for class {missing[0]}; give one value per class")

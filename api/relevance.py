@@ -27,7 +27,7 @@ import numpy as np
 
 from metricc.core.errors import InputError
 
-__all__ = ["relevance_from_prevalence", "relevance_from_order", "average_ranks", "order_pairs", "class_index"]
+__all__ = ["relevance_from_prevalence", "relevance_from_order", "average_ranks", "order_pairs", "ClassNames"]
 
 _RELATION = re.compile(r"\s*([<>])\s*")
 
@@ -53,13 +53,9 @@ def relevance_from_prevalence(support, *, argument: str = "support") -> np.ndarr
     return inverse / np.sum(inverse, axis=-1, keepdims=True)
 
 
-def class_index(name, labels: Sequence, argument: str) -> int:
-    """The index of the class called ``name`` (matched as given, or as text)."""
-    return _ClassNames(labels).index(name, argument)
-
-
-class _ClassNames:
-    """Class indices by label and by label text, built once per order: a lookup per name, not a scan."""
+class ClassNames:
+    """Class indices by label and by label text (``index``: matched as given, or as text), built
+    once per call: a lookup per name, not a scan of the labels."""
 
     def __init__(self, labels: Sequence) -> None:
         self.labels = labels
@@ -93,7 +89,7 @@ def order_pairs(order, labels: Sequence, *, argument: str = "order") -> list[tup
     the label 0).
     """
     pairs = []
-    classes = _ClassNames(labels)
+    classes = ClassNames(labels)
     if isinstance(order, str):
         items = [item.strip() for item in re.split(r"[,;\n]", order) if item.strip()]
         if not items:
