@@ -49,6 +49,7 @@ from metricc.compiler.language.levels import Average, rules
 
 __all__ = ["prove_equivalences", "general_form", "binary_form", "domain_endpoints", "bind"]
 
+_LONGEST_SUM = 1000  # terms a fingerprint writes out (bounds come from points of 1..60)
 _LARGEST_EXPONENT = 1000  # e**1000 is far beyond any metric value, and cheap for mpmath
 
 
@@ -74,6 +75,22 @@ def _bounded(expr: sympy.Expr, point: dict) -> bool:
     return True
 
 
+def _expanded_sums(expr: sympy.Expr) -> sympy.Expr:
+    """Finite sums with numeric bounds written out term by term, innermost first: evalf
+    evaluates a sum by Euler-Maclaurin and quadrature (seconds for a curve's sum over its
+    thresholds), a number at each of a few dozen terms in milliseconds."""
+    def written_out(total):
+        (index, low, high), *outer = total.limits
+        low, high = low.doit(), high.doit()  # the point's values, substituted without evaluation
+        if not (low.is_Integer and high.is_Integer and high - low < _LONGEST_SUM):
+            return total
+        with sympy.evaluate(False):
+            terms = [total.function.xreplace({index: sympy.Integer(v)}) for v in range(int(low), int(high) + 1)]
+            added = sympy.Add(*terms) if terms else sympy.Integer(0)
+        return sympy.Sum(added, *outer) if outer else added
+    return expr.replace(lambda node: isinstance(node, sympy.Sum), written_out)
+
+
 def _fingerprint(expr: sympy.Expr, points: list[dict]) -> tuple | None:
     values = []
     for point in points:
@@ -82,7 +99,9 @@ def _fingerprint(expr: sympy.Expr, points: list[dict]) -> tuple | None:
         try:
             with sympy.evaluate(False):  # numbers, not exact forms: exp(r log r / (1 + r log r)) at a rational r
                 substituted = expr.xreplace(point)  # took sympy minutes to evaluate exactly (fuzz, hang-0002)
-            number = substituted.evalf(30)
+            if substituted.free_symbols:  # a symbol no point gives: no number
+                return None
+            number = _expanded_sums(substituted).evalf(30)
             if not number.is_number or number.has(sympy.Function):  # a function evalf could not evaluate
                 return None
             value = complex(number)
