@@ -36,13 +36,35 @@ def cells(expr: sympy.Expr, n_classes: int) -> dict | None:
                                 lambda e: sum(grid[i, int(e.indices[0])] for i in range(n_classes)))
     concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.M,
                                 lambda e: grid[int(e.indices[0]), int(e.indices[1])])
-    concrete = sympy.expand(concrete.subs(symbols.N_TOTAL, sum(grid)))
+    concrete = concrete.subs(symbols.N_TOTAL, sum(grid))
+    if not _homogeneous_at_a_point(concrete, grid):
+        return None
+    concrete = sympy.expand(concrete)
     if not concrete.free_symbols or concrete.free_symbols - set(grid) or not concrete.is_polynomial(*grid):
         return None
     poly = sympy.Poly(concrete, *grid)
     if poly.total_degree() != 1 or poly.coeff_monomial(1) != 0:
         return None
     return {(i, j): poly.coeff_monomial(grid[i, j]) for i in range(n_classes) for j in range(n_classes)}
+
+
+def _homogeneous_at_a_point(expr: sympy.Expr, grid: sympy.Matrix) -> bool:
+    """False when ``expr`` (in the cells only) is certainly no linear form: f(2x) != 2 f(x) at
+    one point, in exact arithmetic. Expanding a large nonlinear numerator (Pearson's C, Cramer's
+    V) only to find its degree took most of the delta stage; a linear form passes by identity."""
+    if expr.free_symbols - set(grid):
+        return True  # not in the cells alone: the full test says so
+    point = {cell: sympy.Integer(3 + 7 * k) for k, cell in enumerate(grid)}
+    try:
+        once, twice = expr.xreplace(point), expr.xreplace({c: 2 * v for c, v in point.items()})
+    except (ZeroDivisionError, ValueError, TypeError):
+        return True
+    if once.is_Rational and twice.is_Rational:
+        return twice == 2 * once
+    if not (once.is_number and twice.is_number):
+        return True
+    gap = complex((twice - 2 * once).evalf(30))  # a root or a log: far from linear, or decided by the full test
+    return not (gap == gap and abs(gap) > 1e-20 * (1 + abs(complex(once.evalf(30)))))
 
 
 def count_weights(expr: sympy.Expr, fixed: Mapping = {}) -> list[dict] | None:
