@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from metricc.compiler import emit
-from metricc.compiler.analysis import affine, analyze, budget, declared, delta, prove
+from metricc.compiler.analysis import affine, analyze, budget, declared, delta, parallel, prove
 from metricc.compiler.analysis.cache import Cache, digest
 from metricc.compiler.errors import InternalError
 from metricc.compiler.language import ir, load, lower, validate
@@ -69,7 +69,9 @@ def _analyze(b: Build) -> Build:
     known = {m: b.cache.get(keys[m]) for m in b.metrics}
     known = {m: v for m, v in known.items() if isinstance(v, ir.Metric) and v.id == m}
     todo = {m: metric for m, metric in b.metrics.items() if m not in known}
-    fresh = delta.derive_catalog(affine.mark_affine(declared.check_declared(analyze.analyze_catalog(todo)))) if todo else {}
+    analyzed = dict(zip(todo, parallel.mapped(analyze.analyze_metric, todo.values())))
+    checked = affine.mark_affine(declared.check_declared(analyzed)) if todo else {}
+    fresh = dict(zip(checked, parallel.mapped(delta.derive_metric, checked.values())))
     for m, metric in fresh.items():
         b.cache[keys[m]] = metric
     return dataclasses.replace(b, metrics={m: known[m] if m in known else fresh[m] for m in b.metrics})

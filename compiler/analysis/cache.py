@@ -29,7 +29,7 @@ from pathlib import Path
 import sympy
 from sympy.core.operations import AssocOp
 
-__all__ = ["Cache", "ENVIRONMENT", "compiler_version", "digest", "remembered"]
+__all__ = ["Cache", "ENVIRONMENT", "compiler_version", "digest", "dumps", "remembered"]
 
 ENVIRONMENT = "METRICC_CACHE_DIR"
 _HEADER = b"metricc build cache 1\n"
@@ -103,7 +103,8 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
-def _dumps(value) -> bytes:
+def dumps(value) -> bytes:
+    """A pickle that rebuilds every sympy tree exactly as it is (what the cache and build workers send)."""
     buffer = io.BytesIO()
     _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
     return buffer.getvalue()
@@ -155,7 +156,7 @@ class Cache:
         self.made.add(key)
         if self.directory is not None:
             try:  # keep only what comes back equal: the cached build must equal the uncached one
-                if pickle.loads(_dumps(value)) != value:
+                if pickle.loads(dumps(value)) != value:
                     return
             except Exception:
                 return
@@ -166,7 +167,7 @@ class Cache:
         if self.directory is None:
             return
         try:
-            body = _dumps({"version": self.version, "entries": self._used})
+            body = dumps({"version": self.version, "entries": self._used})
             self.directory.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
             try:

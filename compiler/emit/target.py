@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
+from metricc.compiler.analysis import parallel
 from metricc.compiler.analysis.cache import digest, remembered
 from metricc.compiler.errors import InternalError
 from metricc.compiler.language import ir
@@ -64,9 +65,14 @@ def emit_files(catalog: Catalog, targets: Sequence[Target], memo: MutableMapping
                 raise InternalError(f"targets {owners[path]} and {target.name} both write {path}")
             owners[path], files[path] = target.name, text
 
+    keys = {metric_id: digest(metric) for metric_id, metric in catalog.metrics.items()}
+    wanted = [(target, metric_id, f"emitted:{metric_id}:{target.name}:{keys[metric_id]}")
+              for target in targets for metric_id in catalog.metrics]
+    missing = [(target, metric_id) for target, metric_id, key in wanted if not _is_files(memo.get(key))]
+    made = parallel.mapped(lambda job: dict(job[0].metric_files(catalog.metrics[job[1]], catalog)), missing)
+    made = {(target.name, metric_id): emitted for (target, metric_id), emitted in zip(missing, made)}
     for target in targets:
         add(target, target.catalog_files(catalog))
-        for metric_id, metric in catalog.metrics.items():
-            key = f"emitted:{metric_id}:{target.name}:{digest(metric)}"
-            add(target, remembered(memo, key, _is_files, lambda: dict(target.metric_files(metric, catalog))))
+    for target, metric_id, key in wanted:
+        add(target, remembered(memo, key, _is_files, lambda: made[target.name, metric_id]))
     return dict(sorted(files.items()))
