@@ -42,6 +42,7 @@ from collections.abc import Mapping, MutableMapping
 
 import sympy
 
+from metricc.compiler.analysis import parallel
 from metricc.compiler.analysis.cache import canonical, digest, remembered
 from metricc.compiler.analysis.forms import binary_form, fixed, general_form
 from metricc.compiler.language import averaging, ir
@@ -49,6 +50,7 @@ from metricc.compiler.language.levels import Average, rules
 
 __all__ = ["prove_equivalences", "general_form", "binary_form", "domain_endpoints", "bind"]
 
+_ABSENT = object()
 _LONGEST_SUM = 1000  # terms a fingerprint writes out (bounds come from points of 1..60)
 _LARGEST_EXPONENT = 1000  # e**1000 is far beyond any metric value, and cheap for mpmath
 
@@ -215,33 +217,39 @@ _is_print = lambda value: value is None or (isinstance(value, tuple) and all(isi
 _is_bool = lambda value: isinstance(value, bool)
 
 
+def _remembered_all(memo, keys: Mapping, check, compute) -> dict:
+    """``{item: remembered(memo, keys[item], check, ...)}``, what ``memo`` lacks computed on
+    every core (:mod:`.parallel`)."""
+    missing = [item for item, key in keys.items() if not check(memo.get(key, _ABSENT))]
+    made = dict(zip(missing, parallel.mapped(compute, missing)))
+    return {item: remembered(memo, key, check, lambda item=item: made[item] if item in made else compute(item))
+            for item, key in keys.items()}
+
+
 def _proved_pairs(metrics, variants, form, scope, method, memo, skip=frozenset()):
     """The pairs of ``variants`` proved equal. ``memo`` (a mapping, or the build cache) holds
     each form by the metric's analyzed IR, each fingerprint and each proof by the forms they
     use: equal forms recur across variants, and a rebuild reuses what did not change."""
     metric_keys = {m: digest(metrics[m]) for m in {v[0] for v in variants}}
-    forms = {v: remembered(memo, "form:" + digest(metric_keys[v[0]], v, form.__name__), _is_form,
-                            lambda v=v: _form(metrics, v, form)) for v in variants}
+    form_entries = {v: "form:" + digest(metric_keys[v[0]], v, form.__name__) for v in variants}
+    forms = _remembered_all(memo, form_entries, _is_form, lambda v: _form(metrics, v, form))
     forms = {v: f for v, f in forms.items() if f is not None}
     form_keys = {v: digest(f) for v, f in forms.items()}
     free = set().union(*(f.free_symbols for f in forms.values())) if forms else set()
     points = _points(free, 4, seed=2022)
     point_key = digest(tuple(tuple(sorted((canonical(s), canonical(x)) for s, x in point.items())) for point in points))
-    prints = {v: remembered(memo, f"print:{form_keys[v]}:{point_key}", _is_print, lambda f=f: _fingerprint(f, points))
-              for v, f in forms.items()}
+    prints = _remembered_all(memo, {v: f"print:{form_keys[v]}:{point_key}" for v in forms}, _is_print,
+                             lambda v: _fingerprint(forms[v], points))
     groups: dict[tuple, list] = {}
     for v, p in prints.items():
         if p is not None:
             groups.setdefault(p, []).append(v)
-    proved = []
-    for members in groups.values():
-        for i, left in enumerate(members):
-            for right in members[i + 1:]:
-                if (left, right) in skip or not _comparable(left, right):
-                    continue
-                key = f"equal:{form_keys[left]}:{form_keys[right]}"
-                if remembered(memo, key, _is_bool, lambda: _equal(forms[left], forms[right])):
-                    proved.append((left, right, scope, "cancellation of the per-class formulas" if left[1] == "none" else method))
+    candidates = {(left, right): f"equal:{form_keys[left]}:{form_keys[right]}"
+                  for members in groups.values() for i, left in enumerate(members) for right in members[i + 1:]
+                  if (left, right) not in skip and _comparable(left, right)}
+    equal = _remembered_all(memo, candidates, _is_bool, lambda pair: _equal(forms[pair[0]], forms[pair[1]]))
+    proved = [(left, right, scope, "cancellation of the per-class formulas" if left[1] == "none" else method)
+              for (left, right), same in equal.items() if same]
     return proved
 
 
