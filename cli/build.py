@@ -43,11 +43,12 @@ def _out_dir(given: str | None) -> Path:
     return Path("generated") if Path("specs").is_dir() else package_dir("metricc.generated")
 
 
-def _cache_dir(args, spec_dir: Path) -> Path | None:
-    """Where the build cache lives: never inside the output, so ``generated/`` stays pure output."""
-    if args.no_cache:
+def cache_dir(spec_dir: Path, given: str | None = None, disabled: bool = False) -> Path | None:
+    """Where the build cache lives (``build`` and ``docs`` share it): never inside the output,
+    so ``generated/`` stays pure output."""
+    if disabled:
         return None
-    given = args.cache_dir or os.environ.get("METRICC_CACHE_DIR")
+    given = given or os.environ.get("METRICC_CACHE_DIR")
     return Path(given).resolve() if given else spec_dir.resolve().parent / ".metricc-cache"
 
 
@@ -101,11 +102,11 @@ def _cmd_build(args) -> int:
     from metricc.compiler.emit import write
 
     spec_dir, out_dir = _spec_dir(args.specs), _out_dir(args.out)
-    cache_dir = _cache_dir(args, spec_dir)
-    if cache_dir is not None and cache_dir.resolve().is_relative_to(out_dir.resolve()):
-        raise InputError("--cache-dir", f"{shown(cache_dir)} is inside the output folder {shown(out_dir)}, "
+    cache = cache_dir(spec_dir, args.cache_dir, args.no_cache)
+    if cache is not None and cache.resolve().is_relative_to(out_dir.resolve()):
+        raise InputError("--cache-dir", f"{shown(cache)} is inside the output folder {shown(out_dir)}, "
                                         "which a build replaces; choose a folder outside it")
-    files = _compile_catalog(spec_dir, cache_dir, not args.quiet)
+    files = _compile_catalog(spec_dir, cache, not args.quiet)
     if not args.check:
         write.recover(out_dir)  # an interrupted build: restore or finish before comparing
     stale = write.stale_files(out_dir, files)

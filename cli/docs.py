@@ -104,26 +104,27 @@ def _audit_rows(directory: Path | None, known: set[str]) -> list[dict]:
     return rows
 
 
-def _compiled(spec_dir: Path):
-    """The IR and errata of ``spec_dir``, compiled from its parent (names as in banners)."""
+def _compiled(spec_dir: Path, cache):
+    """The IR and errata of ``spec_dir``, compiled from its parent (names as in banners), with
+    the build cache ``metricc build`` fills: after a build, nothing is analyzed again."""
     from metricc.compiler import build
 
     here, spec_dir = Path.cwd(), spec_dir.resolve()
     os.chdir(spec_dir.parent)
     try:
-        done = build.run(build.Build(Path(spec_dir.name)), until="prove")
+        done = build.run(build.Build(Path(spec_dir.name), cache), until="prove")
         return dict(done.metrics), list(done.errata)
     finally:
         os.chdir(here)
 
 
-def _require_fresh(metrics, errata) -> None:
+def _require_fresh(metrics, errata, cache) -> None:
     """The worked examples run ``metricc.generated``: it must be the build of these specs."""
     from metricc.compiler import emit
     from metricc.compiler.emit import write
 
     generated = package_dir("metricc.generated")
-    stale = [name for name in write.stale_files(generated, emit.emit_catalog(metrics, errata)) if name.endswith(".py")]
+    stale = [name for name in write.stale_files(generated, emit.emit_catalog(metrics, errata, cache)) if name.endswith(".py")]
     if stale:
         raise InputError("--html", f"{shown(generated)} is out of date with the specs ({len(stale)} files, e.g. "
                          f"{stale[0]}); run `metricc build` first: the worked examples run the generated code")
@@ -180,14 +181,18 @@ def _cmd_docs(args) -> int:
     from metricc.compiler.emit import latex, targets
     from metricc.compiler.emit.target import SITE, Catalog, emit_files
     from metricc.api.progress import progress
+    from metricc.cli.build import cache_dir
+    from metricc.compiler.analysis.cache import Cache
 
     written = []
     # Minutes of work (compiling the catalog, pdflatex passes, a worked example per metric): a
     # bar on stderr when it is a terminal, its total known once the specs are compiled.
     with progress(None, "docs", enabled=not getattr(args, "quiet", False), tick=0.5) as bar:
         bar.update(0, "compiling the specs")
+        spec_dir = _spec_dir(args.specs)
+        cache = Cache(cache_dir(spec_dir))
         try:
-            metrics, errata = _compiled(_spec_dir(args.specs))
+            metrics, errata = _compiled(spec_dir, cache)
         except SpecError as error:
             bar.close()
             print(error.render(), file=sys.stderr)
@@ -195,10 +200,10 @@ def _cmd_docs(args) -> int:
         bar.total = 1 + (_PASSES if args.pdf is not None else 0) + (len(metrics) + 1 if args.html is not None else 0)
         bar.update(1, "compiled")
         if args.pdf is not None:
-            _compile_pdf(emit_files(Catalog(metrics, errata), (latex.TARGET,)), Path(args.pdf), bar)
+            _compile_pdf(emit_files(Catalog(metrics, errata), (latex.TARGET,), cache), Path(args.pdf), bar)
             written.append(f"wrote {shown(Path(args.pdf))}")
         if args.html is not None:
-            _require_fresh(metrics, errata)
+            _require_fresh(metrics, errata, cache)
             from metricc.generated import CATALOG
 
             audits = Path(args.audits) if args.audits else (Path("audits") if Path("audits").is_dir() else None)
@@ -214,5 +219,6 @@ def _cmd_docs(args) -> int:
             _write_site(Path(args.html), files)
             bar.update(1, "done")
             written.append(f"wrote {shown(Path(args.html))}: {len(files)} files")
+        cache.save()
     print("\n".join(written))
     return 0

@@ -15,9 +15,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def compiled(monkeypatch, compiled_metrics):
-    """``docs`` with the session's compiled catalog instead of a fresh compilation."""
-    monkeypatch.setattr(docs, "_compiled", lambda spec_dir: (compiled_metrics, load.load_errata(REPO / "specs")))
+def compiled(monkeypatch, compiled_metrics, tmp_path):
+    """``docs`` with the session's compiled catalog instead of a fresh compilation (and a build
+    cache of its own, not the repository's)."""
+    monkeypatch.setenv("METRICC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(docs, "_compiled", lambda spec_dir, cache: (compiled_metrics, load.load_errata(REPO / "specs")))
 
 
 def test_nothing_asked_is_a_usage_error(capsys):

@@ -47,9 +47,10 @@ def small_catalog(tmp_path_factory) -> dict:
 
 
 @pytest.fixture
-def compiled_metrics(small_catalog, monkeypatch) -> dict:
-    monkeypatch.setattr(docs, "_compiled", lambda spec_dir: (small_catalog, []))
-    monkeypatch.setattr(docs, "_require_fresh", lambda metrics, errata: None)  # generated/ holds the full catalog
+def compiled_metrics(small_catalog, monkeypatch, tmp_path) -> dict:
+    monkeypatch.setenv("METRICC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(docs, "_compiled", lambda spec_dir, cache: (small_catalog, []))
+    monkeypatch.setattr(docs, "_require_fresh", lambda metrics, errata, cache: None)  # generated/ holds the full catalog
     return small_catalog
 
 
