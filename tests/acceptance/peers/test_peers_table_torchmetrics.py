@@ -24,6 +24,7 @@ import pytest
 import metricc as mc
 from metricc.audit import peers
 from metricc.generated import CATALOG
+from tests.acceptance.peers.test_torchmetrics_catalog import _t, float64_default  # noqa: F401 - the fixture is autouse
 
 torch = pytest.importorskip("torch")
 tmf = pytest.importorskip("torchmetrics.functional.classification")
@@ -31,14 +32,6 @@ tmf = pytest.importorskip("torchmetrics.functional.classification")
 TABLE = peers.load_peers()["torchmetrics"]
 FLOAT32 = 1e-6
 DRAWS = 8
-
-
-@pytest.fixture(autouse=True, scope="module")
-def float64_default():
-    saved = torch.get_default_dtype()
-    torch.set_default_dtype(torch.float64)
-    yield
-    torch.set_default_dtype(saved)
 
 
 def _labels(rng, classes=None):
@@ -81,10 +74,6 @@ def _untied_indicator_scores(rng):
     its sort (docs/differences.md, ``label_ranking_loss`` with tied scores)."""
     data = _indicator_scores(rng)
     return {**data, "scores": rng.permuted(np.tile(np.arange(data["C"]), (len(data["y_true"]), 1)), axis=1) / data["C"]}
-
-
-def _t(array):
-    return torch.tensor(np.asarray(array))
 
 
 def _labelled(function, **kwargs):
