@@ -114,13 +114,37 @@ def _tail_root(successes, trials, target):
     return high.view(np.float64)
 
 
-def _counts(successes, trials):
-    successes = np.asarray(successes, dtype=float)
-    trials = np.asarray(trials, dtype=float)
-    return np.broadcast_arrays(successes, trials)
+MAX_TRIALS = 2.0 ** 53  # the largest count float64 holds exactly, and the binomial tail's tested range
 
 
-def wilson(successes, trials, confidence: float):
+def _counts(successes, trials, method: str, argument: str | None, whole: bool = False):
+    """``successes`` and ``trials`` as float arrays, checked: 0 <= successes <= trials <= 2**53,
+    whole numbers where the interval is exact (``whole``). NaN passes (no interval there).
+
+    ``argument``: the user's argument the counts came from (``interval`` when ``evaluate``
+    derived them from a matrix); None names ``successes`` and ``trials`` themselves.
+    """
+    x, n = np.broadcast_arrays(np.asarray(successes, dtype=float), np.asarray(trials, dtype=float))
+    known = ~np.isnan(x) & ~np.isnan(n)
+    whole_rule = f"{method} counts whole successes of whole trials"
+    problems = (
+        ("successes", known & ~((x >= 0) & (x <= n)), "successes must lie between 0 and the trials"),
+        ("trials", known & ~(n <= MAX_TRIALS), f"trials must be at most 2**53 = {MAX_TRIALS:.0f} (exact in float64)"),
+        ("successes", known & whole & (x != np.floor(x)), whole_rule),
+        ("trials", known & whole & (n != np.floor(n)), whole_rule),
+    )
+    for name, bad, rule in problems:
+        if bad.any():
+            at = np.flatnonzero(bad.ravel())[0]
+            got = f"got {x.ravel()[at]:g} successes of {n.ravel()[at]:g} trials"
+            if argument is None:
+                raise InputError(name, f"{rule}, {got}")
+            hint = " (a weighted matrix): use wilson or agresti_coull" if rule is whole_rule else ""
+            raise InputError(argument, f"{'' if rule is whole_rule else method + ': '}{rule}, {got}{hint}")
+    return x, n
+
+
+def wilson(successes, trials, confidence: float, *, argument: str | None = None):
     """Wilson's score interval; NaN where there are no trials.
 
     The lower bound ``(x + z**2/2 - z r) / (n + z**2)``, ``r = sqrt(x (n - x) / n + z**2/4)``,
@@ -130,7 +154,7 @@ def wilson(successes, trials, confidence: float):
     estimate ``x / n`` mathematically; the last clamp keeps that against a rounding of the last
     unit (issue 27: the centre -+ half form gave 0.9999999999999998 at 1000/1000).
     """
-    x, n = _counts(successes, trials)
+    x, n = _counts(successes, trials, "wilson", argument)
     z = two_sided_quantile(confidence)
     safe = np.where(n == 0, 1.0, n)
     root = np.sqrt(x * (safe - x) / safe + z * z / 4)
@@ -141,30 +165,30 @@ def wilson(successes, trials, confidence: float):
     share = x / safe
     lower = np.clip(np.minimum(low(x), share), 0, 1)
     upper = np.clip(np.maximum(1 - low(safe - x), share), 0, 1)
-    return _finished(lower, upper, n)
+    return _finished(lower, upper, x, n)
 
 
-def agresti_coull(successes, trials, confidence: float):
+def agresti_coull(successes, trials, confidence: float, *, argument: str | None = None):
     """Agresti and Coull's interval: the Wald interval at ``x + z**2/2`` of ``n + z**2`` (clipped to [0, 1])."""
-    x, n = _counts(successes, trials)
+    x, n = _counts(successes, trials, "agresti_coull", argument)
     z = two_sided_quantile(confidence)
     total = n + z * z
     share = (x + z * z / 2) / total
     half = z * np.sqrt(share * (1 - share) / total)
-    return _finished(np.clip(share - half, 0, 1), np.clip(share + half, 0, 1), n)
+    return _finished(np.clip(share - half, 0, 1), np.clip(share + half, 0, 1), x, n)
 
 
-def clopper_pearson(successes, trials, confidence: float):
+def clopper_pearson(successes, trials, confidence: float, *, argument: str | None = None):
     """Clopper and Pearson's exact interval (0 and 1 at the ends): the ``p`` whose binomial
     tails ``P(X >= x)`` and ``P(X <= x)`` are each ``alpha / 2``, the beta quantiles
     ``B(alpha/2; x, n - x + 1)`` and ``B(1 - alpha/2; x + 1, n - x)`` in binomial terms."""
-    x, n = _counts(successes, trials)
+    x, n = _counts(successes, trials, "clopper_pearson", argument, whole=True)
     alpha = 1 - confidence
     counted = n > 0
     x_in, n_in = np.where(counted, x, 0.0), np.where(counted, n, 1.0)
     lower = np.where(x_in > 0, _tail_root(np.maximum(x_in, 1), n_in, alpha / 2), 0.0)
     upper = np.where(x_in < n_in, _tail_root(np.minimum(x_in + 1, n_in), n_in, 1 - alpha / 2), 1.0)
-    return _finished(lower, upper, n)
+    return _finished(lower, upper, x, n)
 
 
 def normal_interval(value, se, confidence: float):
@@ -174,8 +198,8 @@ def normal_interval(value, se, confidence: float):
     return value - z * se, value + z * se
 
 
-def _finished(lower, upper, trials):
-    empty = trials == 0
+def _finished(lower, upper, successes, trials):
+    empty = (trials == 0) | np.isnan(successes) | np.isnan(trials)
     return _plain(np.where(empty, np.nan, lower)), _plain(np.where(empty, np.nan, upper))
 
 

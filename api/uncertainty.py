@@ -226,7 +226,7 @@ def proportion_interval(info: MetricInfo, mode: str | None, value, method: str, 
     if info.takes == "matrix" and matrix is None:
         raise InputError("interval", f"{method} for {key} needs a confusion matrix (single-label data or matrix=)")
     successes, trials = _successes_and_trials(info, mode, matrix, counts, pos_index)
-    lower, upper = _PROPORTION[method](successes, trials, confidence)
+    lower, upper = _PROPORTION[method](successes, trials, confidence, argument="interval")
     with np.errstate(invalid="ignore", divide="ignore"):
         share = successes / np.where(trials == 0, np.nan, trials)
         se = np.sqrt(share * (1 - share) / trials)

@@ -5,7 +5,7 @@ tests/generated/exact_reference.py) over many more random and adversarial inputs
 matrices of 1 to 5 classes with counts up to 1e15 (uniform, one huge cell, one dominating
 class, a zero row or column, all zero, perfect, near independent and near uniform: values near
 0; as int64 and as float64) and score matrices
-with ties, zeros and extreme probabilities. Prints, for every metric and averaging mode, the
+with ties, zeros and extreme probabilities, or near the prior or near uniform (skill values near 0). Prints, for every metric and averaging mode, the
 worst error (relative to the exact value, or to the documented conditioning scale), whether
 it is within 1e-12, the input that produced it, and the problems seen (an undefined case
 that disagrees, a numpy warning, -0.0, an unexpected error).
@@ -66,7 +66,9 @@ def sweep_metric(metric_id: str, examples: int, seed: int) -> tuple[str, dict, f
     start = time.perf_counter()
     for _ in range(examples):
         if metric.level in ("curve", "score"):
-            y, scores = ref.random_scores(rng, rng.randint(2, 10), rng.randint(2, 4))
+            n, c = rng.randint(2, 10), rng.randint(2, 4)
+            kind = rng.choice(("random",) + ref.NEAR_ZERO_SCORE_KINDS)
+            y, scores = ref.random_scores(rng, n, c) if kind == "random" else ref.near_zero_scores(rng, n, c, kind)
             if metric.truth == "indicator":
                 y = ref.random_indicator(rng, len(scores), len(scores[0]))
             shown = f"y={y}, scores={scores}"

@@ -6,7 +6,7 @@ than a test run can afford. Every call must return a value or raise ``InputError
 2 on the command line); the report counts each outcome and prints the first reproducer of
 each kind of failure. Exit status 1 if any call failed.
 
-    python benchmarks/fuzz_runtime.py [--calls 10000] [--seed 0]
+    python benchmarks/fuzz_runtime.py [--calls 10000] [--seed 0] [--minutes 20]
 """
 
 from __future__ import annotations
@@ -28,22 +28,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop drawing calls after this long and report the calls made (a shared machine's share)")
     args = parser.parse_args(argv)
     source = RandomSource(args.seed)
     kinds = [name for name, share in SHARE.items() for _ in range(share)]
     counts: Counter = Counter()
+    by_generator: Counter = Counter()
     first: dict[tuple[str, str], str] = {}
     start = time.perf_counter()
-    for _ in range(args.calls):
+    made = 0
+    for made in range(1, args.calls + 1):
         generator = source.choice(kinds)
         case = GENERATORS[generator](source)
         result = outcome(case)
         counts[result.kind] += 1
+        by_generator[generator] += 1
         if result.failed:
             key = (result.kind, result.detail.split(":")[0] + result.detail.split(" at ")[-1].split(":")[0])
             first.setdefault(key, f"{result.kind}: {result.detail}\n    {case.description[:600]}")
+        if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
+            break
     elapsed = time.perf_counter() - start
-    print(f"{args.calls} calls (seed {args.seed}) in {elapsed:.1f} s")
+    print(f"{made} calls of {args.calls} (seed {args.seed}) in {elapsed:.1f} s")
+    print("  by generator: " + ", ".join(f"{name} {by_generator[name]}" for name in SHARE))
     for kind in ("value", "input error", "exception", "warning", "wrong value"):
         print(f"  {kind:12} {counts[kind]}")
     for reproducer in first.values():

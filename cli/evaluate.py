@@ -14,7 +14,7 @@ import argparse
 import math
 
 from metricc.api.report_formats import FORMATS, Values
-from metricc.cli import inputs, interpret, metrics, relevance, scores, sklearn_notes, sweep
+from metricc.cli import inputs, interpret, label_stream, metrics, relevance, scores, sklearn_notes, sweep
 from metricc.cli.tables import HEADER_CHOICES
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.core.errors import InputError
@@ -54,7 +54,8 @@ def add_command(commands) -> None:
                     "(a class vector: every vector with entries from the values); also NAME=V1,V2,...")
     relevance.add_options(ev)
     interpret.add_option(ev)
-    ev.add_argument("--quiet", action="store_true", help="no progress bar for --sweep (shown only on a terminal)")
+    ev.add_argument("--quiet", action="store_true",
+                    help="no progress bar for --sweep or large label files (shown only on a terminal)")
     ev.add_argument("--format", choices=[name for name, f in FORMATS.items() if f.values is not None], default="text")
     add_interval_options(ev)
     scores.add_arguments(ev)
@@ -174,6 +175,8 @@ def read_inputs(args) -> dict:
         return {"y_true": inputs.read_indicators("--y-true", args.y_true), "multilabel": True,
                 "y_pred": inputs.read_indicators("--y-pred", args.y_pred),
                 "pos_label": inputs.positive_label(args.pos_label, True)}
+    if label_stream.applies(args):  # files of GBs: counted in chunks, never held
+        return label_stream.read_pair(args)
     y_true, y_pred = inputs.read_label_pair(args.y_true, args.y_pred, args.column, args.header,
                                             pred_column=args.y_pred_column)
     (y_true, y_pred, labels), integers = inputs.typed_labels(y_true, y_pred, inputs.text_labels(args.labels))

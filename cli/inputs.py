@@ -40,8 +40,9 @@ from typing import NamedTuple
 from metricc.cli import tables
 from metricc.core.errors import InputError
 
-__all__ = ["Labels", "parse_json", "positive_label", "read_indicators", "read_label_pair", "read_labels",
-           "read_matrix", "read_npy", "read_rows", "read_text", "text_labels", "typed_labels"]
+__all__ = ["Column", "Labels", "checked_text_labels", "header_lines", "note_header", "parse_json", "positive_label",
+           "read_indicators", "read_label_pair", "read_labels", "read_matrix", "read_npy", "read_rows", "read_text",
+           "text_labels", "typed_labels"]
 
 Label = str | int | float
 
@@ -226,12 +227,12 @@ def _read_label_file(option: str, value: str, column: str | None, header: str):
         if empty:
             raise InputError(option, f"{value}:{number}: label {empty[0] + 1} of the line is empty; "
                                      "every sample needs a label")
-        return _text_labels(option, labels), None
+        return checked_text_labels(option, labels), None
     named = column is not None and not column.isdigit()
     table = tables.read_table(option, value, text, header, named=named)
     if table.header is not None and header == "auto" and not named:
-        _note(option, value, table.header)
-    return _text_labels(option, tables.column_values(option, value, table, column)), table
+        note_header(option, value, table.header)
+    return checked_text_labels(option, tables.column_values(option, value, table, column)), table
 
 
 def _no_column(option: str, column: str | None, what: str) -> None:
@@ -239,7 +240,7 @@ def _no_column(option: str, column: str | None, what: str) -> None:
         raise InputError(option, f"--column applies to table files; {what} holds the labels themselves")
 
 
-def _note(option: str, path: str, header: list[str]) -> None:
+def note_header(option: str, path: str, header: list[str]) -> None:
     """Say which line was taken as a header, so that a guess is never silent."""
     print(f"metricc: note: {option}: {path}: line 1 ({','.join(header)}) read as a header; "
           "--header no reads it as labels", file=sys.stderr)
@@ -271,28 +272,44 @@ def read_label_pair(y_true: str, y_pred: str | None, column: str | None = None, 
     if header != "auto":
         return truth, predicted
     files = [(truth, true_table, true_option, y_true), (predicted, pred_table, "--y-pred", y_pred)]
-    plain = [_guessable(labels, table) for labels, table, _, _ in files]
-    lengths = [None if labels is None else len(labels.values) for labels, _, _, _ in files]
-    if predicted is not None and plain[0] and plain[1] and lengths[0] == lengths[1]:
-        first_true, first_pred = truth.values[0], predicted.values[0]
-        rest = set(truth.values[1:]) | set(predicted.values[1:])
-        if first_true not in rest and first_pred not in rest:
-            return _headed(files[0]), _headed(files[1])
-        return truth, predicted
-    other = rows if predicted is None else None
+    columns = [None if labels is None else Column(labels.values[0] if labels.values else None, len(labels.values),
+                                                 _counts(labels.values), _guessable(labels, table))
+               for labels, table, _, _ in files]
+    headed = header_lines(columns[0], columns[1], rows)
+    return tuple(_headed(file) if first else file[0] for file, first in zip(files, headed))
+
+
+class Column(NamedTuple):
+    """What the header guess reads of a label file (whether it applies: :func:`_guessable`)."""
+
+    first: Label
+    length: int
+    counts: dict
+    guessable: bool
+
+
+def header_lines(truth: Column, predicted: Column | None, rows: int | None) -> tuple[bool, bool]:
+    """Whether the first line of each file is a header, by the rules of :func:`read_label_pair`;
+    from counts alone, so a file counted in chunks (:mod:`.label_stream`) is judged alike."""
+    def elsewhere(label, column: Column) -> int:  # occurrences after the first line
+        return column.counts.get(label, 0) - (label == column.first)
+
+    columns = (truth, predicted)
+    if predicted is not None and truth.guessable and predicted.guessable and truth.length == predicted.length:
+        both = all(elsewhere(c.first, truth) + elsewhere(c.first, predicted) == 0 for c in columns)
+        return both, both
     out = []
-    for k, (labels, table, option, path) in enumerate(files):
-        if labels is None or not plain[k]:
-            out.append(labels)
+    for k, column in enumerate(columns):
+        if column is None or not column.guessable:
+            out.append(False)
             continue
-        against = other if predicted is None else lengths[1 - k]
-        unique = labels.values[0] not in labels.values[1:]
+        against = rows if predicted is None else columns[1 - k].length
+        unique = elsewhere(column.first, column) == 0
         if against is not None:
-            longer = lengths[k] == against + 1 and unique
+            out.append(column.length == against + 1 and unique)
         else:
-            counts = _counts(labels.values[1:])
-            longer = unique and len(labels.values) >= 3 and min(counts.values()) >= 2
-        out.append(_headed(files[k]) if longer else labels)
+            rest = [n - (label == column.first) for label, n in column.counts.items()]
+            out.append(unique and column.length >= 3 and min(n for n in rest if n) >= 2)
     return out[0], out[1]
 
 
@@ -312,7 +329,7 @@ def _counts(values: list) -> dict:
 def _headed(file) -> Labels:
     """The labels without their first line, which is reported as the header it was taken for."""
     labels, _, option, path = file
-    _note(option, path, [labels.values[0]])
+    note_header(option, path, [labels.values[0]])
     return Labels(labels.values[1:], True)
 
 
@@ -333,7 +350,7 @@ def read_indicators(option: str, value: str) -> list:
 
 def text_labels(values: list[str] | None) -> Labels | None:
     """Labels given as text on the command line (``--labels a b``)."""
-    return None if values is None else _text_labels("--labels", values)
+    return None if values is None else checked_text_labels("--labels", values)
 
 
 def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool]:
@@ -356,18 +373,20 @@ def typed_labels(*groups: Labels | None) -> tuple[list[list[Label] | None], bool
             else list(group.values) for group in groups], integers or decimals
 
 
-def _text_labels(option: str, values: list[str]) -> Labels:
+def checked_text_labels(option: str, values: list[str], *, distinct: bool = False) -> Labels:
     """Labels read as text, checked for numbers Python and float64 cannot hold: an integer of
     5,000 digits, or ``1e400`` in a file of numbers (the class ``inf``), is refused with its
-    position, never an internal error or a silent infinity."""
+    position (``distinct``: the values are a file's distinct labels, which have none), never an
+    internal error or a silent infinity."""
     numbers = all(INTEGER.fullmatch(label) or _DECIMAL.fullmatch(label) for label in values)
     for k, label in enumerate(values):
         digits = len(label.lstrip("-"))
+        name = "a label" if distinct else f"label {k + 1}"
         if INTEGER.fullmatch(label) and digits > MAX_DIGITS:
-            raise InputError(option, f"label {k + 1} is an integer of {digits:,} digits; metricc reads "
+            raise InputError(option, f"{name} is an integer of {digits:,} digits; metricc reads "
                                      f"integers of at most {MAX_DIGITS:,} digits")
         if numbers and _DECIMAL.fullmatch(label) and not math.isfinite(float(label)):
-            raise InputError(option, f"label {k + 1} ({_short(label)}) is beyond float64's range and "
+            raise InputError(option, f"{name} ({_short(label)}) is beyond float64's range and "
                                      "would be the class inf")
     return Labels(values, text=True)
 

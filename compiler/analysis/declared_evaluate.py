@@ -30,6 +30,23 @@ def _xlogy(x, y):
     return np.where(np.equal(x, 0), 0.0, x * np.log(np.where(np.equal(x, 0), 1.0, y)))
 
 
+def _unknown(side) -> np.ndarray:
+    """Where a compared value is undefined: NaN, or not real (sympy's ``I`` in a rewritten root)."""
+    side = np.asarray(side)
+    return np.isnan(side) | (np.abs(np.imag(side)) > TOLERANCE * np.maximum(1.0, np.abs(np.real(side))))
+
+
+def _equal(a, b):
+    """The bracket [a = b] as the generated code computes it (``runtime.kernel.equal``): NaN
+    where a side is undefined, so a comparison cannot turn an undefined value into 0 or 1."""
+    return np.where(_unknown(a) | _unknown(b), np.nan, np.equal(a, b) * 1.0)
+
+
+def _step(x, at_zero):
+    """numpy's ``heaviside`` (NaN stays NaN), with a non-real argument undefined too."""
+    return np.where(_unknown(x), np.nan, np.heaviside(np.real(x), at_zero))
+
+
 def _pick_rows(values, keys, holds):
     """``symbols.pick`` over thresholds on axis 0: the value at the first greatest key where the
     constraint holds, NaN where it holds nowhere."""
@@ -54,11 +71,14 @@ _DELTA = sympy.Function("kronecker_delta")  # sympy prints KroneckerDelta for Py
 # lambdify rewrites Heaviside as a Piecewise and folds it into its argument's sums (a bound
 # index escapes its Sum): numpy's heaviside instead, under a name sympy leaves alone.
 _HEAVISIDE = sympy.Function("indicator_step")
-_NAMESPACE = {"kronecker_delta": lambda a, b: np.equal(a, b) * 1.0, "xlogy": _xlogy, "indicator_step": np.heaviside,
+# A comparison of an undefined value (a log or root of a negative count) is undefined, as in
+# the generated code, so the realness check sees ``indicator(log(TP - 3) != 0)`` at TP = 0 as
+# the NaN the module returns; sympy would call ``log(-3) != 0`` true.
+_NAMESPACE = {"kronecker_delta": _equal, "xlogy": _xlogy, "indicator_step": _step,
               "pick_rows": _pick_rows, "index_max_rows": _extreme_rows(np.max), "index_min_rows": _extreme_rows(np.min),
               "count_rows": lambda holds: np.count_nonzero(np.asarray(holds, dtype=float), axis=0),
               "binomial_tail": binomial.binomial_tail,  # the runtime's, vectorized: exact sums here take minutes
-              "step": lambda x: np.where(np.greater(x, 0), 1.0, np.where(np.equal(x, 0), 0.5, 0.0))}
+              "step": lambda x: _step(x, 0.5)}
 
 
 def _free_symbols(expr: sympy.Basic, seen: dict) -> frozenset:

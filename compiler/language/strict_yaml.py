@@ -151,7 +151,9 @@ def syntax_error(exc: yaml.MarkedYAMLError, locate: Callable[[int, int], Locatio
     elif isinstance(exc, yaml.composer.ComposerError) and "anchor" in (exc.context or ""):
         message = "specs do not support YAML anchors; remove them"
     elif "'\\t'" in problem:
-        message = "tab character in indentation; indent with spaces"
+        before = (where.line_text or "")[:mark.column] if mark is not None else ""
+        message = ("tab character in indentation; indent with spaces" if not before.strip() else
+                   "tab character after a value (before a '#' comment?); separate with spaces")
     else:
         message = f"invalid YAML: {problem}"
         if exc.problem and exc.context and exc.context_mark is not None:

@@ -1,10 +1,12 @@
 """runtime/intervals.py against statsmodels' proportion_confint and scipy's beta distribution."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 
+import metricc as mc
 from metricc.api import intervals
 from metricc.core.errors import InputError
 
@@ -116,3 +118,34 @@ def test_wilson_holds_its_estimate_in_0_1_at_every_count(trials, confidence):
         exact_low, exact_high = _wilson_exact(x, trials, confidence)
         assert low == pytest.approx(exact_low, rel=1e-13, abs=1e-300)
         assert high == pytest.approx(exact_high, rel=1e-13)
+
+
+@pytest.mark.parametrize("method", [intervals.wilson, intervals.agresti_coull, intervals.clopper_pearson])
+@pytest.mark.parametrize("successes, trials, argument, rule", [
+    (-1, 10, "successes", "successes must lie between 0 and the trials, got -1 successes of 10 trials"),
+    (11, 10, "successes", "successes must lie between 0 and the trials, got 11 successes of 10 trials"),
+    (1, 2.0 ** 60, "trials", "trials must be at most 2**53"),
+])
+def test_counts_outside_a_proportion_name_the_argument(method, successes, trials, argument, rule):
+    """Not ``binomial_tail successes`` (issue 27): the user's own argument, and what it must be."""
+    with pytest.raises(InputError, match=re.escape(rule)) as info:
+        method(successes, trials, 0.95)
+    assert info.value.argument == argument
+
+
+def test_clopper_pearson_names_fractional_counts_as_its_own_rule():
+    with pytest.raises(InputError, match=r"clopper_pearson counts whole successes of whole trials, got 2.5 successes") as info:
+        intervals.clopper_pearson(2.5, 10, 0.95)
+    assert info.value.argument == "successes"
+    assert intervals.wilson(2.5, 10, 0.95)[0] > 0  # weighted counts are fine for the score interval
+
+
+def test_a_weighted_matrix_under_clopper_pearson_names_the_interval():
+    with pytest.raises(InputError, match=r"clopper_pearson counts whole .* \(a weighted matrix\): use wilson") as info:
+        mc.evaluate("accuracy", matrix=[[2.5, 1], [1, 2]], interval="clopper_pearson")
+    assert info.value.argument == "interval"
+
+
+def test_no_count_no_interval():
+    for method in (intervals.wilson, intervals.agresti_coull, intervals.clopper_pearson):
+        assert all(np.isnan(bound) for bound in method(np.nan, 3, 0.95))

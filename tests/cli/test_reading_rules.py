@@ -200,3 +200,11 @@ def test_plot_labels_with_math_markup_are_drawn_literally(capsys, tmp_path):
         code, _, err = run(capsys, "plot", kind[0], "--y-true", truth, *kind[1:], "--labels", "$x^{$", "a",
                            "-o", tmp_path / "p.png")
         assert code == 0, err
+
+
+def test_a_tiny_beta_is_a_parameter_not_an_overflow(capsys):
+    """``beta=1e-300`` was refused as "int too large to convert to float" (issue 30): it is a
+    number like any other, and F-beta at beta -> 0 is the precision."""
+    values = value(capsys, "eval", "--metric", "f_beta", "--metric", "precision", "--matrix", "[[3, 1], [2, 4]]",
+                   "--average", "binary", "--param", "beta=1e-300")
+    assert values["f_beta"] == pytest.approx(values["precision"], rel=1e-12)

@@ -810,6 +810,23 @@ def random_scores(rng, n: int, c: int) -> tuple[list[int], list[list[float]]]:
                for _ in range(n)]
 
 
+# Score matrices whose skill-type values are near 0 (issue 27: the near-zero regime of the count
+# metrics, for scores): every row near the class prior of the truth (D² scores, calibration
+# errors and skill scores near 0, a log loss near the entropy) or near uniform (AUCs near 1/2,
+# Gini near 0). Each row is moved by a relative 1e-12 to 1e-3, so the values are small but not 0.
+NEAR_ZERO_SCORE_KINDS = ("near prior", "near uniform")
+
+
+def near_zero_scores(rng, n: int, c: int, kind: str) -> tuple[list[int], list[list[float]]]:
+    """Labels (at least two classes present) and probability rows of one ``kind`` above."""
+    y = [rng.randrange(c) for _ in range(n)]
+    if len(set(y)) < 2:
+        y[0] = (y[1] + 1) % c
+    centre = [y.count(k) / n for k in range(c)] if kind == "near prior" else [1 / c] * c
+    size = rng.choice((1e-12, 1e-9, 1e-6, 1e-3))
+    return y, [probability_row([w * (1 + size * (2 * rng.random() - 1)) for w in centre]) for _ in range(n)]
+
+
 def random_indicator(rng, n: int, c: int) -> list[list[int]]:
     """A multi-label truth (``truth: indicator`` metrics): rows with no, some and every label."""
     density = rng.choice((0.2, 0.5, 0.8))

@@ -83,6 +83,17 @@ def test_real_somewhere_is_refused(tmp_path, monkeypatch):
     assert diagnostic.message.startswith("the formula is not real at TP=0, FP=1, FN=0, TN=0, where it is defined")
 
 
+@pytest.mark.parametrize("formula", ["indicator(log(TP - 3) != 0)", "indicator(sqrt(TP - 3) == 0)",
+                                     "1 - indicator(log(TP - 3) == 0)"])
+def test_comparing_a_non_real_value_is_refused(tmp_path, monkeypatch, formula):
+    """A bracket of a log or root of a negative count is NaN in the generated code (issue 30):
+    sympy calls ``log(-3) != 0`` true, so the check compares as the runtime does, not as sympy."""
+    with pytest.raises(errors.FormulaError) as info:
+        compile_spec(tmp_path, monkeypatch, formula)
+    (diagnostic,) = [d for d in info.value.diagnostics if d.key == "$.formula"]
+    assert diagnostic.message.startswith("the formula is not real at TP=0, FP=0, FN=0, TN=0, where it is defined")
+
+
 def test_guarded_nan_is_not_a_non_real_value(tmp_path, monkeypatch):
     """0/0 inside a factor that a guard zeroes (TP = 0 here) is not a root of a negative number."""
     compile_spec(tmp_path, monkeypatch, "indicator(TP != 0) * sqrt(TP / (TP + FN) * TN / (TN + FP))", range_="[0, 1]")

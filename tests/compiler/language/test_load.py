@@ -30,6 +30,7 @@ YAML_STAGE = [
     "not_a_mapping",
     "not_utf8",
     "number_too_long",
+    "tab_before_comment",
     "tab_indentation",
 ]
 
