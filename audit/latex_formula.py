@@ -20,6 +20,8 @@ from metricc.compiler.analysis import budget
 from metricc.audit.formula_definitions import INDEX_CONDITIONS, bound_meanings, fresh_bound, pattern_of
 from metricc.audit.formula_names import metric_named
 from metricc.audit.formula_readings import cell_marker, role_bounds, substitute, table_cells
+from metricc.audit.formula_indicators import indicators
+from metricc.audit.formula_sets import any_sets, set_letters
 from metricc.audit.formula_scanner import EXCLUDED, PLACEHOLDER_LETTERS, Scanner
 from metricc.audit.formula_source import (MAX_NESTING, Source, check_brackets, check_fractions, check_nesting,
                                                    check_operators)
@@ -108,7 +110,8 @@ def _parse(text: str, notation: Notation, syntax: str) -> Formula:
             notation.bounds.setdefault(letter, meaning)
             if sentence:
                 notation.inferred.setdefault(letter, sentence)
-    source = label_sets(source)
+    source = any_sets(label_sets(indicators(source)))
+    notation.sets = set_letters(source.text)
     notation.cells = {k: v for k, v in table_cells(source.text).items() if k not in notation.defined}
     notation.bounds.update(bound_meanings(source.text))
     source = source.sub(_DEFINITION_LINE, ", ")
@@ -292,10 +295,10 @@ def _zero_based(expr: sympy.Expr) -> sympy.Expr:
         for var, low, high in node.limits:
             if (low, high) == (1, symbols.N_CLASSES):
                 low, high = sympy.S.Zero, high - 1
-            elif (low, high) == (1, symbols.N_TOTAL):  # over the n instances (multi-label, Wenzel Eq. 23-27)
-                low, high = sympy.S.Zero, high - 1
+            elif (low, high) in ((1, symbols.N_TOTAL), (0, symbols.N_TOTAL - 1)):  # over the n instances
+                low, high = sympy.S.Zero, symbols.N_TOTAL - 1  # (multi-label, Wenzel Eq. 23-27; Spark from 0)
                 body = body.xreplace({CLASS_COUNTS[c][var]: INSTANCE_COUNTS[c][var] for c in CLASS_COUNTS})
-            elif low == 1 and high.is_Symbol and high.name.startswith("reading_"):
+            elif _open_bound(low, high):
                 pass  # a letter of several readings: bounded once a reading replaces it (Formula.read)
             elif (low, high) not in ((0, symbols.N_CLASSES - 1), (0, symbols.N_TOTAL - 1)):  # bounds every sum's length
                 raise InputError("FORMULA", f"a sum over {var} from {low} to {high}: sums run over the classes, "
@@ -303,6 +306,12 @@ def _zero_based(expr: sympy.Expr) -> sympy.Expr:
             limits.append((var, low, high))
         return type(node)(body, *limits)
     return expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), shift)
+
+
+def _open_bound(low, high) -> bool:
+    """``1..l`` or ``0..l - 1`` with l a letter of several readings."""
+    top = high if low == 1 else high + 1 if low == 0 else None
+    return top is not None and top.is_Symbol and top.name.startswith("reading_")
 
 
 def _unindexed(expr: sympy.Expr) -> sympy.Expr:

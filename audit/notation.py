@@ -27,7 +27,7 @@ import sympy
 from metricc.compiler.language import symbols
 from metricc.core.errors import InputError
 
-__all__ = ["UNKNOWN", "UNKNOWN_INDEXED", "customary", "unknown_readings", "marker", "CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "REST", "unless_equal", "Notation", "MEASURES", "label_metric"]
+__all__ = ["SET_LAYOUTS", "UNKNOWN", "UNKNOWN_INDEXED", "customary", "unknown_readings", "marker", "CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "REST", "unless_equal", "Notation", "MEASURES", "label_metric"]
 
 CLASS_COUNTS = {name: sympy.IndexedBase(f"class_{name}") for name in ("TP", "FP", "FN", "TN")}
 CLASS_VECTOR = sympy.IndexedBase("class_weight")  # one number per class: relevance, preference
@@ -46,6 +46,7 @@ _CUSTOMARY = {
     "c": ("classes", "correct"),
 }
 _CUSTOMARY_INDEXED = {"p": ("predicted count", "precision")}
+SET_LAYOUTS = ("sets truth first", "sets prediction first")  # two label sets: which is the truth
 UNKNOWN = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives",
             "total", "classes")
 UNKNOWN_INDEXED = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives")
@@ -88,6 +89,9 @@ class unless_equal(sympy.Function):
         return None
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
 INDEX_LETTERS = frozenset("ijklxyvu")
+# n_{samples}, N_{classes}: a count whose subscript says of what (the labels of multi-label data
+# are its classes)
+_COUNTED = re.compile(r"(?:(samples?|instances?|examples?|observations?|documents?|records?)|(?:class(?:es)?|labels?))")
 _COUNT_WORDS = {"TP": "TP", "FP": "FP", "FN": "FN", "TN": "TN", "tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
 
 
@@ -146,6 +150,7 @@ class Notation:
         self.readings: dict[str, tuple[sympy.Expr, tuple[str, ...]]] = {}
         self.used: set[str] = set()  # the letters of self.bounds and self.defined the formula used
         self.index_letters = set(INDEX_LETTERS)  # and every letter a sum binds (\sum_{c \in C}: TP_c)
+        self.sets: tuple[str, ...] = ()  # the letters of a sample's label sets of open role (formula_sets)
         self.cells: dict[str, int] = {}  # a, b, c, d as a 2 x 2 table's cells: letter -> place
         self.cell = None  # (notation, head, rest) -> the marker of a 2 x 2 table's cell, None for another name
         self.named = None  # (head, rest) -> a catalog metric's formula by its printed name (formula_names)
@@ -177,6 +182,9 @@ class Notation:
             rest = rest[:-1]
         if head in _COUNT_WORDS:
             return self._count(_COUNT_WORDS[head], rest, where)
+        counted = _COUNTED.fullmatch(rest[0]) if head in ("n", "N", "num") and len(rest) == 1 else None
+        if counted:  # n_{samples}, n_\text{labels}: the subscript names what is counted
+            return N if counted.group(1) else C
         if head == "s" and not rest:
             return N
         if head in ("C", "c", "m") and not rest:
@@ -197,6 +205,8 @@ class Notation:
             i = sympy.Symbol(rest[0])
             wrong = CLASS_COUNTS["FP"][i] + CLASS_COUNTS["FN"][i]
             return sympy.Piecewise((1, sympy.Eq(wrong, 0)), (0, True))
+        if re.fullmatch(r"Set[A-Za-z]", head) and len(rest) == 1 and head[3] in self.sets:  # |L_i|: formula_sets
+            return self._label_set(head[3], rest[0])
         if head in _VECTOR_NAMES and len(rest) == 1 and rest[0] in self.index_letters:
             return CLASS_VECTOR[sympy.Symbol(rest[0])]
         if head == "N" and rest in (["n"], ["p"]):  # Puertolas Molina: numbers of negatives, positives
@@ -238,6 +248,17 @@ class Notation:
         stand_in = marker(name, index)
         self.readings.setdefault(name, (stand_in if index is None else stand_in.base, tried))
         return stand_in
+
+    def _label_set(self, letter: str, index: str) -> sympy.Expr:
+        """The size of a sample's label set whose role the print leaves open: one marker per
+        set, read together (one set the truth, the other the prediction; formula_readings)."""
+        i = sympy.Symbol(index)
+        bases = tuple(marker(f"set_{x}", i).base for x in self.sets)
+        if len(bases) == 1:
+            self.readings.setdefault(f"{letter}_{index}", (bases[0], ("positives", "predicted positives")))
+        else:
+            self.readings.setdefault(", ".join(f"{x}_{index}" for x in self.sets), (bases, SET_LAYOUTS))
+        return bases[self.sets.index(letter)][i]
 
     def call(self, head: str, args: tuple) -> sympy.Expr | None:
         """A printed call with index arguments: ``f(s,j)``, ``p(s,j)``, ``P(j)``; None for another."""
