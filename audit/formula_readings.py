@@ -21,7 +21,7 @@ from metricc.audit.notation import CLASS_COUNTS, marker
 from metricc.compiler.language import symbols
 
 __all__ = ["READINGS", "table_cells", "cell_marker", "prune", "meaning", "words", "substitute", "combinations",
-           "MAX_COMBINATIONS", "role_bounds"]
+           "MAX_COMBINATIONS", "role_bounds", "open_roles"]
 
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
 MAX_COMBINATIONS = 120  # readings tried for one formula: two unknown letters and one ambiguous one
@@ -63,6 +63,13 @@ def prune(marked: dict, expr: sympy.Expr) -> dict:
             tried = tuple(r for r in tried if r not in printed) or tried
         out[name] = (stand_in, tried)
     return out
+
+
+def open_roles(marked: dict) -> bool:
+    """Whether a sample's label sets are read both ways (:mod:`.formula_sets`): the print says
+    nothing of which is the truth, so a match under one reading only is still not forced."""
+    stand_ins = (s for m, _ in marked.values() for s in (m if isinstance(m, tuple) else (m,)))
+    return any(str(s).startswith("reading_set_") for s in stand_ins)
 
 
 def meaning(reading: str, index=None) -> sympy.Expr:

@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import re
 
-from metricc.audit.formula_source import Source
+import sympy
 
-__all__ = ["any_sets", "set_letters", "SET_NAME"]
+from metricc.audit.formula_source import Source
+from metricc.audit.notation import marker
+
+__all__ = ["any_sets", "set_letters", "set_marker", "SET_NAME", "SET_LAYOUTS"]
+
+SET_LAYOUTS = ("sets truth first", "sets prediction first")  # two label sets: which is the truth
 
 # one sample's set: a letter (hatted or not) with the sample's index
 _TOKEN = r"(\\(?:hat|widehat)\s*\{\s*[A-Za-z]\s*\}|\\(?:hat|widehat)\s+[A-Za-z]|[A-Za-z])\s*_\s*(?:\{\s*([a-z])\s*\}|([a-z]))"
@@ -82,3 +87,18 @@ def _index(source: Source, match, indices: tuple) -> str:
 def set_letters(text: str) -> tuple[str, ...]:
     """The letters of the sets left to the readings, in order (after :func:`any_sets`)."""
     return tuple(sorted(set(SET_NAME.findall(text))))
+
+
+def set_marker(notation, head: str, rest: list[str]) -> sympy.Expr | None:
+    """The size of a sample's label set whose role the print leaves open (``\\text{Set}X_{i}``):
+    one marker per set, read together (one set the truth, the other the prediction); None
+    for any other name."""
+    if not (re.fullmatch(r"Set[A-Za-z]", head) and len(rest) == 1 and head[3] in notation.sets):
+        return None
+    letter, index = head[3], sympy.Symbol(rest[0])
+    bases = tuple(marker(f"set_{x}", index).base for x in notation.sets)
+    if len(bases) == 1:
+        notation.readings.setdefault(f"{letter}_{index}", (bases[0], ("positives", "predicted positives")))
+    else:
+        notation.readings.setdefault(", ".join(f"{x}_{index}" for x in notation.sets), (bases, SET_LAYOUTS))
+    return bases[notation.sets.index(letter)][index]

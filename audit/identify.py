@@ -126,6 +126,11 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
                                     "give their meanings with --symbol NAME=MEANING")
     found, edges, first = _tried(parsed, choices, setting)
     chosen, matched, forced, inferred = _decided(parsed, marked, found, first)
+    if forced and matched and readings.open_roles(marked) and len(found) < len(choices):
+        matched = tuple(dataclasses.replace(m, reading=_reading_words(choice, marked, "is"))
+                        for choice, _, ms in found for m in ms)
+        said = {"read " + w for w in _reading_words(found[0][0], marked, "as")}
+        forced, inferred = False, [s for s in inferred if s not in said]
     label_names = label_metric(parsed.label) if parsed.label else (None, None)
     agrees = _label_agrees(label_names, matched) if label_names[0] else None
     expr = chosen.expr

@@ -21,7 +21,7 @@ from metricc.audit.formula_definitions import INDEX_CONDITIONS, bound_meanings, 
 from metricc.audit.formula_names import metric_named
 from metricc.audit.formula_readings import cell_marker, role_bounds, substitute, table_cells
 from metricc.audit.formula_indicators import indicators
-from metricc.audit.formula_sets import any_sets, set_letters
+from metricc.audit.formula_sets import any_sets, set_letters, set_marker
 from metricc.audit.formula_scanner import EXCLUDED, PLACEHOLDER_LETTERS, Scanner
 from metricc.audit.formula_source import (MAX_NESTING, Source, check_brackets, check_fractions, check_nesting,
                                                    check_operators)
@@ -94,11 +94,17 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
     check_fractions(text)
     notation = notation or Notation()
     notation.named = notation.named or metric_named
-    notation.cell = notation.cell or cell_marker
+    notation.cell = notation.cell or _cell_or_set
     try:
         return _parse(text, notation, syntax)
     except RecursionError:  # a guard: check_nesting bounds the depth far below the limit
         raise InputError("FORMULA", f"nested too deeply (at most {MAX_NESTING} levels of brackets)") from None
+
+
+def _cell_or_set(notation: Notation, head: str, rest: list[str]) -> sympy.Expr | None:
+    """A 2 x 2 table's cell (``a``, ``n_{10}``) or a sample's label set of open role (``|L_i|``)."""
+    found = set_marker(notation, head, rest)
+    return found if found is not None else cell_marker(notation, head, rest)
 
 
 def _parse(text: str, notation: Notation, syntax: str) -> Formula:

@@ -27,7 +27,7 @@ import sympy
 from metricc.compiler.language import symbols
 from metricc.core.errors import InputError
 
-__all__ = ["SET_LAYOUTS", "UNKNOWN", "UNKNOWN_INDEXED", "customary", "unknown_readings", "marker", "CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "REST", "unless_equal", "Notation", "MEASURES", "label_metric"]
+__all__ = ["UNKNOWN", "UNKNOWN_INDEXED", "customary", "unknown_readings", "marker", "CLASS_COUNTS", "CLASS_VECTOR", "INSTANCE_COUNTS", "SCALARS", "REST", "unless_equal", "Notation", "MEASURES", "label_metric"]
 
 CLASS_COUNTS = {name: sympy.IndexedBase(f"class_{name}") for name in ("TP", "FP", "FN", "TN")}
 CLASS_VECTOR = sympy.IndexedBase("class_weight")  # one number per class: relevance, preference
@@ -46,7 +46,6 @@ _CUSTOMARY = {
     "c": ("classes", "correct"),
 }
 _CUSTOMARY_INDEXED = {"p": ("predicted count", "precision")}
-SET_LAYOUTS = ("sets truth first", "sets prediction first")  # two label sets: which is the truth
 UNKNOWN = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives",
             "total", "classes")
 UNKNOWN_INDEXED = ("TP", "FP", "FN", "TN", "positives", "negatives", "predicted positives", "predicted negatives")
@@ -89,8 +88,6 @@ class unless_equal(sympy.Function):
         return None
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
 INDEX_LETTERS = frozenset("ijklxyvu")
-# n_{samples}, N_{classes}: a count whose subscript says of what (the labels of multi-label data
-# are its classes)
 _COUNTED = re.compile(r"(?:(samples?|instances?|examples?|observations?|documents?|records?)|(?:class(?:es)?|labels?))")
 _COUNT_WORDS = {"TP": "TP", "FP": "FP", "FN": "FN", "TN": "TN", "tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
 
@@ -165,7 +162,7 @@ class Notation:
             self.used.add(parts[0])
             return self.defined[parts[0]]
         head, rest = parts[0], parts[1:]
-        cell = self.cell(self, head, rest) if self.cell and not bar else None  # a, D, n_{10}: formula_readings
+        cell = self.cell(self, head, rest) if self.cell and not bar else None  # a, D, n_{10}, |L_i|: formula_readings
         if cell is not None:
             return cell
         if head in self.bounds and not rest and not bar:
@@ -182,9 +179,8 @@ class Notation:
             rest = rest[:-1]
         if head in _COUNT_WORDS:
             return self._count(_COUNT_WORDS[head], rest, where)
-        counted = _COUNTED.fullmatch(rest[0]) if head in ("n", "N", "num") and len(rest) == 1 else None
-        if counted:  # n_{samples}, n_\text{labels}: the subscript names what is counted
-            return N if counted.group(1) else C
+        if head in ("n", "N", "num") and len(rest) == 1 and _COUNTED.fullmatch(rest[0]):  # n_{samples}: of what
+            return N if _COUNTED.fullmatch(rest[0]).group(1) else C  # (multi-label data's labels are its classes)
         if head == "s" and not rest:
             return N
         if head in ("C", "c", "m") and not rest:
@@ -205,8 +201,6 @@ class Notation:
             i = sympy.Symbol(rest[0])
             wrong = CLASS_COUNTS["FP"][i] + CLASS_COUNTS["FN"][i]
             return sympy.Piecewise((1, sympy.Eq(wrong, 0)), (0, True))
-        if re.fullmatch(r"Set[A-Za-z]", head) and len(rest) == 1 and head[3] in self.sets:  # |L_i|: formula_sets
-            return self._label_set(head[3], rest[0])
         if head in _VECTOR_NAMES and len(rest) == 1 and rest[0] in self.index_letters:
             return CLASS_VECTOR[sympy.Symbol(rest[0])]
         if head == "N" and rest in (["n"], ["p"]):  # Puertolas Molina: numbers of negatives, positives
@@ -248,17 +242,6 @@ class Notation:
         stand_in = marker(name, index)
         self.readings.setdefault(name, (stand_in if index is None else stand_in.base, tried))
         return stand_in
-
-    def _label_set(self, letter: str, index: str) -> sympy.Expr:
-        """The size of a sample's label set whose role the print leaves open: one marker per
-        set, read together (one set the truth, the other the prediction; formula_readings)."""
-        i = sympy.Symbol(index)
-        bases = tuple(marker(f"set_{x}", i).base for x in self.sets)
-        if len(bases) == 1:
-            self.readings.setdefault(f"{letter}_{index}", (bases[0], ("positives", "predicted positives")))
-        else:
-            self.readings.setdefault(", ".join(f"{x}_{index}" for x in self.sets), (bases, SET_LAYOUTS))
-        return bases[self.sets.index(letter)][i]
 
     def call(self, head: str, args: tuple) -> sympy.Expr | None:
         """A printed call with index arguments: ``f(s,j)``, ``p(s,j)``, ``P(j)``; None for another."""
