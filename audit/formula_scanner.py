@@ -17,6 +17,7 @@ import sympy
 
 from metricc.audit.formula_brackets import INDEX_GROUP, closing, superscript_indices, term_end, top_comma, uses_index
 from metricc.audit.formula_definitions import Pattern, apply, index_argument
+from metricc.audit.formula_parameters import GREEK_PARAMETERS
 from metricc.audit.formula_names import agreement, names_metric
 from metricc.audit.formula_source import Source
 from metricc.audit.notation import MEASURES, Notation, split_name, split_run
@@ -32,7 +33,7 @@ _PASS = {"frac": "\\frac", "dfrac": "\\frac", "tfrac": "\\frac", "sqrt": "\\sqrt
 _DECORATIONS = ("bar", "overline", "hat", "widehat", "mathcal", "mathbb", "vec", "tilde")
 _TEXT = ("text", "mathrm", "mathit", "operatorname", "textit", "mathbf", "textrm", "boldsymbol", "mathsf", "bm", "textbf",
          "texttt")
-_GREEK = ("beta", "mu", "kappa", "phi", "alpha")
+_GREEK = ("beta", "mu", "kappa", "phi", "alpha", *GREEK_PARAMETERS)
 PLACEHOLDER_LETTERS = "abcdfghopqrsuwyzABDFGHJKLNOQRSUVWXYZ"
 _VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance of class i
 _RELEVANCE = re.compile(r"\^\s*(\\phi|\{\s*\\phi\s*\})")  # Rec^\phi: weighted by the relevance
@@ -308,7 +309,8 @@ class Scanner:
         if len(head) == 1 and head[0] in self.indices and not subscripts:
             self.out.append(head[0])
             return
-        runs = split_run(head[0]) if len(head) == 1 and not subscripts else None
+        greek = text[start:start + 1] == "\\" and head[0] in _GREEK  # \xi, \nu: one letter, never x times i
+        runs = split_run(head[0]) if len(head) == 1 and not subscripts and not greek else None
         if runs and names_metric(head[0]) and (len(head[0]) > 2 or any(len(r) == 1 and r not in MEASURES
                                                                        and r not in "nstcmC" for r in runs)):
             runs = None  # ppv, tpr, mk: a metric's name, not p p v, tp r or m k (PR stays P R)

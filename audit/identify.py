@@ -39,6 +39,7 @@ from metricc.audit import formula_readings as readings
 from metricc.audit.identify_numeric import confirmed, numeric_matches
 from metricc.audit.identify_per_class import per_class_matches
 from metricc.audit.identify_proof import proved as proved_matches
+from metricc.audit.formula_parameters import printed_parameters
 from metricc.audit.latex_formula import parse_formula
 from metricc.audit.notation import SCALARS, Notation, label_metric
 from metricc.core.errors import InputError
@@ -228,7 +229,7 @@ def _matches(expr, setting: str) -> list[Match]:
 def _bindings(expr) -> list[tuple]:
     """(formula, {printed name: the catalog parameter it stands for}) for each assignment of
     the printed scalar parameters to the parameter names, the printed names first."""
-    printed = [s for s in SCALARS.values() if s in expr.free_symbols]
+    printed = printed_parameters(expr)  # alpha, beta and any Greek letter (formula_parameters)
     out = []
     for names in itertools.permutations(SCALARS.values(), len(printed)):
         mapping = dict(zip(printed, names))

@@ -18,9 +18,10 @@ import sympy
 
 from metricc.compiler.analysis import budget
 from metricc.audit.formula_definitions import INDEX_CONDITIONS, bound_meanings, fresh_bound, pattern_of
-from metricc.audit.formula_names import metric_named
+from metricc.audit.formula_names import metric_named, signed_names, typed_times
 from metricc.audit.formula_readings import cell_marker, role_bounds, substitute, table_cells
 from metricc.audit.formula_indicators import indicators
+from metricc.audit.formula_parameters import parameter
 from metricc.audit.formula_sets import any_sets, set_letters, set_marker
 from metricc.audit.formula_scanner import EXCLUDED, PLACEHOLDER_LETTERS, Scanner
 from metricc.audit.formula_source import (MAX_NESTING, Source, check_brackets, check_fractions, check_nesting,
@@ -102,15 +103,20 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
 
 
 def _cell_or_set(notation: Notation, head: str, rest: list[str]) -> sympy.Expr | None:
-    """A 2 x 2 table's cell (``a``, ``n_{10}``) or a sample's label set of open role (``|L_i|``)."""
-    found = set_marker(notation, head, rest)
-    return found if found is not None else cell_marker(notation, head, rest)
+    """A 2 x 2 table's cell (``a``, ``n_{10}``), a sample's label set of open role (``|L_i|``)
+    or a scalar parameter (``\\gamma``, ``beta_positive``)."""
+    for reader in (set_marker, parameter, cell_marker):
+        found = reader(notation, head, rest)
+        if found is not None:
+            return found
+    return None
 
 
 def _parse(text: str, notation: Notation, syntax: str) -> Formula:
-    source = typeset_operators(text_to_latex(text) if syntax == "text" else Source.of(text))
+    source = typeset_operators(typed_times(text_to_latex(text)) if syntax == "text" else Source.of(text))
     source = source.sub(_DROP, lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "")
     source = digit_margins(plain_subscripts(unwrapped(one_name_g_mean(source.sub(_NUMBER_TAG, "").strip()))))
+    source = signed_names(source)
     for letter, (meaning, sentence) in role_bounds(source.text).items():
         if letter not in notation.defined:
             notation.bounds.setdefault(letter, meaning)
