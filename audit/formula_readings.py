@@ -166,7 +166,8 @@ def role_bounds(text: str) -> dict[str, tuple[sympy.Expr, str]]:
     return out
 
 
-_CELL = re.compile(r"(?<![A-Za-z\\_^{])(?<!_\{)(?<!\^\{)([a-dA-D])(?![A-Za-z0-9_'])|(?<=\{)([a-dA-D])(?=\})")
+_CELL = re.compile(r"(?<![A-Za-z\\_^])(?<!_\{)(?<!\^\{)([a-dA-D])(?![A-Za-z0-9_'])|(?<=\{)([a-dA-D])(?=\})")
+_CELL_RUN = re.compile(r"(?<![A-Za-z\\_^])(?<!_\{)(?<!\^\{)([a-d]{2,4}|[A-D]{2,4})(?![A-Za-z0-9_'])")  # ad, bc: products
 
 
 def table_cells(text: str) -> dict[str, int]:
@@ -176,7 +177,8 @@ def table_cells(text: str) -> dict[str, int]:
     if re.search(r"\\(sum|prod)|(?<![A-Za-z])(TP|FP|FN|TN|tp|fp|fn|tn)(?![A-Za-z])", text):
         return {}
     for letters in ("abcd", "ABCD"):
-        found = {m.group(1) or m.group(2) for m in _CELL.finditer(text)} & set(letters)
+        found = {m.group(1) or m.group(2) for m in _CELL.finditer(text)}
+        found = (found | {x for m in _CELL_RUN.finditer(text) for x in m.group(1)}) & set(letters)
         if len(found) >= 2 and found - {"c", "C"}:
             return {letter: letters.index(letter) for letter in sorted(found)}
     return {}

@@ -311,6 +311,8 @@ class Scanner:
             return
         greek = text[start:start + 1] == "\\" and head[0] in _GREEK  # \xi, \nu: one letter, never x times i
         runs = split_run(head[0]) if len(head) == 1 and not subscripts and not greek else None
+        if runs is None and len(head) == 1 and not subscripts and not greek:
+            runs = self.letters(head[0])
         if runs and names_metric(head[0]) and (len(head[0]) > 2 or any(len(r) == 1 and r not in MEASURES
                                                                        and r not in "nstcmC" for r in runs)):
             runs = None  # ppv, tpr, mk: a metric's name, not p p v, tp r or m k (PR stays P R)
@@ -319,6 +321,16 @@ class Scanner:
         for parts in parts_list:
             self.out.append(" " + self.placeholder(self.notation.resolve(parts, bar, where)) + " ")
 
+
+    def letters(self, run: str) -> list[str] | None:
+        """``ad`` over a 2 x 2 table's cells, ``NL`` where N bounds a sum (the samples): a
+        product of letters whose roles the formula gives, not one unknown abbreviation."""
+        if 1 < len(run) <= 4 and set(run) <= set(self.notation.cells):
+            return list(run)
+        bound = rf"\^\s*\{{?\s*{run[:1]}\s*(-\s*1\s*)?(\}}|(?![A-Za-z]))"
+        if len(run) == 2 and run[0] not in run[1:] and re.search(bound, self.source.user):
+            return list(run)
+        return None
 
     def defined(self, head: str, subscripts: list, superscripts: list, start: int) -> bool:
         """A use of a name defined with index parameters (``P_{j,k}^{j}``, ``CEN_{j}``)."""

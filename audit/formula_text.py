@@ -146,13 +146,13 @@ def one_name_g_mean(source: Source) -> Source:
 # typed for it, the dot operator
 _TYPESET = {"\u00d7": " \\times ", "\u22c5": " \\cdot ", "\u00b7": " \\cdot ", "\u00f7": " / ", "\u2215": " / ",
             "\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-"}
-_TYPESET_PATTERN = re.compile("|".join(_TYPESET) + r"|\\not\s*=")
+_TYPESET_PATTERN = re.compile("|".join(_TYPESET) + r"|\\not\s*=|\\div(?![A-Za-z])")
 
 
 def typeset_operators(source: Source) -> Source:
     """``(TP + TN) \u00f7 n``, ``Sensitivity \u00d7 Prevalence``, ``1 \u2212 p``: the typeset operators as the
-    LaTeX the scanner reads; ``\\not=`` is ``\\neq``."""
-    return source.sub(_TYPESET_PATTERN, lambda m: _TYPESET.get(m.group(0), " \\neq "))
+    LaTeX the scanner reads; ``\\not=`` is ``\\neq``, ``\\div`` a division."""
+    return source.sub(_TYPESET_PATTERN, lambda m: _TYPESET.get(m.group(0)) or (" / " if m.group(0) == "\\div" else " \\neq "))
 
 
 _FONT_SUBSCRIPT = re.compile(r"_\s*(\{\s*)?\\(?:textit|mathit|mathrm|text|textrm|rm|it)\s*\{([^{}]*)\}(?(1)\s*\}|)")
