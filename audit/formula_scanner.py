@@ -16,6 +16,7 @@ import re
 import sympy
 
 from metricc.audit.formula_brackets import INDEX_GROUP, closing, superscript_indices, term_end, top_comma, uses_index
+from metricc.audit.formula_calls import extreme, letters
 from metricc.audit.formula_definitions import Pattern, apply, index_argument
 from metricc.audit.formula_parameters import GREEK_PARAMETERS
 from metricc.audit.formula_names import agreement, names_metric
@@ -312,7 +313,7 @@ class Scanner:
         greek = text[start:start + 1] == "\\" and head[0] in _GREEK  # \xi, \nu: one letter, never x times i
         runs = split_run(head[0]) if len(head) == 1 and not subscripts and not greek else None
         if runs is None and len(head) == 1 and not subscripts and not greek:
-            runs = self.letters(head[0])
+            runs = letters(self, head[0])
         if runs and names_metric(head[0]) and (len(head[0]) > 2 or any(len(r) == 1 and r not in MEASURES
                                                                        and r not in "nstcmC" for r in runs)):
             runs = None  # ppv, tpr, mk: a metric's name, not p p v, tp r or m k (PR stays P R)
@@ -321,16 +322,6 @@ class Scanner:
         for parts in parts_list:
             self.out.append(" " + self.placeholder(self.notation.resolve(parts, bar, where)) + " ")
 
-
-    def letters(self, run: str) -> list[str] | None:
-        """``ad`` over a 2 x 2 table's cells, ``NL`` where N bounds a sum (the samples): a
-        product of letters whose roles the formula gives, not one unknown abbreviation."""
-        if 1 < len(run) <= 4 and set(run) <= set(self.notation.cells):
-            return list(run)
-        bound = rf"\^\s*\{{?\s*{run[:1]}\s*(-\s*1\s*)?(\}}|(?![A-Za-z]))"
-        if len(run) == 2 and run[0] not in run[1:] and re.search(bound, self.source.user):
-            return list(run)
-        return None
 
     def defined(self, head: str, subscripts: list, superscripts: list, start: int) -> bool:
         """A use of a name defined with index parameters (``P_{j,k}^{j}``, ``CEN_{j}``)."""
@@ -353,6 +344,8 @@ class Scanner:
         if end is None:
             return False
         inside = self.text[self.pos + 1:end]
+        if head in symbols.INDEX_EXTREMES:
+            return extreme(self, head, inside, end)
         if head == "I":
             comma = top_comma(inside)
             if comma is None:
@@ -374,11 +367,9 @@ class Scanner:
         self.out.append(" " + self.placeholder(meaning) + " ")
         return True
 
-    def subexpression(self, start: int, end: int) -> sympy.Expr:
-        """The sympy expression of ``text[start:end]`` (an argument of a call)."""
+    def parsed(self, latex: str, start: int, end: int) -> sympy.Expr:
         from sympy.parsing.latex import parse_latex
 
-        latex = self.rewrite(start, end)
         try:
             parsed = parse_latex(latex, backend="lark")
         except Exception:  # noqa: BLE001 - lark raises several unrelated types
@@ -386,3 +377,7 @@ class Scanner:
         if not isinstance(parsed, sympy.Expr):
             raise self.error(f"the argument '{self.source.slice(start, end).quoted()}' reads two ways: add brackets", start)
         return parsed.xreplace(self.meanings)
+
+    def subexpression(self, start: int, end: int) -> sympy.Expr:
+        """The sympy expression of ``text[start:end]`` (an argument of a call)."""
+        return self.parsed(self.rewrite(start, end), start, end)

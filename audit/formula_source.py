@@ -19,7 +19,8 @@ __all__ = ["Source", "MAX_NESTING", "MAX_FRACTIONS", "MAX_FRACTION_DEPTH", "chec
 
 MAX_NESTING = 40  # levels of ( [ { : deeper than any printed formula, far below Python's recursion limit
 _OPEN, _CLOSE = "([{", ")]}"
-_OPERATOR_RUN = re.compile(r"([+*/^=]|-|\\cdot|\\times)\s*([+*/^=)\]}]|\\cdot|\\times|$)")
+# (the '-' of PyCM's Matrix(i,-), a whole row or column, is no operator)
+_OPERATOR_RUN = re.compile(r"([+*/^=]|(?<![(,])(?<![(,]\s)-|\\cdot|\\times)\s*([+*/^=)\]}]|\\cdot|\\times|$)")
 _NOTHING_BEFORE = re.compile(r"([(\[{]|^)\s*([*/^=]|\\cdot|\\times)")
 
 

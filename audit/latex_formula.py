@@ -330,6 +330,7 @@ def _unindexed(expr: sympy.Expr) -> sympy.Expr:
     """A class index no sum binds (``\\frac{tp_i}{tp_i + fp_i}``) names one class: the
     formula is per class, over TP, FP, FN, TN."""
     bound = {v for node in expr.atoms(sympy.Sum, sympy.Product) for v, *_ in node.limits}
+    bound |= {node.args[1] for node in expr.atoms(*symbols.INDEX_EXTREMES.values())}  # Max(P): over its index
     others = (symbols.M, symbols.SCORE, symbols.TRUTH)  # an index of these too is a class of the formula's
     bound |= {i for node in expr.atoms(sympy.Indexed) if node.base in others for i in node.indices}
     plain = dict(zip(("TP", "FP", "FN", "TN"), symbols.COUNTS))

@@ -11,10 +11,10 @@ Branco's relevance) or a weighted mean with it (``Rec^\\phi``). Puertolas Molina
 ``N_n``/``N_p`` (the numbers of negatives and positives), ``G-mean``, ``F_2``, ``InvF_{0.5}``
 (F0.5 with the labels switched), ``Dom`` (recall - specificity) and ``M``, "a performance
 metric" in Eq. 3.6, read as the catalog's default base of ``iba``, the G-mean. Wang et al.'s
-names: ``p_{i,j}`` and ``a_{i,j}`` (matrix cells), ``f(s,j)`` (1 if sample s is of class j),
-``p(s,j)`` (its probability for class j), ``P(j)`` (the prevalence of class j), ``r_j`` (every
-class but j). Every meaning is a sympy expression over the per-class counts, indexed by the
-class (``TP[i]``) or not (a binary formula), over matrix cells or over samples' scores.
+names: ``p_{i,j}`` and ``a_{i,j}`` (matrix cells), ``f(s,j)`` (1 if sample s is of class j), ``p(s,j)``
+(its probability for class j), ``P(j)`` (the prevalence of class j), ``r_j`` (every class but j);
+PyCM's ``Matrix(i,j)``. Every meaning is a sympy expression over the per-class counts, indexed
+by the class (``TP[i]``) or not (a binary formula), over matrix cells or over samples' scores.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ class Notation:
             return self.bounds[head]
         several = customary(head, indexed=bool(rest))
         if several and not bar and (not rest or len(rest) == 1 and rest[0] in self.index_letters):
-            return self._marked(head, rest, several)
+            return self.marked(head, rest, several)
         if head in ("macro", "micro", "weighted") and rest and rest[0] in MEASURES:
             return self._averaged(rest[0], head)
         if head == "binary" and rest:
@@ -231,11 +231,11 @@ class Notation:
         indexed = len(rest) == 1 and rest[0] in self.index_letters
         tried = unknown_readings(head, indexed) if not bar and (indexed or not rest) else None
         if tried:
-            return self._marked(head, rest, tried)
+            return self.marked(head, rest, tried)
         raise InputError("FORMULA", f"{where}: unknown symbol '{key}'; give its meaning with --symbol "
                                     f"'{key}=MEANING' (e.g. TP, FP, n, C, precision)")
 
-    def _marked(self, head: str, rest: list[str], tried: tuple[str, ...]) -> sympy.Expr:
+    def marked(self, head: str, rest: list[str], tried: tuple[str, ...]) -> sympy.Expr:
         """The marker of a name with several readings (see :mod:`.formula_readings`)."""
         index = sympy.Symbol(rest[0]) if rest else None
         name = head if index is None else f"{head}_i"
@@ -244,11 +244,9 @@ class Notation:
         return stand_in
 
     def call(self, head: str, args: tuple) -> sympy.Expr | None:
-        """A printed call with index arguments: ``f(s,j)``, ``p(s,j)``, ``P(j)``; None for another."""
-        if head == "f" and len(args) == 2:
-            return symbols.TRUTH[args]
-        if head == "p" and len(args) == 2:
-            return symbols.SCORE[args]
+        """A printed call with index arguments: ``f(s,j)``, ``p(s,j)``, ``P(j)``, ``Matrix(i,j)``; None else."""
+        if head in ("f", "p", "Matrix") and len(args) == 2:  # PyCM's Matrix(i,j): true class i, predicted j
+            return {"f": symbols.TRUTH, "p": symbols.SCORE, "Matrix": symbols.M}[head][args]
         if head == "P" and len(args) == 1:
             return (CLASS_COUNTS["TP"][args[0]] + CLASS_COUNTS["FN"][args[0]]) / N
         return None
