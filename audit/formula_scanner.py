@@ -318,6 +318,8 @@ class Scanner:
                                                                        and r not in "nstcmC" for r in runs)):
             runs = None  # ppv, tpr, mk: a metric's name, not p p v, tp r or m k (PR stays P R)
         parts_list = [[w] for w in runs] if runs and len(runs) > 1 else [head + subscripts]
+        if len(head) == 1 and 1 < len(head[0]) <= 3 and len(subscripts) == 1 and re.fullmatch(r"[012]{2}", subscripts[0]):
+            parts_list = [[x] for x in head[0][:-1]] + [[head[0][-1], subscripts[0]]]  # nn_{11}: n times n_{11}
         where = f"column {self.source.column(start)}"
         for parts in parts_list:
             self.out.append(" " + self.placeholder(self.notation.resolve(parts, bar, where)) + " ")

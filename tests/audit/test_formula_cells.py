@@ -58,3 +58,21 @@ def test_a_run_of_capitals_after_a_sum_bounded_by_its_first_letter_is_a_product(
     result = identify(r"\frac{1}{NL}\sum_{i=1}^{N}|Y_i \Delta Z_i|")
     assert ("hamming_loss", "samples") in {(m.metric, m.average) for m in result.matches}, result.text()
     assert "NL" not in result.text()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_total_printed_against_a_numbered_cell_is_a_product(seed):
+    """``nn_{11}``: the total n times the cell n_{11} (the letters of the margins' table), written
+    without an operator; the phi coefficient over margins, generated with random spellings."""
+    rng = random.Random(seed)
+    letter = rng.choice("nNf")
+    product = rng.choice(("{x}{x}_{{11}}", "{x} {x}_{{11}}", r"{x} \cdot {x}_{{11}}")).format(x=letter)
+    row, column = f"{letter}_{{1\\bullet}}", f"{letter}_{{\\bullet1}}"
+    text = (r"\frac{%s-%s%s}{\sqrt{%s%s(%s-%s)(%s-%s)}}"
+            % (product, row, column, row, column, letter, row, letter, column))
+    result = identify(text)
+    assert "mcc" in {m.metric for m in result.matches}, (text, result.text())
+    for match in result.matches:
+        for matrix in MATRICES:
+            found = float(mc.evaluate(match.metric, matrix=matrix, average=match.average)[match.metric])
+            assert np.isclose(found, float(mc.evaluate("mcc", matrix=matrix)["mcc"])), (text, match)
