@@ -20,6 +20,7 @@ from metricc.compiler.analysis import budget
 from metricc.audit.formula_definitions import INDEX_CONDITIONS, bound_meanings, fresh_bound, pattern_of
 from metricc.audit.formula_names import metric_named, signed_names, typed_times
 from metricc.audit.formula_readings import cell_marker, role_bounds, substitute, table_cells
+from metricc.audit.formula_events import events
 from metricc.audit.formula_indicators import indicators
 from metricc.audit.formula_parameters import parameter
 from metricc.audit.formula_sets import any_sets, set_letters, set_marker
@@ -122,7 +123,7 @@ def _parse(text: str, notation: Notation, syntax: str) -> Formula:
             notation.bounds.setdefault(letter, meaning)
             if sentence:
                 notation.inferred.setdefault(letter, sentence)
-    source = any_sets(label_sets(indicators(source)))
+    source = any_sets(label_sets(indicators(events(source))))
     notation.sets = set_letters(source.text)
     notation.cells = {k: v for k, v in table_cells(source.text).items() if k not in notation.defined}
     notation.bounds.update(bound_meanings(source.text))
