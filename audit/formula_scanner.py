@@ -321,8 +321,9 @@ class Scanner:
         if len(head) == 1 and 1 < len(head[0]) <= 3 and len(subscripts) == 1 and re.fullmatch(r"[012]{2}", subscripts[0]):
             parts_list = [[x] for x in head[0][:-1]] + [[head[0][-1], subscripts[0]]]  # nn_{11}: n times n_{11}
         where = f"column {self.source.column(start)}"
-        for parts in parts_list:
-            self.out.append(" " + self.placeholder(self.notation.resolve(parts, bar, where)) + " ")
+        for parts in parts_list:  # P S, PS: a product, written out (the grammar reads P S (1 - S) two ways)
+            product = " \\cdot " if re.search(r"([A-Za-z]_\{\d\}|(?<![\w.])(?<!_\{)(?<!\^\{)\d+(\.\d+)?)\s*$", "".join(self.out[-2:])) else " "
+            self.out.append(product + self.placeholder(self.notation.resolve(parts, bar, where)) + " ")
 
 
     def defined(self, head: str, subscripts: list, superscripts: list, start: int) -> bool:
