@@ -36,9 +36,15 @@ def _peer_names() -> dict[str, list[tuple[str, str]]]:
     return table
 
 
+@functools.lru_cache(maxsize=1)
+def _class_statistics() -> set[tuple[str, str]]:
+    """(peer, name) of the peers' per-class statistics (PyCM's ``ACC`` of one class)."""
+    return {(peer.name, n.name) for peer in peers.load_peers().values() for n in peer.names if n.group == "class"}
+
+
 def _from_peers(name: str) -> tuple[str, str | None] | None:
     table = _peer_names()
-    found = table.get(name) or next((v for k, v in table.items() if k.lower() == name.lower()), None)
+    found = table.get(name) or _any_case(name, table)
     if not found:
         return None
     entries = {entry for _, entry in found}
@@ -54,6 +60,16 @@ def _from_peers(name: str) -> tuple[str, str | None] | None:
     if params:
         raise InputError("score", f"{name!r} is {usable[0]}: give the catalog id with its parameter instead")
     return metric_id, average
+
+
+def _any_case(name: str, table: dict) -> list[tuple[str, str]] | None:
+    """The peers' names spelled otherwise (``Acc``: PyCM's ``ACC``, mlscorecheck's ``acc``). A
+    score printed for a whole set is not one class's statistic, so where spellings differ in
+    that role the whole-set names are taken; the rest of the choice is left to the caller."""
+    spellings = [k for k in table if k.lower() == name.lower()]
+    found = [(peer, entry) for k in spellings for peer, entry in table[k]]
+    overall = [(peer, entry) for k in spellings for peer, entry in table[k] if (peer, k) not in _class_statistics()]
+    return (overall or found) or None
 
 
 class AmbiguousAbbreviation(InputError):

@@ -16,10 +16,11 @@ import re
 
 import sympy
 
+from metricc.audit.formula_source import Source
 from metricc.audit.notation import _COUNT_WORDS, _MODES, CLASS_COUNTS, INDEX_LETTERS, catalog_names
 from metricc.compiler.language import symbols
 
-__all__ = ["metric_named", "names_metric", "agreement"]
+__all__ = ["metric_named", "names_metric", "agreement", "signed_names", "typed_times"]
 
 
 def agreement(parts: tuple[str, ...]) -> sympy.Expr | None:
@@ -66,3 +67,34 @@ def metric_named(head: str, rest: list[str]) -> sympy.Expr | None:
         return None
     i = sympy.Symbol(rest[0])
     return expr.xreplace({s: CLASS_COUNTS[c][i] for c, s in zip(("TP", "FP", "FN", "TN"), symbols.COUNTS)})
+
+
+# LR+, LR_-, LR^{+}: a name and a sign (before a closing bracket, an operator or the end when
+# printed after it), the name of the positive or negative variant
+_SIGNED = re.compile(r"(?<![A-Za-z\\])([A-Za-z]{2,5})\s*(?:_\s*\{?\s*([+-])\s*\}?|\^\s*\{\s*([+-])\s*\}|"
+                     r"([+-])(?=\s*(?:[})=,/]|\\right|\\cdot|\\times|$)))")
+# TPxTN as typed in plain text: a lower-case x between two names is a product
+_TYPED_TIMES = re.compile(r"(?<![A-Za-z])([A-Z]{2,5})x(?=([A-Z]{2,5})(?![A-Za-z]))")
+
+
+def signed_names(source: Source) -> Source:
+    """``LR+`` -> ``\\text{PLR}``: a signed name read as the catalog name of its positive or
+    negative variant (P or N before or after it: PLR, lrp); left as printed when the two
+    spellings name no metric or different ones (the scanner then says what it cannot read)."""
+    def replace(match):
+        head, sign = match.group(1), match.group(2) or match.group(3) or match.group(4)
+        letter = "P" if sign == "+" else "N"
+        found = {n: catalog_names().get(_key(n)) for n in (letter + head, head + letter)}
+        metrics = {v[0] for v in found.values() if v}
+        if len(metrics) != 1:
+            return match.group(0)
+        return "\\text{%s}" % next(n for n, v in found.items() if v)
+    return source.sub(_SIGNED, replace)
+
+
+def typed_times(source: Source) -> Source:
+    """``TPxTN``: an x typed between two counts or metric names is the product sign."""
+    def replace(match):
+        known = all(w in _COUNT_WORDS or names_metric(w) for w in match.groups())
+        return match.group(1) + (" \\times " if known else "x")
+    return source.sub(_TYPED_TIMES, replace)

@@ -21,7 +21,7 @@ from metricc.audit.notation import CLASS_COUNTS, marker
 from metricc.compiler.language import symbols
 
 __all__ = ["READINGS", "table_cells", "cell_marker", "prune", "meaning", "words", "substitute", "combinations",
-           "MAX_COMBINATIONS", "role_bounds"]
+           "MAX_COMBINATIONS", "role_bounds", "open_roles"]
 
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
 MAX_COMBINATIONS = 120  # readings tried for one formula: two unknown letters and one ambiguous one
@@ -38,9 +38,13 @@ READINGS = {
     "predicted count": "the number predicted in the class (TP + FP)",
     "cells by prediction": "the cells of the 2 x 2 table with the test's result in rows (a = TP, b = FP, c = FN, d = TN)",
     "cells by truth": "the cells of the 2 x 2 table with the truth in rows (a = TP, b = FN, c = FP, d = TN)",
+    "sets truth first": "the true and the predicted label sets of the sample, in that order",
+    "sets prediction first": "the predicted and the true label sets of the sample, in that order",
 }
 # the 2 x 2 table's cells a, b, c, d read row by row, in each of the two customary layouts
-_LAYOUTS = {"cells by prediction": ("TP", "FP", "FN", "TN"), "cells by truth": ("TP", "FN", "FP", "TN")}
+_LAYOUTS = {"cells by prediction": ("TP", "FP", "FN", "TN"), "cells by truth": ("TP", "FN", "FP", "TN"),
+            "sets truth first": ("positives", "predicted positives"),  # the sizes of two label sets
+            "sets prediction first": ("predicted positives", "positives")}
 
 def _unknown(tried: tuple[str, ...]) -> bool:
     """Whether these are the readings of a letter no notation knows (:data:`.notation.UNKNOWN`,
@@ -59,6 +63,13 @@ def prune(marked: dict, expr: sympy.Expr) -> dict:
             tried = tuple(r for r in tried if r not in printed) or tried
         out[name] = (stand_in, tried)
     return out
+
+
+def open_roles(marked: dict) -> bool:
+    """Whether a sample's label sets are read both ways (:mod:`.formula_sets`): the print says
+    nothing of which is the truth, so a match under one reading only is still not forced."""
+    stand_ins = (s for m, _ in marked.values() for s in (m if isinstance(m, tuple) else (m,)))
+    return any(str(s).startswith("reading_set_") for s in stand_ins)
 
 
 def meaning(reading: str, index=None) -> sympy.Expr:
@@ -82,9 +93,13 @@ def words(name: str, reading: str) -> str:
 def substitute(expr: sympy.Expr, choice: dict) -> sympy.Expr:
     """``expr`` with each marker replaced by its chosen reading (``{name: (marker, reading)}``)."""
     plain = {m: meaning(r) for m, r in choice.values() if isinstance(m, sympy.Symbol)}
-    for cells, layout in (c for c in choice.values() if isinstance(c[0], tuple)):
-        plain.update({cell: meaning(count) for cell, count in zip(cells, _LAYOUTS[layout])})
     indexed = {m: r for m, r in choice.values() if isinstance(m, sympy.IndexedBase)}
+    for stand_ins, layout in (c for c in choice.values() if isinstance(c[0], tuple)):
+        for stand_in, reading in zip(stand_ins, _LAYOUTS[layout]):  # a table's cells, two label sets
+            if isinstance(stand_in, sympy.IndexedBase):
+                indexed[stand_in] = reading
+            else:
+                plain[stand_in] = meaning(reading)
     expr = expr.xreplace(plain)
     if indexed:
         expr = expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in indexed,
@@ -106,9 +121,13 @@ def combinations(found: dict) -> list[dict]:
     return out
 
 
-_SUM = re.compile(r"\\(?:sum|prod)\s*_\s*\{\s*([a-z](?:\s*,\s*[a-z])*)\s*(?:=\s*[01]\s*)?(?:,[^{}]*)?\}\s*\^\s*"
-                  r"(?:\{\s*(\|?\s*(?:\\mathcal\{)?[A-Za-z]\}?\s*\|?)\s*\}|([A-Za-z]))")
-_SAMPLE_NAMES = r"(?:Y|Z|\\hat\{Y\}|\\hat\{y\}|C_\{\s*y|C_\{\s*h\(x)"
+# \sum_{i=1}^{K}, \sum_i^N, \sum_{i=0}^{N-1}: the indices and the bound's letter
+_SUM = re.compile(r"\\(?:sum|prod)\s*_\s*(?:\{\s*([a-z](?:\s*,\s*[a-z])*)\s*(?:=\s*[01]\s*)?(?:,[^{}]*)?\}|([a-z]))\s*\^\s*"
+                  r"(?:\{\s*(\|?\s*(?:\\mathcal\{)?[A-Za-z]\}?\s*\|?)\s*(?:-\s*1\s*)?\}|([A-Za-z]))")
+# a sample's sets or labels: Y_i, Z_i, \hat{y}_i, y_i, Wenzel's C_{y_i}, any set in |...| or beside \cap
+_SAMPLE_NAMES = (r"(?:Y|Z|\\hat\{Y\}|\\hat\{y\}|\\mathbf\{y\}|C_\{\s*y|C_\{\s*h\(x"
+                 r"|(?:\\cap|\\cup|\\setminus)\s*(?:\\hat\s*\{)?\s*[A-Za-z]\s*\}?"
+                 r"|(?:\\hat\s*\{)?\s*[A-Za-z]\s*\}?(?=\s*_\s*(?:\{[^{}]*\}|[a-z])\s*\\(?:cap|cup|setminus)))")
 _TOTAL_LETTERS = ("n", "N", "s")  # a bound these name is customary for samples and classes alike (Wenzel, Kozak)
 
 
@@ -122,7 +141,7 @@ def role_bounds(text: str) -> dict[str, tuple[sympy.Expr, str]]:
     over the classes (or labels), so its bound is C. -> {letter: (meaning, sentence)}. The
     letters n, N and s are left to the readings: papers bound both kinds of sums with them."""
     out = {}
-    sums = [(m.group(1), m.group(2) or m.group(3)) for m in _SUM.finditer(text)]
+    sums = [(m.group(1) or m.group(2), m.group(3) or m.group(4)) for m in _SUM.finditer(text)]
     sums += [(m.group(1), m.group(2) or m.group(3)) for m in _MEMBER.finditer(text)]  # \sum_{l \in L}: L's size
     for index_text, bound_text in sums:
         indices = [i.strip() for i in index_text.split(",")]
@@ -131,7 +150,11 @@ def role_bounds(text: str) -> dict[str, tuple[sympy.Expr, str]]:
             continue
         index = indices[0]
         subscript = rf"_\s*(?:\{{[^{{}}]*(?<![A-Za-z]){index}(?![A-Za-z])[^{{}}]*\}}|{index}(?![A-Za-z]))"
-        if re.search(_SAMPLE_NAMES + r"\s*" + subscript, text):
+        if re.search(_SAMPLE_NAMES + rf"\s*_\s*\{{\s*[a-z]\s*,?\s*{index}\s*\}}", text):  # y_{i,j}: j a label
+            out[bound] = (C, f"read {bound} as the number of labels (it bounds the sum over {index}, "
+                             f"which indexes the labels of a sample)")
+        elif re.search(_SAMPLE_NAMES + r"\s*" + subscript, text) or \
+                re.search(_SAMPLE_NAMES + rf"\s*_\s*\{{\s*{index}\s*,?\s*[a-z]\s*\}}", text):
             if bound in _TOTAL_LETTERS:
                 out[bound] = (N, "")  # the customary reading, forced: nothing to say
                 continue
@@ -143,7 +166,8 @@ def role_bounds(text: str) -> dict[str, tuple[sympy.Expr, str]]:
     return out
 
 
-_CELL = re.compile(r"(?<![A-Za-z\\_^{])(?<!_\{)(?<!\^\{)([a-dA-D])(?![A-Za-z0-9_'])|(?<=\{)([a-dA-D])(?=\})")
+_CELL = re.compile(r"(?<![A-Za-z\\_^])(?<!_\{)(?<!\^\{)([a-dA-D])(?![A-Za-z0-9_'])|(?<=\{)([a-dA-D])(?=\})")
+_CELL_RUN = re.compile(r"(?<![A-Za-z\\_^])(?<!_\{)(?<!\^\{)([a-d]{2,4}|[A-D]{2,4})(?![A-Za-z0-9_'])")  # ad, bc: products
 
 
 def table_cells(text: str) -> dict[str, int]:
@@ -153,7 +177,8 @@ def table_cells(text: str) -> dict[str, int]:
     if re.search(r"\\(sum|prod)|(?<![A-Za-z])(TP|FP|FN|TN|tp|fp|fn|tn)(?![A-Za-z])", text):
         return {}
     for letters in ("abcd", "ABCD"):
-        found = {m.group(1) or m.group(2) for m in _CELL.finditer(text)} & set(letters)
+        found = {m.group(1) or m.group(2) for m in _CELL.finditer(text)}
+        found = (found | {x for m in _CELL_RUN.finditer(text) for x in m.group(1)}) & set(letters)
         if len(found) >= 2 and found - {"c", "C"}:
             return {letter: letters.index(letter) for letter in sorted(found)}
     return {}

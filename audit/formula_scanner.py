@@ -16,7 +16,9 @@ import re
 import sympy
 
 from metricc.audit.formula_brackets import INDEX_GROUP, closing, superscript_indices, term_end, top_comma, uses_index
+from metricc.audit.formula_calls import extreme, letters
 from metricc.audit.formula_definitions import Pattern, apply, index_argument
+from metricc.audit.formula_parameters import GREEK_PARAMETERS
 from metricc.audit.formula_names import agreement, names_metric
 from metricc.audit.formula_source import Source
 from metricc.audit.notation import MEASURES, Notation, split_name, split_run
@@ -32,7 +34,7 @@ _PASS = {"frac": "\\frac", "dfrac": "\\frac", "tfrac": "\\frac", "sqrt": "\\sqrt
 _DECORATIONS = ("bar", "overline", "hat", "widehat", "mathcal", "mathbb", "vec", "tilde")
 _TEXT = ("text", "mathrm", "mathit", "operatorname", "textit", "mathbf", "textrm", "boldsymbol", "mathsf", "bm", "textbf",
          "texttt")
-_GREEK = ("beta", "mu", "kappa", "phi", "alpha")
+_GREEK = ("beta", "mu", "kappa", "phi", "alpha", *GREEK_PARAMETERS)
 PLACEHOLDER_LETTERS = "abcdfghopqrsuwyzABDFGHJKLNOQRSUVWXYZ"
 _VECTOR_CALL = re.compile(r"\(\s*([a-z])\s*\)")  # \phi(i): Branco's relevance of class i
 _RELEVANCE = re.compile(r"\^\s*(\\phi|\{\s*\\phi\s*\})")  # Rec^\phi: weighted by the relevance
@@ -308,14 +310,20 @@ class Scanner:
         if len(head) == 1 and head[0] in self.indices and not subscripts:
             self.out.append(head[0])
             return
-        runs = split_run(head[0]) if len(head) == 1 and not subscripts else None
+        greek = text[start:start + 1] == "\\" and head[0] in _GREEK  # \xi, \nu: one letter, never x times i
+        runs = split_run(head[0]) if len(head) == 1 and not subscripts and not greek else None
+        if runs is None and len(head) == 1 and not subscripts and not greek:
+            runs = letters(self, head[0])
         if runs and names_metric(head[0]) and (len(head[0]) > 2 or any(len(r) == 1 and r not in MEASURES
                                                                        and r not in "nstcmC" for r in runs)):
             runs = None  # ppv, tpr, mk: a metric's name, not p p v, tp r or m k (PR stays P R)
         parts_list = [[w] for w in runs] if runs and len(runs) > 1 else [head + subscripts]
+        if len(head) == 1 and 1 < len(head[0]) <= 3 and len(subscripts) == 1 and re.fullmatch(r"[012]{2}", subscripts[0]):
+            parts_list = [[x] for x in head[0][:-1]] + [[head[0][-1], subscripts[0]]]  # nn_{11}: n times n_{11}
         where = f"column {self.source.column(start)}"
-        for parts in parts_list:
-            self.out.append(" " + self.placeholder(self.notation.resolve(parts, bar, where)) + " ")
+        for parts in parts_list:  # P S, PS: a product, written out (the grammar reads P S (1 - S) two ways)
+            product = " \\cdot " if re.search(r"([A-Za-z]_\{\d\}|(?<![\w.])(?<!_\{)(?<!\^\{)\d+(\.\d+)?)\s*$", "".join(self.out[-2:])) else " "
+            self.out.append(product + self.placeholder(self.notation.resolve(parts, bar, where)) + " ")
 
 
     def defined(self, head: str, subscripts: list, superscripts: list, start: int) -> bool:
@@ -339,6 +347,8 @@ class Scanner:
         if end is None:
             return False
         inside = self.text[self.pos + 1:end]
+        if head in symbols.INDEX_EXTREMES:
+            return extreme(self, head, inside, end)
         if head == "I":
             comma = top_comma(inside)
             if comma is None:
@@ -360,11 +370,9 @@ class Scanner:
         self.out.append(" " + self.placeholder(meaning) + " ")
         return True
 
-    def subexpression(self, start: int, end: int) -> sympy.Expr:
-        """The sympy expression of ``text[start:end]`` (an argument of a call)."""
+    def parsed(self, latex: str, start: int, end: int) -> sympy.Expr:
         from sympy.parsing.latex import parse_latex
 
-        latex = self.rewrite(start, end)
         try:
             parsed = parse_latex(latex, backend="lark")
         except Exception:  # noqa: BLE001 - lark raises several unrelated types
@@ -372,3 +380,7 @@ class Scanner:
         if not isinstance(parsed, sympy.Expr):
             raise self.error(f"the argument '{self.source.slice(start, end).quoted()}' reads two ways: add brackets", start)
         return parsed.xreplace(self.meanings)
+
+    def subexpression(self, start: int, end: int) -> sympy.Expr:
+        """The sympy expression of ``text[start:end]`` (an argument of a call)."""
+        return self.parsed(self.rewrite(start, end), start, end)

@@ -14,12 +14,13 @@ import re
 
 from metricc.core.errors import InputError
 
-__all__ = ["Source", "MAX_NESTING", "MAX_FRACTIONS", "MAX_FRACTION_DEPTH", "check_nesting", "check_fractions", "check_brackets",
+__all__ = ["Source", "MAX_NESTING", "MAX_SUMS", "MAX_FRACTIONS", "MAX_FRACTION_DEPTH", "check_nesting", "check_fractions", "check_brackets",
            "check_operators"]
 
 MAX_NESTING = 40  # levels of ( [ { : deeper than any printed formula, far below Python's recursion limit
 _OPEN, _CLOSE = "([{", ")]}"
-_OPERATOR_RUN = re.compile(r"([+*/^=]|-|\\cdot|\\times)\s*([+*/^=)\]}]|\\cdot|\\times|$)")
+# (the '-' of PyCM's Matrix(i,-), a whole row or column, is no operator)
+_OPERATOR_RUN = re.compile(r"([+*/^=]|(?<![(,])(?<![(,]\s)-|\\cdot|\\times)\s*([+*/^=)\]}]|\\cdot|\\times|$)")
 _NOTHING_BEFORE = re.compile(r"([(\[{]|^)\s*([*/^=]|\\cdot|\\times)")
 
 
@@ -92,13 +93,19 @@ def check_nesting(text: str) -> None:
             depth = max(depth - 1, 0)
 
 
+MAX_SUMS = 12  # \sum and \prod of one formula: Wang's longest prints 4
 MAX_FRACTIONS = 24  # \frac and / of one formula: more than any printed metric; parsing more takes seconds
 MAX_FRACTION_DEPTH = 8  # \frac inside \frac: a continued fraction 8 deep is within `metricc check`'s budget
 
 
 def check_fractions(text: str) -> None:
     """At most :data:`MAX_FRACTIONS` fractions and :data:`MAX_FRACTION_DEPTH` nested ones in
-    one formula (of the user's text, before sympy's parser, whose time grows fast with both)."""
+    one formula (of the user's text, before sympy's parser, whose time grows fast with both),
+    and at most :data:`MAX_SUMS` sums and products (50 nested sums took minutes)."""
+    sums = len(re.findall(r"\\(sum|prod)(?![A-Za-z])|(?<![A-Za-z\\])(sum|prod)(?=_|\s*\()", text))
+    if sums > MAX_SUMS:
+        raise InputError("FORMULA", f"{sums} sums and products in one formula (at most {MAX_SUMS}): a printed metric "
+                                    "has far fewer")
     count = len(re.findall(r"\\[dt]?frac(?![A-Za-z])|(?<![/*])/(?![/*])", text))
     if count > MAX_FRACTIONS:
         raise InputError("FORMULA", f"{count} fractions in one formula (at most {MAX_FRACTIONS}): a printed metric "

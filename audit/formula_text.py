@@ -146,20 +146,26 @@ def one_name_g_mean(source: Source) -> Source:
 # typed for it, the dot operator
 _TYPESET = {"\u00d7": " \\times ", "\u22c5": " \\cdot ", "\u00b7": " \\cdot ", "\u00f7": " / ", "\u2215": " / ",
             "\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-"}
-_TYPESET_PATTERN = re.compile("|".join(_TYPESET) + r"|\\not\s*=")
+_TYPESET_PATTERN = re.compile("|".join(_TYPESET) + r"|\\not\s*=|\\div(?![A-Za-z])|\\[lr]?vert(?![A-Za-z])")
 
 
 def typeset_operators(source: Source) -> Source:
     """``(TP + TN) \u00f7 n``, ``Sensitivity \u00d7 Prevalence``, ``1 \u2212 p``: the typeset operators as the
-    LaTeX the scanner reads; ``\\not=`` is ``\\neq``."""
-    return source.sub(_TYPESET_PATTERN, lambda m: _TYPESET.get(m.group(0), " \\neq "))
+    LaTeX the scanner reads; ``\\not=`` is ``\\neq``, ``\\div`` a division, ``\\lvert x \\rvert`` is ``|x|``."""
+    words = {"\\div": " / ", "\\vert": "|", "\\lvert": "|", "\\rvert": "|"}
+    return source.sub(_TYPESET_PATTERN, lambda m: _TYPESET.get(m.group(0)) or words.get(m.group(0), " \\neq "))
 
 
 _FONT_SUBSCRIPT = re.compile(r"_\s*(\{\s*)?\\(?:textit|mathit|mathrm|text|textrm|rm|it)\s*\{([^{}]*)\}(?(1)\s*\}|)")
 
 
+_DECORATED_SUBSCRIPT = re.compile(r"\\(hat|widehat|bar|tilde)\s*\{\s*([A-Za-z])\s*_\s*(\{[^{}]*\}|[A-Za-z0-9])\s*\}")
+
+
 def plain_subscripts(source: Source) -> Source:
-    """``C_{\\textit {kk}}``, ``n_\\text{samples}``: a subscript set in a font is the subscript."""
+    """``C_{\\textit {kk}}``, ``n_\\text{samples}``: a subscript set in a font is the subscript;
+    ``\\hat{y_{i}}``: a hat over a subscripted letter is the hatted letter's subscript."""
+    source = source.sub(_DECORATED_SUBSCRIPT, lambda m: f"\\{m.group(1)}{{{m.group(2)}}}_{m.group(3)}")
     return source.sub(_FONT_SUBSCRIPT, lambda m: "_{" + m.group(2).strip() + "}")
 
 

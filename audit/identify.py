@@ -39,6 +39,7 @@ from metricc.audit import formula_readings as readings
 from metricc.audit.identify_numeric import confirmed, numeric_matches
 from metricc.audit.identify_per_class import per_class_matches
 from metricc.audit.identify_proof import proved as proved_matches
+from metricc.audit.formula_parameters import printed_parameters
 from metricc.audit.latex_formula import parse_formula
 from metricc.audit.notation import SCALARS, Notation, label_metric
 from metricc.core.errors import InputError
@@ -126,6 +127,11 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
                                     "give their meanings with --symbol NAME=MEANING")
     found, edges, first = _tried(parsed, choices, setting)
     chosen, matched, forced, inferred = _decided(parsed, marked, found, first)
+    if forced and matched and readings.open_roles(marked) and len(found) < len(choices):
+        matched = tuple(dataclasses.replace(m, reading=_reading_words(choice, marked, "is"))
+                        for choice, _, ms in found for m in ms)
+        said = {"read " + w for w in _reading_words(found[0][0], marked, "as")}
+        forced, inferred = False, [s for s in inferred if s not in said]
     label_names = label_metric(parsed.label) if parsed.label else (None, None)
     agrees = _label_agrees(label_names, matched) if label_names[0] else None
     expr = chosen.expr
@@ -223,7 +229,7 @@ def _matches(expr, setting: str) -> list[Match]:
 def _bindings(expr) -> list[tuple]:
     """(formula, {printed name: the catalog parameter it stands for}) for each assignment of
     the printed scalar parameters to the parameter names, the printed names first."""
-    printed = [s for s in SCALARS.values() if s in expr.free_symbols]
+    printed = printed_parameters(expr)  # alpha, beta and any Greek letter (formula_parameters)
     out = []
     for names in itertools.permutations(SCALARS.values(), len(printed)):
         mapping = dict(zip(printed, names))

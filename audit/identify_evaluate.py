@@ -131,6 +131,16 @@ def _unless_equal(e, values, cell) -> float:
     return 0.0 if _value(k, values, cell) == _value(j, values, cell) else _value(x, values, cell)
 
 
+def _extreme(e, values, cell) -> float:
+    """``index_max(x, k, last)``: the largest (or least) x over k = 0 .. last (PyCM's Max(P))."""
+    x, index, last = e.args
+    terms = [_value(x, {**values, index: float(k)}, cell) for k in range(_integer(last, values, cell) + 1)]
+    _TERMS[0] += len(terms)
+    if not terms:
+        raise Undefined("an extreme over no classes")
+    return max(terms) if isinstance(e, symbols.index_max) else min(terms)
+
+
 def _piecewise(e, values, cell) -> float:
     for branch, condition in e.args:
         if _holds(condition, values, cell):
@@ -162,5 +172,7 @@ _FUNCTIONS = {
     symbols.xlogy.__name__: _xlogy,
     symbols.step.__name__: _step,
     "unless_equal": _unless_equal,
+    symbols.index_max.__name__: _extreme,
+    symbols.index_min.__name__: _extreme,
     "rest": lambda e, v, c: -1.0 - _value(e.args[0], v, c),  # r_j, every class but j: index -1 - j
 }

@@ -18,8 +18,12 @@ import sympy
 
 from metricc.compiler.analysis import budget
 from metricc.audit.formula_definitions import INDEX_CONDITIONS, bound_meanings, fresh_bound, pattern_of
-from metricc.audit.formula_names import metric_named
+from metricc.audit.formula_names import metric_named, signed_names, typed_times
 from metricc.audit.formula_readings import cell_marker, role_bounds, substitute, table_cells
+from metricc.audit.formula_events import events
+from metricc.audit.formula_indicators import indicators
+from metricc.audit.formula_parameters import parameter
+from metricc.audit.formula_sets import any_sets, set_letters, set_marker
 from metricc.audit.formula_scanner import EXCLUDED, PLACEHOLDER_LETTERS, Scanner
 from metricc.audit.formula_source import (MAX_NESTING, Source, check_brackets, check_fractions, check_nesting,
                                                    check_operators)
@@ -92,23 +96,35 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
     check_fractions(text)
     notation = notation or Notation()
     notation.named = notation.named or metric_named
-    notation.cell = notation.cell or cell_marker
+    notation.cell = notation.cell or _cell_or_set
     try:
         return _parse(text, notation, syntax)
     except RecursionError:  # a guard: check_nesting bounds the depth far below the limit
         raise InputError("FORMULA", f"nested too deeply (at most {MAX_NESTING} levels of brackets)") from None
 
 
+def _cell_or_set(notation: Notation, head: str, rest: list[str]) -> sympy.Expr | None:
+    """A 2 x 2 table's cell (``a``, ``n_{10}``), a sample's label set of open role (``|L_i|``)
+    or a scalar parameter (``\\gamma``, ``beta_positive``)."""
+    for reader in (set_marker, parameter, cell_marker):
+        found = reader(notation, head, rest)
+        if found is not None:
+            return found
+    return None
+
+
 def _parse(text: str, notation: Notation, syntax: str) -> Formula:
-    source = typeset_operators(text_to_latex(text) if syntax == "text" else Source.of(text))
+    source = typeset_operators(typed_times(text_to_latex(text)) if syntax == "text" else Source.of(text))
     source = source.sub(_DROP, lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "")
     source = digit_margins(plain_subscripts(unwrapped(one_name_g_mean(source.sub(_NUMBER_TAG, "").strip()))))
+    source = signed_names(source)
     for letter, (meaning, sentence) in role_bounds(source.text).items():
         if letter not in notation.defined:
             notation.bounds.setdefault(letter, meaning)
             if sentence:
                 notation.inferred.setdefault(letter, sentence)
-    source = label_sets(source)
+    source = any_sets(label_sets(indicators(events(source))))
+    notation.sets = set_letters(source.text)
     notation.cells = {k: v for k, v in table_cells(source.text).items() if k not in notation.defined}
     notation.bounds.update(bound_meanings(source.text))
     source = source.sub(_DEFINITION_LINE, ", ")
@@ -292,10 +308,10 @@ def _zero_based(expr: sympy.Expr) -> sympy.Expr:
         for var, low, high in node.limits:
             if (low, high) == (1, symbols.N_CLASSES):
                 low, high = sympy.S.Zero, high - 1
-            elif (low, high) == (1, symbols.N_TOTAL):  # over the n instances (multi-label, Wenzel Eq. 23-27)
-                low, high = sympy.S.Zero, high - 1
+            elif (low, high) in ((1, symbols.N_TOTAL), (0, symbols.N_TOTAL - 1)):  # over the n instances
+                low, high = sympy.S.Zero, symbols.N_TOTAL - 1  # (multi-label, Wenzel Eq. 23-27; Spark from 0)
                 body = body.xreplace({CLASS_COUNTS[c][var]: INSTANCE_COUNTS[c][var] for c in CLASS_COUNTS})
-            elif low == 1 and high.is_Symbol and high.name.startswith("reading_"):
+            elif _open_bound(low, high):
                 pass  # a letter of several readings: bounded once a reading replaces it (Formula.read)
             elif (low, high) not in ((0, symbols.N_CLASSES - 1), (0, symbols.N_TOTAL - 1)):  # bounds every sum's length
                 raise InputError("FORMULA", f"a sum over {var} from {low} to {high}: sums run over the classes, "
@@ -305,10 +321,17 @@ def _zero_based(expr: sympy.Expr) -> sympy.Expr:
     return expr.replace(lambda e: isinstance(e, (sympy.Sum, sympy.Product)), shift)
 
 
+def _open_bound(low, high) -> bool:
+    """``1..l`` or ``0..l - 1`` with l a letter of several readings."""
+    top = high if low == 1 else high + 1 if low == 0 else None
+    return top is not None and top.is_Symbol and top.name.startswith("reading_")
+
+
 def _unindexed(expr: sympy.Expr) -> sympy.Expr:
     """A class index no sum binds (``\\frac{tp_i}{tp_i + fp_i}``) names one class: the
     formula is per class, over TP, FP, FN, TN."""
     bound = {v for node in expr.atoms(sympy.Sum, sympy.Product) for v, *_ in node.limits}
+    bound |= {node.args[1] for node in expr.atoms(*symbols.INDEX_EXTREMES.values())}  # Max(P): over its index
     others = (symbols.M, symbols.SCORE, symbols.TRUTH)  # an index of these too is a class of the formula's
     bound |= {i for node in expr.atoms(sympy.Indexed) if node.base in others for i in node.indices}
     plain = dict(zip(("TP", "FP", "FN", "TN"), symbols.COUNTS))

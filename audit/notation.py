@@ -11,10 +11,10 @@ Branco's relevance) or a weighted mean with it (``Rec^\\phi``). Puertolas Molina
 ``N_n``/``N_p`` (the numbers of negatives and positives), ``G-mean``, ``F_2``, ``InvF_{0.5}``
 (F0.5 with the labels switched), ``Dom`` (recall - specificity) and ``M``, "a performance
 metric" in Eq. 3.6, read as the catalog's default base of ``iba``, the G-mean. Wang et al.'s
-names: ``p_{i,j}`` and ``a_{i,j}`` (matrix cells), ``f(s,j)`` (1 if sample s is of class j),
-``p(s,j)`` (its probability for class j), ``P(j)`` (the prevalence of class j), ``r_j`` (every
-class but j). Every meaning is a sympy expression over the per-class counts, indexed by the
-class (``TP[i]``) or not (a binary formula), over matrix cells or over samples' scores.
+names: ``p_{i,j}`` and ``a_{i,j}`` (matrix cells), ``f(s,j)`` (1 if sample s is of class j), ``p(s,j)``
+(its probability for class j), ``P(j)`` (the prevalence of class j), ``r_j`` (every class but j);
+PyCM's ``Matrix(i,j)``. Every meaning is a sympy expression over the per-class counts, indexed
+by the class (``TP[i]``) or not (a binary formula), over matrix cells or over samples' scores.
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ class unless_equal(sympy.Function):
         return None
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
 INDEX_LETTERS = frozenset("ijklxyvu")
+_COUNTED = re.compile(r"(?:(samples?|instances?|examples?|observations?|documents?|records?)|(?:class(?:es)?|labels?))")
 _COUNT_WORDS = {"TP": "TP", "FP": "FP", "FN": "FN", "TN": "TN", "tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
 
 
@@ -146,6 +147,7 @@ class Notation:
         self.readings: dict[str, tuple[sympy.Expr, tuple[str, ...]]] = {}
         self.used: set[str] = set()  # the letters of self.bounds and self.defined the formula used
         self.index_letters = set(INDEX_LETTERS)  # and every letter a sum binds (\sum_{c \in C}: TP_c)
+        self.sets: tuple[str, ...] = ()  # the letters of a sample's label sets of open role (formula_sets)
         self.cells: dict[str, int] = {}  # a, b, c, d as a 2 x 2 table's cells: letter -> place
         self.cell = None  # (notation, head, rest) -> the marker of a 2 x 2 table's cell, None for another name
         self.named = None  # (head, rest) -> a catalog metric's formula by its printed name (formula_names)
@@ -160,7 +162,7 @@ class Notation:
             self.used.add(parts[0])
             return self.defined[parts[0]]
         head, rest = parts[0], parts[1:]
-        cell = self.cell(self, head, rest) if self.cell and not bar else None  # a, D, n_{10}: formula_readings
+        cell = self.cell(self, head, rest) if self.cell and not bar else None  # a, D, n_{10}, |L_i|: formula_readings
         if cell is not None:
             return cell
         if head in self.bounds and not rest and not bar:
@@ -168,7 +170,7 @@ class Notation:
             return self.bounds[head]
         several = customary(head, indexed=bool(rest))
         if several and not bar and (not rest or len(rest) == 1 and rest[0] in self.index_letters):
-            return self._marked(head, rest, several)
+            return self.marked(head, rest, several)
         if head in ("macro", "micro", "weighted") and rest and rest[0] in MEASURES:
             return self._averaged(rest[0], head)
         if head == "binary" and rest:
@@ -177,6 +179,8 @@ class Notation:
             rest = rest[:-1]
         if head in _COUNT_WORDS:
             return self._count(_COUNT_WORDS[head], rest, where)
+        if head in ("n", "N", "num") and len(rest) == 1 and _COUNTED.fullmatch(rest[0]):  # n_{samples}: of what
+            return N if _COUNTED.fullmatch(rest[0]).group(1) else C  # (multi-label data's labels are its classes)
         if head == "s" and not rest:
             return N
         if head in ("C", "c", "m") and not rest:
@@ -227,11 +231,11 @@ class Notation:
         indexed = len(rest) == 1 and rest[0] in self.index_letters
         tried = unknown_readings(head, indexed) if not bar and (indexed or not rest) else None
         if tried:
-            return self._marked(head, rest, tried)
+            return self.marked(head, rest, tried)
         raise InputError("FORMULA", f"{where}: unknown symbol '{key}'; give its meaning with --symbol "
                                     f"'{key}=MEANING' (e.g. TP, FP, n, C, precision)")
 
-    def _marked(self, head: str, rest: list[str], tried: tuple[str, ...]) -> sympy.Expr:
+    def marked(self, head: str, rest: list[str], tried: tuple[str, ...]) -> sympy.Expr:
         """The marker of a name with several readings (see :mod:`.formula_readings`)."""
         index = sympy.Symbol(rest[0]) if rest else None
         name = head if index is None else f"{head}_i"
@@ -240,11 +244,9 @@ class Notation:
         return stand_in
 
     def call(self, head: str, args: tuple) -> sympy.Expr | None:
-        """A printed call with index arguments: ``f(s,j)``, ``p(s,j)``, ``P(j)``; None for another."""
-        if head == "f" and len(args) == 2:
-            return symbols.TRUTH[args]
-        if head == "p" and len(args) == 2:
-            return symbols.SCORE[args]
+        """A printed call with index arguments: ``f(s,j)``, ``p(s,j)``, ``P(j)``, ``Matrix(i,j)``; None else."""
+        if head in ("f", "p", "Matrix") and len(args) == 2:  # PyCM's Matrix(i,j): true class i, predicted j
+            return {"f": symbols.TRUTH, "p": symbols.SCORE, "Matrix": symbols.M}[head][args]
         if head == "P" and len(args) == 1:
             return (CLASS_COUNTS["TP"][args[0]] + CLASS_COUNTS["FN"][args[0]]) / N
         return None

@@ -120,6 +120,14 @@ def test_peer_names_resolve_through_the_peer_table(name, expected):
     assert resolve_name(name) == expected
 
 
+@pytest.mark.parametrize("name, expected", [
+    ("Acc", ("accuracy", None)), ("ACCURACY", ("accuracy", None)),  # a whole set's score, not one class's
+    ("ACC", ("class_accuracy", None)),  # PyCM's own spelling keeps PyCM's per-class meaning
+])
+def test_a_name_spelled_in_another_case_is_read_in_a_whole_sets_role(name, expected):
+    assert resolve_name(name) == expected
+
+
 def test_fm_of_a_binary_paper_is_the_g_measure_not_the_pair_counting_index():
     matrix = [[30, 8], [6, 20]]
     printed = f"{_value(matrix, 'g_measure', average='binary'):.4f}"

@@ -88,3 +88,11 @@ def test_the_function_names_its_parameters_and_the_command_its_options(capsys):
     assert error.value.argument == "symbols_map"
     assert main(["identify", "x", "--symbol", "x=preference_driven"]) == 2
     assert "error: --symbol: 'preference_driven': preference_driven needs a class vector" in capsys.readouterr().err
+
+
+def test_too_many_sums_are_refused_before_any_parsing():
+    """Nested sums cost the parser seconds each: a bound far above any printed metric's count."""
+    from metricc.audit.formula_source import MAX_SUMS
+
+    with pytest.raises(InputError, match=f"at most {MAX_SUMS}"):
+        identify("\\sum_{j}" * (MAX_SUMS + 1) + "TP")
