@@ -51,7 +51,7 @@ __all__ = ["AVERAGED", "DEFAULT_CLASS_METRICS", "DEFAULT_OVERALL_METRICS", "Repo
 
 DEFAULT_CLASS_METRICS = ("precision", "recall", "f1")
 DEFAULT_OVERALL_METRICS = ("accuracy", "mcc", "cohen_kappa")
-AVERAGED = ("micro", "macro", "weighted")  # the rows under the classes, as in scikit-learn
+AVERAGED = tuple(m.name for m in averaging.MODES.values() if m.reported)  # the rows under the classes
 
 
 @dataclass(frozen=True)
