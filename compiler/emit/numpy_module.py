@@ -224,6 +224,8 @@ def _imports(metric: ir.Metric, shape: Shape, kernel: Kernel, params, terms, gra
         helpers = (helpers - {"finish"}) | {"average_class_values"}
     if counts and shape.counts:
         helpers.add(shape.counts)
+    if "matrix_terms" in helpers:  # the template reads the matrix once (read_matrix), then its terms
+        helpers.add("read_matrix")
     if not helpers | gradient_helpers <= RUNTIME_NAMES:
         raise InternalError(f"numpy emitter: {sorted((helpers | gradient_helpers) - RUNTIME_NAMES)} are not runtime helpers")
     return helpers, gradient_helpers
