@@ -93,7 +93,7 @@ def apply_kernel(kernel: Kernel, counts, params: Mapping) -> tuple[np.ndarray, n
     """The kernel's values and undefined mask, one per class (a constant formula gives a scalar)."""
     value, undefined = kernel(*counts, **params)
     shape = np.shape(counts[0])
-    if np.shape(value) == shape and np.shape(undefined) == shape:
+    if getattr(value, "shape", None) == shape and getattr(undefined, "shape", None) == shape:
         return value, undefined
     shape = np.broadcast_shapes(np.shape(value), np.shape(undefined), shape)
     return np.broadcast_to(value, shape), np.broadcast_to(undefined, shape)

@@ -47,7 +47,9 @@ class CallContext:
 
     def holds(self, counts) -> bool:
         """Whether ``counts`` (the four arrays a function was given) are this context's own."""
-        return len(counts) == 4 and all(given is own for given, own in zip(counts, self.counts))
+        own = self.counts
+        return (len(counts) == 4 and counts[0] is own[0] and counts[1] is own[1] and counts[2] is own[2]
+                and counts[3] is own[3])
 
     @property
     def real(self) -> ClassCounts:

@@ -26,7 +26,7 @@ def nonzero(denominator):
     Without zeros (the usual case) it comes back as it is, after one read-only pass."""
     if isinstance(denominator, (float, np.floating)):  # one matrix: no array round trip
         return denominator if denominator != 0 else 1.0
-    if bool(np.all(denominator)):
+    if bool(denominator.all() if isinstance(denominator, np.ndarray) else np.all(denominator)):
         return denominator
     return np.where(denominator == 0, 1, denominator)
 
