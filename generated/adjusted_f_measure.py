@@ -103,7 +103,9 @@ def adjusted_f_measure(
     Reference: Puertolas Molina 2022, Eq. 3.4
     Reference: Maratea et al. 2014
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -73,7 +73,9 @@ def adjusted_g_mean(
     Reference: Puertolas Molina 2022, Eq. 3.3
     Reference: Batuwita and Palade 2009, Eq. 1
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

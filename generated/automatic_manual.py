@@ -57,7 +57,9 @@ def automatic_manual(
     call needs none.
     Reference: Haghighi et al. 2018, PyCM (AM)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

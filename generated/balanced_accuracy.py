@@ -54,7 +54,9 @@ def balanced_accuracy(
     Reference: Kozak et al. 2022, Eq. 26
     Reference: Brodersen et al. 2010
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     macro__recall = average_class_metric(
         _term_macro__recall,
         counts,

@@ -51,7 +51,9 @@ def braun_blanquet(
     Reference: Braun-Blanquet 1932
     Reference: PyCM 4, BB
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

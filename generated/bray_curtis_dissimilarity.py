@@ -56,7 +56,9 @@ def bray_curtis_dissimilarity(
     Reference: Bray and Curtis 1957
     Reference: PyCM 4, BCD
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -53,7 +53,9 @@ def cba(
     Reference: Mosley 2013
     Reference: Branco et al., Table 1 (CBA: macro average)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -64,7 +64,9 @@ def class_accuracy(
     Reference: Wenzel, Eq. 7
     Reference: Branco et al., Table 1 (AvAcc: macro)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

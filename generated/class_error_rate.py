@@ -61,7 +61,9 @@ def class_error_rate(
     call needs none.
     Reference: Wenzel, Eq. 8
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -62,7 +62,9 @@ def crisp_auc(
         classification tasks
     Reference: PyCM 4, AUC
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -69,7 +69,9 @@ def crisp_aupr(
     call needs none.
     Reference: PyCM 4, AUPR
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -63,7 +63,9 @@ def detection_prevalence(
     Reference: Kuhn 2008, caret: confusionMatrix (Detection Prevalence)
     Reference: Haghighi et al. 2018, PyCM (TOPR)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -64,7 +64,9 @@ def diagnostic_odds_ratio(
     Reference: Glas et al. 2003, The diagnostic odds ratio
     Reference: PyCM 4, DOR
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -75,7 +75,9 @@ def discriminant_power(
     Reference: Sokolova et al. 2006
     Reference: Sokolova and Lapalme 2009, Table 3
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

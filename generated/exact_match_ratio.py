@@ -49,7 +49,9 @@ def exact_match_ratio(
     call needs none.
     Reference: Wenzel, Eq. 25
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

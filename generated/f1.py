@@ -66,7 +66,9 @@ def f1(
     Reference: Wenzel, Eq. 28
     Reference: Branco et al., Table 1 (AvF_1: macro)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

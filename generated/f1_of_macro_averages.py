@@ -67,7 +67,9 @@ def f1_of_macro_averages(
     Reference: Kozak et al. 2022, Eq. 23
     Reference: Wenzel, Section 4.2
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     macro__precision = average_class_metric(
         _term_macro__precision,
         counts,

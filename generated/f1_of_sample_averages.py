@@ -57,7 +57,9 @@ def f1_of_sample_averages(
     Reference: Wenzel, Eq. 29
     Reference: Wenzel, Figure 10
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     samples__precision = average_class_metric(
         _term_samples__precision,
         counts,

@@ -71,7 +71,9 @@ def f_beta(
     Reference: van Rijsbergen 1979
     Reference: Branco et al., Table 1 (AvF_beta: macro)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     return average_class_metric(
         _per_class,

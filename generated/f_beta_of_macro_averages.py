@@ -71,7 +71,9 @@ def f_beta_of_macro_averages(
     Reference: Kozak et al. 2022, Eq. 21
     Reference: Branco et al., Table 1
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     macro__precision = average_class_metric(
         _term_macro__precision,

@@ -72,7 +72,9 @@ def f_beta_of_micro_averages(
     Reference: Branco et al., Table 1
     Reference: Sokolova and Lapalme 2009
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     micro__precision = average_class_metric(
         _term_micro__precision,

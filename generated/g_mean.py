@@ -74,7 +74,9 @@ def g_mean(
     Reference: Kubat and Matwin 1997
     Reference: Puertolas Molina 2022, Eq. 3.2
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

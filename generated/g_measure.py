@@ -73,7 +73,9 @@ def g_measure(
     Reference: Ochiai 1957
     Reference: PyCM 4, G and OOC
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -52,7 +52,9 @@ def hamming_distance(
     Reference: Hamming 1950
     Reference: PyCM 4, HD
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

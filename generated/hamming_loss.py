@@ -67,7 +67,9 @@ def hamming_loss(
     Reference: Wenzel, Eq. 27
     Reference: Wenzel, Figure 10
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

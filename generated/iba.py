@@ -87,7 +87,9 @@ def iba(
     Reference: Garcia et al. 2010, Eq. 4
     Reference: Garcia et al. 2009
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     alpha = scalar_param(
         "alpha", alpha, lambda alpha: (0 <= alpha) & (alpha <= 1), "0 <= alpha <= 1"
     )

@@ -71,7 +71,9 @@ def icsi(
     Reference: Koch and Mitchell 2010
     Reference: PyCM 4, ICSI
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

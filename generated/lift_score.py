@@ -83,7 +83,9 @@ def lift_score(
     Reference: Piatetsky-Shapiro and Steingold 2000
     Reference: PyCM 4, LS
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

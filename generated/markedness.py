@@ -66,7 +66,9 @@ def markedness(
         markedness and correlation
     Reference: PyCM 4, MK
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -93,7 +93,9 @@ def mcc_per_class(
     Reference: Kozak et al. 2022, Eq. 10
     Reference: Matthews 1975
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

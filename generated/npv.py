@@ -56,7 +56,9 @@ def npv(
     call needs none.
     Reference: Wenzel, Eq. 6
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -85,7 +85,9 @@ def optimized_precision(
     Reference: Puertolas Molina 2022, Eq. 3.5
     Reference: Ranawana and Palade 2006
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -51,7 +51,9 @@ def overlap_coefficient(
     Reference: Vijaymeena and Kavitha 2016
     Reference: PyCM 4, OC
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -69,7 +69,9 @@ def positive_likelihood_ratio(
     Reference: scikit-learn class_likelihood_ratios (LR+)
     Reference: PyCM 4, PLR
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -62,7 +62,9 @@ def precision(
     Reference: Wenzel, Eq. 24
     Reference: Branco et al., Table 1 (Prec_M: macro, Prec_mu: micro)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

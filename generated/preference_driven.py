@@ -96,7 +96,9 @@ def preference_driven(
     Reference: Kozak et al. 2022, Eq. 27-30
     Reference: Kozak et al. 2022, Eq. 31 (default kappa)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     kappa = class_param(
         "kappa",
         kappa,

@@ -63,7 +63,9 @@ def prevalence(
     Reference: Altman and Bland 1994, Diagnostic tests 2: predictive values
     Reference: Haghighi et al. 2018, PyCM (PRE)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

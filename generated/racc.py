@@ -108,7 +108,9 @@ def racc(
     Reference: Cohen 1960
     Reference: Haghighi et al. 2018, PyCM (RACC)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

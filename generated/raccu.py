@@ -90,7 +90,9 @@ def raccu(
     Reference: Scott 1955
     Reference: Haghighi et al. 2018, PyCM (RACCU)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

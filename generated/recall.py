@@ -62,7 +62,9 @@ def recall(
     Reference: Wenzel, Eq. 23
     Reference: Branco et al., Table 1 (Rec_M: macro, Rec_mu: micro, MAvG: geometric)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -72,7 +72,9 @@ def relevance_av_f_beta(
     Parameter `relevance` (class_vector, 0 <= relevance <= 1): Importance of each class to the user (phi); see metricc.api.relevance for estimates.
     Reference: Branco et al., Eq. 7
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     relevance = class_param(
         "relevance",

@@ -61,7 +61,9 @@ def relevance_precision(
     Parameter `relevance` (class_vector, 0 <= relevance <= 1): Importance of each class to the user (phi); see metricc.api.relevance for estimates.
     Reference: Branco et al., Eq. 5
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     relevance = class_param(
         "relevance",
         relevance,

@@ -241,7 +241,9 @@ def similarity_index(
     Reference: Hernandez-Orallo et al. 2012
     Reference: PyCM 4, sInd
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -59,7 +59,9 @@ def specificity(
     Reference: Kozak et al. 2022, Eq. 13
     Reference: Wenzel, Eq. 2
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -52,7 +52,9 @@ def subset_zero_one_loss(
         classification, Eq. 6 (subset 0/1 loss)
     Reference: scikit-learn 1.9, sklearn.metrics.zero_one_loss (multi-label indicators)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -65,7 +65,9 @@ def tversky_index(
     Reference: Tversky 1977, Features of similarity
     Reference: PyCM 4, TI
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     alpha = scalar_param("alpha", alpha, lambda alpha: (alpha >= 0), "alpha >= 0")
     beta = scalar_param("beta", beta, lambda beta: (beta >= 0), "beta >= 0")
     return average_class_metric(

@@ -64,7 +64,9 @@ def youden_j(
     Reference: Youden 1950
     Reference: Puertolas Molina 2022, Eq. 2.11
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -66,7 +66,9 @@ def yule_q(
     Reference: Yule 1900
     Reference: PyCM 4, Q
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives), context=context)
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,

@@ -42,7 +42,8 @@ def sum_last_axis(values):
     >>> sum_last_axis(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).tolist()
     [6.0, 15.0]
     """
-    values = np.asarray(values)
+    if not isinstance(values, np.ndarray):
+        values = np.asarray(values)
     if values.dtype.kind in "iuf":
         return np.einsum("...k->...", values)
     return np.sum(values, axis=-1)
