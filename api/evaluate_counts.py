@@ -11,6 +11,7 @@ from metricc.api.read_inputs import Counted
 from metricc.api.request import EvaluationRequest
 from metricc.core.errors import InputError
 from metricc.runtime import averaging, confusion
+from metricc.runtime.context import CallContext
 
 __all__ = ["on_counts", "counted_params"]
 
@@ -20,7 +21,7 @@ def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
     counted = request.counted()
     instance_counts = _instance_counts(request)
     params = counted_params(request, counted)
-    terms, counts, class_labels, n_classes = counted.terms, counted.counts, counted.class_labels, counted.n_classes
+    terms, context, class_labels, n_classes = counted.terms, counted.context, counted.class_labels, counted.n_classes
     results = {}
     for r in request.requested:
         if r.key in done:
@@ -37,12 +38,14 @@ def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
         if info.per_class_counts:
             kwargs.update(request.averaging(r, n_classes, class_labels))
         per_instance = info.per_instance or averaging.per_instance(kwargs.get("average"))
-        results[r.key] = info.function(*(instance_counts if per_instance else counts), **kwargs)
+        given = instance_counts if per_instance else context
+        results[r.key] = info.function(*given.counts, context=given, **kwargs)
     return results
 
 
 def _instance_counts(request: EvaluationRequest):
-    """Per-instance counts when a requested metric averages over instances (samples), else None."""
+    """Per-instance counts (in a context of their own) when a requested metric averages over
+    instances (samples), else None."""
     per_instance = [r.info.id for r in request.requested
                     if r.info.per_instance or (r.info.per_class_counts and averaging.per_instance(r.mode))]
     if not per_instance:
@@ -52,7 +55,7 @@ def _instance_counts(request: EvaluationRequest):
         raise InputError("average" if asked else "multilabel",
                          f"{per_instance[0]} averages over instances (samples): pass indicator matrices "
                          "y_true and y_pred with multilabel=True")
-    return confusion.samplewise_counts(request.y_true, request.y_pred)
+    return CallContext(confusion.samplewise_counts(request.y_true, request.y_pred))
 
 
 def counted_params(request: EvaluationRequest, counted: Counted) -> dict:

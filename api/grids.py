@@ -5,14 +5,13 @@
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Sequence
 
 import numpy as np
 
 from metricc.core.errors import InputError
 
-__all__ = ["MAX_GRID_ELEMENTS", "ProductGrid", "extremes", "known_extremes", "product_grid", "read_grid",
+__all__ = ["MAX_GRID_ELEMENTS", "CheckedGrid", "ProductGrid", "extremes", "known_extremes", "product_grid", "read_grid",
            "within_unit_interval"]
 
 MAX_GRID_ELEMENTS = 1 << 27  # grids and sweep results above 1 GiB of float64 are refused
@@ -84,27 +83,43 @@ def product_grid(values: Sequence[float], n_classes: int, *, flat: bool = False,
     return _checked_grid(grid.reshape(-1, n_classes) if flat else grid, float(axis.min()), float(axis.max()))
 
 
-# Grids product_grid made, by id: their least and greatest values are those of the checked
-# axis, so sweep need not read the grid to check its domain (a pass as long as the product
-# itself). Their memory is an immutable bytes object, so no one can make them writeable again
-# (a copy is a new array, read and checked as any grid). An entry goes when its grid does (a
-# weak reference's callback), so an id cannot be reused meanwhile.
-_CHECKED_GRIDS: dict[int, tuple[weakref.ref, float, float]] = {}
+class CheckedGrid(np.ndarray):
+    """A grid :func:`product_grid` made: its least and greatest values (``extremes``) are those
+    of the checked axis, so :func:`sweep` need not read the grid to check its domain (a pass as
+    long as the product itself). Its memory is an immutable bytes object, so no one can make it
+    writeable again; a view of it (a slice, a reshape) keeps the extremes, and anything else
+    (a copy, arithmetic) is a plain array, read and checked as any grid.
+
+    >>> grid = product_grid([0.25, 0.5], 2, flat=True)
+    >>> known_extremes(grid), known_extremes(grid[1:]), known_extremes(grid.copy()), type(grid * 2).__name__
+    ((0.25, 0.5), (0.25, 0.5), None, 'ndarray')
+    """
+
+    extremes: tuple[float, float] | None
+
+    def __array_finalize__(self, obj) -> None:
+        self.extremes = getattr(obj, "extremes", None)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """Results of arithmetic are plain arrays: their values are not the grid's."""
+        array = array.view(np.ndarray)
+        return array[()] if return_scalar else array
 
 
-def _checked_grid(grid: np.ndarray, low: float, high: float) -> np.ndarray:
-    frozen = np.frombuffer(grid.tobytes(), dtype=grid.dtype).reshape(grid.shape)
-    _CHECKED_GRIDS[id(frozen)] = (weakref.ref(frozen, lambda _, key=id(frozen): _CHECKED_GRIDS.pop(key, None)),
-                                  low, high)
+def _checked_grid(grid: np.ndarray, low: float, high: float) -> CheckedGrid:
+    frozen = np.frombuffer(grid.tobytes(), dtype=grid.dtype).reshape(grid.shape).view(CheckedGrid)
+    frozen.extremes = (low, high)
     return frozen
 
 
 def known_extremes(grid) -> tuple[float, float] | None:
-    """The least and greatest values of a grid product_grid made and nobody could have changed since."""
-    entry = _CHECKED_GRIDS.get(id(grid))
-    if entry is None or entry[0]() is not grid:
+    """The least and greatest values of a grid product_grid made (or a view of it), which nobody could have changed since."""
+    if not isinstance(grid, CheckedGrid) or grid.extremes is None or grid.flags.writeable:
         return None
-    return entry[1], entry[2]
+    memory = grid
+    while isinstance(memory, np.ndarray):
+        memory = memory.base
+    return grid.extremes if isinstance(memory, bytes) else None
 
 
 _ONE_BITS = np.float64(1.0).view(np.uint64)

@@ -1,7 +1,8 @@
 """The counted inputs of ``evaluate``, one function per kind: labels, indicator matrices
 (multi-label data), a confusion matrix, per-class counts. Each gives a :class:`Counted`, the
 matrix read once (:class:`~metricc.runtime.terms.MatrixTerms`, when there is one), the
-per-class counts every class-level metric takes, and the class labels.
+per-class counts every class-level metric takes, checked once in a
+:class:`~metricc.runtime.context.CallContext` that the metrics share, and the class labels.
 
 A new input kind is one function here returning a :class:`Counted`, and one branch in
 :func:`read`.
@@ -14,17 +15,23 @@ from typing import NamedTuple
 from metricc.core.errors import InputError
 from metricc.runtime import confusion, per_class
 from metricc.runtime.confusion import ClassCounts
+from metricc.runtime.context import CallContext
 from metricc.runtime.terms import MatrixTerms, read_matrix
 
 __all__ = ["Counted", "read", "from_labels", "from_indicators", "from_matrix", "from_counts"]
 
 
 class Counted(NamedTuple):
-    """The matrix read once (None for multi-label data and counts), per-class counts, class labels or None."""
+    """The matrix read once (None for multi-label data and counts), the checked per-class
+    counts with what their metrics share, class labels or None."""
 
     terms: MatrixTerms | None
-    counts: ClassCounts
+    context: CallContext
     class_labels: object
+
+    @property
+    def counts(self) -> ClassCounts:
+        return self.context.counts
 
     @property
     def n_classes(self) -> int:
@@ -52,25 +59,29 @@ def from_labels(y_true, y_pred, labels) -> Counted:
     labels = per_class.categorical_labels(y_true, y_pred) if labels is None else labels
     class_labels, matrix = confusion.classes_and_matrix(y_true, y_pred, labels=labels)
     terms = MatrixTerms(matrix, confusion.row_totals(matrix))
-    return Counted(terms, terms.counts(), class_labels)
+    return Counted(terms, terms.context, class_labels)
 
 
 def from_indicators(y_true, y_pred, labels) -> Counted:
     """Indicator matrices ``(n, C)``: the columns are the classes, ``labels`` (if given) name them."""
     counts = confusion.multilabel_counts(y_true, y_pred)
-    return Counted(None, counts, _named(labels, counts.true_positives.shape[-1], "column of the multi-label data"))
+    return Counted(None, CallContext(counts), _named(labels, counts.true_positives.shape[-1], "column of the multi-label data"))
 
 
 def from_matrix(matrix, orientation: str, labels) -> Counted:
-    """A confusion matrix ``(..., C, C)``, checked and totalled once."""
-    terms = read_matrix(confusion.orient(matrix, orientation), integer=True)
-    return Counted(terms, terms.counts(), _named(labels, terms.n_classes, "class of the matrix"))
+    """A confusion matrix ``(..., C, C)``, checked and totalled once (or already read: a report's
+    sections share it)."""
+    if isinstance(matrix, MatrixTerms) and orientation == "true-rows":
+        terms = matrix
+    else:
+        terms = read_matrix(confusion.orient(matrix, orientation), integer=True)
+    return Counted(terms, terms.context, _named(labels, terms.n_classes, "class of the matrix"))
 
 
 def from_counts(counts, labels) -> Counted:
     """Per-class counts (TP, FP, FN, TN): class-level and aggregate metrics only."""
     counts = confusion.check_counts(counts)
-    return Counted(None, counts, _named(labels, counts.true_positives.shape[-1], "class of the counts"))
+    return Counted(None, CallContext(counts), _named(labels, counts.true_positives.shape[-1], "class of the counts"))
 
 
 def _named(labels, n_classes: int, what: str) -> list | None:

@@ -46,12 +46,13 @@ from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
 from metricc.api.intervals import METHODS
 from metricc.runtime import averaging
+from metricc.runtime.terms import read_matrix
 
 __all__ = ["AVERAGED", "DEFAULT_CLASS_METRICS", "DEFAULT_OVERALL_METRICS", "Report", "report"]
 
 DEFAULT_CLASS_METRICS = ("precision", "recall", "f1")
 DEFAULT_OVERALL_METRICS = ("accuracy", "mcc", "cohen_kappa")
-AVERAGED = ("micro", "macro", "weighted")  # the rows under the classes, as in scikit-learn
+AVERAGED = tuple(m.name for m in averaging.MODES.values() if m.reported)  # the rows under the classes
 
 
 @dataclass(frozen=True)
@@ -235,11 +236,14 @@ def report(
                                          "random_state": random_state}
     intervals: dict = {}
     no_interval: dict[str, str] = {}
+    # Read once for every section's evaluate call, which then share the counts' context (pooled
+    # counts, supports); intervals resample the matrix itself.
+    read = the_matrix if extra or the_matrix is None else read_matrix(the_matrix, integer=True)
 
     def run(names: list[str], section: tuple, average: str | None = None, **data) -> dict:
         """``{header: value}``; with ``interval``, the bounds go to ``intervals[section + (header,)]``."""
         own = {p.name for name in names for p in metric(name).params}
-        data = data or {"matrix": the_matrix, "labels": class_labels}
+        data = data or {"matrix": read, "labels": class_labels}
         call = dict(average=average, zero_division=zero_division, params={k: v for k, v in params.items() if k in own},
                     **data)
         try:

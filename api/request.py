@@ -11,6 +11,7 @@ counts read from labels, a matrix or counts are read at most once per call
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -39,7 +40,22 @@ class Requested(NamedTuple):
 def requested_metrics(metrics, lookup) -> list[tuple[str, MetricInfo, str | None]]:
     """``metrics`` as ``(key, info, asked)``: one entry or a sequence of ids, ``"id:average"``
     strings and ``(id, average)`` tuples, each keyed by its string as requested (a tuple as
-    ``"id:average"``); ``lookup`` resolves an id or alias."""
+    ``"id:average"``); ``lookup`` resolves an id or alias. A list of names asked for again (a
+    loop of small calls) is resolved once: the catalog does not change within a process."""
+    if isinstance(metrics, list) and all(isinstance(entry, (str, tuple)) for entry in metrics):
+        try:
+            return list(_resolved_list(tuple(metrics), lookup))
+        except TypeError:  # an entry that cannot be hashed: resolved (and refused) below
+            pass
+    return _resolve(metrics, lookup)
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved_list(metrics: tuple, lookup) -> tuple:
+    return tuple(_resolve(list(metrics), lookup))
+
+
+def _resolve(metrics, lookup) -> list[tuple[str, MetricInfo, str | None]]:
     if isinstance(metrics, (str, tuple)):
         metrics = [metrics]
     if isinstance(metrics, (bytes, Mapping)) or not isinstance(metrics, Sequence | np.ndarray):

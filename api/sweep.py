@@ -44,6 +44,8 @@ from metricc.runtime import confusion
 from metricc.core.errors import InputError
 from metricc.api.evaluate import metric as _metric
 from metricc.runtime.averaging import MODES
+from metricc.runtime.context import CallContext
+from metricc.runtime.terms import MatrixTerms, read_matrix
 from metricc.runtime.kernel import MAX_PARAMETER
 from metricc.api.grids import (
     MAX_GRID_ELEMENTS,
@@ -140,6 +142,7 @@ def sweep(
     the_matrix, the_counts = _data(info, data, counts, matrix, orientation)
     n_classes = the_counts.true_positives.shape[-1]
     values = _product(grid, kind, n_classes) if isinstance(grid, ProductGrid) else read_grid(grid, kind, n_classes)
+    known = known_extremes(grid)  # of the grid as given: read_grid hands its memory on as a plain array
     kwargs = {**fixed, "zero_division": zero_division}
     if info.per_class:  # class metrics and per-class matrix formulas
         average = average or info.default_average
@@ -149,11 +152,19 @@ def sweep(
     elif average is not None:
         raise InputError("average", f"{info.id} is a {info.level}-level metric: one value per matrix, no averaging")
 
+    prepared = {}  # the matrix or counts read once, without and with an axis for the grid: no check per chunk
+
     def call(value, batch_axis: bool):
-        if the_matrix is not None and info.takes == "matrix":
-            return info.function(the_matrix[..., None, :, :] if batch_axis else the_matrix, **{param: value}, **kwargs)
-        chosen = confusion.ClassCounts(*(c[..., None, :] for c in the_counts)) if batch_axis else the_counts
-        return info.function(*chosen, **{param: value}, **kwargs)
+        if batch_axis not in prepared:
+            if the_matrix is not None and info.takes == "matrix":
+                prepared[batch_axis] = read_matrix(the_matrix[..., None, :, :] if batch_axis else the_matrix)
+            else:
+                prepared[batch_axis] = CallContext(confusion.ClassCounts(*(c[..., None, :] for c in the_counts))
+                                                   if batch_axis else the_counts)
+        data = prepared[batch_axis]
+        if isinstance(data, MatrixTerms):
+            return info.function(data, **{param: value}, **kwargs)
+        return info.function(*data.counts, context=data, **{param: value}, **kwargs)
 
     batch = the_counts.true_positives.shape[:-1]
     _check_result_size(batch, values.shape[:-1] if kind == "class_vector" else values.shape,
@@ -162,7 +173,6 @@ def sweep(
     if kind == "scalar":
         extremes(values)
         return _scalar_sweep(call, values, param, info.params, batch, shown)
-    known = known_extremes(values)
     if affine and param in getattr(info, "affine", ()) and kwargs.get("average") in _LINEAR_AVERAGES:
         swept = _affine_sweep(call, values, n_classes, batch, param, known)
         if swept is not None:

@@ -52,13 +52,13 @@ class Batch:
         return self._terms
 
     @property
-    def counts(self) -> tuple[np.ndarray, ...]:
-        """(TP, FP, FN, TN), each ``(B, C)``, marked as checked for the generated functions."""
+    def counts(self):
+        """(TP, FP, FN, TN), each ``(B, C)``, in the context the generated functions take without a check."""
         if self._counts is None:
             self._counts = trusted_batch.counts_of_cells(self.cells_last)
         return self._counts
 
-    def class_counts(self, index: int) -> tuple[np.ndarray, ...]:
+    def class_counts(self, index: int):
         """(TP, FP, FN, TN) of one class, each ``(B, 1)``: a binary score needs no other class."""
         return trusted_batch.counts_of_cells(self.cells_last, index)
 

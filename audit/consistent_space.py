@@ -39,11 +39,12 @@ def values(score, batch: grid.Batch) -> np.ndarray:
     if info.level == "matrix":
         return np.asarray(info.function(batch.terms), dtype=float)
     if info.level == "aggregate":
-        return np.asarray(info.function(*batch.counts), dtype=float)
+        return np.asarray(info.function(*batch.counts, context=batch.counts), dtype=float)
     if score.average == "binary":  # per-class kernels are elementwise: the positive class only
         positive = 1 if score.pos_label is None else score.pos_label
-        return np.asarray(info.function(*batch.class_counts(positive), average="binary", pos_label=0), dtype=float)
-    return np.asarray(info.function(*batch.counts, average=score.average, pos_label=1), dtype=float)
+        counts = batch.class_counts(positive)
+        return np.asarray(info.function(*counts, average="binary", pos_label=0, context=counts), dtype=float)
+    return np.asarray(info.function(*batch.counts, average=score.average, pos_label=1, context=batch.counts), dtype=float)
 
 
 def matches(score, batch: grid.Batch) -> np.ndarray:

@@ -10,11 +10,11 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -39,8 +39,9 @@ def accuracy(
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Kozak et al. 2022, Eq. 14-16
     """
-    M, C, t, p, n = matrix_terms(matrix)
-    value = sum_last_axis(diagonal(M)) / nonzero(n)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
+    value = sum_last_axis(terms.diagonal) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 
@@ -50,9 +51,10 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
-        (align(n, "", "ab") * eye(C) - align(sum_last_axis(diagonal(M)), "", "ab"))
+        (align(n, "", "ab") * eye(C) - align(sum_last_axis(terms.diagonal), "", "ab"))
         / nonzero(align(n ** 2, "", "ab"))
     )
     undefined = (n == 0)

@@ -11,12 +11,12 @@ import math
 from metricc.runtime.kernel import (
     align,
     average_class_metric,
-    diagonal,
     eye,
     finish,
     matrix_counts,
     matrix_terms,
     nonzero,
+    read_matrix,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -54,8 +54,9 @@ def adjusted_balanced_accuracy(
     Reference: Guyon et al. 2015, Design of the 2015 ChaLearn AutoML challenge (balanced accuracy
         normalised by chance)
     """
-    M, C, t, p, n = matrix_terms(matrix)
-    counts = matrix_counts(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
+    counts = matrix_counts(terms)
     class__recall = average_class_metric(
         _term_class__recall,
         counts,
@@ -63,6 +64,7 @@ def adjusted_balanced_accuracy(
         averages=("none",),
         params={},
         zero_division=zero_division,
+        context=terms.context,
     )
     value = (sum_last_axis(class__recall) - 1) / max(1, C - 1)
     undefined = False
@@ -74,9 +76,10 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
-        (eye(C) * align(t, "a", "ab") - align(diagonal(M), "a", "ab"))
+        (eye(C) * align(t, "a", "ab") - align(terms.diagonal, "a", "ab"))
         / nonzero(align(t ** 2, "a", "ab") * max(1, C - 1))
     )
     undefined = False

@@ -82,6 +82,7 @@ def adjusted_f_measure(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Adjusted F-measure.
 
@@ -97,10 +98,14 @@ def adjusted_f_measure(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Puertolas Molina 2022, Eq. 3.4
     Reference: Maratea et al. 2014
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -111,6 +116,7 @@ def adjusted_f_measure(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

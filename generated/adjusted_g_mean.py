@@ -48,6 +48,7 @@ def adjusted_g_mean(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Adjusted geometric mean.
 
@@ -67,10 +68,14 @@ def adjusted_g_mean(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Puertolas Molina 2022, Eq. 3.3
     Reference: Batuwita and Palade 2009, Eq. 1
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -81,6 +86,7 @@ def adjusted_g_mean(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -50,9 +51,10 @@ def adjusted_rand_index(
     Reference: Haghighi et al. 2018, PyCM (ARI)
     Reference: scikit-learn, adjusted_rand_score
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True, whole_counts=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True, whole_counts=True)
     M__exact, n__exact, p__exact, t__exact = exact(
-        lambda B: 4*B**2*C**2*(B + 1)**2 + 2*B**2*C*(B + 1)**2, M, n, p, t
+        lambda B: 4*B**2*C**2*(B + 1)**2 + 2*B**2*C*(B + 1)**2, M, n, p, t, terms=terms
     )
     exact__y0 = (p__exact - 1) * p__exact
     exact__y1 = n__exact * (n__exact - 1)
@@ -76,7 +78,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True, whole_counts=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True, whole_counts=True)
     M__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 2*B**2*C**2*(B + 1)**2
         + 2*B**2*C*(B + 1)**2
@@ -95,6 +98,7 @@ def gradient(
         n,
         p,
         t,
+        terms=terms,
     )
     exact__y0 = n__exact - 1
     exact__y1 = p__exact ** 2

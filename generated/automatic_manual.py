@@ -40,6 +40,7 @@ def automatic_manual(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Automatic/Manual difference.
 
@@ -52,9 +53,13 @@ def automatic_manual(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none,
     binary).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Haghighi et al. 2018, PyCM (AM)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -66,6 +71,7 @@ def automatic_manual(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

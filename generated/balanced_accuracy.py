@@ -38,6 +38,7 @@ def balanced_accuracy(
     true_negatives,
     *,
     zero_division=math.nan,
+    context=None,
 ):
     """Balanced accuracy.
 
@@ -47,11 +48,15 @@ def balanced_accuracy(
     Simplified: macro(recall)
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kozak et al. 2022, Eq. 11
     Reference: Kozak et al. 2022, Eq. 26
     Reference: Brodersen et al. 2010
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     macro__recall = average_class_metric(
         _term_macro__recall,
         counts,
@@ -59,6 +64,7 @@ def balanced_accuracy(
         averages=("macro",),
         params={},
         zero_division=zero_division,
+        context=context,
     )
     value = macro__recall
     undefined = False

@@ -10,11 +10,11 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -41,9 +41,10 @@ def bangdiwala_b(
     Reference: Bangdiwala 1985
     Reference: Haghighi et al. 2018, PyCM (Bangdiwala B)
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     x0 = p * t
-    value = sum_last_axis(diagonal(M) ** 2) / nonzero(sum_last_axis(x0))
+    value = sum_last_axis(terms.diagonal ** 2) / nonzero(sum_last_axis(x0))
     undefined = (sum_last_axis(x0) == 0)
     return finish(value, undefined, zero_division)
 
@@ -53,9 +54,10 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = p * t
-    x1 = diagonal(M) ** 2
+    x1 = terms.diagonal ** 2
     value = (
         (
             2 * eye(C) * M * align(sum_last_axis(x0), "", "ab")

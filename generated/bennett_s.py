@@ -10,12 +10,12 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     exact,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -43,8 +43,9 @@ def bennett_s(
     Reference: Bennett, Alpert and Goldstein 1954
     Reference: Haghighi et al. 2018, PyCM (Bennett S)
     """
-    M, C, t, p, n = matrix_terms(matrix)
-    M_diagonal__exact, n__exact = exact(lambda B: B*C**2 + B, diagonal(M), n)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
+    M_diagonal__exact, n__exact = exact(lambda B: B*C**2 + B, terms.diagonal, n, terms=terms)
     exact__0 = real(C * sum_last_axis(M_diagonal__exact) - n__exact)
     value = exact__0 / nonzero(n * max(1, C - 1))
     undefined = (n == 0)
@@ -56,10 +57,11 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         C
-        * (align(n, "", "ab") * eye(C) - align(sum_last_axis(diagonal(M)), "", "ab"))
+        * (align(n, "", "ab") * eye(C) - align(sum_last_axis(terms.diagonal), "", "ab"))
         / nonzero(align(n ** 2, "", "ab") * max(1, C - 1))
     )
     undefined = (n == 0)

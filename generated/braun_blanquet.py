@@ -34,6 +34,7 @@ def braun_blanquet(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Braun-Blanquet similarity.
 
@@ -45,10 +46,14 @@ def braun_blanquet(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Braun-Blanquet 1932
     Reference: PyCM 4, BB
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -60,6 +65,7 @@ def braun_blanquet(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -38,6 +38,7 @@ def bray_curtis_dissimilarity(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Bray-Curtis dissimilarity.
 
@@ -50,10 +51,14 @@ def bray_curtis_dissimilarity(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Bray and Curtis 1957
     Reference: PyCM 4, BCD
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -64,6 +69,7 @@ def bray_curtis_dissimilarity(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -34,6 +34,7 @@ def cba(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Class balance accuracy.
 
@@ -47,10 +48,14 @@ def cba(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     macro, weighted, geometric).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Mosley 2013
     Reference: Branco et al., Table 1 (CBA: macro average)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -62,6 +67,7 @@ def cba(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

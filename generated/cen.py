@@ -10,7 +10,6 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     exact,
     extended_log,
     eye,
@@ -18,6 +17,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     real,
     sum_last_axis,
     transpose,
@@ -58,7 +58,8 @@ def cen(
     Reference: Wang et al. 2013, Eq. 7-11
     Reference: Branco et al., Table 1 (CEN)
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = p + t
     value = (
         -sum_last_axis(
@@ -82,8 +83,9 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
-    M__exact, M_diagonal__exact = exact(lambda B: 4*B*C + 4*B, M, diagonal(M))
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
+    M__exact, M_diagonal__exact = exact(lambda B: 4*B*C + 4*B, M, terms.diagonal, terms=terms)
     exact__0 = real(
         2 * M_diagonal__exact - sum_last_axis(M__exact) - sum_last_axis(transpose(M__exact))
     )
@@ -103,7 +105,7 @@ def gradient(
             align(x0, "a", "ab")
             * align(x2, "b", "ab")
             * align(
-                2 * sum_last_axis(-xlogy_ratio(diagonal(M), diagonal(M), p + t))
+                2 * sum_last_axis(-xlogy_ratio(terms.diagonal, terms.diagonal, p + t))
                 + sum_last_axis(np.sum(xlogy_ratio(M, M, align(x5, "j", "jk")), axis=-2))
                 + sum_last_axis(
                     np.sum(xlogy_ratio(transpose(M), transpose(M), align(x5, "j", "jk")), axis=-2)

@@ -12,6 +12,7 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     np,
+    read_matrix,
 )
 from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
@@ -37,7 +38,8 @@ def chi_squared_df(
     Reference: Fisher 1922, degrees of freedom of a contingency table
     Reference: Haghighi et al. 2018, PyCM (Chi-Squared DF)
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     value = np.broadcast_to(1 + C ** 2 - 2 * C, np.shape(n))
     undefined = False
     return finish(value, undefined, zero_division)
@@ -48,7 +50,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = 0
     undefined = False
     return cell_values(value, "", M.shape, undefined)

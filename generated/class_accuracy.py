@@ -45,6 +45,7 @@ def class_accuracy(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Per-class accuracy.
 
@@ -57,11 +58,15 @@ def class_accuracy(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kozak et al. 2022, Eq. 5
     Reference: Wenzel, Eq. 7
     Reference: Branco et al., Table 1 (AvAcc: macro)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -72,6 +77,7 @@ def class_accuracy(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

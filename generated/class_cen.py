@@ -11,12 +11,12 @@ import math
 from metricc.runtime.kernel import (
     align,
     average_class_values,
-    diagonal,
     extended_log,
     eye,
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
     transpose,
     xlogy_ratio,
@@ -58,7 +58,8 @@ def class_cen(
     Reference: Wang et al. 2013, Eq. 7-9
     Reference: Haghighi et al. 2018, PyCM (class CEN)
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = p + t
     value = (
         -sum_last_axis(
@@ -94,7 +95,8 @@ def gradient(
     """The value's gradient in the cells for the delta method (metricc.runtime.gradient):
     shape (..., C, C, C), class j's in [..., j, :, :], for average="none", else (..., C, C).
     NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = p + t
     x1 = eye(C)
     x2 = 2 * x1
@@ -109,7 +111,7 @@ def gradient(
                 * align(
                     sum_last_axis(xlogy_ratio(M, M, align(x4, "a", "ak")))
                     + sum_last_axis(xlogy_ratio(transpose(M), transpose(M), align(x4, "a", "ak")))
-                    - 2 * xlogy_ratio(diagonal(M), diagonal(M), x4),
+                    - 2 * xlogy_ratio(terms.diagonal, terms.diagonal, x4),
                     "a",
                     "aj",
                 ),
@@ -123,7 +125,7 @@ def gradient(
                 * align(
                     sum_last_axis(xlogy_ratio(M, M, align(x5, "b", "bk")))
                     + sum_last_axis(xlogy_ratio(transpose(M), transpose(M), align(x5, "b", "bk")))
-                    - 2 * xlogy_ratio(diagonal(M), diagonal(M), x5),
+                    - 2 * xlogy_ratio(terms.diagonal, terms.diagonal, x5),
                     "b",
                     "bj",
                 ),
@@ -148,15 +150,15 @@ def gradient(
                     "abj",
                 )
             )
-            - align(x2 * align(diagonal(M), "a", "aj"), "aj", "abj")
-            - align(2 * x3 * align(diagonal(M), "b", "bj"), "bj", "abj")
+            - align(x2 * align(terms.diagonal, "a", "aj"), "aj", "abj")
+            - align(2 * x3 * align(terms.diagonal, "b", "bj"), "bj", "abj")
         )
         / nonzero(align(x0 ** 2, "j", "abj") * np.log(max(2, 2 * C - 2)))
     )
     undefined = (x0 == 0)
     return average_class_cells(
         class_cell_values(value, "rcs", M.shape, undefined),
-        class_cen(matrix, average="none"),
+        class_cen(terms, average="none"),
         t,
         average=average,
         averages=INFO.averages,

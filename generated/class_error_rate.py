@@ -45,6 +45,7 @@ def class_error_rate(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Per-class error rate.
 
@@ -56,9 +57,13 @@ def class_error_rate(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Wenzel, Eq. 8
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -69,6 +74,7 @@ def class_error_rate(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -11,13 +11,13 @@ import math
 from metricc.runtime.kernel import (
     align,
     average_class_values,
-    diagonal,
     exact,
     extended_log,
     eye,
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     real,
     sum_last_axis,
     transpose,
@@ -64,8 +64,9 @@ def class_mcen(
         multiclass classification, Eq. 11-13
     Reference: Haghighi et al. 2018, PyCM (class MCEN)
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
-    M_diagonal__exact, p__exact, t__exact = exact(lambda B: 3*B, diagonal(M), p, t)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
+    M_diagonal__exact, p__exact, t__exact = exact(lambda B: 3*B, terms.diagonal, p, t, terms=terms)
     exact__0 = real(p__exact + t__exact - M_diagonal__exact)
     x0 = 1 / nonzero(exact__0)
     value = (
@@ -103,8 +104,11 @@ def gradient(
     """The value's gradient in the cells for the delta method (metricc.runtime.gradient):
     shape (..., C, C, C), class j's in [..., j, :, :], for average="none", else (..., C, C).
     NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
-    M__exact, M_diagonal__exact, p__exact, t__exact = exact(lambda B: 15*B, M, diagonal(M), p, t)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
+    M__exact, M_diagonal__exact, p__exact, t__exact = exact(
+        lambda B: 15*B, M, terms.diagonal, p, t, terms=terms
+    )
     exact__y0 = p__exact + t__exact - M_diagonal__exact
     exact__0 = real(-exact__y0)
     exact__1 = real(p__exact + t__exact - M_diagonal__exact)
@@ -127,7 +131,7 @@ def gradient(
                 * align(
                     sum_last_axis(xlogy(M, align(x3, "a", "ak") * M))
                     + sum_last_axis(xlogy(transpose(M), align(x3, "a", "ak") * transpose(M)))
-                    - 2 * xlogy(diagonal(M), x3 * diagonal(M)),
+                    - 2 * xlogy(terms.diagonal, x3 * terms.diagonal),
                     "a",
                     "aj",
                 ),
@@ -141,7 +145,7 @@ def gradient(
                 * align(
                     sum_last_axis(xlogy(M, align(x4, "b", "bk") * M))
                     + sum_last_axis(xlogy(transpose(M), align(x4, "b", "bk") * transpose(M)))
-                    - 2 * xlogy(diagonal(M), x4 * diagonal(M)),
+                    - 2 * xlogy(terms.diagonal, x4 * terms.diagonal),
                     "b",
                     "bj",
                 ),
@@ -157,21 +161,21 @@ def gradient(
                 align(p, "a", "ab")
                 + align(t, "a", "ab")
                 + sum_last_axis(align(x5, "ab", "abk") * align(M, "bk", "abk"))
-                - align(diagonal(M), "a", "ab"),
+                - align(terms.diagonal, "a", "ab"),
                 "ab",
                 "abj",
             )
-            - align(x1 * align(diagonal(M), "a", "aj"), "aj", "abj")
+            - align(x1 * align(terms.diagonal, "a", "aj"), "aj", "abj")
             - align(x2, "bj", "abj")
             * align(
                 align(p, "b", "ab")
                 + align(t, "b", "ab")
                 + sum_last_axis(align(x5, "ab", "abk") * align(transpose(M), "ak", "abk"))
-                - align(diagonal(M), "b", "ab"),
+                - align(terms.diagonal, "b", "ab"),
                 "ab",
                 "abj",
             )
-            - align(2 * x2 * align(diagonal(M), "b", "bj"), "bj", "abj")
+            - align(2 * x2 * align(terms.diagonal, "b", "bj"), "bj", "abj")
             - align(exact__1, "a", "abj")
             * align(x0, "aj", "abj")
             * align(extended_log(align(x3, "a", "ab") * M), "ab", "abj")
@@ -200,7 +204,7 @@ def gradient(
     undefined = (exact__4 == 0) | (exact__0 == 0)
     return average_class_cells(
         class_cell_values(value, "rcs", M.shape, undefined),
-        class_mcen(matrix, average="none"),
+        class_mcen(terms, average="none"),
         t,
         average=average,
         averages=INFO.averages,

@@ -10,12 +10,12 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     exact,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -42,9 +42,10 @@ def cohen_kappa(
     Reference: Cohen 1960
     Reference: Puertolas Molina 2022, Eq. 2.9
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-        lambda B: 3*B**2*C + B**2, diagonal(M), n, p, t
+        lambda B: 3*B**2*C + B**2, terms.diagonal, n, p, t, terms=terms
     )
     exact__y0 = p__exact * t__exact
     exact__0 = real(n__exact ** 2 - sum_last_axis(exact__y0))
@@ -59,16 +60,17 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-        lambda B: 3*B**2*C + B**2, diagonal(M), n, p, t
+        lambda B: 3*B**2*C + B**2, terms.diagonal, n, p, t, terms=terms
     )
     exact__y0 = p__exact * t__exact
     exact__0 = real(n__exact ** 2 - sum_last_axis(exact__y0))
     exact__1 = real(n__exact * sum_last_axis(M_diagonal__exact) - sum_last_axis(exact__y0))
     value = (
         (
-            align(exact__0 * sum_last_axis(diagonal(M)), "", "ab")
+            align(exact__0 * sum_last_axis(terms.diagonal), "", "ab")
             + align(align(exact__1, "", "a") * p, "a", "ab")
             + align(align(exact__1, "", "b") * t, "b", "ab")
             + align(exact__0, "", "ab") * align(n, "", "ab") * eye(C)

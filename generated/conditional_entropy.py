@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
     xlogy_ratio,
 )
@@ -44,7 +45,8 @@ def conditional_entropy(
     Reference: Cover and Thomas 2006, Eq. 2.10
     Reference: Haghighi et al. 2018, PyCM (Conditional Entropy)
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         -sum_last_axis(np.sum(xlogy_ratio(M, M, align(t, "i", "ij")), axis=-2))
         / nonzero(n * np.log(2))
@@ -58,7 +60,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = 1 / nonzero(t)
     value = (
         (

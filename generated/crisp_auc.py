@@ -43,6 +43,7 @@ def crisp_auc(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """AUC of a crisp classifier.
 
@@ -55,11 +56,15 @@ def crisp_auc(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Sokolova and Lapalme 2009, A systematic analysis of performance measures for
         classification tasks
     Reference: PyCM 4, AUC
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -70,6 +75,7 @@ def crisp_auc(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -52,6 +52,7 @@ def crisp_aupr(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """AUPR of a crisp classifier.
 
@@ -64,9 +65,13 @@ def crisp_aupr(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: PyCM 4, AUPR
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -78,6 +83,7 @@ def crisp_aupr(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -47,6 +47,7 @@ def diagnostic_odds_ratio(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Diagnostic odds ratio.
 
@@ -58,10 +59,14 @@ def diagnostic_odds_ratio(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Glas et al. 2003, The diagnostic odds ratio
     Reference: PyCM 4, DOR
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -72,6 +77,7 @@ def diagnostic_odds_ratio(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

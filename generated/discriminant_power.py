@@ -55,6 +55,7 @@ def discriminant_power(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Discriminant power.
 
@@ -68,11 +69,15 @@ def discriminant_power(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Puertolas Molina 2022, Table 3.2
     Reference: Sokolova et al. 2006
     Reference: Sokolova and Lapalme 2009, Table 3
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -83,6 +88,7 @@ def discriminant_power(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -68,6 +68,7 @@ def distance_index(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Distance index.
 
@@ -82,10 +83,14 @@ def distance_index(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Hernandez-Orallo et al. 2012
     Reference: PyCM 4, dInd
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -96,6 +101,7 @@ def distance_index(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -10,12 +10,12 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     exact,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -41,8 +41,9 @@ def error_rate(
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Kozak et al. 2022, Eq. 16 (complement)
     """
-    M, C, t, p, n = matrix_terms(matrix)
-    M_diagonal__exact, n__exact = exact(lambda B: B*C + B, diagonal(M), n)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
+    M_diagonal__exact, n__exact = exact(lambda B: B*C + B, terms.diagonal, n, terms=terms)
     exact__0 = real(n__exact - sum_last_axis(M_diagonal__exact))
     value = exact__0 / nonzero(n)
     undefined = (n == 0)
@@ -54,9 +55,10 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
-        (align(sum_last_axis(diagonal(M)), "", "ab") - align(n, "", "ab") * eye(C))
+        (align(sum_last_axis(terms.diagonal), "", "ab") - align(n, "", "ab") * eye(C))
         / nonzero(align(n ** 2, "", "ab"))
     )
     undefined = (n == 0)

@@ -32,6 +32,7 @@ def exact_match_ratio(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Exact match ratio.
 
@@ -44,9 +45,13 @@ def exact_match_ratio(
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Wenzel, Eq. 25
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -58,6 +63,7 @@ def exact_match_ratio(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

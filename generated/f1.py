@@ -43,6 +43,7 @@ def f1(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """F1 score.
 
@@ -58,12 +59,16 @@ def f1(
     micro, macro, weighted, samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kozak et al. 2022, Eq. 9
     Reference: Wenzel, Eq. 10
     Reference: Wenzel, Eq. 28
     Reference: Branco et al., Table 1 (AvF_1: macro)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -75,6 +80,7 @@ def f1(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

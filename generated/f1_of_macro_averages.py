@@ -49,6 +49,7 @@ def f1_of_macro_averages(
     true_negatives,
     *,
     zero_division=math.nan,
+    context=None,
 ):
     """F1 of macro-averaged precision and recall.
 
@@ -61,10 +62,14 @@ def f1_of_macro_averages(
         NaN).
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kozak et al. 2022, Eq. 23
     Reference: Wenzel, Section 4.2
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     macro__precision = average_class_metric(
         _term_macro__precision,
         counts,
@@ -72,6 +77,7 @@ def f1_of_macro_averages(
         averages=("macro",),
         params={},
         zero_division=zero_division,
+        context=context,
     )
     macro__recall = average_class_metric(
         _term_macro__recall,
@@ -80,6 +86,7 @@ def f1_of_macro_averages(
         averages=("macro",),
         params={},
         zero_division=zero_division,
+        context=context,
     )
     x0 = macro__precision + macro__recall
     value = 2 * macro__precision * macro__recall / nonzero(x0)

@@ -36,6 +36,7 @@ def f1_of_sample_averages(
     true_negatives,
     *,
     zero_division=math.nan,
+    context=None,
 ):
     """F1 of sample-averaged precision and recall.
 
@@ -51,10 +52,14 @@ def f1_of_sample_averages(
 
     Takes per-instance counts with shape (..., N) of multi-label data (samplewise_counts); returns
     one value per leading index.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Wenzel, Eq. 29
     Reference: Wenzel, Figure 10
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     samples__precision = average_class_metric(
         _term_samples__precision,
         counts,
@@ -62,6 +67,7 @@ def f1_of_sample_averages(
         averages=("samples",),
         params={},
         zero_division=zero_division,
+        context=context,
     )
     samples__recall = average_class_metric(
         _term_samples__recall,
@@ -70,6 +76,7 @@ def f1_of_sample_averages(
         averages=("samples",),
         params={},
         zero_division=zero_division,
+        context=context,
     )
     x0 = samples__precision + samples__recall
     value = 2 * samples__precision * samples__recall / nonzero(x0)

@@ -48,6 +48,7 @@ def f_beta(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """F-beta score.
 
@@ -62,13 +63,17 @@ def f_beta(
     micro, macro, weighted, samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `beta` (scalar, beta > 0): Recall is beta times as important as precision.
     Reference: Kozak et al. 2022, Eq. 8
     Reference: Wenzel, Eq. 9
     Reference: van Rijsbergen 1979
     Reference: Branco et al., Table 1 (AvF_beta: macro)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     return average_class_metric(
         _per_class,
@@ -81,6 +86,7 @@ def f_beta(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -51,6 +51,7 @@ def f_beta_of_macro_averages(
     *,
     beta=1.0,
     zero_division=math.nan,
+    context=None,
 ):
     """F-beta of macro-averaged precision and recall.
 
@@ -64,11 +65,15 @@ def f_beta_of_macro_averages(
         (default NaN).
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `beta` (scalar, beta > 0)
     Reference: Kozak et al. 2022, Eq. 21
     Reference: Branco et al., Table 1
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     macro__precision = average_class_metric(
         _term_macro__precision,
@@ -77,6 +82,7 @@ def f_beta_of_macro_averages(
         averages=("macro",),
         params={},
         zero_division=zero_division,
+        context=context,
     )
     macro__recall = average_class_metric(
         _term_macro__recall,
@@ -85,6 +91,7 @@ def f_beta_of_macro_averages(
         averages=("macro",),
         params={},
         zero_division=zero_division,
+        context=context,
     )
     x0 = beta ** 2
     x1 = macro__recall + x0 * macro__precision

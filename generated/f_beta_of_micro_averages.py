@@ -51,6 +51,7 @@ def f_beta_of_micro_averages(
     *,
     beta=1.0,
     zero_division=math.nan,
+    context=None,
 ):
     """F-beta of micro-averaged precision and recall.
 
@@ -65,11 +66,15 @@ def f_beta_of_micro_averages(
         (default NaN).
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `beta` (scalar, beta > 0)
     Reference: Branco et al., Table 1
     Reference: Sokolova and Lapalme 2009
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     micro__precision = average_class_metric(
         _term_micro__precision,
@@ -78,6 +83,7 @@ def f_beta_of_micro_averages(
         averages=("micro",),
         params={},
         zero_division=zero_division,
+        context=context,
     )
     micro__recall = average_class_metric(
         _term_micro__recall,
@@ -86,6 +92,7 @@ def f_beta_of_micro_averages(
         averages=("micro",),
         params={},
         zero_division=zero_division,
+        context=context,
     )
     x0 = beta ** 2
     x1 = micro__recall + x0 * micro__precision

@@ -40,6 +40,7 @@ def fdr(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """False discovery rate.
 
@@ -51,9 +52,13 @@ def fdr(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted, geometric).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Wenzel, Eq. 5
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -65,6 +70,7 @@ def fdr(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -40,6 +40,7 @@ def fnr(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """False negative rate.
 
@@ -53,9 +54,13 @@ def fnr(
     micro, macro, weighted, geometric, samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Wenzel, Eq. 4
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -67,6 +72,7 @@ def fnr(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

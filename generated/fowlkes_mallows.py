@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -48,8 +49,11 @@ def fowlkes_mallows(
     Reference: Fowlkes and Mallows 1983, Eq. 2
     Reference: scikit-learn, fowlkes_mallows_score
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True, whole_counts=True)
-    M__exact, n__exact, p__exact, t__exact = exact(lambda B: B**2*C**2 + 2*B**2*C + 3*B, M, n, p, t)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True, whole_counts=True)
+    M__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: B**2*C**2 + 2*B**2*C + 3*B, M, n, p, t, terms=terms
+    )
     exact__0 = real(sum_last_axis(p__exact ** 2) - n__exact)
     exact__1 = real(sum_last_axis(t__exact ** 2) - n__exact)
     exact__2 = real(sum_last_axis(np.sum(M__exact ** 2, axis=-2)) - n__exact)
@@ -65,7 +69,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True, whole_counts=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True, whole_counts=True)
     M__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 2*B**2*C
         + 4*B*(B**2*C + B)**2
@@ -77,6 +82,7 @@ def gradient(
         n,
         p,
         t,
+        terms=terms,
     )
     exact__y0 = p__exact ** 2
     exact__y1 = t__exact ** 2

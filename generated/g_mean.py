@@ -57,6 +57,7 @@ def g_mean(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Geometric mean of recall and specificity.
 
@@ -68,10 +69,14 @@ def g_mean(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kubat and Matwin 1997
     Reference: Puertolas Molina 2022, Eq. 3.2
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -82,6 +87,7 @@ def g_mean(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -53,6 +53,7 @@ def g_measure(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """G-measure (Fowlkes-Mallows index of a class).
 
@@ -66,11 +67,15 @@ def g_measure(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Fowlkes and Mallows 1983
     Reference: Ochiai 1957
     Reference: PyCM 4, G and OOC
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -82,6 +87,7 @@ def g_measure(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

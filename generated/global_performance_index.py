@@ -11,6 +11,7 @@ import math
 from metricc.runtime.kernel import (
     finish,
     matrix_terms,
+    read_matrix,
 )
 from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
@@ -34,7 +35,8 @@ def global_performance_index(
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Haghighi et al. 2018, PyCM (RR, global performance index)
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     value = n / C
     undefined = False
     return finish(value, undefined, zero_division)
@@ -45,7 +47,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = 1 / C
     undefined = False
     return cell_values(value, "", M.shape, undefined)

@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
 )
 from metricc.runtime.registry import Band, MetricInfo, Scale
@@ -44,7 +45,8 @@ def goodman_kruskal_lambda_b(
         Section 5 (optimal prediction), lambda_b
     Reference: Haghighi et al. 2018, PyCM (Lambda B)
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         (sum_last_axis(np.max(M, axis=-1)) - np.max(p, axis=-1)) / nonzero(n - np.max(p, axis=-1))
     )

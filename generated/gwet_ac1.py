@@ -10,12 +10,12 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     exact,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -47,9 +47,15 @@ def gwet_ac1(
     Reference: Gwet 2008, Eq. 7 (two raters)
     Reference: Haghighi et al. 2018, PyCM (Gwet AC1)
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-        lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2), diagonal(M), n, p, t
+        lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2),
+        terms.diagonal,
+        n,
+        p,
+        t,
+        terms=terms,
     )
     exact__y0 = p__exact + t__exact
     exact__y1 = exact__y0 * (align(2 * n__exact, "", "k") - exact__y0)
@@ -67,13 +73,15 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2) + 2*B*C + 4*B*(C + 2) + 6*B,
-        diagonal(M),
+        terms.diagonal,
         n,
         p,
         t,
+        terms=terms,
     )
     exact__y0 = p__exact + t__exact
     exact__y1 = -2 * n__exact
@@ -98,7 +106,7 @@ def gradient(
             align(exact__0, "", "ab")
             * (
                 2 * align(n, "", "ab") * (eye(C) * max(1, C - 1) - 1)
-                + align(2 * max(1, C - 1) * sum_last_axis(diagonal(M)), "", "ab")
+                + align(2 * max(1, C - 1) * sum_last_axis(terms.diagonal), "", "ab")
                 + align(p, "a", "ab")
                 + align(p, "b", "ab")
                 + align(t, "a", "ab")

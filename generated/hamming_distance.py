@@ -36,6 +36,7 @@ def hamming_distance(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Hamming distance of a class.
 
@@ -46,10 +47,14 @@ def hamming_distance(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Hamming 1950
     Reference: PyCM 4, HD
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -61,6 +66,7 @@ def hamming_distance(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -45,6 +45,7 @@ def hamming_loss(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Hamming loss.
 
@@ -61,10 +62,14 @@ def hamming_loss(
     samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Wenzel, Eq. 27
     Reference: Wenzel, Figure 10
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -75,6 +80,7 @@ def hamming_loss(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

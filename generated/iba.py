@@ -64,6 +64,7 @@ def iba(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Index of balanced accuracy.
 
@@ -78,13 +79,17 @@ def iba(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `alpha` (scalar, 0 <= alpha <= 1): Weight of the dominance; 0 gives the base metric unchanged.
     Parameter `base` (metric, a class-level metric id): The class-level metric M to make balanced (bind any, e.g. base=f1 or base=f_beta(beta=2)).
     Reference: Puertolas Molina 2022, Eq. 3.6
     Reference: Garcia et al. 2010, Eq. 4
     Reference: Garcia et al. 2009
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     alpha = scalar_param(
         "alpha", alpha, lambda alpha: (0 <= alpha) & (alpha <= 1), "0 <= alpha <= 1"
     )
@@ -99,6 +104,7 @@ def iba(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

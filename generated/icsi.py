@@ -54,6 +54,7 @@ def icsi(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Individual classification success index.
 
@@ -65,10 +66,14 @@ def icsi(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Koch and Mitchell 2010
     Reference: PyCM 4, ICSI
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -80,6 +85,7 @@ def icsi(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -72,6 +72,7 @@ def information_score(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Information score.
 
@@ -85,11 +86,15 @@ def information_score(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kononenko and Bratko 1991, Information-based evaluation criterion for classifier's
         performance
     Reference: PyCM 4, IS
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -100,6 +105,7 @@ def information_score(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

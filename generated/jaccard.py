@@ -42,6 +42,7 @@ def jaccard(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Jaccard index.
 
@@ -55,11 +56,15 @@ def jaccard(
     micro, macro, weighted, samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Puertolas Molina 2022, Table 3.2
     Reference: Jaccard 1912
     Reference: Wenzel, Eq. 26
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -71,6 +76,7 @@ def jaccard(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
     xlogy_ratio,
 )
@@ -42,7 +43,8 @@ def joint_entropy(
     Reference: Shannon 1948
     Reference: Haghighi et al. 2018, PyCM (Joint Entropy)
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         -sum_last_axis(np.sum(xlogy_ratio(M, M, align(n, "", "ij")), axis=-2))
         / nonzero(n * np.log(2))
@@ -56,7 +58,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         (
             align(sum_last_axis(np.sum(xlogy_ratio(M, M, align(n, "", "ij")), axis=-2)), "", "ab")

@@ -10,12 +10,12 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     exact,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -44,8 +44,9 @@ def kappa_no_prevalence(
     Reference: Byrt, Bishop and Carlin 1993, PABAK
     Reference: Haghighi et al. 2018, PyCM (Kappa No Prevalence)
     """
-    M, C, t, p, n = matrix_terms(matrix)
-    M_diagonal__exact, n__exact = exact(lambda B: 2*B*C + B, diagonal(M), n)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
+    M_diagonal__exact, n__exact = exact(lambda B: 2*B*C + B, terms.diagonal, n, terms=terms)
     exact__0 = real(2 * sum_last_axis(M_diagonal__exact) - n__exact)
     value = exact__0 / nonzero(n)
     undefined = (n == 0)
@@ -57,9 +58,10 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
-        (2 * align(n, "", "ab") * eye(C) - align(2 * sum_last_axis(diagonal(M)), "", "ab"))
+        (2 * align(n, "", "ab") * eye(C) - align(2 * sum_last_axis(terms.diagonal), "", "ab"))
         / nonzero(align(n ** 2, "", "ab"))
     )
     undefined = (n == 0)

@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
     xlogy_ratio,
 )
@@ -51,7 +52,8 @@ def kl_divergence(
     Reference: Kullback and Leibler 1951
     Reference: Haghighi et al. 2018, PyCM (KL Divergence)
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     x0 = equal(0, t)
     value = sum_last_axis((1 - x0) * xlogy_ratio(t, t, p)) / nonzero(n * np.log(2))
     undefined = (n == 0) | np.any(x0 + p == 0, axis=(-1,))
@@ -63,7 +65,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = equal(0, t)
     x1 = equal(0, t)
     value = (

@@ -10,12 +10,12 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     exact,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -51,9 +51,10 @@ def krippendorff_alpha(
         missing values)
     Reference: Haghighi et al. 2018, PyCM (Krippendorff Alpha)
     """
-    M, C, t, p, n = matrix_terms(matrix, whole_counts=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, whole_counts=True)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-        lambda B: 6*B*C*(2*B + 1) + 2*B*(2*B + 1), diagonal(M), n, p, t
+        lambda B: 6*B*C*(2*B + 1) + 2*B*(2*B + 1), terms.diagonal, n, p, t, terms=terms
     )
     exact__y0 = 2 * n__exact
     exact__y1 = exact__y0 - 1
@@ -71,13 +72,15 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True, whole_counts=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True, whole_counts=True)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 8*B**2*C + 4*B*C*(2*B + 1) + 4*B*C + 4*B*(2*B + 1) + 14*B + 4,
-        diagonal(M),
+        terms.diagonal,
         n,
         p,
         t,
+        terms=terms,
     )
     exact__y0 = 2 * n__exact
     exact__y1 = exact__y0 - 1
@@ -109,7 +112,7 @@ def gradient(
     exact__6 = real(exact__y2 - sum_last_axis(exact__y6 * (exact__y6 - 1)))
     value = (
         (
-            align(4 * exact__0 * sum_last_axis(diagonal(M)), "", "ab")
+            align(4 * exact__0 * sum_last_axis(terms.diagonal), "", "ab")
             + align(exact__1 * align(exact__4, "", "a"), "a", "ab")
             + align(exact__2 * align(exact__4, "", "b"), "b", "ab")
             + align(2 * exact__3 * exact__4, "", "ab")

@@ -65,6 +65,7 @@ def lift_score(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Lift score.
 
@@ -77,10 +78,14 @@ def lift_score(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Piatetsky-Shapiro and Steingold 2000
     Reference: PyCM 4, LS
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -91,6 +96,7 @@ def lift_score(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -47,6 +47,7 @@ def markedness(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Markedness.
 
@@ -59,11 +60,15 @@ def markedness(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Powers 2011, Evaluation: from precision, recall and F-measure to ROC, informedness,
         markedness and correlation
     Reference: PyCM 4, MK
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -74,6 +79,7 @@ def markedness(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -10,13 +10,13 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     exact,
     eye,
     finish,
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -50,9 +50,10 @@ def mcc(
     Reference: Gorodkin 2004
     Reference: Branco et al., Table 1
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-        lambda B: 4*B**2*C + 2*B**2, diagonal(M), n, p, t
+        lambda B: 4*B**2*C + 2*B**2, terms.diagonal, n, p, t, terms=terms
     )
     exact__y0 = n__exact ** 2
     exact__0 = real(exact__y0 - sum_last_axis(p__exact ** 2))
@@ -72,9 +73,10 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-        lambda B: 6*B**2*C + 4*B**2, diagonal(M), n, p, t
+        lambda B: 6*B**2*C + 4*B**2, terms.diagonal, n, p, t, terms=terms
     )
     exact__y0 = n__exact ** 2
     exact__y1 = p__exact ** 2
@@ -88,7 +90,7 @@ def gradient(
     x0 = exact__0 * exact__1
     value = (
         (
-            align(x0 * sum_last_axis(diagonal(M)), "", "ab")
+            align(x0 * sum_last_axis(terms.diagonal), "", "ab")
             + align(align(exact__0, "", "a") * align(exact__2, "", "a") * t, "a", "ab")
             + align(align(exact__1, "", "b") * align(exact__2, "", "b") * p, "b", "ab")
             + align(exact__2 * exact__3 * n, "", "ab")

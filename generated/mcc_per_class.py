@@ -73,6 +73,7 @@ def mcc_per_class(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Matthews correlation coefficient (one-vs-rest).
 
@@ -87,10 +88,14 @@ def mcc_per_class(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kozak et al. 2022, Eq. 10
     Reference: Matthews 1975
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -101,6 +106,7 @@ def mcc_per_class(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -9,11 +9,11 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    diagonal,
     exact,
     eye,
     finish,
     matrix_terms,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -40,8 +40,9 @@ def misclassification_count(
     Reference: Haghighi et al. 2018, PyCM (Zero-one Loss)
     Reference: scikit-learn, zero_one_loss(normalize=False)
     """
-    M, C, t, p, n = matrix_terms(matrix)
-    M_diagonal__exact, n__exact = exact(lambda B: B*C + B, diagonal(M), n)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
+    M_diagonal__exact, n__exact = exact(lambda B: B*C + B, terms.diagonal, n, terms=terms)
     exact__0 = real(n__exact - sum_last_axis(M_diagonal__exact))
     value = exact__0
     undefined = False
@@ -53,7 +54,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = 1 - eye(C)
     undefined = False
     return cell_values(value, "rc", M.shape, undefined)

@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -38,7 +39,8 @@ def no_information_rate(
     Reference: Kuhn, caret R package, confusionMatrix (No Information Rate)
     Reference: Haghighi et al. 2018, PyCM (NIR)
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     value = np.max(t, axis=-1) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

@@ -57,6 +57,7 @@ def optimized_precision(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Optimized precision.
 
@@ -79,10 +80,14 @@ def optimized_precision(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Puertolas Molina 2022, Eq. 3.5
     Reference: Ranawana and Palade 2006
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -93,6 +98,7 @@ def optimized_precision(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -40,7 +41,8 @@ def ordinal_mae(
     Reference: Puertolas Molina 2022, Sec. 3.1.4
     Reference: Willmott and Matsuura 2005
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         sum_last_axis(
             np.sum(np.abs(align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) * M, axis=-2)
@@ -56,7 +58,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         (
             align(n, "", "ab") * np.abs(align(arange(C), "a", "ab") - align(arange(C), "b", "ab"))

@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -41,7 +42,8 @@ def ordinal_mse(
     Reference: Puertolas Molina 2022, Sec. 3.1.4
     Reference: Willmott and Matsuura 2005
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         sum_last_axis(
             np.sum((align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M, axis=-2)
@@ -57,7 +59,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         (
             align(n, "", "ab") * (align(arange(C), "a", "ab") - align(arange(C), "b", "ab")) ** 2

@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -43,7 +44,8 @@ def ordinal_rmse(
     Reference: Puertolas Molina 2022, Sec. 3.1.4
     Reference: Chai and Draxler 2014
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = np.sqrt(
         sum_last_axis(
             np.sum((align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M, axis=-2)
@@ -61,7 +63,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = 1 / nonzero(n)
     x1 = (align(arange(C), "i", "ij") - align(arange(C), "j", "ij")) ** 2 * M
     value = (

@@ -10,7 +10,6 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     equal,
     exact,
     extended_log,
@@ -19,6 +18,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     real,
     sum_last_axis,
     transpose,
@@ -61,10 +61,11 @@ def overall_mcen(
         multiclass classification, Eq. 11-14
     Reference: Haghighi et al. 2018, PyCM (Overall MCEN)
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = 2 * n
     x1 = p + t
-    x2 = x1 + equal(0, x1) - diagonal(M)
+    x2 = x1 + equal(0, x1) - terms.diagonal
     x3 = 1 / nonzero(x2)
     value = (
         -sum_last_axis(
@@ -78,11 +79,11 @@ def overall_mcen(
             )
         )
         / nonzero(
-            (x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M))) * np.log(max(2, 2 * (C - 1)))
+            (x0 + (equal(2, C) - 1) * sum_last_axis(terms.diagonal)) * np.log(max(2, 2 * (C - 1)))
         )
     )
     undefined = (
-        (x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)) == 0) | np.any(x2 == 0, axis=(-1,))
+        (x0 + (equal(2, C) - 1) * sum_last_axis(terms.diagonal) == 0) | np.any(x2 == 0, axis=(-1,))
     )
     return finish(value, undefined, zero_division)
 
@@ -92,8 +93,9 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
-    M__exact, M_diagonal__exact = exact(lambda B: 4*B*C + 4*B, M, diagonal(M))
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
+    M__exact, M_diagonal__exact = exact(lambda B: 4*B*C + 4*B, M, terms.diagonal, terms=terms)
     exact__0 = real(
         2 * M_diagonal__exact - sum_last_axis(M__exact) - sum_last_axis(transpose(M__exact))
     )
@@ -102,21 +104,21 @@ def gradient(
     )
     x0 = 2 * n
     x1 = p + t
-    x2 = x1 + equal(0, x1) - diagonal(M)
+    x2 = x1 + equal(0, x1) - terms.diagonal
     x3 = 1 / nonzero(x2)
     x4 = p + t
-    x5 = x4 + equal(0, x4) - diagonal(M)
+    x5 = x4 + equal(0, x4) - terms.diagonal
     x6 = 1 / nonzero(x5)
     x7 = eye(C)
     x8 = align(p, "b", "ab") + align(t, "a", "ab")
     x9 = x8 + equal(0, x8) - M
     x10 = p + t
     x11 = x10 + equal(0, x10)
-    x12 = x11 - diagonal(M)
+    x12 = x11 - terms.diagonal
     x13 = 1 / nonzero(x12)
-    x14 = -xlogy(diagonal(M), x13 * diagonal(M))
+    x14 = -xlogy(terms.diagonal, x13 * terms.diagonal)
     x15 = p + t
-    x16 = x15 + equal(0, x15) - diagonal(M)
+    x16 = x15 + equal(0, x15) - terms.diagonal
     x17 = 1 / nonzero(x16)
     x18 = xlogy(M, align(x17, "j", "jk") * M)
     x19 = xlogy(transpose(M), align(x17, "j", "jk") * transpose(M))
@@ -150,13 +152,13 @@ def gradient(
             )
             - align(exact__0, "a", "ab")
             * align(x5, "b", "ab")
-            * align(x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)), "", "ab")
+            * align(x0 + (equal(2, C) - 1) * sum_last_axis(terms.diagonal), "", "ab")
             - align(exact__1, "b", "ab")
             * align(x2, "a", "ab")
-            * align(x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)), "", "ab")
+            * align(x0 + (equal(2, C) - 1) * sum_last_axis(terms.diagonal), "", "ab")
             - align(x2, "a", "ab")
             * align(x5, "b", "ab")
-            * align(x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)), "", "ab")
+            * align(x0 + (equal(2, C) - 1) * sum_last_axis(terms.diagonal), "", "ab")
             * (
                 extended_log(align(x3, "a", "ab") * M)
                 + extended_log(align(x6, "b", "ab") * M)
@@ -197,12 +199,12 @@ def gradient(
             )
         )
         / nonzero(
-            align((x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M))) ** 2, "", "ab")
+            align((x0 + (equal(2, C) - 1) * sum_last_axis(terms.diagonal)) ** 2, "", "ab")
             * np.log(max(2, 2 * (C - 1)))
         )
     )
     undefined = (
-        (x0 + (equal(2, C) - 1) * sum_last_axis(diagonal(M)) == 0)
+        (x0 + (equal(2, C) - 1) * sum_last_axis(terms.diagonal) == 0)
         | np.any(x2 == 0, axis=(-1,))
         | np.any(x9 == 0, axis=(-2, -1))
         | np.any(x5 == 0, axis=(-1,))

@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -42,7 +43,8 @@ def overall_racc(
     Reference: Cohen 1960, p_c
     Reference: Haghighi et al. 2018, PyCM (Overall RACC)
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     value = sum_last_axis(p * t) / nonzero(n ** 2)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
@@ -53,8 +55,9 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
-    n__exact, p__exact, t__exact = exact(lambda B: 2*B**2*C + 2*B**2, n, p, t)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
+    n__exact, p__exact, t__exact = exact(lambda B: 2*B**2*C + 2*B**2, n, p, t, terms=terms)
     exact__0 = real(
         align(align(n__exact, "", "a") * p__exact, "a", "ab")
         + align(align(n__exact, "", "b") * t__exact, "b", "ab")

@@ -34,6 +34,7 @@ def overlap_coefficient(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Overlap coefficient.
 
@@ -45,10 +46,14 @@ def overlap_coefficient(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Vijaymeena and Kavitha 2016
     Reference: PyCM 4, OC
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -60,6 +65,7 @@ def overlap_coefficient(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -10,11 +10,11 @@ import math
 
 from metricc.runtime.kernel import (
     binomial_tail,
-    diagonal,
     finish,
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
 )
 from metricc.runtime.registry import MetricInfo
@@ -49,9 +49,10 @@ def p_value(
     Reference: Kuhn, caret R package, confusionMatrix (P-Value [Acc > NIR])
     Reference: Haghighi et al. 2018, PyCM (P-Value)
     """
-    M, C, t, p, n = matrix_terms(matrix, whole_counts=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, whole_counts=True)
     value = binomial_tail(
-        sum_last_axis(diagonal(M)), n, np.max(t, axis=-1) / nonzero(n), mean=np.max(t, axis=-1)
+        sum_last_axis(terms.diagonal), n, np.max(t, axis=-1) / nonzero(n), mean=np.max(t, axis=-1)
     )
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     real,
     sum_last_axis,
     transpose,
@@ -48,8 +49,9 @@ def pearson_c(
     Reference: Pearson 1904
     Reference: Haghighi et al. 2018, PyCM (Pearson C)
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
-    M__exact, n__exact, p__exact, t__exact = exact(lambda B: 2*B**2, M, n, p, t)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
+    M__exact, n__exact, p__exact, t__exact = exact(lambda B: 2*B**2, M, n, p, t, terms=terms)
     exact__0 = real(
         align(n__exact, "", "ij") * M__exact
         - align(p__exact, "j", "ij") * align(t__exact, "i", "ij")
@@ -77,8 +79,11 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
-    M__exact, n__exact, p__exact, t__exact = exact(lambda B: 4*B**2*C + 8*B**2, M, n, p, t)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
+    M__exact, n__exact, p__exact, t__exact = exact(
+        lambda B: 4*B**2*C + 8*B**2, M, n, p, t, terms=terms
+    )
     exact__y0 = (
         align(n__exact, "", "aj") * M__exact
         - align(p__exact, "j", "aj") * align(t__exact, "a", "aj")

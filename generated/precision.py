@@ -40,6 +40,7 @@ def precision(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Precision.
 
@@ -53,13 +54,17 @@ def precision(
     micro, macro, weighted, geometric, samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kozak et al. 2022, Eq. 6
     Reference: Kozak et al. 2022, Eq. 17
     Reference: Wenzel, Eq. 5
     Reference: Wenzel, Eq. 24
     Reference: Branco et al., Table 1 (Prec_M: macro, Prec_mu: micro)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -71,6 +76,7 @@ def precision(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -77,6 +77,7 @@ def preference_driven(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Preference-driven classification measure.
 
@@ -89,11 +90,15 @@ def preference_driven(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `kappa` (class_vector, 0 <= kappa <= 1): Preference for precision over recall, per class; defaults to the class prevalence.
     Reference: Kozak et al. 2022, Eq. 27-30
     Reference: Kozak et al. 2022, Eq. 31 (default kappa)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     kappa = class_param(
         "kappa",
         kappa,
@@ -112,6 +117,7 @@ def preference_driven(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

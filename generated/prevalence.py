@@ -45,6 +45,7 @@ def prevalence(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Prevalence.
 
@@ -57,10 +58,14 @@ def prevalence(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none,
     binary).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Altman and Bland 1994, Diagnostic tests 2: predictive values
     Reference: Haghighi et al. 2018, PyCM (PRE)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -71,6 +76,7 @@ def prevalence(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
     transpose,
 )
@@ -59,7 +60,8 @@ def quadratic_weighted_kappa(
     Reference: Fleiss and Cohen 1973
     Reference: scikit-learn, cohen_kappa_score(weights='quadratic')
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     distance = matrix_param(
         "distance",
         distance,
@@ -84,7 +86,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     distance = matrix_param(
         "distance",
         distance,

@@ -88,6 +88,7 @@ def racc(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Random accuracy of a class.
 
@@ -102,10 +103,14 @@ def racc(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none,
     binary).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Cohen 1960
     Reference: Haghighi et al. 2018, PyCM (RACC)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -116,6 +121,7 @@ def racc(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -70,6 +70,7 @@ def raccu(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Random accuracy of a class, unbiased.
 
@@ -84,10 +85,14 @@ def raccu(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none,
     binary).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Scott 1955
     Reference: Haghighi et al. 2018, PyCM (RACCU)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -98,6 +103,7 @@ def raccu(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     sum_last_axis,
     transpose,
     xlogy_ratio,
@@ -50,7 +51,8 @@ def rci(
     Reference: Sindhwani et al. 2001
     Reference: Branco et al., Table 1 (RCI; the weights there are t_i / n and p_j / n)
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = xlogy_ratio(t, t, align(n, "", "i"))
     value = (
         -(sum_last_axis(sum_last_axis(xlogy_ratio(M, M, align(p, "j", "ij")))) - sum_last_axis(x0))
@@ -65,7 +67,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = xlogy_ratio(t, t, align(n, "", "i"))
     x1 = 1 / nonzero(n)
     x2 = 1 + extended_log(align(x1, "", "a") * t)

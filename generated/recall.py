@@ -40,6 +40,7 @@ def recall(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Recall.
 
@@ -53,13 +54,17 @@ def recall(
     micro, macro, weighted, geometric, samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kozak et al. 2022, Eq. 7
     Reference: Kozak et al. 2022, Eq. 18
     Reference: Wenzel, Eq. 1
     Reference: Wenzel, Eq. 23
     Reference: Branco et al., Table 1 (Rec_M: macro, Rec_mu: micro, MAvG: geometric)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -71,6 +76,7 @@ def recall(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

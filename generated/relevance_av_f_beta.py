@@ -53,6 +53,7 @@ def relevance_av_f_beta(
     beta=1.0,
     relevance=None,
     zero_division=math.nan,
+    context=None,
 ):
     """Relevance-weighted average F-beta.
 
@@ -65,11 +66,15 @@ def relevance_av_f_beta(
     Simplified: weighted(f_beta(beta=beta), relevance)
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `beta` (scalar, beta > 0)
     Parameter `relevance` (class_vector, 0 <= relevance <= 1): Importance of each class to the user (phi); see metricc.api.relevance for estimates.
     Reference: Branco et al., Eq. 7
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     relevance = class_param(
         "relevance",
@@ -87,6 +92,7 @@ def relevance_av_f_beta(
         params={"beta": beta},
         weights=relevance,
         zero_division=zero_division,
+        context=context,
     )
     value = weighted_by_relevance__f_beta__beta_beta
     undefined = False

@@ -58,6 +58,7 @@ def relevance_f_beta(
     beta=1.0,
     relevance=None,
     zero_division=math.nan,
+    context=None,
 ):
     """F-beta of relevance-based precision and recall.
 
@@ -72,11 +73,15 @@ def relevance_f_beta(
         `zero_division` there (default NaN).
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `beta` (scalar, beta > 0)
     Parameter `relevance` (class_vector, 0 <= relevance <= 1): Importance of each class to the user (phi); see metricc.api.relevance for estimates.
     Reference: Branco et al., Eq. 6
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     relevance = class_param(
         "relevance",
@@ -94,6 +99,7 @@ def relevance_f_beta(
         params={},
         weights=relevance,
         zero_division=zero_division,
+        context=context,
     )
     weighted_by_relevance__recall = average_class_metric(
         _term_weighted_by_relevance__recall,
@@ -103,6 +109,7 @@ def relevance_f_beta(
         params={},
         weights=relevance,
         zero_division=zero_division,
+        context=context,
     )
     x0 = beta ** 2
     x1 = weighted_by_relevance__recall + x0 * weighted_by_relevance__precision

@@ -45,6 +45,7 @@ def relevance_precision(
     *,
     relevance=None,
     zero_division=math.nan,
+    context=None,
 ):
     """Relevance-based precision.
 
@@ -55,10 +56,14 @@ def relevance_precision(
     Simplified: weighted(precision, relevance)
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `relevance` (class_vector, 0 <= relevance <= 1): Importance of each class to the user (phi); see metricc.api.relevance for estimates.
     Reference: Branco et al., Eq. 5
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     relevance = class_param(
         "relevance",
         relevance,
@@ -75,6 +80,7 @@ def relevance_precision(
         params={},
         weights=relevance,
         zero_division=zero_division,
+        context=context,
     )
     value = weighted_by_relevance__precision
     undefined = False

@@ -45,6 +45,7 @@ def relevance_recall(
     *,
     relevance=None,
     zero_division=math.nan,
+    context=None,
 ):
     """Relevance-based recall.
 
@@ -55,10 +56,14 @@ def relevance_recall(
     Simplified: weighted(recall, relevance)
 
     Takes per-class counts with shape (..., C); returns one value per leading index.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `relevance` (class_vector, 0 <= relevance <= 1): Importance of each class to the user (phi); see metricc.api.relevance for estimates.
     Reference: Branco et al., Eq. 4
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     relevance = class_param(
         "relevance",
         relevance,
@@ -75,6 +80,7 @@ def relevance_recall(
         params={},
         weights=relevance,
         zero_division=zero_division,
+        context=context,
     )
     value = weighted_by_relevance__recall
     undefined = False

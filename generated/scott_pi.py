@@ -10,12 +10,12 @@ import math
 
 from metricc.runtime.kernel import (
     align,
-    diagonal,
     exact,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    read_matrix,
     real,
     sum_last_axis,
 )
@@ -46,9 +46,10 @@ def scott_pi(
     Reference: Scott 1955, Eq. 2
     Reference: Haghighi et al. 2018, PyCM (Kappa Unbiased, Scott PI)
     """
-    M, C, t, p, n = matrix_terms(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-        lambda B: 12*B**2*C + 4*B**2, diagonal(M), n, p, t
+        lambda B: 12*B**2*C + 4*B**2, terms.diagonal, n, p, t, terms=terms
     )
     exact__y0 = (p__exact + t__exact) ** 2
     exact__0 = real(4 * n__exact ** 2 - sum_last_axis(exact__y0))
@@ -63,9 +64,10 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-        lambda B: 12*B**2*C + 4*B**2, diagonal(M), n, p, t
+        lambda B: 12*B**2*C + 4*B**2, terms.diagonal, n, p, t, terms=terms
     )
     exact__y0 = (p__exact + t__exact) ** 2
     exact__0 = real(4 * n__exact ** 2 - sum_last_axis(exact__y0))
@@ -78,7 +80,7 @@ def gradient(
         * (
             align(align(exact__1, "", "a") * x1, "a", "ab")
             + align(align(exact__1, "", "b") * x2, "b", "ab")
-            + align(x0 * sum_last_axis(diagonal(M)), "", "ab")
+            + align(x0 * sum_last_axis(terms.diagonal), "", "ab")
             + align(n, "", "ab") * align(x0, "", "ab") * eye(C)
             - align(align(exact__0, "", "a") * x1, "a", "ab")
             - align(align(exact__0, "", "b") * x2, "b", "ab")

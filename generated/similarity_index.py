@@ -210,6 +210,7 @@ def similarity_index(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Similarity index.
 
@@ -235,10 +236,14 @@ def similarity_index(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Hernandez-Orallo et al. 2012
     Reference: PyCM 4, sInd
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -249,6 +254,7 @@ def similarity_index(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -40,6 +40,7 @@ def specificity(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Specificity.
 
@@ -53,10 +54,14 @@ def specificity(
     micro, macro, weighted, geometric, samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Kozak et al. 2022, Eq. 13
     Reference: Wenzel, Eq. 2
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -68,6 +73,7 @@ def specificity(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -32,6 +32,7 @@ def subset_zero_one_loss(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Subset zero-one loss.
 
@@ -45,11 +46,15 @@ def subset_zero_one_loss(
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of samples).
     With average="samples" the counts are per-instance counts (..., N) of multi-label data
     (samplewise_counts), averaged over instances.
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Dembczynski et al. 2012, On label dependence and loss minimization in multi-label
         classification, Eq. 6 (subset 0/1 loss)
     Reference: scikit-learn 1.9, sklearn.metrics.zero_one_loss (multi-label indicators)
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -61,6 +66,7 @@ def subset_zero_one_loss(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -45,6 +45,7 @@ def tversky_index(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Tversky index.
 
@@ -57,12 +58,16 @@ def tversky_index(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Parameter `alpha` (scalar, alpha >= 0): Weight of the false positives.
     Parameter `beta` (scalar, beta >= 0): Weight of the false negatives.
     Reference: Tversky 1977, Features of similarity
     Reference: PyCM 4, TI
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     alpha = scalar_param("alpha", alpha, lambda alpha: (alpha >= 0), "alpha >= 0")
     beta = scalar_param("beta", beta, lambda beta: (beta >= 0), "beta >= 0")
     return average_class_metric(
@@ -76,6 +81,7 @@ def tversky_index(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -12,12 +12,12 @@ from metricc.runtime.kernel import (
     align,
     average_class_metric,
     class_param,
-    diagonal,
     eye,
     finish,
     matrix_counts,
     matrix_terms,
     nonzero,
+    read_matrix,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -56,8 +56,9 @@ def weighted_accuracy(
     Reference: Puertolas Molina 2022, Sec. 3.1.2
     Reference: Gupta et al. 2020
     """
-    M, C, t, p, n = matrix_terms(matrix)
-    counts = matrix_counts(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms)
+    counts = matrix_counts(terms)
     class_weights = class_param(
         "class_weights",
         class_weights,
@@ -73,6 +74,7 @@ def weighted_accuracy(
         averages=("none",),
         params={},
         zero_division=zero_division,
+        context=terms.context,
     )
     value = sum_last_axis(class_weights * class__recall) / nonzero(sum_last_axis(class_weights))
     undefined = (sum_last_axis(class_weights) == 0)
@@ -86,8 +88,9 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
-    counts = matrix_counts(matrix)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
+    counts = matrix_counts(terms)
     class_weights = class_param(
         "class_weights",
         class_weights,
@@ -97,7 +100,7 @@ def gradient(
         "class_weights > 0",
     )
     value = (
-        (eye(C) * align(t, "a", "ab") - align(diagonal(M), "a", "ab"))
+        (eye(C) * align(t, "a", "ab") - align(terms.diagonal, "a", "ab"))
         * align(class_weights, "a", "ab")
         / nonzero(align(t ** 2, "a", "ab") * align(sum_last_axis(class_weights), "", "ab"))
     )

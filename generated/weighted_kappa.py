@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     np,
+    read_matrix,
     sum_last_axis,
     transpose,
 )
@@ -60,7 +61,8 @@ def weighted_kappa(
     Reference: Cohen 1968, Weighted kappa
     Reference: scikit-learn, cohen_kappa_score(weights='linear')
     """
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     distance = matrix_param(
         "distance",
         distance,
@@ -85,7 +87,8 @@ def gradient(
 ):
     """The value's gradient in the cells, shape (..., C, C), for the delta method
     (metricc.runtime.gradient). NaN where it is undefined."""
-    M, C, t, p, n = matrix_terms(matrix, elementwise=True)
+    terms = read_matrix(matrix)
+    M, C, t, p, n = matrix_terms(terms, elementwise=True)
     distance = matrix_param(
         "distance",
         distance,

@@ -47,6 +47,7 @@ def youden_j(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Youden's J statistic.
 
@@ -58,10 +59,14 @@ def youden_j(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Youden 1950
     Reference: Puertolas Molina 2022, Eq. 2.11
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -72,6 +77,7 @@ def youden_j(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

@@ -48,6 +48,7 @@ def yule_q(
     weights=None,
     pos_label=1,
     zero_division=math.nan,
+    context=None,
 ):
     """Yule's Q.
 
@@ -60,10 +61,14 @@ def yule_q(
 
     Takes per-class counts with shape (..., C) and applies averaging `average` (one of none, binary,
     micro, macro, weighted).
+    `context`: the counts one call checked for all its metrics (evaluate's CallContext); a direct
+    call needs none.
     Reference: Yule 1900
     Reference: PyCM 4, Q
     """
-    counts = check_counts((true_positives, false_positives, false_negatives, true_negatives))
+    counts = check_counts(
+        (true_positives, false_positives, false_negatives, true_negatives), context=context
+    )
     return average_class_metric(
         _per_class,
         counts,
@@ -74,6 +79,7 @@ def yule_q(
         weights=weights,
         pos_label=pos_label,
         zero_division=zero_division,
+        context=context,
     )
 
 

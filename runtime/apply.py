@@ -8,19 +8,20 @@ that pools, and shared within one call; what each mode does is a row of :mod:`.a
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 import numpy as np
 
 from metricc.core.errors import InputError
 from metricc.runtime import averaging
-from metricc.runtime.confusion import MAX_COUNT, ClassCounts, TrustedCounts, float_counts
+from metricc.runtime.confusion import MAX_COUNT, ClassCounts, float_counts
+from metricc.runtime.context import CallContext
 from metricc.runtime.curves import Curves, ScoreCurves
 from metricc.runtime.division import finish, zero_division_value
 
 __all__ = ["COUNT_NAMES", "Kernel", "apply_kernel", "average_class_metric", "average_class_values", "average_curve_metric",
-           "float_class_counts", "per_class_values", "pooled", "shared", "support"]
+           "float_class_counts", "per_class_values", "pooled", "pooled_totals", "support"]
 
 Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
 
@@ -33,62 +34,54 @@ def float_class_counts(counts) -> ClassCounts:
     wrong numbers without a warning. float64 is exact for integers up to 2**53 and loses
     only relative precision beyond.
     """
-    if type(counts) is TrustedCounts:
-        return counts
     return ClassCounts(*(float_counts(c) for c in counts))
 
 
 COUNT_NAMES = ("tp", "fp", "fn", "tn")
 
 
-def pooled(counts: ClassCounts, reads: tuple[str, ...] = COUNT_NAMES) -> ClassCounts:
-    """Counts summed over classes ``(..., 1)``, exactly: integer counts are added as integers.
+class Totals(NamedTuple):
+    """Each count summed over classes ``(..., 1)``, exactly (integer counts added as integers),
+    which of them exceed 2**53, and whether all four together do: read once per call."""
+
+    totals: ClassCounts
+    beyond: tuple[bool, ...]
+    all_beyond: bool
+
+
+def pooled_totals(counts: ClassCounts) -> Totals:
+    stacked = np.stack([np.asarray(c) for c in counts])  # (4, ..., C): one sum and one check for the four
+    if stacked.dtype.kind in "iu" and (np.sum(stacked, axis=-1, dtype=np.float64) <= 2 ** 62).all():
+        stacked = stacked.astype(np.int64)
+    totals = np.sum(stacked, axis=-1, keepdims=True)
+    if 4 * float(totals.max(initial=0)) <= MAX_COUNT:  # the usual case: one reduction says none is beyond
+        return Totals(ClassCounts(*totals), (False,) * 4, False)
+    beyond = tuple((totals > MAX_COUNT).reshape(4, -1).any(axis=1).tolist())
+    # each <= 2**53 when it matters: no int64 overflow
+    return Totals(ClassCounts(*totals), beyond, not any(beyond) and bool((totals.sum(axis=0) > MAX_COUNT).any()))
+
+
+def pooled(counts: ClassCounts, reads: tuple[str, ...] = COUNT_NAMES, totals: Totals | None = None) -> ClassCounts:
+    """Counts summed over classes ``(..., 1)``, exactly: integer counts are added as integers
+    (``totals``: :func:`pooled_totals` of ``counts``, when a call has them already).
 
     ``reads``: the counts the kernel reads. One it does not read (TN, of F1) is not checked
     against 2**53 and is handed on as NaN: pooled TN is about (C - 1) n, and refusing f1:micro
     there while accuracy, the same number, is returned would be wrong (issue 27)."""
+    totals = pooled_totals(counts) if totals is None else totals
     pooled = []
-    for field, name, c in zip(ClassCounts._fields, COUNT_NAMES, counts):
-        c = np.asarray(c)
+    for field, name, total, beyond in zip(ClassCounts._fields, COUNT_NAMES, totals.totals, totals.beyond):
         if name not in reads:
-            pooled.append(np.full(c.shape[:-1] + (1,), np.nan))
+            pooled.append(np.full(total.shape, np.nan))
             continue
-        if c.dtype.kind in "iu" and (np.sum(c, axis=-1, dtype=np.float64) <= 2 ** 62).all():
-            c = c.astype(np.int64)
-        total = np.sum(c, axis=-1, keepdims=True)
-        if (total > MAX_COUNT).any():
+        if beyond:
             raise InputError("average", f"micro averaging pools {field} beyond 2**53 = {MAX_COUNT}, the largest "
                                         "integer float64 holds exactly; use another averaging or scale the counts down")
         pooled.append(total)
-    if len(reads) == len(COUNT_NAMES) and (sum(pooled) > MAX_COUNT).any():  # each <= 2**53: no int64 overflow
+    if len(reads) == len(COUNT_NAMES) and totals.all_beyond:
         raise InputError("average", f"micro averaging pools a total TP + FP + FN + TN beyond 2**53 = {MAX_COUNT}, "
                                     "as check_counts refuses for one class; use another averaging or scale the counts down")
     return ClassCounts(*pooled)
-
-
-# What every class-level metric of one evaluate call derives alike from the same trusted
-# counts (pooled counts for micro, supports for weighted), keyed by the ids of the four
-# arrays and gone with the first of them: computed by the first metric that needs it. A
-# metric's per-class values are kept in one slot of their own, for its next averages only.
-_SHARED: dict[tuple, tuple] = {}
-_LATEST = "latest per-class values"
-
-
-def shared(counts: ClassCounts, what, make: Callable[[ClassCounts], object], *, latest_only: bool = False):
-    """``make(counts)``, computed once per trusted counts. ``latest_only``: keep only the latest
-    such value (a metric's per-class values serve its averages asked for one after the other;
-    keeping every metric's would hold a (B, C) array per metric until the call ends)."""
-    if type(counts) is not TrustedCounts:
-        return make(counts)
-    key = (what, *map(id, counts))
-    entry = _SHARED.get(_LATEST if latest_only else key)
-    if entry is not None and entry[0] == key and all(ref() is c for ref, c in zip(entry[1], counts)):
-        return entry[2]
-    value = make(counts)
-    slot = _LATEST if latest_only else key
-    forget = lambda _, slot=slot, key=key: _SHARED.pop(slot, None) if _SHARED.get(slot, (None,))[0] == key else None  # noqa: E731
-    _SHARED[slot] = (key, tuple(weakref.ref(c, forget) for c in counts), value)
-    return value
 
 
 def support(counts: ClassCounts) -> np.ndarray:
@@ -100,7 +93,7 @@ def apply_kernel(kernel: Kernel, counts, params: Mapping) -> tuple[np.ndarray, n
     """The kernel's values and undefined mask, one per class (a constant formula gives a scalar)."""
     value, undefined = kernel(*counts, **params)
     shape = np.shape(counts[0])
-    if np.shape(value) == shape and np.shape(undefined) == shape:
+    if getattr(value, "shape", None) == shape and getattr(undefined, "shape", None) == shape:
         return value, undefined
     shape = np.broadcast_shapes(np.shape(value), np.shape(undefined), shape)
     return np.broadcast_to(value, shape), np.broadcast_to(undefined, shape)
@@ -124,10 +117,14 @@ def average_class_metric(
     weights=None,
     pos_label: int = 1,
     zero_division=math.nan,
+    context: CallContext | None = None,
 ):
     """Apply a per-class kernel to counts ``(..., C)`` and average it over classes as the row
     of ``average`` in :data:`~metricc.runtime.averaging.MODES` says: a mode that pools applies
     the kernel to the counts summed over classes, the others combine its per-class values.
+    ``context``: the call's :class:`~metricc.runtime.context.CallContext`, when ``counts`` are
+    its own; the float64 copy, pooled counts, supports and this metric's per-class values
+    are then made once for every metric of the call.
 
     ``samples``: the counts are per-instance counts ``(..., N)`` of multi-label data (TP, FP,
     FN, TN over the labels of each sample, :func:`~metricc.runtime.confusion.samplewise_counts`);
@@ -141,20 +138,29 @@ def average_class_metric(
         raise InputError("counts", "need at least one class")
     if weights is not None and not mode.takes_weights:
         raise InputError("weights", f"only used with average={', '.join(repr(m.name) for m in averaging.MODES.values() if m.takes_weights)}")
+    if context is not None and context.counts is not counts:
+        context = None  # the caller's own counts, not the context's
     if mode.pools:
         per_class = [p for p in class_params if np.ndim(params[p]) > 0]
         if per_class:
             raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
-        pooled_counts = shared(counts, ("pooled", reads), lambda c: float_class_counts(pooled(c, reads)))
+        if context is None:
+            pooled_counts = float_class_counts(pooled(counts, reads))
+        else:  # summed once for every micro average of the call
+            totals = context.shared("pooled", lambda: pooled_totals(counts))
+            pooled_counts = context.shared(("pooled", reads), lambda: float_class_counts(pooled(counts, reads, totals)))
         return finish(*apply_kernel(kernel, pooled_counts, params), zero)[..., 0][()]
-    if params or average == "none":  # values handed back (none) are the caller's own array
-        counts = float_class_counts(counts)
-        values, undefined = per_class_values(kernel, counts, params, zero)
-    else:  # the metric's per-class values, shared by its averages in one evaluate call
-        values, undefined = shared(counts, (kernel, "nan" if math.isnan(zero) else zero),
-                                    lambda c: per_class_values(kernel, float_class_counts(c), params, zero), latest_only=True)
-    return _average(mode, values, undefined, lambda: shared(counts, "support", support), weights=weights,
-                    pos_label=pos_label, zero_division=zero_division)
+    real = float_class_counts(counts) if context is None else context.real
+    if context is None or params or average == "none":  # values handed back (none) are the caller's own array
+        values, undefined = per_class_values(kernel, real, params, zero)
+    else:  # the metric's per-class values, shared by its averages in one call
+        values, undefined = context.shared((kernel, "nan" if math.isnan(zero) else zero),
+                                           lambda: per_class_values(kernel, real, params, zero), latest_only=True)
+    if context is None:
+        support_of = lambda: support(real)  # noqa: E731
+    else:
+        support_of = lambda: context.shared("support", lambda: support(real))  # noqa: E731
+    return _average(mode, values, undefined, support_of, weights=weights, pos_label=pos_label, zero_division=zero_division)
 
 
 def average_class_values(values, undefined, support, *, average: str, averages: tuple[str, ...], weights=None,

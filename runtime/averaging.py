@@ -42,7 +42,8 @@ def sum_last_axis(values):
     >>> sum_last_axis(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).tolist()
     [6.0, 15.0]
     """
-    values = np.asarray(values)
+    if not isinstance(values, np.ndarray):
+        values = np.asarray(values)
     if values.dtype.kind in "iuf":
         return np.einsum("...k->...", values)
     return np.sum(values, axis=-1)
@@ -230,7 +231,10 @@ class Mode:
     may give class weights (``weights=``). ``linear``: one value, a combination of the
     per-class values with weights that no metric parameter moves (a sweep over a parameter of
     an affine metric then stays affine). ``per_instance``: it averages per-instance counts of
-    multi-label data, so the counts are read per sample, not per class."""
+    multi-label data, so the counts are read per sample, not per class. ``suffix``: a metric
+    name may end in the mode (``f1_macro``, ``"F1 Macro"``), as peers and papers spell one value
+    over the classes. ``reported``: a row of the classification report under the classes, as
+    scikit-learn's ``micro avg``, ``macro avg`` and ``weighted avg``."""
 
     name: str
     combine: Callable[[PerClass], np.ndarray] | None
@@ -240,17 +244,20 @@ class Mode:
     takes_weights: bool = False
     linear: bool = False
     per_instance: bool = False
+    suffix: bool = False
+    reported: bool = False
 
 
 MODES = MappingProxyType({m.name: m for m in (
     Mode("none", _as_is, _own_partials, _own_partials),
     Mode("binary", _positive_class, _positive_class_partials, _positive_class_cells, linear=True),
-    Mode("micro", None, None, pools=True),
-    Mode("macro", _mean, _mean_partials, _mean_cells, linear=True),
-    Mode("weighted", _weighted_mean, _weighted_mean_partials, _weighted_mean_cells, takes_weights=True, linear=True),
-    Mode("geometric", _geometric_mean, _geometric_mean_partials),
+    Mode("micro", None, None, pools=True, suffix=True, reported=True),
+    Mode("macro", _mean, _mean_partials, _mean_cells, linear=True, suffix=True, reported=True),
+    Mode("weighted", _weighted_mean, _weighted_mean_partials, _weighted_mean_cells, takes_weights=True, linear=True,
+         suffix=True, reported=True),
+    Mode("geometric", _geometric_mean, _geometric_mean_partials, suffix=True),
     # per-instance counts of multi-label data (..., N): a macro average over another axis
-    Mode("samples", _mean, _mean_partials, per_instance=True),
+    Mode("samples", _mean, _mean_partials, per_instance=True, suffix=True),
 )})
 
 AVERAGES = tuple(MODES)

@@ -6,7 +6,7 @@ Conventions: ``M[..., i, j]`` counts samples of true class ``i`` predicted as cl
 are batch axes and every function is vectorised over them. Bad input raises
 :class:`~metricc.core.errors.InputError` naming the argument; numbers are never guessed.
 Labels are read and counted by :mod:`.labels`, matrices checked and totalled by
-:mod:`.matrices`, per-class counts checked (or trusted) by :mod:`.counts`.
+:mod:`.matrices`, per-class counts checked by :mod:`.counts`.
 """
 
 from __future__ import annotations
@@ -14,14 +14,11 @@ from __future__ import annotations
 from metricc.runtime.counts import (
     MAX_COUNT,
     ClassCounts,
-    TrustedCounts,
     check_class_vector,
     check_counts,
     float_counts,
-    is_trusted,
     multilabel_counts,
     samplewise_counts,
-    trusted_counts,
 )
 from metricc.runtime.labels import (
     MAX_MATRIX_CELLS,
@@ -50,7 +47,6 @@ __all__ = [
     "ORIENTATIONS",
     "ClassCounts",
     "StackTotals",
-    "TrustedCounts",
     "check_class_vector",
     "check_counts",
     "check_labels",
@@ -64,11 +60,9 @@ __all__ = [
     "confusion_matrix",
     "counts_from_matrix",
     "float_counts",
-    "is_trusted",
     "label_array",
     "multilabel_counts",
     "orient",
     "row_totals",
     "samplewise_counts",
-    "trusted_counts",
 ]

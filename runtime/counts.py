@@ -1,5 +1,5 @@
 """Per-class counts (TP, FP, FN, TN), the raw material of every class-level metric: checked,
-counted from indicator matrices, or trusted as the runtime derived them from a checked matrix.
+or counted from indicator matrices.
 
 Per-class counts keep the class on the last axis; leading axes are batch axes. Bad input
 raises :class:`~metricc.core.errors.InputError` naming the argument; numbers are never guessed.
@@ -7,7 +7,6 @@ raises :class:`~metricc.core.errors.InputError` naming the argument; numbers are
 
 from __future__ import annotations
 
-import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -17,18 +16,15 @@ from metricc.core.errors import InputError
 __all__ = [
     "MAX_COUNT",
     "ClassCounts",
-    "TrustedCounts",
     "as_array",
     "check_class_vector",
     "check_counts",
     "check_size",
     "exact_total",
     "float_counts",
-    "is_trusted",
     "multilabel_counts",
     "object_numbers",
     "samplewise_counts",
-    "trusted_counts",
 ]
 
 # The largest count (and total) taken: float64 holds every integer up to 2**53 exactly, so the
@@ -156,63 +152,24 @@ def check_class_vector(values, n_classes: int, *, argument: str) -> np.ndarray:
     return v
 
 
-class TrustedCounts(ClassCounts):
-    """Float64 counts :func:`check_counts` found trusted (derived from a checked matrix): the
-    kernels take them as they are, telling them by their type instead of looking each array up."""
-
-    __slots__ = ()
-
-
-# Counts the runtime derived itself from checked input (evaluate's counts of a matrix), by
-# id: each metric of one evaluate call takes them without checking them again. The arrays are
-# made read-only; an entry goes when its array does (a weak reference's callback), so an id
-# cannot be reused meanwhile. A plain dict of weak references: looked up four times per metric.
-_TRUSTED: dict[int, weakref.ref] = {}
-_FLOAT_COPIES: dict[int, np.ndarray] = {}
-
-
-def trusted_counts(counts: ClassCounts) -> ClassCounts:
-    """Mark counts the runtime derived from a checked matrix as checked (read-only)."""
-    for a in counts:
-        a.flags.writeable = False
-        _TRUSTED[id(a)] = weakref.ref(a, lambda _, key=id(a): _TRUSTED.pop(key, None))
-    return counts
-
-
-def is_trusted(a) -> bool:
-    """True for counts marked by :func:`trusted_counts` (derived from a checked matrix)."""
-    ref = _TRUSTED.get(id(a))
-    return ref is not None and ref() is a
-
-
 def float_counts(a) -> np.ndarray:
-    """``a`` as float64; trusted float64 counts as they are, other trusted counts as one
-    read-only copy shared by all the metrics of a call."""
-    if not is_trusted(a):
-        return np.asarray(a, dtype=np.float64)
-    if a.dtype == np.float64:
-        return a
-    copy = _FLOAT_COPIES.get(id(a))
-    if copy is None:
-        copy = _FLOAT_COPIES[id(a)] = a.astype(np.float64)
-        copy.flags.writeable = False
-        weakref.finalize(a, _FLOAT_COPIES.pop, id(a), None)
-    return copy
+    """``a`` as float64 (not copied when it is already)."""
+    return np.asarray(a, dtype=np.float64)
 
 
-def check_counts(counts, *, argument: str = "counts", integer: bool | None = None) -> ClassCounts:
+def check_counts(counts, *, argument: str = "counts", integer: bool | None = None, context=None) -> ClassCounts:
     """Validate per-class counts (TP, FP, FN, TN), each ``(..., C)`` of one shape.
 
     ``integer`` as for :func:`check_matrix`: by default int64 when every count is a whole
-    number, else float64 for all four (weighted counts).
+    number, else float64 for all four (weighted counts). ``context``: the call's
+    :class:`~metricc.runtime.context.CallContext`; counts that are its own were checked by
+    the caller and come back as they are.
 
     >>> check_counts(([1, 2], [0, 1], [1, 0], [3, 2])).true_negatives
     array([3, 2])
     """
-    if isinstance(counts, tuple) and len(counts) == 4 and all(is_trusted(a) for a in counts):
-        if all(a.dtype == np.float64 for a in counts):
-            return TrustedCounts(*counts)
-        return ClassCounts(*(float_counts(a) if integer is False else a for a in counts))
+    if context is not None and context.holds(counts):
+        return context.real if integer is False else context.counts
     if (isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__")
             or (isinstance(counts, np.ndarray) and counts.ndim == 0) or len(counts) != 4):
         raise InputError(argument, "expected four arrays (true_positives, false_positives, "

@@ -26,7 +26,7 @@ def nonzero(denominator):
     Without zeros (the usual case) it comes back as it is, after one read-only pass."""
     if isinstance(denominator, (float, np.floating)):  # one matrix: no array round trip
         return denominator if denominator != 0 else 1.0
-    if bool(np.all(denominator)):
+    if bool(denominator.all() if isinstance(denominator, np.ndarray) else np.all(denominator)):
         return denominator
     return np.where(denominator == 0, 1, denominator)
 
@@ -42,6 +42,8 @@ def zero_division_value(zero_division) -> float:
     ``"skip"`` is NaN here: it changes which classes a mean takes (see
     :func:`average_class_metric`); a value that is not a mean over classes stays undefined.
     """
+    if type(zero_division) is float and not math.isinf(zero_division):  # the usual case, checked before
+        return zero_division
     if isinstance(zero_division, str) and zero_division.lower() in ("nan", "skip"):
         return math.nan
     if isinstance(zero_division, bool) or not isinstance(zero_division, (int, float, np.integer, np.floating)):
@@ -50,6 +52,10 @@ def zero_division_value(zero_division) -> float:
     if math.isinf(value):
         raise InputError("zero_division", "must be finite or NaN")
     return value
+
+
+def _scalar(x) -> bool:
+    return x.ndim == 0 if isinstance(x, np.ndarray) else np.ndim(x) == 0
 
 
 def finish(value, undefined, zero_division):
@@ -62,7 +68,7 @@ def finish(value, undefined, zero_division):
     0.0
     """
     zero = zero_division_value(zero_division)
-    if np.ndim(value) == 0 and np.ndim(undefined) == 0:  # one matrix: no array round trip
+    if _scalar(value) and _scalar(undefined):  # one matrix: no array round trip
         return np.float64(zero if undefined else value) + 0.0
     result = np.where(undefined, zero, value).astype(float) + 0.0
     return result[()] if result.ndim == 0 else result

@@ -31,7 +31,7 @@ from metricc.core.errors import InputError
 from metricc.runtime.curves import check_scores, curve_pick, score_curves
 from metricc.runtime.division import finish, nonzero, zero_division_value
 from metricc.runtime.scores import check_score_memory, group_sum, rank_pairs, row_ranks, window_sum
-from metricc.runtime.terms import derived, matrix_counts, matrix_terms, whole
+from metricc.runtime.terms import MatrixTerms, matrix_counts, matrix_terms, read_matrix
 
 __all__ = [
     "AVERAGES",
@@ -63,6 +63,7 @@ __all__ = [
     "nonzero",
     "np",
     "rank_pairs",
+    "read_matrix",
     "real",
     "row_ranks",
     "window_sum",
@@ -104,7 +105,7 @@ def xlogy_ratio(x, numerator, denominator):
     return np.where(empty, 0.0, np.where(zero, np.copysign(np.inf, -x), log))
 
 
-def exact(bound: Callable[[int], int], *counts):
+def exact(bound: Callable[[int], int], *counts, terms: MatrixTerms | None = None):
     """Exact copies of float64 ``counts`` for the parts of a kernel where float64 would cancel.
 
     A difference such as ``TN*TP - FN*FP`` or ``n**2 - Sum(t[k]*p[k], k)`` loses all its digits
@@ -113,7 +114,9 @@ def exact(bound: Callable[[int], int], *counts):
     exceeds ``B``: below 2**53 the float64 counts themselves (whole numbers there are exact:
     no copy), then int64 where that fits, Python integers (object arrays, slower) where not.
     Counts that are not whole numbers (weighted matrices) come back unchanged: there is no
-    exact integer form, and float64 is what the caller asked for.
+    exact integer form, and float64 is what the caller asked for. ``terms``: the
+    :class:`~metricc.runtime.terms.MatrixTerms` the counts are totals of, which knows them
+    whole and keeps their integer twins (no conversion to compare).
 
     >>> [a.dtype.name for a in exact(lambda B: 2 * B ** 2, np.array([3.0]), np.array([2.0]))]
     ['float64', 'float64']
@@ -123,11 +126,13 @@ def exact(bound: Callable[[int], int], *counts):
     ['object']
     """
     arrays = [np.asarray(c, dtype=np.float64) for c in counts]
-    if all(whole(c) for c in counts):  # counts of a checked integer matrix: whole, never negative
+    if terms is not None and all(terms.whole(c) for c in counts):  # of a checked integer matrix: whole, never negative
+        if bound(terms.largest) < 2 ** 53:  # a bound for every count of the matrix, read once per call
+            return arrays
         largest = max((int(np.max(a, initial=0)) for a in arrays), default=0)
         if bound(largest) < 2 ** 53:
             return arrays
-        integers = [derived(c) for c in counts]
+        integers = [terms.integer(c) for c in counts]
     else:
         integers = [a.astype(np.int64) for a in arrays]  # counts are at most 2**53: no overflow
         if not all(np.array_equal(i, a) for i, a in zip(integers, arrays)):
@@ -202,11 +207,9 @@ def align(values, source: str, target: str):
 
 
 def diagonal(matrix):
-    """The diagonal ``(..., C)`` as float64: a matrix read by :func:`matrix_terms` may be int64,
-    and float kernels must not multiply int64 counts (products wrap around silently)."""
-    remembered = derived(matrix)
-    if remembered is not None:
-        return remembered
+    """The diagonal ``(..., C)`` as float64 (of a class-pair parameter; a matrix read by
+    :func:`read_matrix` keeps its own): float kernels must not multiply int64 counts (products
+    wrap around silently)."""
     return np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64, copy=False)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from metricc.core.errors import InputError
+from metricc.runtime.averaging import MODES
 from metricc.runtime.levels import LEVELS
 
 __all__ = ["ParamInfo", "Band", "Scale", "MetricInfo", "Catalog"]  # what generated modules import (compiler/names.py)
@@ -132,7 +133,7 @@ class MetricInfo:
 # torchmetrics names its classes by task (BinaryF1Score, MulticlassCohenKappa): the metric is the rest.
 _TASK_PREFIXES = ("binary", "multiclass", "multilabel")
 # PyCM names averaged statistics by a trailing mode ("F1 Macro", "TPR Micro").
-_AVERAGE_WORDS = ("micro", "macro", "weighted", "samples", "geometric")
+_AVERAGE_WORDS = tuple(m.name for m in MODES.values() if m.suffix)
 
 
 def name_key(name: str) -> str:

@@ -15,8 +15,6 @@ is copied to float64 only for a formula that reads it entry by entry (and then o
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from metricc.core.errors import InputError
@@ -27,49 +25,10 @@ from metricc.runtime.confusion import (
     checked_matrix_totals,
     column_totals,
     counts_from_matrix,
-    trusted_counts,
 )
+from metricc.runtime.context import CallContext
 
-__all__ = ["MatrixTerms", "derived", "matrix_counts", "matrix_terms", "read_matrix", "whole"]
-
-
-# Arrays a MatrixTerms derived, by id, with what the kernels would otherwise recompute from
-# them: the float64 diagonal of its matrix (a strided gather over the whole stack), and the
-# exact integer twin of each float64 total (which ``exact`` would convert and compare back).
-# An entry goes when its array does (a weak reference's callback), so an id is never confused
-# with a later array's.
-_DERIVED: dict[int, tuple[weakref.ref, list]] = {}
-
-# Remembered for float64 totals known to be whole numbers up to 2**53: their int64 twin, made
-# on first use (a formula without an exact part never pays for it).
-_WHOLE = object()
-
-
-def _remember(array: np.ndarray, derived) -> None:
-    if not isinstance(array, np.ndarray):  # a scalar total (one matrix): nothing worth remembering
-        return
-    key = id(array)
-    _DERIVED[key] = (weakref.ref(array, lambda _, key=key: _DERIVED.pop(key, None)), [derived])
-
-
-def derived(array) -> np.ndarray | None:
-    """The diagonal of a matrix, or the integer twin of a total, remembered by :class:`MatrixTerms`; else None."""
-    entry = _DERIVED.get(id(array))
-    if entry is None or entry[0]() is not array:
-        return None
-    if entry[1][0] is _WHOLE:
-        entry[1][0] = array.astype(np.int64)
-    return entry[1][0]
-
-
-def whole(array) -> bool:
-    """True for float64 counts :class:`MatrixTerms` derived from an integer matrix (it remembers
-    an integer twin for them, made or not yet): whole numbers, never negative."""
-    entry = _DERIVED.get(id(array))
-    if entry is None or entry[0]() is not array:
-        return False
-    twin = entry[1][0]
-    return twin is _WHOLE or (twin.dtype.kind in "iu" and twin.shape == np.shape(array))
+__all__ = ["MatrixTerms", "matrix_counts", "matrix_terms", "read_matrix"]
 
 
 class MatrixTerms:
@@ -78,32 +37,29 @@ class MatrixTerms:
 
     Per (B, C) array it keeps what the hand-written numpy of a metric set keeps: row and
     column totals (the integer ones only as exact twins), their float64 copies and the float64
-    diagonal; integer twins of the float64 arrays are made only when a formula asks.
+    ``diagonal``; integer twins of the float64 arrays are made only when a formula asks
+    (:meth:`integer`). Generated matrix-level code reads the diagonal and the twins from this
+    object, so a stack is gathered and converted once per call, whatever the metrics.
     """
 
-    __slots__ = ("matrix", "_diagonal", "t", "p", "n", "_real", "__weakref__")
+    __slots__ = ("matrix", "diagonal", "t", "p", "n", "_real", "_twins", "_context", "_largest")
 
     def __init__(self, matrix: np.ndarray, rows: np.ndarray, stack: StackTotals | None = None):
-        # A view of its own: what is remembered about it is this object's, never a caller's array.
-        self.matrix = matrix.view()
-        self._real = None
-        integer = matrix.dtype.kind in "iu"
+        self.matrix = matrix
+        self._real = self._context = self._largest = None
         if stack is None:
             columns = column_totals(matrix)
             self.t = rows.astype(np.float64, copy=False)
             self.p = columns.astype(np.float64, copy=False)
-            self.n = np.asarray(self.t.sum(axis=-1))  # an array for one matrix too: its twin is remembered
-            self._diagonal = np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64)
-            twins = (rows, columns, _WHOLE)
+            self.n = np.asarray(self.t.sum(axis=-1))
+            self.diagonal = np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64)
+            twins = [rows, columns, None, None]
         else:  # read in one pass: float64 totals, integer twins only for formulas that ask
-            self.t, self.p, self.n, self._diagonal = stack.rows, stack.columns, stack.total, stack.diagonal
-            twins = (_WHOLE,) * 3
-        self._diagonal.flags.writeable = False
-        _remember(self.matrix, self._diagonal)
-        if integer:
-            for real, twin in zip((self.t, self.p, self.n), twins):
-                _remember(real, twin)
-            _remember(self._diagonal, _WHOLE)  # from the contiguous copy: no second gather over the stack
+            self.t, self.p, self.n, self.diagonal = stack.rows, stack.columns, stack.total, stack.diagonal
+            twins = [None] * 4
+        self.diagonal.flags.writeable = False
+        # Integer twins of t, p, n and the diagonal (None: made on first use); none for a real-valued matrix.
+        self._twins = twins if matrix.dtype.kind in "iu" else None
 
     @property
     def n_classes(self) -> int:
@@ -113,19 +69,49 @@ class MatrixTerms:
         """The matrix as float64, converted on first use only."""
         if self._real is None:
             self._real = self.matrix.astype(np.float64)
-            _remember(self._real, derived(self.matrix))
         return self._real
 
-    def counts(self) -> ClassCounts:
+    def _slot(self, array) -> int | None:
+        for slot, own in enumerate((self.t, self.p, self.n, self.diagonal)):
+            if array is own:
+                return slot
+        return None
+
+    def whole(self, array) -> bool:
+        """True for the float64 totals and diagonal of an integer matrix: whole numbers, never negative."""
+        return self._twins is not None and self._slot(array) is not None
+
+    @property
+    def largest(self) -> int:
+        """The largest grand total: no total or diagonal entry of the matrix exceeds it."""
+        if self._largest is None:
+            self._largest = int(self.n.max(initial=0))
+        return self._largest
+
+    def integer(self, array) -> np.ndarray:
+        """The exact int64 twin of a total or the diagonal of an integer matrix (:meth:`whole`)."""
+        slot = self._slot(array)
+        if self._twins[slot] is None:
+            self._twins[slot] = array.astype(np.int64)
+        return self._twins[slot]
+
+    @property
+    def context(self) -> CallContext:
         """Per-class TP, FP, FN, TN ``(..., C)`` as float64 (exact: whole numbers up to 2**53),
-        from the diagonal and the totals, read-only and trusted: the metrics they are passed to
-        need neither check nor convert them."""
-        tp = self._diagonal
-        fp = self.p - tp
-        fn = self.t - tp
-        tn = np.subtract(np.asarray(self.n)[..., None], self.t)
-        tn -= fp  # n - t - p + tp: every intermediate is a whole number between 0 and n
-        return trusted_counts(ClassCounts(tp, fp, fn, tn))
+        from the diagonal and the totals, in a :class:`~metricc.runtime.context.CallContext`:
+        made once, and taken by every metric of the call without a check or a conversion."""
+        if self._context is None:
+            tp = self.diagonal
+            fp = self.p - tp
+            fn = self.t - tp
+            tn = np.subtract(np.asarray(self.n)[..., None], self.t)
+            tn -= fp  # n - t - p + tp: every intermediate is a whole number between 0 and n
+            self._context = CallContext(ClassCounts(tp, fp, fn, tn))
+        return self._context
+
+    def counts(self) -> ClassCounts:
+        """The per-class counts of :attr:`context`."""
+        return self.context.counts
 
 
 def read_matrix(matrix, *, argument: str = "matrix", integer: bool = False) -> MatrixTerms:

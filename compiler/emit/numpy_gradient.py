@@ -12,16 +12,32 @@ differences of counts, ``nonzero`` divisions with the undefined mask beside them
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from metricc.compiler.emit.numpy_kernel import kernel
+from metricc.compiler.emit.numpy_kernel import Kernel, kernel
 from metricc.compiler.emit.numpy_printer import Printed
 from metricc.compiler.language import ir, symbols
 
-__all__ = ["GRADIENT_HELPERS", "gradient_context"]
+__all__ = ["GRADIENT_HELPERS", "GradientCode", "gradient_context"]
 
 GRADIENT_HELPERS = frozenset({"average_class_gradient", "combine_gradients", "cell_values", "class_cell_values",
                               "average_class_cells"})
 _COUNT_NAMES = {symbols.TP: "tp", symbols.FP: "fp", symbols.FN: "fn", symbols.TN: "tn"}
+
+
+@dataclass(frozen=True)
+class GradientCode:
+    """What the level's template prints as ``gradient``: the outer kernel (the per-class partials,
+    the formula's partials in its terms, or the gradient in the cells), each averaged term's
+    partials by term name, each count-computed default's partials by parameter name, the cell
+    indices of a matrix gradient as the template spells them (``rc``, ``src`` per class) and
+    every runtime helper the printed code calls."""
+
+    kernel: Kernel
+    helpers: frozenset[str]
+    terms: Mapping[str, Kernel] = field(default_factory=dict)
+    defaults: Mapping[str, Kernel] = field(default_factory=dict)
+    source: str = ""
 
 
 def _class_names(params) -> dict:
@@ -36,7 +52,7 @@ def _bound(metric: ir.Metric, outputs) -> list[str]:
 
 
 def gradient_context(metric: ir.Metric, value_names: Mapping, value_params: tuple[str, ...],
-                     term_params: Mapping[str, tuple[str, ...]], matrix_counts: Mapping) -> dict | None:
+                     term_params: Mapping[str, tuple[str, ...]], matrix_counts: Mapping) -> GradientCode | None:
     """What the templates need to print ``gradient``, or None when the metric has none.
 
     ``value_names``: the printer's names of the value kernel (terms, matrix data, parameters);
@@ -57,7 +73,7 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, value_params: tupl
         defaults = {d.name: kernel([*d.gradient, *d.undefined], _class_names(()), counts=_COUNT_NAMES, values=4)
                     for d in metric.default_gradients}
         helpers = printed.helpers.union(*(d.helpers for d in defaults.values()))
-        return {"kernel": printed, "terms": {}, "defaults": defaults, "helpers": helpers | {"average_class_gradient"}}
+        return GradientCode(printed, frozenset(helpers | {"average_class_gradient"}), defaults=defaults)
     if level == "aggregate":
         terms = {}
         helpers = {"average_class_gradient", "combine_gradients"}
@@ -67,13 +83,13 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, value_params: tupl
             terms[name] = printed
             helpers |= printed.helpers
         outer = kernel([*metric.gradient, *metric.gradient_undefined], names, values=len(metric.gradient))
-        return {"kernel": outer, "terms": terms, "helpers": helpers | outer.helpers}
+        return GradientCode(outer, frozenset(helpers | outer.helpers), terms=terms)
     row, column = metric.gradient_cell
     printed = kernel([metric.gradient[0], *metric.gradient_undefined], names, counts=matrix_counts,
                      keep=metric.per_class or "")  # a per-class gradient is undefined per class
     source = printed.indices.replace(str(row), "r").replace(str(column), "c")
     if metric.per_class:  # G[j, a, b]: the class's axis sorts after the cell's (a, b < j)
         source = source.replace(metric.per_class, "s")
-        return {"kernel": printed, "terms": {}, "source": source,
-                "helpers": printed.helpers | {"class_cell_values", "average_class_cells"}}
-    return {"kernel": printed, "terms": {}, "source": source, "helpers": printed.helpers | {"cell_values"}}
+        return GradientCode(printed, frozenset(printed.helpers | {"class_cell_values", "average_class_cells"}),
+                            source=source)
+    return GradientCode(printed, frozenset(printed.helpers | {"cell_values"}), source=source)

@@ -55,6 +55,9 @@ def kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symbo
     """
     names = dict(names)
     entries = any(_off_diagonal(output) for output in outputs)
+    if counts and symbols.M in counts:  # the matrix's diagonal, gathered once by its MatrixTerms
+        names.update({atom: Printed(TERMS_DIAGONAL, str(atom.indices[0]))
+                      for output in outputs for atom in output.atoms(sympy.Indexed) if _diagonal_entry(atom)})
     printer = NumpyPrinter(names, sample_indices=symbols.N_TOTAL in ranges)
     lines = [f"    {name}_value, {name}_undefined = {name}(tp, fp, fn, tn)" for name in bound]
     if counts:
@@ -75,6 +78,16 @@ def kernel(outputs: Sequence[sympy.Expr], names: dict, ranges: tuple[sympy.Symbo
                   frozenset(printer.helpers), value[0].indices, frozenset(printer.arrays), entries)
 
 
+# How generated matrix-level code reads the float64 diagonal of the matrix: its ``terms``
+# (runtime MatrixTerms) gathered it once for every metric of the call.
+TERMS_DIAGONAL = "terms.diagonal"
+
+
+def _diagonal_entry(atom: sympy.Indexed) -> bool:
+    """Whether ``atom`` is an entry ``M[k, k]`` of the matrix's diagonal."""
+    return atom.base == symbols.M and len(atom.indices) == 2 and atom.indices[0] == atom.indices[1]
+
+
 def _off_diagonal(expr: sympy.Expr) -> bool:
     """Whether ``expr`` reads an entry ``M[i, j]`` of the matrix at two different indices."""
     return any(atom.base == symbols.M and len(set(atom.indices)) > 1 for atom in expr.atoms(sympy.Indexed))
@@ -86,8 +99,7 @@ _DIAGONAL = sympy.IndexedBase("M_diagonal")
 def _diagonal(expr: sympy.Expr) -> sympy.Expr:
     """``M[k, k]`` -> ``M_diagonal[k]``: a polynomial reading only the diagonal of the matrix
     gets an integer copy of the diagonal ``(..., C)``, not of the whole ``(..., C, C)`` stack."""
-    return expr.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.M and len(set(e.indices)) == 1,
-                        lambda e: _DIAGONAL[e.indices[0]])
+    return expr.replace(lambda e: isinstance(e, sympy.Indexed) and _diagonal_entry(e), lambda e: _DIAGONAL[e.indices[0]])
 
 
 def _exact_lines(parts, counts: Mapping[sympy.Basic, str], printer: NumpyPrinter, ranges) -> list[str]:
@@ -102,8 +114,9 @@ def _exact_lines(parts, counts: Mapping[sympy.Basic, str], printer: NumpyPrinter
     copies = [f"{v}__exact" for v in variables]
     limit = sympy.sstr(sympy.Add(*(exact.bound(expr, counts) for expr in polynomials)))
     target = ", ".join(copies) if len(copies) > 1 else f"[{copies[0]}]"
-    sources = [f"{printer.use('diagonal')}(M)" if v == "M_diagonal" else v for v in variables]
-    call = f"{printer.use('exact')}(lambda {exact.LARGEST}: {limit}, {', '.join(sources)})"
+    sources = [TERMS_DIAGONAL if v == "M_diagonal" else v for v in variables]
+    of_terms = ", terms=terms" if symbols.M in counts else ""  # totals of the matrix: whole, with integer twins
+    call = f"{printer.use('exact')}(lambda {exact.LARGEST}: {limit}, {', '.join(sources)}{of_terms})"
     lines = layout(f"    {target} = ", call)
     exact_printer = NumpyPrinter({a: Printed(f"{counts[a]}__exact") for a in counts})
     replacements, reduced = sympy.cse(

@@ -132,7 +132,7 @@ class ModuleContext:
     imports: list[str]
     registry_imports: list[str]
     scales: tuple  # the metric's interpretation scales (INFO's bands)
-    gradient: dict | None
+    gradient: numpy_gradient.GradientCode | None
     gradient_imports: list[str]
     leaves_domains: bool  # the public functions run under the errstate of ERRSTATE
 
@@ -210,20 +210,22 @@ def _pooled_reads(metric: ir.Metric) -> str:
     return "" if len(names) == len(COUNT_NAMES) else literal_tuple(names)
 
 
-def _imports(metric: ir.Metric, shape: Shape, kernel: Kernel, params, terms, gradient: dict | None,
+def _imports(metric: ir.Metric, shape: Shape, kernel: Kernel, params, terms, gradient: numpy_gradient.GradientCode | None,
              counts: bool) -> tuple[set[str], set[str]]:
     """The runtime helpers the module imports from the kernel package and from its gradient
     module: what every printed kernel recorded, what the level's template calls, and what the
     template calls for terms, per-class values and per-class counts."""
     helpers = set(shape.helpers | kernel.helpers).union(*(p.helpers for p in params), *(t.kernel.helpers for t in terms))
-    gradient_helpers = set(gradient["helpers"] & GRADIENT_HELPERS) if gradient else set()
-    helpers |= (gradient["helpers"] - GRADIENT_HELPERS) if gradient else set()
+    gradient_helpers = set(gradient.helpers & GRADIENT_HELPERS) if gradient else set()
+    helpers |= (gradient.helpers - GRADIENT_HELPERS) if gradient else set()
     if terms:
         helpers.add("average_class_metric")
     if metric.per_class:  # averaged by the runtime, which also replaces the undefined values
         helpers = (helpers - {"finish"}) | {"average_class_values"}
     if counts and shape.counts:
         helpers.add(shape.counts)
+    if "matrix_terms" in helpers:  # the template reads the matrix once (read_matrix), then its terms
+        helpers.add("read_matrix")
     if not helpers | gradient_helpers <= RUNTIME_NAMES:
         raise InternalError(f"numpy emitter: {sorted((helpers | gradient_helpers) - RUNTIME_NAMES)} are not runtime helpers")
     return helpers, gradient_helpers

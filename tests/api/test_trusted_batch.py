@@ -30,9 +30,9 @@ def test_batch_last_views_give_the_values_of_evaluate(classes):
         if info.level == "matrix":
             ours = info.function(terms)
         elif average is None:
-            ours = info.function(*counts)
+            ours = info.function(*counts, context=counts)
         else:
-            ours = info.function(*counts, average=average)
+            ours = info.function(*counts, average=average, context=counts)
         expected = mc.evaluate(metric_id, matrix=matrices, **({"average": average} if average else {}))[metric_id]
         _same(ours, expected, err_msg=metric_id)
 
@@ -40,7 +40,8 @@ def test_batch_last_views_give_the_values_of_evaluate(classes):
 def test_one_class_is_the_binary_value():
     matrices = np.random.default_rng(5).integers(0, 30, size=(200, 2, 2))
     counts = trusted_batch.counts_of(trusted_batch.matrix_terms(matrices))
-    positive = mc.metric("f1").function(*trusted_batch.one_class(counts, 1), average="binary", pos_label=0)
+    one = trusted_batch.one_class(counts, 1)
+    positive = mc.metric("f1").function(*one, average="binary", pos_label=0, context=one)
     _same(positive, mc.evaluate("f1", matrix=matrices, average="binary")["f1"])
 
 
@@ -49,7 +50,8 @@ def test_counts_straight_from_the_cells_are_those_of_evaluate(classes):
     matrices = np.random.default_rng(10 + classes).integers(0, 30, size=(300, classes, classes))
     cells = np.ascontiguousarray(np.moveaxis(matrices, 0, -1))
     for average in ("macro", "weighted", "micro"):
-        ours = mc.metric("f1").function(*trusted_batch.counts_of_cells(cells), average=average)
+        counts = trusted_batch.counts_of_cells(cells)
+        ours = mc.metric("f1").function(*counts, average=average, context=counts)
         _same(ours, mc.evaluate("f1", matrix=matrices, average=average)["f1"])
     for index in range(classes):
         ours = mc.metric("precision").function(*trusted_batch.counts_of_cells(cells, index), average="binary", pos_label=0)

@@ -8,7 +8,7 @@ import pytest
 from metricc.generated import CATALOG
 from metricc.runtime import kernel, matrices
 from metricc.core.errors import InputError
-from metricc.runtime.terms import derived, matrix_counts, matrix_terms, read_matrix
+from metricc.runtime.terms import matrix_counts, matrix_terms, read_matrix
 
 MATRIX_METRICS = sorted(i.id for i in CATALOG.values() if i.level == "matrix")
 
@@ -26,7 +26,6 @@ def test_nothing_remembered_outlives_a_call_or_reaches_the_caller_s_array():
     matrices = np.ones((3, 2, 2), dtype=np.int64)
     accuracy = CATALOG["accuracy"].function
     assert accuracy(matrices).tolist() == [0.5] * 3
-    assert derived(matrices) is None  # the caller's array is never a key
     matrices[:, 0, 1] = 0  # changed in place between calls
     assert accuracy(matrices).tolist() == pytest.approx([2 / 3] * 3)
 
@@ -35,7 +34,10 @@ def test_integer_matrices_stay_int64_unless_read_entry_by_entry():
     M, C, t, p, n = matrix_terms(np.ones((2, 3, 3), dtype=np.int32))
     assert M.dtype == np.int64 and C == 3 and t.dtype == np.float64 and n.tolist() == [9.0, 9.0]
     assert matrix_terms(np.ones((2, 3, 3), dtype=np.int32), elementwise=True)[0].dtype == np.float64
-    assert kernel.diagonal(M).dtype == np.float64 and derived(t).dtype == np.int64
+    terms = read_matrix(np.ones((2, 3, 3), dtype=np.int32))
+    assert kernel.diagonal(M).dtype == np.float64 and terms.diagonal.dtype == np.float64
+    assert terms.whole(terms.t) and terms.integer(terms.t).dtype == np.int64 and not terms.whole(terms.t.copy())
+    assert not read_matrix(np.full((2, 2), 0.5)).whole(read_matrix(np.full((2, 2), 0.5)).t)
 
 
 def test_counts_of_terms_are_those_of_the_matrix_and_read_only():

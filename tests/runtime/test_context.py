@@ -1,0 +1,40 @@
+"""runtime/context.py: counts checked once per call, shared by its metrics, and nothing else trusted."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from metricc.core.errors import InputError
+from metricc.generated import CATALOG
+from metricc.runtime.confusion import ClassCounts
+from metricc.runtime.context import CallContext
+from metricc.runtime.terms import read_matrix
+
+
+def test_a_direct_call_checks_its_counts_with_or_without_a_context_of_other_arrays():
+    f1 = CATALOG["f1"].function
+    bad = ([1, 2], [0, -1], [1, 0], [3, 2])
+    with pytest.raises(InputError, match="negative"):
+        f1(*bad)
+    other = CallContext(ClassCounts(*(np.array([1, 2]) for _ in range(4))))
+    with pytest.raises(InputError, match="negative"):
+        f1(*bad, context=other)  # a context whose arrays are not the ones given vouches for nothing
+
+
+def test_the_context_s_own_counts_are_taken_as_they_are_and_its_values_made_once():
+    context = read_matrix([[5, 1, 0], [2, 7, 1], [0, 3, 4]]).context
+    precision = CATALOG["precision"].function
+    micro = precision(*context.counts, average="micro", context=context)
+    assert ("pooled", ("tp", "fp")) in context._shared and "support" not in context._shared
+    weighted = precision(*context.counts, average="weighted", context=context)
+    assert "support" in context._shared
+    direct = [precision(*(np.array(c) for c in context.counts), average=a) for a in ("micro", "weighted")]
+    assert [micro, weighted] == direct
+
+
+def test_context_counts_are_read_only():
+    context = CallContext(ClassCounts(*(np.array([1, 2]) for _ in range(4))))
+    with pytest.raises(ValueError):
+        context.counts.true_positives[0] = 5
+    assert context.real.false_positives.dtype == np.float64
