@@ -12,9 +12,11 @@ read here: :func:`native` says when this path applies, and ``evaluate`` reads th
 always did.
 
 >>> import array_api_strict as xp
->>> values = evaluate_arrays(["f1:macro", "mcc"], metric, y_true=xp.asarray([0, 1, 1, 2]), y_pred=xp.asarray([0, 1, 2, 2]))
+>>> import metricc as mc
+>>> y_true, y_pred = xp.asarray([0, 1, 1, 2]), xp.asarray([0, 1, 2, 2])
+>>> values = evaluate_arrays(["f1:macro", "mcc"], mc.metric, y_true=y_true, y_pred=y_pred)
 >>> print(f"{float(values['f1:macro']):.4f} {float(values['mcc']):.4f}")
-0.7778 0.6667
+0.7778 0.7000
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from metricc.runtime.registry import MetricInfo
 __all__ = ["evaluate_arrays", "native", "values_of_counts"]
 
 
-def native(*, y_true, y_pred, matrix, counts, scores, orientation: str, interval, probabilistic, relevance,
+def native(y_true, y_pred, matrix, *, counts, scores, orientation: str, interval, probabilistic, relevance,
            relevance_order) -> bool:
     """Whether ``evaluate`` computes on the arrays' device: labels or a matrix of an Array API
     library other than numpy, and none of the options only the numpy path reads."""
@@ -92,7 +94,8 @@ def values_of_counts(metrics, lookup: Callable[[str], MetricInfo], *, matrix=Non
     ``(4, ..., C)`` (TP, FP, FN, TN; per-instance ``instance_counts`` ``(4, N)`` for
     ``samples``), in their namespace and on their device; ``labels`` name the classes."""
     request = EvaluationRequest.build(metrics, lookup, y_true=None, y_pred=None, labels=labels, matrix=matrix,
-                                      orientation="true-rows", counts=counts, scores=None, multilabel=counts is not None,
+                                      orientation="true-rows", counts=counts, scores=None,
+                                      multilabel=counts is not None,
                                       average=average, params=params, weights=weights, pos_label=pos_label,
                                       zero_division=zero_division, relevance=None, relevance_order=None,
                                       probabilistic=None)
