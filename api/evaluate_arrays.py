@@ -54,7 +54,7 @@ def _functions() -> tuple[Mapping, Mapping]:
 def evaluate_arrays(metrics, lookup: Callable[[str], MetricInfo], *, y_true=None, y_pred=None, labels=None, matrix=None,
                     multilabel: bool = False, average: str | None = None, params: Mapping | None = None, weights=None,
                     pos_label=None, zero_division=math.nan, validate: bool = True) -> dict[str, object]:
-    """``evaluate``'s values of labels ``(N,)``, indicators ``(N, C)`` (``multilabel``) or a
+    """``evaluate``'s values of labels ``(N,)`` (or one column ``(N, 1)``), indicators ``(N, C)`` (``multilabel``) or a
     confusion matrix ``(..., C, C)`` of one Array API library, as arrays of it on its device.
 
     ``labels``: the classes (numbers), in order; without them the classes are the distinct
@@ -76,6 +76,7 @@ def evaluate_arrays(metrics, lookup: Callable[[str], MetricInfo], *, y_true=None
         return values_of_counts(metrics, lookup, counts=counts, instance_counts=instances, labels=labels,
                                 average=average, params=params, weights=weights, pos_label=pos_label,
                                 zero_division=zero_division)
+    y_true, y_pred = (xp.reshape(y, (-1,)) if y.ndim == 2 and y.shape[1] == 1 else y for y in (y_true, y_pred))
     if labels is None:  # the distinct labels, read once: their number is the matrix's shape
         classes = xp.unique_values(xp.concat([xp.reshape(y_true, (-1,)), xp.reshape(y_pred, (-1,))]))
         labels = namespace.to_host(classes).tolist()
