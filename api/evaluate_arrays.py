@@ -64,8 +64,8 @@ def evaluate_arrays(metrics, lookup: Callable[[str], MetricInfo], *, y_true=None
     if matrix is not None:
         if y_true is not None or y_pred is not None:
             raise InputError("matrix", "give labels or a confusion matrix, not both")
-        return values_of_counts(metrics, lookup, matrix=matrix, labels=labels, average=average, params=params,
-                                weights=weights, pos_label=pos_label, zero_division=zero_division)
+        return values_of_counts(metrics, lookup, matrix=_checked(matrix), labels=labels, average=average,
+                                params=params, weights=weights, pos_label=pos_label, zero_division=zero_division)
     if y_true is None or y_pred is None:
         raise InputError("y_pred", "give y_true and y_pred, or a confusion matrix")
     xp = namespace.array_namespace(y_true, y_pred)
@@ -129,3 +129,14 @@ def values_of_counts(metrics, lookup: Callable[[str], MetricInfo], *, matrix=Non
             class_counts = xp_kernel.class_counts(matrix)
         results[r.key] = function(class_counts, **kwargs)
     return {r.key: results[r.key] for r in request.requested}
+
+
+def _checked(matrix):
+    """A caller's confusion matrix, refused where an entry is negative or not finite (one boolean read)."""
+    xp = namespace.array_namespace(matrix)
+    if matrix.ndim < 2 or matrix.shape[-1] != matrix.shape[-2]:
+        raise InputError("matrix", f"expected square confusion matrices (..., C, C), got shape {tuple(matrix.shape)}")
+    finite = xp.isfinite(matrix) if xp.isdtype(matrix.dtype, "real floating") else matrix == matrix
+    if not bool(xp.all(finite & (matrix >= 0))):
+        raise InputError("matrix", "counts must be finite and non-negative")
+    return matrix

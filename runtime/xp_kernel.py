@@ -38,7 +38,8 @@ from metricc.runtime import kernel as host_kernel
 from metricc.runtime.counts import check_class_vector
 from metricc.runtime.kernel import scalar_param
 
-__all__ = ["HostFallbackWarning", "Space", "align", "arange", "average_class_metric", "class_counts",
+__all__ = ["HostFallbackWarning", "Space", "align", "arange", "average_class_metric", "average_class_values",
+           "class_counts",
            "class_param", "diagonal", "equal", "exact", "extended_log", "eye", "finish", "heaviside",
            "log_ratio", "matrix_param", "matrix_terms", "nonzero", "on_host", "quiet", "real",
            "scalar_param", "shape", "space", "sum_last_axis", "transpose", "xlogy", "xlogy_ratio"]
@@ -250,7 +251,7 @@ def _class_weights(xp: Space, weights, n_classes: int):
     return xp.asarray(host)
 
 
-def _combine(xp: Space, mode: str, values, undefined, counts, *, weights, pos_label, zero_division):
+def _combine(xp: Space, mode: str, values, undefined, support, *, weights, pos_label, zero_division):
     """The average ``mode`` of per-class values (undefined entries already ``zero_division``)."""
     n_classes = values.shape[-1]
     if mode == "none":
@@ -262,8 +263,7 @@ def _combine(xp: Space, mode: str, values, undefined, counts, *, weights, pos_la
     if mode in ("macro", "samples"):
         return _mean(xp, values, undefined, zero_division, None)
     if mode == "weighted":
-        support = xp.astype(counts[0, ...] + counts[2, ...], xp.values)
-        given = support if weights is None else _class_weights(xp, weights, n_classes)
+        given = xp.astype(support, xp.values) if weights is None else _class_weights(xp, weights, n_classes)
         return _mean(xp, values, undefined, zero_division, given)
     if mode == "geometric":
         kept = ~undefined if skips(zero_division) else xp.ones_like(undefined)
@@ -310,8 +310,24 @@ def average_class_metric(kernel: Callable, counts, *, average: str, averages: tu
         floats = xp.astype(counts, xp.values)
         value, undefined = _broadcast(xp, *kernel(xp, *(floats[i, ...] for i in range(4)), **params), floats.shape[1:])
         values = xp.where(undefined, xp.asarray(zero), value) + 0.0
-        return _combine(xp, mode.name, values, undefined, counts, weights=weights, pos_label=pos_label,
-                        zero_division=zero_division)
+        return _combine(xp, mode.name, values, undefined, counts[0, ...] + counts[2, ...], weights=weights,
+                        pos_label=pos_label, zero_division=zero_division)
+
+
+def average_class_values(values, undefined, support, *, average: str, averages: tuple[str, ...], weights=None,
+                         pos_label: int = 1, zero_division=math.nan):
+    """Per-class values ``(..., C)`` of a matrix formula with their undefined mask, averaged as
+    :func:`metricc.runtime.kernel.average_class_values` does (``weighted``: by ``support``)."""
+    xp = space(support)
+    mode = averaging.mode(average, averages)
+    if mode.combine is None:
+        raise InputError("average", f"{mode.name!r} pools the counts over classes; it cannot average given per-class values")
+    if weights is not None and not mode.takes_weights:
+        raise InputError("weights", "only used with a weighted average")
+    value, undefined = _broadcast(xp, values, undefined, support.shape)
+    values = xp.where(undefined, xp.asarray(zero_division_value(zero_division)), value) + 0.0
+    return _combine(xp, mode.name, values, undefined, support, weights=weights, pos_label=pos_label,
+                    zero_division=zero_division)
 
 
 def quiet():

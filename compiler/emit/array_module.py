@@ -33,7 +33,7 @@ XP_HELPERS = frozenset({"align", "arange", "diagonal", "equal", "exact", "extend
 STANDARD = frozenset({"abs", "all", "any", "broadcast_to", "count_nonzero", "e", "exp", "expand_dims", "floor", "inf",
                       "log", "max", "maximum", "min", "minimum", "pi", "sqrt", "sum", "where"})
 # What the module's own lines call, beside XP_HELPERS: imported from the xp kernel too.
-_TEMPLATE_HELPERS = frozenset({"average_class_metric", "class_counts", "class_param", "finish", "matrix_param",
+_TEMPLATE_HELPERS = frozenset({"average_class_metric", "average_class_values", "class_counts", "class_param", "finish", "matrix_param",
                                "matrix_terms", "quiet", "scalar_param", "space"})
 _HELPER_OF_NUMPY = re.compile(r"(?<![.\w])np\.(heaviside|shape)\(")  # numpy's, helpers of the xp kernel
 _NUMPY = re.compile(r"(?<![.\w])np\.(\w+)")
@@ -60,8 +60,6 @@ def fallback(metric: ir.Metric, context: ModuleContext | None = None) -> str | N
     level = getattr(metric.level, "value", metric.level)
     if level not in LEVELS:
         return None  # no array module: curve and score metrics read scores, not counts
-    if metric.per_class:
-        return "a per-class matrix formula (per_class), not yet laid out for arrays"
     for param in metric.params:
         if param.kind == "metric":
             return f"its metric parameter '{param.name}' is another metric's numpy function"
@@ -177,9 +175,16 @@ def emit_array_module(metric: ir.Metric) -> str | None:
             prologue.append("    counts = class_counts(matrix)")
         body = [*prologue, *checks, "    with quiet():", *_term_lines(context), *_lines(context.kernel.lines, "    "),
                 *_lines(layout("        value = ", context.kernel.value)),
-                *_lines(layout("        undefined = ", context.kernel.undefined)),
-                "        return finish(xp, value, undefined, zero_division)"]
+                *_lines(layout("        undefined = ", context.kernel.undefined))]
         head = [source]
+        if metric.per_class:  # one value per class, averaged over the classes with the row totals as support
+            body += ["        return average_class_values(", "            value,", "            undefined,", "            t,",
+                     "            average=average,", f"            averages={literal_tuple(metric.averages)},",
+                     "            weights=weights,", "            pos_label=pos_label,",
+                     "            zero_division=zero_division,", "        )"]
+            head += [f'    average="{metric.default_average}",', "    weights=None,", "    pos_label=1,"]
+        else:
+            body.append("        return finish(xp, value, undefined, zero_division)")
         takes = ("confusion matrices (..., C, C), rows the true class" if level == "matrix"
                  else "per-class counts (4, ..., C), TP, FP, FN, TN stacked")
     helpers = sorted(set(_CALL.findall("\n".join([*kernels, *checks, *body]))) & (XP_HELPERS | _TEMPLATE_HELPERS))

@@ -11,6 +11,7 @@ import pytest
 
 import metricc as mc
 from metricc.api.evaluate_arrays import values_of_counts
+from metricc.core.errors import InputError
 from metricc.compiler.emit import array_module
 from metricc.generated import CATALOG
 from metricc.generated.arrays import FALLBACK, FUNCTIONS
@@ -47,7 +48,7 @@ def _close(found, expected, name: str, entry: str) -> None:
 def test_every_count_level_metric_has_an_array_module():
     assert set(FUNCTIONS) == {info.id for info in COUNT_LEVELS}
     assert all(isinstance(note, str) and "numpy on the host" in note for note in FALLBACK.values())
-    assert "f1" not in FALLBACK and "mcc" not in FALLBACK
+    assert sorted(FALLBACK) == ["f1_of_sample_averages", "iba", "p_value"]
 
 
 def test_the_compiler_knows_the_helpers_of_the_xp_kernel():
@@ -121,7 +122,7 @@ def test_multilabel_indicators_and_samples_averaging(name):
 def test_a_fallback_says_so(name):
     library = load(name)
     matrix = put(library, name, MATRIX)
-    fallback = sorted(FALLBACK)[0]
+    fallback = "p_value"  # the binomial tail: a special function
     info = CATALOG[fallback]
     with pytest.warns(xp_kernel.HostFallbackWarning, match="numpy on the host"):
         found = values_of_counts([fallback], mc.metric, matrix=matrix, pos_label=1)
@@ -143,4 +144,23 @@ def test_parameters_and_weights_on_the_device(name):
     expected |= mc.evaluate(["recall:weighted"], matrix=MATRIX, weights=weights)
     for entry in [*entries, "recall:weighted"]:
         assert same_place(found[entry], matrix), entry
+        _close(found[entry], expected[entry], name, entry)
+
+
+@pytest.mark.parametrize("name", params())
+def test_evaluate_on_arrays_checks_its_inputs(name):
+    library = load(name)
+    if name == "numpy":
+        pytest.skip("numpy input is evaluate's own path")
+    with pytest.raises(InputError, match="non-negative"):
+        mc.evaluate("mcc", matrix=put(library, name, -MATRIX))
+    with pytest.raises(InputError, match="label 7"):
+        mc.evaluate("f1:macro", y_true=put(library, name, [0, 1, 7]), y_pred=put(library, name, [0, 1, 1]), labels=[0, 1])
+    with pytest.raises(InputError, match="name that class"):
+        mc.evaluate("f1:binary", y_true=put(library, name, [0, 1, 2]), y_pred=put(library, name, [0, 1, 1]))
+    found = mc.evaluate(["f1:binary", "recall:none"], y_true=put(library, name, [3, 5, 5, 9]),
+                        y_pred=put(library, name, [3, 5, 9, 9]), labels=[3, 5, 9, 11], pos_label=9)
+    expected = mc.evaluate(["f1:binary", "recall:none"], y_true=[3, 5, 5, 9], y_pred=[3, 5, 9, 9],
+                           labels=[3, 5, 9, 11], pos_label=9)
+    for entry in found:
         _close(found[entry], expected[entry], name, entry)
