@@ -19,7 +19,7 @@ from metricc.compiler.emit.numpy_levels import literal, literal_tuple, python_st
 from metricc.compiler.emit.numpy_module import ModuleContext, module_context
 from metricc.compiler.emit.numpy_printer import WIDTH, layout
 from metricc.compiler.emit.target import GENERATED, Target
-from metricc.compiler.language import averaging, ir
+from metricc.compiler.language import ir
 from metricc.compiler.names import RUNTIME_NAMES
 
 __all__ = ["STANDARD", "TARGET", "XP_HELPERS", "emit_array_module", "emit_array_registry", "fallback"]
@@ -63,9 +63,6 @@ def fallback(metric: ir.Metric, context: ModuleContext | None = None) -> str | N
     for param in metric.params:
         if param.kind == "metric":
             return f"its metric parameter '{param.name}' is another metric's numpy function"
-    for term in metric.terms:
-        if averaging.per_instance(term.mode):
-            return "a term averaged over instances (samples), not yet laid out for arrays"
     context = context or module_context(metric)
     if any("np." in p.call for p in context.params):
         return "a parameter's domain is checked with numpy's functions"
@@ -186,7 +183,8 @@ def emit_array_module(metric: ir.Metric) -> str | None:
         else:
             body.append("        return finish(xp, value, undefined, zero_division)")
         takes = ("confusion matrices (..., C, C), rows the true class" if level == "matrix"
-                 else "per-class counts (4, ..., C), TP, FP, FN, TN stacked")
+                 else "per-instance counts (4, ..., N) of multi-label data, TP, FP, FN, TN stacked"
+                 if context.per_instance else "per-class counts (4, ..., C), TP, FP, FN, TN stacked")
     helpers = sorted(set(_CALL.findall("\n".join([*kernels, *checks, *body]))) & (XP_HELPERS | _TEMPLATE_HELPERS))
     return "\n".join([
         *_header(metric, "Array API implementation"), "import math", "",
