@@ -37,12 +37,18 @@ def native(y_true, y_pred, matrix, *, counts, scores, orientation: str, interval
     """Whether ``evaluate`` computes on the arrays' device: labels or a matrix of an Array API
     library other than numpy, and none of the options only the numpy path reads."""
     given = [x for x in (y_true, y_pred, matrix) if x is not None]
-    if not given or not all(namespace.is_array(x) for x in given):
-        return False
-    if any(namespace.is_numpy(namespace.array_namespace(x)) for x in given):
+    if not given or not all(map(_foreign, given)):
         return False
     unread = (counts, scores, interval, probabilistic, relevance, relevance_order)
     return all(option is None for option in unread) and orientation == "true-rows"
+
+
+def _foreign(x) -> bool:
+    """An array of a library other than numpy; numpy arrays, lists and pandas objects are told
+    by their type's module, so that evaluating them never imports array-api-compat."""
+    if type(x).__module__.split(".")[0] in ("numpy", "builtins", "pandas"):
+        return False
+    return namespace.is_array(x) and not namespace.is_numpy(namespace.array_namespace(x))
 
 
 def _functions() -> tuple[Mapping, Mapping]:
