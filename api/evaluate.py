@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from metricc.api import evaluate_arrays
 from metricc.api.evaluate_counts import on_counts
 from metricc.api.evaluate_intervals import with_intervals
 from metricc.api.evaluate_scores import on_probabilistic, on_scores, score_labels
@@ -108,6 +109,12 @@ def evaluate(
     ``(n, 1)`` input is one label per sample), torch tensors; the named columns of a
     DataFrame of scores are matched to ``labels`` (or, without it, are the classes) by name.
     """
+    if evaluate_arrays.native(y_true, y_pred, matrix, counts=counts, scores=scores, orientation=orientation,
+                              interval=interval, probabilistic=probabilistic, relevance=relevance,
+                              relevance_order=relevance_order):  # torch, JAX...: values on the arrays' device
+        return evaluate_arrays.evaluate_arrays(metrics, metric, y_true=y_true, y_pred=y_pred, labels=labels,
+                                               matrix=matrix, multilabel=multilabel, average=average, params=params,
+                                               weights=weights, pos_label=pos_label, zero_division=zero_division)
     y_true, y_pred, scores, labels = containers.normalized(y_true, y_pred, scores, labels, multilabel)
     if interval is not None:
         confidence = check_confidence(confidence)

@@ -8,12 +8,12 @@ array-api-strict, numpy). Each ``update`` counts the batch on its device
 host. The class set is fixed up front, as in torchmetrics, because growing it would mean
 reading every batch's labels on the host.
 
-``compute`` copies the small state (the ``(C, C)`` matrix, or ``(4, C)`` multi-label counts)
-to the host, evaluates the metrics there with the generated numpy code, and returns each
-value as an array of the input's namespace on the input's device (float64 where the device
-holds it, else float32). Evaluating on the device itself needs the namespace-generic
-generated code (issue 28, a later step); for the counts it is a copy of ``C * C`` integers per
-``compute``, not per batch.
+``compute`` evaluates the metrics from the state (the ``(C, C)`` matrix, or ``(4, C)``
+multi-label counts) where it lives, with the namespace-generic generated code
+(:mod:`.evaluate_arrays`), and returns each value as an array of the input's namespace on
+the input's device (float64 where the device holds it, else float32); a metric whose formula
+needs what the Array API standard lacks is computed by numpy on a host copy of the counts, with
+a warning. numpy input is evaluated as ``evaluate`` does.
 
 >>> import numpy as np
 >>> f1 = TrainingMetric("f1:macro", classes=3)
@@ -34,11 +34,15 @@ from collections.abc import Mapping
 import numpy as np
 
 from metricc.api.evaluate import evaluate, metric
+from metricc.api.evaluate_arrays import values_of_counts
 from metricc.core.errors import InputError
 from metricc.runtime import averaging, namespace, xp_counts
 from metricc.runtime.confusion import ClassCounts
 
 __all__ = ["TrainingMetric"]
+
+# The options evaluating on the device reads; with any other (relevance=...) compute reads a host copy.
+_ON_DEVICE = frozenset({"average", "params", "weights", "pos_label", "zero_division"})
 
 
 def _torch_distributed():
@@ -145,21 +149,30 @@ class TrainingMetric:
 
     def compute(self):
         """The metric value(s) of every batch since ``reset``, in the input's namespace and on its
-        device (numpy input: what ``evaluate`` returns). The counts are copied to the host to
-        evaluate them (see the module docstring)."""
+        device (numpy input: what ``evaluate`` returns), computed there (see the module docstring)."""
         counts = self.synced_counts() if self.sync_on_compute else self._checked()
+        if not namespace.is_numpy(namespace.array_namespace(counts)) and set(self.options) <= _ON_DEVICE:
+            values = values_of_counts(self.names, metric, labels=self.labels, **self.options,
+                                      **({"counts": counts} if self.multilabel else {"matrix": counts}))
+        else:
+            values = self._on_host(counts)
+        return values[self.names[0]] if self.single else values
+
+    def _on_host(self, counts) -> dict:
+        """``evaluate`` on a host copy of the counts (numpy input, or options only it reads), each
+        value returned as an array of the counts' namespace on their device."""
         host = namespace.to_host(counts)
         if self.multilabel:
             values = evaluate(self.names, counts=ClassCounts(*host), labels=self.labels, **self.options)
         else:
             values = evaluate(self.names, matrix=host, labels=self.labels, **self.options)
         xp = namespace.array_namespace(counts)
-        if not namespace.is_numpy(xp):
-            where = namespace.device(counts)
-            dtype = namespace.value_dtype(xp, where)
-            values = {name: xp.asarray(np.asarray(value, dtype=np.float64), dtype=dtype, device=where)
-                      for name, value in values.items()}
-        return values[self.names[0]] if self.single else values
+        if namespace.is_numpy(xp):
+            return values
+        where = namespace.device(counts)
+        dtype = namespace.value_dtype(xp, where)
+        return {name: xp.asarray(np.asarray(value, dtype=np.float64), dtype=dtype, device=where)
+                for name, value in values.items()}
 
     def __repr__(self) -> str:
         state = None if self.counts is None else f"{tuple(self.counts.shape)} {self.counts.dtype} on {namespace.device(self.counts)}"

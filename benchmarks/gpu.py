@@ -11,8 +11,10 @@ runs (``torch.cuda.synchronize()`` before and after each):
 - ``torchmetrics``: ``MulticlassConfusionMatrix(num_classes=C)`` update + compute
   (``torch.bincount``), with and without its argument validation.
 
-Every GPU matrix is compared with numpy's ``bincount`` of the same labels on the host; any
-difference is printed and the exit status is 1. Ratios are metricc's time over torchmetrics'
+Every GPU matrix is compared with numpy's ``bincount`` of the same labels on the host; then
+every count-level metric of the catalog, in every averaging mode, is computed on the GPU
+(``generated/arrays/``) and compared with numpy's value on the host; any difference is printed
+and the exit status is 1. Ratios are metricc's time over torchmetrics'
 (without validation on both sides, and with it): above 1 means metricc is slower. Where there is
 no CUDA device (or no torch) it prints why and exits 0. About a minute on an H100.
 
@@ -87,6 +89,53 @@ def _row(torch, where: str, n: int, classes: int, repeat: int, synchronize) -> t
     return cells, equal
 
 
+def _catalog(torch, where: str, n: int, repeat: int, synchronize) -> bool:
+    """Every class-, aggregate- and matrix-level metric, in every averaging mode, computed on the
+    device from one matrix (``generated/arrays/``) equals numpy's on the host (1e-12), and stays
+    there; then ``mc.evaluate`` of three metrics on the labels is timed against torchmetrics."""
+    import warnings
+
+    from torchmetrics.functional.classification import multiclass_f1_score, multiclass_matthews_corrcoef
+
+    import metricc as mc
+    from metricc.api.evaluate_arrays import values_of_counts
+    from metricc.generated import CATALOG
+    from metricc.runtime.xp_counts import confusion_counts
+    from metricc.runtime.xp_kernel import HostFallbackWarning
+
+    classes = 10
+    generator = torch.Generator(device=where).manual_seed(0)
+    truth = torch.randint(0, classes, (n,), device=where, generator=generator)
+    predicted = torch.where(torch.rand(n, device=where, generator=generator) < 0.7, truth,
+                            torch.randint(0, classes, (n,), device=where, generator=generator))
+    matrix = confusion_counts(truth, predicted, torch.arange(classes, device=where))
+    infos = {info.id: info for info in CATALOG.values() if info.level in ("class", "aggregate", "matrix")}
+    entries = [f"{i.id}:{mode}" for i in infos.values() if i.per_class for mode in i.averages if mode != "samples"]
+    entries += [i.id for i in infos.values() if not i.per_class and not i.per_instance]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HostFallbackWarning)
+        found = values_of_counts(entries, mc.metric, matrix=matrix, pos_label=1)
+    expected = mc.evaluate(entries, matrix=matrix.cpu().numpy(), pos_label=1)
+    wrong = []
+    for entry in entries:
+        value, reference = found[entry], np.asarray(expected[entry], dtype=np.float64)
+        host = value.cpu().numpy()
+        close = np.allclose(host, reference, rtol=1e-12, atol=1e-12, equal_nan=True)
+        if value.device != matrix.device or not close:
+            wrong.append(f"{entry}: {host} on {value.device}, numpy {reference}")
+    print(f"Catalog on {where}: {len(entries)} metric entries from one {classes}-class matrix of {n:.0e} labels, "
+          f"{len(entries) - len(wrong)} equal numpy's on the host and stayed on the device")
+    for line in wrong:
+        print(f"  MISMATCH {line}")
+    names = ["f1:macro", "mcc", "preference_driven"]
+    ours = _median_seconds(lambda: mc.evaluate(names, y_true=truth, y_pred=predicted, labels=list(range(classes))),
+                           repeat, synchronize)
+    theirs = _median_seconds(lambda: (multiclass_f1_score(predicted, truth, classes, average="macro"),
+                                      multiclass_matthews_corrcoef(predicted, truth, classes)), repeat, synchronize)
+    print(f"mc.evaluate({names}) on the labels: {ours * 1e3:.2f} ms; torchmetrics f1 macro + mcc: {theirs * 1e3:.2f} ms")
+    return not wrong
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10_000_000, help="labels per run (default 1e7)")
@@ -122,6 +171,7 @@ def main(argv=None) -> int:
           "/ torchmetrics with validate_args=True. Above 1: metricc is slower. equal: every matrix equals numpy's "
           "bincount on the host and stayed on the device.")
     print("metricc counts with the Array API standard only (sort + searchsorted), torchmetrics with torch.bincount.")
+    all_equal &= _catalog(torch, args.device, args.n, args.repeat, synchronize)
     if not all_equal:
         print("MISMATCH: see the lines above")
     return 0 if all_equal else 1

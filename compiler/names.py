@@ -20,7 +20,8 @@ GENERATED_NAMES = frozenset(
      "true_positives", "false_positives", "false_negatives", "true_negatives", "tp", "fp", "fn", "tn",
      "M", "C", "t", "p", "n", "x", "ID", "AVERAGES", "DEFAULT_AVERAGE", "INFO",
      "y_true", "scores", "labels", "curves", "valid", "positives", "negatives", "S", "Y",
-     "tp_prev", "fp_prev", "fn_prev", "tn_prev", "terms", "context"}
+     "tp_prev", "fp_prev", "fn_prev", "tn_prev", "terms", "context",
+     "xp", "FALLBACK"}  # xp, FALLBACK: generated/arrays modules
 ) | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
 
 # What generated modules may import from the runtime (kernel helpers and registry types).

@@ -27,7 +27,8 @@ import numpy as np
 
 from metricc.core.errors import InputError
 
-__all__ = ["array_namespace", "as_array", "count_dtype", "device", "is_numpy", "is_torch", "to_host", "value_dtype"]
+__all__ = ["array_namespace", "as_array", "count_dtype", "device", "is_array", "is_numpy", "is_torch", "to_host",
+           "value_dtype"]
 
 
 def _compat():
@@ -36,9 +37,14 @@ def _compat():
     return array_api_compat
 
 
+def is_array(x) -> bool:
+    """Whether ``x`` is an array of some Array API library (numpy's included)."""
+    return _compat().is_array_api_obj(x)
+
+
 def as_array(x, argument: str):
     """``x`` itself when it is an array of some namespace, else ``np.asarray(x)`` (lists, tuples)."""
-    if _compat().is_array_api_obj(x):
+    if is_array(x):
         return x
     try:
         return np.asarray(x)
