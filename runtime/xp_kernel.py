@@ -38,10 +38,10 @@ from metricc.runtime import kernel as host_kernel
 from metricc.runtime.counts import check_class_vector
 from metricc.runtime.kernel import scalar_param
 
-__all__ = ["HostFallbackWarning", "Space", "align", "arange", "average_class_metric", "average_class_values",
+__all__ = ["HostFallbackWarning", "PreparedTerms", "Space", "align", "arange", "average_class_metric", "average_class_values",
            "class_counts",
            "class_param", "diagonal", "equal", "exact", "extended_log", "eye", "finish", "heaviside",
-           "log_ratio", "matrix_param", "matrix_terms", "nonzero", "on_host", "quiet", "real",
+           "log_ratio", "matrix_param", "matrix_terms", "nonzero", "on_host", "prepared_terms", "quiet", "real",
            "scalar_param", "shape", "space", "sum_last_axis", "transpose", "xlogy", "xlogy_ratio"]
 
 
@@ -145,11 +145,24 @@ def real(xp: Space, values):
     return xp.astype(_array(xp, values), xp.values)
 
 
-def exact(xp: Space, bound: Callable[[int], int], *counts):
+class PreparedTerms:
+    """A matrix's terms as the numpy kernel prepares them once per call (printed code reads
+    ``terms.diagonal`` and hands ``terms`` to :func:`exact`); here only the diagonal."""
+
+    def __init__(self, xp: Space, matrix):
+        self.diagonal = diagonal(xp, matrix)
+
+
+def prepared_terms(xp: Space, matrix) -> PreparedTerms:
+    return PreparedTerms(xp, matrix)
+
+
+def exact(xp: Space, bound: Callable[[int], int], *counts, terms: PreparedTerms | None = None):
     """Copies of the float ``counts`` for the parts of a kernel where floats would cancel: the
     counts themselves while ``bound(B)`` (every intermediate, no count above ``B``) stays below
     the float's exact integers, integer copies while it fits the count dtype, else the floats.
-    Reads the largest count, and whether every count is whole, from the device."""
+    Reads the largest count, and whether every count is whole, from the device. ``terms`` is
+    the numpy kernel's source of integer twins; on the device the counts are copied as given."""
     arrays = [_array(xp, c) for c in counts]
     if not arrays:
         return arrays

@@ -34,7 +34,8 @@ STANDARD = frozenset({"abs", "all", "any", "broadcast_to", "count_nonzero", "e",
                       "log", "max", "maximum", "min", "minimum", "pi", "sqrt", "sum", "where"})
 # What the module's own lines call, beside XP_HELPERS: imported from the xp kernel too.
 _TEMPLATE_HELPERS = frozenset({"average_class_metric", "average_class_values", "class_counts", "class_param", "finish", "matrix_param",
-                               "matrix_terms", "quiet", "scalar_param", "space"})
+                               "matrix_terms", "prepared_terms", "quiet", "scalar_param", "space"})
+_PREPARED = re.compile(r"(?<![.\w])terms(?!\w)")  # the numpy kernel's prepared matrix terms, read by printed code
 _HELPER_OF_NUMPY = re.compile(r"(?<![.\w])np\.(heaviside|shape)\(")  # numpy's, helpers of the xp kernel
 _NUMPY = re.compile(r"(?<![.\w])np\.(\w+)")
 _CALL = re.compile(r"(?<![.\w])([A-Za-z_]\w*)\(")
@@ -170,6 +171,8 @@ def emit_array_module(metric: ir.Metric) -> str | None:
         prologue = ["    M, C, t, p, n, xp = matrix_terms(matrix)"] if level == "matrix" else ["    xp = space(counts)"]
         if level == "matrix" and context.counts:
             prologue.append("    counts = class_counts(matrix)")
+        if level == "matrix" and _PREPARED.search("\n".join(_kernel_code(context))):
+            prologue.append("    terms = prepared_terms(xp, M)")
         body = [*prologue, *checks, "    with quiet():", *_term_lines(context), *_lines(context.kernel.lines, "    "),
                 *_lines(layout("        value = ", context.kernel.value)),
                 *_lines(layout("        undefined = ", context.kernel.undefined))]

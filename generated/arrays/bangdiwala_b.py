@@ -9,10 +9,10 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.xp_kernel import (
-    diagonal,
     finish,
     matrix_terms,
     nonzero,
+    prepared_terms,
     quiet,
     sum_last_axis,
 )
@@ -33,8 +33,9 @@ def bangdiwala_b(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
+    terms = prepared_terms(xp, M)
     with quiet():
         x0 = p * t
-        value = sum_last_axis(xp, diagonal(xp, M) ** 2) / nonzero(xp, sum_last_axis(xp, x0))
+        value = sum_last_axis(xp, terms.diagonal ** 2) / nonzero(xp, sum_last_axis(xp, x0))
         undefined = (sum_last_axis(xp, x0) == 0)
         return finish(xp, value, undefined, zero_division)

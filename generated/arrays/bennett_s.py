@@ -9,11 +9,11 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.xp_kernel import (
-    diagonal,
     exact,
     finish,
     matrix_terms,
     nonzero,
+    prepared_terms,
     quiet,
     real,
     sum_last_axis,
@@ -35,8 +35,9 @@ def bennett_s(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
+    terms = prepared_terms(xp, M)
     with quiet():
-        M_diagonal__exact, n__exact = exact(xp, lambda B: B*C**2 + B, diagonal(xp, M), n)
+        M_diagonal__exact, n__exact = exact(xp, lambda B: B*C**2 + B, terms.diagonal, n, terms=terms)
         exact__0 = real(xp, C * sum_last_axis(xp, M_diagonal__exact) - n__exact)
         value = exact__0 / nonzero(xp, n * max(1, C - 1))
         undefined = (n == 0)

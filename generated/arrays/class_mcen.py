@@ -11,11 +11,11 @@ import math
 from metricc.runtime.xp_kernel import (
     align,
     average_class_values,
-    diagonal,
     exact,
     eye,
     matrix_terms,
     nonzero,
+    prepared_terms,
     quiet,
     real,
     sum_last_axis,
@@ -42,8 +42,9 @@ def class_mcen(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
+    terms = prepared_terms(xp, M)
     with quiet():
-        M_diagonal__exact, p__exact, t__exact = exact(xp, lambda B: 3*B, diagonal(xp, M), p, t)
+        M_diagonal__exact, p__exact, t__exact = exact(xp, lambda B: 3*B, terms.diagonal, p, t, terms=terms)
         exact__0 = real(xp, p__exact + t__exact - M_diagonal__exact)
         x0 = 1 / nonzero(xp, exact__0)
         value = (

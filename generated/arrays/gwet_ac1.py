@@ -10,11 +10,11 @@ import math
 
 from metricc.runtime.xp_kernel import (
     align,
-    diagonal,
     exact,
     finish,
     matrix_terms,
     nonzero,
+    prepared_terms,
     quiet,
     real,
     sum_last_axis,
@@ -36,9 +36,15 @@ def gwet_ac1(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
+    terms = prepared_terms(xp, M)
     with quiet():
         M_diagonal__exact, n__exact, p__exact, t__exact = exact(xp,
-            lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2), diagonal(xp, M), n, p, t
+            lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2),
+            terms.diagonal,
+            n,
+            p,
+            t,
+            terms=terms,
         )
         exact__y0 = p__exact + t__exact
         exact__y1 = exact__y0 * (align(xp, 2 * n__exact, "", "k") - exact__y0)

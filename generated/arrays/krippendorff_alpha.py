@@ -9,11 +9,11 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.xp_kernel import (
-    diagonal,
     exact,
     finish,
     matrix_terms,
     nonzero,
+    prepared_terms,
     quiet,
     real,
     sum_last_axis,
@@ -35,9 +35,10 @@ def krippendorff_alpha(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
+    terms = prepared_terms(xp, M)
     with quiet():
         M_diagonal__exact, n__exact, p__exact, t__exact = exact(xp,
-            lambda B: 6*B*C*(2*B + 1) + 2*B*(2*B + 1), diagonal(xp, M), n, p, t
+            lambda B: 6*B*C*(2*B + 1) + 2*B*(2*B + 1), terms.diagonal, n, p, t, terms=terms
         )
         exact__y0 = 2 * n__exact
         exact__y1 = exact__y0 - 1

@@ -10,12 +10,12 @@ import math
 
 from metricc.runtime.xp_kernel import (
     align,
-    diagonal,
     equal,
     eye,
     finish,
     matrix_terms,
     nonzero,
+    prepared_terms,
     quiet,
     sum_last_axis,
     transpose,
@@ -38,10 +38,11 @@ def overall_mcen(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
+    terms = prepared_terms(xp, M)
     with quiet():
         x0 = 2 * n
         x1 = p + t
-        x2 = x1 + equal(xp, 0, x1) - diagonal(xp, M)
+        x2 = x1 + equal(xp, 0, x1) - terms.diagonal
         x3 = 1 / nonzero(xp, x2)
         value = (
             -sum_last_axis(xp,
@@ -55,10 +56,12 @@ def overall_mcen(
                 )
             )
             / nonzero(xp,
-                (x0 + (equal(xp, 2, C) - 1) * sum_last_axis(xp, diagonal(xp, M))) * xp.log(max(2, 2 * (C - 1)))
+                (x0 + (equal(xp, 2, C) - 1) * sum_last_axis(xp, terms.diagonal))
+                * xp.log(max(2, 2 * (C - 1)))
             )
         )
         undefined = (
-            (x0 + (equal(xp, 2, C) - 1) * sum_last_axis(xp, diagonal(xp, M)) == 0) | xp.any(x2 == 0, axis=(-1,))
+            (x0 + (equal(xp, 2, C) - 1) * sum_last_axis(xp, terms.diagonal) == 0)
+            | xp.any(x2 == 0, axis=(-1,))
         )
         return finish(xp, value, undefined, zero_division)

@@ -9,11 +9,11 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.xp_kernel import (
-    diagonal,
     exact,
     finish,
     matrix_terms,
     nonzero,
+    prepared_terms,
     quiet,
     real,
     sum_last_axis,
@@ -35,9 +35,10 @@ def scott_pi(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
+    terms = prepared_terms(xp, M)
     with quiet():
         M_diagonal__exact, n__exact, p__exact, t__exact = exact(xp,
-            lambda B: 12*B**2*C + 4*B**2, diagonal(xp, M), n, p, t
+            lambda B: 12*B**2*C + 4*B**2, terms.diagonal, n, p, t, terms=terms
         )
         exact__y0 = (p__exact + t__exact) ** 2
         exact__0 = real(xp, 4 * n__exact ** 2 - sum_last_axis(xp, exact__y0))
