@@ -54,14 +54,17 @@ def hinge_loss(
     Reference: scikit-learn 1.9, sklearn.metrics.hinge_loss
     Reference: torchmetrics 1.9, multiclass_hinge_loss(multiclass_mode='crammer-singer')
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=False)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("hinge_loss", n, C, ((1, 1),))
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
     S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))
     S__Y__above, S__Y__tied_before = row_ranks(S, ("above", "tied_before"), Y)
+    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
     value = (
         np.sum(
             np.maximum(
@@ -79,7 +82,7 @@ def hinge_loss(
                     * transpose(S),
                     axis=-2,
                 )
-                - np.sum(transpose(S) * transpose(Y), axis=-2),
+                - S__true,
             )
             ** power,
             axis=-1,

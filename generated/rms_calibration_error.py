@@ -9,8 +9,11 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
+    arange,
     check_score_memory,
     check_scores,
+    equal,
     finish,
     group_sum,
     nonzero,
@@ -62,15 +65,25 @@ def rms_calibration_error(
         error)
     Reference: torchmetrics 1.9, multiclass_calibration_error(norm='l2')
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=True)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("rms_calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
     [S__top] = row_ranks(S, ("top",))
+    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
     grouped__sum0 = np.sum(transpose(S) * transpose(S__top), axis=-2)
     grouped__key0, grouped__value1 = (
         np.floor(bins * grouped__sum0),
-        np.sum(transpose(S__top) * transpose(Y), axis=-2) - grouped__sum0,
+        equal(
+            0,
+            np.sum(
+                np.heaviside(align(Y__class, "s", "ls") - align(arange(C), "l", "ls"), 0.0)
+                * equal(transpose(S), align(S__true, "s", "ls"))
+                + np.heaviside(transpose(S) - align(S__true, "s", "ls"), 0.0),
+                axis=-2,
+            ),
+        )
+        - grouped__sum0,
     )
     value = np.sqrt(
         np.sum(

@@ -9,12 +9,14 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
+    arange,
     check_score_memory,
     check_scores,
+    equal,
     finish,
     nonzero,
     np,
-    row_ranks,
     scalar_param,
     transpose,
 )
@@ -49,18 +51,19 @@ def top_k_accuracy(
         4.1 (top-5 error)
     Reference: scikit-learn 1.9, sklearn.metrics.top_k_accuracy_score
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=False)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("top_k_accuracy", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 1), "top >= 1")
-    S__above, S__tied, S__tied_before = row_ranks(S, ("above", "tied", "tied_before"))
+    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
     value = (
         np.sum(
             np.heaviside(
                 top
                 - np.sum(
-                    (transpose(S__above) + transpose(S__tied) - 1 - transpose(S__tied_before))
-                    * transpose(Y),
+                    np.heaviside(align(arange(C), "l", "ls") - align(Y__class, "s", "ls"), 0.0)
+                    * equal(transpose(S), align(S__true, "s", "ls"))
+                    + np.heaviside(transpose(S) - align(S__true, "s", "ls"), 0.0),
                     axis=-2,
                 ),
                 0.0,

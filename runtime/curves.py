@@ -46,6 +46,8 @@ class Curves(NamedTuple):
 def _column_index(y_true, n_classes: int, labels) -> np.ndarray:
     """Class labels -> score columns: ``labels`` order, else the sorted distinct labels, else 0..C-1."""
     y = label_array(y_true, "y_true", max_ndim=1)
+    if labels is None and y.dtype.kind in "iu" and y.min() >= 0 and y.max() < n_classes:
+        return y.astype(np.intp, copy=False)  # both rules below read such labels as the columns: no sort needed
     if labels is None and y.dtype.kind != "O":  # numbers or strings of one type: numpy sorts them
         distinct, codes = np.unique(y, return_inverse=True)
         if len(distinct) == n_classes:
@@ -79,8 +81,10 @@ def _column_index(y_true, n_classes: int, labels) -> np.ndarray:
 
 
 def check_scores(y_true, scores, labels=None, probabilities: bool = False,
-                 indicator: bool = False, relevance: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """-> (one-hot truth ``Y``, scores ``S``), both ``(n, C)`` floats.
+                 indicator: bool = False, relevance: bool = False, codes: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """-> (one-hot truth ``Y``, scores ``S``), both ``(n, C)`` floats; with ``codes`` (single-label
+    truth only) the true class of each row ``(n,)`` (its score column) instead of ``Y``, for
+    kernels that gather ``S[s, y[s]]`` rather than sum ``Y[s, k] S[s, k]`` over a one-hot row.
 
     1-D scores are the scores of the second of two classes; the first gets ``1 - s`` (a
     decreasing transform, so rankings are kept and probabilities stay probabilities).
@@ -104,6 +108,8 @@ def check_scores(y_true, scores, labels=None, probabilities: bool = False,
     if probabilities:
         check_probabilities(values)
     columns = _column_index(y, values.shape[1], labels)
+    if codes:
+        return columns, values
     truth = np.zeros_like(values)
     truth[np.arange(values.shape[0]), columns] = 1.0
     return truth, values

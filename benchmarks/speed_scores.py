@@ -1,0 +1,62 @@
+"""Score-level rows of ``speed.py`` (issue 31): one row per family of score metrics, metricc
+against the shortest hand-written numpy form and scikit-learn where installed, with peak memory.
+
+Not a test: ``speed.py --only scores`` runs these beside the AUC rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import metricc.api as mc
+
+
+def hand_log_loss(y, proba):
+    return -np.mean(np.log(proba[np.arange(len(y)), y]))
+
+
+def hand_top_k(y, scores, k=2):
+    return np.mean((np.argpartition(scores, -k, axis=1)[:, -k:] == y[:, None]).any(axis=1))
+
+
+def hand_brier(y, proba):
+    truth = np.zeros_like(proba)
+    truth[np.arange(len(y)), y] = 1.0
+    return np.mean(((proba - truth) ** 2).sum(axis=1))
+
+
+def hand_hinge(y, scores):
+    """Crammer-Singer: the true class's score against the best other class's."""
+    rows = np.arange(len(y))
+    true = scores[rows, y]
+    others = scores.copy()
+    others[rows, y] = -np.inf
+    return np.mean(np.maximum(0.0, 1.0 - true + others.max(axis=1)))
+
+
+def _sklearn_rows(y, proba):
+    from sklearn import metrics as skm
+
+    labels = np.arange(proba.shape[1])
+    return {"log_loss": lambda: skm.log_loss(y, proba, labels=labels),
+            "top_k_accuracy": lambda: skm.top_k_accuracy_score(y, proba, k=2, labels=labels),
+            "hinge_loss": lambda: skm.hinge_loss(y, proba, labels=labels)}
+
+
+def family_rows(table, n, rng, peers, tools) -> None:
+    """log loss, top-k accuracy, Brier score and the multi-class hinge on ``n`` x 10 scores;
+    ``tools``: speed.py's ``(median_time, peak_mib, repeat)``."""
+    median_time, peak_mib, repeat = tools
+    c = 10
+    proba = rng.dirichlet(np.full(c, 0.5), size=n)
+    y = rng.integers(0, c, n)
+    hands = {"log_loss": hand_log_loss, "top_k_accuracy": hand_top_k, "brier_score": hand_brier,
+             "hinge_loss": hand_hinge}
+    sklearn = _sklearn_rows(y, proba) if peers["sklearn"] else {}
+    for metric, hand in hands.items():
+        function = mc.metric(metric).function
+        ours = function(y, proba)
+        assert abs(ours - hand(y, proba)) <= 1e-12 * max(1.0, abs(ours)), metric
+        peer = (median_time(sklearn[metric], repeat), False) if metric in sklearn else ""
+        table.add(f"`{metric}`, N = {n:.0e}, C = {c}", lambda: hand(y, proba), lambda: function(y, proba), peer,
+                  memory=(peak_mib(lambda: function(y, proba)), peak_mib(lambda: hand(y, proba))))

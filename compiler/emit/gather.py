@@ -1,0 +1,85 @@
+"""Sums over a one-hot truth row as gathers: ``Sum(Y[s, k] * f(s, k), k)`` -> ``f(s, y[s])``.
+
+Where the truth is one label per sample, row ``s`` of ``Y`` is 1 at the true class ``y[s]``
+and 0 elsewhere, so a class sum weighted by it picks one term: the log loss's
+``Sum(Y[s, k] * S[s, k], k)`` is the true class's score, top-k accuracy's rank of the true
+class compares the row with that one score. Printed as they stand, both multiply ``(n, C)``
+arrays (the one-hot ``Y`` among them) only to add zeros; gathered, they read ``S[s, y[s]]``
+(``S__true``, one ``take_along_axis``) and the true class itself (``Y__class``), and a
+comparison with the true class's score is one pass over the scores, no sort. Run again after
+the row ranks (:mod:`.row_ranks`), a sum of a count array read elsewhere too (calibration's
+top label, both its confidence and its correctness) gathers that array: ``S__top__true``.
+
+The value is the same float: the dropped terms are exact zeros, ``0 * f`` for a finite ``f``.
+So only bodies finite wherever the scores are (sums, products, whole powers, indicators,
+``max``, ``abs``, ``floor`` of scores and counts) are gathered: ``0 * log(0)`` is NaN in the
+sum, and stays so. A body that reads the class ``k`` other than in the true sample's row
+(``S[u, k]`` of another sample, a class parameter ``w[k]``) is left as it is.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from metricc.compiler.emit.sums import rewrite_sums
+from metricc.compiler.language import symbols
+
+__all__ = ["TRUE_CLASS", "gathered_bases", "rewrite"]
+
+TRUE_CLASS = sympy.IndexedBase("Y__class")  # the true class of each sample: y[s]
+_SUFFIX = "__true"  # X[s, y[s]] is X__true[s]: S__true the true class's score, S__top__true its top mark
+
+_FINITE = (sympy.Add, sympy.Mul, sympy.Indexed, sympy.Idx, sympy.Symbol, sympy.Number, sympy.Heaviside,
+           sympy.KroneckerDelta, sympy.Sum, sympy.Tuple, sympy.Max, sympy.Min, sympy.Abs, sympy.floor,
+           sympy.IndexedBase, symbols.step)
+
+
+def _finite(expr: sympy.Basic) -> bool:
+    """Whether ``expr`` is finite wherever the scores and counts are: no logarithm, no division."""
+    if isinstance(expr, sympy.Pow):
+        return expr.exp.is_Integer and expr.exp > 0 and _finite(expr.base)
+    if isinstance(expr, sympy.Heaviside):  # its second argument is the value at 0, a number
+        return _finite(expr.args[0])
+    return isinstance(expr, _FINITE) and all(map(_finite, expr.args))
+
+
+def _gathered(total: sympy.Sum, elsewhere: tuple[sympy.Expr, ...]) -> sympy.Expr | None:
+    """``f(s, y[s])`` of ``Sum(Y[s, k] * f(s, k), (k, 0, C - 1))``, or None; also None where a sum
+    inside ``f`` is read ``elsewhere`` as well, in whatever form the rebuilt terms take (its
+    array, computed anyway, is gathered after the ranks)."""
+    if len(total.limits) != 1:
+        return None
+    index, low, high = total.limits[0]
+    if low != 0 or high != symbols.N_CLASSES - 1:
+        return None
+    factors = sympy.Mul.make_args(total.function)
+    truth = next((f for f in factors if isinstance(f, sympy.Indexed) and f.base == symbols.TRUTH
+                  and f.indices[1] == index and symbols.is_sample_index(f.indices[0])), None)
+    if truth is None:
+        return None
+    sample = truth.indices[0]
+    body = sympy.Mul(*(f for f in factors if f is not truth))
+    if not _finite(body):
+        return None
+    rest = {a for e in elsewhere for a in e.atoms(sympy.Sum)} - total.atoms(sympy.Sum)
+    if any(a.limits == inner.limits and sympy.expand(a.function - inner.function) == 0
+           for inner in body.atoms(sympy.Sum) for a in rest):
+        return None
+    rows = {a: sympy.S.One if a.base == symbols.TRUTH else sympy.IndexedBase(f"{a.base.label}{_SUFFIX}")[sample]
+            for a in body.atoms(sympy.Indexed) if a.indices == (sample, index)}
+    picked = body.xreplace(rows).xreplace({index: TRUE_CLASS[sample]})
+    if any(TRUE_CLASS[sample] in atom.indices for atom in picked.atoms(sympy.Indexed)):
+        return None  # the class read elsewhere than in the sample's own row of an array
+    return picked
+
+
+def gathered_bases(outputs) -> list[tuple[str, sympy.IndexedBase]]:
+    """``[(array name, gathered base)]`` read by ``outputs``, by name: ``("S", S__true)``."""
+    found = {a.base for o in outputs for a in o.atoms(sympy.Indexed) if str(a.base.label).endswith(_SUFFIX)}
+    return sorted((str(b.label)[:-len(_SUFFIX)], b) for b in found)
+
+
+def rewrite(outputs) -> tuple[sympy.Expr, ...]:
+    """``outputs`` with every class sum over a one-hot truth row gathered, inner sums first."""
+    outputs = tuple(outputs)
+    return tuple(rewrite_sums(o, lambda total: _gathered(total, outputs)) for o in outputs)
