@@ -44,8 +44,8 @@ def _sklearn_rows(y, proba):
 
 
 def family_rows(table, n, rng, peers, tools) -> None:
-    """log loss, top-k accuracy, Brier score and the multi-class hinge on ``n`` x 10 scores;
-    ``tools``: speed.py's ``(median_time, peak_mib, repeat)``."""
+    """log loss, top-k accuracy, Brier score and the multi-class hinge on ``n`` x 10 scores, then
+    :func:`ranking_rows`; ``tools``: speed.py's ``(median_time, peak_mib, repeat)``."""
     median_time, peak_mib, repeat = tools
     c = 10
     proba = rng.dirichlet(np.full(c, 0.5), size=n)
@@ -60,3 +60,35 @@ def family_rows(table, n, rng, peers, tools) -> None:
         peer = (median_time(sklearn[metric], repeat), False) if metric in sklearn else ""
         table.add(f"`{metric}`, N = {n:.0e}, C = {c}", lambda: hand(y, proba), lambda: function(y, proba), peer,
                   memory=(peak_mib(lambda: function(y, proba)), peak_mib(lambda: hand(y, proba))))
+    ranking_rows(table, n, rng, peers, tools)
+
+
+def ranking_rows(table, n, rng, peers, tools) -> None:
+    """Multi-label ranking (coverage error, label ranking loss), average precision and NDCG on
+    ``n`` x 5 scores; the target is scikit-learn (there is no shorter numpy form)."""
+    if not peers["sklearn"]:
+        return
+    from sklearn import metrics as skm
+
+    _, peak_mib, _ = tools
+    c = 5
+    scores = rng.random((n, c)).round(3)
+    indicators = (rng.random((n, c)) < 0.4).astype(int)
+    indicators[indicators.sum(axis=1) == 0, 0] = 1
+    y = rng.integers(0, c, n)
+    one_hot = np.eye(c, dtype=int)[y]
+    relevance = rng.integers(0, 4, (n, c))
+    rows = {"coverage_error": (lambda: skm.coverage_error(indicators, scores),
+                               lambda: mc.evaluate("coverage_error", y_true=indicators, scores=scores, multilabel=True)),
+            "label_ranking_loss": (lambda: skm.label_ranking_loss(indicators, scores),
+                                   lambda: mc.evaluate("label_ranking_loss", y_true=indicators, scores=scores,
+                                                       multilabel=True)),
+            "average_precision": (lambda: skm.average_precision_score(one_hot, scores, average="macro"),
+                                  lambda: mc.evaluate("average_precision", y_true=y, scores=scores, average="macro")),
+            "ndcg": (lambda: skm.ndcg_score(relevance, scores),
+                     lambda: mc.evaluate("ndcg", y_true=relevance, scores=scores, multilabel=True))}
+    for metric, (peer, ours) in rows.items():
+        value = ours()[metric]
+        assert abs(value - peer()) <= 1e-12 * max(1.0, abs(value)), metric
+        table.add(f"`{metric}`, N = {n:.0e}, C = {c}; target: sklearn", peer, ours,
+                  memory=(peak_mib(ours), peak_mib(peer)))

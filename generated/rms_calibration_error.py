@@ -9,8 +9,6 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
     equal,
@@ -71,19 +69,12 @@ def rms_calibration_error(
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
     [S__top] = row_ranks(S, ("top",))
     S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
+    S__true_above = np.count_nonzero(S > S__true[:, None], axis=-1)
+    S__true_tied_before = np.count_nonzero((S == S__true[:, None]) & (np.arange(C) < Y__class[:, None]), axis=-1)
     grouped__sum0 = np.sum(transpose(S) * transpose(S__top), axis=-2)
     grouped__key0, grouped__value1 = (
         np.floor(bins * grouped__sum0),
-        equal(
-            0,
-            np.sum(
-                np.heaviside(align(Y__class, "s", "ls") - align(arange(C), "l", "ls"), 0.0)
-                * equal(transpose(S), align(S__true, "s", "ls"))
-                + np.heaviside(transpose(S) - align(S__true, "s", "ls"), 0.0),
-                axis=-2,
-            ),
-        )
-        - grouped__sum0,
+        equal(0, S__true_above + S__true_tied_before) - grouped__sum0,
     )
     value = np.sqrt(
         np.sum(

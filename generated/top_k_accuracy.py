@@ -9,16 +9,12 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
-    equal,
     finish,
     nonzero,
     np,
     scalar_param,
-    transpose,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -56,21 +52,10 @@ def top_k_accuracy(
     check_score_memory("top_k_accuracy", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 1), "top >= 1")
     S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
+    S__true_above = np.count_nonzero(S > S__true[:, None], axis=-1)
+    S__true_tied_after = np.count_nonzero((S == S__true[:, None]) & (np.arange(C) > Y__class[:, None]), axis=-1)
     value = (
-        np.sum(
-            np.heaviside(
-                top
-                - np.sum(
-                    np.heaviside(align(arange(C), "l", "ls") - align(Y__class, "s", "ls"), 0.0)
-                    * equal(transpose(S), align(S__true, "s", "ls"))
-                    + np.heaviside(transpose(S) - align(S__true, "s", "ls"), 0.0),
-                    axis=-2,
-                ),
-                0.0,
-            ),
-            axis=-1,
-        )
-        / nonzero(n)
+        np.sum(np.heaviside(top - S__true_above - S__true_tied_after, 0.0), axis=-1) / nonzero(n)
     )
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

@@ -24,7 +24,7 @@ import sympy
 from metricc.compiler.emit.sums import rewrite_sums
 from metricc.compiler.language import symbols
 
-__all__ = ["TRUE_CLASS", "gathered_bases", "rewrite"]
+__all__ = ["TRUE_CLASS", "TRUE_COUNTS", "gathered_bases", "rewrite", "true_counts"]
 
 TRUE_CLASS = sympy.IndexedBase("Y__class")  # the true class of each sample: y[s]
 _SUFFIX = "__true"  # X[s, y[s]] is X__true[s]: S__true the true class's score, S__top__true its top mark
@@ -74,12 +74,85 @@ def _gathered(total: sympy.Sum, elsewhere: tuple[sympy.Expr, ...]) -> sympy.Expr
 
 
 def gathered_bases(outputs) -> list[tuple[str, sympy.IndexedBase]]:
-    """``[(array name, gathered base)]`` read by ``outputs``, by name: ``("S", S__true)``."""
+    """``[(array name, gathered base)]`` read by ``outputs``, by name: ``("S", S__true)``; the
+    true score is read by the counts against it too."""
     found = {a.base for o in outputs for a in o.atoms(sympy.Indexed) if str(a.base.label).endswith(_SUFFIX)}
+    found |= {sympy.IndexedBase(f"S{_SUFFIX}") for _ in true_counts(outputs)[:1]}
     return sorted((str(b.label)[:-len(_SUFFIX)], b) for b in found)
 
 
+# Counts of a row's entries against the true class's score, by name: the comparison of S with
+# S__true and, for ties, the class order against the true class (numpy code of S, S__true, Y__class, C).
+TRUE_COUNTS = {
+    "above": "S > S__true[:, None]",
+    "at_least": "S >= S__true[:, None]",
+    "below": "S < S__true[:, None]",
+    "at_most": "S <= S__true[:, None]",
+    "tied": "S == S__true[:, None]",
+    "tied_before": "(S == S__true[:, None]) & (np.arange(C) < Y__class[:, None])",
+    "tied_after": "(S == S__true[:, None]) & (np.arange(C) > Y__class[:, None])",
+}
+_RELATIONS = {(1, 0): "above", (1, 1): "at_least", (-1, 0): "below", (-1, 1): "at_most"}
+
+
+def _true_count(factor: sympy.Basic, index: sympy.Symbol, sample: sympy.Symbol) -> str | None:
+    """The count of ``TRUE_COUNTS`` whose entry ``[index]`` is ``factor`` (a comparison of
+    ``S[s, index]`` with ``S__true[s]``), else None."""
+    entry, true = symbols.SCORE[sample, index], sympy.IndexedBase(f"S{_SUFFIX}")[sample]
+    if isinstance(factor, sympy.KroneckerDelta):
+        return "tied" if set(factor.args) == {entry, true} else None
+    if not isinstance(factor, sympy.Heaviside) or len(factor.args) != 2 or factor.args[1] not in (0, 1):
+        return None
+    difference = sympy.expand(factor.args[0])
+    sign = 1 if difference == entry - true else -1 if difference == true - entry else 0
+    return _RELATIONS.get((sign, int(factor.args[1])))
+
+
+def _class_side(factor: sympy.Basic, index: sympy.Symbol, sample: sympy.Symbol) -> str | None:
+    """``"before"`` for ``[index < y[s]]``, ``"after"`` for ``[index > y[s]]``, else None."""
+    if not isinstance(factor, sympy.Heaviside) or len(factor.args) != 2 or factor.args[1] != 0:
+        return None
+    difference = sympy.expand(factor.args[0])
+    return {TRUE_CLASS[sample] - index: "before", index - TRUE_CLASS[sample]: "after"}.get(difference)
+
+
+def _counted_term(term: sympy.Expr, index: sympy.Symbol) -> sympy.Expr | None:
+    factors = sympy.Mul.make_args(term)
+    inside = [f for f in factors if f.has(index)]
+    samples = {a.indices[0] for f in inside for a in f.atoms(sympy.Indexed) if a.base == symbols.SCORE}
+    if len(samples) != 1:
+        return None
+    sample = samples.pop()
+    counts = [c for c in (_true_count(f, index, sample) for f in inside) if c]
+    sides = [c for c in (_class_side(f, index, sample) for f in inside) if c]
+    if len(counts) != 1 or len(counts) + len(sides) != len(inside) or len(sides) > 1 or sides and counts != ["tied"]:
+        return None
+    name = f"tied_{sides[0]}" if sides else counts[0]
+    outside = sympy.Mul(*(f for f in factors if not f.has(index)))
+    return outside * sympy.IndexedBase(f"S{_SUFFIX}_{name}")[sample]  # one underscore: no row_ranks count
+
+
+def _counted(total: sympy.Sum) -> sympy.Expr | None:
+    """``Sum([S[s, l] > S__true[s]] + [S[s, l] = S__true[s]] * [l > y[s]], l)`` as counts of the
+    row against the true score, ``S__true_above[s] + S__true_tied_after[s]``: one pass over
+    the scores (``np.count_nonzero``), whole numbers as the sum of zeros and ones is."""
+    if len(total.limits) != 1 or tuple(total.limits[0][1:]) != (0, symbols.N_CLASSES - 1):
+        return None
+    index = total.limits[0][0]
+    counted = [_counted_term(t, index) for t in sympy.Add.make_args(sympy.expand_mul(total.function))]
+    return None if any(c is None for c in counted) else sympy.Add(*counted)
+
+
+def true_counts(outputs) -> list[tuple[str, sympy.IndexedBase]]:
+    """``[(count, base)]`` of ``TRUE_COUNTS`` read by ``outputs``, by name."""
+    prefix = f"S{_SUFFIX}_"
+    found = {a.base for o in outputs for a in o.atoms(sympy.Indexed) if str(a.base.label).startswith(prefix)}
+    return sorted((str(b.label)[len(prefix):], b) for b in found)
+
+
 def rewrite(outputs) -> tuple[sympy.Expr, ...]:
-    """``outputs`` with every class sum over a one-hot truth row gathered, inner sums first."""
+    """``outputs`` with every class sum over a one-hot truth row gathered, inner sums first,
+    and the sums comparing a row with its true class's score counted."""
     outputs = tuple(outputs)
-    return tuple(rewrite_sums(o, lambda total: _gathered(total, outputs)) for o in outputs)
+    gathered = (rewrite_sums(o, lambda total: _gathered(total, outputs)) for o in outputs)
+    return tuple(rewrite_sums(o, _counted) for o in gathered)

@@ -158,6 +158,10 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
         lines.append(f"    {base} = np.take_along_axis({row}, Y__class[:, None], axis=-1)[:, 0]")
         names[base] = Printed(str(base))
         arrays.add((1, 0))
+    for count, base in gather.true_counts(outputs) if one_label else ():  # a row against its true score: one pass
+        lines.append(f"    {base} = np.count_nonzero({gather.TRUE_COUNTS[count]}, axis=-1)")
+        names[base] = Printed(str(base))
+        arrays.add((1, 1))
     one_hot = one_label and (metric.per_class or any(o.has(symbols.TRUTH) or o.has(_RANKED) for o in outputs)
                              or any("Y" in (row, by) for row, by, _ in ranked.rows))
     grouped = group_by.rewrite(outputs)

@@ -78,3 +78,16 @@ def test_only_finite_bodies_are_gathered():
     assert gather.rewrite([logged]) == (logged,)
     other = sympy.Sum(truth * symbols.SCORE[symbols.index_symbol("u"), k], every_class)  # another sample's row
     assert gather.rewrite([other]) == (other,)
+
+
+def test_a_row_against_its_true_score_is_counted():
+    s, l = symbols.index_symbol("s"), symbols.index_symbol("l")
+    true, true_class = sympy.IndexedBase("S__true")[s], gather.TRUE_CLASS[s]
+    ahead = sympy.Sum(sympy.Heaviside(symbols.SCORE[s, l] - true, 0)
+                      + sympy.KroneckerDelta(symbols.SCORE[s, l], true) * sympy.Heaviside(l - true_class, 0),
+                      (l, 0, symbols.N_CLASSES - 1))
+    counted = gather.rewrite([ahead])
+    assert counted == (sympy.IndexedBase("S__true_above")[s] + sympy.IndexedBase("S__true_tied_after")[s],)
+    assert [name for name, _ in gather.true_counts(counted)] == ["above", "tied_after"]
+    weighted = sympy.Sum(symbols.SCORE[s, l] * sympy.Heaviside(symbols.SCORE[s, l] - true, 0), (l, 0, symbols.N_CLASSES - 1))
+    assert gather.rewrite([weighted]) == (weighted,)  # a sum of scores, not a count
