@@ -11,7 +11,6 @@ import math
 from metricc.runtime.kernel import (
     check_score_memory,
     check_scores,
-    equal,
     finish,
     group_sum,
     nonzero,
@@ -68,14 +67,9 @@ def rms_calibration_error(
     check_score_memory("rms_calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
     [S__top] = row_ranks(S, ("top",))
-    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
-    S__true_above = np.count_nonzero(S > S__true[:, None], axis=-1)
-    S__true_tied_before = np.count_nonzero((S == S__true[:, None]) & (np.arange(C) < Y__class[:, None]), axis=-1)
+    S__top__true = np.take_along_axis(S__top, Y__class[:, None], axis=-1)[:, 0]
     grouped__sum0 = np.sum(transpose(S) * transpose(S__top), axis=-2)
-    grouped__key0, grouped__value1 = (
-        np.floor(bins * grouped__sum0),
-        equal(0, S__true_above + S__true_tied_before) - grouped__sum0,
-    )
+    grouped__key0, grouped__value1 = np.floor(bins * grouped__sum0), S__top__true - grouped__sum0
     value = np.sqrt(
         np.sum(
             group_sum(grouped__key0, grouped__value1, grouped__key0) ** 2

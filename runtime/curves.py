@@ -19,7 +19,7 @@ import numpy as np
 
 from metricc.runtime.confusion import check_labels, label_array
 from metricc.core.errors import InputError
-from metricc.runtime.scores import check_probabilities, indicator_truth, score_array
+from metricc.runtime.scores import check_probabilities, indicator_truth, plainly_probabilities, score_array
 
 __all__ = ["Curves", "ScoreCurves", "check_scores", "curve_pick", "threshold_curve", "score_curves"]
 
@@ -92,12 +92,14 @@ def check_scores(y_true, scores, labels=None, probabilities: bool = False,
     matrix beside ``(n, C)`` scores; ``labels`` then only names the columns. With
     ``relevance`` as well, ``Y`` holds graded relevances (finite reals >= 0).
     """
+    values = score_array(scores, finite=False)
+    plain = probabilities and plainly_probabilities(values)  # finite then, and probabilities: checked once
+    if not plain:
+        score_array(values)
     if indicator:
-        values = score_array(scores)
-        if probabilities:
+        if probabilities and not plain:
             check_probabilities(values)
         return indicator_truth(y_true, values, labels, graded=relevance), values
-    values = score_array(scores)
     if values.ndim == 1:
         values = np.stack([1.0 - values, values], axis=-1)
     if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] < 2:
@@ -105,7 +107,7 @@ def check_scores(y_true, scores, labels=None, probabilities: bool = False,
     y = y_true if isinstance(y_true, np.ndarray) else np.asarray(y_true, dtype=object)
     if y.ndim != 1 or y.shape[0] != values.shape[0]:
         raise InputError("y_true", f"expected one label per score row ({values.shape[0]}), got shape {y.shape}")
-    if probabilities:
+    if probabilities and not plain:
         check_probabilities(values)
     columns = _column_index(y, values.shape[1], labels)
     if codes:

@@ -62,7 +62,7 @@ def _gathered(total: sympy.Sum, elsewhere: tuple[sympy.Expr, ...]) -> sympy.Expr
     if not _finite(body):
         return None
     rest = {a for e in elsewhere for a in e.atoms(sympy.Sum)} - total.atoms(sympy.Sum)
-    if any(a.limits == inner.limits and sympy.expand(a.function - inner.function) == 0
+    if any(a.limits == inner.limits and sympy.expand(_any_sample(a.function) - _any_sample(inner.function)) == 0
            for inner in body.atoms(sympy.Sum) for a in rest):
         return None
     rows = {a: sympy.S.One if a.base == symbols.TRUTH else sympy.IndexedBase(f"{a.base.label}{_SUFFIX}")[sample]
@@ -71,6 +71,14 @@ def _gathered(total: sympy.Sum, elsewhere: tuple[sympy.Expr, ...]) -> sympy.Expr
     if any(TRUE_CLASS[sample] in atom.indices for atom in picked.atoms(sympy.Indexed)):
         return None  # the class read elsewhere than in the sample's own row of an array
     return picked
+
+
+def _any_sample(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with its sample indices renamed alike: a row's array serves every sample."""
+    return expr.xreplace({i: _SAMPLE for i in expr.free_symbols if symbols.is_sample_index(i)})
+
+
+_SAMPLE = sympy.Dummy("sample")
 
 
 def gathered_bases(outputs) -> list[tuple[str, sympy.IndexedBase]]:
