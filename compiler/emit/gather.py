@@ -53,10 +53,9 @@ def _gathered(total: sympy.Sum, elsewhere: tuple[sympy.Expr, ...]) -> sympy.Expr
     if low != 0 or high != symbols.N_CLASSES - 1:
         return None
     factors = sympy.Mul.make_args(total.function)
-    truth = next((f for f in factors if isinstance(f, sympy.Indexed) and f.base == symbols.TRUTH
-                  and f.indices[1] == index and symbols.is_sample_index(f.indices[0])), None)
+    truth = next((f for f in factors if _truth_entry(f, index)), None)
     if truth is None:
-        return None
+        return _split(total, elsewhere)
     sample = truth.indices[0]
     body = sympy.Mul(*(f for f in factors if f is not truth))
     if not _finite(body):
@@ -79,6 +78,33 @@ def _any_sample(expr: sympy.Expr) -> sympy.Expr:
 
 
 _SAMPLE = sympy.Dummy("sample")
+
+
+def _truth_entry(factor: sympy.Basic, index: sympy.Symbol) -> bool:
+    return (isinstance(factor, sympy.Indexed) and factor.base == symbols.TRUTH and factor.indices[1] == index
+            and symbols.is_sample_index(factor.indices[0]))
+
+
+def _whole(term: sympy.Expr) -> bool:
+    """Whether ``term`` is a whole number wherever the scores are finite: integers times
+    indicators and truth entries, so its sums are exact in any grouping."""
+    return all(f.is_Integer or isinstance(f, sympy.KroneckerDelta) or isinstance(f, sympy.Indexed) and f.base == symbols.TRUTH
+               or isinstance(f, sympy.Heaviside) and f.args[1] in (0, 1) for f in sympy.Mul.make_args(term))
+
+
+def _split(total: sympy.Sum, elsewhere) -> sympy.Expr | None:
+    """``Sum((1 - Y[s, l]) * g(l), l)`` of whole-number terms (hinge loss's count of the other
+    classes ahead) -> ``Sum(g(l), l) - g(y[s])``: the same whole number, one sum fewer to weigh
+    by the truth (the row ranks then sort without weights)."""
+    index = total.limits[0][0]
+    terms = sympy.Add.make_args(sympy.expand_mul(total.function))
+    weighed = [t for t in terms if any(_truth_entry(f, index) for f in sympy.Mul.make_args(t))]
+    if not weighed or not all(map(_whole, terms)):
+        return None
+    picked = [_gathered(sympy.Sum(t, *total.limits), elsewhere) for t in weighed]
+    if any(p is None for p in picked):
+        return None
+    return sympy.Sum(sympy.Add(*(t for t in terms if t not in weighed)), *total.limits) + sympy.Add(*picked)
 
 
 def gathered_bases(outputs) -> list[tuple[str, sympy.IndexedBase]]:
