@@ -87,6 +87,8 @@ def ranking_rows(table, n, rng, peers, tools) -> None:
                                   lambda: mc.evaluate("average_precision", y_true=y, scores=scores, average="macro")),
             "ndcg": (lambda: skm.ndcg_score(relevance, scores),
                      lambda: mc.evaluate("ndcg", y_true=relevance, scores=scores, multilabel=True))}
+    if n > 10 ** 5:  # scikit-learn loops over the rows in Python there: 13 s and 25 s a call at 1e6
+        del rows["label_ranking_loss"], rows["ndcg"]
     for metric, (peer, ours) in rows.items():
         value = ours()[metric]
         assert abs(value - peer()) <= 1e-12 * max(1.0, abs(value)), metric
