@@ -27,6 +27,7 @@ import warnings
 import numpy as np
 
 import metricc.api as mc
+import speed_scores  # the score-level rows, beside this script
 
 LABEL_SET = ["accuracy", "precision:micro", "precision:macro", "precision:weighted", "recall:micro", "recall:macro",
              "recall:weighted", "f1:micro", "f1:macro", "f1:weighted", "mcc", "cohen_kappa", "balanced_accuracy"]
@@ -294,19 +295,17 @@ def sweep_row(table, repeat, rng):
                           peak_mib(lambda: hand_preference_sweep(m, grid))))
 
 
-def score_rows(table, sizes, rng, peers):
+def score_rows(table, sizes, repeat, rng, peers):
     for n in sizes:
+        speed_scores.family_rows(table, n, rng, peers, (median_time, peak_mib, repeat))
         c = 5
         y = rng.integers(0, c, n)
         scores = rng.random((n, c)).round(3)
         scores /= scores.sum(axis=1, keepdims=True)
-        if peers["sklearn"]:
-            from sklearn.metrics import roc_auc_score
-            reference = roc_auc_score(y, scores, multi_class="ovo")
-            assert abs(mc.evaluate("au1u", y_true=y, scores=scores)["au1u"] - reference) < 1e-12
-        else:  # the AUC rows compare with scikit-learn: nothing to compare with
+        if not peers["sklearn"]:  # the target of the AUC rows is scikit-learn (there is no shorter numpy form)
             continue
-        # The target of the AUC rows is scikit-learn (there is no shorter numpy form).
+        from sklearn.metrics import roc_auc_score
+        assert abs(mc.evaluate("au1u", y_true=y, scores=scores)["au1u"] - roc_auc_score(y, scores, multi_class="ovo")) < 1e-12
         table.add(f"AU1U (Hand and Till's M) = sklearn OvO AUC, N = {n:.0e}, C = {c}; target: sklearn",
                   lambda: roc_auc_score(y, scores, multi_class="ovo"), lambda: mc.evaluate("au1u", y_true=y, scores=scores),
                   memory=(peak_mib(lambda: mc.evaluate("au1u", y_true=y, scores=scores)),
@@ -374,6 +373,7 @@ def main() -> None:
         CLOCK.update(clock=time.process_time, summary=min)
     repeat = args.repeat or (3 if args.quick else 7)
     sizes = [10 ** 6] if args.quick else [10 ** 6, 10 ** 7]
+    score_sizes = [10 ** 6] if args.quick else [10 ** 4, 10 ** 5, 10 ** 6]
     peers = {"sklearn": _installed("sklearn"), "pycm": _installed("pycm")}
     rng = np.random.default_rng(8)
     table = Table(repeat)
@@ -384,8 +384,8 @@ def main() -> None:
             "small": lambda: small_rows(table, rng),
             "batch": lambda: batch_rows(table, 10 ** 5, repeat, rng),
             "sweep": lambda: sweep_row(table, repeat, rng),
-            "scores": lambda: score_rows(table, [10 ** 5] if args.quick else [10 ** 5, 10 ** 6], rng, peers),
-            "calibration": lambda: calibration_row(table, 10 ** 6, repeat, rng),
+            "scores": lambda: score_rows(table, score_sizes, repeat, rng, peers),
+            "calibration": lambda: [calibration_row(table, n, repeat, rng) for n in score_sizes],
             "import": lambda: import_row(table, repeat)}
     for name, run in rows.items():
         if not args.only or name in args.only:

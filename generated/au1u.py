@@ -50,9 +50,11 @@ def au1u(
     Reference: Hand and Till 2001, Eq. 7
     Reference: Ferri et al. 2009, AU1U
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=False)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("au1u", n, C, ((0, 2), (1, 1)))
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
     ranked__pairs = rank_pairs(Y, S)
     value = (
         sum_last_axis(

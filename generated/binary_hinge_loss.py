@@ -55,20 +55,19 @@ def binary_hinge_loss(
     Reference: scikit-learn 1.9, sklearn.metrics.hinge_loss (two classes)
     Reference: torchmetrics 1.9, binary_hinge_loss
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=False)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("binary_hinge_loss", n, C, ((1, 1),))
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
-    x0 = equal(1, arange(C))
     value = (
         np.sum(
             np.maximum(
                 0,
                 1
-                - (2 * np.sum(align(x0, "k", "ks") * transpose(Y), axis=-2) - 1)
-                * np.sum(align(x0, "k", "ks") * transpose(S), axis=-2),
+                - (2 * equal(1, Y__class) - 1)
+                * np.sum(align(equal(1, arange(C)), "k", "ks") * transpose(S), axis=-2),
             )
             ** power,
             axis=-1,

@@ -60,14 +60,13 @@ def binary_max_calibration_error(
         Bayesian Binning, Section 3 (MCE)
     Reference: torchmetrics 1.9, binary_calibration_error(norm='max')
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=True)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("binary_max_calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
     grouped__sum0 = np.sum(align(equal(1, arange(C)), "k", "ks") * transpose(S), axis=-2)
     grouped__key0, grouped__value1 = (
-        np.floor(bins * grouped__sum0),
-        grouped__sum0 - np.sum(align(equal(1, arange(C)), "k", "ks") * transpose(Y), axis=-2),
+        np.floor(bins * grouped__sum0), equal(1, Y__class) - grouped__sum0
     )
     value = np.max(
         np.abs(

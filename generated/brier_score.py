@@ -45,9 +45,11 @@ def brier_score(
     Reference: Brier 1950, Eq. 1
     Reference: Puertolas Molina 2022, Table 3.1 (Brier score)
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=True)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("brier_score", n, C, ((1, 1),))
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
     value = sum_last_axis(np.sum((transpose(S) - transpose(Y)) ** 2, axis=-1)) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

@@ -64,16 +64,14 @@ def calibration_error(
     Reference: Guo et al. 2017, On Calibration of Modern Neural Networks, Eq. 3
     Reference: torchmetrics 1.9, multiclass_calibration_error(norm='l1')
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=True)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
     [S__top] = row_ranks(S, ("top",))
+    S__top__true = np.take_along_axis(S__top, Y__class[:, None], axis=-1)[:, 0]
     grouped__sum0 = np.sum(transpose(S) * transpose(S__top), axis=-2)
-    grouped__key0, grouped__value1 = (
-        np.floor(bins * grouped__sum0),
-        grouped__sum0 - np.sum(transpose(S__top) * transpose(Y), axis=-2),
-    )
+    grouped__key0, grouped__value1 = np.floor(bins * grouped__sum0), S__top__true - grouped__sum0
     value = (
         np.sum(
             np.abs(

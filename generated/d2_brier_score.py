@@ -53,9 +53,11 @@ def d2_brier_score(
     Reference: Brier 1950, Eq. 1
     Reference: scikit-learn 1.9, sklearn.metrics.d2_brier_score
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=True)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("d2_brier_score", n, C, ((1, 1),))
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
     value = (
         (
             n ** 2

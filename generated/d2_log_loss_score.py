@@ -58,9 +58,12 @@ def d2_log_loss_score(
     Reference: Hastie, Tibshirani and Wainwright 2015, Eq. 3.11 (deviance explained)
     Reference: scikit-learn 1.9, sklearn.metrics.d2_log_loss_score
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=True)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("d2_log_loss_score", n, C, ((1, 1),))
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
+    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
     value = (
         (
             sum_last_axis(
@@ -69,7 +72,7 @@ def d2_log_loss_score(
                     np.sum(transpose(Y), axis=-1) / nonzero(align(n, "", "k")),
                 )
             )
-            - np.sum(extended_log(np.sum(transpose(S) * transpose(Y), axis=-2)), axis=-1)
+            - np.sum(extended_log(S__true), axis=-1)
         )
         / nonzero(
             sum_last_axis(

@@ -9,6 +9,8 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
+    align,
+    arange,
     check_score_memory,
     check_scores,
     equal,
@@ -54,32 +56,38 @@ def hinge_loss(
     Reference: scikit-learn 1.9, sklearn.metrics.hinge_loss
     Reference: torchmetrics 1.9, multiclass_hinge_loss(multiclass_mode='crammer-singer')
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=False)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("hinge_loss", n, C, ((1, 1),))
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
     S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))
-    S__Y__above, S__Y__tied_before = row_ranks(S, ("above", "tied_before"), Y)
+    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
+    x0 = -S__true
     value = (
         np.sum(
             np.maximum(
                 0,
                 1
+                + x0
                 + np.sum(
                     (1 - transpose(Y))
                     * equal(
                         0,
                         transpose(S__above)
                         + transpose(S__tied_before)
-                        - transpose(S__Y__above)
-                        - transpose(S__Y__tied_before),
+                        - np.heaviside(
+                            align(arange(C), "k", "ks") - align(Y__class, "s", "ks"), 0.0
+                        )
+                        * equal(transpose(S), align(S__true, "s", "ks"))
+                        - np.heaviside(-align(x0, "s", "ks") - transpose(S), 0.0),
                     )
                     * transpose(S),
                     axis=-2,
-                )
-                - np.sum(transpose(S) * transpose(Y), axis=-2),
+                ),
             )
             ** power,
             axis=-1,

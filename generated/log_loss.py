@@ -15,7 +15,6 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
-    transpose,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -46,12 +45,11 @@ def log_loss(
     Reference: Ferri et al. 2009, LogL
     Reference: Good 1952
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=True)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
-    check_score_memory("log_loss", n, C, ((1, 1),))
-    value = (
-        -np.sum(extended_log(np.sum(transpose(S) * transpose(Y), axis=-2)), axis=-1) / nonzero(n)
-    )
+    check_score_memory("log_loss", n, C, ((1, 0),))
+    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
+    value = -np.sum(extended_log(S__true), axis=-1) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 

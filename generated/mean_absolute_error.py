@@ -43,9 +43,11 @@ def mean_absolute_error(
     Reference: Wang et al. 2013, Eq. 18
     Reference: Ferri et al. 2009, MAE
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=True)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("mean_absolute_error", n, C, ((1, 1),))
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
     value = sum_last_axis(np.sum(np.abs(transpose(S) - transpose(Y)), axis=-1)) / nonzero(C * n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

@@ -46,9 +46,11 @@ def mean_squared_error(
     Reference: Puertolas Molina 2022, Table 3.1 (Brier score, binary)
     Reference: Brier 1950
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=True)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("mean_squared_error", n, C, ((1, 1),))
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
     value = sum_last_axis(np.sum((transpose(Y) - transpose(S)) ** 2, axis=-1)) / nonzero(C * n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

@@ -60,12 +60,14 @@ def one_vs_all_hinge_loss(
     Reference: Rifkin and Klautau 2004, In defense of one-vs-all classification
     Reference: torchmetrics 1.9, multiclass_hinge_loss(multiclass_mode='one-vs-all')
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=False)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("one_vs_all_hinge_loss", n, C, ((1, 1),))
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
     value = (
         np.sum(np.maximum(0, 1 - (2 * transpose(Y) - 1) * transpose(S)) ** power, axis=-1)
         / nonzero(align(n, "", "k"))

@@ -53,9 +53,11 @@ def ovo_weighted_roc_auc(
     Reference: scikit-learn 1.9, sklearn.metrics.roc_auc_score(multi_class='ovo',
         average='weighted')
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=False)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("ovo_weighted_roc_auc", n, C, ((0, 2), (1, 1)))
+    Y = np.zeros(S.shape)
+    Y[np.arange(n), Y__class] = 1.0
     ranked__pairs = rank_pairs(Y, S)
     value = (
         sum_last_axis(

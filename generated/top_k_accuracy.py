@@ -14,9 +14,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
-    row_ranks,
     scalar_param,
-    transpose,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -49,25 +47,15 @@ def top_k_accuracy(
         4.1 (top-5 error)
     Reference: scikit-learn 1.9, sklearn.metrics.top_k_accuracy_score
     """
-    Y, S = check_scores(y_true, scores, labels, probabilities=False)
+    Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("top_k_accuracy", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 1), "top >= 1")
-    S__above, S__tied, S__tied_before = row_ranks(S, ("above", "tied", "tied_before"))
+    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
+    S__true_above = np.count_nonzero(S > S__true[:, None], axis=-1)
+    S__true_tied_after = np.count_nonzero((S == S__true[:, None]) & (np.arange(C) > Y__class[:, None]), axis=-1)
     value = (
-        np.sum(
-            np.heaviside(
-                top
-                - np.sum(
-                    (transpose(S__above) + transpose(S__tied) - 1 - transpose(S__tied_before))
-                    * transpose(Y),
-                    axis=-2,
-                ),
-                0.0,
-            ),
-            axis=-1,
-        )
-        / nonzero(n)
+        np.sum(np.heaviside(top - S__true_above - S__true_tied_after, 0.0), axis=-1) / nonzero(n)
     )
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

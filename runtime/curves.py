@@ -19,7 +19,7 @@ import numpy as np
 
 from metricc.runtime.confusion import check_labels, label_array
 from metricc.core.errors import InputError
-from metricc.runtime.scores import check_probabilities, indicator_truth, score_array
+from metricc.runtime.scores import check_probabilities, indicator_truth, plainly_probabilities, score_array
 
 __all__ = ["Curves", "ScoreCurves", "check_scores", "curve_pick", "threshold_curve", "score_curves"]
 
@@ -46,6 +46,8 @@ class Curves(NamedTuple):
 def _column_index(y_true, n_classes: int, labels) -> np.ndarray:
     """Class labels -> score columns: ``labels`` order, else the sorted distinct labels, else 0..C-1."""
     y = label_array(y_true, "y_true", max_ndim=1)
+    if labels is None and y.dtype.kind in "iu" and y.min() >= 0 and y.max() < n_classes:
+        return y.astype(np.intp, copy=False)  # both rules below read such labels as the columns: no sort needed
     if labels is None and y.dtype.kind != "O":  # numbers or strings of one type: numpy sorts them
         distinct, codes = np.unique(y, return_inverse=True)
         if len(distinct) == n_classes:
@@ -79,8 +81,10 @@ def _column_index(y_true, n_classes: int, labels) -> np.ndarray:
 
 
 def check_scores(y_true, scores, labels=None, probabilities: bool = False,
-                 indicator: bool = False, relevance: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """-> (one-hot truth ``Y``, scores ``S``), both ``(n, C)`` floats.
+                 indicator: bool = False, relevance: bool = False, codes: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """-> (one-hot truth ``Y``, scores ``S``), both ``(n, C)`` floats; with ``codes`` (single-label
+    truth only) the true class of each row ``(n,)`` (its score column) instead of ``Y``, for
+    kernels that gather ``S[s, y[s]]`` rather than sum ``Y[s, k] S[s, k]`` over a one-hot row.
 
     1-D scores are the scores of the second of two classes; the first gets ``1 - s`` (a
     decreasing transform, so rankings are kept and probabilities stay probabilities).
@@ -88,12 +92,14 @@ def check_scores(y_true, scores, labels=None, probabilities: bool = False,
     matrix beside ``(n, C)`` scores; ``labels`` then only names the columns. With
     ``relevance`` as well, ``Y`` holds graded relevances (finite reals >= 0).
     """
+    values = score_array(scores, finite=False)
+    plain = probabilities and plainly_probabilities(values)  # finite then, and probabilities: checked once
+    if not plain:
+        score_array(values)
     if indicator:
-        values = score_array(scores)
-        if probabilities:
+        if probabilities and not plain:
             check_probabilities(values)
         return indicator_truth(y_true, values, labels, graded=relevance), values
-    values = score_array(scores)
     if values.ndim == 1:
         values = np.stack([1.0 - values, values], axis=-1)
     if values.ndim != 2 or values.shape[0] == 0 or values.shape[1] < 2:
@@ -101,9 +107,11 @@ def check_scores(y_true, scores, labels=None, probabilities: bool = False,
     y = y_true if isinstance(y_true, np.ndarray) else np.asarray(y_true, dtype=object)
     if y.ndim != 1 or y.shape[0] != values.shape[0]:
         raise InputError("y_true", f"expected one label per score row ({values.shape[0]}), got shape {y.shape}")
-    if probabilities:
+    if probabilities and not plain:
         check_probabilities(values)
     columns = _column_index(y, values.shape[1], labels)
+    if codes:
+        return columns, values
     truth = np.zeros_like(values)
     truth[np.arange(values.shape[0]), columns] = 1.0
     return truth, values

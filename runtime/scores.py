@@ -24,7 +24,7 @@ from metricc.runtime.confusion import check_labels
 from metricc.core.errors import InputError
 
 __all__ = ["MAX_SCORE_ARRAY_BYTES", "PROBABILITY_TOLERANCE", "ROW_COUNTS", "check_probabilities", "check_score_memory",
-           "group_sum", "indicator_truth", "rank_pairs", "row_ranks", "score_array", "window_sum"]
+           "group_sum", "indicator_truth", "plainly_probabilities", "rank_pairs", "row_ranks", "score_array", "window_sum"]
 
 # Probabilities printed with six decimals, or summed in float32, miss 1 by up to ~1e-6.
 PROBABILITY_TOLERANCE = 1e-6
@@ -62,7 +62,8 @@ def group_sum(keys: np.ndarray, values, lookup) -> np.ndarray:
 
     One sort (``np.unique``) numbers the distinct keys, ``np.bincount`` adds each row of values
     per key in sample order, and each lookup key gathers its key's sum (0 for a key no sample
-    has). As the bracket ``equal``, a NaN key makes the sums it meets NaN.
+    has). Whole-number keys in a narrow span (the bins of a floor) need no sort: their offsets
+    from the least key number them. As the bracket ``equal``, a NaN key makes the sums it meets NaN.
 
     >>> group_sum(np.array([0.0, 1.0, 0.0]), np.array([1.0, 2.0, 4.0]), np.array([0.0, 1.0, 2.0])).tolist()
     [5.0, 2.0, 0.0]
@@ -72,10 +73,15 @@ def group_sum(keys: np.ndarray, values, lookup) -> np.ndarray:
     lookup = np.asarray(lookup, dtype=np.float64)
     rows = np.broadcast_to(values, values.shape[:-1] + keys.shape if values.ndim else keys.shape)
     known = ~np.isnan(keys)
-    distinct, inverse = np.unique(keys[known], return_inverse=True)
+    same = lookup is keys or lookup.shape == keys.shape and known.all() and np.array_equal(lookup, keys)
     flat = rows.reshape(-1, keys.size)
+    whole = _whole_codes(keys) if same and known.all() else None
+    if whole is not None:  # bins of whole-number keys (a floor): bincount numbers them, no sort; the same sums
+        sums = np.stack([np.bincount(whole, weights=row) for row in flat])
+        return sums[:, whole].reshape(rows.shape[:-1] + lookup.shape)
+    distinct, inverse = np.unique(keys[known], return_inverse=True)
     sums = np.stack([np.bincount(inverse, weights=row[known], minlength=distinct.size) for row in flat])
-    if lookup is keys or lookup.shape == keys.shape and known.all() and np.array_equal(lookup, keys):
+    if same:
         gathered = sums[:, inverse]
     else:
         position = np.minimum(np.searchsorted(distinct, lookup), max(distinct.size - 1, 0))
@@ -85,6 +91,19 @@ def group_sum(keys: np.ndarray, values, lookup) -> np.ndarray:
     if not known.all():
         gathered = np.full_like(gathered, np.nan)
     return gathered.reshape(rows.shape[:-1] + lookup.shape)
+
+
+def _whole_codes(keys: np.ndarray) -> np.ndarray | None:
+    """``keys - min(keys)`` as indices where the finite keys are whole numbers spanning at most
+    a few times their count (bins of a floor), else None: a bincount over them then takes
+    the place of the sort that numbers the distinct keys, and adds in the same sample order."""
+    if not keys.size:
+        return None
+    low, high = keys.min(), keys.max()
+    if not (np.isfinite(low) and np.isfinite(high) and high - low <= max(4 * keys.size, 1 << 16)):
+        return None
+    codes = keys - low
+    return codes.astype(np.intp) if np.array_equal(codes, np.floor(codes)) else None
 
 
 def rank_pairs(truth: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -214,8 +233,10 @@ def _rank_block(rows: np.ndarray, counts: tuple[str, ...], results: list[np.ndar
             result.ravel()[row_starts + order[:, position]] = at_position[name](position)
 
 
-def score_array(scores, *, argument: str = "scores") -> np.ndarray:
-    """``scores`` as a float64 array with only finite entries; the caller checks the shape."""
+def score_array(scores, *, argument: str = "scores", finite: bool = True) -> np.ndarray:
+    """``scores`` as a float64 array with only finite entries; the caller checks the shape.
+    ``finite=False``: the caller has another proof that they are finite (probabilities that
+    :func:`plainly_probabilities` passed) or checks them itself."""
     try:
         values = np.asarray(scores)
         if values.dtype.kind not in "biufO":  # complex, strings, dates: not scores
@@ -223,7 +244,7 @@ def score_array(scores, *, argument: str = "scores") -> np.ndarray:
         values = values.astype(np.float64, copy=False)  # no copy of float64 scores: evaluate reads them before the metric does
     except (TypeError, ValueError, OverflowError):
         raise InputError(argument, "expected real numbers (rows = samples, columns = classes)") from None
-    if not np.isfinite(values).all():
+    if finite and not np.isfinite(values).all():
         raise InputError(argument, "contains NaN or infinity")
     return values
 
@@ -283,7 +304,16 @@ def _check_relevance(truth: np.ndarray) -> None:
 
 def check_probabilities(values: np.ndarray, tolerance: float = PROBABILITY_TOLERANCE, *,
                         argument: str = "scores") -> np.ndarray:
-    """``values`` ``(..., N, C)`` unchanged if every row is in [0, 1] and sums to 1 within ``tolerance``."""
+    """``values`` ``(..., N, C)`` unchanged if every row is in [0, 1] and sums to 1 within ``tolerance``.
+
+    The common case passes on a minimum, a maximum and the row sums as a matrix-vector product
+    (a few times faster than ``sum(axis=-1)`` over short rows), block by block so that each
+    block is read from cache three times; the product's rounding differs from the sum's by far
+    less than half the tolerance, so only data that comes that close to the limit is checked
+    again exactly, and the errors are those of the exact check.
+    """
+    if plainly_probabilities(values, tolerance):
+        return values
     outside = (values < 0) | (values > 1)
     if outside.any():
         where = np.unravel_index(int(np.argmax(outside)), values.shape)
@@ -296,6 +326,25 @@ def check_probabilities(values: np.ndarray, tolerance: float = PROBABILITY_TOLER
         raise InputError(argument, f"each row must sum to 1 (within {tolerance:g}); {_row(where)} sums to "
                                    f"{sums[where]:.6g}")
     return values
+
+
+def plainly_probabilities(values: np.ndarray, tolerance: float = PROBABILITY_TOLERANCE) -> bool:
+    """Whether every row of the float64 ``values`` ``(..., C)`` lies in [0, 1] and sums to 1
+    within half of ``tolerance``, checked fast (False on NaN or infinity, which it so
+    excludes, and where it cannot tell: :func:`check_probabilities` then decides exactly)."""
+    if not (values.ndim and values.size and values.dtype == np.float64 and values.flags.c_contiguous):
+        return False
+    rows, tolerance = values.reshape(-1, values.shape[-1]), tolerance / 2
+    ones = np.ones(rows.shape[1])
+    block = max(1, _CHECK_BLOCK // rows.shape[1])
+    for first in range(0, rows.shape[0], block):
+        part = rows[first:first + block]
+        if not (part.min() >= 0 and part.max() <= 1 and (np.abs(part @ ones - 1) <= tolerance).all()):
+            return False
+    return True
+
+
+_CHECK_BLOCK = 1 << 18  # entries per block of the probability check: a block stays in cache
 
 
 def _row(index: tuple) -> str:

@@ -17,7 +17,7 @@ from types import MappingProxyType
 
 import sympy
 
-from metricc.compiler.emit import group_by, numpy_kernel, row_ranks
+from metricc.compiler.emit import gather, group_by, numpy_kernel, row_ranks
 from metricc.compiler.emit.numpy_printer import Printed, layout
 from metricc.compiler.errors import InternalError
 from metricc.compiler.language import ir, symbols
@@ -138,9 +138,12 @@ def _ranked_pairs(expr: sympy.Basic):
 
 def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
     names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n"),
-             _RANKED: Printed("ranked__pairs")} | _scalar_names(metric)
+             _RANKED: Printed("ranked__pairs"), gather.TRUE_CLASS: Printed("Y__class")} | _scalar_names(metric)
     outputs = [e.replace(lambda x: _ranked_pairs(x) is not None, _ranked_pairs)
                for e in (metric.simplified, *metric.undefined)]
+    one_label = metric.truth == "labels"  # the template hands over the true classes Y__class, not Y
+    if one_label:
+        outputs = gather.rewrite(outputs)
     ranked = row_ranks.rewrite(outputs, weights=metric.truth != "relevance")  # 0/1 weights sum exactly
     lines, helpers, arrays = [], set(), set()
     for row, by, counts in ranked.rows:  # one sort per row array, the counts read: S__above[s, k]...
@@ -150,7 +153,18 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
         names |= {base: Printed(str(base)) for _, base in counts}
         helpers.add("row_ranks")
         arrays.add((1, 1))
-    grouped = group_by.rewrite(ranked.outputs)
+    outputs = gather.rewrite(ranked.outputs) if one_label else ranked.outputs
+    for row, base in gather.gathered_bases(outputs) if one_label else ():  # after the ranks they may gather
+        lines.append(f"    {base} = np.take_along_axis({row}, Y__class[:, None], axis=-1)[:, 0]")
+        names[base] = Printed(str(base))
+        arrays.add((1, 0))
+    for count, base in gather.true_counts(outputs) if one_label else ():  # a row against its true score: one pass
+        lines.append(f"    {base} = np.count_nonzero({gather.TRUE_COUNTS[count]}, axis=-1)")
+        names[base] = Printed(str(base))
+        arrays.add((1, 1))
+    one_hot = one_label and (metric.per_class or any(o.has(symbols.TRUTH) or o.has(_RANKED) for o in outputs)
+                             or any("Y" in (row, by) for row, by, _ in ranked.rows))
+    grouped = group_by.rewrite(outputs)
     for number, stage in enumerate(group_by.hoist(grouped.vectors) if grouped.vectors else ()):
         vectors = numpy_kernel.kernel([expr for _, expr in stage], names, ranges=(symbols.N_TOTAL,),
                                       values=len(stage), prefix=f"grouped__x{number}_")
@@ -167,6 +181,8 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
         lines.insert(0, "    ranked__pairs = rank_pairs(Y, S)")
         helpers.add("rank_pairs")
         arrays.add((1, 1))
+    if one_hot:  # a kernel that reads the truth matrix itself builds it from the classes
+        lines[:0] = ["    Y = np.zeros(S.shape)", "    Y[np.arange(n), Y__class] = 1.0"]
     return dataclasses.replace(kernel, lines=(*lines, *kernel.lines), helpers=kernel.helpers | helpers,
                                arrays=kernel.arrays | arrays)
 

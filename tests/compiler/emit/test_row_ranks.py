@@ -84,7 +84,8 @@ def test_counted_sums_equal_the_loops_exactly(metrics, metric_id):
     metric = metrics[metric_id]
     counted, source = _function(metric)
     looped, loop_source = _function(metric, rewritten=False)
-    assert "row_ranks(" in source and "row_ranks(" not in loop_source
+    # top-k accuracy compares the row with the true class's score alone: gathered, no sort (test_gather.py)
+    assert ("row_ranks(" in source or "S__true = " in source) and "row_ranks(" not in loop_source
     truth, parameter_sets = RANKED[metric_id]
     for seed in range(4):
         y, scores = _tied(seed, truth)
@@ -167,10 +168,17 @@ def test_weighted_comparisons_are_counted_only_where_the_truth_is_zero_or_one():
     assert graded.outputs[0] == weighted and graded.rows == ()
 
 
-@pytest.mark.parametrize("metric_id", ["hinge_loss", "coverage_error", "lrap", "label_ranking_loss"])
+@pytest.mark.parametrize("metric_id", ["coverage_error", "lrap", "label_ranking_loss"])
 def test_truth_weighted_rank_sums_have_no_loop_over_the_classes_left(metrics, metric_id):
     _, source = _function(metrics[metric_id])
     assert "map(" not in source and "row_ranks(S, (" in source and ", Y)" in source
+
+
+def test_one_label_truth_weights_are_gathered_not_sorted(metrics):
+    """hinge loss's count of the other classes ahead, ``Sum((1 - Y[s, l]) * g(l), l)``, is the
+    unweighted count less the true class's own term (``emit/gather.py``): one sort, no weights."""
+    _, source = _function(metrics["hinge_loss"])
+    assert "map(" not in source and "row_ranks(S, (" in source and ", Y)" not in source
 
 
 def test_the_top_label_indicator_reads_the_top_count_alone():

@@ -1,0 +1,112 @@
+"""Sums over a one-hot truth row read as gathers (``emit/gather.py``).
+
+Every gathered module must give exactly (``==``: the dropped terms are exact zeros) the value
+of the same module printed without the gathers, on rows full of ties, but where the printer
+adds the same terms in another order (:data:`REORDERED`); a body that is not finite wherever
+the scores are (``0 * log 0``) is not gathered.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy
+
+from metricc.compiler import build
+from metricc.compiler.emit import gather, numpy_module
+from metricc.compiler.language import symbols
+
+SPECS = Path(__file__).resolve().parents[3] / "specs"
+# metric id -> (parameter sets, the array the module gathers)
+GATHERED = {
+    "log_loss": ([{}], "S__true"),
+    "d2_log_loss_score": ([{}], "S__true"),
+    "top_k_accuracy": ([{"top": 1}, {"top": 2}, {"top": 3}], "S__true"),
+    "hinge_loss": ([{"power": 1}, {"power": 2}], "S__true"),
+    "calibration_error": ([{"bins": 1}, {"bins": 4}], "S__top__true"),
+    "binary_hinge_loss": ([{}], ""),
+}
+
+# The printer's common subexpressions order these sums otherwise once gathered (hinge:
+# 1 - true + runner-up added as (1 + runner-up) - true before): the same terms, a last bit apart.
+REORDERED = {"hinge_loss"}
+
+
+@pytest.fixture(scope="module")
+def metrics(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("specs")
+    for metric_id in GATHERED:
+        shutil.copy(SPECS / f"{metric_id}.yaml", folder)
+    return build.analyzed_metrics(folder)
+
+
+def _function(metric, gathered: bool = True):
+    """The generated function; ``gathered=False``: printed with the one-hot truth's sums."""
+    original = gather.rewrite
+    if not gathered:
+        gather.rewrite = lambda outputs: tuple(outputs)
+    try:
+        source = numpy_module.emit_module(metric)
+    finally:
+        gather.rewrite = original
+    namespace: dict = {}
+    exec(compile(source, "<generated>", "exec"), namespace)  # test only
+    return namespace[metric.id], source
+
+
+@pytest.mark.parametrize("metric_id", GATHERED)
+def test_gathered_sums_equal_the_one_hot_sums_exactly(metrics, metric_id):
+    gathered, source = _function(metrics[metric_id])
+    summed, _ = _function(metrics[metric_id], gathered=False)
+    parameter_sets, array = GATHERED[metric_id]
+    assert f"{array} = np.take_along_axis(" in source if array else "Y__class" in source
+    patterns = np.array([[0.5, 0.5, 0, 0], [0.25] * 4, [0.1, 0.4, 0.1, 0.4], [0, 0, 1, 0], [0.3, 0.2, 0.2, 0.3]])
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        scores = patterns[rng.integers(0, len(patterns), size=40)]
+        y = rng.integers(0, 4, size=40)
+        if metric_id == "binary_hinge_loss":
+            scores, y = scores[:, :2] - 0.25, y % 2
+        for params in parameter_sets:
+            expected = summed(y, scores, **params)
+            if metric_id in REORDERED:
+                np.testing.assert_allclose(gathered(y, scores, **params), expected, rtol=1e-15, atol=0)
+            else:
+                assert np.array_equal(gathered(y, scores, **params), expected, equal_nan=True)
+
+
+def test_only_finite_bodies_are_gathered():
+    s, k = symbols.index_symbol("s"), symbols.index_symbol("k")
+    truth, score = symbols.TRUTH[s, k], symbols.SCORE[s, k]
+    every_class = (k, 0, symbols.N_CLASSES - 1)
+    assert gather.rewrite([sympy.Sum(truth * score, every_class)]) == (sympy.IndexedBase("S__true")[s],)
+    logged = sympy.Sum(truth * sympy.log(score), every_class)  # 0 * log(0) is NaN in the sum: kept
+    assert gather.rewrite([logged]) == (logged,)
+    other = sympy.Sum(truth * symbols.SCORE[symbols.index_symbol("u"), k], every_class)  # another sample's row
+    assert gather.rewrite([other]) == (other,)
+
+
+def test_a_row_against_its_true_score_is_counted():
+    s, l = symbols.index_symbol("s"), symbols.index_symbol("l")
+    true, true_class = sympy.IndexedBase("S__true")[s], gather.TRUE_CLASS[s]
+    ahead = sympy.Sum(sympy.Heaviside(symbols.SCORE[s, l] - true, 0)
+                      + sympy.KroneckerDelta(symbols.SCORE[s, l], true) * sympy.Heaviside(l - true_class, 0),
+                      (l, 0, symbols.N_CLASSES - 1))
+    counted = gather.rewrite([ahead])
+    assert counted == (sympy.IndexedBase("S__true_above")[s] + sympy.IndexedBase("S__true_tied_after")[s],)
+    assert [name for name, _ in gather.true_counts(counted)] == ["above", "tied_after"]
+    weighted = sympy.Sum(symbols.SCORE[s, l] * sympy.Heaviside(symbols.SCORE[s, l] - true, 0), (l, 0, symbols.N_CLASSES - 1))
+    assert gather.rewrite([weighted]) == (weighted,)  # a sum of scores, not a count
+
+
+def test_a_sum_weighted_by_the_other_classes_is_split_where_whole():
+    s, l, k = (symbols.index_symbol(name) for name in ("s", "l", "k"))
+    ahead = sympy.Heaviside(symbols.SCORE[s, l] - symbols.SCORE[s, k], 0)
+    every_class = (l, 0, symbols.N_CLASSES - 1)
+    split = gather.rewrite([sympy.Sum((1 - symbols.TRUTH[s, l]) * ahead, every_class)])
+    assert split == (sympy.Sum(ahead, every_class) - sympy.Heaviside(sympy.IndexedBase("S__true")[s] - symbols.SCORE[s, k], 0),)
+    scored = sympy.Sum((1 - symbols.TRUTH[s, l]) * symbols.SCORE[s, l], every_class)  # not whole: its sum would round otherwise
+    assert gather.rewrite([scored]) == (scored,)
