@@ -17,6 +17,7 @@ waiting, and the CPU-time minimum is what the ratio of two computations still sh
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import subprocess
 import sys
@@ -27,6 +28,7 @@ import warnings
 import numpy as np
 
 import metricc.api as mc
+import speed_guard  # the regression guard and the results file, beside this script
 import speed_scores  # the score-level rows, beside this script
 
 LABEL_SET = ["accuracy", "precision:micro", "precision:macro", "precision:weighted", "recall:micro", "recall:macro",
@@ -106,11 +108,7 @@ def pycm_matrix(t, p):
 
 
 def _installed(module: str) -> bool:
-    try:
-        __import__(module)
-        return True
-    except ImportError:
-        return False
+    return importlib.util.find_spec(module) is not None
 
 
 # ---------------------------------------------------------------- measuring
@@ -368,6 +366,7 @@ def main() -> None:
                         help="run only these rows (repeatable)")
     parser.add_argument("--cpu", action="store_true", help="CPU time of this process, least of the repeats "
                                                            "(for a machine other jobs load)")
+    parser.add_argument("--save", action="store_true", help=f"write the table to {speed_guard.RESULTS.name} (the guard's reference)")
     args = parser.parse_args()
     if args.cpu:
         CLOCK.update(clock=time.process_time, summary=min)
@@ -390,10 +389,11 @@ def main() -> None:
     for name, run in rows.items():
         if not args.only or name in args.only:
             run()
-    print(table.markdown())
     summary = "CPU time, least" if args.cpu else "median"
-    print(f"\n{'quick ' if args.quick else ''}run, {summary} of {repeat}, numpy {np.__version__}, "
-          f"{time.perf_counter() - start:.0f} s in all; ~ = peer timed on {PEER_BUDGET:.0e} samples and extrapolated")
+    footer = (f"{'quick ' if args.quick else ''}run, {summary} of {repeat}, numpy {np.__version__}, "
+              f"{time.perf_counter() - start:.0f} s in all; ~ = peer timed on {PEER_BUDGET:.0e} samples and extrapolated")
+    print(table.markdown() + "\n\n" + footer)
+    speed_guard.report(table.markdown(), save=args.save, header=footer)
 
 
 if __name__ == "__main__":
