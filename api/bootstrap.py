@@ -34,7 +34,9 @@ from metricc.api.progress import progress
 
 __all__ = ["bootstrap_matrix", "bootstrap_instances", "resampled_matrices", "check_resamples", "generator"]
 
-CHUNK = 500  # resamples per batch: bounds memory at CHUNK * C**2 cells per input matrix
+# Cells of resampled matrices per batch (8 MiB of int64): every resample of a small matrix in
+# one call of the metrics, while a large one (C = 100: 104 resamples a call) stays bounded.
+CHUNK_CELLS = 1 << 20
 # Beyond a million resamples the Monte Carlo error of a 95% percentile (about 0.003 of the
 # statistic's standard error) is far below the sampling error the interval states: more is only time.
 MAX_RESAMPLES = 1_000_000
@@ -142,16 +144,18 @@ def _stacked(chunks: list[dict]) -> dict:
 
 
 def bootstrap_matrix(statistic: Callable[[np.ndarray], dict], matrix, *, confidence: float, n_resamples: int,
-                     random_state=None, bca: bool = False) -> dict[str, Interval]:
+                     random_state=None, bca: bool = False, values: dict | None = None) -> dict[str, Interval]:
     """Bootstrap ``statistic`` (matrices ``(..., C, C)`` -> ``{key: values}``) at the integer
-    ``matrix``; one :class:`Interval` per key."""
+    ``matrix``; one :class:`Interval` per key. ``values``: ``statistic(matrix)``, when the
+    caller computed it already (``evaluate`` did)."""
     matrix = np.asarray(matrix)
     rng = generator(random_state)
-    values = statistic(matrix)
+    values = statistic(matrix) if values is None else values
+    chunk = max(1, CHUNK_CELLS // matrix.size)  # a multinomial stream drawn in parts is the same stream
     chunks = []
     with progress(n_resamples, "bootstrap") as bar:
-        for start in range(0, n_resamples, CHUNK):
-            size = min(CHUNK, n_resamples - start)
+        for start in range(0, n_resamples, chunk):
+            size = min(chunk, n_resamples - start)
             chunks.append(statistic(resampled_matrices(matrix, size, rng)))
             bar.update(size)
     draws = _stacked(chunks)

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from metricc.api import bootstrap
+from metricc.api import bootstrap, trusted_batch
 from metricc.runtime import gradient
 from metricc.runtime.confusion import ClassCounts
 from metricc.core.errors import InputError
@@ -234,18 +234,24 @@ def proportion_interval(info: MetricInfo, mode: str | None, value, method: str, 
 
 
 def bootstrap_intervals(keys: list[str], method: str, again: Callable[..., dict], *, matrix, instances,
-                        confidence: float, n_resamples: int, random_state) -> dict[str, Interval]:
+                        confidence: float, n_resamples: int, random_state,
+                        values: Mapping | None = None) -> dict[str, Interval]:
     """Bootstrap every requested value at once: ``again(**inputs)`` evaluates the same request
     on other input; ``matrix`` (single-label data) is resampled as a multinomial, else
-    ``instances`` (a mapping of per-instance arrays: labels, indicators, scores) by index."""
+    ``instances`` (a mapping of per-instance arrays: labels, indicators, scores) by index.
+    ``values``: the request's values at ``matrix``, computed already (not again)."""
     n_resamples = bootstrap.check_resamples(n_resamples)
     bca = method == "bootstrap_bca"
     common = {"confidence": confidence, "n_resamples": n_resamples, "random_state": random_state, "bca": bca}
     if matrix is not None:
         def on_matrices(batch):
-            return {k: np.asarray(v, dtype=float) for k, v in again(matrix=batch).items()}
+            # int64 matrices here are the checked matrix, its resamples and its jackknife: valid by
+            # construction, read as checked (the metrics' one batched call skips the matrix checks)
+            given = trusted_batch.matrix_terms(batch) if batch.dtype == np.int64 else batch
+            return {k: np.asarray(v, dtype=float) for k, v in again(matrix=given).items()}
 
-        return bootstrap.bootstrap_matrix(on_matrices, matrix, **common)
+        at_matrix = None if values is None else {k: np.asarray(values[k], dtype=float) for k in keys}
+        return bootstrap.bootstrap_matrix(on_matrices, matrix, **common, values=at_matrix)
     if not instances:
         raise InputError("interval", "the bootstrap resamples a confusion matrix or instances: per-class counts "
                                      "alone cannot be resampled; give y_true/y_pred or matrix=")
