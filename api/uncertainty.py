@@ -263,8 +263,8 @@ def bootstrap_intervals(keys: list[str], method: str, again: Callable[..., dict]
 
 
 def _resampled_terms(batch: np.ndarray) -> MatrixTerms:
-    """The terms of int64 matrices resampled from a checked one (or left one out of it): valid by
-    construction, so read as checked, totalled as a large stack is (exact int64 sums by einsum,
+    """The terms of the int64 matrices the bootstrap evaluates (the checked matrix, its resamples,
+    its jackknife): valid by construction, so read as checked, totalled as a large stack is (exact int64 sums by einsum,
     several times faster than ``sum`` over an axis of C entries, stored as float64)."""
     rows, columns = np.einsum("...ij->...i", batch), np.einsum("...ij->...j", batch)
     totals = StackTotals(rows.astype(np.float64), columns.astype(np.float64),
