@@ -34,7 +34,9 @@ from metricc.api.progress import progress
 
 __all__ = ["bootstrap_matrix", "bootstrap_instances", "resampled_matrices", "check_resamples", "generator"]
 
-CHUNK = 500  # resamples per batch: bounds memory at CHUNK * C**2 cells per input matrix
+# Cells of resampled matrices per batch (8 MiB of int64): every resample of a small matrix in
+# one call of the metrics, while a large one (C = 100: 104 resamples a call) stays bounded.
+CHUNK_CELLS = 1 << 20
 # Beyond a million resamples the Monte Carlo error of a 95% percentile (about 0.003 of the
 # statistic's standard error) is far below the sampling error the interval states: more is only time.
 MAX_RESAMPLES = 1_000_000
@@ -102,38 +104,46 @@ def _normal_ppf(p):
     return np.where(p <= 0, -np.inf, np.where(p >= 1, np.inf, values))
 
 
-def _quantiles(draws: np.ndarray, levels: np.ndarray) -> np.ndarray:
-    """Per-entry quantiles of ``draws`` ``(R, ...)`` at per-entry ``levels`` ``(2, ...)``, NaN ignored."""
-    ordered = np.sort(draws, axis=0)  # NaN last
-    valid = np.sum(~np.isnan(draws), axis=0)
-    position = np.clip(levels, 0, 1) * np.maximum(valid - 1, 0)
+def _quantiles(ordered: np.ndarray, valid: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """Per-entry quantiles of the sorted draws ``ordered`` ``(R, ...)`` (NaN last, ``valid`` not
+    NaN per entry) at per-entry ``levels`` ``(2, ...)``."""
+    last = np.maximum(valid - 1, 0)
+    position = np.clip(levels, 0, 1) * last
     below = np.floor(position).astype(int)
-    above = np.minimum(below + 1, np.maximum(valid - 1, 0))
-    low = np.take_along_axis(ordered, below.reshape(2, *draws.shape[1:]), axis=0)
-    high = np.take_along_axis(ordered, above.reshape(2, *draws.shape[1:]), axis=0)
+    above = np.minimum(below + 1, last)
+    low = np.take_along_axis(ordered, below.reshape(2, *ordered.shape[1:]), axis=0)
+    high = np.take_along_axis(ordered, above.reshape(2, *ordered.shape[1:]), axis=0)
     return np.where(valid == 0, np.nan, low + (high - low) * (position - below))
+
+
+def _defined_sum(values: np.ndarray) -> np.ndarray:
+    """``np.nansum`` over the first axis, which copies the array to replace NaN: a plain sum
+    where no entry is NaN (the usual case: the same additions, the same result)."""
+    total = np.sum(values, axis=0)
+    return np.nansum(values, axis=0) if np.isnan(total).any() else total
 
 
 def interval_from_draws(value, draws: np.ndarray, confidence: float, acceleration=None) -> Interval:
     """Percentile interval of the resampled values ``draws`` ``(R, ...)``, BCa when
     ``acceleration`` is given; the standard error is their standard deviation."""
     value = np.asarray(value, dtype=float)
+    count = np.sum(~np.isnan(draws), axis=0)
     alpha = (1 - confidence) / 2
     levels = np.array([alpha, 1 - alpha]).reshape(2, *(1,) * value.ndim) * np.ones((2, *value.shape))
     if acceleration is not None:
-        valid = np.sum(~np.isnan(draws), axis=0)
         below = np.sum(draws < value, axis=0) + 0.5 * np.sum(draws == value, axis=0)
-        z0 = _normal_ppf(below / np.where(valid == 0, 1, valid))
+        z0 = _normal_ppf(below / np.where(count == 0, 1, count))
         z = np.array([normal_quantile(alpha), normal_quantile(1 - alpha)]).reshape(levels.shape[:1] + (1,) * value.ndim)
         with np.errstate(invalid="ignore", divide="ignore"):
             levels = _normal_cdf(z0 + (z0 + z) / (1 - acceleration * (z0 + z)))
         levels = np.where(np.isfinite(z0), levels, np.nan)
-    bounds = _quantiles(draws, np.nan_to_num(levels, nan=0.5))
-    bounds = np.where(np.isnan(levels), np.nan, bounds)
-    count = np.sum(~np.isnan(draws), axis=0)
-    mean = np.nansum(draws, axis=0) / np.maximum(count, 1)  # not nanmean: an all-undefined column is expected, not a warning
+        bounds = _quantiles(np.sort(draws, axis=0), count, np.nan_to_num(levels, nan=0.5))
+        bounds = np.where(np.isnan(levels), np.nan, bounds)
+    else:
+        bounds = _quantiles(np.sort(draws, axis=0), count, levels)
+    mean = _defined_sum(draws) / np.maximum(count, 1)  # not nanmean: an all-undefined column is expected, not a warning
     with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.where(count > 1, np.sqrt(np.nansum((draws - mean) ** 2, axis=0) / (count - 1)), np.nan)
+        se = np.where(count > 1, np.sqrt(_defined_sum((draws - mean) ** 2) / (count - 1)), np.nan)
     return Interval(_plain(value), _plain(bounds[0]), _plain(bounds[1]), _plain(se), "percentile" if acceleration is None else "bca")
 
 
@@ -142,16 +152,18 @@ def _stacked(chunks: list[dict]) -> dict:
 
 
 def bootstrap_matrix(statistic: Callable[[np.ndarray], dict], matrix, *, confidence: float, n_resamples: int,
-                     random_state=None, bca: bool = False) -> dict[str, Interval]:
+                     random_state=None, bca: bool = False, values: dict | None = None) -> dict[str, Interval]:
     """Bootstrap ``statistic`` (matrices ``(..., C, C)`` -> ``{key: values}``) at the integer
-    ``matrix``; one :class:`Interval` per key."""
+    ``matrix``; one :class:`Interval` per key. ``values``: ``statistic(matrix)``, when the
+    caller computed it already (``evaluate`` did)."""
     matrix = np.asarray(matrix)
     rng = generator(random_state)
-    values = statistic(matrix)
+    values = statistic(matrix) if values is None else values
+    chunk = max(1, CHUNK_CELLS // matrix.size)  # a multinomial stream drawn in parts is the same stream
     chunks = []
     with progress(n_resamples, "bootstrap") as bar:
-        for start in range(0, n_resamples, CHUNK):
-            size = min(CHUNK, n_resamples - start)
+        for start in range(0, n_resamples, chunk):
+            size = min(chunk, n_resamples - start)
             chunks.append(statistic(resampled_matrices(matrix, size, rng)))
             bar.update(size)
     draws = _stacked(chunks)

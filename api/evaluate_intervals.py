@@ -39,7 +39,7 @@ def with_intervals(request: EvaluationRequest, values: dict, method: str, confid
     if method in BOOTSTRAPS:
         on_scores = request.scores is not None or request.probabilistic is not None  # resampled by instance
         return _bootstrapped(request, method, None if on_scores else matrix, class_labels, confidence, n_resamples,
-                             random_state, again)
+                             random_state, again, values)
     counts, n_classes = found.counts, found.n_classes
     params = counted_params(request, found)
     pos = pos_index(request.pos_label, class_labels, n_classes)
@@ -63,7 +63,7 @@ def with_intervals(request: EvaluationRequest, values: dict, method: str, confid
 
 
 def _bootstrapped(request: EvaluationRequest, method, matrix, class_labels, confidence, n_resamples, random_state,
-                  again) -> dict:
+                  again, values) -> dict:
     """Bootstrap intervals: the matrix resampled (single-label data, matrices), else the instances."""
     keys = request.keys
     labels = class_labels if request.labels is None else request.labels
@@ -71,7 +71,7 @@ def _bootstrapped(request: EvaluationRequest, method, matrix, class_labels, conf
         inputs = {"y_true": None, "y_pred": None, "counts": None, "orientation": "true-rows", "labels": labels}
         found = uncertainty.bootstrap_intervals(keys, method, lambda **given: again(**{**inputs, **given}),
                                                 matrix=matrix, instances=None, confidence=confidence,
-                                                n_resamples=n_resamples, random_state=random_state)
+                                                n_resamples=n_resamples, random_state=random_state, values=values)
     else:
         instances = {name: getattr(request, name) for name in ("y_true", "y_pred", "scores")
                      if getattr(request, name) is not None}

@@ -27,12 +27,12 @@ import numpy as np
 
 from metricc.api import bootstrap
 from metricc.runtime import gradient
-from metricc.runtime.confusion import ClassCounts
+from metricc.runtime.confusion import ClassCounts, StackTotals
 from metricc.core.errors import InputError
 from metricc.api.intervals import (
     METHODS, PROPORTION_METHODS, Interval, agresti_coull, clopper_pearson, normal_interval, two_sided_quantile, wilson,
 )
-from metricc.runtime.terms import matrix_counts
+from metricc.runtime.terms import MatrixTerms, matrix_counts
 from metricc.runtime.per_class import with_labels
 from metricc.runtime.registry import MetricInfo
 from metricc.runtime import averaging
@@ -234,18 +234,22 @@ def proportion_interval(info: MetricInfo, mode: str | None, value, method: str, 
 
 
 def bootstrap_intervals(keys: list[str], method: str, again: Callable[..., dict], *, matrix, instances,
-                        confidence: float, n_resamples: int, random_state) -> dict[str, Interval]:
+                        confidence: float, n_resamples: int, random_state,
+                        values: Mapping | None = None) -> dict[str, Interval]:
     """Bootstrap every requested value at once: ``again(**inputs)`` evaluates the same request
     on other input; ``matrix`` (single-label data) is resampled as a multinomial, else
-    ``instances`` (a mapping of per-instance arrays: labels, indicators, scores) by index."""
+    ``instances`` (a mapping of per-instance arrays: labels, indicators, scores) by index.
+    ``values``: the request's values at ``matrix``, computed already (not again)."""
     n_resamples = bootstrap.check_resamples(n_resamples)
     bca = method == "bootstrap_bca"
     common = {"confidence": confidence, "n_resamples": n_resamples, "random_state": random_state, "bca": bca}
     if matrix is not None:
         def on_matrices(batch):
-            return {k: np.asarray(v, dtype=float) for k, v in again(matrix=batch).items()}
+            given = _resampled_terms(batch) if batch.dtype == np.int64 else batch
+            return {k: np.asarray(v, dtype=float) for k, v in again(matrix=given).items()}
 
-        return bootstrap.bootstrap_matrix(on_matrices, matrix, **common)
+        at_matrix = None if values is None else {k: np.asarray(values[k], dtype=float) for k in keys}
+        return bootstrap.bootstrap_matrix(on_matrices, matrix, **common, values=at_matrix)
     if not instances:
         raise InputError("interval", "the bootstrap resamples a confusion matrix or instances: per-class counts "
                                      "alone cannot be resampled; give y_true/y_pred or matrix=")
@@ -256,6 +260,17 @@ def bootstrap_intervals(keys: list[str], method: str, again: Callable[..., dict]
         return {k: np.asarray(v, dtype=float) for k, v in again(**{name: a[index] for name, a in arrays.items()}).items()}
 
     return bootstrap.bootstrap_instances(on_instances, n_instances, **common)
+
+
+def _resampled_terms(batch: np.ndarray) -> MatrixTerms:
+    """The terms of the int64 matrices the bootstrap evaluates (the checked matrix, its resamples,
+    its jackknife): valid by construction, so read as checked, totalled as a large stack is (exact int64 sums by einsum,
+    several times faster than ``sum`` over an axis of C entries, stored as float64)."""
+    rows, columns = np.einsum("...ij->...i", batch), np.einsum("...ij->...j", batch)
+    totals = StackTotals(rows.astype(np.float64), columns.astype(np.float64),
+                         np.einsum("...i->...", rows).astype(np.float64),
+                         np.diagonal(batch, axis1=-2, axis2=-1).astype(np.float64))
+    return MatrixTerms(batch, rows, totals)
 
 
 def labelled(interval: Interval, labels, n_classes: int, per_class: bool) -> Interval:

@@ -1,8 +1,9 @@
-"""runtime/bootstrap.py: multinomial resampling, seeded reproducibility, percentile and BCa."""
+"""api/bootstrap.py: multinomial resampling, seeded reproducibility, percentile and BCa, one batched call."""
 
 import numpy as np
 import pytest
 
+import metricc as mc
 from metricc.api import bootstrap
 from metricc.core.errors import InputError
 
@@ -77,3 +78,34 @@ def test_the_number_of_resamples_is_checked(bad):
 def test_the_random_state_is_checked(bad):
     with pytest.raises(InputError, match="random_state"):
         bootstrap.generator(bad)
+
+
+def test_resamples_drawn_in_parts_are_the_same_stream(monkeypatch):
+    whole = bootstrap.bootstrap_matrix(_accuracy, MATRIX, confidence=0.95, n_resamples=600, random_state=11, bca=True)
+    monkeypatch.setattr(bootstrap, "CHUNK_CELLS", 7 * MATRIX.size)  # 86 calls of 7 resamples, then 4
+    assert bootstrap.bootstrap_matrix(_accuracy, MATRIX, confidence=0.95, n_resamples=600, random_state=11,
+                                      bca=True) == whole
+
+
+def test_the_resamples_of_a_small_matrix_are_one_call_and_a_given_value_is_not_recomputed():
+    calls = []
+
+    def counted(m):
+        calls.append(m.shape)
+        return _accuracy(m)
+
+    found = bootstrap.bootstrap_matrix(counted, MATRIX, confidence=0.95, n_resamples=600, random_state=11,
+                                       values=_accuracy(MATRIX))
+    assert calls == [(600, 3, 3)]
+    assert found == bootstrap.bootstrap_matrix(_accuracy, MATRIX, confidence=0.95, n_resamples=600, random_state=11)
+
+
+def test_evaluate_draws_what_a_vectorized_multinomial_bootstrap_draws():
+    """The interval of evaluate is the one of the numpy users write: every resample in one draw
+    of the seeded generator, the metric over the batch, percentiles and standard deviation."""
+    found = mc.evaluate("f1:macro", matrix=MATRIX, interval="bootstrap", n_resamples=1000, random_state=0)["f1:macro"]
+    n = MATRIX.sum()
+    draws = np.random.default_rng(0).multinomial(n, MATRIX.ravel() / n, size=1000).reshape(1000, 3, 3)
+    values = (2 * np.diagonal(draws, axis1=-2, axis2=-1) / (draws.sum(-1) + draws.sum(-2))).mean(-1)
+    expected = (*np.percentile(values, [2.5, 97.5]), values.std(ddof=1))
+    np.testing.assert_allclose((found.lower, found.upper, found.se), expected, rtol=1e-12)
