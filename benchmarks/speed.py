@@ -29,6 +29,7 @@ import numpy as np
 
 import metricc.api as mc
 import speed_guard  # the regression guard and the results file, beside this script
+import speed_intervals  # the interval rows, beside this script
 import speed_scores  # the score-level rows, beside this script
 
 LABEL_SET = ["accuracy", "precision:micro", "precision:macro", "precision:weighted", "recall:micro", "recall:macro",
@@ -112,7 +113,6 @@ def _installed(module: str) -> bool:
 
 
 # ---------------------------------------------------------------- measuring
-
 # How a run is timed: wall clock and the median (default), or CPU time and the minimum (--cpu).
 CLOCK = {"clock": time.perf_counter, "summary": statistics.median}
 
@@ -358,32 +358,13 @@ def import_row(table, repeat):
               run(code), sk)
 
 
-def bootstrap_row(table, rng):
-    """Issue 31: the bootstrap of macro F1 against the vectorized one users write: one multinomial
-    draw of all the resampled matrices, the metric over the batch, percentiles and spread."""
-    def hand(m, resamples=1000, seed=0):
-        def macro_f1(c):
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return (2 * np.diagonal(c, axis1=-2, axis2=-1) / (c.sum(-1) + c.sum(-2))).mean(-1)
-
-        n = m.sum()
-        values = macro_f1(np.random.default_rng(seed).multinomial(n, m.ravel() / n, size=resamples).reshape(resamples, *m.shape))
-        return macro_f1(m), *np.percentile(values, [2.5, 97.5]), values.std(ddof=1)
-
-    m = rng.integers(50, 500, (3, 3)) + np.diag([3000, 2500, 2000])
-    ours = lambda: mc.evaluate("f1:macro", matrix=m, interval="bootstrap", n_resamples=1000, random_state=0)
-    assert np.allclose(ours()["f1:macro"][:4], hand(m), rtol=1e-12)
-    table.add("`bootstrap` interval of macro F1, C = 3, 1000 resamples; target: numpy multinomial", lambda: hand(m), ours)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N = 1e6 only, 3 repeats: under two minutes")
     parser.add_argument("--repeat", type=int, default=None, help="median of this many runs (default 7, quick 3)")
     parser.add_argument("--only", choices=("labels", "known", "small", "batch", "sweep", "scores", "calibration", "import", "bootstrap"), action="append",
                         help="run only these rows (repeatable)")
-    parser.add_argument("--cpu", action="store_true", help="CPU time of this process, least of the repeats "
-                                                           "(for a machine other jobs load)")
+    parser.add_argument("--cpu", action="store_true", help="CPU time of this process, least of the repeats (for a loaded machine)")
     parser.add_argument("--save", action="store_true", help=f"write the table to {speed_guard.RESULTS.name} (the guard's reference)")
     args = parser.parse_args()
     if args.cpu:
@@ -404,7 +385,7 @@ def main() -> None:
             "scores": lambda: score_rows(table, score_sizes, repeat, rng, peers),
             "calibration": lambda: [calibration_row(table, n, repeat, rng) for n in score_sizes],
             "import": lambda: import_row(table, repeat),
-            "bootstrap": lambda: bootstrap_row(table, rng)}
+            "bootstrap": lambda: speed_intervals.bootstrap_row(table, rng)}
     for name, run in rows.items():
         if not args.only or name in args.only:
             run()
