@@ -17,6 +17,7 @@ import textwrap
 
 from metricc.compiler.emit.numpy_levels import literal, literal_tuple, python_string
 from metricc.compiler.emit.numpy_module import ModuleContext, module_context
+from metricc.compiler.emit.layout import scan as layout_scan
 from metricc.compiler.emit.numpy_printer import WIDTH, layout
 from metricc.compiler.emit.target import GENERATED, Target
 from metricc.compiler.language import ir
@@ -82,7 +83,37 @@ def fallback(metric: ir.Metric, context: ModuleContext | None = None) -> str | N
 
 
 def _lines(lines, extra: str = "") -> list[str]:
-    return [(extra + _rewritten(line)[0]).rstrip() for line in lines]
+    """The numpy module's laid-out ``lines`` on the namespace ``xp``, each statement laid out again
+    (rewriting lengthens it: ``diagonal(M)`` becomes ``diagonal(xp, M)``), ``extra`` indented."""
+    out = []
+    for statement in _statements(lines):
+        code = _rewritten(statement)[0]
+        equals = [i for i, depth, char in layout_scan(code) if depth == 0 and code.startswith(" = ", i)]
+        indent = code[: len(code) - len(code.lstrip())]
+        if code.endswith(":") or not (equals or code.lstrip().startswith("return ")):
+            out.append((extra + code).rstrip())
+            continue
+        cut = equals[0] + 3 if equals else len(indent) + len("return ")
+        out += layout(extra + code[:cut], code[cut:])
+    return out
+
+
+def _statements(lines) -> list[str]:
+    """Laid-out ``lines`` joined back into one line per statement (a statement's brackets close
+    on its last line; a break dropped the space after an opening and left a trailing comma)."""
+    out, pending = [], []
+    for line in lines:
+        pending.append(line.strip() if pending else line.rstrip())
+        text = pending[0]
+        for piece in pending[1:]:
+            if piece[:1] in ")]}":
+                text = text.removesuffix(",") + piece
+            else:
+                text += piece if text.endswith(("(", "[", "{")) else " " + piece
+        if not any(depth > 0 for _, depth, _ in list(layout_scan(text))[-1:]):
+            out.append(text)
+            pending = []
+    return out + ([text] if pending else [])
 
 
 def _docstring(metric: ir.Metric, takes: str) -> list[str]:
@@ -109,7 +140,8 @@ def _fallback_module(metric: ir.Metric, level: str, reason: str) -> str:
         f'__all__ = ["{metric.id}", "FALLBACK"]', "",
         *layout("FALLBACK = ", literal(note)), "", "",
         f"def {metric.id}({takes}, **options):",
-        f'    """{python_string(metric.name)} by the numpy module on a host copy (see FALLBACK)."""',
+        *textwrap.wrap(f'"""{python_string(metric.name)} by the numpy module on a host copy (see FALLBACK)."""', WIDTH,
+                       initial_indent="    ", subsequent_indent="    "),
         f"    return on_host(numpy_function, {literal(metric.id)}, FALLBACK, {takes}, "
         f"matrix={level == 'matrix'}, **options)", ""])
 

@@ -7,7 +7,7 @@ every binary operator and no unary one, which is all the splitting below relies 
 
 from __future__ import annotations
 
-__all__ = ["layout", "WIDTH"]
+__all__ = ["layout", "scan", "WIDTH"]
 
 WIDTH = 100  # columns of generated code
 _OPENING, _CLOSING = "([{", ")]}"
@@ -49,7 +49,7 @@ def _fit(code: str, indent: str, head: str, tail: str, bracketed: bool) -> list[
 
 def _is_string(code: str) -> bool:
     """``code`` is one string literal: its opening quote is all that lies outside strings."""
-    return code.startswith('"') and [position for position, _, _ in _scan(code)] == [0]
+    return code.startswith('"') and [position for position, _, _ in scan(code)] == [0]
 
 
 def _string_lines(code: str, indent: str) -> list[str]:
@@ -85,7 +85,7 @@ def _delimited(parts: list[tuple[str, str]], indent: str, head: str, tail: str) 
     return lines
 
 
-def _scan(code: str):
+def scan(code: str):
     """``(position, depth, char)`` of every character outside string literals."""
     depth, quote, escaped = 0, "", False
     for position, char in enumerate(code):
@@ -110,7 +110,7 @@ def _split(code: str) -> list[tuple[str, str]]:
     """``code`` cut at its top-level commas, else before its lowest-priority binary operators:
     ``[(delimiter, part), ...]`` (the first part's delimiter is that of the cut). Printed
     code spaces every binary operator and no unary one."""
-    top = [position for position, depth, char in _scan(code) if depth == 0 and char in ", "]
+    top = [position for position, depth, char in scan(code) if depth == 0 and char in ", "]
     commas = [position for position in top if code[position] == ","]
     if commas:
         bounds = [-1, *commas, len(code)]
@@ -133,7 +133,7 @@ def _opening_of_last(code: str) -> int | None:
     if not code or code[-1] not in _CLOSING:
         return None
     stack = []
-    for position, _, char in _scan(code):
+    for position, _, char in scan(code):
         if char in _OPENING:
             stack.append(position)
         elif char in _CLOSING and stack:

@@ -27,7 +27,8 @@ def _per_class(xp, tp, fp, fn, tn):
         5
         * xp.sqrt(tn)
         * xp.sqrt(tp)
-        / nonzero(xp,
+        / nonzero(
+            xp,
             xp.sqrt(
                 16 * fn ** 2
                 + fp ** 2
@@ -37,7 +38,7 @@ def _per_class(xp, tp, fp, fn, tn):
                 + 25 * tn * tp
                 + tn * x0
                 + tp * x0
-            )
+            ),
         ),
         (x1 + x3 == 0) | (x2 + x3 == 0),
     )

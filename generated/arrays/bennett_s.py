@@ -37,7 +37,9 @@ def bennett_s(
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
     with quiet():
-        M_diagonal__exact, n__exact = exact(xp, lambda B: B*C**2 + B, terms.diagonal, n, terms=terms)
+        M_diagonal__exact, n__exact = exact(
+            xp, lambda B: B*C**2 + B, terms.diagonal, n, terms=terms
+        )
         exact__0 = real(xp, C * sum_last_axis(xp, M_diagonal__exact) - n__exact)
         value = exact__0 / nonzero(xp, n * max(1, C - 1))
         undefined = (n == 0)

@@ -39,15 +39,18 @@ def cen(
     with quiet():
         x0 = p + t
         value = (
-            -sum_last_axis(xp,
+            -sum_last_axis(
+                xp,
                 xp.sum(
                     (1 - eye(xp, C))
                     * (
                         xlogy_ratio(xp, M, M, align(xp, x0, "j", "jk"))
-                        + xlogy_ratio(xp, transpose(xp, M), transpose(xp, M), align(xp, x0, "j", "jk"))
+                        + xlogy_ratio(
+                            xp, transpose(xp, M), transpose(xp, M), align(xp, x0, "j", "jk")
+                        )
                     ),
                     axis=-2,
-                )
+                ),
             )
             / nonzero(xp, 2 * n * xp.log(max(2, 2 * (C - 1))))
         )

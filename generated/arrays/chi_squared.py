@@ -38,14 +38,21 @@ def chi_squared(
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
     with quiet():
-        M__exact, n__exact, p__exact, t__exact = exact(xp, lambda B: 2*B**2, M, n, p, t, terms=terms)
-        exact__0 = real(xp,
+        M__exact, n__exact, p__exact, t__exact = exact(
+            xp, lambda B: 2*B**2, M, n, p, t, terms=terms
+        )
+        exact__0 = real(
+            xp,
             align(xp, n__exact, "", "ij") * M__exact
-            - align(xp, p__exact, "j", "ij") * align(xp, t__exact, "i", "ij")
+            - align(xp, p__exact, "j", "ij") * align(xp, t__exact, "i", "ij"),
         )
         value = (
-            sum_last_axis(xp,
-                xp.sum(exact__0 ** 2 / nonzero(xp, align(xp, p, "j", "ij") * align(xp, t, "i", "ij")), axis=-2)
+            sum_last_axis(
+                xp,
+                xp.sum(
+                    exact__0 ** 2 / nonzero(xp, align(xp, p, "j", "ij") * align(xp, t, "i", "ij")),
+                    axis=-2,
+                ),
             )
             / nonzero(xp, n)
         )

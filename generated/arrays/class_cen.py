@@ -42,12 +42,13 @@ def class_cen(
     with quiet():
         x0 = p + t
         value = (
-            -sum_last_axis(xp,
+            -sum_last_axis(
+                xp,
                 (1 - eye(xp, C))
                 * (
                     xlogy_ratio(xp, M, M, align(xp, x0, "j", "jk"))
                     + xlogy_ratio(xp, transpose(xp, M), transpose(xp, M), align(xp, x0, "j", "jk"))
-                )
+                ),
             )
             / nonzero(xp, x0 * xp.log(max(2, 2 * (C - 1))))
         )

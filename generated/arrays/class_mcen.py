@@ -44,17 +44,20 @@ def class_mcen(
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
     with quiet():
-        M_diagonal__exact, p__exact, t__exact = exact(xp, lambda B: 3*B, terms.diagonal, p, t, terms=terms)
+        M_diagonal__exact, p__exact, t__exact = exact(
+            xp, lambda B: 3*B, terms.diagonal, p, t, terms=terms
+        )
         exact__0 = real(xp, p__exact + t__exact - M_diagonal__exact)
         x0 = 1 / nonzero(xp, exact__0)
         value = (
             -x0
-            * sum_last_axis(xp,
+            * sum_last_axis(
+                xp,
                 (1 - eye(xp, C))
                 * (
                     xlogy(xp, M, align(xp, x0, "j", "jk") * M)
                     + xlogy(xp, transpose(xp, M), align(xp, x0, "j", "jk") * transpose(xp, M))
-                )
+                ),
             )
             / xp.log(max(2, 2 * (C - 1)))
         )

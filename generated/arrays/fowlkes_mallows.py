@@ -37,8 +37,8 @@ def fowlkes_mallows(
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
     with quiet():
-        M__exact, n__exact, p__exact, t__exact = exact(xp,
-            lambda B: B**2*C**2 + 2*B**2*C + 3*B, M, n, p, t, terms=terms
+        M__exact, n__exact, p__exact, t__exact = exact(
+            xp, lambda B: B**2*C**2 + 2*B**2*C + 3*B, M, n, p, t, terms=terms
         )
         exact__0 = real(xp, sum_last_axis(xp, p__exact ** 2) - n__exact)
         exact__1 = real(xp, sum_last_axis(xp, t__exact ** 2) - n__exact)

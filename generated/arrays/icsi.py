@@ -24,7 +24,8 @@ def _per_class(xp, tp, fp, fn, tn):
     fn__exact, fp__exact, tp__exact = exact(xp, lambda B: 2*B**2, fn, fp, tp)
     exact__0 = real(xp, tp__exact ** 2 - fn__exact * fp__exact)
     return (
-        exact__0 / nonzero(xp, tp ** 2 + fn * fp + fn * tp + fp * tp), (fn + tp == 0) | (fp + tp == 0)
+        exact__0 / nonzero(xp, tp ** 2 + fn * fp + fn * tp + fp * tp),
+        (fn + tp == 0) | (fp + tp == 0),
     )
 
 

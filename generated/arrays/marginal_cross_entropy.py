@@ -38,7 +38,8 @@ def marginal_cross_entropy(
     with quiet():
         x0 = equal(xp, 0, t)
         value = (
-            sum_last_axis(xp, (1 - x0) * xlogy_ratio(xp, t, align(xp, n, "", "k"), p)) / nonzero(xp, n * xp.log(2))
+            sum_last_axis(xp, (1 - x0) * xlogy_ratio(xp, t, align(xp, n, "", "k"), p))
+            / nonzero(xp, n * xp.log(2))
         )
         undefined = (n == 0) | xp.any(x0 + p == 0, axis=(-1,))
         return finish(xp, value, undefined, zero_division)

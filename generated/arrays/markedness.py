@@ -24,7 +24,8 @@ def _per_class(xp, tp, fp, fn, tn):
     fn__exact, fp__exact, tn__exact, tp__exact = exact(xp, lambda B: 2*B**2, fn, fp, tn, tp)
     exact__0 = real(xp, tn__exact * tp__exact - fn__exact * fp__exact)
     return (
-        exact__0 / nonzero(xp, fn * fp + fn * tp + fp * tn + tn * tp), (fn + tn == 0) | (fp + tp == 0)
+        exact__0 / nonzero(xp, fn * fp + fn * tp + fp * tn + tn * tp),
+        (fn + tn == 0) | (fp + tp == 0),
     )
 
 

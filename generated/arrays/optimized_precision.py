@@ -27,7 +27,8 @@ def _per_class(xp, tp, fp, fn, tn):
     exact__y2 = tn__exact ** 2
     exact__y3 = tp__exact ** 2
     exact__y4 = xp.abs(exact__y0 - exact__y1)
-    exact__0 = real(xp,
+    exact__0 = real(
+        xp,
         fn__exact * exact__y2
         + fp__exact * exact__y3
         + tn__exact * exact__y1
@@ -37,7 +38,7 @@ def _per_class(xp, tp, fp, fn, tn):
         - fn__exact * exact__y4
         - fp__exact * exact__y4
         - tn__exact * exact__y4
-        - tp__exact * exact__y4
+        - tp__exact * exact__y4,
     )
     x0 = fn + tp
     x1 = fp + tn

@@ -36,10 +36,15 @@ def ordinal_mae(
     M, C, t, p, n, xp = matrix_terms(matrix)
     with quiet():
         value = (
-            sum_last_axis(xp,
+            sum_last_axis(
+                xp,
                 xp.sum(
-                    xp.abs(align(xp, arange(xp, C), "i", "ij") - align(xp, arange(xp, C), "j", "ij")) * M, axis=-2
-                )
+                    xp.abs(
+                        align(xp, arange(xp, C), "i", "ij") - align(xp, arange(xp, C), "j", "ij")
+                    )
+                    * M,
+                    axis=-2,
+                ),
             )
             / nonzero(xp, n)
         )

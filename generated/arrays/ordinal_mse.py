@@ -36,10 +36,13 @@ def ordinal_mse(
     M, C, t, p, n, xp = matrix_terms(matrix)
     with quiet():
         value = (
-            sum_last_axis(xp,
+            sum_last_axis(
+                xp,
                 xp.sum(
-                    (align(xp, arange(xp, C), "i", "ij") - align(xp, arange(xp, C), "j", "ij")) ** 2 * M, axis=-2
-                )
+                    (align(xp, arange(xp, C), "i", "ij") - align(xp, arange(xp, C), "j", "ij")) ** 2
+                    * M,
+                    axis=-2,
+                ),
             )
             / nonzero(xp, n)
         )

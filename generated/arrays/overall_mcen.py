@@ -45,7 +45,8 @@ def overall_mcen(
         x2 = x1 + equal(xp, 0, x1) - terms.diagonal
         x3 = 1 / nonzero(xp, x2)
         value = (
-            -sum_last_axis(xp,
+            -sum_last_axis(
+                xp,
                 xp.sum(
                     (1 - eye(xp, C))
                     * (
@@ -53,11 +54,12 @@ def overall_mcen(
                         + xlogy(xp, transpose(xp, M), align(xp, x3, "j", "jk") * transpose(xp, M))
                     ),
                     axis=-2,
-                )
+                ),
             )
-            / nonzero(xp,
+            / nonzero(
+                xp,
                 (x0 + (equal(xp, 2, C) - 1) * sum_last_axis(xp, terms.diagonal))
-                * xp.log(max(2, 2 * (C - 1)))
+                * xp.log(max(2, 2 * (C - 1))),
             )
         )
         undefined = (

@@ -18,5 +18,6 @@ FALLBACK = (
 
 
 def p_value(matrix, **options):
-    """P-value of accuracy above the no-information rate by the numpy module on a host copy (see FALLBACK)."""
+    """P-value of accuracy above the no-information rate by the numpy module on a host copy (see
+    FALLBACK)."""
     return on_host(numpy_function, "p_value", FALLBACK, matrix, matrix=True, **options)

@@ -26,7 +26,9 @@ def _default_kappa(xp, tp, fp, fn, tn):
 
 def _per_class(xp, tp, fp, fn, tn, kappa):
     return (
-        tp * (tp + fn * kappa + fp * (1 - kappa)) / nonzero(xp, tp ** 2 + fn * fp + fn * tp + fp * tp),
+        tp
+        * (tp + fn * kappa + fp * (1 - kappa))
+        / nonzero(xp, tp ** 2 + fn * fp + fn * tp + fp * tp),
         (fn + tp == 0) | (fp + tp == 0),
     )
 

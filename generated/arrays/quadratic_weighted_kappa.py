@@ -52,7 +52,10 @@ def quadratic_weighted_kappa(
     with quiet():
         x0 = distance * align(xp, p, "j", "ij") * align(xp, t, "i", "ij")
         value = (
-            (sum_last_axis(xp, xp.sum(x0, axis=-2)) - n * sum_last_axis(xp, xp.sum(M * distance, axis=-2)))
+            (
+                sum_last_axis(xp, xp.sum(x0, axis=-2))
+                - n * sum_last_axis(xp, xp.sum(M * distance, axis=-2))
+            )
             / nonzero(xp, sum_last_axis(xp, xp.sum(x0, axis=-2)))
         )
         undefined = (sum_last_axis(xp, xp.sum(x0, axis=-2)) == 0)

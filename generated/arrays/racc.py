@@ -26,7 +26,8 @@ def _per_class(xp, tp, fp, fn, tn):
     x4 = 2 * tn
     return (
         (x0 + x1 + x2 + x3)
-        / nonzero(xp,
+        / nonzero(
+            xp,
             fn ** 2
             + fp ** 2
             + tn ** 2
@@ -36,7 +37,7 @@ def _per_class(xp, tp, fp, fn, tn):
             + 2 * x3
             + fn * x4
             + fp * x4
-            + tp * x4
+            + tp * x4,
         ),
         (fn + fp + tn + tp == 0),
     )

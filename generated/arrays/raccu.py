@@ -26,7 +26,9 @@ def _per_class(xp, tp, fp, fn, tn):
     x4 = 2 * fp
     return (
         (4 * x0 + x3 + fn * x1 + fp * x1)
-        / nonzero(xp, 4 * (tn ** 2 + x0 + x3 + 2 * tn * tp + tn * x2 + tn * x4 + tp * x2 + tp * x4)),
+        / nonzero(
+            xp, 4 * (tn ** 2 + x0 + x3 + 2 * tn * tp + tn * x2 + tn * x4 + tp * x2 + tp * x4)
+        ),
         (fn + fp + tn + tp == 0),
     )
 

@@ -35,6 +35,9 @@ def response_entropy(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     with quiet():
-        value = -sum_last_axis(xp, xlogy_ratio(xp, p, p, align(xp, n, "", "k"))) / nonzero(xp, n * xp.log(2))
+        value = (
+            -sum_last_axis(xp, xlogy_ratio(xp, p, p, align(xp, n, "", "k")))
+            / nonzero(xp, n * xp.log(2))
+        )
         undefined = (n == 0)
         return finish(xp, value, undefined, zero_division)

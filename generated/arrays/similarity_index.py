@@ -40,7 +40,8 @@ def _per_class(xp, tp, fp, fn, tn):
     x18 = 2 * tp
     return (
         (x12 + x9)
-        / nonzero(xp,
+        / nonzero(
+            xp,
             x12
             + x13
             + 2 * x2
@@ -50,7 +51,7 @@ def _per_class(xp, tp, fp, fn, tn):
             + tn * x15
             + tn * x16
             + x0 * x11
-            + x10 * x3
+            + x10 * x3,
         ),
         (fn + tp == 0) | (fp + tn == 0) | (x14 + fp * x17 + fp * x18 + tn * x17 + tn * x18 == 0),
     )

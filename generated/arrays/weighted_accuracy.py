@@ -63,6 +63,9 @@ def weighted_accuracy(
             params={},
             zero_division=zero_division,
         )
-        value = sum_last_axis(xp, class_weights * class__recall) / nonzero(xp, sum_last_axis(xp, class_weights))
+        value = (
+            sum_last_axis(xp, class_weights * class__recall)
+            / nonzero(xp, sum_last_axis(xp, class_weights))
+        )
         undefined = (sum_last_axis(xp, class_weights) == 0)
         return finish(xp, value, undefined, zero_division)
