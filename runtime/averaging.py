@@ -108,13 +108,13 @@ def _sum_classes(xp, values):
 
 
 def _nonzero(xp, denominator):
-    return nonzero(denominator) if xp is np else xp.where(denominator == 0, xp.ones_like(denominator), denominator)
+    return nonzero(denominator) if xp is np else xp.where(denominator == 0, 1.0, denominator)
 
 
 def _finish(xp, value, undefined, zero_division):
     if xp is np:
         return finish(value, undefined, zero_division)
-    return xp.where(undefined, xp.full_like(value, zero_division_value(zero_division)), value) + 0.0
+    return xp.where(undefined, zero_division_value(zero_division), value) + 0.0
 
 
 def _scalar(xp, value):
@@ -143,18 +143,17 @@ def _positive_class(xp, c: PerClass):
 def _mean(xp, c: PerClass):
     if skips(c.zero_division):  # a mean over the defined classes only: the weighted mean with weights 1 or 0
         total = xp.sum(_kept(xp, c.values, c.undefined), axis=-1)
-        defined = xp.sum(xp.where(c.undefined, xp.zeros_like(c.values), c.values), axis=-1)
+        defined = xp.sum(xp.where(c.undefined, 0.0, c.values), axis=-1)
         return _finish(xp, defined / _nonzero(xp, total), total == 0, math.nan)
     return _scalar(xp, _sum_classes(xp, c.values) / c.values.shape[-1])
 
 
 def _geometric_mean(xp, c: PerClass):
     if skips(c.zero_division):
-        zeros, ones = xp.zeros_like(c.values), xp.ones_like(c.values)
-        if bool(xp.any(xp.where(c.undefined, zeros, c.values) < 0)):
+        if bool(xp.any(xp.where(c.undefined, 0.0, c.values) < 0)):
             raise InputError("average", "geometric averaging needs non-negative per-class values")
         with np.errstate(divide="ignore"):  # numpy's warning for log 0; other libraries have none
-            logs = xp.where(c.undefined, zeros, xp.log(xp.where(c.undefined, ones, c.values)))
+            logs = xp.where(c.undefined, 0.0, xp.log(xp.where(c.undefined, 1.0, c.values)))
         total = xp.sum(_kept(xp, c.values, c.undefined), axis=-1)
         return _finish(xp, xp.exp(xp.sum(logs, axis=-1) / _nonzero(xp, total)), total == 0, math.nan)
     if bool(xp.any(c.values < 0)):
@@ -176,12 +175,12 @@ def _class_weights(xp, weights, n_classes: int):
 def _weighted_mean(xp, c: PerClass):
     weights = c.support() if c.weights is None else _class_weights(xp, c.weights, c.values.shape[-1])
     if skips(c.zero_division):
-        weights = xp.where(c.undefined, xp.zeros_like(c.values), weights)
+        weights = xp.where(c.undefined, 0.0, weights)
     total = _sum_classes(xp, weights)
     # A class of weight 0 takes no part in the mean, even where its value is undefined
     # (0 * NaN would be NaN): otherwise weighted recall is NaN whenever a class is predicted
     # but never true, against the proved weighted(recall) = micro(recall).
-    weighted = _sum_classes(xp, xp.where(weights == 0, xp.zeros_like(c.values), c.values * weights)) / _nonzero(xp, total)
+    weighted = _sum_classes(xp, xp.where(weights == 0, 0.0, c.values * weights)) / _nonzero(xp, total)
     return _finish(xp, weighted, total == 0, zero_division_value(c.zero_division))
 
 
