@@ -184,7 +184,8 @@ def _average(mode: averaging.Mode, values, undefined, support: Callable[[], np.n
     """The mean of per-class values ``(..., C)`` (undefined entries already ``zero_division``) for ``mode``."""
     if mode.combine is None:
         raise InputError("average", f"{mode.name!r} pools the counts over classes; it cannot average given per-class values")
-    return mode.combine(averaging.PerClass(np.asarray(values, dtype=float), undefined, support, weights, pos_label, zero_division))
+    return mode.combine(np, averaging.PerClass(np.asarray(values, dtype=float), undefined, support, weights, pos_label,
+                                               zero_division))
 
 
 def average_curve_metric(kernel, curves: ScoreCurves | tuple[Curves, Curves], *, average: str, averages: tuple[str, ...],

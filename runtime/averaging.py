@@ -1,8 +1,9 @@
 """The averaging modes of the runtime, as one table: how per-class values become one value, and its derivative.
 
 Each row of :data:`MODES` says what its mode does with the per-class values ``(..., C)`` of a
-metric (``combine``), with their partials in each class's counts (``gradient``, for the delta
-method) and with per-class gradients over the cells of a matrix (``cell_gradient``, for
+metric (``combine(xp, per_class)``, in the values' array namespace ``xp``: numpy's ``np`` or
+another Array API library's, so one row serves numpy and the array modules), with their
+partials in each class's counts (``gradient``, for the delta method) and with per-class gradients over the cells of a matrix (``cell_gradient``, for
 per-class matrix formulas). A mode that ``pools`` (``micro``) applies the formula to the
 counts summed over classes instead, so it has no ``combine``. :data:`AVERAGES` lists the
 modes in table order; the compiler's table (:mod:`metricc.compiler.language.averaging`)
@@ -14,7 +15,7 @@ classes out instead, and are undefined (NaN) only when no class is left (Branco 
 Section 4.3).
 
 >>> values = np.array([[0.5, 1.0]]); undefined = np.zeros((1, 2), dtype=bool)
->>> MODES["macro"].combine(PerClass(values, undefined, None, None, 1, math.nan)).tolist()
+>>> MODES["macro"].combine(np, PerClass(values, undefined, None, None, 1, math.nan)).tolist()
 [0.75]
 """
 
@@ -28,6 +29,7 @@ from types import MappingProxyType
 import numpy as np
 
 from metricc.core.errors import InputError
+from metricc.runtime import namespace
 from metricc.runtime.confusion import check_class_vector
 from metricc.runtime.division import finish, nonzero, skips, zero_division_value
 
@@ -51,21 +53,17 @@ def sum_last_axis(values):
 
 @dataclass(frozen=True)
 class PerClass:
-    """Per-class values ``(..., C)`` to average: undefined entries already ``zero_division``
-    (NaN under ``"skip"``), the mask of those entries, the class supports (a function, as only
-    ``weighted`` reads them), the caller's class weights, positive class and zero division."""
+    """Per-class values ``(..., C)`` to average, arrays of one namespace (numpy's or another
+    library's): undefined entries already ``zero_division`` (NaN under ``"skip"``), the mask of
+    those entries, the class supports (a function, as only ``weighted`` reads them, in the
+    values' dtype or numpy's counts), the caller's class weights, positive class and zero division."""
 
-    values: np.ndarray
-    undefined: np.ndarray
-    support: Callable[[], np.ndarray] | None
+    values: object
+    undefined: object
+    support: Callable[[], object] | None
     weights: object
     pos_label: int
     zero_division: object
-
-    @property
-    def kept(self) -> np.ndarray:
-        """1 where a class takes part in a mean, 0 where ``"skip"`` leaves it out."""
-        return np.where(self.undefined, 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -98,57 +96,92 @@ class PerClassPartials:
         return np.where(self.undefined[(..., *extra)], 0.0, self.partials) if self.replaced else self.partials
 
 
-# --- combine: per-class values -> one value ----------------------------------------------
+# --- combine: per-class values -> one value, in the values' namespace ---------------------
+# Written with the Array API standard's functions only, so that numpy (``xp`` is ``np``) and the
+# array modules (``xp`` a :class:`metricc.runtime.xp_kernel.Space`) read this one table. The first
+# four helpers keep numpy on its faster paths (:mod:`.division`'s, :func:`sum_last_axis`) and
+# its scalar results, which the numpy modules return.
 
 
-def _as_is(c: PerClass):
+def _sum_classes(xp, values):
+    return sum_last_axis(values) if xp is np else xp.sum(values, axis=-1)
+
+
+def _nonzero(xp, denominator):
+    return nonzero(denominator) if xp is np else xp.where(denominator == 0, 1.0, denominator)
+
+
+def _finish(xp, value, undefined, zero_division):
+    if xp is np:
+        return finish(value, undefined, zero_division)
+    return xp.where(undefined, zero_division_value(zero_division), value) + 0.0
+
+
+def _scalar(xp, value):
+    """numpy's 0-d results as numpy scalars, as numpy's functions return them; arrays of other
+    libraries stay 0-d arrays."""
+    return value[()] if xp is np else value
+
+
+def _kept(xp, values, undefined):
+    """1 where a class takes part in a mean, 0 where ``"skip"`` leaves it out."""
+    return xp.where(undefined, xp.zeros_like(values), xp.ones_like(values))
+
+
+def _as_is(xp, c: PerClass):
     return c.values
 
 
-def _positive_class(c: PerClass):
-    n_classes = np.shape(c.values)[-1]
+def _positive_class(xp, c: PerClass):
+    n_classes = c.values.shape[-1]
     pos_label = c.pos_label
     if isinstance(pos_label, bool) or not isinstance(pos_label, (int, np.integer)) or not -n_classes <= pos_label < n_classes:
         raise InputError("pos_label", f"expected a class index in 0..{n_classes - 1}, got {pos_label!r}")
-    return c.values[..., pos_label][()]
+    return _scalar(xp, c.values[..., int(pos_label)])
 
 
-def _mean(c: PerClass):
+def _mean(xp, c: PerClass):
     if skips(c.zero_division):  # a mean over the defined classes only: the weighted mean with weights 1 or 0
-        total = np.sum(c.kept, axis=-1)
-        return finish(np.sum(np.where(c.undefined, 0.0, c.values), axis=-1) / nonzero(total), total == 0, math.nan)
-    return (sum_last_axis(c.values) / np.shape(c.values)[-1])[()]
+        total = xp.sum(_kept(xp, c.values, c.undefined), axis=-1)
+        defined = xp.sum(xp.where(c.undefined, 0.0, c.values), axis=-1)
+        return _finish(xp, defined / _nonzero(xp, total), total == 0, math.nan)
+    return _scalar(xp, _sum_classes(xp, c.values) / c.values.shape[-1])
 
 
-def _geometric_mean(c: PerClass):
+def _geometric_mean(xp, c: PerClass):
     if skips(c.zero_division):
-        if np.any(np.where(c.undefined, 0.0, c.values) < 0):
+        if bool(xp.any(xp.where(c.undefined, 0.0, c.values) < 0)):
             raise InputError("average", "geometric averaging needs non-negative per-class values")
-        with np.errstate(divide="ignore"):
-            logs = np.where(c.undefined, 0.0, np.log(np.where(c.undefined, 1.0, c.values)))
-        total = np.sum(c.kept, axis=-1)
-        return finish(np.exp(np.sum(logs, axis=-1) / nonzero(total)), total == 0, math.nan)
-    if np.any(c.values < 0):
+        with np.errstate(divide="ignore"):  # numpy's warning for log 0; other libraries have none
+            logs = xp.where(c.undefined, 0.0, xp.log(xp.where(c.undefined, 1.0, c.values)))
+        total = xp.sum(_kept(xp, c.values, c.undefined), axis=-1)
+        return _finish(xp, xp.exp(xp.sum(logs, axis=-1) / _nonzero(xp, total)), total == 0, math.nan)
+    if bool(xp.any(c.values < 0)):
         raise InputError("average", "geometric averaging needs non-negative per-class values")
     with np.errstate(divide="ignore"):
-        return np.exp(np.mean(np.log(c.values), axis=-1))[()]
+        return _scalar(xp, xp.exp(xp.mean(xp.log(c.values), axis=-1)))
 
 
-def _weighted_mean(c: PerClass):
-    if c.weights is None:
-        weights = c.support()
-    else:
-        weights = check_class_vector(c.weights, np.shape(c.values)[-1], argument="weights")
-        if np.any(weights < 0):
-            raise InputError("weights", "weights must be non-negative")
+def _class_weights(xp, weights, n_classes: int):
+    """The caller's class weights, checked on the host (C numbers of its own) and put beside the values."""
+    if xp is not np and namespace.is_array(weights):
+        weights = namespace.to_host(weights)
+    host = check_class_vector(weights, n_classes, argument="weights")
+    if np.any(host < 0):
+        raise InputError("weights", "weights must be non-negative")
+    return host if xp is np else xp.asarray(host)
+
+
+def _weighted_mean(xp, c: PerClass):
+    weights = c.support() if c.weights is None else _class_weights(xp, c.weights, c.values.shape[-1])
     if skips(c.zero_division):
-        weights = np.where(c.undefined, 0.0, weights)
-    total = sum_last_axis(weights)
+        weights = xp.where(c.undefined, 0.0, weights)
+    total = _sum_classes(xp, weights)
     # A class of weight 0 takes no part in the mean, even where its value is undefined
     # (0 * NaN would be NaN): otherwise weighted recall is NaN whenever a class is predicted
     # but never true, against the proved weighted(recall) = micro(recall).
-    weighted = sum_last_axis(np.where(weights == 0, 0.0, c.values * weights)) / nonzero(total)
-    return finish(weighted, total == 0, zero_division_value(c.zero_division))
+    weighted = _sum_classes(xp, xp.where(weights == 0, 0.0, c.values * weights)) / _nonzero(xp, total)
+    return _finish(xp, weighted, total == 0, zero_division_value(c.zero_division))
 
 
 # --- gradient: partials (..., C, 4) of each class's value -> partials of the average -------
@@ -224,7 +257,8 @@ def _weighted_mean_cells(g: PerClassPartials):
 
 @dataclass(frozen=True)
 class Mode:
-    """One averaging mode. ``combine``: per-class values -> the average (None for a mode that
+    """One averaging mode. ``combine``: ``(xp, per-class values)`` -> the average, with the Array
+    API standard's functions of ``xp`` only (None for a mode that
     ``pools`` the counts over classes and applies the formula once); ``gradient``: its partials
     in each class's counts; ``cell_gradient``: its gradient over matrix cells from per-class
     ones (None where the mode has no derivative of that kind). ``takes_weights``: the caller
@@ -237,7 +271,7 @@ class Mode:
     scikit-learn's ``micro avg``, ``macro avg`` and ``weighted avg``."""
 
     name: str
-    combine: Callable[[PerClass], np.ndarray] | None
+    combine: Callable[[object, PerClass], object] | None
     gradient: Callable[[PerClassPartials], np.ndarray] | None
     cell_gradient: Callable[[PerClassPartials], np.ndarray] | None = None
     pools: bool = False

@@ -5,8 +5,8 @@ A generated array module computes a metric from counts of any Array API library 
 JAX, CuPy, array-api-strict, numpy) in that library and on the counts' device: nothing goes to
 the host. Each helper takes ``xp``, a :class:`Space` (the counts' namespace, device and dtypes)
 that the generated code reads as it reads a namespace (``xp.sqrt``); the helpers mirror
-:mod:`.kernel`'s (same names, the namespace first) and the averaging modes mirror
-:mod:`.averaging`'s rows.
+:mod:`.kernel`'s (same names, the namespace first); the averaging is :mod:`.averaging`'s
+table itself, whose combine functions take the namespace.
 
 dtypes (:mod:`.namespace`): values in float64 where the device holds it, else float32 (about 7
 significant digits: JAX without x64). Exact parts (differences of products of counts) are
@@ -33,7 +33,7 @@ import numpy as np
 
 from metricc.core.errors import InputError
 from metricc.runtime import averaging, namespace
-from metricc.runtime.division import skips, zero_division_value
+from metricc.runtime.division import zero_division_value
 from metricc.runtime import kernel as host_kernel
 from metricc.runtime.counts import check_class_vector
 from metricc.runtime.kernel import scalar_param
@@ -244,48 +244,12 @@ def _broadcast(xp: Space, value, undefined, shape):
     return xp.broadcast_to(value, shape), xp.broadcast_to(undefined, shape)
 
 
-def _mean(xp: Space, values, undefined, zero_division, weights):
-    if weights is None and not skips(zero_division):
-        return xp.mean(values, axis=-1)
-    weights = xp.ones_like(values) if weights is None else weights
-    if skips(zero_division):
-        weights = xp.where(undefined, xp.zeros_like(values), weights)
-    total = xp.sum(weights, axis=-1)
-    value = xp.sum(xp.where(weights == 0, xp.zeros_like(values), values * weights), axis=-1) / nonzero(xp, total)
-    return finish(xp, value, total == 0, math.nan if skips(zero_division) else zero_division)
-
-
-def _class_weights(xp: Space, weights, n_classes: int):
-    host = np.asarray(namespace.to_host(weights) if namespace.is_array(weights) else weights, dtype=np.float64)
-    if host.shape != (n_classes,) or not np.isfinite(host).all():
-        raise InputError("weights", f"expected {n_classes} finite class weights, got shape {host.shape}")
-    if (host < 0).any():
-        raise InputError("weights", "weights must be non-negative")
-    return xp.asarray(host)
-
-
-def _combine(xp: Space, mode: str, values, undefined, support, *, weights, pos_label, zero_division):
-    """The average ``mode`` of per-class values (undefined entries already ``zero_division``)."""
-    n_classes = values.shape[-1]
-    if mode == "none":
-        return values
-    if mode == "binary":
-        if isinstance(pos_label, bool) or not isinstance(pos_label, (int, np.integer)) or not -n_classes <= pos_label < n_classes:
-            raise InputError("pos_label", f"expected a class index in 0..{n_classes - 1}, got {pos_label!r}")
-        return values[..., int(pos_label)]
-    if mode in ("macro", "samples"):
-        return _mean(xp, values, undefined, zero_division, None)
-    if mode == "weighted":
-        given = xp.astype(support, xp.values) if weights is None else _class_weights(xp, weights, n_classes)
-        return _mean(xp, values, undefined, zero_division, given)
-    if mode == "geometric":
-        kept = ~undefined if skips(zero_division) else xp.ones_like(undefined)
-        if bool(xp.any(kept & (values < 0))):
-            raise InputError("average", "geometric averaging needs non-negative per-class values")
-        logs = xp.where(kept, xp.log(xp.where(kept, values, xp.ones_like(values))), xp.zeros_like(values))
-        total = xp.sum(xp.astype(kept, xp.values), axis=-1)
-        return finish(xp, xp.exp(xp.sum(logs, axis=-1) / nonzero(xp, total)), total == 0, math.nan)
-    raise InputError("average", f"{mode!r} averaging has no Array API form yet; evaluate on numpy arrays")
+def _combine(xp: Space, mode: averaging.Mode, values, undefined, support, *, weights, pos_label, zero_division):
+    """The average ``mode`` of per-class values (undefined entries already ``zero_division``):
+    the row of :mod:`.averaging`, whose combine functions take the namespace."""
+    per_class = averaging.PerClass(values, undefined, lambda: xp.astype(support, xp.values), weights, pos_label,
+                                   zero_division)
+    return mode.combine(xp, per_class)
 
 
 def class_counts(matrix):
@@ -323,7 +287,7 @@ def average_class_metric(kernel: Callable, counts, *, average: str, averages: tu
         floats = xp.astype(counts, xp.values)
         value, undefined = _broadcast(xp, *kernel(xp, *(floats[i, ...] for i in range(4)), **params), floats.shape[1:])
         values = xp.where(undefined, xp.asarray(zero), value) + 0.0
-        return _combine(xp, mode.name, values, undefined, counts[0, ...] + counts[2, ...], weights=weights,
+        return _combine(xp, mode, values, undefined, counts[0, ...] + counts[2, ...], weights=weights,
                         pos_label=pos_label, zero_division=zero_division)
 
 
@@ -339,7 +303,7 @@ def average_class_values(values, undefined, support, *, average: str, averages: 
         raise InputError("weights", "only used with a weighted average")
     value, undefined = _broadcast(xp, values, undefined, support.shape)
     values = xp.where(undefined, xp.asarray(zero_division_value(zero_division)), value) + 0.0
-    return _combine(xp, mode.name, values, undefined, support, weights=weights, pos_label=pos_label,
+    return _combine(xp, mode, values, undefined, support, weights=weights, pos_label=pos_label,
                     zero_division=zero_division)
 
 

@@ -4,7 +4,8 @@ The compiler's table (:mod:`metricc.compiler.language.averaging`) and the runtim
 (:mod:`metricc.runtime.averaging`) list the same modes, which the spec schema offers; and a toy
 mode added to those two tables only, in a copy of the source tree, is declared by a spec,
 written as a call in an aggregate formula, compiled (numpy module, LaTeX and the checks of the
-build) and evaluated to the hand-computed number.
+build) and evaluated to the hand-computed number, on numpy and, through the generated array
+modules, on array-api-strict: the array kernel has no table of its own.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from metricc.runtime import averaging as runtime
 
 REPO = Path(__file__).resolve().parents[1]
 
-# The harmonic mean of the per-class values, one row per table.
+# The harmonic mean of the per-class values, one row per table; the runtime's in the Array API
+# standard's functions of the values' namespace, so numpy and the array modules both read it.
 _LANGUAGE_ROW = '''\
     Mode("harmonic", call=True, binary=lambda per_class, values: 2 / (1 / values[0] + 1 / values[1]),
          sample=lambda per_row, weights: (per_row.shape[0] / np.sum(1 / per_row, axis=0), True),
@@ -31,7 +33,7 @@ _LANGUAGE_ROW = '''\
          latex_by_class=r"C \\Bigl/ \\sum_{k=1}^{C} \\frac{1}{m_k}"),
 '''
 _RUNTIME_ROW = '''\
-    Mode("harmonic", lambda c: (np.shape(c.values)[-1] / sum_last_axis(1 / c.values))[()], None),
+    Mode("harmonic", lambda xp, c: c.values.shape[-1] / xp.sum(1 / c.values, axis=-1), None),
 '''
 
 _DICE = """\
@@ -58,15 +60,21 @@ higher_is_better: true
 
 # Dice per class: 2/3 (TP 1, FP 1), 1 (TP 2), 2/3 (TP 1, FN 1); harmonic mean 3 / (3/2 + 1 + 3/2) = 3/4.
 _EVALUATE = """\
-import importlib.util, json
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, f"out/{name}.py")
+import importlib.util, json, warnings
+import array_api_strict as xp
+from metricc.runtime.xp_kernel import HostFallbackWarning
+warnings.simplefilter("error", HostFallbackWarning)  # the harmonic mean is computed in array-api-strict
+def load(name, folder="out"):
+    spec = importlib.util.spec_from_file_location(name, f"{folder}/{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return getattr(module, name)
 counts = ([1, 2, 1], [1, 0, 0], [0, 0, 1], [4, 4, 4])
+stacked = xp.asarray(counts, dtype=xp.int64)  # (4, C), TP, FP, FN, TN
 print(json.dumps({"harmonic": float(load("toy_dice")(*counts)), "macro": float(load("toy_dice")(*counts, average="macro")),
-                  "aggregate": float(load("toy_half_harmonic")(*counts))}))
+                  "aggregate": float(load("toy_half_harmonic")(*counts)),
+                  "strict_harmonic": float(load("toy_dice", "out/arrays")(stacked)),
+                  "strict_aggregate": float(load("toy_half_harmonic", "out/arrays")(stacked))}))
 """
 
 
@@ -115,3 +123,5 @@ def test_a_mode_added_to_the_two_tables_flows_through_the_build(package_copy, tm
     assert abs(values["harmonic"] - 3 / 4) < 1e-12
     assert abs(values["macro"] - 7 / 9) < 1e-12
     assert abs(values["aggregate"] - 3 / 8) < 1e-12
+    assert abs(values["strict_harmonic"] - 3 / 4) < 1e-12
+    assert abs(values["strict_aggregate"] - 3 / 8) < 1e-12
