@@ -264,9 +264,17 @@ def score_array(scores, *, argument: str = "scores", finite: bool = True) -> np.
         values = values.astype(np.float64, copy=False)  # no copy of float64 scores: evaluate reads them before the metric does
     except (TypeError, ValueError, OverflowError):
         raise InputError(argument, "expected real numbers (rows = samples, columns = classes)") from None
-    if finite and not np.isfinite(values).all():
+    if finite and not _all_finite(values):
         raise InputError(argument, "contains NaN or infinity")
     return values
+
+
+def _all_finite(values: np.ndarray) -> bool:
+    """Whether every entry is finite: their sum is (a NaN or an infinity makes it NaN or
+    infinite), one pass with no temporary; only a sum past float64 looks entry by entry."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(values, axis=None)
+    return bool(np.isfinite(total)) or bool(np.isfinite(values).all())
 
 
 def indicator_truth(y_true, values: np.ndarray, labels=None, *, graded: bool = False) -> np.ndarray:

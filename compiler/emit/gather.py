@@ -29,7 +29,7 @@ import sympy
 from metricc.compiler.emit.sums import rewrite_sums
 from metricc.compiler.language import symbols
 
-__all__ = ["OTHER_CLASS", "TRUE_CLASS", "TRUE_COUNTS", "gathered_bases", "other_bases", "rewrite", "true_counts"]
+__all__ = ["OTHER_CLASS", "TRUE_CLASS", "TRUE_COUNTS", "column_bases", "gathered_bases", "other_bases", "rewrite", "true_counts"]
 
 TRUE_CLASS = sympy.IndexedBase("Y__class")  # the true class of each sample: y[s]
 OTHER_CLASS = sympy.IndexedBase("Y__other")  # the first maximum of each row among the other classes
@@ -239,9 +239,41 @@ def other_bases(outputs) -> list[tuple[str, sympy.IndexedBase]]:
     return sorted((str(b.label)[:-len(_OTHER_SUFFIX)], b) for b in found)
 
 
+def _column(total: sympy.Sum) -> sympy.Expr | None:
+    """``f(s, c)`` of ``Sum([k = c] * f(s, k), k)`` for the class ``c`` 0 or 1, which every score
+    matrix has (``C >= 2``), ``f`` finite and reading the scores' row ``s`` alone: the binary
+    hinge's decision value ``S[s, 1]`` is one column (``S__column1``), not a sum over the row."""
+    if len(total.limits) != 1 or tuple(total.limits[0][1:]) != (0, symbols.N_CLASSES - 1):
+        return None
+    k = total.limits[0][0]
+    factors = sympy.Mul.make_args(total.function)
+    picks = [f for f in factors if isinstance(f, sympy.KroneckerDelta) and k in f.args and set(f.args) - {k} <= {0, 1}]
+    if len(picks) != 1 or picks[0].args[0] == picks[0].args[1]:
+        return None
+    column = next(a for a in picks[0].args if a != k)
+    body = sympy.Mul(*(f for f in factors if f is not picks[0]))
+    reads = [a for a in body.atoms(sympy.Indexed) if k in a.indices]
+    if not _finite(body) or any(a.base != symbols.SCORE or not symbols.is_sample_index(a.indices[0]) or a.indices[1] != k
+                                for a in reads):
+        return None
+    picked = body.xreplace({a: sympy.IndexedBase(f"S{_COLUMN_SUFFIX}{column}")[a.indices[0]] for a in reads})
+    return None if picked.has(k) else picked
+
+
+_COLUMN_SUFFIX = "__column"
+
+
+def column_bases(outputs) -> list[tuple[int, sympy.IndexedBase]]:
+    """``[(class, base)]`` of the score columns read by ``outputs`` (``S__column1``), by class."""
+    prefix = f"S{_COLUMN_SUFFIX}"
+    found = {a.base for o in outputs for a in o.atoms(sympy.Indexed) if str(a.base.label).startswith(prefix)}
+    return sorted((int(str(b.label)[len(prefix):]), b) for b in found)
+
+
 def rewrite(outputs) -> tuple[sympy.Expr, ...]:
     """``outputs`` with every class sum over a one-hot truth row gathered, inner sums first,
-    and the sums comparing a row with its true class's score counted."""
+    and the sums comparing a row with its true class's score counted; a row's fixed class 0
+    or 1 is read as a column."""
     outputs = tuple(rewrite_sums(o, _other_top) for o in outputs)
     gathered = (rewrite_sums(o, lambda total: _gathered(total, outputs)) for o in outputs)
-    return tuple(rewrite_sums(o, _counted) for o in gathered)
+    return tuple(rewrite_sums(rewrite_sums(o, _counted), _column) for o in gathered)

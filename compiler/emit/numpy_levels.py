@@ -158,6 +158,9 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
         lines.append(f"    {base} = {row}.reshape(-1)[np.arange(n) * C + Y__class]")  # flat: twice take_along_axis's speed
         names[base] = Printed(str(base))
         arrays.add((1, 0))
+    for column, base in gather.column_bases(outputs) if one_label else ():  # a fixed class: one column, a view
+        lines.append(f"    {base} = S[:, {column}]")
+        names[base] = Printed(str(base))
     others = gather.other_bases(outputs) if one_label else ()
     if others:  # the first maximum among the other classes: a masked argmax, no sort
         lines.append("    Y__other = first_max_other(S, Y__class)")

@@ -27,7 +27,7 @@ GATHERED = {
     "top_k_accuracy": ([{"top": 1}, {"top": 2}, {"top": 3}], "S__true"),
     "hinge_loss": ([{"power": 1}, {"power": 2}], "S__true"),
     "calibration_error": ([{"bins": 1}, {"bins": 4}], "S__top__true"),
-    "binary_hinge_loss": ([{}], ""),
+    "binary_hinge_loss": ([{}], "S__column1"),
 }
 
 # The printer's common subexpressions order these sums otherwise once gathered (hinge:
@@ -124,3 +124,12 @@ def test_the_first_maximum_among_the_other_classes_is_one_masked_argmax(metrics)
     assert "first_max_other(S, Y__class)" in source and "row_ranks" not in source
     weighed = runner_up.xreplace({truth[s, l]: 1 - truth[s, l]})  # ahead among the true classes: another count
     assert gather.rewrite([weighed]) != (sympy.IndexedBase("S__other")[s],)
+
+
+def test_a_fixed_class_of_the_row_is_one_column():
+    s, k = symbols.index_symbol("s"), symbols.index_symbol("k")
+    every_class = (k, 0, symbols.N_CLASSES - 1)
+    picked = sympy.Sum(sympy.KroneckerDelta(1, k) * symbols.SCORE[s, k], every_class)
+    assert gather.rewrite([picked]) == (sympy.IndexedBase("S__column1")[s],)
+    beyond = sympy.Sum(sympy.KroneckerDelta(2, k) * symbols.SCORE[s, k], every_class)  # C may be 2: no column 2
+    assert gather.rewrite([beyond]) == (beyond,)
