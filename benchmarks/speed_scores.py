@@ -34,6 +34,18 @@ def hand_hinge(y, scores):
     return np.mean(np.maximum(0.0, 1.0 - true + others.max(axis=1)))
 
 
+def hand_binary_hinge(y, scores):
+    """Class 1's decision value against the rest: y = +1 for class 1, -1 otherwise."""
+    return np.mean(np.maximum(0.0, 1.0 - np.where(y == 1, 1.0, -1.0) * scores[:, 1]))
+
+
+def hand_one_vs_all_hinge(y, scores):
+    """Each class's binary hinge against the rest, one value per class."""
+    sign = np.full(scores.shape, -1.0)
+    sign[np.arange(len(y)), y] = 1.0
+    return np.mean(np.maximum(0.0, 1.0 - sign * scores), axis=0)
+
+
 def _sklearn_rows(y, proba):
     from sklearn import metrics as skm
 
@@ -44,19 +56,21 @@ def _sklearn_rows(y, proba):
 
 
 def family_rows(table, n, rng, peers, tools) -> None:
-    """log loss, top-k accuracy, Brier score and the multi-class hinge on ``n`` x 10 scores, then
+    """log loss, top-k accuracy, Brier score and the hinge losses (multi-class, class 1 against
+    the rest, one-vs-all) on ``n`` x 10 scores, then
     :func:`ranking_rows`; ``tools``: speed.py's ``(median_time, peak_mib, repeat)``."""
     median_time, peak_mib, repeat = tools
     c = 10
     proba = rng.dirichlet(np.full(c, 0.5), size=n)
     y = rng.integers(0, c, n)
     hands = {"log_loss": hand_log_loss, "top_k_accuracy": hand_top_k, "brier_score": hand_brier,
-             "hinge_loss": hand_hinge}
+             "hinge_loss": hand_hinge, "binary_hinge_loss": hand_binary_hinge,
+             "one_vs_all_hinge_loss": hand_one_vs_all_hinge}
     sklearn = _sklearn_rows(y, proba) if peers["sklearn"] else {}
     for metric, hand in hands.items():
         function = mc.metric(metric).function
         ours = function(y, proba)
-        assert abs(ours - hand(y, proba)) <= 1e-12 * max(1.0, abs(ours)), metric
+        assert np.all(np.abs(ours - hand(y, proba)) <= 1e-12 * np.maximum(1.0, np.abs(ours))), metric
         peer = (median_time(sklearn[metric], repeat), False) if metric in sklearn else ""
         table.add(f"`{metric}`, N = {n:.0e}, C = {c}", lambda: hand(y, proba), lambda: function(y, proba), peer,
                   memory=(peak_mib(lambda: function(y, proba)), peak_mib(lambda: hand(y, proba))))

@@ -9,8 +9,6 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
     equal,
@@ -19,7 +17,6 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     scalar_param,
-    transpose,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -63,12 +60,10 @@ def binary_calibration_error(
     """
     Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
-    check_score_memory("binary_calibration_error", n, C, ((1, 1),))
+    check_score_memory("binary_calibration_error", n, C, ((1, 0),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
-    grouped__sum0 = np.sum(align(equal(1, arange(C)), "k", "ks") * transpose(S), axis=-2)
-    grouped__key0, grouped__value1 = (
-        np.floor(bins * grouped__sum0), equal(1, Y__class) - grouped__sum0
-    )
+    S__column1 = S[:, 1]
+    grouped__key0, grouped__value1 = np.floor(bins * S__column1), equal(1, Y__class) - S__column1
     value = (
         np.sum(
             np.abs(

@@ -9,8 +9,6 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
     equal,
@@ -18,7 +16,6 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     scalar_param,
-    transpose,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -57,21 +54,13 @@ def binary_hinge_loss(
     """
     Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
-    check_score_memory("binary_hinge_loss", n, C, ((1, 1),))
+    check_score_memory("binary_hinge_loss", n, C, ((1, 0),))
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
+    S__column1 = S[:, 1]
     value = (
-        np.sum(
-            np.maximum(
-                0,
-                1
-                - (2 * equal(1, Y__class) - 1)
-                * np.sum(align(equal(1, arange(C)), "k", "ks") * transpose(S), axis=-2),
-            )
-            ** power,
-            axis=-1,
-        )
+        np.sum(np.maximum(0, 1 - (2 * equal(1, Y__class) - 1) * S__column1) ** power, axis=-1)
         / nonzero(n)
     )
     undefined = (n == 0)

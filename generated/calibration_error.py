@@ -69,7 +69,7 @@ def calibration_error(
     check_score_memory("calibration_error", n, C, ((1, 1),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
     [S__top] = row_ranks(S, ("top",))
-    S__top__true = np.take_along_axis(S__top, Y__class[:, None], axis=-1)[:, 0]
+    S__top__true = S__top.reshape(-1)[np.arange(n) * C + Y__class]
     grouped__sum0 = np.sum(transpose(S) * transpose(S__top), axis=-2)
     grouped__key0, grouped__value1 = np.floor(bins * grouped__sum0), S__top__true - grouped__sum0
     value = (

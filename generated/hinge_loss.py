@@ -9,17 +9,13 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.kernel import (
-    align,
-    arange,
     check_score_memory,
     check_scores,
-    equal,
     finish,
+    first_max_other,
     nonzero,
     np,
-    row_ranks,
     scalar_param,
-    transpose,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -58,42 +54,14 @@ def hinge_loss(
     """
     Y__class, S = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
-    check_score_memory("hinge_loss", n, C, ((1, 1),))
+    check_score_memory("hinge_loss", n, C, ((1, 0),))
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
-    Y = np.zeros(S.shape)
-    Y[np.arange(n), Y__class] = 1.0
-    S__above, S__tied_before = row_ranks(S, ("above", "tied_before"))
-    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
-    x0 = -S__true
-    value = (
-        np.sum(
-            np.maximum(
-                0,
-                1
-                + x0
-                + np.sum(
-                    (1 - transpose(Y))
-                    * equal(
-                        0,
-                        transpose(S__above)
-                        + transpose(S__tied_before)
-                        - np.heaviside(
-                            align(arange(C), "k", "ks") - align(Y__class, "s", "ks"), 0.0
-                        )
-                        * equal(transpose(S), align(S__true, "s", "ks"))
-                        - np.heaviside(-align(x0, "s", "ks") - transpose(S), 0.0),
-                    )
-                    * transpose(S),
-                    axis=-2,
-                ),
-            )
-            ** power,
-            axis=-1,
-        )
-        / nonzero(n)
-    )
+    S__true = S.reshape(-1)[np.arange(n) * C + Y__class]
+    Y__other = first_max_other(S, Y__class)
+    S__other = S.reshape(-1)[np.arange(n) * C + Y__other]
+    value = np.sum(np.maximum(0, 1 + S__other - S__true) ** power, axis=-1) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)
 

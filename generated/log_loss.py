@@ -48,7 +48,7 @@ def log_loss(
     Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("log_loss", n, C, ((1, 0),))
-    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
+    S__true = S.reshape(-1)[np.arange(n) * C + Y__class]
     value = -np.sum(extended_log(S__true), axis=-1) / nonzero(n)
     undefined = (n == 0)
     return finish(value, undefined, zero_division)

@@ -51,7 +51,7 @@ def top_k_accuracy(
     n, C = S.shape
     check_score_memory("top_k_accuracy", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 1), "top >= 1")
-    S__true = np.take_along_axis(S, Y__class[:, None], axis=-1)[:, 0]
+    S__true = S.reshape(-1)[np.arange(n) * C + Y__class]
     S__true_above = np.count_nonzero(S > S__true[:, None], axis=-1)
     S__true_tied_after = np.count_nonzero((S == S__true[:, None]) & (np.arange(C) > Y__class[:, None]), axis=-1)
     value = (

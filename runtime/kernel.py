@@ -30,7 +30,7 @@ from metricc.runtime.confusion import ClassCounts, check_class_vector, check_cou
 from metricc.core.errors import InputError
 from metricc.runtime.curves import check_scores, curve_pick, score_curves
 from metricc.runtime.division import finish, nonzero, zero_division_value
-from metricc.runtime.scores import check_score_memory, group_sum, rank_pairs, row_ranks, window_sum
+from metricc.runtime.scores import check_score_memory, first_max_other, group_sum, rank_pairs, row_ranks, window_sum
 from metricc.runtime.terms import MatrixTerms, matrix_counts, matrix_terms, read_matrix
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "extended_log",
     "eye",
     "finish",
+    "first_max_other",
     "group_sum",
     "log_ratio",
     "matrix_counts",

@@ -10,6 +10,11 @@ comparison with the true class's score is one pass over the scores, no sort. Run
 the row ranks (:mod:`.row_ranks`), a sum of a count array read elsewhere too (calibration's
 top label, both its confidence and its correctness) gathers that array: ``S__top__true``.
 
+A sum over the other classes ``(1 - Y[s, k])`` of ``[no other class ahead of k] * f(s, k)``
+(ahead: a higher score, or the same at an earlier class) picks one term too, the first maximum
+of the row among the classes other than the true one (hinge loss's best wrong class):
+``f(s, Y__other[s])``, the row's maximum with its true entry masked, one pass and no sort.
+
 The value is the same float: the dropped terms are exact zeros, ``0 * f`` for a finite ``f``.
 So only bodies finite wherever the scores are (sums, products, whole powers, indicators,
 ``max``, ``abs``, ``floor`` of scores and counts) are gathered: ``0 * log(0)`` is NaN in the
@@ -24,10 +29,12 @@ import sympy
 from metricc.compiler.emit.sums import rewrite_sums
 from metricc.compiler.language import symbols
 
-__all__ = ["TRUE_CLASS", "TRUE_COUNTS", "gathered_bases", "rewrite", "true_counts"]
+__all__ = ["OTHER_CLASS", "TRUE_CLASS", "TRUE_COUNTS", "column_bases", "gathered_bases", "other_bases", "rewrite", "true_counts"]
 
 TRUE_CLASS = sympy.IndexedBase("Y__class")  # the true class of each sample: y[s]
+OTHER_CLASS = sympy.IndexedBase("Y__other")  # the first maximum of each row among the other classes
 _SUFFIX = "__true"  # X[s, y[s]] is X__true[s]: S__true the true class's score, S__top__true its top mark
+_OTHER_SUFFIX = "__other"  # X[s, Y__other[s]]: S__other the best score among the other classes
 
 _FINITE = (sympy.Add, sympy.Mul, sympy.Indexed, sympy.Idx, sympy.Symbol, sympy.Number, sympy.Heaviside,
            sympy.KroneckerDelta, sympy.Sum, sympy.Tuple, sympy.Max, sympy.Min, sympy.Abs, sympy.floor,
@@ -184,9 +191,89 @@ def true_counts(outputs) -> list[tuple[str, sympy.IndexedBase]]:
     return sorted((str(b.label)[len(prefix):], b) for b in found)
 
 
+def _other_top(total: sympy.Sum) -> sympy.Expr | None:
+    """``f(s, Y__other[s])`` of ``Sum((1 - Y[s, k]) * [0 = Sum((1 - Y[s, l]) * ([S[s, l] > S[s, k]]
+    + [S[s, l] = S[s, k]] * [l < k]), l)] * f(s, k), k)``, else None: of the other classes
+    exactly one has none of the others ahead, the first maximum among them (``C >= 2``)."""
+    if len(total.limits) != 1 or tuple(total.limits[0][1:]) != (0, symbols.N_CLASSES - 1):
+        return None
+    k = total.limits[0][0]
+    factors = sympy.Mul.make_args(total.function)
+    others = [f for f in factors if isinstance(f, sympy.Add) and _other_entry(f, k)]
+    firsts = [f for f in factors if isinstance(f, sympy.KroneckerDelta) and 0 in f.args]
+    if len(others) != 1 or len(firsts) != 1:
+        return None
+    sample = _other_entry(others[0], k)
+    ahead = next(a for a in firsts[0].args if a != 0)
+    if not (isinstance(ahead, sympy.Sum) and len(ahead.limits) == 1
+            and tuple(ahead.limits[0][1:]) == (0, symbols.N_CLASSES - 1)):
+        return None
+    l = ahead.limits[0][0]
+    entry, other = symbols.SCORE[sample, l], symbols.SCORE[sample, k]
+    first = (1 - symbols.TRUTH[sample, l]) * (sympy.Heaviside(entry - other, 0)
+                                              + sympy.KroneckerDelta(entry, other) * sympy.Heaviside(k - l, 0))
+    if l == k or sympy.expand(ahead.function - first) != 0:
+        return None
+    body = sympy.Mul(*(f for f in factors if f is not others[0] and f is not firsts[0]))
+    if not _finite(body):
+        return None
+    rows = {a: sympy.S.Zero if a.base == symbols.TRUTH else sympy.IndexedBase(f"{a.base.label}{_OTHER_SUFFIX}")[sample]
+            for a in body.atoms(sympy.Indexed) if a.indices == (sample, k)}
+    picked = body.xreplace(rows).xreplace({k: OTHER_CLASS[sample]})
+    if any(OTHER_CLASS[sample] in atom.indices for atom in picked.atoms(sympy.Indexed)):
+        return None
+    return picked
+
+
+def _other_entry(factor: sympy.Expr, index: sympy.Symbol) -> sympy.Symbol | None:
+    """The sample ``s`` if ``factor`` is ``1 - Y[s, index]``, else None."""
+    truths = [a for a in factor.atoms(sympy.Indexed) if a.base == symbols.TRUTH and a.indices[1] == index]
+    if len(truths) == 1 and symbols.is_sample_index(truths[0].indices[0]) and sympy.expand(factor - 1 + truths[0]) == 0:
+        return truths[0].indices[0]
+    return None
+
+
+def other_bases(outputs) -> list[tuple[str, sympy.IndexedBase]]:
+    """``[(array name, base)]`` gathered at the first maximum among the other classes, by name."""
+    found = {a.base for o in outputs for a in o.atoms(sympy.Indexed) if str(a.base.label).endswith(_OTHER_SUFFIX)}
+    return sorted((str(b.label)[:-len(_OTHER_SUFFIX)], b) for b in found)
+
+
+def _column(total: sympy.Sum) -> sympy.Expr | None:
+    """``f(s, c)`` of ``Sum([k = c] * f(s, k), k)`` for the class ``c`` 0 or 1, which every score
+    matrix has (``C >= 2``), ``f`` finite and reading the scores' row ``s`` alone: the binary
+    hinge's decision value ``S[s, 1]`` is one column (``S__column1``), not a sum over the row."""
+    if len(total.limits) != 1 or tuple(total.limits[0][1:]) != (0, symbols.N_CLASSES - 1):
+        return None
+    k = total.limits[0][0]
+    factors = sympy.Mul.make_args(total.function)
+    picks = [f for f in factors if isinstance(f, sympy.KroneckerDelta) and k in f.args and set(f.args) - {k} <= {0, 1}]
+    if len(picks) != 1 or picks[0].args[0] == picks[0].args[1]:
+        return None
+    column = next(a for a in picks[0].args if a != k)
+    body = sympy.Mul(*(f for f in factors if f is not picks[0]))
+    reads = [a for a in body.atoms(sympy.Indexed) if k in a.indices]
+    if not _finite(body) or any(a.base != symbols.SCORE or not symbols.is_sample_index(a.indices[0]) or a.indices[1] != k
+                                for a in reads):
+        return None
+    picked = body.xreplace({a: sympy.IndexedBase(f"S{_COLUMN_SUFFIX}{column}")[a.indices[0]] for a in reads})
+    return None if picked.has(k) else picked
+
+
+_COLUMN_SUFFIX = "__column"
+
+
+def column_bases(outputs) -> list[tuple[int, sympy.IndexedBase]]:
+    """``[(class, base)]`` of the score columns read by ``outputs`` (``S__column1``), by class."""
+    prefix = f"S{_COLUMN_SUFFIX}"
+    found = {a.base for o in outputs for a in o.atoms(sympy.Indexed) if str(a.base.label).startswith(prefix)}
+    return sorted((int(str(b.label)[len(prefix):]), b) for b in found)
+
+
 def rewrite(outputs) -> tuple[sympy.Expr, ...]:
     """``outputs`` with every class sum over a one-hot truth row gathered, inner sums first,
-    and the sums comparing a row with its true class's score counted."""
-    outputs = tuple(outputs)
+    and the sums comparing a row with its true class's score counted; a row's fixed class 0
+    or 1 is read as a column."""
+    outputs = tuple(rewrite_sums(o, _other_top) for o in outputs)
     gathered = (rewrite_sums(o, lambda total: _gathered(total, outputs)) for o in outputs)
-    return tuple(rewrite_sums(o, _counted) for o in gathered)
+    return tuple(rewrite_sums(rewrite_sums(o, _counted), _column) for o in gathered)

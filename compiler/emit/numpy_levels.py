@@ -155,7 +155,19 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
         arrays.add((1, 1))
     outputs = gather.rewrite(ranked.outputs) if one_label else ranked.outputs
     for row, base in gather.gathered_bases(outputs) if one_label else ():  # after the ranks they may gather
-        lines.append(f"    {base} = np.take_along_axis({row}, Y__class[:, None], axis=-1)[:, 0]")
+        lines.append(f"    {base} = {row}.reshape(-1)[np.arange(n) * C + Y__class]")  # flat: twice take_along_axis's speed
+        names[base] = Printed(str(base))
+        arrays.add((1, 0))
+    for column, base in gather.column_bases(outputs) if one_label else ():  # a fixed class: one column, a view
+        lines.append(f"    {base} = S[:, {column}]")
+        names[base] = Printed(str(base))
+    others = gather.other_bases(outputs) if one_label else ()
+    if others:  # the first maximum among the other classes: a masked argmax, no sort
+        lines.append("    Y__other = first_max_other(S, Y__class)")
+        names[gather.OTHER_CLASS] = Printed("Y__other")
+        helpers.add("first_max_other")
+    for row, base in others:
+        lines.append(f"    {base} = {row}.reshape(-1)[np.arange(n) * C + Y__other]")
         names[base] = Printed(str(base))
         arrays.add((1, 0))
     for count, base in gather.true_counts(outputs) if one_label else ():  # a row against its true score: one pass

@@ -27,7 +27,7 @@ GATHERED = {
     "top_k_accuracy": ([{"top": 1}, {"top": 2}, {"top": 3}], "S__true"),
     "hinge_loss": ([{"power": 1}, {"power": 2}], "S__true"),
     "calibration_error": ([{"bins": 1}, {"bins": 4}], "S__top__true"),
-    "binary_hinge_loss": ([{}], ""),
+    "binary_hinge_loss": ([{}], "S__column1"),
 }
 
 # The printer's common subexpressions order these sums otherwise once gathered (hinge:
@@ -62,7 +62,7 @@ def test_gathered_sums_equal_the_one_hot_sums_exactly(metrics, metric_id):
     gathered, source = _function(metrics[metric_id])
     summed, _ = _function(metrics[metric_id], gathered=False)
     parameter_sets, array = GATHERED[metric_id]
-    assert f"{array} = np.take_along_axis(" in source if array else "Y__class" in source
+    assert f"    {array} = " in source if array else "Y__class" in source
     patterns = np.array([[0.5, 0.5, 0, 0], [0.25] * 4, [0.1, 0.4, 0.1, 0.4], [0, 0, 1, 0], [0.3, 0.2, 0.2, 0.3]])
     for seed in range(4):
         rng = np.random.default_rng(seed)
@@ -110,3 +110,26 @@ def test_a_sum_weighted_by_the_other_classes_is_split_where_whole():
     assert split == (sympy.Sum(ahead, every_class) - sympy.Heaviside(sympy.IndexedBase("S__true")[s] - symbols.SCORE[s, k], 0),)
     scored = sympy.Sum((1 - symbols.TRUTH[s, l]) * symbols.SCORE[s, l], every_class)  # not whole: its sum would round otherwise
     assert gather.rewrite([scored]) == (scored,)
+
+
+def test_the_first_maximum_among_the_other_classes_is_one_masked_argmax(metrics):
+    s, k, l = (symbols.index_symbol(name) for name in ("s", "k", "l"))
+    score, other, truth = symbols.SCORE, symbols.SCORE[s, k], symbols.TRUTH
+    ahead = sympy.Sum((1 - truth[s, l]) * (sympy.Heaviside(score[s, l] - other, 0)
+                                           + sympy.KroneckerDelta(score[s, l], other) * sympy.Heaviside(k - l, 0)),
+                      (l, 0, symbols.N_CLASSES - 1))
+    runner_up = sympy.Sum((1 - truth[s, k]) * sympy.KroneckerDelta(0, ahead) * other, (k, 0, symbols.N_CLASSES - 1))
+    assert gather.rewrite([runner_up]) == (sympy.IndexedBase("S__other")[s],)
+    _, source = _function(metrics["hinge_loss"])
+    assert "first_max_other(S, Y__class)" in source and "row_ranks" not in source
+    weighed = runner_up.xreplace({truth[s, l]: 1 - truth[s, l]})  # ahead among the true classes: another count
+    assert gather.rewrite([weighed]) != (sympy.IndexedBase("S__other")[s],)
+
+
+def test_a_fixed_class_of_the_row_is_one_column():
+    s, k = symbols.index_symbol("s"), symbols.index_symbol("k")
+    every_class = (k, 0, symbols.N_CLASSES - 1)
+    picked = sympy.Sum(sympy.KroneckerDelta(1, k) * symbols.SCORE[s, k], every_class)
+    assert gather.rewrite([picked]) == (sympy.IndexedBase("S__column1")[s],)
+    beyond = sympy.Sum(sympy.KroneckerDelta(2, k) * symbols.SCORE[s, k], every_class)  # C may be 2: no column 2
+    assert gather.rewrite([beyond]) == (beyond,)

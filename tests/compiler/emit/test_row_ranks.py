@@ -175,10 +175,10 @@ def test_truth_weighted_rank_sums_have_no_loop_over_the_classes_left(metrics, me
 
 
 def test_one_label_truth_weights_are_gathered_not_sorted(metrics):
-    """hinge loss's count of the other classes ahead, ``Sum((1 - Y[s, l]) * g(l), l)``, is the
-    unweighted count less the true class's own term (``emit/gather.py``): one sort, no weights."""
+    """hinge loss's count of the other classes ahead, ``Sum((1 - Y[s, l]) * g(l), l)``, tested
+    for zero, is the first maximum among the other classes (``emit/gather.py``): no sort at all."""
     _, source = _function(metrics["hinge_loss"])
-    assert "map(" not in source and "row_ranks(S, (" in source and ", Y)" not in source
+    assert "map(" not in source and "row_ranks(" not in source and "first_max_other(S, Y__class)" in source
 
 
 def test_the_top_label_indicator_reads_the_top_count_alone():
