@@ -53,7 +53,9 @@ def top_k_accuracy(
     top = scalar_param("top", top, lambda top: (top >= 1), "top >= 1")
     S__true = S.reshape(-1)[np.arange(n) * C + Y__class]
     S__true_above = np.count_nonzero(S > S__true[:, None], axis=-1)
-    S__true_tied_after = np.count_nonzero((S == S__true[:, None]) & (np.arange(C) > Y__class[:, None]), axis=-1)
+    S__true_tied_after = np.count_nonzero(
+        (S == S__true[:, None]) & (np.arange(C) > Y__class[:, None]), axis=-1
+    )
     value = (
         np.sum(np.heaviside(top - S__true_above - S__true_tied_after, 0.0), axis=-1) / nonzero(n)
     )

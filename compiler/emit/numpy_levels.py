@@ -167,11 +167,11 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
         names[gather.OTHER_CLASS] = Printed("Y__other")
         helpers.add("first_max_other")
     for row, base in others:
-        lines.append(f"    {base} = {row}.reshape(-1)[np.arange(n) * C + Y__other]")
+        lines += layout(f"    {base} = ", f"{row}.reshape(-1)[np.arange(n) * C + Y__other]")
         names[base] = Printed(str(base))
         arrays.add((1, 0))
     for count, base in gather.true_counts(outputs) if one_label else ():  # a row against its true score: one pass
-        lines.append(f"    {base} = np.count_nonzero({gather.TRUE_COUNTS[count]}, axis=-1)")
+        lines += layout(f"    {base} = ", f"np.count_nonzero({gather.TRUE_COUNTS[count]}, axis=-1)")
         names[base] = Printed(str(base))
         arrays.add((1, 1))
     one_hot = one_label and (metric.per_class or any(o.has(symbols.TRUTH) or o.has(_RANKED) for o in outputs)
