@@ -18,6 +18,12 @@ from hypothesis import settings
 from metricc.compiler import build
 from metricc.compiler.analysis.cache import Cache
 
+# Builds inside the suite run in their own process: pytest-xdist already keeps every core busy,
+# and a worker that imported JAX (tests/array_api) warns at every fork. The process pool is
+# tested by tests/compiler/analysis/test_parallel.py, and the whole catalog through it by
+# CI's `metricc build --check` (byte for byte against generated/).
+os.environ.setdefault("METRICC_BUILD_JOBS", "1")
+
 REPO = Path(__file__).resolve().parent.parent
 SPEC_DIR = REPO / "specs"
 # The package as installed: the root modules and the layers (tests/test_imports.py ranks them).
