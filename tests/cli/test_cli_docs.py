@@ -63,3 +63,21 @@ def test_pdf_compiles(compiled, tmp_path):
     out = tmp_path / "catalog.pdf"
     assert main(["docs", "--pdf", str(out)]) == 0
     assert out.read_bytes()[:5] == b"%PDF-"
+
+
+def test_docs_reuses_what_the_build_analyzed(tmp_path, monkeypatch):
+    """``metricc docs`` reads the cache ``metricc build`` fills: after a build it analyzes,
+    proves and emits nothing again."""
+    from metricc.compiler import build
+    from metricc.compiler.analysis.cache import Cache
+
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    for name in ("accuracy.yaml", "error_rate.yaml", "schema.json"):
+        shutil.copyfile(REPO / "specs" / name, folder / name)
+    monkeypatch.chdir(tmp_path)
+    build.compile_catalog(Path("specs"), Cache(tmp_path / "cache"))
+    cache = Cache(tmp_path / "cache")
+    metrics, _ = docs._compiled(folder, cache)
+    assert sorted(metrics) == ["accuracy", "error_rate"]
+    assert cache.made == set() and cache.hits > 0
