@@ -89,7 +89,8 @@ def evaluate_arrays(metrics, lookup: Callable[[str], MetricInfo], *, y_true=None
     else:
         labels = sorted(namespace.to_host(labels).tolist() if namespace.is_array(labels) else list(labels))
         classes = xp.asarray(labels, device=where)
-    matrix = xp_counts.confusion_counts(y_true, y_pred, classes, validate=validate)
+    numbered = labels == list(range(len(labels)))  # labels 0 .. C - 1 are their own codes (no lookup)
+    matrix = xp_counts.confusion_counts(y_true, y_pred, len(labels) if numbered else classes, validate=validate)
     return values_of_counts(metrics, lookup, matrix=matrix, labels=labels, average=average, params=params,
                             weights=weights, pos_label=pos_label, zero_division=zero_division)
 

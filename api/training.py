@@ -116,8 +116,9 @@ class TrainingMetric:
                 raise InputError("y_true", f"expected indicators (N, {len(self.labels)}), got shape {tuple(y_true.shape)}")
             batch = xp_counts.multilabel_counts(y_true, y_pred, validate=self.validate)
         else:
-            if self._classes is None:
-                self._classes = xp.asarray(self.labels, device=where)
+            if self._classes is None:  # labels 0 .. C - 1 are their own codes (no lookup on the device)
+                numbered = self.labels == list(range(len(self.labels)))
+                self._classes = len(self.labels) if numbered else xp.asarray(self.labels, device=where)
             batch = xp_counts.confusion_counts(y_true, y_pred, self._classes, validate=self.validate)
         self.counts = batch if self.counts is None else self.counts + batch
         return self

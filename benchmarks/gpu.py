@@ -4,8 +4,8 @@ Not a test (no thresholds). Where ``torch.cuda.is_available()``, for each number
 it draws 1e7 true and predicted labels on the GPU and times, as the median of ``--repeat``
 runs (``torch.cuda.synchronize()`` before and after each):
 
-- ``metricc counts``: :func:`metricc.runtime.xp_counts.confusion_counts`, the Array API
-  standard's functions only (sort + searchsorted; the standard has no bincount), no validation;
+- ``metricc counts``: :func:`metricc.runtime.xp_counts.confusion_counts` of labels ``0 .. C - 1``
+  (the library's own bincount where it has one beyond the standard), no validation;
 - ``metricc update``: ``TrainingMetric(...).update`` (the counts plus the check that every
   label is a class: one boolean read back per batch);
 - ``torchmetrics``: ``MulticlassConfusionMatrix(num_classes=C)`` update + compute
@@ -14,9 +14,13 @@ runs (``torch.cuda.synchronize()`` before and after each):
 Every GPU matrix is compared with numpy's ``bincount`` of the same labels on the host; then
 every count-level metric of the catalog, in every averaging mode, is computed on the GPU
 (``generated/arrays/``) and compared with numpy's value on the host; any difference is printed
-and the exit status is 1. Ratios are metricc's time over torchmetrics'
-(without validation on both sides, and with it): above 1 means metricc is slower. Where there is
-no CUDA device (or no torch) it prints why and exits 0. About a minute on an H100.
+and the exit status is 1. Then (``gpu_rows.py``): f1:macro and mcc of ``(--batch, C, C)`` batched
+matrices against the same formulas hand-written in torch; ECE and AUROC of ``--score-n`` scores
+against torchmetrics, saying whether metricc computed them on the device; and on a GPU, the
+three-metric call and the catalog on JAX (float64) and CuPy arrays. Ratios are metricc's time
+over torchmetrics' (without validation on both sides, and with it): above 1 means metricc is
+slower. Where there is no CUDA device (or no torch) it prints why and exits 0. A few minutes on
+an H100 or H200 (the host references of the score rows dominate).
 
     python benchmarks/gpu.py [--n 10000000] [--repeat 10] [--device cuda]
 
@@ -26,23 +30,13 @@ no CUDA device (or no torch) it prints why and exits 0. About a minute on an H10
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
+from pathlib import Path
 
 import numpy as np
 
-
-def _median_seconds(run, repeat: int, synchronize) -> float:
-    run()  # warm-up: kernels compiled, memory pools filled
-    times = []
-    for _ in range(repeat):
-        synchronize()
-        start = time.perf_counter()
-        run()
-        synchronize()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gpu_rows import batches, catalog, median_seconds, other_libraries, scores  # noqa: E402 - beside this script
 
 
 def _row(torch, where: str, n: int, classes: int, repeat: int, synchronize) -> tuple[list, bool]:
@@ -54,12 +48,11 @@ def _row(torch, where: str, n: int, classes: int, repeat: int, synchronize) -> t
     generator = torch.Generator(device=where).manual_seed(classes)
     truth = torch.randint(0, classes, (n,), device=where, generator=generator)
     predicted = torch.randint(0, classes, (n,), device=where, generator=generator)
-    labels = torch.arange(classes, device=where)
     host = np.bincount(truth.cpu().numpy() * classes + predicted.cpu().numpy(),
                        minlength=classes * classes).reshape(classes, classes)
 
     def ours():
-        return confusion_counts(truth, predicted, labels, validate=False)
+        return confusion_counts(truth, predicted, classes, validate=False)
 
     def ours_checked():
         return TrainingMetric("accuracy", classes=classes).update(truth, predicted).counts
@@ -82,7 +75,7 @@ def _row(torch, where: str, n: int, classes: int, repeat: int, synchronize) -> t
         if not np.array_equal(matrix.cpu().numpy(), host):
             print(f"  {name}: differs from numpy's bincount on the host (C={classes})")
             equal = False
-    seconds = {name: _median_seconds(run, repeat, synchronize) for name, run in runs.items()}
+    seconds = {name: median_seconds(run, repeat, synchronize) for name, run in runs.items()}
     cells = [classes, *(seconds[name] * 1e3 for name in runs),
              seconds["metricc counts"] / seconds["torchmetrics"],
              seconds["metricc update"] / seconds["torchmetrics checked"], "yes" if equal else "NO"]
@@ -90,50 +83,26 @@ def _row(torch, where: str, n: int, classes: int, repeat: int, synchronize) -> t
 
 
 def _catalog(torch, where: str, n: int, repeat: int, synchronize) -> bool:
-    """Every class-, aggregate- and matrix-level metric, in every averaging mode, computed on the
-    device from one matrix (``generated/arrays/``) equals numpy's on the host (1e-12), and stays
-    there; then ``mc.evaluate`` of three metrics on the labels is timed against torchmetrics."""
-    import warnings
-
+    """The catalog from one 10-class matrix counted on the device (see ``gpu_rows.catalog``), then
+    ``mc.evaluate`` of three metrics on the labels timed against torchmetrics."""
     from torchmetrics.functional.classification import multiclass_f1_score, multiclass_matthews_corrcoef
 
     import metricc as mc
-    from metricc.api.evaluate_arrays import values_of_counts
-    from metricc.generated import CATALOG
     from metricc.runtime.xp_counts import confusion_counts
-    from metricc.runtime.xp_kernel import HostFallbackWarning
 
     classes = 10
     generator = torch.Generator(device=where).manual_seed(0)
     truth = torch.randint(0, classes, (n,), device=where, generator=generator)
     predicted = torch.where(torch.rand(n, device=where, generator=generator) < 0.7, truth,
                             torch.randint(0, classes, (n,), device=where, generator=generator))
-    matrix = confusion_counts(truth, predicted, torch.arange(classes, device=where))
-    infos = {info.id: info for info in CATALOG.values() if info.level in ("class", "aggregate", "matrix")}
-    entries = [f"{i.id}:{mode}" for i in infos.values() if i.per_class for mode in i.averages if mode != "samples"]
-    entries += [i.id for i in infos.values() if not i.per_class and not i.per_instance]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HostFallbackWarning)
-        found = values_of_counts(entries, mc.metric, matrix=matrix, pos_label=1)
-    expected = mc.evaluate(entries, matrix=matrix.cpu().numpy(), pos_label=1)
-    wrong = []
-    for entry in entries:
-        value, reference = found[entry], np.asarray(expected[entry], dtype=np.float64)
-        host = value.cpu().numpy()
-        close = np.allclose(host, reference, rtol=1e-12, atol=1e-12, equal_nan=True)
-        if value.device != matrix.device or not close:
-            wrong.append(f"{entry}: {host} on {value.device}, numpy {reference}")
-    print(f"Catalog on {where}: {len(entries)} metric entries from one {classes}-class matrix of {n:.0e} labels, "
-          f"{len(entries) - len(wrong)} equal numpy's on the host and stayed on the device")
-    for line in wrong:
-        print(f"  MISMATCH {line}")
+    equal = catalog(confusion_counts(truth, predicted, classes), f"{where}, {n:.0e} labels")
     names = ["f1:macro", "mcc", "preference_driven"]
-    ours = _median_seconds(lambda: mc.evaluate(names, y_true=truth, y_pred=predicted, labels=list(range(classes))),
-                           repeat, synchronize)
-    theirs = _median_seconds(lambda: (multiclass_f1_score(predicted, truth, classes, average="macro"),
-                                      multiclass_matthews_corrcoef(predicted, truth, classes)), repeat, synchronize)
+    ours = median_seconds(lambda: mc.evaluate(names, y_true=truth, y_pred=predicted, labels=list(range(classes))),
+                          repeat, synchronize)
+    theirs = median_seconds(lambda: (multiclass_f1_score(predicted, truth, classes, average="macro"),
+                                     multiclass_matthews_corrcoef(predicted, truth, classes)), repeat, synchronize)
     print(f"mc.evaluate({names}) on the labels: {ours * 1e3:.2f} ms; torchmetrics f1 macro + mcc: {theirs * 1e3:.2f} ms")
-    return not wrong
+    return equal
 
 
 def main(argv=None) -> int:
@@ -142,6 +111,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=10, help="timed runs per cell; the median is shown")
     parser.add_argument("--device", default="cuda", help="torch device (cpu to check the script without a GPU)")
     parser.add_argument("--classes", type=int, nargs="+", default=[2, 10, 100, 1000])
+    parser.add_argument("--batch", type=int, default=100_000, help="matrices per batch (default 1e5; 0 skips)")
+    parser.add_argument("--score-n", type=int, default=10_000_000, help="samples of the score rows (default 1e7; 0 skips)")
+    parser.add_argument("--score-repeat", type=int, default=3, help="timed runs per score row")
     args = parser.parse_args(argv)
     try:
         import torch
@@ -170,8 +142,14 @@ def main(argv=None) -> int:
     print("ratio: metricc counts / torchmetrics (no validation on either side); ratio checked: TrainingMetric.update "
           "/ torchmetrics with validate_args=True. Above 1: metricc is slower. equal: every matrix equals numpy's "
           "bincount on the host and stayed on the device.")
-    print("metricc counts with the Array API standard only (sort + searchsorted), torchmetrics with torch.bincount.")
+    print("metricc counts with torch.bincount (an extension beyond the standard), torchmetrics with torch.bincount.")
     all_equal &= _catalog(torch, args.device, args.n, args.repeat, synchronize)
+    if args.batch:
+        all_equal &= batches(torch, args.device, args.batch, args.repeat, synchronize, classes=(2, 10, 20))
+    if args.score_n:
+        all_equal &= scores(torch, args.device, args.score_n, args.score_repeat, synchronize)
+    if on_gpu:
+        all_equal &= other_libraries(args.n)
     if not all_equal:
         print("MISMATCH: see the lines above")
     return 0 if all_equal else 1

@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import warnings
 
 import numpy as np
@@ -76,9 +75,19 @@ def is_torch(x) -> bool:
     return _compat().is_torch_array(x)
 
 
-@functools.lru_cache(maxsize=None)
+_HELD: dict[tuple, bool] = {}
+
+
 def _holds(xp, where, name: str) -> bool:
-    """Whether the device ``where`` holds an array of dtype ``name`` (asked once, by allocating one)."""
+    """Whether the device ``where`` holds an array of dtype ``name`` (asked once per device, by
+    allocating one); devices are told apart by name, since some (CuPy's) cannot be hashed."""
+    key = (xp, type(where).__qualname__, str(where), name)
+    if key not in _HELD:
+        _HELD[key] = _allocates(xp, where, name)
+    return _HELD[key]
+
+
+def _allocates(xp, where, name: str) -> bool:
     dtype = getattr(xp, name, None)
     if dtype is None:
         return False

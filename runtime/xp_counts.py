@@ -12,8 +12,9 @@ next one. Measured on 2 CPU cores (1e7 labels, C = 10): sort + searchsorted 1.1 
 and 0.9 s in PyTorch; comparing every code with ``arange(C * C)`` in chunks (bounded memory)
 4.7 s and 12 s, and it grows with C * C while sorting does not (O(n log n) whatever C, static
 output shapes, exact integer counts); one-hot matrices multiplied in float32 were slower again
-on CPU. numpy itself has ``bincount`` (35x faster than sorting there), so numpy input is
-counted with it; array-api-strict runs the standard path on numpy arrays and checks it.
+on CPU. numpy, PyTorch, CuPy and JAX have a ``bincount`` beyond the standard (35x faster than
+sorting in numpy, a scatter-add on a GPU), so their arrays are counted with it; every other
+library takes the standard path, and array-api-strict runs it on numpy arrays and checks it.
 
 Counts are int64 where the device holds int64, else int32 (JAX without x64): see
 :mod:`.namespace`. Predicted positive at a threshold means ``score >= threshold``.
@@ -41,9 +42,33 @@ def code_counts(codes, size: int):
     if is_numpy(xp):
         kept = codes[(codes >= 0) & (codes < size)]
         return np.bincount(kept, minlength=size)[:size].astype(dtype)
+    counted = _library_bincount(codes, size)
+    if counted is not None:
+        return xp.astype(counted, dtype)
     ordered = xp.sort(codes)
     edges = xp.searchsorted(ordered, xp.arange(size + 1, dtype=codes.dtype, device=where))
     return xp.astype(edges[1:] - edges[:-1], dtype)
+
+
+def _library_bincount(codes, size: int):
+    """The library's own ``bincount`` of ``codes`` in ``0 .. size`` (the code ``size`` marks a sample
+    not counted), where it has one beyond the standard (PyTorch, CuPy, JAX: a scatter-add on the
+    device, 10-60x faster than sorting); None for any other library, which sorts."""
+    from array_api_compat import is_cupy_array, is_jax_array, is_torch_array  # loaded with the namespace
+
+    if is_torch_array(codes):
+        import torch  # the array is a tensor, so torch is imported already
+
+        return torch.bincount(codes, minlength=size + 1)[:size]
+    if is_cupy_array(codes):
+        import cupy
+
+        return cupy.bincount(codes, minlength=size + 1)[:size]
+    if is_jax_array(codes):
+        import jax.numpy as jnp
+
+        return jnp.bincount(codes, length=size + 1)[:size]
+    return None
 
 
 def _numeric(y, xp):
@@ -90,18 +115,37 @@ def _check_known(coded, classes, xp) -> None:
                                        f"{to_host(classes).tolist()!r}; name every class up front")
 
 
+def _range_codes(y, n_classes: int, xp):
+    """Codes of integer labels that are ``0 .. n_classes - 1`` themselves: one range test, no lookup."""
+    index = count_dtype(xp, device(y))
+    y = xp.astype(y, index)
+    return xp.where((y >= 0) & (y < n_classes), y, xp.asarray(n_classes, dtype=index, device=device(y)))
+
+
 def confusion_counts(y_true, y_pred, classes, *, validate: bool = True):
     """Confusion matrix ``(C, C)``, rows the true class, of labels ``(N,)`` over the sorted ``classes``.
 
-    ``classes`` is an array of the same namespace and device (``xp.arange(C)`` for labels
-    ``0 .. C - 1``). ``validate``: a label outside ``classes`` is an :class:`InputError` (one
-    boolean read from the device per call); without it such a sample is not counted.
+    ``classes`` is an array of the same namespace and device, or the number ``C`` of classes
+    when they are the labels ``0 .. C - 1`` (integer labels are then their own codes: no lookup).
+    ``validate``: a label outside ``classes`` is an :class:`InputError` (one boolean read from the
+    device per call); without it such a sample is not counted.
     """
-    xp = array_namespace(y_true, y_pred, classes)
+    xp = array_namespace(y_true, y_pred)
     if y_true.ndim != 1 or y_true.shape != y_pred.shape:
         raise InputError("y_pred", f"expected labels (N,) of equal length, got shapes {y_true.shape} and {y_pred.shape}")
-    n_classes = classes.shape[0]
-    truth, predicted = _codes(y_true, classes, xp), _codes(y_pred, classes, xp)
+    if isinstance(classes, int):
+        n_classes = classes
+        integral = all(xp.isdtype(_numeric(y, xp).dtype, "integral") for y in (y_true, y_pred))
+        classes = xp.arange(n_classes, device=device(y_true))
+        if integral:
+            truth, predicted = _range_codes(_numeric(y_true, xp), n_classes, xp), _range_codes(
+                _numeric(y_pred, xp), n_classes, xp)
+        else:
+            truth, predicted = _codes(y_true, classes, xp), _codes(y_pred, classes, xp)
+    else:
+        xp = array_namespace(y_true, y_pred, classes)
+        n_classes = classes.shape[0]
+        truth, predicted = _codes(y_true, classes, xp), _codes(y_pred, classes, xp)
     if validate:
         _check_known([(y_true, truth, "y_true"), (y_pred, predicted, "y_pred")], classes, xp)
     size = n_classes * n_classes

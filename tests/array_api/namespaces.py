@@ -1,7 +1,8 @@
 """The array libraries the Array API tests run on: those installed, each as a pytest param.
 
 numpy, PyTorch (CPU, and CUDA where a device exists), array-api-strict (the standard and
-nothing else) and JAX (CPU). A library that is not installed is skipped, not failed.
+nothing else), JAX (its default device: the GPU where jaxlib has one) and CuPy (where a CUDA
+device exists). A library that is not installed, or has no device, is skipped, not failed.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import importlib
 import numpy as np
 import pytest
 
-NAMES = ("numpy", "torch", "torch-cuda", "array_api_strict", "jax.numpy")
+NAMES = ("numpy", "torch", "torch-cuda", "array_api_strict", "jax.numpy", "cupy")
 
 
 def load(name: str):
@@ -21,7 +22,13 @@ def load(name: str):
         if not torch.cuda.is_available():
             pytest.skip("no CUDA device")
         return torch
-    return pytest.importorskip(name)
+    library = pytest.importorskip(name)
+    if name == "cupy":
+        try:
+            library.cuda.runtime.getDeviceCount()
+        except Exception:  # noqa: BLE001 - CuPy raises its own runtime error where no driver answers
+            pytest.skip("CuPy has no CUDA device")
+    return library
 
 
 def put(library, name: str, values):

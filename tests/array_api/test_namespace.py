@@ -33,3 +33,27 @@ def test_lists_are_numpy_and_mixed_libraries_are_an_error():
     torch = pytest.importorskip("torch")
     with pytest.raises(InputError, match="arrays of one library"):
         namespace.array_namespace(np.array([1]), torch.asarray([1]))
+
+
+class _Device:
+    """A device that cannot be hashed, as CuPy's cannot."""
+
+    __hash__ = None
+
+    def __str__(self) -> str:
+        return "gpu:7"
+
+
+class _Namespace:
+    """Just enough of a namespace for the dtype probe: it allocates on any device."""
+
+    int64, int32, float64, float32 = "int64", "int32", "float64", "float32"
+
+    def zeros(self, shape, *, dtype, device):
+        return np.zeros(shape, dtype=dtype)
+
+
+def test_the_dtype_probe_takes_devices_that_cannot_be_hashed():
+    xp = _Namespace()
+    assert namespace.count_dtype(xp, _Device()) == "int64"
+    assert namespace.value_dtype(xp, _Device()) == "float64"

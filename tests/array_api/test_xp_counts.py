@@ -40,6 +40,25 @@ def test_confusion_counts_equal_numpys(name, data):
     assert counts.dtype == count_dtype(array_namespace(t), device(t))
 
 
+@settings(max_examples=25, deadline=None)
+@given(data=labelled(), bools=st.booleans())
+def test_numbered_classes_count_like_the_class_array(name, data, bools):
+    """``classes=C`` (labels 0 .. C - 1, their own codes) counts what ``arange(C)`` does, labels
+    outside the range (negative, too large, float, boolean) included."""
+    library = load(name)
+    _, truth, predicted = data
+    n_classes = 1 + int(max(truth.max(initial=0), predicted.max(initial=0))) // 2  # some labels outside 0 .. C - 1
+    if bools:
+        truth, predicted = truth % 2 == 0, predicted % 3 == 0
+        n_classes = 2
+    for cast in (lambda y: y, lambda y: y.astype(np.float64)):
+        t, p = put(library, name, cast(truth)), put(library, name, cast(predicted))
+        numbered = confusion_counts(t, p, n_classes, validate=False)
+        listed = confusion_counts(t, p, put(library, name, list(range(n_classes))), validate=False)
+        np.testing.assert_array_equal(to_host(numbered), to_host(listed))
+        assert same_place(numbered, t)
+
+
 def test_labels_outside_the_classes(name):
     library = load(name)
     t, p = put(library, name, [0, 1, 7]), put(library, name, [0, 1, 1])
