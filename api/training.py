@@ -103,8 +103,10 @@ class TrainingMetric:
         self._classes = None
         return self
 
-    def update(self, y_true, y_pred) -> TrainingMetric:
-        """Count one batch on its device and add it to the state; returns self."""
+    def update(self, y_true, y_pred, sample_weight=None) -> TrainingMetric:
+        """Count one batch on its device and add it to the state; returns self. ``sample_weight``
+        ``(N,)``: each sample counts its weight (finite, non-negative); the counts become floating
+        (float64 where the device holds it) from the first weighted batch on."""
         y_true = namespace.as_array(y_true, "y_true")
         y_pred = namespace.as_array(y_pred, "y_pred")
         xp = namespace.array_namespace(y_true, y_pred)
@@ -114,13 +116,14 @@ class TrainingMetric:
         if self.multilabel:
             if y_true.ndim != 2 or y_true.shape[1] != len(self.labels):
                 raise InputError("y_true", f"expected indicators (N, {len(self.labels)}), got shape {tuple(y_true.shape)}")
-            batch = xp_counts.multilabel_counts(y_true, y_pred, validate=self.validate)
+            batch = xp_counts.multilabel_counts(y_true, y_pred, validate=self.validate, sample_weight=sample_weight)
         else:
             if self._classes is None:  # labels 0 .. C - 1 are their own codes (no lookup on the device)
                 numbered = self.labels == list(range(len(self.labels)))
                 self._classes = len(self.labels) if numbered else xp.asarray(self.labels, device=where)
-            batch = xp_counts.confusion_counts(y_true, y_pred, self._classes, validate=self.validate)
-        self.counts = batch if self.counts is None else self.counts + batch
+            batch = xp_counts.confusion_counts(y_true, y_pred, self._classes, validate=self.validate,
+                                               sample_weight=sample_weight)
+        self.counts = _added(self.counts, batch)
         return self
 
     def merge(self, other: TrainingMetric) -> TrainingMetric:
@@ -129,7 +132,7 @@ class TrainingMetric:
                 self.names, self.labels, self.multilabel):
             raise InputError("other", "expected a TrainingMetric of the same metrics and classes")
         if other.counts is not None:
-            self.counts = other.counts if self.counts is None else self.counts + other.counts
+            self.counts = _added(self.counts, other.counts)
         return self
 
     def synced_counts(self):
@@ -178,3 +181,15 @@ class TrainingMetric:
     def __repr__(self) -> str:
         state = None if self.counts is None else f"{tuple(self.counts.shape)} {self.counts.dtype} on {namespace.device(self.counts)}"
         return f"TrainingMetric({self.names[0] if self.single else self.names!r}, classes={self.labels!r}, counts={state})"
+
+
+def _added(total, batch):
+    """``total + batch``, in the floating dtype where one of them is weighted (the standard
+    defines no sum of an integer and a floating array)."""
+    if total is None:
+        return batch
+    if total.dtype != batch.dtype:
+        xp = namespace.array_namespace(total, batch)
+        floating = total.dtype if xp.isdtype(total.dtype, "real floating") else batch.dtype
+        total, batch = xp.astype(total, floating), xp.astype(batch, floating)
+    return total + batch

@@ -29,28 +29,31 @@ from __future__ import annotations
 import numpy as np
 
 from metricc.core.errors import InputError
-from metricc.runtime.namespace import array_namespace, count_dtype, device, is_numpy, to_host
+from metricc.runtime.namespace import array_namespace, count_dtype, device, is_numpy, to_host, value_dtype
 
-__all__ = ["code_counts", "confusion_counts", "encode", "multilabel_counts", "threshold_counts"]
+__all__ = ["check_weights", "code_counts", "confusion_counts", "encode", "multilabel_counts", "threshold_counts"]
 
 
-def code_counts(codes, size: int):
-    """How many of the integer ``codes`` equal each of ``0 .. size - 1`` (others are ignored), ``(size,)``."""
+def code_counts(codes, size: int, weights=None):
+    """How many of the integer ``codes`` equal each of ``0 .. size - 1`` (others are ignored), ``(size,)``;
+    with ``weights`` ``(N,)`` (floating, checked by the caller) the sum of their weights instead."""
     xp = array_namespace(codes)
     where = device(codes)
-    dtype = count_dtype(xp, where)
+    dtype = count_dtype(xp, where) if weights is None else weights.dtype
     if is_numpy(xp):
-        kept = codes[(codes >= 0) & (codes < size)]
-        return np.bincount(kept, minlength=size)[:size].astype(dtype)
-    counted = _library_bincount(codes, size)
+        kept = (codes >= 0) & (codes < size)
+        return np.bincount(codes[kept], None if weights is None else weights[kept], minlength=size)[:size].astype(dtype)
+    counted = _library_bincount(codes, size, weights)
     if counted is not None:
         return xp.astype(counted, dtype)
+    if weights is not None:
+        return _weighted_code_counts(codes, size, weights, xp)
     ordered = xp.sort(codes)
     edges = xp.searchsorted(ordered, xp.arange(size + 1, dtype=codes.dtype, device=where))
     return xp.astype(edges[1:] - edges[:-1], dtype)
 
 
-def _library_bincount(codes, size: int):
+def _library_bincount(codes, size: int, weights=None):
     """The library's own ``bincount`` of ``codes`` in ``0 .. size`` (the code ``size`` marks a sample
     not counted), where it has one beyond the standard (PyTorch, CuPy, JAX: a scatter-add on the
     device, 10-60x faster than sorting); None for any other library, which sorts."""
@@ -59,16 +62,50 @@ def _library_bincount(codes, size: int):
     if is_torch_array(codes):
         import torch  # the array is a tensor, so torch is imported already
 
-        return torch.bincount(codes, minlength=size + 1)[:size]
+        return torch.bincount(codes, weights, minlength=size + 1)[:size]
     if is_cupy_array(codes):
         import cupy
 
-        return cupy.bincount(codes, minlength=size + 1)[:size]
+        return cupy.bincount(codes, weights, minlength=size + 1)[:size]
     if is_jax_array(codes):
         import jax.numpy as jnp
 
-        return jnp.bincount(codes, length=size + 1)[:size]
+        return jnp.bincount(codes, weights, length=size + 1)[:size]
     return None
+
+
+def _weighted_code_counts(codes, size: int, weights, xp, cells: int = 1 << 22):
+    """Weighted counts with the standard's functions only: each chunk of samples compared with every
+    code (``cells`` comparisons a chunk bound the memory), each cell summed in sample order. Prefix
+    sums of sorted weights would be faster but lose the small cells' digits to the large totals."""
+    where = device(codes)
+    every = xp.arange(size, dtype=codes.dtype, device=where)
+    zero = xp.zeros((), dtype=weights.dtype, device=where)
+    total = xp.zeros((size,), dtype=weights.dtype, device=where)
+    step = max(1, cells // max(size, 1))
+    n = codes.shape[0]
+    for start in range(0, n, step):
+        stop = min(start + step, n)  # the standard leaves out-of-bounds slice ends unspecified
+        chunk = codes[start:stop]
+        total = total + xp.sum(xp.where(chunk[:, None] == every[None, :], weights[start:stop, None], zero), axis=0)
+    return total
+
+
+def check_weights(sample_weight, n: int, like):
+    """``sample_weight`` ``(N,)`` as floating values (float64 where the device holds it) on the
+    device of ``like``: finite and non-negative (one boolean read from the device)."""
+    xp = array_namespace(like)
+    where = device(like)
+    if not hasattr(sample_weight, "shape"):
+        sample_weight = xp.asarray(np.asarray(sample_weight, dtype=np.float64), device=where)
+    elif array_namespace(sample_weight) is not xp:
+        raise InputError("sample_weight", "expected weights of the labels' array library")
+    if tuple(sample_weight.shape) != (n,):
+        raise InputError("sample_weight", f"expected one weight per sample, shape ({n},), got {tuple(sample_weight.shape)}")
+    weights = xp.astype(sample_weight, value_dtype(xp, where))
+    _check(xp, [(xp.isfinite(weights) & (weights >= 0), "sample_weight",
+                 "weights must be finite and non-negative")])
+    return weights
 
 
 def _numeric(y, xp):
@@ -122,13 +159,14 @@ def _range_codes(y, n_classes: int, xp):
     return xp.where((y >= 0) & (y < n_classes), y, xp.asarray(n_classes, dtype=index, device=device(y)))
 
 
-def confusion_counts(y_true, y_pred, classes, *, validate: bool = True):
+def confusion_counts(y_true, y_pred, classes, *, validate: bool = True, sample_weight=None):
     """Confusion matrix ``(C, C)``, rows the true class, of labels ``(N,)`` over the sorted ``classes``.
 
     ``classes`` is an array of the same namespace and device, or the number ``C`` of classes
     when they are the labels ``0 .. C - 1`` (integer labels are then their own codes: no lookup).
     ``validate``: a label outside ``classes`` is an :class:`InputError` (one boolean read from the
-    device per call); without it such a sample is not counted.
+    device per call); without it such a sample is not counted. ``sample_weight`` ``(N,)``: each
+    sample counts its weight (a floating matrix).
     """
     xp = array_namespace(y_true, y_pred)
     if y_true.ndim != 1 or y_true.shape != y_pred.shape:
@@ -154,7 +192,8 @@ def confusion_counts(y_true, y_pred, classes, *, validate: bool = True):
                                     "(JAX: enable jax_enable_x64)")
     codes = xp.where((truth < n_classes) & (predicted < n_classes), truth * n_classes + predicted,
                      xp.asarray(size, dtype=truth.dtype, device=device(truth)))
-    return xp.reshape(code_counts(codes, size), (n_classes, n_classes))
+    weights = None if sample_weight is None else check_weights(sample_weight, y_true.shape[0], y_true)
+    return xp.reshape(code_counts(codes, size, weights), (n_classes, n_classes))
 
 
 def _check(xp, conditions) -> None:
@@ -174,19 +213,26 @@ def _is_indicator(y):
     return (y == 0) | (y == 1)
 
 
-def multilabel_counts(y_true, y_pred, *, axis: int = 0, validate: bool = True):
+def multilabel_counts(y_true, y_pred, *, axis: int = 0, validate: bool = True, sample_weight=None):
     """TP, FP, FN, TN of indicator matrices ``(N, C)`` stacked as ``(4, C)`` (per class, summed over
-    ``axis=0``) or ``(4, N)`` (per sample, ``axis=1``)."""
+    ``axis=0``) or ``(4, N)`` (per sample, ``axis=1``); ``sample_weight`` ``(N,)`` weighs each row."""
     xp = array_namespace(y_true, y_pred)
     if y_true.ndim != 2 or y_true.shape != y_pred.shape:
         raise InputError("y_pred", f"expected indicators (N, C) of equal shape, got {y_true.shape} and {y_pred.shape}")
     if validate:
         _check(xp, [(_is_indicator(y_true), "y_true", _INDICATORS), (_is_indicator(y_pred), "y_pred", _INDICATORS)])
     truth, predicted = xp.astype(y_true, xp.bool), xp.astype(y_pred, xp.bool)
-    dtype = count_dtype(xp, device(truth))
+    if sample_weight is not None:
+        weights = check_weights(sample_weight, y_true.shape[0], y_true)[:, None]
+        zero = xp.zeros((), dtype=weights.dtype, device=device(truth))
 
-    def count(mask):
-        return xp.sum(xp.astype(mask, dtype), axis=axis)
+        def count(mask):
+            return xp.sum(xp.where(mask, weights, zero), axis=axis)
+    else:
+        dtype = count_dtype(xp, device(truth))
+
+        def count(mask):
+            return xp.sum(xp.astype(mask, dtype), axis=axis)
 
     return xp.stack([count(truth & predicted), count(~truth & predicted),
                      count(truth & ~predicted), count(~truth & ~predicted)])

@@ -38,6 +38,46 @@ def test_batches_equal_evaluate_on_all_the_data(name, classes):
 
 
 @pytest.mark.parametrize("name", params())
+@pytest.mark.parametrize("classes", [[0, 1, 2, 3], [-2, 3, 10, 11]], ids=["range", "labels"])
+def test_weighted_batches_equal_the_weighted_matrix(name, classes):
+    """Sample weights on the device: batches with and without weights (an unweighted batch counts
+    1 a sample) give the values of numpy's weighted matrix of all the data."""
+    library = load(name)
+    rng = np.random.default_rng(5)
+    batches = _batches(3, classes)
+    weights = [rng.random(len(truth)) * 10 if i != 2 else None for i, (truth, _) in enumerate(batches)]
+    training = mc.TrainingMetric(ENTRIES, classes=4 if classes == [0, 1, 2, 3] else classes, params=KAPPA)
+    for (truth, predicted), weight in zip(batches, weights):
+        training.update(put(library, name, truth), put(library, name, predicted),
+                        sample_weight=None if weight is None else put(library, name, weight))
+    everything = [np.concatenate(part) for part in zip(*batches)]
+    every_weight = np.concatenate([np.ones(len(t)) if w is None else w for (t, _), w in zip(batches, weights)])
+    matrix = mc.confusion_matrix(*everything, labels=classes, sample_weight=every_weight)
+    np.testing.assert_allclose(to_host(training.counts), matrix, rtol=1e-6 if name == "jax.numpy" else 1e-12)
+    expected = mc.evaluate(ENTRIES, matrix=matrix, labels=classes, params=KAPPA)
+    values = training.compute()
+    for entry in ENTRIES:
+        assert same_place(values[entry], put(library, name, batches[0][0])), entry
+        np.testing.assert_allclose(to_host(values[entry]), expected[entry], rtol=1e-5 if name == "jax.numpy" else 1e-12)
+
+
+@pytest.mark.parametrize("name", params())
+def test_weights_are_checked_on_the_device(name):
+    library = load(name)
+    training = mc.TrainingMetric("accuracy", classes=2)
+    t = put(library, name, [0, 1, 1])
+    for weights, message in (([1.0, -1.0, 2.0], "finite and non-negative"), ([1.0, np.nan, 2.0], "finite"),
+                             ([1.0, 2.0], r"shape \(3,\)")):
+        with pytest.raises(InputError, match=message):
+            training.update(t, t, sample_weight=put(library, name, weights))
+    multilabel = mc.TrainingMetric("f1:macro", classes=["a", "b"], multilabel=True)
+    rows = put(library, name, [[1, 0], [1, 1], [0, 1]])
+    multilabel.update(rows, put(library, name, [[1, 1], [0, 1], [0, 1]]), sample_weight=put(library, name, [2.0, 0.5, 1.0]))
+    tp, fp, fn, tn = to_host(multilabel.counts)
+    np.testing.assert_allclose([tp, fp, fn, tn], [[2.0, 1.5], [0.0, 2.0], [0.5, 0.0], [1.0, 0.0]])
+
+
+@pytest.mark.parametrize("name", params())
 def test_merge_and_reset(name):
     library = load(name)
     (t1, p1), (t2, p2) = _batches(1, [0, 1, 2], sizes=(20, 25))
