@@ -5,6 +5,9 @@ matrices and score matrices; metricc with ``zero_division=0``, torchmetrics' def
 the two define or reduce differently the test pins which number each gives, and
 docs/differences.md says why metricc does what it does.
 
+Each comparison runs twice: metricc on numpy arrays, and metricc on the same tensors that
+torchmetrics reads (then computed by torch, as a training loop would).
+
 At 1e-12 where torchmetrics computes in float64 (F-scores, AUROC, average precision). Most of
 its label metrics divide in float32 whatever the default dtype (``_safe_divide`` and the
 confusion matrices call ``.float()``; weighted AUROC's class weights too): there the values
@@ -79,10 +82,28 @@ def _t(array) -> torch.Tensor:
     return torch.tensor(np.asarray(array))
 
 
+@pytest.fixture(autouse=True, params=["numpy", "tensors"])
+def given_as(request):
+    """Every comparison twice: metricc on numpy arrays, and on the very tensors torchmetrics
+    reads (computed by torch where metricc has the metric's array module: a tensor comes back)."""
+    global ON_TENSORS
+    ON_TENSORS = request.param == "tensors"
+    yield
+    ON_TENSORS = False
+
+
+ON_TENSORS = False
+ARRAYS = ("y_true", "y_pred", "scores")
+
+
 def _ours(metric: str, average: str | None = None, **kwargs) -> np.ndarray:
     params = kwargs.pop("params", None)
+    if ON_TENSORS:
+        kwargs = {k: _t(v) if k in ARRAYS else v for k, v in kwargs.items()}
     result = mc.evaluate(metric, average=average, params=params, zero_division=0, **kwargs)[metric]
-    return np.asarray(result, dtype=float)
+    if ON_TENSORS and mc.metric(metric).level not in ("score", "curve"):
+        assert isinstance(result, torch.Tensor), f"{metric} on tensors gave {type(result).__name__}"
+    return np.asarray(result.numpy() if isinstance(result, torch.Tensor) else result, dtype=float)
 
 
 def _close(ours, theirs, what: str, rtol: float = RTOL) -> None:
