@@ -52,6 +52,7 @@ from metricc.audit.claims import printed_value
 from metricc.audit.consistent_names import AmbiguousAbbreviation, resolve_name
 from metricc.core.errors import InputError
 from metricc.api.evaluate import metric
+from metricc.runtime.averaging import MODES, POSITIVE_CLASS, READINGS
 
 __all__ = ["Score", "Consistency", "parse_score", "make_score", "consistent", "EXHAUSTIVE_LIMIT", "SEARCH_LIMIT",
            "TRACE_LIMIT", "MAX_SCORES", "EXACT_TOTAL_LIMIT"]
@@ -65,7 +66,8 @@ MAX_AMBIGUOUS_READINGS = 81  # averaging combinations of unqualified multi-class
 READINGS_BUDGET = {"masked": 2000, "range": 200, "other": 12}  # score sets the readings search decides
 MAX_MATRICES = space.MAX_MATRICES
 _LEVELS = ("class", "aggregate", "matrix")
-_AVERAGINGS = ("macro", "micro", "weighted")
+# The averagings of an unqualified score with more than two classes, in the table's order of readings (macro first).
+_AVERAGINGS = tuple(name for name in READINGS if not MODES[name].positive_class)
 
 
 @dataclass(frozen=True)
@@ -178,12 +180,12 @@ def make_score(metric_id: str, average: str | None, printed: str, value: float, 
     info = metric(resolved)
     # a peer's binary name (mlscorecheck's sens) is the positive class of a two-class paper: an
     # unqualified score, read as class 1's with two classes and searched over averagings with more
-    average = average or (None if implied == "binary" else implied)
+    average = average or (None if implied == POSITIVE_CLASS else implied)
     if pos_label is not None:
-        if info.level != "class" or average not in (None, "binary"):
+        if info.level != "class" or average not in (None, POSITIVE_CLASS):
             raise InputError("score", f"{metric_id}@{pos_label}: @CLASS names the positive class of a binary "
                                       "class-level score (e.g. specificity@0), not of an average")
-        average = "binary"
+        average = POSITIVE_CLASS
     if info.per_instance:
         raise InputError("score", f"{metric_id} averages over the samples of multi-label data, not a confusion matrix")
     if info.level not in _LEVELS:
@@ -191,11 +193,11 @@ def make_score(metric_id: str, average: str | None, printed: str, value: float, 
                                   "give metrics of counts or matrices (e.g. accuracy, f1, mcc)")
     if average is not None and info.level != "class":
         raise InputError("score", f"{metric_id} has no averaging; write it without ':{average}'")
-    if average in ("none", "samples"):
-        raise InputError("score", f"{metric_id}:{average} is not one number per matrix; use binary, micro, macro or weighted")
+    if average in MODES and (MODES[average].per_class or MODES[average].per_instance):
+        raise InputError("score", f"{metric_id}:{average} is not one number per matrix; use {', '.join(READINGS)}")
     if average is not None and average not in info.averages:
         raise InputError("score", f"{metric_id} does not support {average!r} averaging; one of {', '.join(info.averages)}")
-    if info.level == "class" and average is None and not set(info.averages) & {"binary", *_AVERAGINGS}:
+    if info.level == "class" and average is None and not set(info.averages) & set(READINGS):
         raise InputError("score", f"{metric_id} averages per {info.default_average} by default; give :micro, :macro, ...")
     return Score(info.id, average, printed, value, tolerance, pos_label)
 
@@ -263,8 +265,8 @@ def _unqualified(scores: list[Score], classes: int) -> tuple[list[Score], list[s
         if info.level != "class" or score.average is not None:
             read.append(score)
             continue
-        if classes == 2 and "binary" in info.averages:
-            read.append(replace(score, average="binary"))
+        if classes == 2 and POSITIVE_CLASS in info.averages:
+            read.append(replace(score, average=POSITIVE_CLASS))
             positive.append(score.metric)
             continue
         choices = [a for a in _AVERAGINGS if a in info.averages]

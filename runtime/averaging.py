@@ -33,7 +33,7 @@ from metricc.runtime import namespace
 from metricc.runtime.confusion import check_class_vector
 from metricc.runtime.division import finish, nonzero, skips, zero_division_value
 
-__all__ = ["AVERAGES", "MODES", "Mode", "PerClass", "PerClassPartials", "mode", "sum_last_axis"]
+__all__ = ["AVERAGES", "MODES", "POSITIVE_CLASS", "READINGS", "Mode", "PerClass", "PerClassPartials", "mode", "sum_last_axis"]
 
 
 def sum_last_axis(values):
@@ -268,7 +268,11 @@ class Mode:
     multi-label data, so the counts are read per sample, not per class. ``suffix``: a metric
     name may end in the mode (``f1_macro``, ``"F1 Macro"``), as peers and papers spell one value
     over the classes. ``reported``: a row of the classification report under the classes, as
-    scikit-learn's ``micro avg``, ``macro avg`` and ``weighted avg``."""
+    scikit-learn's ``micro avg``, ``macro avg`` and ``weighted avg``. ``per_class``: it keeps
+    one value per class (no average). ``positive_class``: the value of one class, the positive
+    one (``pos_label``). ``reading``: the place of the mode among the readings of a printed
+    score that does not name its averaging (``metricc consistent``), the most customary in
+    papers first; None where a paper that means it says so."""
 
     name: str
     combine: Callable[[object, PerClass], object] | None
@@ -280,21 +284,45 @@ class Mode:
     per_instance: bool = False
     suffix: bool = False
     reported: bool = False
+    per_class: bool = False
+    positive_class: bool = False
+    reading: int | None = None
+
+    def class_weights(self, supports, pos_label: int = 1) -> np.ndarray | None:
+        """The weight of each class in the value of a ``linear`` mode whose class supports are
+        known (``metricc consistent``'s class totals): its ``combine`` of the unit vectors, so a
+        new linear mode brings its weights with it. None for a mode that is no such sum.
+
+        >>> MODES["weighted"].class_weights([1, 3]).tolist(), MODES["binary"].class_weights([1, 3], 0).tolist()
+        ([0.25, 0.75], [1.0, 0.0])
+        """
+        if not self.linear or self.combine is None:
+            return None
+        supports = np.asarray(supports, dtype=float)
+        unit = np.eye(len(supports))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            weights = self.combine(np, PerClass(unit, np.zeros(unit.shape, dtype=bool), lambda: supports, None, pos_label,
+                                                math.nan))
+        return np.asarray(weights, dtype=float)
 
 
 MODES = MappingProxyType({m.name: m for m in (
-    Mode("none", _as_is, _own_partials, _own_partials),
-    Mode("binary", _positive_class, _positive_class_partials, _positive_class_cells, linear=True),
-    Mode("micro", None, None, pools=True, suffix=True, reported=True),
-    Mode("macro", _mean, _mean_partials, _mean_cells, linear=True, suffix=True, reported=True),
+    Mode("none", _as_is, _own_partials, _own_partials, per_class=True),
+    Mode("binary", _positive_class, _positive_class_partials, _positive_class_cells, linear=True, positive_class=True,
+         reading=0),
+    Mode("micro", None, None, pools=True, suffix=True, reported=True, reading=2),
+    Mode("macro", _mean, _mean_partials, _mean_cells, linear=True, suffix=True, reported=True, reading=1),
     Mode("weighted", _weighted_mean, _weighted_mean_partials, _weighted_mean_cells, takes_weights=True, linear=True,
-         suffix=True, reported=True),
+         suffix=True, reported=True, reading=3),
     Mode("geometric", _geometric_mean, _geometric_mean_partials, suffix=True),
     # per-instance counts of multi-label data (..., N): a macro average over another axis
     Mode("samples", _mean, _mean_partials, per_instance=True, suffix=True),
 )})
 
 AVERAGES = tuple(MODES)
+# The averagings a printed score may have been given without naming it, the most customary first.
+READINGS = tuple(sorted((m.name for m in MODES.values() if m.reading is not None), key=lambda name: MODES[name].reading))
+POSITIVE_CLASS = next(m.name for m in MODES.values() if m.positive_class)  # binary: one class's value (pos_label)
 
 
 def per_instance(mode: str | None) -> bool:
