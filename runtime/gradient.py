@@ -82,7 +82,7 @@ def average_class_gradient(kernel, gradient, counts, *, average: str, averages: 
         raise InputError("average", f"{average!r} has no delta-method gradient")
     counts = float_class_counts(counts)
     values, undefined = apply_kernel(kernel, counts, params)
-    return mode.gradient(averaging.PerClassPartials(
+    return mode.gradient(np, averaging.PerClassPartials(
         _partials(gradient, counts, params, defaults or {}), value, values, undefined,
         counts.true_positives + counts.false_negatives, weights, pos_label, zero_division))
 
@@ -154,5 +154,5 @@ def average_class_cells(cells, values, support, *, average: str, averages: tuple
     if mode.cell_gradient is None:
         raise InputError("average", f"{average!r} has no gradient over the cells of per-class values")
     values = np.asarray(values, dtype=float)
-    return mode.cell_gradient(averaging.PerClassPartials(np.asarray(cells, dtype=float), None, values, np.isnan(values),
+    return mode.cell_gradient(np, averaging.PerClassPartials(np.asarray(cells, dtype=float), None, values, np.isnan(values),
                                                          support, weights, pos_label, zero_division))
