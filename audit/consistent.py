@@ -207,7 +207,7 @@ def make_score(metric_id: str, average: str | None, printed: str, value: float, 
                                   "give metrics of counts or matrices (e.g. accuracy, f1, mcc)")
     if average is not None and info.level != "class":
         raise InputError("score", f"{metric_id} has no averaging; write it without ':{average}'")
-    if average in MODES and (MODES[average].per_class or MODES[average].per_instance):
+    if average in MODES and not MODES[average].one_number:
         raise InputError("score", f"{metric_id}:{average} is not one number per matrix; use {', '.join(READINGS)}")
     if average is not None and average not in info.averages:
         raise InputError("score", f"{metric_id} does not support {average!r} averaging; one of {', '.join(info.averages)}")

@@ -308,6 +308,12 @@ class Mode:
     positive_class: bool = False
     reading: int | None = None
 
+    @property
+    def one_number(self) -> bool:
+        """One number per confusion matrix: neither one per class (none) nor one over the
+        instances of multi-label data (samples)."""
+        return not (self.per_class or self.per_instance)
+
     def class_weights(self, supports, pos_label: int = 1) -> np.ndarray | None:
         """The weight of each class in the value of a ``linear`` mode whose class supports are
         known (``metricc consistent``'s class totals): its ``combine`` of the unit vectors, so a
