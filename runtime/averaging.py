@@ -5,10 +5,12 @@ metric (``combine(xp, per_class)``, in the values' array namespace ``xp``: numpy
 another Array API library's, so one row serves numpy and the array modules), with their
 partials in each class's counts (``gradient(xp, partials)``, for the delta method) and with
 per-class gradients over the cells of a matrix (``cell_gradient(xp, partials)``, for
-per-class matrix formulas), in the partials' namespace as ``combine`` is. A mode that ``pools`` (``micro``) applies the formula to the
-counts summed over classes instead, so it has no ``combine``. :data:`AVERAGES` lists the
-modes in table order; the compiler's table (:mod:`metricc.compiler.language.averaging`)
-lists the same ones, which a test checks. A new mode is one row here and one there.
+per-class matrix formulas), in the partials' namespace as ``combine`` is. A mode that
+``pools`` (``micro``) applies the formula to the counts summed over classes instead, so it has
+no ``combine``. :data:`AVERAGES` lists the modes in table order, :data:`READINGS` those a
+printed score may mean without naming one (what ``metricc consistent`` tries, by each row's
+``reading``); the compiler's table (:mod:`metricc.compiler.language.averaging`) lists the same
+ones, which a test checks. A new mode is one row here and one there.
 
 Undefined per-class values become ``zero_division`` before averaging; with
 ``zero_division="skip"`` the means (macro, samples, geometric, weighted) leave the undefined
