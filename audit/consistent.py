@@ -64,7 +64,6 @@ EXACT_TOTAL_LIMIT = 2**53  # counts beyond float64's integers: only each score's
 MAX_SCORES = 100
 READINGS_BUDGET = {"masked": 2000, "range": 200, "other": 12}  # score sets the readings search decides
 MAX_MATRICES = space.MAX_MATRICES
-_LEVELS = ("class", "aggregate", "matrix")
 
 
 @dataclass(frozen=True)
@@ -189,29 +188,29 @@ def make_score(metric_id: str, average: str | None, printed: str, value: float, 
     ``taken``: metrics the set's other scores name, which an abbreviation does not stand for."""
     if not (math.isfinite(value) and math.isfinite(tolerance)):
         raise InputError("score", f"{metric_id}={printed}: the printed value is not a finite number")
-    resolved, implied = resolve_name(metric_id, usable=lambda m: m not in taken and metric(m).level in _LEVELS
+    resolved, implied = resolve_name(metric_id, usable=lambda m: m not in taken and not metric(m).needs_scores
                                      and not metric(m).per_instance)
     info = metric(resolved)
     # a peer's binary name (mlscorecheck's sens) is the positive class of a two-class paper: an
     # unqualified score, read as class 1's with two classes and searched over averagings with more
     average = average or (None if implied == POSITIVE_CLASS else implied)
     if pos_label is not None:
-        if info.level != "class" or average not in (None, POSITIVE_CLASS):
+        if not info.per_class_counts or average not in (None, POSITIVE_CLASS):
             raise InputError("score", f"{metric_id}@{pos_label}: @CLASS names the positive class of a binary "
                                       "class-level score (e.g. specificity@0), not of an average")
         average = POSITIVE_CLASS
     if info.per_instance:
         raise InputError("score", f"{metric_id} averages over the samples of multi-label data, not a confusion matrix")
-    if info.level not in _LEVELS:
+    if info.needs_scores:
         raise InputError("score", f"{metric_id} needs scores or labels, not a confusion matrix; "
                                   "give metrics of counts or matrices (e.g. accuracy, f1, mcc)")
-    if average is not None and info.level != "class":
+    if average is not None and not info.per_class_counts:
         raise InputError("score", f"{metric_id} has no averaging; write it without ':{average}'")
     if average in MODES and not MODES[average].one_number:
         raise InputError("score", f"{metric_id}:{average} is not one number per matrix; use {', '.join(READINGS)}")
     if average is not None and average not in info.averages:
         raise InputError("score", f"{metric_id} does not support {average!r} averaging; one of {', '.join(info.averages)}")
-    if info.level == "class" and average is None and not set(info.averages) & set(READINGS):
+    if info.per_class_counts and average is None and not set(info.averages) & set(READINGS):
         raise InputError("score", f"{metric_id} averages per {info.default_average} by default; give :micro, :macro, ...")
     return Score(info.id, average, printed, value, tolerance, pos_label)
 

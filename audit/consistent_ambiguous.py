@@ -34,7 +34,7 @@ def _choices(candidate, classes: int, printed: str | None, positive: list) -> li
     """(kind, phrase, read score) of each reading of one meaning of a score."""
     info = metric(candidate.metric)
     meaning = f"the printed {printed} is {info.id}" if printed else None
-    if info.level != "class" or candidate.average is not None:
+    if not info.per_class_counts or candidate.average is not None:
         return [("metric", meaning, candidate)]
     if classes == 2 and POSITIVE_CLASS in info.averages:
         positive.append(info.id)

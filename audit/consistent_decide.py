@@ -151,7 +151,7 @@ def _diagonal_of(score, negatives: int, positives: int) -> int | None:
     None. A per-class formula of its class's TP and FN only reads that class's row, whose total
     is fixed; of FP and TN only, the other row."""
     info = metric(score.metric)
-    if info.level != "class" or score.average != POSITIVE_CLASS or info.params:
+    if not info.per_class_counts or score.average != POSITIVE_CLASS or info.params:
         return None
     used = set(_ROW_COUNTS.findall(info.simplified))
     positive = 1 if score.pos_label is None else score.pos_label

@@ -43,16 +43,16 @@ def aggregate_of_class(info) -> tuple[str, str] | None:
     metric without parameters (``macro(recall)``); None for any other."""
     found = _AGGREGATE_OF_CLASS.match(info.simplified)
     inner = found and metric(found.group(2))
-    return (inner.id, found.group(1)) if inner and inner.level == "class" and not inner.params else None
+    return (inner.id, found.group(1)) if inner and inner.per_class_counts and not inner.params else None
 
 
 def _kind(score) -> tuple[str, str, str | None]:
     """(kind, class metric id, average): "trace", "classwise" or "unchecked"."""
     info = metric(score.metric)
-    if info.level == "matrix":
+    if info.takes == "matrix":
         rest = info.simplified.replace(_TRACE, "")
         return ("trace" if _TRACE in info.simplified and not _OTHER_MATRIX_TERMS.search(rest) else "unchecked"), info.id, None
-    if info.level == "aggregate":
+    if not info.per_class_counts:  # an aggregate of counts
         found = aggregate_of_class(info)
         return ("classwise", *found) if found else ("unchecked", info.id, None)
     average = score.average or info.default_average

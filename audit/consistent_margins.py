@@ -48,7 +48,7 @@ _CELL = re.compile(r"\bM\[(\w+), (\w+)\]")
 def applicable(score) -> bool:
     """Whether the score reads the matrix only through per-class counts or its diagonal."""
     info = metric(score.metric)
-    if info.level in ("class", "aggregate"):
+    if info.takes == "counts":
         return True
     cells = _CELL.findall(info.simplified)
     return all(a == b for a, b in cells) and not re.search(r"\b(distance|class_weights)\b", info.simplified)
@@ -57,12 +57,12 @@ def applicable(score) -> bool:
 def _separable(score, totals: list[int]) -> tuple[str, np.ndarray] | None:
     """(class metric, per-class weights) when the score is a weighted sum over classes."""
     info = metric(score.metric)
-    if info.level == "aggregate":
+    if info.takes == "counts" and not info.per_class_counts:  # an aggregate
         found = aggregate_of_class(info)
         if found is None:
             return None
         metric_id, average = found
-    elif info.level == "class" and score.average in MODES and MODES[score.average].linear and not info.params:
+    elif info.per_class_counts and score.average in MODES and MODES[score.average].linear and not info.params:
         metric_id, average = info.id, score.average
     else:
         return None

@@ -78,7 +78,7 @@ def score_changes(score, index: int, classes: int, make) -> list[Change]:
     builds a checked score with this one's printed value, or None where it does not apply."""
     info = metric(score.metric)
     found = []
-    if info.level == "class":
+    if info.per_class_counts:
         of_one_class = score.average == POSITIVE_CLASS
         current = (score.average, (1 if score.pos_label is None else score.pos_label) if of_one_class else None)
         for average in READINGS:
@@ -96,8 +96,8 @@ def score_changes(score, index: int, classes: int, make) -> list[Change]:
                     found.append(Change("average", index, f"{info.id} is {average}-averaged", changed))
     for relative in _relatives(score.metric):
         other = metric(relative)
-        average = score.average if other.level == "class" and score.average in other.averages else None
-        if other.level == "class" and average is None:
+        average = score.average if other.per_class_counts and score.average in other.averages else None
+        if other.per_class_counts and average is None:
             average = POSITIVE_CLASS if classes == 2 else other.default_average
         changed = make(relative, average, score.pos_label if average == POSITIVE_CLASS else None)
         if changed is not None:

@@ -37,9 +37,9 @@ CONFLICT_BUDGET = 200_000  # score subsets (times patterns / 64) examined for th
 def values(score, batch: grid.Batch) -> np.ndarray:
     """The score's metric on every matrix of ``batch`` (averaging and positive class as read)."""
     info = metric(score.metric)
-    if info.level == "matrix":
+    if info.takes == "matrix":
         return np.asarray(info.function(batch.terms), dtype=float)
-    if info.level == "aggregate":
+    if not info.per_class_counts:  # an aggregate of counts
         return np.asarray(info.function(*batch.counts, context=batch.counts), dtype=float)
     if score.average == POSITIVE_CLASS:  # per-class kernels are elementwise: the positive class only
         positive = 1 if score.pos_label is None else score.pos_label
