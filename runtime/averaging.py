@@ -101,14 +101,6 @@ class PerClassPartials:
         return xp.where(self.undefined[(..., *extra)], 0.0, self.partials) if self.replaced else self.partials
 
 
-def _like(xp, values, like, dtype=None):
-    """``values`` (a list, or the caller's weights) on ``like``'s device, in its dtype unless told."""
-    dtype = like.dtype if dtype is None else dtype
-    if xp is np:
-        return np.asarray(values, dtype=dtype)
-    return namespace.array_namespace(like).asarray(values, dtype=dtype, device=namespace.device(like))
-
-
 # --- combine: per-class values -> one value, in the values' namespace ---------------------
 # Written with the Array API standard's functions only, so that numpy (``xp`` is ``np``) and the
 # array modules (``xp`` a :class:`metricc.runtime.xp_kernel.Space`) read this one table. The first
@@ -208,7 +200,7 @@ def _own_partials(xp, g: PerClassPartials):
 
 def _positive_class_partials(xp, g: PerClassPartials):
     n_classes = g.values.shape[-1]
-    mask = _like(xp, [k == g.pos_label % n_classes for k in range(n_classes)], g.partials, dtype=xp.bool)
+    mask = namespace.asarray_like(xp, [k == g.pos_label % n_classes for k in range(n_classes)], g.partials, dtype=xp.bool)
     return xp.where(mask[:, None], g.constant_where_replaced(xp), 0.0)
 
 
@@ -235,8 +227,8 @@ def _weighted_mean_partials(xp, g: PerClassPartials):
         own = partials * (g.support * kept / total)[..., None]
         # the support TP + FN moves with TP and FN: d/dTP_k of sum_k t_k f_k / sum_k t_k
         shift = xp.where(kept == 1, (xp.where(g.undefined, 0.0, g.values) - _average(xp, g)) / total, 0.0)
-        return own + shift[..., None] * _like(xp, [1.0, 0.0, 1.0, 0.0], g.partials)
-    weights = _like(xp, g.weights, g.partials) * kept
+        return own + shift[..., None] * namespace.asarray_like(xp, [1.0, 0.0, 1.0, 0.0], g.partials)
+    weights = namespace.asarray_like(xp, g.weights, g.partials) * kept
     return partials * (weights / xp.sum(weights, axis=-1, keepdims=True))[..., None]
 
 
@@ -264,7 +256,7 @@ def _mean_cells(xp, g: PerClassPartials):
 def _weighted_mean_cells(xp, g: PerClassPartials):
     kept, cells = g.kept(xp), _defined_cells(xp, g)
     values = xp.where(g.undefined, zero_division_value(g.zero_division), g.values) if g.replaced else g.values
-    weights = _like(xp, g.support if g.weights is None else g.weights, g.partials) * kept
+    weights = namespace.asarray_like(xp, g.support if g.weights is None else g.weights, g.partials) * kept
     total = xp.sum(weights, axis=-1, keepdims=True)
     share = weights / total
     own = xp.sum(xp.where(share[..., None, None] == 0, 0.0, cells * share[..., None, None]), axis=-3)

@@ -175,3 +175,49 @@ def test_the_modes_gradients_on_numpy_are_bit_for_bit_those_before_the_namespace
                     with np.errstate(all="ignore"):
                         digest.update(np.ascontiguousarray(derivative(np, averaging.PerClassPartials(*fields))).tobytes())
     assert digest.hexdigest() == "0453c2a47f5e8aa2a1cae3e935fa703626b685150e141a76c02a374820f2ba0c"
+
+
+def _helper_cases():
+    """Class partials with NaN, the matrix cells (empty ones included) and an aggregate's chain."""
+    rng = np.random.default_rng(5)
+    for shape in [(3,), (2, 4), (5, 2, 3)]:
+        partials = np.where(rng.uniform(size=(*shape, 4)) < 0.1, np.nan, rng.normal(size=(*shape, 4)))
+        cells = rng.integers(0, 4, (*shape[:-1], shape[-1], shape[-1])).astype(float)
+        outer = [rng.normal(size=shape[:-1]) for _ in range(3)]
+        inner = [rng.normal(size=(*shape[:-1], shape[-1], shape[-1])) for _ in range(3)]
+        yield partials, cells, rng.integers(0, 3, partials.shape).astype(float), outer, inner, rng.uniform(size=shape[:-1]) < 0.3
+
+
+def _helpers(xp, partials, cells, class_cells, outer, inner, undefined):
+    gradient = grad.cell_gradient(partials, xp=xp)
+    return (gradient, grad.delta_variance(gradient, cells, xp=xp), grad.delta_variance(partials, class_cells, axes=1, xp=xp),
+            grad.combine_gradients(outer, inner, undefined, xp=xp))
+
+
+def test_the_gradient_helpers_on_numpy_are_bit_for_bit_those_before_the_namespace():
+    """Digest recorded with the numpy-only helpers (commit fcb0d15)."""
+    digest = hashlib.sha256()
+    for case in _helper_cases():
+        with np.errstate(all="ignore"):
+            for found in _helpers(np, *case):
+                digest.update(np.ascontiguousarray(found).tobytes())
+    assert digest.hexdigest() == "8583354e7dd1343cffe761c554e3dd574728bca218db83dc241244daf0d31db0"
+
+
+@pytest.mark.parametrize("name", namespaces.NAMES)
+def test_the_gradient_helpers_are_computed_in_the_arrays_namespace(name):
+    library = namespaces.load(name)
+    for case in _helper_cases():
+        partials, cells, class_cells, outer, inner, undefined = case
+        with np.errstate(all="ignore"):
+            expected = _helpers(np, *case)
+            arrays = [namespaces.put(library, name, a) for a in (partials, cells, class_cells)]
+            chain = ([namespaces.put(library, name, o) for o in outer], [namespaces.put(library, name, i) for i in inner],
+                     namespaces.put(library, name, undefined))
+            xp = namespace.array_namespace(arrays[0])
+            found = _helpers(xp, *arrays, *chain)
+        for what, value, reference in zip(("cells", "variance", "class variance", "chain"), found, expected):
+            assert namespaces.same_place(value, arrays[0]), (what, name)
+            host = namespace.to_host(value)
+            tolerance = 1e-12 if host.dtype == np.float64 else 1e-5
+            np.testing.assert_allclose(host, reference, rtol=tolerance, atol=tolerance, err_msg=f"{what} on {name}")
