@@ -7,7 +7,8 @@ How a score is read: a class-level score without ``:AVERAGE`` is, with two class
 positive class's value (class 1), as scikit-learn's ``average="binary"`` and mlscorecheck
 read papers, and the answer says so (``assumptions``). With more classes it is ambiguous:
 every averaging it has (macro, micro, weighted) is searched and the answer names the ones
-that hold (``readings``). Names may be the catalog's or a peer's (:mod:`.consistent_names`).
+that hold (``readings``). Names may be the catalog's or a peer's (:mod:`.consistent_names`);
+a name of several meanings (``Se``) is searched as each (:mod:`.consistent_ambiguous`).
 
 Methods, by the size of the search (each bound is a module constant):
 
