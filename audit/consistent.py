@@ -126,7 +126,7 @@ def _parse_scores(texts) -> tuple[list[Score], dict[int, tuple[str, list[Score]]
     """Scores of one set, and each name that stays ambiguous with the scores it may be. A
     header's abbreviation of several metrics (``SE``: sensitivity or selectivity) stands for one
     the set's other scores do not name (beside ``SP``: sensitivity); else each is a reading to
-    try, as a symbol of several customary meanings is read (issue 29), never one table entry."""
+    try, as a symbol of several customary meanings is read: never by one table entry."""
     parsed: list = [t if isinstance(t, Score) else None for t in texts]
     pending = []
     for i, text in enumerate(texts):
