@@ -49,7 +49,8 @@ def _proportion_applies(info: MetricInfo, mode: str | None) -> bool:
         return False
     if info.takes == "matrix":
         return True
-    return mode in ("none", "binary") or (mode == "micro" and "tn" not in info.proportion[1])
+    row = averaging.MODES.get(mode)  # one class's value, or the counts pooled over classes without TN
+    return row is not None and (row.per_class or row.positive_class or row.pools and "tn" not in info.proportion[1])
 
 
 def methods_for(info: MetricInfo, mode: str | None) -> tuple[str, ...]:
@@ -128,7 +129,7 @@ def scale_for(value_range) -> _Scale:
 
 def _delta_se(info: MetricInfo, mode: str | None, value, *, matrix, counts: ClassCounts, kwargs: Mapping, key: str):
     """The delta-method standard error of ``value`` on the metric's own scale."""
-    if info.per_class_counts and mode == "none":
+    if info.per_class_counts and averaging.MODES[mode].per_class:
         partials = info.gradient(*counts, **kwargs)
         return np.sqrt(gradient.delta_variance(partials, _cells(counts), axes=1))
     if matrix is None:
@@ -140,7 +141,7 @@ def _delta_se(info: MetricInfo, mode: str | None, value, *, matrix, counts: Clas
     with np.errstate(divide="ignore", invalid="ignore"):
         if info.takes == "matrix" and info.per_class:  # one value per class: averaged as the values are
             cells = info.gradient(matrix, **kwargs)
-            if mode == "none":  # one gradient per class, (..., C, C, C), each over the same matrix
+            if averaging.MODES[mode].per_class:  # one gradient per class, (..., C, C, C), each over the same matrix
                 matrix = np.asarray(matrix, dtype=float)[..., None, :, :]
         elif info.takes == "matrix":
             cells = info.gradient(matrix, **{k: v for k, v in kwargs.items() if k != "zero_division"})
@@ -212,9 +213,9 @@ def _successes_and_trials(info: MetricInfo, mode: str | None, matrix, counts: Cl
     named = dict(zip(("tp", "fp", "fn", "tn"), (np.asarray(c, dtype=float) for c in counts)))
     successes = sum(named[name] for name in info.proportion[0])
     trials = sum(named[name] for name in info.proportion[1])
-    if mode == "micro":
+    if averaging.MODES[mode].pools:
         return successes.sum(axis=-1), trials.sum(axis=-1)
-    if mode == "binary":
+    if averaging.MODES[mode].positive_class:
         index = pos_index % successes.shape[-1]
         return successes[..., index], trials[..., index]
     return successes, trials

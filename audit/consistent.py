@@ -7,7 +7,8 @@ How a score is read: a class-level score without ``:AVERAGE`` is, with two class
 positive class's value (class 1), as scikit-learn's ``average="binary"`` and mlscorecheck
 read papers, and the answer says so (``assumptions``). With more classes it is ambiguous:
 every averaging it has (macro, micro, weighted) is searched and the answer names the ones
-that hold (``readings``). Names may be the catalog's or a peer's (:mod:`.consistent_names`).
+that hold (``readings``). Names may be the catalog's or a peer's (:mod:`.consistent_names`);
+a name of several meanings (``Se``) is searched as each (:mod:`.consistent_ambiguous`).
 
 Methods, by the size of the search (each bound is a module constant):
 
@@ -36,13 +37,13 @@ percent, truncated digits), each with the matrices it admits.
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from metricc.audit import consistent_ambiguous as ambiguity
 from metricc.audit import consistent_decide as decider
 from metricc.audit import consistent_grid as grid
 from metricc.audit import consistent_margins as margins
@@ -52,6 +53,7 @@ from metricc.audit.claims import printed_value
 from metricc.audit.consistent_names import AmbiguousAbbreviation, resolve_name
 from metricc.core.errors import InputError
 from metricc.api.evaluate import metric
+from metricc.runtime.averaging import MODES, POSITIVE_CLASS, READINGS
 
 __all__ = ["Score", "Consistency", "parse_score", "make_score", "consistent", "EXHAUSTIVE_LIMIT", "SEARCH_LIMIT",
            "TRACE_LIMIT", "MAX_SCORES", "EXACT_TOTAL_LIMIT"]
@@ -61,11 +63,8 @@ SEARCH_LIMIT = 5_000_000  # more classes: matrices enumerated one by one
 TRACE_LIMIT = 2_000_000  # intervals: conditions over every trace 0..n
 EXACT_TOTAL_LIMIT = 2**53  # counts beyond float64's integers: only each score's range is checked
 MAX_SCORES = 100
-MAX_AMBIGUOUS_READINGS = 81  # averaging combinations of unqualified multi-class scores
 READINGS_BUDGET = {"masked": 2000, "range": 200, "other": 12}  # score sets the readings search decides
 MAX_MATRICES = space.MAX_MATRICES
-_LEVELS = ("class", "aggregate", "matrix")
-_AVERAGINGS = ("macro", "micro", "weighted")
 
 
 @dataclass(frozen=True)
@@ -123,9 +122,11 @@ class Consistency:
         return asdict(self)
 
 
-def _parse_scores(texts) -> list[Score]:
-    """Scores of one set: a header's abbreviation of several metrics (``SE``: sensitivity or
-    selectivity) stands for one the set's other scores do not name (beside ``SP``: sensitivity)."""
+def _parse_scores(texts) -> tuple[list[Score], dict[int, tuple[str, list[Score]]]]:
+    """Scores of one set, and each name that stays ambiguous with the scores it may be. A
+    header's abbreviation of several metrics (``SE``: sensitivity or selectivity) stands for one
+    the set's other scores do not name (beside ``SP``: sensitivity); else each is a reading to
+    try, as a symbol of several customary meanings is read: never by one table entry."""
     parsed: list = [t if isinstance(t, Score) else None for t in texts]
     pending = []
     for i, text in enumerate(texts):
@@ -135,9 +136,24 @@ def _parse_scores(texts) -> list[Score]:
             except AmbiguousAbbreviation:
                 pending.append(i)
     taken = frozenset(s.metric for s in parsed if s is not None)
+    names = {}
     for i in pending:
-        parsed[i] = parse_score(texts[i], taken)
-    return parsed
+        try:
+            parsed[i] = parse_score(texts[i], taken)
+        except AmbiguousAbbreviation as ambiguous:  # each choice alone: the others taken
+            names[i] = ambiguous.name, [s for s in (_meaning(texts[i], taken | set(ambiguous.choices) - {meant})
+                                                    for meant in ambiguous.choices) if s is not None]
+            if not names[i][1]:
+                raise
+            parsed[i] = names[i][1][0]
+    return parsed, names
+
+
+def _meaning(text: str, taken: frozenset) -> Score | None:
+    try:
+        return parse_score(text, taken)
+    except InputError:
+        return None
 
 
 _PERCENT_UNIT = re.compile(r"\s*(\(%\)|\[%\]|%)\s*$")
@@ -173,29 +189,29 @@ def make_score(metric_id: str, average: str | None, printed: str, value: float, 
     ``taken``: metrics the set's other scores name, which an abbreviation does not stand for."""
     if not (math.isfinite(value) and math.isfinite(tolerance)):
         raise InputError("score", f"{metric_id}={printed}: the printed value is not a finite number")
-    resolved, implied = resolve_name(metric_id, usable=lambda m: m not in taken and metric(m).level in _LEVELS
+    resolved, implied = resolve_name(metric_id, usable=lambda m: m not in taken and not metric(m).needs_scores
                                      and not metric(m).per_instance)
     info = metric(resolved)
     # a peer's binary name (mlscorecheck's sens) is the positive class of a two-class paper: an
     # unqualified score, read as class 1's with two classes and searched over averagings with more
-    average = average or (None if implied == "binary" else implied)
+    average = average or (None if implied == POSITIVE_CLASS else implied)
     if pos_label is not None:
-        if info.level != "class" or average not in (None, "binary"):
+        if not info.per_class_counts or average not in (None, POSITIVE_CLASS):
             raise InputError("score", f"{metric_id}@{pos_label}: @CLASS names the positive class of a binary "
                                       "class-level score (e.g. specificity@0), not of an average")
-        average = "binary"
+        average = POSITIVE_CLASS
     if info.per_instance:
         raise InputError("score", f"{metric_id} averages over the samples of multi-label data, not a confusion matrix")
-    if info.level not in _LEVELS:
+    if info.needs_scores:
         raise InputError("score", f"{metric_id} needs scores or labels, not a confusion matrix; "
                                   "give metrics of counts or matrices (e.g. accuracy, f1, mcc)")
-    if average is not None and info.level != "class":
+    if average is not None and not info.per_class_counts:
         raise InputError("score", f"{metric_id} has no averaging; write it without ':{average}'")
-    if average in ("none", "samples"):
-        raise InputError("score", f"{metric_id}:{average} is not one number per matrix; use binary, micro, macro or weighted")
+    if average in MODES and not MODES[average].one_number:
+        raise InputError("score", f"{metric_id}:{average} is not one number per matrix; use {', '.join(READINGS)}")
     if average is not None and average not in info.averages:
         raise InputError("score", f"{metric_id} does not support {average!r} averaging; one of {', '.join(info.averages)}")
-    if info.level == "class" and average is None and not set(info.averages) & {"binary", *_AVERAGINGS}:
+    if info.per_class_counts and average is None and not set(info.averages) & set(READINGS):
         raise InputError("score", f"{metric_id} averages per {info.default_average} by default; give :micro, :macro, ...")
     return Score(info.id, average, printed, value, tolerance, pos_label)
 
@@ -254,32 +270,6 @@ def _plan(totals, n, classes, progress: bool = False) -> decider.Plan:
 # -- readings --------------------------------------------------------------------------------
 
 
-def _unqualified(scores: list[Score], classes: int) -> tuple[list[Score], list[str], dict[int, list[str]]]:
-    """Two classes: unqualified class-level scores read as class 1's (binary). More: the
-    averagings each could mean, to be searched."""
-    read, assumptions, ambiguous, positive = [], [], {}, []
-    for i, score in enumerate(scores):
-        info = metric(score.metric)
-        if info.level != "class" or score.average is not None:
-            read.append(score)
-            continue
-        if classes == 2 and "binary" in info.averages:
-            read.append(replace(score, average="binary"))
-            positive.append(score.metric)
-            continue
-        choices = [a for a in _AVERAGINGS if a in info.averages]
-        ambiguous[i] = choices
-        read.append(replace(score, average=choices[0]))
-        assumptions.append(f"{score.metric} (no averaging given, {classes} classes) is ambiguous: "
-                           f"searched as {', '.join(choices)}")
-    if positive:
-        names = ", ".join(dict.fromkeys(positive))
-        assumptions.insert(0, f"{names} (no averaging given): the value of class 1, the positive class, as "
-                              f"scikit-learn's average='binary' and mlscorecheck read papers; write "
-                              f"{positive[0]}:macro or {positive[0]}@0 for another reading")
-    return read, assumptions, ambiguous
-
-
 def _reading(changes, outcome: decider.Outcome, method: str) -> dict:
     return {"reading": readings_search.describe(changes),
             "changes": [{"kind": c.kind, "score": c.score, "read_as": getattr(c.replacement, "label", None)}
@@ -297,21 +287,23 @@ def _maker(score: Score):
     return make
 
 
-def _ambiguous_readings(scores, ambiguous, plan, progress) -> tuple[list, decider.Outcome]:
-    """Every averaging combination of the unqualified multi-class scores: those that hold,
-    and the outcome of the first (for its conflicts when none holds)."""
-    combos = list(itertools.product(*ambiguous.values()))
-    if len(combos) > MAX_AMBIGUOUS_READINGS:
-        names = ", ".join(f"{scores[i].metric} ({'/'.join(c)})" for i, c in ambiguous.items())
-        raise InputError("score", f"{len(combos)} averaging combinations of unqualified scores: {names}; "
-                                  "give each its averaging, e.g. f1:macro=0.49")
+def _usable(meanings: list[Score], classes: int) -> list[Score]:
+    """The meanings of an ambiguous name that can be evaluated on matrices of this size."""
+    usable = []
+    for meant in meanings:
+        try:
+            space.check_usable([meant], classes)
+        except InputError:
+            continue
+        usable.append(meant)
+    return usable
+
+
+def _ambiguous_readings(scores, ambiguous, labels, plan, progress) -> tuple[list, decider.Outcome]:
+    """Every reading combination of the ambiguous scores (averagings, meanings of a name):
+    those that hold, and the outcome of the first (for its conflicts when none holds)."""
     found, first = [], None
-    for combo in combos:
-        read = list(scores)
-        changes = []
-        for (i, _), average in zip(ambiguous.items(), combo):
-            read[i] = replace(scores[i], average=average)
-            changes.append(readings_search.Change("average", i, f"{scores[i].metric} is {average}-averaged", read[i]))
+    for read, changes in ambiguity.combinations(scores, ambiguous, labels):
         outcome = decider.decide(read, plan, progress)
         first = first or outcome
         if outcome.feasible:
@@ -324,7 +316,7 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None, progres
     """Decide whether some confusion matrix gives every printed score (``Score`` or text); a
     long search shows a progress bar on stderr when it is a terminal (``progress=False``: none).
     ``readings=False``: no search of other readings when the scores are inconsistent."""
-    scores = _parse_scores(scores)
+    scores, names = _parse_scores(scores)
     if not scores:
         raise InputError("score", "give at least one score, e.g. --score accuracy=0.84")
     if len(scores) > MAX_SCORES:
@@ -333,14 +325,15 @@ def consistent(scores, *, class_totals=None, samples=None, classes=None, progres
     for score in scores:
         if score.pos_label is not None and score.pos_label >= classes:
             raise InputError("score", f"{score.label}: there is no class {score.pos_label} among {classes} classes")
-    scores, assumptions, ambiguous = _unqualified(scores, classes)
+    names = {i: (printed, _usable(meanings, classes) or meanings) for i, (printed, meanings) in names.items()}
+    scores, assumptions, ambiguous = ambiguity.unqualified(scores, classes, names)
     space.check_usable(scores, classes)
     plan = _plan(totals, n, classes, progress)
     notes = [plan.note] if plan.note else []
-    labels = [s.metric if i in ambiguous else s.label for i, s in enumerate(scores)]
+    labels = [names[i][0] if i in names else s.metric if i in ambiguous else s.label for i, s in enumerate(scores)]
     found = []
     if ambiguous:
-        found, outcome = _ambiguous_readings(scores, ambiguous, plan, progress)
+        found, outcome = _ambiguous_readings(scores, ambiguous, labels, plan, progress)
         if found:
             best = next((r for r in found if r["status"] == "consistent"), found[0])
             return Consistency(best["status"] == "consistent", best["method"], best["feasible_count"], best["matrices"],

@@ -22,6 +22,7 @@ from metricc.audit import consistent_space as space
 from metricc.audit.consistent_intervals import trace_conditions
 from metricc.api.evaluate import metric
 from metricc.api.progress import track
+from metricc.runtime.averaging import POSITIVE_CLASS
 
 __all__ = ["Plan", "Outcome", "decide", "DIAGONAL_LIMIT", "MARGIN_CONFLICT_SEARCHES"]
 
@@ -150,7 +151,7 @@ def _diagonal_of(score, negatives: int, positives: int) -> int | None:
     None. A per-class formula of its class's TP and FN only reads that class's row, whose total
     is fixed; of FP and TN only, the other row."""
     info = metric(score.metric)
-    if info.level != "class" or score.average != "binary" or info.params:
+    if not info.per_class_counts or score.average != POSITIVE_CLASS or info.params:
         return None
     used = set(_ROW_COUNTS.findall(info.simplified))
     positive = 1 if score.pos_label is None else score.pos_label

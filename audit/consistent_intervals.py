@@ -5,9 +5,10 @@ the unknown matrix; the true matrix's trace lies in each set, so an empty inters
 the scores inconsistent, and a non-empty one proves nothing (the answer is then "no
 condition fails"). Conditions, in the manner of mlscorecheck's interval checks:
 
-- micro averages and matrix-level metrics of the trace alone (accuracy, error rate) are a
-  function of T and n: exact, one value per T;
-- macro, weighted and binary averages of a per-class metric: the range of the per-class value
+- averages that pool the counts (micro) and matrix-level metrics of the trace alone (accuracy,
+  error rate) are a function of T and n: exact, one value per T;
+- linear averages of a per-class metric (macro, weighted, binary: a weighted sum over classes,
+  whose weights :meth:`~metricc.runtime.averaging.Mode.class_weights` gives): the range of the per-class value
   over each class's own (TP, FP) grid, for each TP, combined over classes by a min/max
   convolution on the sum of the TPs (= T). It ignores only that the FPs must also add up to
   n - T, so it can only be looser than the truth.
@@ -24,35 +25,42 @@ import re
 import numpy as np
 
 from metricc.api.evaluate import metric
+from metricc.runtime.averaging import MODES
 
-__all__ = ["trace_conditions", "CLASSWISE_LIMIT"]
+__all__ = ["aggregate_of_class", "trace_conditions", "CLASSWISE_LIMIT"]
 
 CLASSWISE_LIMIT = 30_000_000
 
 _TRACE = "Sum(M[k, k], k)"
 _OTHER_MATRIX_TERMS = re.compile(r"\b(M|p|t|C)\b")
-_AGGREGATE_OF_CLASS = re.compile(r"^(macro|weighted)\((\w+)\)$")
+# an aggregate that is one linear averaging of a class metric, ``macro(recall)``, as its simplified formula prints it
+_AGGREGATE_OF_CLASS = re.compile(rf"^({'|'.join(name for name, mode in MODES.items() if mode.linear)})\((\w+)\)$")
 _SLACK = 1e-9  # the runtime sums in another order: never reject a value on rounding
+
+
+def aggregate_of_class(info) -> tuple[str, str] | None:
+    """(class metric id, linear mode) of an aggregate that is one linear average of a class
+    metric without parameters (``macro(recall)``); None for any other."""
+    found = _AGGREGATE_OF_CLASS.match(info.simplified)
+    inner = found and metric(found.group(2))
+    return (inner.id, found.group(1)) if inner and inner.per_class_counts and not inner.params else None
 
 
 def _kind(score) -> tuple[str, str, str | None]:
     """(kind, class metric id, average): "trace", "classwise" or "unchecked"."""
     info = metric(score.metric)
-    if info.level == "matrix":
+    if info.takes == "matrix":
         rest = info.simplified.replace(_TRACE, "")
         return ("trace" if _TRACE in info.simplified and not _OTHER_MATRIX_TERMS.search(rest) else "unchecked"), info.id, None
-    if info.level == "aggregate":
-        found = _AGGREGATE_OF_CLASS.match(info.simplified)
-        inner = found and metric(found.group(2))
-        if inner and inner.level == "class" and not inner.params:
-            return "classwise", inner.id, found.group(1)
-        return "unchecked", info.id, None
+    if not info.per_class_counts:  # an aggregate of counts
+        found = aggregate_of_class(info)
+        return ("classwise", *found) if found else ("unchecked", info.id, None)
     average = score.average or info.default_average
     if info.params and any(p.default is None for p in info.params):
         return "unchecked", info.id, average
-    if average == "micro":
+    if MODES[average].pools:
         return "trace", info.id, average
-    if average in ("macro", "weighted", "binary"):
+    if MODES[average].linear:
         return "classwise", info.id, average
     return "unchecked", info.id, average
 
@@ -65,7 +73,7 @@ def _per_class(metric_id: str, tp, fp, fn, tn) -> np.ndarray:
 
 def _trace_values(metric_id: str, average: str | None, samples: int, classes: int) -> np.ndarray:
     trace = np.arange(samples + 1, dtype=np.int64)
-    if average == "micro":  # pooled counts: TP = T, FP = FN = n - T, TN = (C - 2) n + T
+    if average is not None:  # a mode that pools (micro): the pooled counts: TP = T, FP = FN = n - T, TN = (C - 2) n + T
         return _per_class(metric_id, trace, samples - trace, samples - trace, (classes - 2) * samples + trace)
     matrix = np.zeros((samples + 1, 2, 2), dtype=np.int64)
     matrix[:, 0, 0], matrix[:, 0, 1] = trace, samples - trace
@@ -86,15 +94,6 @@ def _class_range(metric_id: str, total: int, samples: int) -> tuple[np.ndarray, 
         lows[tp[:, 0]] = np.where(defined, values, np.inf).min(axis=1)
         highs[tp[:, 0]] = np.where(defined, values, -np.inf).max(axis=1)
     return lows, highs
-
-
-def _weights(average: str, class_totals: list[int], positive: int) -> np.ndarray:
-    samples = sum(class_totals)
-    if average == "macro":
-        return np.full(len(class_totals), 1.0 / len(class_totals))
-    if average == "weighted":
-        return np.asarray(class_totals, dtype=float) / samples
-    return np.eye(len(class_totals))[positive]  # binary: the positive class alone
 
 
 def _classwise_bounds(metric_id: str, weights: np.ndarray, class_totals: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -130,7 +129,8 @@ def trace_conditions(scores, class_totals: list[int] | None, samples: int, class
             masks.append(np.abs(values - score.value) <= margin)
         elif kind == "classwise" and class_totals is not None and _affordable(class_totals):
             positive = 1 if getattr(score, "pos_label", None) is None else score.pos_label
-            low, high = _classwise_bounds(metric_id, _weights(average, class_totals, positive), class_totals)
+            low, high = _classwise_bounds(metric_id, MODES[average].class_weights(class_totals, positive),
+                                          class_totals)
             masks.append((low <= score.value + margin) & (high >= score.value - margin))
         else:
             masks.append(None)

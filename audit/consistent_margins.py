@@ -31,8 +31,9 @@ import numpy as np
 
 from metricc.audit import consistent_grid as grid
 from metricc.audit import consistent_space as space
-from metricc.audit.consistent_intervals import trace_conditions
+from metricc.audit.consistent_intervals import aggregate_of_class, trace_conditions
 from metricc.api.evaluate import metric
+from metricc.runtime.averaging import MODES
 
 __all__ = ["WORK_LIMIT", "MAX_SAMPLES", "applicable", "margins_search", "witness"]
 
@@ -42,13 +43,12 @@ MAX_CLASSES = 8  # each half of the meet in the middle assigns at most four clas
 TABLE_LIMIT = 3_000_000_000  # cells updated to build the bound tables (candidates x (n + 1)^2 x scores)
 _CHUNK = 1 << 14
 _CELL = re.compile(r"\bM\[(\w+), (\w+)\]")
-_AGGREGATE_OF_CLASS = re.compile(r"^(macro|weighted)\((\w+)\)$")
 
 
 def applicable(score) -> bool:
     """Whether the score reads the matrix only through per-class counts or its diagonal."""
     info = metric(score.metric)
-    if info.level in ("class", "aggregate"):
+    if info.takes == "counts":
         return True
     cells = _CELL.findall(info.simplified)
     return all(a == b for a, b in cells) and not re.search(r"\b(distance|class_weights)\b", info.simplified)
@@ -57,22 +57,16 @@ def applicable(score) -> bool:
 def _separable(score, totals: list[int]) -> tuple[str, np.ndarray] | None:
     """(class metric, per-class weights) when the score is a weighted sum over classes."""
     info = metric(score.metric)
-    if info.level == "aggregate":
-        found = _AGGREGATE_OF_CLASS.match(info.simplified)
-        inner = found and metric(found.group(2))
-        if not (inner and inner.level == "class" and not inner.params):
+    if info.takes == "counts" and not info.per_class_counts:  # an aggregate
+        found = aggregate_of_class(info)
+        if found is None:
             return None
-        metric_id, average = inner.id, found.group(1)
-    elif info.level == "class" and score.average in ("macro", "weighted", "binary") and not info.params:
+        metric_id, average = found
+    elif info.per_class_counts and score.average in MODES and MODES[score.average].linear and not info.params:
         metric_id, average = info.id, score.average
     else:
         return None
-    n = sum(totals)
-    if average == "macro":
-        return metric_id, np.full(len(totals), 1.0 / len(totals))
-    if average == "weighted":
-        return metric_id, np.asarray(totals, dtype=float) / n
-    return metric_id, np.eye(len(totals))[1 if score.pos_label is None else score.pos_label]
+    return metric_id, MODES[average].class_weights(totals, 1 if score.pos_label is None else score.pos_label)
 
 
 def _candidates(total: int, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -73,7 +73,12 @@ def _any_case(name: str, table: dict) -> list[tuple[str, str]] | None:
 
 
 class AmbiguousAbbreviation(InputError):
-    """A printed name that begins several metrics' names (``SE``: sensitivity or selectivity)."""
+    """A printed name that begins several metrics' names (``SE``: sensitivity or selectivity):
+    ``name`` as printed and the catalog ids of its ``choices``, each a reading to try."""
+
+    def __init__(self, name: str, choices: tuple[str, ...], message: str) -> None:
+        super().__init__("score", message)
+        self.name, self.choices = name, choices
 
 
 # words a printed column header adds to a metric's name without changing it
@@ -108,8 +113,8 @@ def _abbreviation(name: str, usable) -> tuple[str, str | None] | None:
             found.setdefault(metric_id, (full, average))
     if len(found) > 1:
         choices = ", ".join(f"{metric_id} ({full})" for metric_id, (full, _) in sorted(found.items()))
-        raise AmbiguousAbbreviation("score", f"{name!r} abbreviates several metrics: {choices}; write the one meant, "
-                                  "e.g. --score recall=0.8")
+        raise AmbiguousAbbreviation(name, tuple(sorted(found)), f"{name!r} abbreviates several metrics: {choices}; write "
+                                    "the one meant, e.g. --score recall=0.8")
     return next(((metric_id, average) for metric_id, (_, average) in found.items()), None)
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 from metricc.audit.conventions import RELATIVES
 from metricc.api.evaluate import metric
+from metricc.runtime.averaging import MODES, POSITIVE_CLASS, READINGS
 
 __all__ = ["Change", "score_changes", "global_changes", "search_readings", "describe"]
 
@@ -77,27 +78,28 @@ def score_changes(score, index: int, classes: int, make) -> list[Change]:
     builds a checked score with this one's printed value, or None where it does not apply."""
     info = metric(score.metric)
     found = []
-    if info.level == "class":
-        current = (score.average, (1 if score.pos_label is None else score.pos_label) if score.average == "binary" else None)
-        for average in ("binary", "macro", "micro", "weighted"):
-            if average not in info.averages or (average == "binary" and classes != 2):
+    if info.per_class_counts:
+        of_one_class = score.average == POSITIVE_CLASS
+        current = (score.average, (1 if score.pos_label is None else score.pos_label) if of_one_class else None)
+        for average in READINGS:
+            if average not in info.averages or (MODES[average].positive_class and classes != 2):
                 continue
-            for positive in ((0, 1) if average == "binary" else (None,)):
+            for positive in ((0, 1) if MODES[average].positive_class else (None,)):
                 changed = None if (average, positive) == current else make(score.metric, average, positive)
                 if changed is None:
                     continue
-                if average == score.average == "binary":
+                if average == score.average == POSITIVE_CLASS:
                     found.append(Change("class", index, f"{info.id} is of class {positive}", changed))
-                elif average == "binary":
+                elif average == POSITIVE_CLASS:
                     found.append(Change("average", index, f"{info.id} is of class {positive} (binary)", changed))
                 else:
                     found.append(Change("average", index, f"{info.id} is {average}-averaged", changed))
     for relative in _relatives(score.metric):
         other = metric(relative)
-        average = score.average if other.level == "class" and score.average in other.averages else None
-        if other.level == "class" and average is None:
-            average = "binary" if classes == 2 else other.default_average
-        changed = make(relative, average, score.pos_label if average == "binary" else None)
+        average = score.average if other.per_class_counts and score.average in other.averages else None
+        if other.per_class_counts and average is None:
+            average = POSITIVE_CLASS if classes == 2 else other.default_average
+        changed = make(relative, average, score.pos_label if average == POSITIVE_CLASS else None)
         if changed is not None:
             found.append(Change("metric", index, f"the printed {_name(score)} is {changed.label}", changed))
     scaled = _percent(score)
@@ -112,9 +114,9 @@ def score_changes(score, index: int, classes: int, make) -> list[Change]:
 def global_changes(scores, classes: int) -> list[tuple[Change, list]]:
     """Changes of every score at once, each with the changed score list."""
     found = []
-    if classes == 2 and sum(s.average == "binary" for s in scores) > 1:
+    if classes == 2 and sum(s.average == POSITIVE_CLASS for s in scores) > 1:
         flipped = [replace(s, pos_label=0 if (s.pos_label if s.pos_label is not None else 1) == 1 else 1)
-                   if s.average == "binary" else s for s in scores]
+                   if s.average == POSITIVE_CLASS else s for s in scores]
         found.append((Change("class", None, "every class-level score is of class 0, the other class"), flipped))
     truncated = [_truncated(s) or s for s in scores]
     if sum(t is not s for t, s in zip(truncated, scores)) > 1:

@@ -24,6 +24,7 @@ from metricc.audit import consistent_grid as grid
 from metricc.core.errors import InputError
 from metricc.api.evaluate import metric
 from metricc.api.progress import track
+from metricc.runtime.averaging import POSITIVE_CLASS
 
 __all__ = ["MASK_LIMIT", "MAX_MATRICES", "CONFLICT_BUDGET", "Space", "values", "matches", "search", "conflicts",
            "pattern_rows", "unpack"]
@@ -36,14 +37,14 @@ CONFLICT_BUDGET = 200_000  # score subsets (times patterns / 64) examined for th
 def values(score, batch: grid.Batch) -> np.ndarray:
     """The score's metric on every matrix of ``batch`` (averaging and positive class as read)."""
     info = metric(score.metric)
-    if info.level == "matrix":
+    if info.takes == "matrix":
         return np.asarray(info.function(batch.terms), dtype=float)
-    if info.level == "aggregate":
+    if not info.per_class_counts:  # an aggregate of counts
         return np.asarray(info.function(*batch.counts, context=batch.counts), dtype=float)
-    if score.average == "binary":  # per-class kernels are elementwise: the positive class only
+    if score.average == POSITIVE_CLASS:  # per-class kernels are elementwise: the positive class only
         positive = 1 if score.pos_label is None else score.pos_label
         counts = batch.class_counts(positive)
-        return np.asarray(info.function(*counts, average="binary", pos_label=0, context=counts), dtype=float)
+        return np.asarray(info.function(*counts, average=POSITIVE_CLASS, pos_label=0, context=counts), dtype=float)
     return np.asarray(info.function(*batch.counts, average=score.average, pos_label=1, context=batch.counts), dtype=float)
 
 

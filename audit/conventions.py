@@ -30,6 +30,7 @@ import itertools
 import numpy as np
 
 from metricc.runtime import confusion
+from metricc.runtime.averaging import MODES
 from metricc.core.errors import InputError
 from metricc.api.evaluate import catalog, evaluate, metric
 
@@ -88,7 +89,7 @@ def _singles(metric_id: str, inputs: dict) -> list[dict]:
             changes += [{"pos_label": label} for label in labels if label != current]
         # binary of an averaged claim is one class's value, proposed below with its class
         changes += [{"average": a} for a in info.averages
-                    if a not in (average, "none", "samples") and (a != "binary" or not labels)]
+                    if a != average and MODES[a].one_number and (a != "binary" or not labels)]
         if average != "binary" and "binary" in info.averages:  # one class's own value, class 1 included
             changes += [{"average": "binary", "pos_label": label} for label in labels]
     if inputs.get("matrix") is not None:
@@ -170,7 +171,7 @@ def _catalog_matches(metric_id: str, inputs: dict, expected, tolerance: float) -
             continue
         if any(p.default is None for p in info.params):
             continue
-        averages = [a for a in info.averages if a not in ("none", "samples")] if info.level == "class" else [None]
+        averages = [a for a in info.averages if MODES[a].one_number] if info.level == "class" else [None]
         for average in averages:
             change = {"metric": other, "average": average} if average else {"metric": other}
             value = _value(metric_id, inputs, change)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from metricc.audit.claims import explain_claim
+from metricc.audit.consistent_ambiguous import AVERAGINGS
 from metricc.audit.conventions import RELATIVES, closeness, describe
 from metricc.audit.review_find import Claim, Equation, Findings, Matrix
 from metricc.audit.review_items import Finding
@@ -189,7 +190,7 @@ def _readings(claim: Claim, matrix: Matrix) -> list[tuple[str, dict]]:
         elif classes == 2 and "binary" in metric(name).averages:
             readings += [(name, {"average": "binary", "pos_label": 0}), (name, {"average": "binary", "pos_label": 1})]
         else:
-            readings += [(name, {"average": a}) for a in ("macro", "micro", "weighted") if a in metric(name).averages]
+            readings += [(name, {"average": a}) for a in AVERAGINGS if a in metric(name).averages]
     return readings
 
 

@@ -3,11 +3,14 @@
 Each row of :data:`MODES` says what its mode does with the per-class values ``(..., C)`` of a
 metric (``combine(xp, per_class)``, in the values' array namespace ``xp``: numpy's ``np`` or
 another Array API library's, so one row serves numpy and the array modules), with their
-partials in each class's counts (``gradient``, for the delta method) and with per-class gradients over the cells of a matrix (``cell_gradient``, for
-per-class matrix formulas). A mode that ``pools`` (``micro``) applies the formula to the
-counts summed over classes instead, so it has no ``combine``. :data:`AVERAGES` lists the
-modes in table order; the compiler's table (:mod:`metricc.compiler.language.averaging`)
-lists the same ones, which a test checks. A new mode is one row here and one there.
+partials in each class's counts (``gradient(xp, partials)``, for the delta method) and with
+per-class gradients over the cells of a matrix (``cell_gradient(xp, partials)``, for
+per-class matrix formulas), in the partials' namespace as ``combine`` is. A mode that
+``pools`` (``micro``) applies the formula to the counts summed over classes instead, so it has
+no ``combine``. :data:`AVERAGES` lists the modes in table order, :data:`READINGS` those a
+printed score may mean without naming one (what ``metricc consistent`` tries, by each row's
+``reading``); the compiler's table (:mod:`metricc.compiler.language.averaging`) lists the same
+ones, which a test checks. A new mode is one row here and one there.
 
 Undefined per-class values become ``zero_division`` before averaging; with
 ``zero_division="skip"`` the means (macro, samples, geometric, weighted) leave the undefined
@@ -33,7 +36,7 @@ from metricc.runtime import namespace
 from metricc.runtime.confusion import check_class_vector
 from metricc.runtime.division import finish, nonzero, skips, zero_division_value
 
-__all__ = ["AVERAGES", "MODES", "Mode", "PerClass", "PerClassPartials", "mode", "sum_last_axis"]
+__all__ = ["AVERAGES", "MODES", "POSITIVE_CLASS", "READINGS", "Mode", "PerClass", "PerClassPartials", "mode", "sum_last_axis"]
 
 
 def sum_last_axis(values):
@@ -68,15 +71,16 @@ class PerClass:
 
 @dataclass(frozen=True)
 class PerClassPartials:
-    """The derivative's inputs: ``partials`` ``(..., C, K)`` of each class's value (K = 4 counts
-    TP, FP, FN, TN, or the cells of a matrix), the ``value`` of the average, the per-class
-    ``values`` with their ``undefined`` mask, the supports (TP + FN, or row totals) and weights."""
+    """The derivative's inputs, arrays of one namespace as :class:`PerClass`'s: ``partials``
+    ``(..., C, K)`` of each class's value (K = 4 counts TP, FP, FN, TN, or the cells of a
+    matrix), the ``value`` of the average, the per-class ``values`` with their ``undefined``
+    mask, the supports (TP + FN, or row totals) and the caller's class weights."""
 
-    partials: np.ndarray
-    value: np.ndarray
-    values: np.ndarray
-    undefined: np.ndarray
-    support: np.ndarray
+    partials: object
+    value: object
+    values: object
+    undefined: object
+    support: object
     weights: object
     pos_label: int
     zero_division: object
@@ -86,14 +90,15 @@ class PerClassPartials:
         """Undefined classes hold the number ``zero_division``: constants, of partial 0."""
         return not skips(self.zero_division) and not math.isnan(zero_division_value(self.zero_division))
 
-    @property
-    def kept(self) -> np.ndarray:
-        return np.where(self.undefined, 0.0, 1.0) if skips(self.zero_division) else np.ones(np.shape(self.undefined))
+    def kept(self, xp):
+        """1 where a class takes part in a mean, 0 where ``"skip"`` leaves it out."""
+        ones = xp.ones_like(self.undefined, dtype=self.partials.dtype)
+        return xp.where(self.undefined, 0.0, ones) if skips(self.zero_division) else ones
 
-    def constant_where_replaced(self) -> np.ndarray:
+    def constant_where_replaced(self, xp):
         """The partials, 0 for a class replaced by the number ``zero_division``."""
-        extra = (None,) * (self.partials.ndim - np.ndim(self.undefined))
-        return np.where(self.undefined[(..., *extra)], 0.0, self.partials) if self.replaced else self.partials
+        extra = (None,) * (self.partials.ndim - self.undefined.ndim)
+        return xp.where(self.undefined[(..., *extra)], 0.0, self.partials) if self.replaced else self.partials
 
 
 # --- combine: per-class values -> one value, in the values' namespace ---------------------
@@ -185,73 +190,81 @@ def _weighted_mean(xp, c: PerClass):
 
 
 # --- gradient: partials (..., C, 4) of each class's value -> partials of the average -------
+# In the partials' namespace ``xp``, with the Array API standard's functions, as combine is:
+# numpy's arrays go through the same operations in the same order as before the namespace.
 
 
-def _own_partials(g: PerClassPartials):
+def _own_partials(xp, g: PerClassPartials):
     return g.partials
 
 
-def _positive_class_partials(g: PerClassPartials):
-    mask = np.arange(np.shape(g.values)[-1]) == (g.pos_label % np.shape(g.values)[-1])
-    return np.where(mask[:, None], g.constant_where_replaced(), 0.0)
+def _positive_class_partials(xp, g: PerClassPartials):
+    n_classes = g.values.shape[-1]
+    mask = namespace.asarray_like(xp, [k == g.pos_label % n_classes for k in range(n_classes)], g.partials, dtype=xp.bool)
+    return xp.where(mask[:, None], g.constant_where_replaced(xp), 0.0)
 
 
-def _mean_partials(g: PerClassPartials):
-    kept = g.kept
-    return g.constant_where_replaced() * (kept / np.sum(kept, axis=-1, keepdims=True))[..., None]
+def _mean_partials(xp, g: PerClassPartials):
+    kept = g.kept(xp)
+    return g.constant_where_replaced(xp) * (kept / xp.sum(kept, axis=-1, keepdims=True))[..., None]
 
 
-def _geometric_mean_partials(g: PerClassPartials):
-    kept = g.kept
-    share = np.asarray(g.value)[..., None] / (np.sum(kept, axis=-1, keepdims=True) * g.values)
-    return g.constant_where_replaced() * np.where(kept == 0, 0.0, share)[..., None]
+def _average(xp, g: PerClassPartials):
+    """The average's value with a class axis: numpy's scalars as 0-d arrays."""
+    return (np.asarray(g.value) if xp is np else g.value)[..., None]
 
 
-def _weighted_mean_partials(g: PerClassPartials):
-    kept, partials = g.kept, g.constant_where_replaced()
+def _geometric_mean_partials(xp, g: PerClassPartials):
+    kept = g.kept(xp)
+    share = _average(xp, g) / (xp.sum(kept, axis=-1, keepdims=True) * g.values)
+    return g.constant_where_replaced(xp) * xp.where(kept == 0, 0.0, share)[..., None]
+
+
+def _weighted_mean_partials(xp, g: PerClassPartials):
+    kept, partials = g.kept(xp), g.constant_where_replaced(xp)
     if g.weights is None:
-        total = np.sum(g.support * kept, axis=-1, keepdims=True)
+        total = xp.sum(g.support * kept, axis=-1, keepdims=True)
         own = partials * (g.support * kept / total)[..., None]
         # the support TP + FN moves with TP and FN: d/dTP_k of sum_k t_k f_k / sum_k t_k
-        shift = np.where(kept == 1, (np.where(g.undefined, 0.0, g.values) - np.asarray(g.value)[..., None]) / total, 0.0)
-        return own + shift[..., None] * np.array([1.0, 0.0, 1.0, 0.0])
-    weights = np.asarray(g.weights, dtype=float) * kept
-    return partials * (weights / np.sum(weights, axis=-1, keepdims=True))[..., None]
+        shift = xp.where(kept == 1, (xp.where(g.undefined, 0.0, g.values) - _average(xp, g)) / total, 0.0)
+        return own + shift[..., None] * namespace.asarray_like(xp, [1.0, 0.0, 1.0, 0.0], g.partials)
+    weights = namespace.asarray_like(xp, g.weights, g.partials) * kept
+    return partials * (weights / xp.sum(weights, axis=-1, keepdims=True))[..., None]
 
 
 # --- cell gradient: per-class gradients (..., C, C, C), class j first -> (..., C, C) ------
 
 
-def _defined_cells(g: PerClassPartials) -> np.ndarray:
+def _defined_cells(xp, g: PerClassPartials):
     """A class whose value is defined reads only the cells its formula does: a NaN of its row
     elsewhere is a vanishing Kronecker factor times an infinite one, so it is 0."""
     undefined = g.undefined[..., None, None]
-    cells = np.where(undefined, g.partials, np.nan_to_num(g.partials, nan=0.0, posinf=np.inf, neginf=-np.inf))
-    return np.where(undefined, 0.0, cells) if g.replaced else cells
+    cells = xp.where(undefined, g.partials, xp.where(xp.isnan(g.partials), 0.0, g.partials))
+    return xp.where(undefined, 0.0, cells) if g.replaced else cells
 
 
-def _positive_class_cells(g: PerClassPartials):
-    return _defined_cells(g)[..., g.pos_label % np.shape(g.values)[-1], :, :]
+def _positive_class_cells(xp, g: PerClassPartials):
+    return _defined_cells(xp, g)[..., g.pos_label % g.values.shape[-1], :, :]
 
 
-def _mean_cells(g: PerClassPartials):
-    kept = g.kept
-    share = kept / np.sum(kept, axis=-1, keepdims=True)
-    return np.sum(np.where(share[..., None, None] == 0, 0.0, _defined_cells(g) * share[..., None, None]), axis=-3)
+def _mean_cells(xp, g: PerClassPartials):
+    kept = g.kept(xp)
+    share = kept / xp.sum(kept, axis=-1, keepdims=True)
+    return xp.sum(xp.where(share[..., None, None] == 0, 0.0, _defined_cells(xp, g) * share[..., None, None]), axis=-3)
 
 
-def _weighted_mean_cells(g: PerClassPartials):
-    kept, cells = g.kept, _defined_cells(g)
-    values = np.where(g.undefined, zero_division_value(g.zero_division), g.values) if g.replaced else g.values
-    weights = np.asarray(g.support if g.weights is None else g.weights, dtype=float) * kept
-    total = np.sum(weights, axis=-1, keepdims=True)
+def _weighted_mean_cells(xp, g: PerClassPartials):
+    kept, cells = g.kept(xp), _defined_cells(xp, g)
+    values = xp.where(g.undefined, zero_division_value(g.zero_division), g.values) if g.replaced else g.values
+    weights = namespace.asarray_like(xp, g.support if g.weights is None else g.weights, g.partials) * kept
+    total = xp.sum(weights, axis=-1, keepdims=True)
     share = weights / total
-    own = np.sum(np.where(share[..., None, None] == 0, 0.0, cells * share[..., None, None]), axis=-3)
+    own = xp.sum(xp.where(share[..., None, None] == 0, 0.0, cells * share[..., None, None]), axis=-3)
     if g.weights is not None:
         return own
     # the support t_j moves with row j: sum_j t_j f_j / T
-    mean = np.sum(np.where(weights == 0, 0.0, values * weights), axis=-1, keepdims=True) / total
-    shift = np.where(kept == 1, (np.where(g.undefined, 0.0, values) - mean) / total, 0.0)
+    mean = xp.sum(xp.where(weights == 0, 0.0, values * weights), axis=-1, keepdims=True) / total
+    shift = xp.where(kept == 1, (xp.where(g.undefined, 0.0, values) - mean) / total, 0.0)
     return own + shift[..., :, None]
 
 
@@ -259,42 +272,77 @@ def _weighted_mean_cells(g: PerClassPartials):
 class Mode:
     """One averaging mode. ``combine``: ``(xp, per-class values)`` -> the average, with the Array
     API standard's functions of ``xp`` only (None for a mode that
-    ``pools`` the counts over classes and applies the formula once); ``gradient``: its partials
-    in each class's counts; ``cell_gradient``: its gradient over matrix cells from per-class
-    ones (None where the mode has no derivative of that kind). ``takes_weights``: the caller
+    ``pools`` the counts over classes and applies the formula once); ``gradient``: ``(xp,
+    partials)`` -> its partials in each class's counts; ``cell_gradient``: ``(xp, partials)`` ->
+    its gradient over matrix cells from per-class ones (None where the mode has no derivative
+    of that kind), both in ``xp``'s standard functions as ``combine``. ``takes_weights``: the caller
     may give class weights (``weights=``). ``linear``: one value, a combination of the
     per-class values with weights that no metric parameter moves (a sweep over a parameter of
     an affine metric then stays affine). ``per_instance``: it averages per-instance counts of
     multi-label data, so the counts are read per sample, not per class. ``suffix``: a metric
     name may end in the mode (``f1_macro``, ``"F1 Macro"``), as peers and papers spell one value
     over the classes. ``reported``: a row of the classification report under the classes, as
-    scikit-learn's ``micro avg``, ``macro avg`` and ``weighted avg``."""
+    scikit-learn's ``micro avg``, ``macro avg`` and ``weighted avg``. ``per_class``: it keeps
+    one value per class (no average). ``positive_class``: the value of one class, the positive
+    one (``pos_label``). ``reading``: the place of the mode among the readings of a printed
+    score that does not name its averaging (``metricc consistent``), the most customary in
+    papers first; None where a paper that means it says so."""
 
     name: str
     combine: Callable[[object, PerClass], object] | None
-    gradient: Callable[[PerClassPartials], np.ndarray] | None
-    cell_gradient: Callable[[PerClassPartials], np.ndarray] | None = None
+    gradient: Callable[[object, PerClassPartials], object] | None
+    cell_gradient: Callable[[object, PerClassPartials], object] | None = None
     pools: bool = False
     takes_weights: bool = False
     linear: bool = False
     per_instance: bool = False
     suffix: bool = False
     reported: bool = False
+    per_class: bool = False
+    positive_class: bool = False
+    reading: int | None = None
+
+    @property
+    def one_number(self) -> bool:
+        """One number per confusion matrix: neither one per class (none) nor one over the
+        instances of multi-label data (samples)."""
+        return not (self.per_class or self.per_instance)
+
+    def class_weights(self, supports, pos_label: int = 1) -> np.ndarray | None:
+        """The weight of each class in the value of a ``linear`` mode whose class supports are
+        known (``metricc consistent``'s class totals): its ``combine`` of the unit vectors, so a
+        new linear mode brings its weights with it. None for a mode that is no such sum.
+
+        >>> MODES["weighted"].class_weights([1, 3]).tolist(), MODES["binary"].class_weights([1, 3], 0).tolist()
+        ([0.25, 0.75], [1.0, 0.0])
+        """
+        if not self.linear or self.combine is None:
+            return None
+        supports = np.asarray(supports, dtype=float)
+        unit = np.eye(len(supports))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            weights = self.combine(np, PerClass(unit, np.zeros(unit.shape, dtype=bool), lambda: supports, None, pos_label,
+                                                math.nan))
+        return np.asarray(weights, dtype=float)
 
 
 MODES = MappingProxyType({m.name: m for m in (
-    Mode("none", _as_is, _own_partials, _own_partials),
-    Mode("binary", _positive_class, _positive_class_partials, _positive_class_cells, linear=True),
-    Mode("micro", None, None, pools=True, suffix=True, reported=True),
-    Mode("macro", _mean, _mean_partials, _mean_cells, linear=True, suffix=True, reported=True),
+    Mode("none", _as_is, _own_partials, _own_partials, per_class=True),
+    Mode("binary", _positive_class, _positive_class_partials, _positive_class_cells, linear=True, positive_class=True,
+         reading=0),
+    Mode("micro", None, None, pools=True, suffix=True, reported=True, reading=2),
+    Mode("macro", _mean, _mean_partials, _mean_cells, linear=True, suffix=True, reported=True, reading=1),
     Mode("weighted", _weighted_mean, _weighted_mean_partials, _weighted_mean_cells, takes_weights=True, linear=True,
-         suffix=True, reported=True),
+         suffix=True, reported=True, reading=3),
     Mode("geometric", _geometric_mean, _geometric_mean_partials, suffix=True),
     # per-instance counts of multi-label data (..., N): a macro average over another axis
     Mode("samples", _mean, _mean_partials, per_instance=True, suffix=True),
 )})
 
 AVERAGES = tuple(MODES)
+# The averagings a printed score may have been given without naming it, the most customary first.
+READINGS = tuple(sorted((m.name for m in MODES.values() if m.reading is not None), key=lambda name: MODES[name].reading))
+POSITIVE_CLASS = next(m.name for m in MODES.values() if m.positive_class)  # binary: one class's value (pos_label)
 
 
 def per_instance(mode: str | None) -> bool:

@@ -9,7 +9,8 @@ the gradient in the cells of the confusion matrix, ``(..., C, C)`` (``TP_k = M[k
 ``FP_k`` the rest of column ``k``, ``FN_k`` the rest of row ``k``, ``TN_k`` everything else),
 and :func:`delta_variance` into ``Var = sum_ij M_ij (G_ij - Gbar)**2`` with ``Gbar = sum_ij
 M_ij G_ij / n``: the multinomial delta method, ``n (sum p G**2 - (sum p G)**2)`` at ``p = M /
-n``, in the two-pass form that does not cancel.
+n``, in the two-pass form that does not cancel. These two and :func:`combine_gradients` take
+the arrays' namespace (``xp=``, numpy's unless told) as the modes' gradients do.
 
 >>> import numpy as np
 >>> partials = np.array([[0.0, 0, 0, 0], [1 / 16, 0, -3 / 16, 0]])  # recall at TP=3, FN=1: FN/(TP+FN)^2, -TP/(TP+FN)^2
@@ -25,7 +26,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from metricc.core.errors import InputError
-from metricc.runtime import averaging
+from metricc.runtime import averaging, namespace
 from metricc.runtime.apply import apply_kernel, average_class_metric, float_class_counts, pooled
 from metricc.runtime.kernel import align
 
@@ -82,16 +83,18 @@ def average_class_gradient(kernel, gradient, counts, *, average: str, averages: 
         raise InputError("average", f"{average!r} has no delta-method gradient")
     counts = float_class_counts(counts)
     values, undefined = apply_kernel(kernel, counts, params)
-    return mode.gradient(averaging.PerClassPartials(
+    return mode.gradient(np, averaging.PerClassPartials(
         _partials(gradient, counts, params, defaults or {}), value, values, undefined,
         counts.true_positives + counts.false_negatives, weights, pos_label, zero_division))
 
 
-def combine_gradients(outer, inner, undefined) -> np.ndarray:
+def combine_gradients(outer, inner, undefined, xp=np):
     """The chain rule of an aggregate: ``sum_j dF/dT_j * dT_j/dcounts``, NaN where ``F``'s
-    partials are undefined."""
-    total = sum(np.asarray(o, dtype=float)[..., None, None] * np.asarray(i) for o, i in zip(outer, inner))
-    return np.where(np.asarray(undefined)[..., None, None], np.nan, total)
+    partials are undefined; arrays of ``xp`` (numpy's unless told, as generated code calls it)."""
+    if xp is np:
+        outer, inner, undefined = [np.asarray(o, dtype=float) for o in outer], [np.asarray(i) for i in inner], np.asarray(undefined)
+    total = sum(o[..., None, None] * i for o, i in zip(outer, inner))
+    return xp.where(undefined[..., None, None], math.nan, total)
 
 
 def cell_values(values, source: str, shape, undefined) -> np.ndarray:
@@ -102,29 +105,35 @@ def cell_values(values, source: str, shape, undefined) -> np.ndarray:
     return np.where(undefined.reshape(undefined.shape + (1,) * (len(shape) - undefined.ndim)), np.nan, full)
 
 
-def cell_gradient(partials) -> np.ndarray:
+def cell_gradient(partials, xp=np):
     """Class partials ``(..., C, 4)`` -> the gradient in the matrix cells ``(..., C, C)``:
-    ``G_ij = [i = j](a_i + d_i) + [i != j](b_j + c_i) + sum_k d_k - d_i - d_j``."""
-    partials = np.asarray(partials, dtype=float)
+    ``G_ij = [i = j](a_i + d_i) + [i != j](b_j + c_i) + sum_k d_k - d_i - d_j``; in ``xp``."""
+    partials = np.asarray(partials, dtype=float) if xp is np else partials
     a, b, c, d = (partials[..., k] for k in range(4))
     n_classes = partials.shape[-2]
-    eye = np.eye(n_classes, dtype=bool)
-    off = np.where(eye, 0.0, b[..., None, :] + c[..., :, None])
-    diagonal = np.where(eye, (a + d)[..., :, None] * np.ones(n_classes), 0.0)
-    return off + diagonal + np.sum(d, axis=-1)[..., None, None] - d[..., :, None] - d[..., None, :]
+    eye = namespace.asarray_like(xp, np.eye(n_classes, dtype=bool), partials, dtype=xp.bool)
+    off = xp.where(eye, 0.0, b[..., None, :] + c[..., :, None])
+    ones = namespace.asarray_like(xp, np.ones(n_classes), partials)
+    diagonal = xp.where(eye, (a + d)[..., :, None] * ones, 0.0)
+    return off + diagonal + xp.sum(d, axis=-1)[..., None, None] - d[..., :, None] - d[..., None, :]
 
 
-def delta_variance(gradient, cells, axes: int = 2) -> np.ndarray:
+def delta_variance(gradient, cells, axes: int = 2, xp=np):
     """``sum M (G - Gbar)**2`` over the last ``axes`` axes: 2 for a matrix ``(..., C, C)``,
     1 for the four cells TP, FP, FN, TN of one class ``(..., 4)``. An empty cell has
-    probability 0 and takes no part, even where its gradient is undefined."""
-    gradient, cells = np.broadcast_arrays(np.asarray(gradient, dtype=float), np.asarray(cells, dtype=float))
+    probability 0 and takes no part, even where its gradient is undefined. In ``xp``, the
+    cells in the gradient's dtype."""
+    if xp is np:
+        gradient, cells = np.asarray(gradient, dtype=float), np.asarray(cells, dtype=float)
+    else:
+        cells = xp.astype(cells, gradient.dtype)
+    gradient, cells = xp.broadcast_arrays(gradient, cells)
     over = tuple(range(-axes, 0))
-    gradient = np.where(cells > 0, gradient, 0.0)
-    total = np.sum(cells, axis=over, keepdims=True)
-    mean = np.sum(cells * gradient, axis=over, keepdims=True) / np.where(total == 0, 1.0, total)
-    variance = np.sum(cells * (gradient - mean) ** 2, axis=over)
-    return np.where(np.sum(cells, axis=over) == 0, np.nan, variance)
+    gradient = xp.where(cells > 0, gradient, 0.0)
+    total = xp.sum(cells, axis=over, keepdims=True)
+    mean = xp.sum(cells * gradient, axis=over, keepdims=True) / xp.where(total == 0, 1.0, total)
+    variance = xp.sum(cells * (gradient - mean) ** 2, axis=over)
+    return xp.where(xp.sum(cells, axis=over) == 0, math.nan, variance)
 
 
 def class_cell_values(values, source: str, shape, undefined) -> np.ndarray:
@@ -154,5 +163,5 @@ def average_class_cells(cells, values, support, *, average: str, averages: tuple
     if mode.cell_gradient is None:
         raise InputError("average", f"{average!r} has no gradient over the cells of per-class values")
     values = np.asarray(values, dtype=float)
-    return mode.cell_gradient(averaging.PerClassPartials(np.asarray(cells, dtype=float), None, values, np.isnan(values),
+    return mode.cell_gradient(np, averaging.PerClassPartials(np.asarray(cells, dtype=float), None, values, np.isnan(values),
                                                          support, weights, pos_label, zero_division))

@@ -26,7 +26,7 @@ import numpy as np
 
 from metricc.core.errors import InputError
 
-__all__ = ["array_namespace", "as_array", "count_dtype", "device", "is_array", "is_numpy", "is_torch", "to_host",
+__all__ = ["array_namespace", "as_array", "asarray_like", "count_dtype", "device", "is_array", "is_numpy", "is_torch", "to_host",
            "value_dtype"]
 
 
@@ -63,6 +63,15 @@ def array_namespace(*arrays):
 def device(x):
     """The device ``x`` lives on, as its namespace names it."""
     return _compat().device(x)
+
+
+def asarray_like(xp, values, like, dtype=None):
+    """``values`` (a list, or an array the caller gave) in ``xp`` on ``like``'s device, in its
+    dtype unless told; numpy's ``np`` takes them as ``np.asarray`` does, without the compat layer."""
+    dtype = like.dtype if dtype is None else dtype
+    if xp is np:
+        return np.asarray(values, dtype=dtype)
+    return array_namespace(like).asarray(values, dtype=dtype, device=device(like))
 
 
 def is_numpy(xp) -> bool:

@@ -17,6 +17,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
 from metricc.compiler.language import averaging as language
 from metricc.runtime import averaging as runtime
 
@@ -125,3 +127,20 @@ def test_a_mode_added_to_the_two_tables_flows_through_the_build(package_copy, tm
     assert abs(values["aggregate"] - 3 / 8) < 1e-12
     assert abs(values["strict_harmonic"] - 3 / 4) < 1e-12
     assert abs(values["strict_aggregate"] - 3 / 8) < 1e-12
+
+
+def test_the_weights_of_a_linear_mode_are_its_combine_of_the_unit_vectors():
+    """``metricc consistent`` bounds a linear average as a weighted sum over classes: the
+    weights the table derives are, bit for bit, the ones the audit wrote by hand per mode."""
+    totals = [7, 0, 12, 5]
+    assert runtime.MODES["macro"].class_weights(totals).tolist() == [0.25] * 4
+    assert runtime.MODES["weighted"].class_weights(totals).tolist() == (np.asarray(totals, dtype=float) / 24).tolist()
+    assert runtime.MODES["binary"].class_weights(totals, 2).tolist() == [0.0, 0.0, 1.0, 0.0]
+    assert [name for name, mode in runtime.MODES.items() if mode.class_weights(totals) is not None] == [
+        name for name, mode in runtime.MODES.items() if mode.linear]
+
+
+def test_the_readings_of_an_unqualified_score_come_from_the_table():
+    assert runtime.READINGS == ("binary", "macro", "micro", "weighted")
+    assert runtime.POSITIVE_CLASS == "binary"
+    assert [name for name, mode in runtime.MODES.items() if mode.per_class] == ["none"]

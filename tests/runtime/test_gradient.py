@@ -1,11 +1,15 @@
 """The emitted gradients (analysis/delta.py -> generated ``gradient``) against finite
 differences of the emitted values, for every metric that has one, under every averaging."""
 
+import hashlib
+
 import numpy as np
 import pytest
 
-from metricc.runtime import gradient as grad
 from metricc.api.evaluate import catalog
+from metricc.runtime import averaging, namespace
+from metricc.runtime import gradient as grad
+from tests.array_api import namespaces
 
 RNG = np.random.default_rng(7)
 MATRIX = RNG.uniform(4.0, 30.0, size=(3, 3))  # floats: the finite differences move single cells
@@ -120,3 +124,100 @@ def test_every_metric_of_the_confusion_matrix_has_a_gradient_or_a_reason():
     reasons = {info.no_delta for info in catalog().values() if info.no_delta}
     assert all(r.startswith(("not differentiable", "a curve-level", "a score-level", "a term averages over instances"))
                for r in reasons), reasons
+
+
+def _mode_cases():
+    """Per-class partials and cells with undefined classes, under each zero division, class
+    weights or supports, and both positive classes."""
+    rng = np.random.default_rng(11)
+    for zero_division in (np.nan, 0.0, "skip"):
+        for weights in (None, [0.5, 2.0, 1.0]):
+            for pos_label in (1, 0):
+                undefined = np.array([[False, True, False], [False, False, False]])
+                values = np.where(undefined, np.nan if zero_division != 0.0 else 0.0, rng.uniform(0.1, 1.0, (2, 3)))
+                partials = np.where(undefined[..., None], np.nan, rng.normal(size=(2, 3, 4)))
+                cells = np.where(rng.uniform(size=(2, 3, 3, 3)) < 0.1, np.nan, rng.normal(size=(2, 3, 3, 3)))
+                support = rng.integers(1, 6, (2, 3)).astype(float)
+                yield (partials, np.nanmean(values, axis=-1), values, undefined, support, weights, pos_label,
+                       zero_division), (cells, None, values, np.isnan(values), support, weights, pos_label, zero_division)
+
+
+@pytest.mark.parametrize("name", namespaces.NAMES)
+def test_the_modes_gradients_are_computed_in_the_arrays_namespace(name):
+    """Each mode's gradient and cell gradient take the namespace as combine does: the arrays'
+    library gives numpy's numbers, and the result stays in that library and on its device."""
+    library = namespaces.load(name)
+    for by_counts, by_cells in _mode_cases():
+        for mode in averaging.MODES.values():
+            for derivative, fields in ((mode.gradient, by_counts), (mode.cell_gradient, by_cells)):
+                if derivative is None:
+                    continue
+                with np.errstate(all="ignore"):
+                    expected = derivative(np, averaging.PerClassPartials(*fields))
+                arrays = [namespaces.put(library, name, f) if isinstance(f, np.ndarray) else f for f in fields]
+                xp = namespace.array_namespace(arrays[0])
+                with np.errstate(all="ignore"):  # array-api-strict computes with numpy
+                    found = derivative(xp, averaging.PerClassPartials(*arrays))
+                assert namespaces.same_place(found, arrays[0]), (mode.name, name)
+                host = namespace.to_host(found)
+                tolerance = 1e-12 if host.dtype == np.float64 else 1e-5
+                np.testing.assert_allclose(host, expected, rtol=tolerance, atol=tolerance, err_msg=f"{mode.name} on {name}")
+
+
+def test_the_modes_gradients_on_numpy_are_bit_for_bit_those_before_the_namespace():
+    """The digest of every mode's gradients over :func:`_mode_cases`, recorded with the
+    numpy-only functions (commit abaf67b) before they took the namespace."""
+    digest = hashlib.sha256()
+    for by_counts, by_cells in _mode_cases():
+        for mode in averaging.MODES.values():
+            for derivative, fields in ((mode.gradient, by_counts), (mode.cell_gradient, by_cells)):
+                if derivative is not None:
+                    with np.errstate(all="ignore"):
+                        digest.update(np.ascontiguousarray(derivative(np, averaging.PerClassPartials(*fields))).tobytes())
+    assert digest.hexdigest() == "0453c2a47f5e8aa2a1cae3e935fa703626b685150e141a76c02a374820f2ba0c"
+
+
+def _helper_cases():
+    """Class partials with NaN, the matrix cells (empty ones included) and an aggregate's chain."""
+    rng = np.random.default_rng(5)
+    for shape in [(3,), (2, 4), (5, 2, 3)]:
+        partials = np.where(rng.uniform(size=(*shape, 4)) < 0.1, np.nan, rng.normal(size=(*shape, 4)))
+        cells = rng.integers(0, 4, (*shape[:-1], shape[-1], shape[-1])).astype(float)
+        outer = [rng.normal(size=shape[:-1]) for _ in range(3)]
+        inner = [rng.normal(size=(*shape[:-1], shape[-1], shape[-1])) for _ in range(3)]
+        yield partials, cells, rng.integers(0, 3, partials.shape).astype(float), outer, inner, rng.uniform(size=shape[:-1]) < 0.3
+
+
+def _helpers(xp, partials, cells, class_cells, outer, inner, undefined):
+    gradient = grad.cell_gradient(partials, xp=xp)
+    return (gradient, grad.delta_variance(gradient, cells, xp=xp), grad.delta_variance(partials, class_cells, axes=1, xp=xp),
+            grad.combine_gradients(outer, inner, undefined, xp=xp))
+
+
+def test_the_gradient_helpers_on_numpy_are_bit_for_bit_those_before_the_namespace():
+    """Digest recorded with the numpy-only helpers (commit fcb0d15)."""
+    digest = hashlib.sha256()
+    for case in _helper_cases():
+        with np.errstate(all="ignore"):
+            for found in _helpers(np, *case):
+                digest.update(np.ascontiguousarray(found).tobytes())
+    assert digest.hexdigest() == "8583354e7dd1343cffe761c554e3dd574728bca218db83dc241244daf0d31db0"
+
+
+@pytest.mark.parametrize("name", namespaces.NAMES)
+def test_the_gradient_helpers_are_computed_in_the_arrays_namespace(name):
+    library = namespaces.load(name)
+    for case in _helper_cases():
+        partials, cells, class_cells, outer, inner, undefined = case
+        with np.errstate(all="ignore"):
+            expected = _helpers(np, *case)
+            arrays = [namespaces.put(library, name, a) for a in (partials, cells, class_cells)]
+            chain = ([namespaces.put(library, name, o) for o in outer], [namespaces.put(library, name, i) for i in inner],
+                     namespaces.put(library, name, undefined))
+            xp = namespace.array_namespace(arrays[0])
+            found = _helpers(xp, *arrays, *chain)
+        for what, value, reference in zip(("cells", "variance", "class variance", "chain"), found, expected):
+            assert namespaces.same_place(value, arrays[0]), (what, name)
+            host = namespace.to_host(value)
+            tolerance = 1e-12 if host.dtype == np.float64 else 1e-5
+            np.testing.assert_allclose(host, reference, rtol=tolerance, atol=tolerance, err_msg=f"{what} on {name}")
