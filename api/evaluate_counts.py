@@ -64,24 +64,25 @@ def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
     params = counted_params(request, counted)
     terms, context, class_labels, n_classes = counted.terms, counted.context, counted.class_labels, counted.n_classes
     plain = {"zero_division": request.zero_division}
-    by_mode: dict = {}
+    by_mode: dict = {}  # the keyword arguments of an averaging mode, made once per call
     results = {}
     for step in steps:
         r = step.requested
         if r.key in done:
             continue
-        kwargs = plain
-        if step.param_names:
-            kwargs = {**{name: params[name] for name in step.param_names if name in params}, **plain}
         if step.matrix and terms is None:
             raise InputError("input", f"{r.info.id} needs a confusion matrix; per-class counts (multi-label data) "
                                       "are not enough")
+        kwargs = plain
         if step.averaged:
-            request.guard_binary(r, n_classes, class_labels)
-            if r.mode not in by_mode:
-                by_mode[r.mode] = {"average": r.mode, "weights": request.weights,
-                                   "pos_label": pos_index(request.pos_label, class_labels, n_classes)}
-            kwargs = {**kwargs, **by_mode[r.mode]}
+            if r.mode == "binary":
+                request.guard_binary(r, n_classes, class_labels)
+            kwargs = by_mode.get(r.mode)
+            if kwargs is None:
+                kwargs = by_mode[r.mode] = {**plain, "average": r.mode, "weights": request.weights,
+                                            "pos_label": pos_index(request.pos_label, class_labels, n_classes)}
+        if step.param_names:
+            kwargs = {**{name: params[name] for name in step.param_names if name in params}, **kwargs}
         if step.matrix:
             results[r.key] = step.function(terms, **kwargs)
             continue

@@ -35,6 +35,8 @@ class Requested(NamedTuple):
     info: MetricInfo
     asked: str | None
     mode: str | None
+    scored: bool = False  # curve or score level: read off the scores, not the counts
+    labelled: bool = False  # one value per class (:func:`per_class_values`), returned with the class labels
 
 
 def requested_metrics(metrics, lookup) -> list[tuple[str, MetricInfo, str | None]]:
@@ -187,9 +189,7 @@ class EvaluationRequest:
         out = {}
         for r in self.requested:
             value = results[r.key]
-            if per_class_values(r):
-                value = per_class.with_labels(value, class_labels, n_classes)
-            out[r.key] = value
+            out[r.key] = per_class.with_labels(value, class_labels, n_classes) if r.labelled else value
         return out
 
 
@@ -227,8 +227,11 @@ def _checked(entries, average, param_names: frozenset) -> tuple[tuple[Requested,
         if unsupported:
             raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
     metric_params = frozenset(p.name for _, info, _ in entries for p in info.params if p.kind == "metric")
-    return tuple(Requested(key, info, asked, asked or average or info.default_average)
-                 for key, info, asked in entries), metric_params
+    requested = []
+    for key, info, asked in entries:
+        r = Requested(key, info, asked, asked or average or info.default_average, info.needs_scores)
+        requested.append(r._replace(labelled=per_class_values(r)))
+    return tuple(requested), metric_params
 
 
 def _resolved(name: str, value, lookup):

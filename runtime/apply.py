@@ -92,7 +92,8 @@ def support(counts: ClassCounts) -> np.ndarray:
 def apply_kernel(kernel: Kernel, counts, params: Mapping) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's values and undefined mask, one per class (a constant formula gives a scalar)."""
     value, undefined = kernel(*counts, **params)
-    shape = np.shape(counts[0])
+    shape = getattr(counts[0], "shape", None)
+    shape = np.shape(counts[0]) if shape is None else shape
     if getattr(value, "shape", None) == shape and getattr(undefined, "shape", None) == shape:
         return value, undefined
     shape = np.broadcast_shapes(np.shape(value), np.shape(undefined), shape)
