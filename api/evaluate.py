@@ -135,7 +135,7 @@ def _values(request: EvaluationRequest) -> dict[str, object]:
     """The requested values, by input kind: scores first, then a probabilistic matrix of the
     scores, then the counts of labels, a matrix or counts."""
     results: dict[str, object] = {}
-    scored = [r for r in request.requested if r.info.needs_scores]
+    scored = [r for r in request.requested if r.scored]
     if scored or request.scores is not None:
         results.update(on_scores(request, scored))
         if len(scored) == len(request.requested):

@@ -4,50 +4,97 @@ counts of the call (read once, :meth:`~metricc.api.request.EvaluationRequest.cou
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from metricc.api import relevance as relevance_estimates
 from metricc.api.read_inputs import Counted
-from metricc.api.request import EvaluationRequest
+from metricc.api.request import EvaluationRequest, Requested, checked_entries, pos_index
 from metricc.core.errors import InputError
 from metricc.runtime import averaging, confusion
 from metricc.runtime.context import CallContext
 
-__all__ = ["on_counts", "counted_params"]
+__all__ = ["Step", "on_counts", "counted_params", "plan"]
+
+
+class Step(NamedTuple):
+    """One requested value of a plan: the generated function to call and what its call takes,
+    read once per request (:func:`plan`) instead of once per call."""
+
+    requested: Requested
+    function: Callable
+    matrix: bool  # takes the matrix (its terms), else the per-class counts
+    averaged: bool  # takes average=, weights=, pos_label=
+    per_instance: bool  # the per-instance counts of multi-label data
+    param_names: tuple[str, ...]
+
+
+def plan(request: EvaluationRequest) -> tuple[Step, ...]:
+    """The steps of the requested values; made once per request signature (the metrics,
+    averaging and parameter names of a loop of small calls), else per call."""
+    if request.signature is None:
+        return _steps(tuple(request.requested))
+    return _planned(request.signature)
+
+
+@functools.lru_cache(maxsize=256)
+def _planned(signature: tuple) -> tuple[Step, ...]:
+    return _steps(checked_entries(signature)[0])
+
+
+def _steps(requested: tuple[Requested, ...]) -> tuple[Step, ...]:
+    steps = []
+    for r in requested:
+        info = r.info
+        matrix = info.takes == "matrix"
+        averaged = info.per_class if matrix else info.per_class_counts
+        per_instance = not matrix and (info.per_instance or (averaged and averaging.per_instance(r.mode)))
+        steps.append(Step(r, info.function, matrix, averaged, per_instance, tuple(p.name for p in info.params)))
+    return tuple(steps)
 
 
 def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
-    """The values of the requested metrics not in ``done`` (read off scores already)."""
+    """The values of the requested metrics not in ``done`` (read off scores already): each
+    step's function called on the terms or counts read once, with the context that carries
+    what the call's metrics share, its keyword arguments made once per averaging mode."""
     counted = request.counted()
-    instance_counts = _instance_counts(request)
+    steps = plan(request)
+    instance_counts = _instance_counts(request, steps)
     params = counted_params(request, counted)
     terms, context, class_labels, n_classes = counted.terms, counted.context, counted.class_labels, counted.n_classes
+    plain = {"zero_division": request.zero_division}
+    by_mode: dict = {}  # the keyword arguments of an averaging mode, made once per call
     results = {}
-    for r in request.requested:
+    for step in steps:
+        r = step.requested
         if r.key in done:
             continue
-        info, kwargs = r.info, request.kwargs(r.info, params)
-        if info.takes == "matrix":
-            if terms is None:
-                raise InputError("input", f"{info.id} needs a confusion matrix; per-class counts (multi-label data) "
-                                          "are not enough")
-            if info.per_class:
-                kwargs.update(request.averaging(r, n_classes, class_labels))
-            results[r.key] = info.function(terms, **kwargs)
+        if step.matrix and terms is None:
+            raise InputError("input", f"{r.info.id} needs a confusion matrix; per-class counts (multi-label data) "
+                                      "are not enough")
+        kwargs = plain
+        if step.averaged:
+            if r.mode == "binary":
+                request.guard_binary(r, n_classes, class_labels)
+            kwargs = by_mode.get(r.mode)
+            if kwargs is None:
+                kwargs = by_mode[r.mode] = {**plain, "average": r.mode, "weights": request.weights,
+                                            "pos_label": pos_index(request.pos_label, class_labels, n_classes)}
+        if step.param_names:
+            kwargs = {**{name: params[name] for name in step.param_names if name in params}, **kwargs}
+        if step.matrix:
+            results[r.key] = step.function(terms, **kwargs)
             continue
-        if info.per_class_counts:
-            kwargs.update(request.averaging(r, n_classes, class_labels))
-        per_instance = info.per_instance or averaging.per_instance(kwargs.get("average"))
-        given = instance_counts if per_instance else context
-        results[r.key] = info.function(*given.counts, context=given, **kwargs)
+        given = instance_counts if step.per_instance else context
+        results[r.key] = step.function(*given.counts, context=given, **kwargs)
     return results
 
 
-def _instance_counts(request: EvaluationRequest):
+def _instance_counts(request: EvaluationRequest, steps: tuple[Step, ...]):
     """Per-instance counts (in a context of their own) when a requested metric averages over
     instances (samples), else None."""
-    per_instance = [r.info.id for r in request.requested
-                    if r.info.per_instance or (r.info.per_class_counts and averaging.per_instance(r.mode))]
+    per_instance = [step.requested.info.id for step in steps if step.per_instance]
     if not per_instance:
         return None
     if request.y_true is None or not request.multilabel:

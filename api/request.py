@@ -23,7 +23,7 @@ from metricc.core.errors import InputError
 from metricc.runtime import confusion, per_class
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["EvaluationRequest", "Requested", "per_class_values", "pos_index", "requested_metrics", "sorted_labels"]
+__all__ = ["EvaluationRequest", "Requested", "checked_entries", "per_class_values", "pos_index", "requested_metrics", "sorted_labels"]
 
 
 class Requested(NamedTuple):
@@ -35,6 +35,8 @@ class Requested(NamedTuple):
     info: MetricInfo
     asked: str | None
     mode: str | None
+    scored: bool = False  # curve or score level: read off the scores, not the counts
+    labelled: bool = False  # one value per class (:func:`per_class_values`), returned with the class labels
 
 
 def requested_metrics(metrics, lookup) -> list[tuple[str, MetricInfo, str | None]]:
@@ -108,31 +110,29 @@ class EvaluationRequest:
     relevance: object
     relevance_order: object
     probabilistic: str | None
+    signature: tuple | None = None  # the hashable key of the metrics, averaging and parameter names (None: none)
     _counted: read_inputs.Counted | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, metrics, lookup, *, params, multilabel, average, **data) -> EvaluationRequest:
         """The request, with every check that does not need the data: metric names, averaging
-        modes and parameter names."""
-        entries = requested_metrics(metrics, lookup)
+        modes and parameter names. A loop of small calls asking for the same metrics, averaging
+        and parameter names checks them once (:func:`checked_entries`, keyed by those)."""
+        signature = _signature(metrics, lookup, average, params, multilabel)
+        if signature is None:  # not hashable, or wrong: checked (and refused) in the order below
+            entries = requested_metrics(metrics, lookup)
         if params is not None and not isinstance(params, Mapping):
             raise InputError("params", f"expected a mapping {{parameter: value}}, got {type(params).__name__}")
         if not isinstance(multilabel, (bool, np.bool_)):
             raise InputError("multilabel", f"expected True or False, got {multilabel!r}")
         params = dict(params or {})
-        unknown = sorted(set(params) - {p.name for _, info, _ in entries for p in info.params})
-        if unknown:
-            raise InputError("params", f"no requested metric has a parameter '{unknown[0]}'")
-        if average is not None:
-            unsupported = [info.id for _, info, asked in entries if asked is None and info.per_class
-                           and not info.thresholds and average not in info.averages]
-            if unsupported:
-                raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
-        metric_params = {p.name for _, info, _ in entries for p in info.params if p.kind == "metric"}
-        params.update({name: _resolved(name, params[name], lookup) for name in metric_params & set(params)})
-        requested = [Requested(key, info, asked, asked or average or info.default_average)
-                     for key, info, asked in entries]
-        return cls(requested, params=params, multilabel=multilabel, average=average, **data)
+        if signature is None:
+            requested, metric_params = _checked(entries, average, frozenset(params))
+        else:
+            requested, metric_params = checked_entries(signature)
+        if metric_params:
+            params.update({name: _resolved(name, params[name], lookup) for name in metric_params & set(params)})
+        return cls(list(requested), params=params, multilabel=multilabel, average=average, signature=signature, **data)
 
     @property
     def keys(self) -> list[str]:
@@ -189,10 +189,49 @@ class EvaluationRequest:
         out = {}
         for r in self.requested:
             value = results[r.key]
-            if per_class_values(r):
-                value = per_class.with_labels(value, class_labels, n_classes)
-            out[r.key] = value
+            out[r.key] = per_class.with_labels(value, class_labels, n_classes) if r.labelled else value
         return out
+
+
+def _signature(metrics, lookup, average, params, multilabel) -> tuple | None:
+    """``(metrics, whether they came as a list, lookup, average, parameter names)`` when all
+    are hashable and of the types asked for, else None."""
+    if (not isinstance(metrics, (list, tuple, str)) or (params is not None and not isinstance(params, Mapping))
+            or not isinstance(multilabel, (bool, np.bool_))):
+        return None
+    listed = isinstance(metrics, list)
+    signature = (tuple(metrics) if listed else metrics, listed, lookup, average, frozenset(params or ()))
+    try:
+        hash(signature)
+    except TypeError:
+        return None
+    return signature
+
+
+@functools.lru_cache(maxsize=256)
+def checked_entries(signature: tuple) -> tuple[tuple[Requested, ...], frozenset]:
+    """The requested values of a signature (:func:`_signature`), checked once per process."""
+    metrics, listed, lookup, average, param_names = signature
+    return _checked(requested_metrics(list(metrics) if listed else metrics, lookup), average, param_names)
+
+
+def _checked(entries, average, param_names: frozenset) -> tuple[tuple[Requested, ...], frozenset]:
+    """The requested values, their parameter names and averaging checked; and the names of
+    the parameters that name a metric (resolved per call: their values may differ)."""
+    unknown = sorted(param_names - {p.name for _, info, _ in entries for p in info.params})
+    if unknown:
+        raise InputError("params", f"no requested metric has a parameter '{unknown[0]}'")
+    if average is not None:
+        unsupported = [info.id for _, info, asked in entries if asked is None and info.per_class
+                       and not info.thresholds and average not in info.averages]
+        if unsupported:
+            raise InputError("average", f"{unsupported[0]} does not support {average!r} averaging")
+    metric_params = frozenset(p.name for _, info, _ in entries for p in info.params if p.kind == "metric")
+    requested = []
+    for key, info, asked in entries:
+        r = Requested(key, info, asked, asked or average or info.default_average, info.needs_scores)
+        requested.append(r._replace(labelled=per_class_values(r)))
+    return tuple(requested), metric_params
 
 
 def _resolved(name: str, value, lookup):

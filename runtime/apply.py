@@ -50,10 +50,10 @@ class Totals(NamedTuple):
 
 
 def pooled_totals(counts: ClassCounts) -> Totals:
-    stacked = np.stack([np.asarray(c) for c in counts])  # (4, ..., C): one sum and one check for the four
+    stacked = np.array(counts)  # (4, ..., C): one sum and one check for the four
     if stacked.dtype.kind in "iu" and (np.sum(stacked, axis=-1, dtype=np.float64) <= 2 ** 62).all():
         stacked = stacked.astype(np.int64)
-    totals = np.sum(stacked, axis=-1, keepdims=True)
+    totals = np.add.reduce(stacked, axis=-1, keepdims=True)
     if 4 * float(totals.max(initial=0)) <= MAX_COUNT:  # the usual case: one reduction says none is beyond
         return Totals(ClassCounts(*totals), (False,) * 4, False)
     beyond = tuple((totals > MAX_COUNT).reshape(4, -1).any(axis=1).tolist())
@@ -92,7 +92,8 @@ def support(counts: ClassCounts) -> np.ndarray:
 def apply_kernel(kernel: Kernel, counts, params: Mapping) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's values and undefined mask, one per class (a constant formula gives a scalar)."""
     value, undefined = kernel(*counts, **params)
-    shape = np.shape(counts[0])
+    shape = getattr(counts[0], "shape", None)
+    shape = np.shape(counts[0]) if shape is None else shape
     if getattr(value, "shape", None) == shape and getattr(undefined, "shape", None) == shape:
         return value, undefined
     shape = np.broadcast_shapes(np.shape(value), np.shape(undefined), shape)
@@ -144,23 +145,40 @@ def average_class_metric(
         per_class = [p for p in class_params if np.ndim(params[p]) > 0]
         if per_class:
             raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
-        if context is None:
-            pooled_counts = float_class_counts(pooled(counts, reads))
-        else:  # summed once for every micro average of the call
-            totals = context.shared("pooled", lambda: pooled_totals(counts))
-            pooled_counts = context.shared(("pooled", reads), lambda: float_class_counts(pooled(counts, reads, totals)))
+        pooled_counts = float_class_counts(pooled(counts, reads)) if context is None else _shared_pooled(context, reads)
         return finish(*apply_kernel(kernel, pooled_counts, params), zero)[..., 0][()]
+    if context is not None and not params and average != "none" and mode.combine is not None:
+        return mode.combine(np, _shared_per_class(context, kernel, zero, weights, pos_label, zero_division))
     real = float_class_counts(counts) if context is None else context.real
-    if context is None or params or average == "none":  # values handed back (none) are the caller's own array
-        values, undefined = per_class_values(kernel, real, params, zero)
-    else:  # the metric's per-class values, shared by its averages in one call
-        values, undefined = context.shared((kernel, "nan" if math.isnan(zero) else zero),
-                                           lambda: per_class_values(kernel, real, params, zero), latest_only=True)
-    if context is None:
-        support_of = lambda: support(real)  # noqa: E731
-    else:
-        support_of = lambda: context.shared("support", lambda: support(real))  # noqa: E731
-    return _average(mode, values, undefined, support_of, weights=weights, pos_label=pos_label, zero_division=zero_division)
+    values, undefined = per_class_values(kernel, real, params, zero)  # values handed back (none) are the caller's own
+    return _average(mode, values, undefined, lambda: support(real), weights=weights, pos_label=pos_label,
+                    zero_division=zero_division)
+
+
+def _shared_pooled(context: CallContext, reads: tuple[str, ...]) -> ClassCounts:
+    """The context's counts summed over classes, once for every micro average of the call: one
+    set for every kernel when no total exceeds 2**53 (a kernel reads only its ``reads``), else
+    one per ``reads`` (:func:`pooled` refuses only the totals a kernel reads)."""
+    counts = context.counts
+    totals = context.shared("pooled", lambda: pooled_totals(counts))
+    if not (totals.all_beyond or any(totals.beyond)):
+        reads = COUNT_NAMES
+    return context.shared(("pooled", reads), lambda: float_class_counts(pooled(counts, reads, totals)))
+
+
+def _shared_per_class(context: CallContext, kernel: Kernel, zero: float, weights, pos_label, zero_division):
+    """A metric's per-class values with what its averages read (:class:`~.averaging.PerClass`),
+    made once for the averages of the metric asked for one after the other in the call."""
+    def make():
+        real = context.real
+        values, undefined = per_class_values(kernel, real, {}, zero)
+        return averaging.PerClass(values, undefined, lambda: context.shared("support", lambda: support(real)),
+                                  weights, pos_label, zero_division)
+
+    shared = context.shared((kernel, "nan" if math.isnan(zero) else zero), make, latest_only=True)
+    if shared.weights is weights and shared.pos_label is pos_label and shared.zero_division is zero_division:
+        return shared
+    return averaging.PerClass(shared.values, shared.undefined, shared.support, weights, pos_label, zero_division)
 
 
 def average_class_values(values, undefined, support, *, average: str, averages: tuple[str, ...], weights=None,

@@ -55,7 +55,8 @@ def zero_division_value(zero_division) -> float:
 
 
 def _scalar(x) -> bool:
-    return x.ndim == 0 if isinstance(x, np.ndarray) else np.ndim(x) == 0
+    ndim = getattr(x, "ndim", None)  # arrays and numpy scalars have it; np.ndim costs microseconds
+    return (np.ndim(x) if ndim is None else ndim) == 0
 
 
 def finish(value, undefined, zero_division):

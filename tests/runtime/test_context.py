@@ -26,11 +26,24 @@ def test_the_context_s_own_counts_are_taken_as_they_are_and_its_values_made_once
     context = read_matrix([[5, 1, 0], [2, 7, 1], [0, 3, 4]]).context
     precision = CATALOG["precision"].function
     micro = precision(*context.counts, average="micro", context=context)
-    assert ("pooled", ("tp", "fp")) in context._shared and "support" not in context._shared
+    assert ("pooled", ("tp", "fp", "fn", "tn")) in context._shared and "support" not in context._shared
+    recall = CATALOG["recall"].function(*context.counts, average="micro", context=context)
+    assert len(context._shared) == 2  # totals in range: one pooled set serves every kernel
     weighted = precision(*context.counts, average="weighted", context=context)
     assert "support" in context._shared
     direct = [precision(*(np.array(c) for c in context.counts), average=a) for a in ("micro", "weighted")]
     assert [micro, weighted] == direct
+    assert recall == CATALOG["recall"].function(*(np.array(c) for c in context.counts), average="micro")
+
+
+def test_a_pooled_total_beyond_2_53_is_refused_only_to_the_kernels_that_read_it():
+    big = 2.0 ** 52 + 2
+    context = CallContext(ClassCounts(np.array([1.0, 2.0]), np.array([3.0, 1.0]), np.array([0.0, 2.0]),
+                                      np.array([big, big])))
+    precision = CATALOG["precision"].function(*context.counts, average="micro", context=context)
+    assert precision == 3 / 7 and ("pooled", ("tp", "fp")) in context._shared
+    with pytest.raises(InputError, match="2\\*\\*53"):
+        CATALOG["specificity"].function(*context.counts, average="micro", context=context)
 
 
 def test_context_counts_are_read_only():
