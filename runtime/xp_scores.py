@@ -30,7 +30,8 @@ from metricc.runtime.scores import PROBABILITY_TOLERANCE, check_score_memory
 from metricc.runtime.xp_kernel import HostFallbackWarning, Space, space
 
 __all__ = ["check_score_memory", "check_scores", "count_nonzero", "expand_dims", "first_max_other", "group_sum", "indices", "one_hot",
-           "positions", "rank_pairs", "row_ranks", "row_take", "scores_on_host"]
+           "positions", "rank_pairs", "row_ranks", "row_take", "scores_on_host",
+           "window_sum"]
 
 _BLOCK = 1 << 22  # entries compared at once by row_ranks: its (rows, C, C) comparisons stay this small
 
@@ -244,6 +245,32 @@ def rank_pairs(xp: Space, truth, scores):
         tied = xp.take(prefix, xp.searchsorted(ranked, ranked, side="right"), axis=0) - below
         rows.append(xp.sum(groups[:, j:j + 1] * (below + 0.5 * tied), axis=0))
     return xp.stack(rows)
+
+
+def window_sum(xp: Space, term: Callable, start, end, size: int):
+    """``sum over whole m in [0, size) of [m >= start] [m < end] term(m)``, elementwise, as
+    :func:`metricc.runtime.scores.window_sum`: the window's terms alone, added in ascending ``m``,
+    in ``max(end - start)`` passes (one number read); a term that is a number for each whole
+    ``m`` is tabled once and looked up with ``take``. NaN where a bound is not finite."""
+    start, end = xp.broadcast_arrays(*(xp.astype(_value(xp, b), xp.values) for b in (start, end)))
+    finite = xp.isfinite(start) & xp.isfinite(end)
+    low, high = (xp.where(finite, xp.clip(xp.ceil(xp.where(finite, b, 0.0)), 0, size), 0.0) for b in (start, end))
+    width = xp.where(high > low, high - low, 0.0)
+    values = [term(m) for m in range(size)]
+    if all(not namespace.is_array(v) or v.ndim == 0 for v in values):
+        table = xp.stack([xp.astype(_value(xp, v), xp.values) for v in values])
+        term = lambda m: xp.reshape(xp.take(table, xp.reshape(xp.astype(m, xp.counts), (-1,))), m.shape)  # noqa: E731
+    total = xp.zeros_like(start)
+    passes = int(namespace.to_host(xp.max(width))) if width.ndim and width.shape[0] else int(float(width))
+    for offset in range(passes):
+        inside = offset < width
+        total = total + xp.where(inside, term(xp.where(inside, low + offset, 0.0)), 0.0)
+    return xp.where(finite, total, xp.asarray(math.nan))
+
+
+def _value(xp: Space, value):
+    """An array of the namespace for a Python number (in the value dtype)."""
+    return value if namespace.is_array(value) else xp.asarray(value)
 
 
 def scores_on_host(function: Callable, metric_id: str, note: str, y_true, scores, **options):

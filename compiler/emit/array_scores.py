@@ -5,10 +5,10 @@ The kernels are the numpy target's (:func:`.numpy_module.module_context`), rewri
 ``xp`` first), plus the printed habits of score code that the standard spells otherwise: the
 one-hot truth built by fancy assignment becomes ``one_hot``, a gather of each row's class
 (``X.reshape(-1)[np.arange(n) * C + k]``) ``row_take``, ``np.arange`` the integer ``indices``;
-the sorting and grouping helpers are those of :mod:`metricc.runtime.xp_scores` and
-:mod:`metricc.runtime.xp_curves`. A kernel calling a helper with no namespace form (the
-windowed sums of DCG, whose terms are Python functions of the rank) gets a module whose
-``FALLBACK`` says so and that computes with numpy on host copies, with a warning.
+the sorting, grouping and windowed-sum helpers are those of :mod:`metricc.runtime.xp_scores`
+and :mod:`metricc.runtime.xp_curves`. A kernel calling a runtime helper with no namespace form
+(none in today's catalog) gets a module whose ``FALLBACK`` says so and that computes with
+numpy on host copies, with a warning: never silently.
 """
 
 from __future__ import annotations
@@ -27,14 +27,12 @@ __all__ = ["SCORE_HELPERS", "TARGET", "emit_score_module", "score_fallback"]
 
 # The helpers of metricc.runtime.xp_scores and xp_curves printed kernels call, with ``xp`` first.
 SCORE_HELPERS = frozenset({"count_nonzero", "curve_pick", "expand_dims", "first_max_other", "group_sum", "indices", "one_hot",
-                           "rank_pairs", "row_ranks", "row_take"})
+                           "rank_pairs", "row_ranks", "row_take", "window_sum"})
 _HELPERS = XP_HELPERS | SCORE_HELPERS
 # Each helper's module; the rest are metricc.runtime.xp_kernel's.
 _MODULES = {"xp_scores": SCORE_HELPERS - {"curve_pick"} | {"check_scores", "check_score_memory"},
             "xp_curves": frozenset({"curve_pick", "average_curve_metric", "score_curves"})}
 _TEMPLATE = frozenset({"average_class_values", "finish", "quiet", "scalar_param"})
-_REASONS = {"window_sum": "its windowed sum over ranks (window_sum) calls a Python function of each rank, which "
-                          "the namespace form does not lay out yet"}
 _ONE_HOT_SET = re.compile(r"^\s*Y\[np\.arange\(n\), Y__class\] = 1\.0$")
 _REWRITES = ((re.compile(r"^(\s*)Y = np\.zeros\(S\.shape\)$"), r"\1Y = one_hot(Y__class, S)"),
              (re.compile(r"(\w+)\.reshape\(-1\)\[np\.arange\(n\) \* C \+ (\w+)\]"), r"row_take(\1, \2)"),
@@ -73,7 +71,7 @@ def score_fallback(metric: ir.Metric, context: ModuleContext | None = None) -> s
         read |= names
     missing = sorted(helpers - _HELPERS - _TEMPLATE)
     if missing:
-        return "; ".join(_REASONS.get(name, f"needs {name}, which has no namespace form") for name in missing)
+        return f"needs {', '.join(missing)}, which has no namespace form"
     beyond = sorted(read - STANDARD)
     if beyond:
         return f"needs numpy's {', '.join(beyond)}, which the Array API standard does not have"
