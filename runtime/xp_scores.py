@@ -89,9 +89,14 @@ def _indicator(xp: Space, y, S, labels, graded: bool):
     Y = xp.astype(y, xp.values)
     if not _flags(xp, (xp.isfinite(Y) & (Y >= 0)) if graded else ((Y == 0) | (Y == 1)))[0]:
         host_scores.indicator_truth(namespace.to_host(Y), namespace.to_host(S), graded=graded)  # raises its message
-    if labels is not None and len(check_labels(labels)) != S.shape[1]:
-        raise InputError("labels", f"expected one label per score column ({S.shape[1]}), got {len(check_labels(labels))}")
+    if labels is not None and len(_labels(labels)) != S.shape[1]:
+        raise InputError("labels", f"expected one label per score column ({S.shape[1]}), got {len(_labels(labels))}")
     return Y
+
+
+def _labels(labels) -> np.ndarray:
+    """The caller's class labels (a list, or an array of any library: C numbers, read to the host)."""
+    return check_labels(namespace.to_host(labels) if namespace.is_array(labels) else labels)
 
 
 def _columns(xp: Space, y, n_classes: int, labels):
@@ -100,7 +105,7 @@ def _columns(xp: Space, y, n_classes: int, labels):
     if not xp.isdtype(y.dtype, ("bool", "integral", "real floating")):
         raise InputError("y_true", "labels of an Array API library are numbers")
     if labels is not None:
-        order = check_labels(labels)
+        order = _labels(labels)
         if len(order) != n_classes:
             raise InputError("labels", f"expected one label per score column ({n_classes}), got {len(order)}")
         if order.dtype.kind not in "biuf":

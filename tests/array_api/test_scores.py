@@ -156,3 +156,12 @@ def test_bad_scores_are_input_errors_in_numpy_words(name):
         from metricc.api.evaluate_arrays import values_of_counts
 
         values_of_counts(["roc_auc"], mc.metric, matrix=put(library, name, np.eye(2, dtype=np.int64)))
+
+
+@pytest.mark.parametrize("name", params())
+def test_labels_given_as_an_array_of_the_library(name):
+    library = load(name)
+    named = np.array([10, 20, 30, 40])[LABELS]
+    found = FUNCTIONS["roc_auc"](put(library, name, named), put(library, name, SCORES),
+                                 labels=put(library, name, np.array([10, 20, 30, 40])))
+    _close(found, CATALOG["roc_auc"].function(named, SCORES, labels=[10, 20, 30, 40]), name, "roc_auc")
