@@ -34,7 +34,8 @@ __all__ = ["Curves", "ScoreCurves", "average_curve_metric", "curve_pick", "score
 
 @dataclass(frozen=True)
 class Curves:
-    """Count curves ``(K, L + 1)`` and the real thresholds ``valid`` ``(K, L)``, as :class:`metricc.runtime.curves.Curves`."""
+    """Count curves ``(K, L + 1)`` and the real thresholds ``valid`` ``(K, L)``, as
+    :class:`metricc.runtime.curves.Curves` holds them."""
 
     tp: object
     fp: object

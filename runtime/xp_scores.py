@@ -29,9 +29,8 @@ from metricc.runtime.confusion import check_labels
 from metricc.runtime.scores import PROBABILITY_TOLERANCE, check_score_memory
 from metricc.runtime.xp_kernel import HostFallbackWarning, Space, space
 
-__all__ = ["check_score_memory", "check_scores", "count_nonzero", "expand_dims", "first_max_other", "group_sum", "indices", "one_hot",
-           "positions", "rank_pairs", "row_ranks", "row_take", "scores_on_host",
-           "window_sum"]
+__all__ = ["check_score_memory", "check_scores", "count_nonzero", "expand_dims", "first_max_other", "group_sum", "indices",
+           "one_hot", "positions", "rank_pairs", "row_ranks", "row_take", "scores_on_host", "window_sum"]
 
 _BLOCK = 1 << 22  # entries compared at once by row_ranks: its (rows, C, C) comparisons stay this small
 
@@ -184,7 +183,8 @@ def row_ranks(xp: Space, values, counts: tuple[str, ...] = host_scores.ROW_COUNT
         part = rows[first:last, :]
         other, own = part[:, None, :], part[:, :, None]  # (s, k, l): X[s, l] against X[s, k]
         weight = None if weighed is None else weighed[first:last, None, :]
-        tests = {"above": lambda: other > own, "tied": lambda: other == own, "tied_before": lambda: (other == own) & before}
+        tests = {"above": lambda: other > own, "tied": lambda: other == own,
+                 "tied_before": lambda: (other == own) & before}
         for name in counts:
             if name == "top":
                 top = xp.argmax(part, axis=-1, keepdims=True)

@@ -26,8 +26,8 @@ from metricc.compiler.language import ir
 __all__ = ["SCORE_HELPERS", "TARGET", "emit_score_module", "score_fallback"]
 
 # The helpers of metricc.runtime.xp_scores and xp_curves printed kernels call, with ``xp`` first.
-SCORE_HELPERS = frozenset({"count_nonzero", "curve_pick", "expand_dims", "first_max_other", "group_sum", "indices", "one_hot",
-                           "rank_pairs", "row_ranks", "row_take", "window_sum"})
+SCORE_HELPERS = frozenset({"count_nonzero", "curve_pick", "expand_dims", "first_max_other", "group_sum", "indices",
+                           "one_hot", "rank_pairs", "row_ranks", "row_take", "window_sum"})
 _HELPERS = XP_HELPERS | SCORE_HELPERS
 # Each helper's module; the rest are metricc.runtime.xp_kernel's.
 _MODULES = {"xp_scores": SCORE_HELPERS - {"curve_pick"} | {"check_scores", "check_score_memory"},
@@ -114,7 +114,8 @@ def _score_body(metric: ir.Metric, context: ModuleContext, checks: list[str]) ->
         call = f"check_scores(y_true, scores, labels, probabilities={probabilities}, codes=True)"
         head, takes = "    Y__class, S, xp = ", "true labels (n,) and scores (n, C) (or (n,) for two classes)"
     kernel = context.kernel
-    body = [*layout(head, call), "    n, C = S.shape", f"    check_score_memory({literal(metric.id)}, n, C, {context.arrays})",
+    body = [*layout(head, call), "    n, C = S.shape",
+            f"    check_score_memory({literal(metric.id)}, n, C, {context.arrays})",
             *checks, "    with quiet():", *_lines(_score_statements(kernel.lines), "    ", _HELPERS),
             *_lines(layout("        value = ", _habits(kernel.value)), "", _HELPERS),
             *_lines(layout("        undefined = ", _habits(kernel.undefined)), "", _HELPERS)]
@@ -138,7 +139,8 @@ def _curve_body(metric: ir.Metric, context: ModuleContext, checks: list[str]) ->
     passed = "{" + ", ".join(f'"{p.name}": {p.name}' for p in context.params) + "}"
     body = [*checks, "    return average_curve_metric(", "        _per_curve,",
             "        score_curves(y_true, scores, labels, multilabel=multilabel),", "        average=average,",
-            f"        averages={literal_tuple(metric.averages)},", *([f"        params={passed},"] if context.params else []),
+            f"        averages={literal_tuple(metric.averages)},",
+            *([f"        params={passed},"] if context.params else []),
             "        weights=weights,", "        pos_label=pos_label,", "        zero_division=zero_division,", "    )"]
     return definition, body
 
@@ -156,7 +158,8 @@ def emit_score_module(metric: ir.Metric) -> str | None:
     params = [f"    {p.name}={p.default}," for p in context.params]
     if level == "curve":
         kernels, body = _curve_body(metric, context, checks)
-        options = ["    labels=None,", f'    average="{metric.default_average}",', "    weights=None,", "    pos_label=1,",
+        options = ["    labels=None,", f'    average="{metric.default_average}",', "    weights=None,",
+                   "    pos_label=1,",
                    "    multilabel=False,"]
         takes = ("true labels (n,) and scores (n, C) (or (n,) for two classes), or with multilabel=True an indicator "
                  "matrix (n, C) beside the scores")
@@ -169,7 +172,8 @@ def emit_score_module(metric: ir.Metric) -> str | None:
         *_header(metric, "Array API implementation"), "import math", "", *_imports(code), "",
         f'__all__ = ["{metric.id}", "FALLBACK"]', "",
         "FALLBACK = None  # computed in the scores' namespace, on their device", *kernels, "", "",
-        f"def {metric.id}(", "    y_true,", "    scores,", "    *,", *params, *options, "    zero_division=math.nan,", "):",
+        f"def {metric.id}(", "    y_true,", "    scores,", "    *,", *params, *options,
+        "    zero_division=math.nan,", "):",
         *_docstring(metric, takes), *body, ""])
 
 
