@@ -3,8 +3,8 @@
 The namespace-generic twin of :mod:`metricc.runtime.curves` and of the runtime's
 ``average_curve_metric``: the curves of every class at once from one stable descending sort
 of the score columns (``argsort(..., stable=True)``), the true positives as a
-``cumulative_sum`` read at the last sample of each tie group, and those ends moved to the
-front by a second stable sort of the "not an end" flags; the same padded ``(K, L + 1)``
+``cumulative_sum`` read at the last sample of each tie group, those ends found in order by
+one ``searchsorted`` of their running count; the same padded ``(K, L + 1)``
 layout (origin first, each curve padded with its last point, ``valid`` marking the real
 thresholds), in the value dtype on the scores' device. One number is read from the device
 per curve set: ``L``, the most distinct thresholds of a class, which fixes the shape.
@@ -67,7 +67,7 @@ def _curves(xp: Space, truth, values) -> Curves:
     ends = xp.concat([ranked[1:, :] != ranked[:-1, :], xp.ones((1, width), dtype=xp.bool, device=xp.device)], axis=0)
     lengths = xp.sum(xp.astype(ends, xp.counts), axis=0)
     longest = int(namespace.to_host(xp.max(lengths)))
-    at = xp.argsort(xp.astype(~ends, xp.counts), axis=0, stable=True)[:longest, :]  # each column's ends, in order
+    at = _ends_in_order(xp, ends, lengths, longest)
     cumulative = xp.cumulative_sum(hits, axis=0)
     positives = cumulative[-1, :]
     real = positions(xp, longest)[:, None] < lengths[None, :]
@@ -77,6 +77,18 @@ def _curves(xp: Space, truth, values) -> Curves:
     tp, fp = (xp.matrix_transpose(xp.concat([origin, c], axis=0)) for c in (tp, fp))
     negatives = n - positives
     return Curves(tp, fp, positives[:, None] - tp, negatives[:, None] - fp, xp.matrix_transpose(real))
+
+
+def _ends_in_order(xp: Space, ends, lengths, longest: int):
+    """The row of the j-th tie-group end of each column ``(longest, K)``, the last end past a
+    column's own: one ``searchsorted`` of the running count of ends over the columns laid end to
+    end (it only grows), where a second sort would move the ends to the front."""
+    n, width = ends.shape
+    running = xp.cumulative_sum(xp.reshape(xp.astype(xp.matrix_transpose(ends), xp.counts), (-1,)))
+    before = xp.cumulative_sum(lengths) - lengths  # the ends of the columns to the left
+    wanted = xp.minimum(positions(xp, longest)[:, None] + 1, lengths[None, :]) + before[None, :]
+    found = xp.searchsorted(running, xp.reshape(wanted, (-1,)), side="left")
+    return xp.reshape(found, (longest, width)) - positions(xp, width)[None, :] * n
 
 
 class ScoreCurves:
