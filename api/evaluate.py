@@ -113,8 +113,9 @@ def evaluate(
                               interval=interval, probabilistic=probabilistic, relevance=relevance,
                               relevance_order=relevance_order):  # torch, JAX...: values on the arrays' device
         return evaluate_arrays.evaluate_arrays(metrics, metric, y_true=y_true, y_pred=y_pred, labels=labels,
-                                               matrix=matrix, multilabel=multilabel, average=average, params=params,
-                                               weights=weights, pos_label=pos_label, zero_division=zero_division)
+                                               matrix=matrix, scores=scores, multilabel=multilabel, average=average,
+                                               params=params, weights=weights, pos_label=pos_label,
+                                               zero_division=zero_division)
     y_true, y_pred, scores, labels = containers.normalized(y_true, y_pred, scores, labels, multilabel)
     if interval is not None:
         confidence = check_confidence(confidence)

@@ -7,9 +7,10 @@ and matrix-level metric is computed from those counts by its namespace-generic m
 (float64 where the device holds it, else float32), until the caller asks for a Python number.
 A metric whose formula needs what the standard lacks is computed by numpy on a host copy of the
 counts, with a :class:`~metricc.runtime.xp_kernel.HostFallbackWarning` (its module's
-``FALLBACK`` says why). Scores, intervals, relevance estimates and pred-rows matrices are not
-read here: :func:`native` says when this path applies, and ``evaluate`` reads the others as it
-always did.
+``FALLBACK`` says why). Scores of such a library feed the score- and curve-level metrics the
+same way (:func:`evaluate_scores`). Intervals, relevance estimates, probabilistic matrices and
+pred-rows matrices are not read here: :func:`native` says when this path applies, and
+``evaluate`` reads the others as it always did.
 
 >>> import array_api_strict as xp
 >>> import metricc as mc
@@ -24,22 +25,22 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from metricc.api.request import EvaluationRequest
+from metricc.api.request import EvaluationRequest, pos_index
 from metricc.core.errors import InputError
 from metricc.runtime import averaging, namespace, xp_counts, xp_kernel
 from metricc.runtime.registry import MetricInfo
 
-__all__ = ["evaluate_arrays", "native", "values_of_counts"]
+__all__ = ["evaluate_arrays", "evaluate_scores", "native", "values_of_counts"]
 
 
 def native(y_true, y_pred, matrix, *, counts, scores, orientation: str, interval, probabilistic, relevance,
            relevance_order) -> bool:
-    """Whether ``evaluate`` computes on the arrays' device: labels or a matrix of an Array API
-    library other than numpy, and none of the options only the numpy path reads."""
-    given = [x for x in (y_true, y_pred, matrix) if x is not None]
+    """Whether ``evaluate`` computes on the arrays' device: labels, scores or a matrix of an
+    Array API library other than numpy, and none of the options only the numpy path reads."""
+    given = [x for x in (y_true, y_pred, matrix, scores) if x is not None]
     if not given or not all(map(_foreign, given)):
         return False
-    unread = (counts, scores, interval, probabilistic, relevance, relevance_order)
+    unread = (counts, interval, probabilistic, relevance, relevance_order)
     return all(option is None for option in unread) and orientation == "true-rows"
 
 
@@ -58,15 +59,20 @@ def _functions() -> tuple[Mapping, Mapping]:
 
 
 def evaluate_arrays(metrics, lookup: Callable[[str], MetricInfo], *, y_true=None, y_pred=None, labels=None, matrix=None,
-                    multilabel: bool = False, average: str | None = None, params: Mapping | None = None, weights=None,
-                    pos_label=None, zero_division=math.nan, validate: bool = True) -> dict[str, object]:
+                    scores=None, multilabel: bool = False, average: str | None = None, params: Mapping | None = None,
+                    weights=None, pos_label=None, zero_division=math.nan, validate: bool = True) -> dict[str, object]:
     """``evaluate``'s values of labels ``(N,)`` (or one column ``(N, 1)``), indicators ``(N, C)`` (``multilabel``) or a
     confusion matrix ``(..., C, C)`` of one Array API library, as arrays of it on its device.
 
     ``labels``: the classes (numbers), in order; without them the classes are the distinct
     labels seen (read from the device: their number fixes the shapes). ``validate``: a label
     outside ``labels`` is an error (one boolean read per call), as in ``TrainingMetric``.
+    ``scores``: see :func:`evaluate_scores`.
     """
+    if scores is not None:
+        return evaluate_scores(metrics, lookup, y_true=y_true, scores=scores, y_pred=y_pred, labels=labels,
+                               multilabel=multilabel, average=average, params=params, weights=weights,
+                               pos_label=pos_label, zero_division=zero_division, validate=validate)
     if matrix is not None:
         if y_true is not None or y_pred is not None:
             raise InputError("matrix", "give labels or a confusion matrix, not both")
@@ -114,9 +120,9 @@ def values_of_counts(metrics, lookup: Callable[[str], MetricInfo], *, matrix=Non
     for r in request.requested:
         info = r.info
         function = functions.get(info.id)
-        if function is None:
-            raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it reads scores, which "
-                                        "evaluate reads as numpy arrays; pass numpy arrays for it")
+        if function is None or info.needs_scores:
+            raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it reads scores, not counts; "
+                                        "pass scores= (evaluate_scores)")
         kwargs = request.kwargs(info)
         if info.per_class:
             kwargs.update(request.averaging(r, n_classes, labels))
@@ -147,3 +153,57 @@ def _checked(matrix):
     if not bool(xp.all(finite & (matrix >= 0))):
         raise InputError("matrix", "counts must be finite and non-negative")
     return matrix
+
+
+def evaluate_scores(metrics, lookup: Callable[[str], MetricInfo], *, y_true, scores, y_pred=None, labels=None,
+                    multilabel: bool = False, average: str | None = None, params: Mapping | None = None, weights=None,
+                    pos_label=None, zero_division=math.nan, validate: bool = True) -> dict[str, object]:
+    """``evaluate``'s values of true labels (or with ``multilabel`` an indicator matrix) and scores
+    ``(n, C)`` (or ``(n,)`` for two classes) of one Array API library, as arrays of it on its
+    device: each score- and curve-level metric by its module of ``generated/arrays/``, checked
+    as the numpy path checks them; the other metrics from ``y_pred`` (:func:`evaluate_arrays`)."""
+    request = EvaluationRequest.build(metrics, lookup, y_true=None, y_pred=None, labels=labels, matrix=None,
+                                      orientation="true-rows", counts=None, scores=None, multilabel=multilabel,
+                                      average=average, params=params, weights=weights, pos_label=pos_label,
+                                      zero_division=zero_division, relevance=None, relevance_order=None,
+                                      probabilistic=None)
+    scored = [r for r in request.requested if r.info.needs_scores]
+    counted = [r for r in request.requested if not r.info.needs_scores]
+    results = {}
+    if counted:
+        if y_pred is None:
+            raise InputError("y_pred", f"{counted[0].info.id} is computed from labels: pass y_pred beside the scores")
+        names = {p.name for r in counted for p in r.info.params}
+        results.update(evaluate_arrays([r.key for r in counted], lookup, y_true=y_true, y_pred=y_pred, labels=labels,
+                                       multilabel=multilabel, average=average, weights=weights, pos_label=pos_label,
+                                       params={k: v for k, v in request.params.items() if k in names},
+                                       zero_division=zero_division, validate=validate))
+    if multilabel and scored and not any(r.info.indicator_truth or r.info.thresholds for r in scored):
+        raise InputError("multilabel", f"{scored[0].info.id} is single-label: one true class per sample")
+    functions, _ = _functions()
+    n_scored = scores.shape[-1] if scores.ndim == 2 else 2
+    distinct = []  # the sorted true labels, read from the device once where a guard needs them
+
+    def class_labels():
+        if labels is not None or multilabel:
+            return labels
+        if not distinct:
+            distinct.append(namespace.to_host(namespace.array_namespace(y_true).unique_values(y_true)).tolist())
+        return distinct[0]
+
+    named = pos_label is not None and not isinstance(pos_label, int)
+    for r in scored:
+        info = r.info
+        if multilabel != info.indicator_truth and not (info.thresholds and multilabel):  # curves take both
+            raise InputError("multilabel", f"{info.id} takes a matrix y_true (n, C) (indicators or relevances): "
+                                           "pass multilabel=True"
+                             if info.indicator_truth else f"{info.id} is single-label: one true class per sample")
+        kwargs = {"labels": labels, **request.kwargs(info)}
+        if info.per_class:
+            request.guard_binary(r, n_scored, class_labels)
+            kwargs.update(average=r.mode, weights=request.weights,
+                          pos_label=pos_index(pos_label, class_labels() if named else labels, 2))
+            if info.thresholds:
+                kwargs["multilabel"] = multilabel
+        results[r.key] = functions[info.id](y_true, scores, **kwargs)
+    return {r.key: results[r.key] for r in request.requested}

@@ -26,6 +26,7 @@ from metricc.compiler.names import RUNTIME_NAMES
 __all__ = ["STANDARD", "TARGET", "XP_HELPERS", "emit_array_module", "emit_array_registry", "fallback"]
 
 LEVELS = ("class", "aggregate", "matrix")  # the levels of a confusion matrix's counts
+SCORE_LEVELS = ("score", "curve")  # the levels of scores: their modules come from .array_scores
 
 # The helpers of metricc.runtime.xp_kernel that printed kernels call (a test checks the copy).
 XP_HELPERS = frozenset({"align", "arange", "diagonal", "equal", "exact", "extended_log", "eye", "heaviside", "log_ratio",
@@ -42,12 +43,13 @@ _NUMPY = re.compile(r"(?<![.\w])np\.(\w+)")
 _CALL = re.compile(r"(?<![.\w])([A-Za-z_]\w*)\(")
 
 
-def _rewritten(code: str) -> tuple[str, set[str], set[str]]:
-    """``code`` on the namespace ``xp``, the runtime helpers it calls and the namespace names it reads."""
+def _rewritten(code: str, helpers: frozenset[str] = XP_HELPERS) -> tuple[str, set[str], set[str]]:
+    """``code`` on the namespace ``xp``, the runtime helpers it calls and the namespace names it
+    reads; each of ``helpers`` (those taking the namespace first) is called with ``xp`` first."""
     code = _NUMPY.sub(r"xp.\1", _HELPER_OF_NUMPY.sub(r"\1(", code))
-    called = {name for name in _CALL.findall(code) if name in RUNTIME_NAMES | XP_HELPERS}
+    called = {name for name in _CALL.findall(code) if name in RUNTIME_NAMES | helpers}
     read = {m.group(1) for m in re.finditer(r"(?<![.\w])xp\.(\w+)", code)}
-    return _CALL.sub(lambda m: f"{m.group(1)}(xp, " if m.group(1) in XP_HELPERS else m.group(0), code), called, read
+    return _CALL.sub(lambda m: f"{m.group(1)}(xp, " if m.group(1) in helpers else m.group(0), code), called, read
 
 
 def _kernel_code(context: ModuleContext) -> list[str]:
@@ -82,12 +84,12 @@ def fallback(metric: ir.Metric, context: ModuleContext | None = None) -> str | N
     return None
 
 
-def _lines(lines, extra: str = "") -> list[str]:
+def _lines(lines, extra: str = "", helpers: frozenset[str] = XP_HELPERS) -> list[str]:
     """The numpy module's laid-out ``lines`` on the namespace ``xp``, each statement laid out again
     (rewriting lengthens it: ``diagonal(M)`` becomes ``diagonal(xp, M)``), ``extra`` indented."""
     out = []
     for statement in _statements(lines):
-        code = _rewritten(statement)[0]
+        code = _rewritten(statement, helpers)[0]
         equals = [i for i, depth, char in layout_scan(code) if depth == 0 and code.startswith(" = ", i)]
         indent = code[: len(code) - len(code.lstrip())]
         if code.endswith(":") or not (equals or code.lstrip().startswith("return ")):
@@ -232,9 +234,9 @@ def emit_array_module(metric: ir.Metric) -> str | None:
 
 
 def emit_array_registry(metrics) -> str:
-    """``generated/arrays/__init__.py``: every count-level metric's array function and fallback note."""
-    ids = [m.id for m in metrics.values() if getattr(m.level, "value", m.level) in LEVELS]
-    lines = ['"""The Array API form of every count-level metric of the catalog (`metricc build` writes it).',
+    """``generated/arrays/__init__.py``: every metric's array function and fallback note."""
+    ids = [m.id for m in metrics.values() if getattr(m.level, "value", m.level) in LEVELS + SCORE_LEVELS]
+    lines = ['"""The Array API form of every metric of the catalog (`metricc build` writes it).',
              "", "FUNCTIONS maps a metric id to its function; FALLBACK maps the id of each metric computed by",
              "numpy on the host (its formula needs what the standard lacks) to the reason.", '"""', "",
              "from metricc.generated.arrays import ("]

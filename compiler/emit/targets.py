@@ -7,12 +7,12 @@ the targets whose output is ``generated/``, ``metricc docs --html`` those of the
 
 from __future__ import annotations
 
-from metricc.compiler.emit import array_module, html, latex, numpy_module
+from metricc.compiler.emit import array_module, array_scores, html, latex, numpy_module
 from metricc.compiler.emit.target import Target
 
 __all__ = ["TARGETS", "of"]
 
-TARGETS: tuple[Target, ...] = (numpy_module.TARGET, array_module.TARGET, latex.TARGET, html.TARGET)
+TARGETS: tuple[Target, ...] = (numpy_module.TARGET, array_module.TARGET, array_scores.TARGET, latex.TARGET, html.TARGET)
 
 
 def of(output: str) -> tuple[Target, ...]:

@@ -45,10 +45,10 @@ def _close(found, expected, name: str, entry: str) -> None:
     assert np.all(error <= tolerance * np.maximum(1.0, np.abs(expected[finite]))), (entry, found, expected)
 
 
-def test_every_count_level_metric_has_an_array_module():
-    assert set(FUNCTIONS) == {info.id for info in COUNT_LEVELS}
+def test_every_metric_has_an_array_module():
+    assert set(FUNCTIONS) == {info.id for info in dict.fromkeys(CATALOG[name] for name in CATALOG)}
     assert all(isinstance(note, str) and "numpy on the host" in note for note in FALLBACK.values())
-    assert sorted(FALLBACK) == ["iba", "p_value"]
+    assert sorted(name for name in FALLBACK if CATALOG[name].level in ("class", "aggregate", "matrix")) == ["iba", "p_value"]
 
 
 def test_the_compiler_knows_the_helpers_of_the_xp_kernel():

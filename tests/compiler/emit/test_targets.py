@@ -50,8 +50,9 @@ def test_a_new_output_target_is_one_module_and_one_entry(package_copy, tmp_path)
     emit = package / "compiler" / "emit"
     (emit / "formula_json.py").write_text(_TOY, encoding="utf-8")
     registry = (emit / "targets.py").read_text(encoding="utf-8")
-    registry = registry.replace("from metricc.compiler.emit import array_module, html, latex, numpy_module\n",
-                                "from metricc.compiler.emit import array_module, formula_json, html, latex, numpy_module\n")
+    registry = registry.replace("from metricc.compiler.emit import array_module, array_scores, html, latex, numpy_module\n",
+                                "from metricc.compiler.emit import array_module, array_scores, formula_json, html, latex, "
+                                "numpy_module\n")
     registry = registry.replace("TARGETS: tuple[Target, ...] = (", "TARGETS: tuple[Target, ...] = (formula_json.TARGET, ")
     assert "formula_json.TARGET" in registry and "formula_json, html" in registry
     (emit / "targets.py").write_text(registry, encoding="utf-8")
@@ -65,8 +66,8 @@ def test_a_new_output_target_is_one_module_and_one_entry(package_copy, tmp_path)
 
 
 def test_the_compiler_targets_and_their_outputs():
-    assert [t.name for t in targets.TARGETS] == ["numpy", "arrays", "latex", "html"]
-    assert [t.name for t in targets.of(GENERATED)] == ["numpy", "arrays", "latex"]
+    assert [t.name for t in targets.TARGETS] == ["numpy", "arrays", "array_scores", "latex", "html"]
+    assert [t.name for t in targets.of(GENERATED)] == ["numpy", "arrays", "array_scores", "latex"]
     assert [t.name for t in targets.of(SITE)] == ["html"]
 
 
