@@ -26,8 +26,8 @@ import numpy as np
 
 from metricc.core.errors import InputError
 
-__all__ = ["array_namespace", "as_array", "asarray_like", "count_dtype", "device", "is_array", "is_numpy", "is_torch", "to_host",
-           "value_dtype"]
+__all__ = ["array_namespace", "as_array", "asarray_like", "count_dtype", "device", "device_key", "is_array", "is_numpy",
+           "is_torch", "to_host", "value_dtype"]
 
 
 def _compat():
@@ -87,10 +87,15 @@ def is_torch(x) -> bool:
 _HELD: dict[tuple, bool] = {}
 
 
+def device_key(where) -> tuple[str, str]:
+    """A hashable name of a device, for caches per device: some devices (CuPy's) cannot be hashed."""
+    return type(where).__qualname__, str(where)
+
+
 def _holds(xp, where, name: str) -> bool:
     """Whether the device ``where`` holds an array of dtype ``name`` (asked once per device, by
     allocating one); devices are told apart by name, since some (CuPy's) cannot be hashed."""
-    key = (xp, type(where).__qualname__, str(where), name)
+    key = (xp, device_key(where), name)
     if key not in _HELD:
         _HELD[key] = _allocates(xp, where, name)
     return _HELD[key]

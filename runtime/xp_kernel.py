@@ -24,7 +24,6 @@ A module whose formula needs what the standard lacks calls the numpy module on t
 
 from __future__ import annotations
 
-import functools
 import math
 import warnings
 from collections.abc import Callable, Mapping
@@ -76,15 +75,18 @@ class Space:
         return self.xp.asarray(value, dtype=dtype or self.values, device=self.device)
 
 
-@functools.lru_cache(maxsize=64)
-def _space(xp, where) -> Space:
-    return Space(xp, where)
+_SPACES: dict[tuple, Space] = {}
 
 
 def space(array) -> Space:
-    """The :class:`Space` of ``array``."""
+    """The :class:`Space` of ``array``, one per namespace and device (devices told apart by
+    :func:`~metricc.runtime.namespace.device_key`: CuPy's cannot be hashed)."""
     xp = namespace.array_namespace(array)
-    return _space(xp, namespace.device(array))
+    where = namespace.device(array)
+    key = (xp, namespace.device_key(where))
+    if key not in _SPACES:
+        _SPACES[key] = Space(xp, where)
+    return _SPACES[key]
 
 
 def _array(xp: Space, value):
