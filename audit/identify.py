@@ -14,7 +14,9 @@ class-level metric on every count -> ``all`` (reported with averaging ``binary``
 with several customary meanings or none (``P``, ``n``, ``l``, ``TOP``) is tried in each of its
 readings (:mod:`.formula_readings`); the answer says which reading matched, or under which
 reading each metric holds when they differ (then ``forced`` is false). Printed parameters are
-tried in each role (PyCM's Tversky index) and a match names the parameter values it needs.
+tried in each role (PyCM's Tversky index) and a match names the parameter values it needs;
+printed numbers are solved for as parameter values (``5PR/(4P+R)``: F-beta with beta = 2,
+:mod:`.identify_solve`).
 Candidates are then proved symbolically (:mod:`.identify_proof`) or, failing that, must agree at
 fresh random points of their scope (:func:`.identify_numeric.confirmed`); the text output says
 which were proved. When nothing matches, perturbations of the formula (one
@@ -39,6 +41,7 @@ from metricc.audit import formula_readings as readings
 from metricc.audit.identify_numeric import confirmed, numeric_matches
 from metricc.audit.identify_per_class import per_class_matches
 from metricc.audit.identify_proof import proved as proved_matches
+from metricc.audit import identify_solve
 from metricc.audit.formula_parameters import printed_parameters
 from metricc.audit.latex_formula import parse_formula
 from metricc.audit.notation import SCALARS, Notation, label_metric
@@ -132,13 +135,12 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
                         for choice, _, ms in found for m in ms)
         said = {"read " + w for w in _reading_words(found[0][0], marked, "as")}
         forced, inferred = False, [s for s in inferred if s not in said]
-    label_names = label_metric(parsed.label) if parsed.label else (None, None)
-    agrees = _label_agrees(label_names, matched) if label_names[0] else None
+    label_names, agrees = _label(parsed.label, matched)
     expr = chosen.expr
     free = free_indices(expr)
     if len(free) == 1 and not matched:  # CEN_j: the per-class values of a matrix metric (averaging none)
         matched = tuple(Match(metric, "none", holds) for metric, holds in per_class_matches(expr, free[0], setting))
-        agrees = _label_agrees(label_names, matched) if label_names[0] else None
+        label_names, agrees = _label(parsed.label, matched)
     if free and all(m.average == "none" for m in matched):  # CEN_j, AUC(j, k): a per-class or per-pair value
         names = {m.metric for m in matched}  # class_cen's own averages say nothing new
         nearest = [n for n in nearest_aggregates(expr, free, matched=bool(matched)) if n[0] not in names]
@@ -222,6 +224,8 @@ def _matches(expr, setting: str) -> list[Match]:
             elif where:
                 near.append((variant[0], variant[1], f"equal except where {where}: there the catalog defines "
                                                      f"{_variant(*variant[:2])} by its own value"))
+    if not out:  # F_2 = 5PR/(4P+R): a printed number may be a parameter's value (identify_solve)
+        out = [(variant, holds, done, params) for variant, holds, done, params in identify_solve.solved(expr)]
     out.sort(key=lambda m: (("all", "single-label", "binary").index(m[1]), not m[2], _rank(m[0])))
     return [Match(v[0], v[1], h, p, params) for v, h, p, params in out], near
 
@@ -262,6 +266,16 @@ def _rank(variant) -> tuple:
     """One-per-matrix metrics first, then the common averaging modes."""
     modes = (None, "binary", "micro", "macro", "weighted", "geometric", "none")
     return (variant[1] not in (None,), modes.index(variant[1]) if variant[1] in modes else 9, variant[0])
+
+
+def _label(label: str | None, matches) -> tuple[tuple, bool | None]:
+    """(metric and mode the label names, whether a match is that); ``F_2`` names F-beta at
+    beta = 2 (:func:`.identify_solve.label_binding`)."""
+    binding = identify_solve.label_binding(label) if label else None
+    if binding is not None:
+        return ("f_beta", None), identify_solve.label_agrees(binding, matches)
+    names = label_metric(label) if label else (None, None)
+    return names, (_label_agrees(names, matches) if names[0] else None)
 
 
 def _label_agrees(label_names, matches) -> bool:
