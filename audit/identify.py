@@ -38,7 +38,8 @@ import re
 from metricc.audit.identify_differs import nearest as nearest_variants
 from metricc.audit.identify_free import free_indices, nearest_aggregates
 from metricc.audit import formula_readings as readings
-from metricc.audit.identify_numeric import confirmed, numeric_matches
+from metricc.audit.identify_numeric import confirmed, instance_formula, numeric_matches
+from metricc.audit.identify_single_label import agrees_on_single_label
 from metricc.audit.identify_per_class import per_class_matches
 from metricc.audit.identify_proof import proved as proved_matches
 from metricc.audit import identify_solve
@@ -136,6 +137,8 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
         said = {"read " + w for w in _reading_words(found[0][0], marked, "as")}
         forced, inferred = False, [s for s in inferred if s not in said]
     label_names, agrees = _label(parsed.label, matched)
+    if agrees is False and instance_formula(chosen.expr):  # compared on multi-label data only
+        agrees = agrees_on_single_label(label_names, matched)
     expr = chosen.expr
     free = free_indices(expr)
     if len(free) == 1 and not matched:  # CEN_j: the per-class values of a matrix metric (averaging none)

@@ -25,7 +25,7 @@ from metricc.audit.identify_scores import is_score_formula, score_table, score_v
 from metricc.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
 from metricc.compiler.language import symbols
 
-__all__ = ["numeric_matches", "distance", "variants", "parameters", "confirmed"]
+__all__ = ["numeric_matches", "distance", "variants", "parameters", "confirmed", "instance_formula"]
 
 _COUNTS = ("TP", "FP", "FN", "TN")
 _SCALAR_VALUES = {"beta": 0.7, "alpha": 0.3}
@@ -260,6 +260,11 @@ def _scopes(expr, setting: str) -> tuple[str, ...]:
         return ("per-class", "binary")
     return {"binary": ("binary",), "multiclass": ("single-label", "binary"),
             "multilabel": ("all",)}.get(setting, ("all", "single-label", "binary"))
+
+
+def instance_formula(expr) -> bool:
+    """Whether the formula is over the instances of multi-label data (compared there only)."""
+    return _scopes(expr, "any") == ("instances",)
 
 
 def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
