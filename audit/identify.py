@@ -162,13 +162,14 @@ def _tried(parsed, choices: list[dict], setting: str) -> tuple[list, list, tuple
     match, the edge-case near matches of the first that has any, and (choice, formula) of the
     first reading that makes sense (shown when none matches)."""
     found, edges, first = [], [], None
+    numbers = identify_solve.prints_numbers(parsed.template)  # only printed numbers are solved for
     for choice in choices:
         try:
             reading = parsed.read(choice)
         except InputError:  # a reading that makes no sense here (a count as a sum's bound)
             continue
         first = first or (choice, reading)
-        matches, near = _matches(reading.expr, setting)
+        matches, near = _matches(reading.expr, setting, numbers)
         if matches:
             found.append((choice, reading, matches))
         elif near and not edges:
@@ -208,7 +209,7 @@ def _reading_words(choice: dict, marked: dict, verb: str) -> tuple[str, ...]:
                  if len(marked[name][1]) > 1)
 
 
-def _matches(expr, setting: str) -> list[Match]:
+def _matches(expr, setting: str, solve: bool = False) -> list[Match]:
     """The catalog variants ``expr`` equals, each proved or confirmed at fresh random points
     (a match neither proved nor confirmed is none), ordered; printed scalar parameters are
     tried in each role (PyCM's Tversky index weighs FN by alpha, the catalog's FP)."""
@@ -227,7 +228,7 @@ def _matches(expr, setting: str) -> list[Match]:
             elif where:
                 near.append((variant[0], variant[1], f"equal except where {where}: there the catalog defines "
                                                      f"{_variant(*variant[:2])} by its own value"))
-    if not out:  # F_2 = 5PR/(4P+R): a printed number may be a parameter's value (identify_solve)
+    if not out and solve:  # F_2 = 5PR/(4P+R): a printed number may be a parameter's value (identify_solve)
         out = [(variant, holds, done, params) for variant, holds, done, params in identify_solve.solved(expr)]
     out.sort(key=lambda m: (("all", "single-label", "binary").index(m[1]), not m[2], _rank(m[0])))
     return [Match(v[0], v[1], h, p, params) for v, h, p, params in out], near

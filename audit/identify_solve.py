@@ -21,7 +21,7 @@ from metricc.audit.identify_numeric import confirmed
 from metricc.audit.identify_proof import catalog_metrics
 from metricc.compiler.language import symbols
 
-__all__ = ["solved", "shown", "label_binding", "label_agrees"]
+__all__ = ["solved", "shown", "prints_numbers", "label_binding", "label_agrees"]
 
 # counts at which the equation is written: distinct primes and small numbers, so that no two
 # counts coincide (a coincidence could make a wrong binding solve the equations)
@@ -37,11 +37,18 @@ def _parametric() -> tuple[str, ...]:
                         if info.level == "class" and info.params and all(p.kind == "scalar" for p in info.params)))
 
 
+def prints_numbers(expr: sympy.Expr | None) -> bool:
+    """Whether a formula (as printed, before the letters' meanings) has a number that could
+    stand for a parameter (not 0, 1 or -1): numbers a reading of letters brings in (TOP + P -
+    TP read as TP + 2 FN) are not the paper's."""
+    return expr is not None and any(abs(n) != 1 for n in expr.atoms(sympy.Number) if n != 0)
+
+
 def _per_class_with_numbers(expr: sympy.Expr) -> bool:
-    """Over plain counts only, with a number that could stand for a parameter (not 0, 1 or -1)."""
+    """Over plain counts only, with a number that could stand for a parameter."""
     if expr.atoms(sympy.Indexed) or not expr.free_symbols or not expr.free_symbols <= set(symbols.COUNTS):
         return False
-    return any(abs(n) != 1 for n in expr.atoms(sympy.Number) if n != 0)
+    return prints_numbers(expr)
 
 
 def shown(value: sympy.Expr) -> str:
