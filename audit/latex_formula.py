@@ -23,6 +23,7 @@ from metricc.audit.formula_readings import cell_marker, role_bounds, substitute,
 from metricc.audit.formula_events import events
 from metricc.audit.formula_indicators import indicators
 from metricc.audit.formula_memberships import memberships
+from metricc.audit.formula_preceding import preceding_definitions
 from metricc.audit.formula_parameters import parameter
 from metricc.audit.formula_sets import any_sets, set_letters, set_marker
 from metricc.audit.formula_scanner import EXCLUDED, PLACEHOLDER_LETTERS, Scanner
@@ -115,7 +116,8 @@ def _cell_or_set(notation: Notation, head: str, rest: list[str]) -> sympy.Expr |
 
 
 def _parse(text: str, notation: Notation, syntax: str) -> Formula:
-    source = typeset_operators(typed_times(text_to_latex(text)) if syntax == "text" else Source.of(text))
+    start = preceding_definitions(Source.of(text))  # "Let P denote ... . Then F = ...": after the formula
+    source = typeset_operators(typed_times(text_to_latex(start)) if syntax == "text" else start)
     source = source.sub(_DROP, lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "")
     source = digit_margins(plain_subscripts(unwrapped(one_name_g_mean(source.sub(_NUMBER_TAG, "").strip()))))
     source = signed_names(source)
