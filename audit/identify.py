@@ -44,6 +44,7 @@ from metricc.audit.identify_per_class import per_class_matches
 from metricc.audit.identify_proof import proved as proved_matches
 from metricc.audit import identify_solve
 from metricc.audit.formula_parameters import printed_parameters
+from metricc.audit.formula_peer_notation import applicable
 from metricc.audit.latex_formula import parse_formula
 from metricc.audit.notation import SCALARS, Notation, label_metric
 from metricc.core.errors import InputError
@@ -118,7 +119,46 @@ def _variant(metric: str, mode: str | None) -> str:
 def identify(formula: str, notation: str = "latex", setting: str = "any",
              symbols_map: dict[str, str] | None = None) -> Identification:
     """Identify a printed formula; see the module docstring. Raises InputError for text that
-    cannot be parsed (the command's exit code 2)."""
+    cannot be parsed (the command's exit code 2). A formula that cannot be read or matches
+    nothing as printed is read again in each peer library's notation that defines a name it
+    prints (PyCM's TOP, POP, P^{j}_{i,j}: :mod:`.formula_peer_notation`)."""
+    try:
+        printed, error = _identified(formula, notation, setting, symbols_map), None
+    except InputError as failure:
+        printed, error = None, failure
+    if (printed is not None and printed.matches and printed.forced) or notation != "latex" or symbols_map:
+        if error is not None:
+            raise error
+        return printed
+    found = []
+    for peer, text in applicable(formula):
+        try:
+            result = _identified(text, notation, setting, symbols_map)
+        except InputError:
+            continue
+        if result.matches:
+            found.append((peer, result))
+    if printed is not None and printed.matches:  # not forced as printed: a notation that settles it
+        found = [(p, r) for p, r in found if r.forced and _variants(r) <= _variants(printed)]
+    if not found:
+        if error is not None:
+            raise error
+        return printed
+    agreeing = [(p, r) for p, r in found if r.label_agrees]
+    if len(found) == 1 or len(agreeing) == 1:  # one notation matches, or the label names one's metric
+        peer, result = (found if len(found) == 1 else agreeing)[0]
+        return dataclasses.replace(result, inferred=result.inferred + (peer.said(),))
+    matches = tuple(dataclasses.replace(m, reading=m.reading + (f"the notation is {peer.name()}",)) for peer, r in found for m in r.matches)
+    return dataclasses.replace(found[0][1], matches=matches, forced=False,
+                               label_agrees=any(r.label_agrees for _, r in found) if found[0][1].label else None)
+
+
+def _variants(result: Identification) -> set:
+    return {(m.metric, m.average) for m in result.matches}
+
+
+def _identified(formula: str, notation: str, setting: str, symbols_map) -> Identification:
+    """:func:`identify` of the formula as printed."""
     if setting not in _SETTINGS:
         raise InputError("setting", f"'{setting}' is not one of {', '.join(_SETTINGS)}")
     if notation not in ("latex", "text"):

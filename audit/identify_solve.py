@@ -114,7 +114,7 @@ def _in_domain(param, solution: dict, unknowns: dict) -> bool:
     return all(bool(d.xreplace(mapping)) for d in param.domain)
 
 
-_F_BETA_LABEL = re.compile(r"\s*(?:\\(?:text|mathrm|mathit)\s*\{\s*F\s*\}|F)\s*_\s*\{?\s*([0-9]+(?:\.[0-9]+)?)\s*\}?\s*")
+_F_BETA_LABEL = re.compile(r"\s*(?:\\(?:text|mathrm|mathit)\s*\{\s*F\s*\}|F)\s*_?\s*\{?\s*([0-9]+(?:\.[0-9]+)?)\s*\}?\s*")
 
 
 def label_binding(label: str) -> dict[str, sympy.Expr] | None:
