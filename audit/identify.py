@@ -44,6 +44,7 @@ from metricc.audit.identify_per_class import per_class_matches
 from metricc.audit.identify_proof import proved as proved_matches
 from metricc.audit import identify_solve
 from metricc.audit.formula_parameters import printed_parameters
+from metricc.audit.formula_functions import READINGS, function_readings
 from metricc.audit.formula_peer_notation import applicable
 from metricc.audit.latex_formula import parse_formula
 from metricc.audit.notation import SCALARS, Notation, label_metric
@@ -119,9 +120,15 @@ def _variant(metric: str, mode: str | None) -> str:
 def identify(formula: str, notation: str = "latex", setting: str = "any",
              symbols_map: dict[str, str] | None = None) -> Identification:
     """Identify a printed formula; see the module docstring. Raises InputError for text that
-    cannot be parsed (the command's exit code 2). A formula that cannot be read or matches
-    nothing as printed is read again in each peer library's notation that defines a name it
-    prints (PyCM's TOP, POP, P^{j}_{i,j}: :mod:`.formula_peer_notation`)."""
+    cannot be parsed (the command's exit code 2). A formula that uses functions it defines on
+    sets (``P(A, B) := ...``) is read with its sets as (sample, label) pairs and as samples'
+    labels (:mod:`.formula_functions`). A formula that cannot be read or matches nothing as
+    printed is read again in each peer library's notation that defines a name it prints
+    (PyCM's TOP, POP, P^{j}_{i,j}: :mod:`.formula_peer_notation`)."""
+    on_sets = function_readings(formula) if notation == "latex" else None
+    if on_sets:
+        tried = [(f"read {READINGS[name]}", f"{READINGS[name]}", text) for name, text in on_sets]
+        return _read_each(tried, notation, setting, symbols_map, open_roles=True)
     try:
         printed, error = _identified(formula, notation, setting, symbols_map), None
     except InputError as failure:
@@ -130,27 +137,43 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
         if error is not None:
             raise error
         return printed
+    tried = [(peer.said(), f"the notation is {peer.name()}", text) for peer, text in applicable(formula)]
+    return _read_each(tried, notation, setting, symbols_map, printed, error)
+
+
+def _read_each(tried: list, notation: str, setting: str, symbols_map, printed=None, error=None,
+               open_roles: bool = False) -> Identification:
+    """The answer from the formula read in each way of ``tried`` ((sentence said when it is the
+    one, reading named in each match when several are, text)): the one way that matches, or
+    the one whose match the label names; else every way's matches, each with its reading.
+    ``open_roles``: nothing printed tells the ways apart (sets defined on no named data), so a
+    match under one way only is not forced either."""
     found = []
-    for peer, text in applicable(formula):
+    for said, named, text in tried:
         try:
             result = _identified(text, notation, setting, symbols_map)
-        except InputError:
+        except InputError as failure:
+            error = error or failure
             continue
+        printed = printed or result
         if result.matches:
-            found.append((peer, result))
-    if printed is not None and printed.matches:  # not forced as printed: a notation that settles it
-        found = [(p, r) for p, r in found if r.forced and _variants(r) <= _variants(printed)]
+            found.append((said, named, result))
+    if printed is not None and printed.matches and tried and not found[:1]:
+        return printed
+    if printed is not None and printed.matches and printed not in [r for *_, r in found]:
+        found = [f for f in found if f[2].forced and _variants(f[2]) <= _variants(printed)]  # one that settles it
     if not found:
-        if error is not None:
+        if printed is None:
             raise error
         return printed
-    agreeing = [(p, r) for p, r in found if r.label_agrees]
-    if len(found) == 1 or len(agreeing) == 1:  # one notation matches, or the label names one's metric
-        peer, result = (found if len(found) == 1 else agreeing)[0]
-        return dataclasses.replace(result, inferred=result.inferred + (peer.said(),))
-    matches = tuple(dataclasses.replace(m, reading=m.reading + (f"the notation is {peer.name()}",)) for peer, r in found for m in r.matches)
-    return dataclasses.replace(found[0][1], matches=matches, forced=False,
-                               label_agrees=any(r.label_agrees for _, r in found) if found[0][1].label else None)
+    agreeing = [f for f in found if f[2].label_agrees]
+    if not open_roles and (len({frozenset(_variants(f[2])) for f in found}) == 1 or len(agreeing) == 1):
+        said, _, result = (found if len(agreeing) != 1 else agreeing)[0]
+        return dataclasses.replace(result, inferred=result.inferred + (said,))
+    matches = tuple(dataclasses.replace(m, reading=m.reading + (named,)) for _, named, r in found for m in r.matches)
+    first = found[0][2]
+    return dataclasses.replace(first, matches=matches, forced=False,
+                               label_agrees=any(r.label_agrees for *_, r in found) if first.label else None)
 
 
 def _variants(result: Identification) -> set:

@@ -45,10 +45,12 @@ def prints_numbers(expr: sympy.Expr | None) -> bool:
 
 
 def _per_class_with_numbers(expr: sympy.Expr) -> bool:
-    """Over plain counts only, with a number that could stand for a parameter."""
+    """Over plain counts only, a ratio of polynomials, with a number that could stand for a parameter."""
     if expr.atoms(sympy.Indexed) or not expr.free_symbols or not expr.free_symbols <= set(symbols.COUNTS):
         return False
-    return prints_numbers(expr)
+    # the parametric metrics are ratios of polynomials in the counts: a log or a root of the
+    # counts never equals one, and sympy's solver would labour over it
+    return prints_numbers(expr) and expr.is_rational_function(*symbols.COUNTS)
 
 
 def shown(value: sympy.Expr) -> str:
