@@ -106,7 +106,10 @@ class Identification:
             lines.append("which reading the paper means decides the metric: give it with --symbol NAME=MEANING")
         if self.label_agrees is False:
             metric, mode = self.label_names
-            defined = _variant(self.matches[0].metric, self.matches[0].average) if self.matches else "no catalog metric"
+            first = self.matches[0] if self.matches else None
+            defined = _variant(first.metric, first.average) if first else "no catalog metric"
+            if first and first.metric == metric and first.params:  # F_3 over F-beta at beta = 2: the value differs
+                defined += " with " + ", ".join(f"{k} = {v}" for k, v in first.params)
             lines.append(f"labelled {_variant(metric, mode)}, but it defines {defined}")
         for n in self.nearest:
             lines.append(f"nearest: {_variant(n.metric, n.average)}: {n.differs}")

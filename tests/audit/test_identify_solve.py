@@ -99,3 +99,9 @@ def test_the_binding_is_said_in_the_text():
     result = identify(r"F_2 = \frac{5PR}{4P+R}")
     assert "f_beta [binary] with beta = 2" in result.text()
     assert result.label_agrees is True
+
+
+def test_a_label_at_another_beta_is_a_mislabel():
+    result = identify(r"F_3 = \frac{5PR}{4P+R}")
+    assert result.label_agrees is False
+    assert "labelled f_beta, but it defines f_beta [binary] with beta = 2" in result.text()
