@@ -158,7 +158,8 @@ def _read_each(tried: list, notation: str, setting: str, symbols_map, printed=No
         except InputError as failure:
             error = error or failure
             continue
-        printed = printed or result
+        if open_roles:  # the formula exists only as read: the first reading stands for it
+            printed = printed or result
         if result.matches:
             found.append((said, named, result))
     if printed is not None and printed.matches and tried and not found[:1]:
