@@ -14,7 +14,9 @@ class-level metric on every count -> ``all`` (reported with averaging ``binary``
 with several customary meanings or none (``P``, ``n``, ``l``, ``TOP``) is tried in each of its
 readings (:mod:`.formula_readings`); the answer says which reading matched, or under which
 reading each metric holds when they differ (then ``forced`` is false). Printed parameters are
-tried in each role (PyCM's Tversky index) and a match names the parameter values it needs.
+tried in each role (PyCM's Tversky index) and a match names the parameter values it needs;
+printed numbers are solved for as parameter values (``5PR/(4P+R)``: F-beta with beta = 2,
+:mod:`.identify_solve`).
 Candidates are then proved symbolically (:mod:`.identify_proof`) or, failing that, must agree at
 fresh random points of their scope (:func:`.identify_numeric.confirmed`); the text output says
 which were proved. When nothing matches, perturbations of the formula (one
@@ -36,10 +38,14 @@ import re
 from metricc.audit.identify_differs import nearest as nearest_variants
 from metricc.audit.identify_free import free_indices, nearest_aggregates
 from metricc.audit import formula_readings as readings
-from metricc.audit.identify_numeric import confirmed, numeric_matches
+from metricc.audit.identify_numeric import confirmed, instance_formula, numeric_matches
+from metricc.audit.identify_single_label import agrees_on_single_label
 from metricc.audit.identify_per_class import per_class_matches
 from metricc.audit.identify_proof import proved as proved_matches
+from metricc.audit import identify_solve
 from metricc.audit.formula_parameters import printed_parameters
+from metricc.audit.formula_functions import READINGS, function_readings
+from metricc.audit.formula_peer_notation import applicable
 from metricc.audit.latex_formula import parse_formula
 from metricc.audit.notation import SCALARS, Notation, label_metric
 from metricc.core.errors import InputError
@@ -100,7 +106,10 @@ class Identification:
             lines.append("which reading the paper means decides the metric: give it with --symbol NAME=MEANING")
         if self.label_agrees is False:
             metric, mode = self.label_names
-            defined = _variant(self.matches[0].metric, self.matches[0].average) if self.matches else "no catalog metric"
+            first = self.matches[0] if self.matches else None
+            defined = _variant(first.metric, first.average) if first else "no catalog metric"
+            if first and first.metric == metric and first.params:  # F_3 over F-beta at beta = 2: the value differs
+                defined += " with " + ", ".join(f"{k} = {v}" for k, v in first.params)
             lines.append(f"labelled {_variant(metric, mode)}, but it defines {defined}")
         for n in self.nearest:
             lines.append(f"nearest: {_variant(n.metric, n.average)}: {n.differs}")
@@ -114,7 +123,69 @@ def _variant(metric: str, mode: str | None) -> str:
 def identify(formula: str, notation: str = "latex", setting: str = "any",
              symbols_map: dict[str, str] | None = None) -> Identification:
     """Identify a printed formula; see the module docstring. Raises InputError for text that
-    cannot be parsed (the command's exit code 2)."""
+    cannot be parsed (the command's exit code 2). A formula that uses functions it defines on
+    sets (``P(A, B) := ...``) is read with its sets as (sample, label) pairs and as samples'
+    labels (:mod:`.formula_functions`). A formula that cannot be read or matches nothing as
+    printed is read again in each peer library's notation that defines a name it prints
+    (PyCM's TOP, POP, P^{j}_{i,j}: :mod:`.formula_peer_notation`)."""
+    on_sets = function_readings(formula) if notation == "latex" else None
+    if on_sets:
+        tried = [(f"read {READINGS[name]}", f"{READINGS[name]}", text) for name, text in on_sets]
+        return _read_each(tried, notation, setting, symbols_map, open_roles=True)
+    try:
+        printed, error = _identified(formula, notation, setting, symbols_map), None
+    except InputError as failure:
+        printed, error = None, failure
+    if (printed is not None and printed.matches and printed.forced) or notation != "latex" or symbols_map:
+        if error is not None:
+            raise error
+        return printed
+    tried = [(peer.said(), f"the notation is {peer.name()}", text) for peer, text in applicable(formula)]
+    return _read_each(tried, notation, setting, symbols_map, printed, error)
+
+
+def _read_each(tried: list, notation: str, setting: str, symbols_map, printed=None, error=None,
+               open_roles: bool = False) -> Identification:
+    """The answer from the formula read in each way of ``tried`` ((sentence said when it is the
+    one, reading named in each match when several are, text)): the one way that matches, or
+    the one whose match the label names; else every way's matches, each with its reading.
+    ``open_roles``: nothing printed tells the ways apart (sets defined on no named data), so a
+    match under one way only is not forced either."""
+    found = []
+    for said, named, text in tried:
+        try:
+            result = _identified(text, notation, setting, symbols_map)
+        except InputError as failure:
+            error = error or failure
+            continue
+        if open_roles:  # the formula exists only as read: the first reading stands for it
+            printed = printed or result
+        if result.matches:
+            found.append((said, named, result))
+    if printed is not None and printed.matches and tried and not found[:1]:
+        return printed
+    if printed is not None and printed.matches and printed not in [r for *_, r in found]:
+        found = [f for f in found if f[2].forced and _variants(f[2]) <= _variants(printed)]  # one that settles it
+    if not found:
+        if printed is None:
+            raise error
+        return printed
+    agreeing = [f for f in found if f[2].label_agrees]
+    if not open_roles and (len({frozenset(_variants(f[2])) for f in found}) == 1 or len(agreeing) == 1):
+        said, _, result = (found if len(agreeing) != 1 else agreeing)[0]
+        return dataclasses.replace(result, inferred=result.inferred + (said,))
+    matches = tuple(dataclasses.replace(m, reading=m.reading + (named,)) for _, named, r in found for m in r.matches)
+    first = found[0][2]
+    return dataclasses.replace(first, matches=matches, forced=False,
+                               label_agrees=any(r.label_agrees for *_, r in found) if first.label else None)
+
+
+def _variants(result: Identification) -> set:
+    return {(m.metric, m.average) for m in result.matches}
+
+
+def _identified(formula: str, notation: str, setting: str, symbols_map) -> Identification:
+    """:func:`identify` of the formula as printed."""
     if setting not in _SETTINGS:
         raise InputError("setting", f"'{setting}' is not one of {', '.join(_SETTINGS)}")
     if notation not in ("latex", "text"):
@@ -132,13 +203,14 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
                         for choice, _, ms in found for m in ms)
         said = {"read " + w for w in _reading_words(found[0][0], marked, "as")}
         forced, inferred = False, [s for s in inferred if s not in said]
-    label_names = label_metric(parsed.label) if parsed.label else (None, None)
-    agrees = _label_agrees(label_names, matched) if label_names[0] else None
+    label_names, agrees = _label(parsed.label, matched)
+    if agrees is False and instance_formula(chosen.expr):  # compared on multi-label data only
+        agrees = agrees_on_single_label(label_names, matched)
     expr = chosen.expr
     free = free_indices(expr)
     if len(free) == 1 and not matched:  # CEN_j: the per-class values of a matrix metric (averaging none)
         matched = tuple(Match(metric, "none", holds) for metric, holds in per_class_matches(expr, free[0], setting))
-        agrees = _label_agrees(label_names, matched) if label_names[0] else None
+        label_names, agrees = _label(parsed.label, matched)
     if free and all(m.average == "none" for m in matched):  # CEN_j, AUC(j, k): a per-class or per-pair value
         names = {m.metric for m in matched}  # class_cen's own averages say nothing new
         nearest = [n for n in nearest_aggregates(expr, free, matched=bool(matched)) if n[0] not in names]
@@ -157,13 +229,14 @@ def _tried(parsed, choices: list[dict], setting: str) -> tuple[list, list, tuple
     match, the edge-case near matches of the first that has any, and (choice, formula) of the
     first reading that makes sense (shown when none matches)."""
     found, edges, first = [], [], None
+    numbers = identify_solve.prints_numbers(parsed.template)  # only printed numbers are solved for
     for choice in choices:
         try:
             reading = parsed.read(choice)
         except InputError:  # a reading that makes no sense here (a count as a sum's bound)
             continue
         first = first or (choice, reading)
-        matches, near = _matches(reading.expr, setting)
+        matches, near = _matches(reading.expr, setting, numbers)
         if matches:
             found.append((choice, reading, matches))
         elif near and not edges:
@@ -203,7 +276,7 @@ def _reading_words(choice: dict, marked: dict, verb: str) -> tuple[str, ...]:
                  if len(marked[name][1]) > 1)
 
 
-def _matches(expr, setting: str) -> list[Match]:
+def _matches(expr, setting: str, solve: bool = False) -> list[Match]:
     """The catalog variants ``expr`` equals, each proved or confirmed at fresh random points
     (a match neither proved nor confirmed is none), ordered; printed scalar parameters are
     tried in each role (PyCM's Tversky index weighs FN by alpha, the catalog's FP)."""
@@ -222,6 +295,8 @@ def _matches(expr, setting: str) -> list[Match]:
             elif where:
                 near.append((variant[0], variant[1], f"equal except where {where}: there the catalog defines "
                                                      f"{_variant(*variant[:2])} by its own value"))
+    if not out and solve:  # F_2 = 5PR/(4P+R): a printed number may be a parameter's value (identify_solve)
+        out = [(variant, holds, done, params) for variant, holds, done, params in identify_solve.solved(expr)]
     out.sort(key=lambda m: (("all", "single-label", "binary").index(m[1]), not m[2], _rank(m[0])))
     return [Match(v[0], v[1], h, p, params) for v, h, p, params in out], near
 
@@ -262,6 +337,16 @@ def _rank(variant) -> tuple:
     """One-per-matrix metrics first, then the common averaging modes."""
     modes = (None, "binary", "micro", "macro", "weighted", "geometric", "none")
     return (variant[1] not in (None,), modes.index(variant[1]) if variant[1] in modes else 9, variant[0])
+
+
+def _label(label: str | None, matches) -> tuple[tuple, bool | None]:
+    """(metric and mode the label names, whether a match is that); ``F_2`` names F-beta at
+    beta = 2 (:func:`.identify_solve.label_binding`)."""
+    binding = identify_solve.label_binding(label) if label else None
+    if binding is not None:
+        return ("f_beta", None), identify_solve.label_agrees(binding, matches)
+    names = label_metric(label) if label else (None, None)
+    return names, (_label_agrees(names, matches) if names[0] else None)
 
 
 def _label_agrees(label_names, matches) -> bool:

@@ -25,7 +25,7 @@ from metricc.audit.identify_scores import is_score_formula, score_table, score_v
 from metricc.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
 from metricc.compiler.language import symbols
 
-__all__ = ["numeric_matches", "distance", "variants", "parameters", "confirmed"]
+__all__ = ["numeric_matches", "distance", "variants", "parameters", "confirmed", "instance_formula"]
 
 _COUNTS = ("TP", "FP", "FN", "TN")
 _SCALAR_VALUES = {"beta": 0.7, "alpha": 0.3}
@@ -120,16 +120,18 @@ def _user_value(expr, counts, matrix=None, per_class: int | None = None, vector=
         return None
 
 
-@functools.lru_cache(maxsize=1)
-def instance_variants() -> tuple:
-    """(metric id, mode, "instances", ()) of every variant the runtime computes from multi-label
-    data: every averaging of the class-level metrics (samples too) and the aggregates."""
+@functools.lru_cache(maxsize=8)
+def instance_variants(scalars: tuple[str, ...] = ()) -> tuple:
+    """(metric id, mode, "instances", params) of every variant the runtime computes from
+    multi-label data: every averaging of the class-level metrics (samples too) and the
+    aggregates; a scalar parameter the formula prints takes its fixed value (F-beta's beta)."""
     import metricc.api as mc
 
     out = []
     for info in mc.catalog().values():
         if info.level == "class":
-            out.extend((info.id, mode, "instances", ()) for mode in info.averages if mode not in ("none", "binary"))
+            params = tuple((p.name, _SCALAR_VALUES[p.name]) for p in info.params if p.name in scalars)
+            out.extend((info.id, mode, "instances", params) for mode in info.averages if mode not in ("none", "binary"))
         elif info.level == "aggregate" and not info.params:
             out.append((info.id, None, "instances", ()))
     return tuple(out)
@@ -142,7 +144,9 @@ def _instance_value(variant, y_true, y_pred):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
-            value = mc.evaluate(metric, y_true=y_true, y_pred=y_pred, multilabel=True, average=mode)[metric]
+            params = dict(variant[3]) if len(variant) > 3 else {}
+            value = mc.evaluate(metric, y_true=y_true, y_pred=y_pred, multilabel=True, average=mode,
+                                params=params or None)[metric]
             return float(np.asarray(value, dtype=float))
         except Exception:  # noqa: BLE001 - a variant that cannot take multi-label data is no candidate
             return None
@@ -209,7 +213,7 @@ def _compute_table(params: tuple[tuple[str, ...], bool], kind: str) -> dict:
     if kind == "scores":
         return score_table()
     if kind == "instances":
-        return {v: tuple(_instance_value(v, *data) for data in _label_sets()) for v in instance_variants()}
+        return {v: tuple(_instance_value(v, *data) for data in _label_sets()) for v in instance_variants(params[0])}
     table = {}
     for variant in variants(params):
         if kind == "per-class":
@@ -260,6 +264,11 @@ def _scopes(expr, setting: str) -> tuple[str, ...]:
         return ("per-class", "binary")
     return {"binary": ("binary",), "multiclass": ("single-label", "binary"),
             "multilabel": ("all",)}.get(setting, ("all", "single-label", "binary"))
+
+
+def instance_formula(expr) -> bool:
+    """Whether the formula is over the instances of multi-label data (compared there only)."""
+    return _scopes(expr, "any") == ("instances",)
 
 
 def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:

@@ -22,6 +22,8 @@ from metricc.audit.formula_names import metric_named, signed_names, typed_times
 from metricc.audit.formula_readings import cell_marker, role_bounds, substitute, table_cells
 from metricc.audit.formula_events import events
 from metricc.audit.formula_indicators import indicators
+from metricc.audit.formula_memberships import memberships
+from metricc.audit.formula_preceding import preceding_definitions
 from metricc.audit.formula_parameters import parameter
 from metricc.audit.formula_sets import any_sets, set_letters, set_marker
 from metricc.audit.formula_scanner import EXCLUDED, PLACEHOLDER_LETTERS, Scanner
@@ -36,7 +38,7 @@ from metricc.core.errors import InputError
 __all__ = ["Formula", "parse_formula", "with_meanings", "text_to_latex", "MAX_LENGTH"]
 
 MAX_LENGTH = 2000  # characters: longer than any printed metric definition
-_DROP = re.compile(r"\\(left|right|displaystyle|limits|big|Big|bigg|Bigg)(?![A-Za-z])|\\[,;!:]|\\ |&|\\\\"
+_DROP = re.compile(r"\\(left|right|displaystyle|limits|nolimits|big|Big|bigg|Bigg)(?![A-Za-z])|\\[,;!:]|\\ |&|\\\\"
                    r"|\\(begin|end)\{aligned\}|\$")
 _NUMBER_TAG = re.compile(r"(\\quad\s*)?(\\tag\{[^{}]*\}|\(\d+(\.\d+)?\))\s*$"  # an equation number at the end,
                          r"|(\\quad\s*\(\d+(\.\d+)?\)|\\tag\{[^{}]*\})\s*(?=,)")  # or before the definitions
@@ -114,7 +116,8 @@ def _cell_or_set(notation: Notation, head: str, rest: list[str]) -> sympy.Expr |
 
 
 def _parse(text: str, notation: Notation, syntax: str) -> Formula:
-    source = typeset_operators(typed_times(text_to_latex(text)) if syntax == "text" else Source.of(text))
+    start = preceding_definitions(Source.of(text))  # "Let P denote ... . Then F = ...": after the formula
+    source = typeset_operators(typed_times(text_to_latex(start)) if syntax == "text" else start)
     source = source.sub(_DROP, lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "")
     source = digit_margins(plain_subscripts(unwrapped(one_name_g_mean(source.sub(_NUMBER_TAG, "").strip()))))
     source = signed_names(source)
@@ -123,7 +126,7 @@ def _parse(text: str, notation: Notation, syntax: str) -> Formula:
             notation.bounds.setdefault(letter, meaning)
             if sentence:
                 notation.inferred.setdefault(letter, sentence)
-    source = any_sets(label_sets(indicators(events(source))))
+    source = any_sets(label_sets(indicators(memberships(events(source)))))
     notation.sets = set_letters(source.text)
     notation.cells = {k: v for k, v in table_cells(source.text).items() if k not in notation.defined}
     notation.bounds.update(bound_meanings(source.text))

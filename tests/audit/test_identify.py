@@ -142,10 +142,12 @@ def test_multilabel_instance_notation(latex, expected):
 
 
 def test_multilabel_labels_and_a_swapped_set():
-    """Wenzel's Acc of multi-label data is the Jaccard index averaged over instances; a cap
-    where a cup belongs is caught."""
+    """Wenzel's Acc of multi-label data is the Jaccard index averaged over instances, which is
+    accuracy on single-label data: no mislabel (identify_single_label); a cap where a cup
+    belongs is caught."""
     acc = identify(r"Acc = \frac{1}{n} \sum_{i=1}^n \frac{|C_{h(x_i)} \cap C_{y_i}|}{|C_{h(x_i)} \cup C_{y_i}|}")
-    assert acc.label_agrees is False and "labelled accuracy, but it defines jaccard [samples]" in acc.text()
+    assert [(m.metric, m.average) for m in acc.matches] == [("jaccard", "samples")]
+    assert acc.label_agrees is True and "labelled" not in acc.text()
     assert identify(r"r_M = \frac{1}{n} \sum_{i=1}^n \frac{|Y_i \cap Z_i|}{|Y_i|}").label_agrees is True
     wrong = identify(r"\frac{1}{n}\sum_{i=1}^{n} \frac{|Y_i \cap Z_i|}{|Y_i \cap Z_i|}", setting="multilabel")
     assert ("jaccard", "samples", "all") not in {(m.metric, m.average, m.holds) for m in wrong.matches}

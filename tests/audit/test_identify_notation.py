@@ -184,7 +184,7 @@ def test_an_unknown_letter_is_tried_as_each_count_and_the_answer_says_under_whic
     capsys.readouterr()
     assert main(["identify", r"\frac{TP}{TP + FP + x}", "--symbol", "x=FN"]) == 0
     capsys.readouterr()
-    none = identify(r"\frac{x}{x + 3y}")  # no reading matches: the one shown is named
+    none = identify(r"\frac{x^2}{x + 3y}")  # no reading matches: the one shown is named (x/(x + 3y) is Tversky)
     assert none.matches == () and none.inferred == ("no reading of x, y matches a catalog metric; shown reading "
                                                     "x as TP and y as FP",)
 

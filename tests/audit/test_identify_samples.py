@@ -183,3 +183,10 @@ def test_an_indicator_summed_over_a_samples_labels_counts_them(seed):
 def test_an_indicator_of_one_label_outside_a_sum_over_the_labels_is_refused():
     with pytest.raises(InputError, match="one label of a sample"):
         identify(r"\frac{1}{N}\sum_{i=1}^{N} 1(y_{i,j} = \hat{y}_{i,j})")
+
+
+def test_a_printed_parameter_is_bound_over_the_samples_too():
+    """F-beta of each sample's sets with beta printed: compared with the catalog at the same beta."""
+    result = identify(r"\frac{1}{n}\sum_{i=1}^{n} \frac{(1+\beta^2)|Y_i \cap Z_i|}{(1+\beta^2)|Y_i \cap Z_i| "
+                      r"+ \beta^2 |Y_i \setminus Z_i| + |Z_i \setminus Y_i|}")
+    assert ("f_beta", "samples") in {(m.metric, m.average) for m in result.matches}, result.text()
