@@ -144,7 +144,7 @@ def average_class_metric(
     if mode.pools:
         per_class = [p for p in class_params if np.ndim(params[p]) > 0]
         if per_class:
-            raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
+            raise InputError(per_class[0], f"is a per-class vector; {mode.name} averaging pools the classes, so it cannot apply")
         pooled_counts = float_class_counts(pooled(counts, reads)) if context is None else _shared_pooled(context, reads)
         return finish(*apply_kernel(kernel, pooled_counts, params), zero)[..., 0][()]
     if context is not None and not params and not mode.per_class and mode.combine is not None:
