@@ -113,6 +113,8 @@ def test_every_row_has_what_its_readers_need():
         assert mode.call or mode.per_class or mode.positive_class, f"{name}: a mode that is no call keeps classes"
         assert mode.words and mode.display and mode.latex and mode.sample, name
         assert mode.binary is not None or mode.per_class, f"{name}: its value on a 2 x 2 matrix, for the prover"
+        assert (mode.uniform is not None) == mode.takes_weights, f"{name}: the mode it is under equal class weights"
+        assert mode.uniform is None or language.MODES[mode.uniform].call, name
 
 
 def test_the_spec_schema_lists_the_modes_of_the_table():

@@ -160,12 +160,12 @@ def bind(metric: ir.Metric, bindings: Mapping[str, sympy.Expr]) -> ir.Metric:
 
 
 def _bound_term(term: ir.Term, bindings: Mapping[str, sympy.Expr]) -> ir.Term:
-    """``weighted(m, w)`` with ``w`` the same positive value in every class is ``macro(m)``.
+    """``weighted(m, w)`` with ``w`` the same positive value in every class is ``macro(m)``, its row's ``uniform``.
 
     With ``w = 0`` no class has weight: the term keeps its weights and has no closed form.
     """
     if term.weights in bindings and bindings[term.weights] != 0:
-        return dataclasses.replace(term, mode="macro", weights=None)
+        return dataclasses.replace(term, mode=averaging.MODES[term.mode].uniform, weights=None)
     return term
 
 

@@ -106,7 +106,8 @@ class Mode:
     applied to the counts summed over classes. ``per_instance``: the counts are per instance
     of multi-label data. ``per_class``: one value per class is kept (no average).
     ``positive_class``: the value of the positive class (``pos_label``). ``takes_weights``: a
-    call may give class weights, a ``class_vector`` parameter (``weighted(recall, w)``). ``general``: per-class formula -> the average for any C (None: one
+    call may give class weights, a ``class_vector`` parameter (``weighted(recall, w)``), and
+    ``uniform`` names the mode it is when every class has the same positive weight. ``general``: per-class formula -> the average for any C (None: one
     opaque symbol). ``binary``: (per-class formula, (class 0's value, class 1's)) -> the
     average on a 2 x 2 matrix. ``summed``: (value of class k, k, pooled formula, support of
     class k) -> the average as sums over the classes (None: not written so). ``sample``:
@@ -137,6 +138,7 @@ class Mode:
     per_class: bool = False
     positive_class: bool = False
     takes_weights: bool = False
+    uniform: str | None = None
     latex_share: int = 2
     curve_words: str | None = None
     latex_curve: str | None = None
@@ -202,7 +204,7 @@ MODES = MappingProxyType({m.name: m for m in (
          curve_words="the mean of the per-class values",
          latex_curve=r"\frac{1}{C} \sum_{k=1}^{C} m_k",
          latex_values=r"\texttt{{macro}}: $\frac{{1}}{{C}} \sum_{{{0}=0}}^{{C-1}} v_{0}$"),
-    Mode("weighted", call=True, general=_support_weighted_general, takes_weights=True,
+    Mode("weighted", call=True, general=_support_weighted_general, takes_weights=True, uniform="macro",
          binary=lambda per_class, values: ((A + B) * values[0] + (Cc + D) * values[1]) / (A + B + Cc + D),
          summed=lambda value, k, pooled, support: sympy.Sum(support * value, (k, 0, C - 1)) / sympy.Sum(support, (k, 0, C - 1)),
          sample=_support_weighted,
