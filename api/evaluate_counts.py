@@ -75,7 +75,7 @@ def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
                                       "are not enough")
         kwargs = plain
         if step.averaged:
-            if r.mode == "binary":
+            if averaging.positive_class(r.mode):
                 request.guard_binary(r, n_classes, class_labels)
             kwargs = by_mode.get(r.mode)
             if kwargs is None:
@@ -98,7 +98,7 @@ def _instance_counts(request: EvaluationRequest, steps: tuple[Step, ...]):
     if not per_instance:
         return None
     if request.y_true is None or not request.multilabel:
-        asked = "samples" in [request.average, *(r.asked for r in request.requested)]  # by the caller, not a default
+        asked = any(map(averaging.per_instance, [request.average, *(r.asked for r in request.requested)]))  # by the caller, not a default
         raise InputError("average" if asked else "multilabel",
                          f"{per_instance[0]} averages over instances (samples): pass indicator matrices "
                          "y_true and y_pred with multilabel=True")

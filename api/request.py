@@ -20,7 +20,7 @@ import numpy as np
 
 from metricc.api import read_inputs
 from metricc.core.errors import InputError
-from metricc.runtime import confusion, per_class
+from metricc.runtime import averaging, confusion, per_class
 from metricc.runtime.registry import MetricInfo
 
 __all__ = ["EvaluationRequest", "Requested", "checked_entries", "per_class_values", "pos_index", "requested_metrics", "sorted_labels"]
@@ -166,12 +166,12 @@ class EvaluationRequest:
         "the second sorted label" is no answer a reader can see in ``f1: 0.927`` (scikit-learn
         refuses string labels without ``pos_label`` for the same reason). ``class_labels``: the
         labels, or a function giving them (read only when the guard applies)."""
-        if r.mode != "binary" or self.pos_label is not None:
+        if not averaging.positive_class(r.mode) or self.pos_label is not None:
             return
         class_labels = class_labels() if callable(class_labels) else class_labels
         info = r.info
-        other = ", ".join(repr(a) for a in info.averages if a not in ("binary", "samples"))
-        how = "averages 'binary' by default" if (r.asked or self.average) is None else "with average='binary'"
+        other = ", ".join(repr(a) for a in info.averages if not (averaging.positive_class(a) or averaging.per_instance(a)))
+        how = f"averages {r.mode!r} by default" if (r.asked or self.average) is None else f"with average={r.mode!r}"
         if n_classes > 2:
             raise InputError("average", f"{info.id} {how}, the value of one class; with {n_classes} classes "
                                         f"name that class (pos_label=) or choose another average ({other})")
@@ -251,7 +251,7 @@ def _resolved(name: str, value, lookup):
 
 def per_class_values(r: Requested) -> bool:
     """Whether the value is one per class (labelled with the classes): averaging ``none``."""
-    return r.mode == "none" and (r.info.per_class or r.info.needs_scores)
+    return averaging.per_class(r.mode) and (r.info.per_class or r.info.needs_scores)
 
 
 def pos_index(pos_label, class_labels, n_classes: int) -> int:

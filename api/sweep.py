@@ -43,7 +43,7 @@ import numpy as np
 from metricc.runtime import confusion
 from metricc.core.errors import InputError
 from metricc.api.evaluate import metric as _metric
-from metricc.runtime.averaging import MODES
+from metricc.runtime import averaging
 from metricc.runtime.context import CallContext
 from metricc.runtime.terms import MatrixTerms, read_matrix
 from metricc.runtime.kernel import MAX_PARAMETER
@@ -146,8 +146,8 @@ def sweep(
     kwargs = {**fixed, "zero_division": zero_division}
     if info.per_class:  # class metrics and per-class matrix formulas
         average = average or info.default_average
-        if average == "micro" and kind == "class_vector":
-            raise InputError("average", f"micro averaging pools the classes, so the per-class '{param}' cannot apply")
+        if averaging.pools(average) and kind == "class_vector":
+            raise InputError("average", f"{average} averaging pools the classes, so the per-class '{param}' cannot apply")
         kwargs.update(average=average, weights=weights, pos_label=pos_label)
     elif average is not None:
         raise InputError("average", f"{info.id} is a {info.level}-level metric: one value per matrix, no averaging")
@@ -168,7 +168,7 @@ def sweep(
 
     batch = the_counts.true_positives.shape[:-1]
     _check_result_size(batch, values.shape[:-1] if kind == "class_vector" else values.shape,
-                       n_classes if kwargs.get("average") == "none" else 1)
+                       n_classes if averaging.per_class(kwargs.get("average")) else 1)
     shown = {"label": f"sweep {info.id}", "enabled": progress}
     if kind == "scalar":
         extremes(values)
@@ -191,7 +191,7 @@ def _product(grid: ProductGrid, kind: str, n_classes: int) -> ProductGrid:
 
 
 # Averages whose class weights do not depend on the swept parameter: linear in the per-class values.
-_LINEAR_AVERAGES = tuple(name for name, mode in MODES.items() if mode.linear)
+_LINEAR_AVERAGES = tuple(name for name, mode in averaging.MODES.items() if mode.linear)
 
 
 # Grid vectors per step of the matrix-product form: a block of the grid (512 KiB for 18

@@ -30,7 +30,8 @@ import itertools
 import numpy as np
 
 from metricc.runtime import confusion
-from metricc.runtime.averaging import MODES
+from metricc.runtime import averaging
+from metricc.runtime.averaging import MODES, POSITIVE_CLASS
 from metricc.core.errors import InputError
 from metricc.api.evaluate import catalog, evaluate, metric
 
@@ -55,7 +56,6 @@ ADJUSTABLE = ("balanced_accuracy",)
 # implicit first, then a different reading of the data (transposed), then the catalog
 # relatives, zero division and the printed scale.
 _KINDS = ("pos_label", "average", "orientation", "metric", "adjusted", "zero_division", "scale")
-_SEARCHED_LEVELS = ("class", "aggregate", "matrix")
 _SCALES = {"percent": 100.0, "fraction": 0.01}
 
 
@@ -81,28 +81,28 @@ def _singles(metric_id: str, inputs: dict) -> list[dict]:
     """Every one-argument change of the claim's convention, in the order of ``_KINDS``."""
     info = metric(metric_id)
     changes = []
-    if info.level == "class":
+    if info.per_class_counts:
         labels = _class_labels(inputs)
         average = inputs.get("average") or info.default_average
-        if average == "binary":
+        if averaging.positive_class(average):
             current = inputs.get("pos_label", labels[1] if len(labels) > 1 else None)
             changes += [{"pos_label": label} for label in labels if label != current]
         # binary of an averaged claim is one class's value, proposed below with its class
         changes += [{"average": a} for a in info.averages
-                    if a != average and MODES[a].one_number and (a != "binary" or not labels)]
-        if average != "binary" and "binary" in info.averages:  # one class's own value, class 1 included
-            changes += [{"average": "binary", "pos_label": label} for label in labels]
+                    if a != average and MODES[a].one_number and (not MODES[a].positive_class or not labels)]
+        if not averaging.positive_class(average) and POSITIVE_CLASS in info.averages:  # one class's own value, class 1 included
+            changes += [{"average": POSITIVE_CLASS, "pos_label": label} for label in labels]
     if inputs.get("matrix") is not None:
         flipped = "pred-rows" if inputs.get("orientation", "true-rows") == "true-rows" else "true-rows"
         changes.append({"orientation": flipped})
     for other in _relatives(metric_id):
         # a per-class relative of a one-per-matrix metric (mcc_per_class for mcc) is its mean
-        macro = info.level != "class" and metric(other).level == "class"
+        macro = not info.per_class_counts and metric(other).per_class_counts
         changes.append({"metric": other, "average": "macro"} if macro else {"metric": other})
     if metric_id in ADJUSTABLE:
         changes.append({"adjusted": True})
     changes += [{"zero_division": z} for z in (0.0, 1.0)]
-    if info.level == "class":
+    if info.per_class_counts:
         changes.append({"zero_division": "skip"})
     changes += [{"scale": s} for s in _SCALES]
     return changes
@@ -113,7 +113,7 @@ def _value(metric_id: str, inputs: dict, change: dict):
     arguments = {**inputs, **{k: v for k, v in change.items() if k not in ("metric", "scale", "adjusted")}}
     name = change.get("metric", metric_id)
     info = metric(name)
-    if info.level != "class":
+    if not info.per_class_counts:
         for key in ("average", "pos_label", "weights"):
             arguments.pop(key, None)
     elif arguments.get("average") not in (None, *info.averages):
@@ -167,11 +167,11 @@ def _catalog_matches(metric_id: str, inputs: dict, expected, tolerance: float) -
     hits = []
     for other in sorted(catalog()):
         info = metric(other)
-        if other == metric_id or info.level not in _SEARCHED_LEVELS or info.per_instance:
+        if other == metric_id or info.needs_scores or info.per_instance:
             continue
         if any(p.default is None for p in info.params):
             continue
-        averages = [a for a in info.averages if MODES[a].one_number] if info.level == "class" else [None]
+        averages = [a for a in info.averages if MODES[a].one_number] if info.per_class_counts else [None]
         for average in averages:
             change = {"metric": other, "average": average} if average else {"metric": other}
             value = _value(metric_id, inputs, change)

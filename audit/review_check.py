@@ -38,6 +38,7 @@ from metricc.audit.review_tools import identify_formula
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
 from metricc.api.progress import track
+from metricc.runtime import averaging
 
 __all__ = ["MAX_EQUATIONS", "MAX_NUMBERS", "MAX_SAMPLES", "MAX_TABLES", "NUMBER_CHECKS", "NumberCheck",
            "NumberContext", "check_formulas", "check_numbers", "in_order"]
@@ -72,7 +73,7 @@ def check_formulas(paper: Paper, findings: Findings, progress: bool = False) -> 
         if finding.status == "ok" and equation.label and usable:
             metric_id = usable[0].split(" ", 1)[0]
             average = usable[0].partition(" [")[2].partition("]")[0] if usable[0].startswith(metric_id + " [") else None
-            meaning = (metric_id, None if average in ("binary", "none") else average)
+            meaning = (metric_id, None if averaging.positive_class(average) or averaging.per_class(average) else average)
             key = glossary_key(equation.label)
             glossary[key] = meaning if glossary.get(key, meaning) == meaning else None  # defined two ways: no reading
     return out, {key: meaning for key, meaning in glossary.items() if meaning}
@@ -176,19 +177,19 @@ def _readings(claim: Claim, matrix: Matrix) -> list[tuple[str, dict]]:
     classes = len(matrix.rows)
     average = claim.average
     names = [claim.metric]
-    if average and info.level != "class":  # Acc_M: a per-class relative that has the averaging
+    if average and not info.per_class_counts:  # Acc_M: a per-class relative that has the averaging
         related = sorted({m for group in RELATIVES if claim.metric in group for m in group} - {claim.metric},
                          key=lambda m: (closeness(claim.metric, m), m))
-        names = [m for m in related if metric(m).level == "class" and average in metric(m).averages][:1] or names
+        names = [m for m in related if metric(m).per_class_counts and average in metric(m).averages][:1] or names
     readings = []
     for name in names:
-        level = metric(name).level
-        if level != "class":
+        if not metric(name).per_class_counts:
             readings.append((name, {}))
         elif average:
-            readings.append((name, {"average": average} if average != "binary" or classes == 2 else {"average": "binary", "pos_label": 1}))
-        elif classes == 2 and "binary" in metric(name).averages:
-            readings += [(name, {"average": "binary", "pos_label": 0}), (name, {"average": "binary", "pos_label": 1})]
+            readings.append((name, {"average": average} if not averaging.positive_class(average) or classes == 2
+                               else {"average": average, "pos_label": 1}))
+        elif classes == 2 and averaging.POSITIVE_CLASS in metric(name).averages:
+            readings += [(name, {"average": averaging.POSITIVE_CLASS, "pos_label": label}) for label in (0, 1)]
         else:
             readings += [(name, {"average": a}) for a in AVERAGINGS if a in metric(name).averages]
     return readings
@@ -216,7 +217,7 @@ def _agrees(value: float | None, claim: Claim) -> bool:
 def _reading_text(name: str, arguments: dict, claim: Claim) -> str:
     parts = [name] if name != claim.metric else []
     if "average" in arguments:
-        parts.append(f"{arguments['average']} averaging" if arguments["average"] != "binary"
+        parts.append(f"{arguments['average']} averaging" if not averaging.positive_class(arguments["average"])
                      else f"class {arguments.get('pos_label', 1)} positive")
     return ", ".join(parts)
 
@@ -294,7 +295,7 @@ def _contradictions(paper: Paper, claims, numbers) -> list[Finding]:
     """One score of one matrix printed with two values in two places."""
     out, first_seen = [], {}
     for claim, finding in zip(claims, numbers):
-        if finding.status != "ok" or claim.average is None and metric(claim.metric).level == "class":
+        if finding.status != "ok" or claim.average is None and metric(claim.metric).per_class_counts:
             continue
         key = (finding.data, finding.metric, claim.average)
         if key not in first_seen:

@@ -37,6 +37,7 @@ import math
 
 import numpy as np
 
+from metricc.runtime import averaging
 from metricc.runtime.confusion import classes_and_matrix
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
@@ -60,9 +61,9 @@ class Scorer:
             raise InputError("metric_id", f"{self.info.id} is a statistic with no better direction (higher_is_better: "
                                           "null in its spec): model selection cannot maximise it; score with a metric "
                                           "that has one")
-        if (average or self.info.default_average) == "none":
-            raise InputError("average", "a scorer gives one number; choose an averaging mode other than 'none'"
-                                        f" (one of {', '.join(a for a in self.info.averages if a != 'none')})")
+        if averaging.per_class(average or self.info.default_average):
+            raise InputError("average", f"a scorer gives one number; choose an averaging mode other than '{averaging.PER_CLASS}'"
+                                        f" (one of {', '.join(a for a in self.info.averages if not averaging.per_class(a))})")
         if average is not None and not self.info.per_class:
             raise InputError("average", f"{self.info.id} is a {self.info.level}-level metric: it has no averaging")
         unknown = sorted(set(self.params) - {p.name for p in self.info.params})

@@ -20,6 +20,7 @@ from metricc.cli.paths import shown, spec_dir as _spec_dir
 from metricc.compiler.packages import package_dir
 from metricc.compiler.errors import SpecError
 from metricc.core.errors import InputError
+from metricc.runtime import averaging
 
 __all__ = ["add_command", "worked_example"]
 
@@ -67,7 +68,7 @@ def _datasets(info) -> list[tuple[dict, str, str]]:
     multilabel = ({"y_true": _MULTILABEL_TRUE, "y_pred": _MULTILABEL_PRED, "multilabel": True},
                   f"Multi-label indicator rows y_true = {_MULTILABEL_TRUE}, y_pred = {_MULTILABEL_PRED}.",
                   "y_true=y_true, y_pred=y_pred, multilabel=True")
-    return [scores] if info.level in ("curve", "score") else [matrix, multilabel]
+    return [scores] if info.needs_scores else [matrix, multilabel]
 
 
 def worked_example(info) -> dict:
@@ -77,7 +78,7 @@ def worked_example(info) -> dict:
 
     for data, text, arguments in _datasets(info):
         rows, calls = [], []
-        for mode in [m for m in info.averages if m != "binary"] or [None]:
+        for mode in [m for m in info.averages if not averaging.positive_class(m)] or [None]:
             try:
                 value = evaluate(info.id, average=mode, **data)[info.id]
             except InputError:

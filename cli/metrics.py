@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from metricc.core.errors import InputError
+from metricc.runtime import averaging
 
 __all__ = ["FAMILIES", "Request", "evaluate_requests", "expand"]
 
@@ -103,12 +104,12 @@ def expand(texts: list[str], average: str | None, kind: str, n_classes: int | No
 
 def _applies(info, kind: str) -> bool:
     """Metrics over instances need multi-label indicator rows; others take any input of their level."""
-    samples = info.per_instance or info.default_average == "samples"
+    samples = info.per_instance or averaging.per_instance(info.default_average)
     return kind == "multilabel" or not samples
 
 
 def _family_request(info, average: str | None, n_classes: int | None, named_classes: bool = False) -> Request:
-    if average is None and info.default_average == "binary" and ((n_classes or 0) > 2 or named_classes):
+    if average is None and averaging.positive_class(info.default_average) and ((n_classes or 0) > 2 or named_classes):
         return Request(f"{info.id}:macro", info.id, "macro")
     key = info.id if average is None or not info.averages else f"{info.id}:{average}"
     return Request(key, info.id, average if info.averages else None)

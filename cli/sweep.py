@@ -13,6 +13,7 @@ import json
 import numpy as np
 
 from metricc.core.errors import InputError
+from metricc.runtime import averaging
 from metricc.api.sweep import MAX_GRID_ELEMENTS
 
 __all__ = ["parse_spec", "run"]
@@ -91,12 +92,12 @@ def run(args, data: dict, params: dict, weights, zero_division: float, options: 
                 raise InputError("param", f"{info.id} has no parameter '{name}'")
             if grid is None:
                 grid = product_grid(values, n_classes, flat=True) if kinds[name] == "class_vector" else values
-            binary = info.level == "class" and (args.average or info.default_average) == "binary"
+            binary = info.per_class_counts and averaging.positive_class(args.average or info.default_average)
             if binary and pos_label is None and n_classes > 2:  # one class's value: name it on multi-class data
                 raise InputError("--average", f"{info.id} with binary averaging is the value of one class; with "
                                               f"{n_classes} classes name it (--pos-label) or choose another average")
             index = 1 if pos_label is None else pos_label
-            kwargs = {"average": args.average, "weights": weights, "pos_label": index} if info.level == "class" else {}
+            kwargs = {"average": args.average, "weights": weights, "pos_label": index} if info.per_class_counts else {}
             result = sweep(info.id, **inputs, param=name, grid=grid, params=params, zero_division=zero_division,
                            progress=not args.quiet, **kwargs)
             batch_axes = np.ndim(inputs["matrix"]) - 2 if "matrix" in inputs else np.ndim(inputs["counts"][0]) - 1

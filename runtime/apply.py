@@ -144,10 +144,10 @@ def average_class_metric(
     if mode.pools:
         per_class = [p for p in class_params if np.ndim(params[p]) > 0]
         if per_class:
-            raise InputError(per_class[0], "is a per-class vector; micro averaging pools the classes, so it cannot apply")
+            raise InputError(per_class[0], f"is a per-class vector; {mode.name} averaging pools the classes, so it cannot apply")
         pooled_counts = float_class_counts(pooled(counts, reads)) if context is None else _shared_pooled(context, reads)
         return finish(*apply_kernel(kernel, pooled_counts, params), zero)[..., 0][()]
-    if context is not None and not params and average != "none" and mode.combine is not None:
+    if context is not None and not params and not mode.per_class and mode.combine is not None:
         return mode.combine(np, _shared_per_class(context, kernel, zero, weights, pos_label, zero_division))
     real = float_class_counts(counts) if context is None else context.real
     values, undefined = per_class_values(kernel, real, params, zero)  # values handed back (none) are the caller's own

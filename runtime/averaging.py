@@ -36,7 +36,8 @@ from metricc.runtime import namespace
 from metricc.runtime.confusion import check_class_vector
 from metricc.runtime.division import finish, nonzero, skips, zero_division_value
 
-__all__ = ["AVERAGES", "MODES", "POSITIVE_CLASS", "READINGS", "Mode", "PerClass", "PerClassPartials", "mode", "sum_last_axis"]
+__all__ = ["AVERAGES", "MODES", "PER_CLASS", "POSITIVE_CLASS", "READINGS", "Mode", "PerClass", "PerClassPartials", "mode", "per_class",
+           "per_instance", "pools", "positive_class", "sum_last_axis"]
 
 
 def sum_last_axis(values):
@@ -343,11 +344,30 @@ AVERAGES = tuple(MODES)
 # The averagings a printed score may have been given without naming it, the most customary first.
 READINGS = tuple(sorted((m.name for m in MODES.values() if m.reading is not None), key=lambda name: MODES[name].reading))
 POSITIVE_CLASS = next(m.name for m in MODES.values() if m.positive_class)  # binary: one class's value (pos_label)
+PER_CLASS = next(m.name for m in MODES.values() if m.per_class)  # none: the per-class values themselves
+
+
+# A caller's mode as a name, read by its row: None (no averaging) and unknown names have no field set.
 
 
 def per_instance(mode: str | None) -> bool:
-    """Whether ``mode`` averages per-instance counts (``samples``); None and unknown modes do not."""
+    """Whether ``mode`` averages per-instance counts (``samples``)."""
     return mode in MODES and MODES[mode].per_instance
+
+
+def per_class(mode: str | None) -> bool:
+    """Whether ``mode`` keeps one value per class (``none``)."""
+    return mode in MODES and MODES[mode].per_class
+
+
+def positive_class(mode: str | None) -> bool:
+    """Whether ``mode`` is the value of the positive class (``binary``, ``pos_label``)."""
+    return mode in MODES and MODES[mode].positive_class
+
+
+def pools(mode: str | None) -> bool:
+    """Whether ``mode`` pools the counts over classes (``micro``), so no per-class parameter applies."""
+    return mode in MODES and MODES[mode].pools
 
 
 def mode(average: str, averages: tuple[str, ...]) -> Mode:

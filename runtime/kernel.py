@@ -25,7 +25,7 @@ import numpy as np
 from metricc.core.binomial import binomial_tail
 from metricc.runtime import registry
 from metricc.runtime.apply import Kernel, average_class_metric, average_class_values, average_curve_metric, float_class_counts
-from metricc.runtime.averaging import AVERAGES, sum_last_axis
+from metricc.runtime.averaging import AVERAGES, PER_CLASS, sum_last_axis
 from metricc.runtime.confusion import ClassCounts, check_class_vector, check_counts, check_matrix, counts_from_matrix
 from metricc.core.errors import InputError
 from metricc.runtime.curves import check_scores, curve_pick, score_curves
@@ -305,7 +305,7 @@ def metric_param(name: str, value) -> Kernel:
         info = metric_id if isinstance(metric_id, registry.MetricInfo) else registry.find_metric(metric_id)
     except InputError as error:
         raise InputError(name, error.message) from None
-    if not info.per_class_counts or "none" not in info.averages:
+    if not info.per_class_counts or PER_CLASS not in info.averages:
         why = f"level {info.level}" if not info.per_class_counts else f"averages {', '.join(info.averages)}"
         raise InputError(name, f"'{info.id}' has no per-class values ({why}); '{name}' takes a class-level metric")
     unknown = sorted(set(bound) - {p.name for p in info.params})
@@ -314,7 +314,7 @@ def metric_param(name: str, value) -> Kernel:
 
     def per_class(tp, fp, fn, tn):
         try:
-            values = np.asarray(info.function(tp, fp, fn, tn, average="none", zero_division=math.nan, **bound), dtype=float)
+            values = np.asarray(info.function(tp, fp, fn, tn, average=PER_CLASS, zero_division=math.nan, **bound), dtype=float)
         except InputError as error:
             raise InputError(f"{name}: {error.argument}", error.message) from None
         return values, np.isnan(values)
@@ -326,7 +326,7 @@ def metric_param(name: str, value) -> Kernel:
                                    "interval='bootstrap' applies")
         counts = [np.asarray(c, dtype=float) for c in (tp, fp, fn, tn)]
         scalar = counts[0].ndim == 0  # micro: the pooled counts
-        found = info.gradient(*(c[..., None] if scalar else c for c in counts), average="none",
+        found = info.gradient(*(c[..., None] if scalar else c for c in counts), average=PER_CLASS,
                               zero_division=math.nan, **bound)
         return np.asarray(found, dtype=float)[..., 0, :] if scalar else np.asarray(found, dtype=float)
 

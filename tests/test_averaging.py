@@ -84,11 +84,37 @@ def test_the_tables_list_the_same_modes():
     assert tuple(language.MODES) == runtime.AVERAGES
 
 
+# The facts of a mode that both sides read by field rather than by the mode's name.
+_SHARED_FIELDS = ("pools", "per_instance", "per_class", "positive_class", "takes_weights")
+
+
 def test_the_tables_agree_on_what_each_mode_reads():
-    """Pooled counts and per-instance counts are facts of a mode both sides act on."""
+    """Pooled counts, per-instance counts, one value per class, the positive class's value and
+    class weights are facts of a mode both sides act on."""
     for name in runtime.AVERAGES:
+        for field in _SHARED_FIELDS:
+            assert getattr(language.MODES[name], field) == getattr(runtime.MODES[name], field), (name, field)
         assert language.per_instance(name) == runtime.per_instance(name), name
-        assert language.MODES[name].pools == runtime.MODES[name].pools, name
+
+
+def test_every_row_has_what_its_readers_need():
+    """Readers ask a row, never a name: a new row must say how it is computed and written, and
+    the modes read by name constant (``PER_CLASS``, ``POSITIVE_CLASS``) are one row each."""
+    for table in (language.MODES, runtime.MODES):
+        assert [m.name for m in table.values() if m.per_class] == [runtime.PER_CLASS]
+        assert [m.name for m in table.values() if m.positive_class] == [runtime.POSITIVE_CLASS]
+    assert language.PER_CLASS == runtime.PER_CLASS
+    readings = [m.reading for m in runtime.MODES.values() if m.reading is not None]
+    assert sorted(readings) == list(range(len(readings)))
+    for name, mode in runtime.MODES.items():
+        assert mode.pools != (mode.combine is not None), f"{name}: pools the counts or combines per-class values"
+        assert not (mode.per_class and mode.positive_class), name
+    for name, mode in language.MODES.items():
+        assert mode.call or mode.per_class or mode.positive_class, f"{name}: a mode that is no call keeps classes"
+        assert mode.words and mode.display and mode.latex and mode.sample, name
+        assert mode.binary is not None or mode.per_class, f"{name}: its value on a 2 x 2 matrix, for the prover"
+        assert (mode.uniform is not None) == mode.takes_weights, f"{name}: the mode it is under equal class weights"
+        assert mode.uniform is None or language.MODES[mode.uniform].call, name
 
 
 def test_the_spec_schema_lists_the_modes_of_the_table():

@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from metricc.bridges.plot._figure import display_names, new_figure
-from metricc.runtime import confusion
+from metricc.runtime import averaging, confusion
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
 
@@ -43,9 +43,9 @@ def _scores(m: np.ndarray, metric_ids: list[str], average, params) -> np.ndarray
         if info.higher_is_better is None:
             raise InputError("metrics", f"{name} is a statistic with no better direction (higher_is_better: null): "
                                         "it ranks no classifier first; rank by metrics that have one")
-        if info.per_class_counts and (average or info.default_average) == "none":
+        if info.per_class_counts and averaging.per_class(average or info.default_average):
             raise InputError("average", f"{name}: a ranking needs one value per classifier; choose an averaging "
-                                        "other than none")
+                                        f"other than {averaging.PER_CLASS}")
     results = evaluate(metric_ids, matrix=m, average=average, params=params)
     rows = [np.asarray(results[name], dtype=float) for name in metric_ids]
     for name, row in zip(metric_ids, rows):

@@ -131,7 +131,7 @@ class Function:
         """Where the value is 0 (for some class or sample, if a class or sample index is free:
         ``Sum(Y[s, k], k)``, a sample with no true label)."""
         free = [n for n in self.names if n not in env]
-        ranges = [range(env["n"] if n in symbols.SAMPLE_INDICES else env.get("C", 1)) for n in free]
+        ranges = [range(env["n"] if symbols.is_sample_index_name(n) else env.get("C", 1)) for n in free]
         found = np.zeros(shape, dtype=bool)
         for values in itertools.product(*ranges):
             found |= np.broadcast_to(self({**env, **dict(zip(free, values))}), shape) == 0

@@ -160,12 +160,12 @@ def bind(metric: ir.Metric, bindings: Mapping[str, sympy.Expr]) -> ir.Metric:
 
 
 def _bound_term(term: ir.Term, bindings: Mapping[str, sympy.Expr]) -> ir.Term:
-    """``weighted(m, w)`` with ``w`` the same positive value in every class is ``macro(m)``.
+    """``weighted(m, w)`` with ``w`` the same positive value in every class is ``macro(m)``, its row's ``uniform``.
 
     With ``w = 0`` no class has weight: the term keeps its weights and has no closed form.
     """
     if term.weights in bindings and bindings[term.weights] != 0:
-        return dataclasses.replace(term, mode="macro", weights=None)
+        return dataclasses.replace(term, mode=averaging.MODES[term.mode].uniform, weights=None)
     return term
 
 
@@ -174,13 +174,13 @@ def _variants(metrics: Mapping[str, ir.Metric]) -> list[tuple]:
     their defaults, and every variant at a parameter endpoint."""
     out = []
     for metric in metrics.values():
-        modes = [m for m in metric.averages if m != "none"] if rules(metric.level).per_class else [None]
+        modes = [m for m in metric.averages if not averaging.per_class(m)] if rules(metric.level).per_class else [None]
         out.extend((metric.id, mode, ()) for mode in modes)
         if rules(metric.level).per_class:
-            out.append((metric.id, "none", ()))
+            out.append((metric.id, averaging.PER_CLASS, ()))
         defaults = tuple((p.name, p.default) for p in metric.params if p.kind == "scalar")
         if defaults and all(p.kind == "scalar" for p in metric.params):
-            out.extend((metric.id, mode, defaults) for mode in modes + (["none"] if rules(metric.level).per_class else []))
+            out.extend((metric.id, mode, defaults) for mode in modes + ([averaging.PER_CLASS] if rules(metric.level).per_class else []))
         for param in metric.params:
             if param.kind == "class_matrix":  # one number for every pair of classes is no distance worth stating
                 continue
@@ -194,18 +194,18 @@ def _variants(metrics: Mapping[str, ir.Metric]) -> list[tuple]:
 def _form(metrics, variant, form):
     metric_id, mode, bindings = variant
     metric = bind(metrics[metric_id], dict(bindings)) if bindings else metrics[metric_id]
-    if mode == "none":  # class by class: the per-class formula itself, in general only
+    if averaging.per_class(mode):  # class by class: the per-class formula itself, in general only
         per_class = fixed(metric, metric.simplified)
         return None if per_class is None or form is binary_form else sympy.cancel(per_class)
     return form(metric, mode)
 
 
 def _comparable(left, right) -> bool:
-    """Plain pairs as before (no ``none``); a bound variant against unbound ones of its mode."""
+    """Plain pairs as before (not class by class); a bound variant against unbound ones of its mode."""
     if bool(left[2]) == bool(right[2]):
-        return not left[2] and "none" not in (left[1], right[1])
+        return not left[2] and not averaging.per_class(left[1]) and not averaging.per_class(right[1])
     bound, other = (left, right) if left[2] else (right, left)
-    return other[1] == bound[1] or (other[1] is None and bound[1] != "none")
+    return other[1] == bound[1] or (other[1] is None and not averaging.per_class(bound[1]))
 
 
 def _term_modes(metrics, *variants) -> list[str | None]:
@@ -248,7 +248,7 @@ def _proved_pairs(metrics, variants, form, scope, method, memo, skip=frozenset()
                   for members in groups.values() for i, left in enumerate(members) for right in members[i + 1:]
                   if (left, right) not in skip and _comparable(left, right)}
     equal = _remembered_all(memo, candidates, _is_bool, lambda pair: _equal(forms[pair[0]], forms[pair[1]]))
-    proved = [(left, right, scope, "cancellation of the per-class formulas" if left[1] == "none" else method)
+    proved = [(left, right, scope, "cancellation of the per-class formulas" if averaging.per_class(left[1]) else method)
               for (left, right), same in equal.items() if same]
     return proved
 
@@ -296,7 +296,7 @@ def prove_equivalences(metrics: Mapping[str, ir.Metric], memo: MutableMapping | 
                            "cancellation over the entries of a 2 x 2 matrix", memo, skip=frozenset(done))
     # Two-class coincidences between averaged variants are many and rarely informative; keep
     # those that say what a binary value or a one-per-matrix metric equals.
-    binary = [(l, r, s, m) for l, r, s, m in binary if {l[1], r[1]} & {"binary", None}]
+    binary = [(l, r, s, m) for l, r, s, m in binary if any(mode is None or averaging.positive_class(mode) for mode in (l[1], r[1]))]
     pairs = [(left, right, scope, method, any(map(averaging.per_instance, (left[1], right[1], *_term_modes(metrics, left, right)))))
              for left, right, scope, method in general + binary]
     stated = _stated(pairs)

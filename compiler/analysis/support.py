@@ -23,8 +23,6 @@ from metricc.compiler.language import symbols
 
 __all__ = ["cells", "count_weights", "zero_guard", "opaque", "restored", "at_a_positive_cell", "weighed_out"]
 
-_NOT_INDICES = (symbols.N_CLASSES, symbols.N_TOTAL)  # integer symbols that are no class index
-
 
 def cells(expr: sympy.Expr, n_classes: int) -> dict | None:
     """The linear coefficients of ``expr`` in the cells of an ``n_classes`` matrix, or None."""
@@ -79,7 +77,7 @@ def count_weights(expr: sympy.Expr, fixed: Mapping = {}) -> list[dict] | None:
         linear = poly.total_degree() == 1 and poly.coeff_monomial(1) == 0
         return [weights] if linear and all(w >= 0 for w in weights.values()) else None
     expr = expr.xreplace(fixed)
-    loose = sorted((s for s in expr.free_symbols if s.is_integer and s not in _NOT_INDICES), key=str)
+    loose = sorted((s for s in expr.free_symbols if symbols.is_index(s)), key=str)
     out = []
     for values in itertools.product(range(3), repeat=len(loose)):
         found = cells(expr.xreplace(dict(zip(loose, values))), 3)
@@ -163,7 +161,7 @@ def weighed_out(case: sympy.Expr, row, column) -> bool:
     holds the cell (``t[row]``, ``p[column]``, ``t[row] + p[row]``, ...), checked on every
     cell of a 3 x 3 matrix. The multinomial variance gives such a cell weight 0, so the
     gradient there is never read: no reason to call it undefined."""
-    loose = {s for s in case.free_symbols if s.is_integer and s not in (row, column, *_NOT_INDICES)}
+    loose = {s for s in case.free_symbols if symbols.is_index(s) and s not in (row, column)}
     if analyze.split_case(case)[1] or loose:
         return False
     for a, b in itertools.product(range(3), repeat=2):

@@ -14,7 +14,7 @@ import jinja2
 import sympy
 
 from metricc.compiler.analysis import analyze
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import averaging, ir, symbols
 from metricc.compiler.language.averaging import MODES, per_instance
 from metricc.compiler.language.levels import Level, rules
 from metricc.compiler.language.load import ERRATA_FIELDS
@@ -42,11 +42,10 @@ _ENVIRONMENT = jinja2.Environment(
 )
 _ENVIRONMENT.filters["esc"] = latex_escape
 _ENVIRONMENT.filters["interval"] = lambda text: re.sub(r"\binf\b", r"\\infty", text)  # [3, inf) -> [3, \infty)
-# Long identifiers of the errata (test names, file paths) may break after _ and / .
-# A score formula has no matrix: the support of class k is its number of samples.
-_SCORE_WEIGHTED = r"\texttt{{weighted}}: $\sum_{{{0}=0}}^{{C-1}} \left(\sum_{{s}} Y_{{s{0}}}\right) v_{0} / n$ (by support)"
 _ENVIRONMENT.filters["per_class_average"] = lambda mode, index, level: (
-    _SCORE_WEIGHTED if (mode, level) == ("weighted", Level.SCORE) else MODES[mode].latex_values).format(index)
+    MODES[mode].latex_score_values if level == Level.SCORE and MODES[mode].latex_score_values else MODES[mode].latex_values
+).format(index)
+# Long identifiers of the errata (test names, file paths) may break after _ and / .
 _ENVIRONMENT.filters["breakable"] = lambda text: re.sub(r"(\\_|/)", r"\1\\allowbreak{}", latex_escape(text))
 
 INDEX = symbols.index_symbol("k")
@@ -279,11 +278,11 @@ def _equivalences(metric: ir.Metric, metrics: Mapping[str, ir.Metric]) -> list[s
     for (other, bindings, other_bindings, scope, modes), (found, methods) in groups.items():
         if modes is None:
             left, right = _variant(metric.id, None, bindings), _variant(other, None, other_bindings)
-            listed = ", ".join(r"\texttt{none} (class by class)" if m == "none" else rf"\texttt{{{m}}}" for m in sorted(found))
+            listed = ", ".join(rf"\texttt{{{m}}}" + (" (class by class)" if averaging.per_class(m) else "") for m in sorted(found))
             where = f"averaged alike: {listed};"
         else:
             left, right = _variant(metric.id, modes[0], bindings), _variant(other, modes[1], other_bindings)
-            where = "class by class," if modes[0] == "none" else ""
+            where = "class by class," if averaging.per_class(modes[0]) else ""
         notes = [_binding_note(b) for b in (bindings, other_bindings)]
         note = "".join(f"; {n}" for n in notes if n)
         proof = "; ".join(latex_escape(m) for m in methods)

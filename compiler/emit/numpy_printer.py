@@ -56,7 +56,7 @@ class NumpyPrinter:
 
     def _index_range(self, *indices: str) -> str:
         """The size of the range of index names: samples ``n`` (s, u, v of score formulas), else classes ``C``."""
-        kinds = {self.sample_indices and name in symbols.SAMPLE_INDICES for name in indices}
+        kinds = {self.sample_indices and symbols.is_sample_index_name(name) for name in indices}
         if len(kinds) > 1:
             raise InternalError(f"numpy printer: a sample and a class index compared: {', '.join(indices)}")
         return "n" if kinds.pop() else "C"
@@ -74,7 +74,7 @@ class NumpyPrinter:
             if method is not None:
                 printed = method(expr)
                 if self.sample_indices and printed.batched:
-                    samples = sum(name in symbols.SAMPLE_INDICES for name in printed.indices)
+                    samples = sum(map(symbols.is_sample_index_name, printed.indices))
                     self.arrays.add((samples, len(printed.indices) - samples))
                 return printed
         raise InternalError(f"numpy printer: unsupported node {type(expr).__name__}: {expr}")
@@ -257,8 +257,8 @@ class NumpyPrinter:
         a dummy, the values' class axes stay."""
         keys, values, lookup = (self.print(a) for a in expr.args)
         sample, classes = keys.indices, values.indices[:-1]
-        if (sample not in symbols.SAMPLE_INDICES or values.indices and values.indices[-1] != sample
-                or any(name in symbols.SAMPLE_INDICES for name in classes) or len(lookup.indices) > 1):
+        if (not symbols.is_sample_index_name(sample) or values.indices and values.indices[-1] != sample
+                or any(map(symbols.is_sample_index_name, classes)) or len(lookup.indices) > 1):
             raise InternalError("numpy printer: a group sum reads vectors over the samples and one key per sample")
         indices = "".join(sorted(classes + lookup.indices))
         return Printed(f"{self.use('group_sum')}({keys.code}, {values.code}, {lookup.code})", indices, True)

@@ -30,8 +30,8 @@ import sympy
 
 from metricc.compiler.language import symbols
 
-__all__ = ["A", "B", "CALLS", "CLASS_COUNTS_2X2", "Cc", "D", "MODES", "Mode", "POOLED", "TRACE", "instance_mean", "opaque",
-           "per_instance"]
+__all__ = ["A", "B", "CALLS", "CLASS_COUNTS_2X2", "Cc", "D", "MODES", "Mode", "PER_CLASS", "POOLED", "TRACE", "instance_mean",
+           "opaque", "per_class", "per_instance", "positive_class"]
 
 TRACE = sympy.Symbol("T", nonnegative=True)
 N, C = symbols.N_TOTAL, symbols.N_CLASSES
@@ -104,7 +104,10 @@ class Mode:
 
     ``call``: written as a call in formulas (``macro(recall)``). ``pools``: the formula is
     applied to the counts summed over classes. ``per_instance``: the counts are per instance
-    of multi-label data. ``general``: per-class formula -> the average for any C (None: one
+    of multi-label data. ``per_class``: one value per class is kept (no average).
+    ``positive_class``: the value of the positive class (``pos_label``). ``takes_weights``: a
+    call may give class weights, a ``class_vector`` parameter (``weighted(recall, w)``), and
+    ``uniform`` names the mode it is when every class has the same positive weight. ``general``: per-class formula -> the average for any C (None: one
     opaque symbol). ``binary``: (per-class formula, (class 0's value, class 1's)) -> the
     average on a 2 x 2 matrix. ``summed``: (value of class k, k, pooled formula, support of
     class k) -> the average as sums over the classes (None: not written so). ``sample``:
@@ -115,7 +118,9 @@ class Mode:
     written out), written out only while the formula takes at most ``1 / latex_share`` of a
     line. ``curve_words`` / ``latex_curve``: the mode over per-class curves (None: not offered
     there). ``latex_values``: over the per-class values ``v`` of a matrix or score formula,
-    ``{0}`` the class index; ``refused_for_values``: why such values do not take it.
+    ``{0}`` the class index, and ``latex_score_values`` where a score formula's differs (a
+    score formula has no matrix: the support of class k is its number of samples);
+    ``refused_for_values``: why such values do not take it.
     """
 
     name: str
@@ -130,10 +135,15 @@ class Mode:
     summed: Callable | None = None
     pools: bool = False
     per_instance: bool = False
+    per_class: bool = False
+    positive_class: bool = False
+    takes_weights: bool = False
+    uniform: str | None = None
     latex_share: int = 2
     curve_words: str | None = None
     latex_curve: str | None = None
     latex_values: str | None = None
+    latex_score_values: str | None = None
     refused_for_values: str | None = None
 
     def general_form(self, per_class: sympy.Expr) -> sympy.Expr:
@@ -153,7 +163,7 @@ _WEIGHTS = r"w_k = \mathit{TP}_k + \mathit{FN}_k \text{ (support) unless weights
 _POOLED_COUNTS = ", ".join(rf"\textstyle\sum_k \mathit{{{c}}}_k" for c in ("TP", "FP", "FN", "TN"))
 
 MODES = MappingProxyType({m.name: m for m in (
-    Mode("none", call=False, binary=None,
+    Mode("none", call=False, binary=None, per_class=True,
          sample=lambda per_row, weights: (per_row, True),
          words="for each class k = 1, ..., C",
          display=lambda d: sympy.Eq(sympy.IndexedBase("m")[d.k], d.value, evaluate=False),
@@ -163,7 +173,7 @@ MODES = MappingProxyType({m.name: m for m in (
          curve_words="the value on the curve of each class against the rest",
          latex_curve=r"m_k \text{ on the curve of class } k \text{ against the rest}, \quad k = 1, \dots, C",
          latex_values=r"\texttt{{none}}: the vector $(v_0, \dots, v_{{C-1}})$"),
-    Mode("binary", call=False, binary=lambda per_class, values: values[1],
+    Mode("binary", call=False, binary=lambda per_class, values: values[1], positive_class=True,
          sample=lambda per_row, weights: (per_row[min(1, per_row.shape[0] - 1)], True),
          words="for the positive class c (pos_label)",
          display=lambda d: d.at(sympy.Symbol("c")),
@@ -194,7 +204,7 @@ MODES = MappingProxyType({m.name: m for m in (
          curve_words="the mean of the per-class values",
          latex_curve=r"\frac{1}{C} \sum_{k=1}^{C} m_k",
          latex_values=r"\texttt{{macro}}: $\frac{{1}}{{C}} \sum_{{{0}=0}}^{{C-1}} v_{0}$"),
-    Mode("weighted", call=True, general=_support_weighted_general,
+    Mode("weighted", call=True, general=_support_weighted_general, takes_weights=True, uniform="macro",
          binary=lambda per_class, values: ((A + B) * values[0] + (Cc + D) * values[1]) / (A + B + Cc + D),
          summed=lambda value, k, pooled, support: sympy.Sum(support * value, (k, 0, C - 1)) / sympy.Sum(support, (k, 0, C - 1)),
          sample=_support_weighted,
@@ -206,7 +216,8 @@ MODES = MappingProxyType({m.name: m for m in (
          latex_share=3,  # the support note leaves less room
          curve_words="the mean of the per-class values weighted by support (or given weights)",
          latex_curve=r"\frac{\sum_{k=1}^{C} w_k \, m_k}{\sum_{k=1}^{C} w_k}, \quad w_k = P_k \text{ (support) unless weights are given}",
-         latex_values=r"\texttt{{weighted}}: $\sum_{{{0}=0}}^{{C-1}} t_{0} v_{0} / n$ (by support)"),
+         latex_values=r"\texttt{{weighted}}: $\sum_{{{0}=0}}^{{C-1}} t_{0} v_{0} / n$ (by support)",
+         latex_score_values=r"\texttt{{weighted}}: $\sum_{{{0}=0}}^{{C-1}} \left(\sum_{{s}} Y_{{s{0}}}\right) v_{0} / n$ (by support)"),
     Mode("geometric", call=True, binary=lambda per_class, values: sympy.sqrt(values[0] * values[1]),
          summed=lambda value, k, pooled, support: sympy.Product(value, (k, 0, C - 1)) ** (1 / C),
          sample=lambda per_row, weights: (np.prod(per_row, axis=0) ** (1 / per_row.shape[0]), True),
@@ -228,8 +239,22 @@ MODES = MappingProxyType({m.name: m for m in (
 
 # The modes written as calls in formulas: ``macro(recall)``.
 CALLS = tuple(name for name, mode in MODES.items() if mode.call)
+PER_CLASS = next(name for name, mode in MODES.items() if mode.per_class)  # none: the per-class values themselves
+
+
+# A mode by name, read by its row: None (a per-class term, or a metric of one value per matrix) has no field set.
 
 
 def per_instance(mode: str | None) -> bool:
-    """Whether a term's mode (None: a per-class term) averages per-instance counts of multi-label data."""
+    """Whether a term's mode averages per-instance counts of multi-label data."""
     return mode is not None and MODES[mode].per_instance
+
+
+def per_class(mode: str | None) -> bool:
+    """Whether ``mode`` keeps one value per class (``none``): class by class, no average."""
+    return mode is not None and MODES[mode].per_class
+
+
+def positive_class(mode: str | None) -> bool:
+    """Whether ``mode`` is the value of the positive class (``binary``)."""
+    return mode is not None and MODES[mode].positive_class

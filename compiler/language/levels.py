@@ -73,7 +73,7 @@ class LevelRules:
         """The last value of a summation index: thresholds, samples (s, u, v) or classes."""
         if self.level is Level.CURVE:
             return symbols.THRESHOLDS - 1
-        if self.level is Level.SCORE and index in symbols.SAMPLE_INDICES:
+        if self.level is Level.SCORE and symbols.is_sample_index_name(index):
             return symbols.N_TOTAL - 1
         return symbols.N_CLASSES - 1
 

@@ -92,7 +92,7 @@ class IndexedForms:
 
     def _score_subscript(self, node, name, indices) -> sympy.Expr:
         """``S[s, k]``: a sample index (s, u, v) first, then a class index."""
-        if len(indices) != 2 or indices[0] not in symbols.SAMPLE_INDICES or indices[1] in symbols.SAMPLE_INDICES:
+        if len(indices) != 2 or not symbols.is_sample_index_name(indices[0]) or symbols.is_sample_index_name(indices[1]):
             raise self.fail(node, f"'{name}' takes a sample index ({', '.join(symbols.SAMPLE_INDICES)}) and a class index, e.g. {name}[s, k]")
         return symbols.SCORE_NAMES[name][tuple(symbols.index_symbol(i) for i in indices)]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import sympy
 
 from metricc.compiler.errors import Location
-from metricc.compiler.language import symbols
+from metricc.compiler.language import averaging, symbols
 from metricc.compiler.language.levels import Level
 from metricc.compiler.names import did_you_mean
 
@@ -49,13 +49,13 @@ class ReferenceForms:
                 raise self.fail(node, f"{mode}() is not allowed in a curve formula: a curve metric is one value per class, averaged when called (average=...); use the metric itself")
             raise self.fail(node, f"{mode}() makes one value per matrix: use it in an aggregate or matrix formula (level: aggregate)")
         weights = None
-        if mode == "weighted" and len(node.args) == 2 and not node.keywords:
+        if averaging.MODES[mode].takes_weights and len(node.args) == 2 and not node.keywords:
             weights = node.args[1]
             if not isinstance(weights, ast.Name) or weights.id not in self.scope.vector_params:
-                raise self.fail(weights, "the weights of weighted() are a class_vector parameter, e.g. weighted(recall, relevance)")
+                raise self.fail(weights, f"the weights of {mode}() are a class_vector parameter, e.g. {mode}(recall, relevance)")
             weights = weights.id
         elif len(node.args) != 1 or node.keywords:
-            hint = " or weighted(recall, w) with w a class_vector parameter" if mode == "weighted" else ""
+            hint = f" or {mode}(recall, w) with w a class_vector parameter" if averaging.MODES[mode].takes_weights else ""
             raise self.fail(node, f"{mode}() takes one metric, e.g. {mode}(recall){hint}")
         arg = node.args[0]
         if isinstance(arg, ast.Name) and arg.id in self.scope.metrics:

@@ -29,6 +29,7 @@ __all__ = [
     "is_index",
     "is_index_name",
     "is_sample_index",
+    "is_sample_index_name",
     "xlogy",
     "binomial_tail",
     "pick",
@@ -126,7 +127,12 @@ def is_index(expr: sympy.Basic) -> bool:
 
 def is_sample_index(expr: sympy.Basic) -> bool:
     """Score level: whether ``expr`` is an index over the samples (``s``, ``u``, ``v``), not the classes."""
-    return is_index(expr) and expr.name in SAMPLE_INDICES
+    return is_index(expr) and is_sample_index_name(expr.name)
+
+
+def is_sample_index_name(name: str) -> bool:
+    """Score level: whether an index spelt ``name`` (in a spec, or in printed code) runs over the samples."""
+    return name in SAMPLE_INDICES
 
 
 def is_index_name(name: str) -> bool:

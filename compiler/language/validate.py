@@ -256,7 +256,7 @@ def per_class_problems(spec: SourceSpec) -> Iterator[Diagnostic]:
                     "remove per_class or set 'level: matrix' or 'level: score'", at_key=True)
         return
     index = data["per_class"]
-    if level == Level.SCORE and index in symbols.SAMPLE_INDICES:
+    if level == Level.SCORE and symbols.is_sample_index_name(index):
         yield _diag(spec, ("per_class",), f"{_show(index)} is a sample index at the score level "
                     f"({', '.join(symbols.SAMPLE_INDICES)} run over the samples); name the class index with "
                     "another letter, e.g. per_class: k")
