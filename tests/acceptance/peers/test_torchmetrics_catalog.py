@@ -21,6 +21,8 @@ import numpy as np
 import pytest
 
 import metricc as mc
+from tests.acceptance.peers import on_tensors
+from tests.acceptance.peers.on_tensors import given_as  # noqa: F401 - every test runs on numpy and on tensors
 
 torch = pytest.importorskip("torch")
 tmf = pytest.importorskip("torchmetrics.functional.classification")
@@ -82,28 +84,10 @@ def _t(array) -> torch.Tensor:
     return torch.tensor(np.asarray(array))
 
 
-@pytest.fixture(autouse=True, params=["numpy", "tensors"])
-def given_as(request):
-    """Every comparison twice: metricc on numpy arrays, and on the very tensors torchmetrics
-    reads (computed by torch where metricc has the metric's array module: a tensor comes back)."""
-    global ON_TENSORS
-    ON_TENSORS = request.param == "tensors"
-    yield
-    ON_TENSORS = False
-
-
-ON_TENSORS = False
-ARRAYS = ("y_true", "y_pred", "scores")
-
-
 def _ours(metric: str, average: str | None = None, **kwargs) -> np.ndarray:
     params = kwargs.pop("params", None)
-    if ON_TENSORS:
-        kwargs = {k: _t(v) if k in ARRAYS else v for k, v in kwargs.items()}
-    result = mc.evaluate(metric, average=average, params=params, zero_division=0, **kwargs)[metric]
-    if ON_TENSORS and mc.metric(metric).level not in ("score", "curve"):
-        assert isinstance(result, torch.Tensor), f"{metric} on tensors gave {type(result).__name__}"
-    return np.asarray(result.numpy() if isinstance(result, torch.Tensor) else result, dtype=float)
+    return on_tensors.value(metric, mc.evaluate(metric, average=average, params=params, zero_division=0,
+                                                **on_tensors.inputs(kwargs))[metric])
 
 
 def _close(ours, theirs, what: str, rtol: float = RTOL) -> None:

@@ -1,7 +1,7 @@
 """torchmetrics' chosen-threshold curve metrics against the catalog, at 1e-12 in float64.
 
 Binary, multiclass (one-vs-rest per class) and multilabel (one binary curve per label) on
-random scores with many ties. metricc returns the value at the chosen threshold; torchmetrics
+random scores with many ties, each on numpy arrays and on the same tensors as torchmetrics. metricc returns the value at the chosen threshold; torchmetrics
 also returns the threshold, whose rules are pinned here and in docs/differences.md, as are
 the cases where the two differ: where no threshold meets the constraint torchmetrics returns
 0 and metricc an undefined value (NaN, or ``zero_division``), and torchmetrics' ROC-based
@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 
 import metricc as mc
+from tests.acceptance.peers import on_tensors
+from tests.acceptance.peers.on_tensors import given_as  # noqa: F401 - every test runs on numpy and on tensors
 
 torch = pytest.importorskip("torch")
 tmf = pytest.importorskip("torchmetrics.functional.classification")
@@ -68,7 +70,8 @@ def _multiclass_cases(count: int, seed: int):
 
 def _ours(metric: str, y, scores, param: str | None = None, level: float | None = None, **kwargs):
     params = {param: level} if param else kwargs.pop("params", None)
-    return np.asarray(mc.evaluate(metric, y_true=y, scores=scores, params=params, **kwargs)[metric], dtype=float)
+    given = on_tensors.inputs({"y_true": y, "scores": scores})
+    return on_tensors.value(metric, mc.evaluate(metric, **given, params=params, **kwargs)[metric])
 
 
 def _value(result) -> np.ndarray:
