@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from metricc.runtime.confusion import check_labels, label_array
+from metricc.runtime.context import ScoreContext
 from metricc.core.errors import InputError
 from metricc.runtime.scores import check_probabilities, indicator_truth, plainly_probabilities, score_array
 
@@ -152,12 +153,17 @@ def _stack(curves: list[Curves]) -> Curves:
     """Pad each curve with its last point up to the longest one; mark the padding invalid."""
     length = max(c.valid.size for c in curves)
 
-    def padded(values, fill):
-        return np.stack([np.r_[v, np.full(length + 1 - v.size, fill(v))] for v in values])
+    def padded(field: str) -> np.ndarray:  # written in place: one copy of each curve, no temporaries
+        stacked = np.empty((len(curves), length + 1))
+        for row, curve in zip(stacked, curves):
+            values = getattr(curve, field)
+            row[:values.size], row[values.size:] = values, values[-1]  # the curve stays where it ended
+        return stacked
 
-    last = lambda v: v[-1]  # noqa: E731 - the curve stays where it ended
-    return Curves(*(padded([getattr(c, f) for c in curves], last) for f in ("tp", "fp", "fn", "tn")),
-                  np.stack([np.r_[c.valid, np.zeros(length - c.valid.size, dtype=bool)] for c in curves]))
+    valid = np.zeros((len(curves), length), dtype=bool)
+    for row, curve in zip(valid, curves):
+        row[:curve.valid.size] = curve.valid
+    return Curves(*map(padded, ("tp", "fp", "fn", "tn")), valid)
 
 
 class ScoreCurves:
@@ -180,13 +186,21 @@ class ScoreCurves:
         return iter((self.per_class, self.pooled))
 
 
-def score_curves(y_true, scores, labels=None, multilabel=False) -> ScoreCurves:
+def score_curves(y_true, scores, labels=None, multilabel=False, context: ScoreContext | None = None) -> ScoreCurves:
     """One-vs-rest curves per class ``(C, L + 1)`` and the pooled (micro) curve ``(1, L + 1)``;
     with ``multilabel`` the curve of each column of an indicator ``y_true`` (n, C), as
-    scikit-learn's ``roc_auc_score`` reads a multi-label truth."""
+    scikit-learn's ``roc_auc_score`` reads a multi-label truth. ``context``: the call's
+    :class:`~metricc.runtime.context.ScoreContext`; the curves of its own inputs are built by
+    the first metric that reads them and shared by the others (one sort per column a call)."""
     if not isinstance(multilabel, (bool, np.bool_)):
         raise InputError("multilabel", f"expected True or False, got {multilabel!r}")
-    truth, values = check_scores(y_true, scores, labels, indicator=bool(multilabel))
+    if context is not None and context.holds(y_true, scores, labels):
+        return context.curves(bool(multilabel), lambda: _curves_of(y_true, scores, labels, bool(multilabel)))
+    return _curves_of(y_true, scores, labels, bool(multilabel))
+
+
+def _curves_of(y_true, scores, labels, multilabel: bool) -> ScoreCurves:
+    truth, values = check_scores(y_true, scores, labels, indicator=multilabel)
     if multilabel:
         if truth.all() or not truth.any():
             raise InputError("y_true", f"every entry is {int(truth.flat[0])}: a threshold curve needs positive and "
