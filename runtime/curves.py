@@ -118,14 +118,18 @@ def check_scores(y_true, scores, labels=None, probabilities: bool = False,
     return truth, values
 
 
+def _tie_groups(truth: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the last sample of each tie group in descending score order, the positives up to it): one sort."""
+    order = np.argsort(-score, kind="mergesort")
+    ranked = score[order]
+    ends = np.r_[np.flatnonzero(np.diff(ranked)), ranked.size - 1]
+    return ends, np.cumsum(truth[order])[ends]
+
+
 def threshold_curve(truth, score) -> Curves:
     """Counts at every distinct threshold of one binary problem (``truth`` 1 = positive)."""
-    truth = np.asarray(truth, dtype=float)
-    score = np.asarray(score, dtype=float)
-    order = np.argsort(-score, kind="mergesort")
-    ranked, hits = score[order], truth[order]
-    ends = np.r_[np.flatnonzero(np.diff(ranked)), ranked.size - 1]  # last sample of each tie group
-    tp = np.r_[0.0, np.cumsum(hits)[ends]]
+    ends, hits = _tie_groups(np.asarray(truth, dtype=float), np.asarray(score, dtype=float))
+    tp = np.r_[0.0, hits]
     fp = np.r_[0.0, ends + 1.0] - tp
     positives, negatives = tp[-1], fp[-1]
     return Curves(tp, fp, positives - tp, negatives - fp, np.ones(ends.size, dtype=bool))
@@ -149,21 +153,22 @@ def curve_pick(value, key, holds, valid) -> np.ndarray:
     return np.where(meets.any(axis=-1), chosen, np.nan)
 
 
-def _stack(curves: list[Curves]) -> Curves:
-    """Pad each curve with its last point up to the longest one; mark the padding invalid."""
-    length = max(c.valid.size for c in curves)
-
-    def padded(field: str) -> np.ndarray:  # written in place: one copy of each curve, no temporaries
-        stacked = np.empty((len(curves), length + 1))
-        for row, curve in zip(stacked, curves):
-            values = getattr(curve, field)
-            row[:values.size], row[values.size:] = values, values[-1]  # the curve stays where it ended
-        return stacked
-
-    valid = np.zeros((len(curves), length), dtype=bool)
-    for row, curve in zip(valid, curves):
-        row[:curve.valid.size] = curve.valid
-    return Curves(*map(padded, ("tp", "fp", "fn", "tn")), valid)
+def _column_curves(truth: np.ndarray, values: np.ndarray) -> Curves:
+    """The curve of each column of ``values`` ``(n, K)`` against that of ``truth``, as
+    :func:`threshold_curve` makes it, written into ``(K, L + 1)`` arrays: each padded past its
+    end by its last point (``valid`` marks the real thresholds). False negatives and true
+    negatives are taken from the stacked counts, the same subtractions as one curve's."""
+    groups = [_tie_groups(truth[:, k], values[:, k]) for k in range(values.shape[1])]
+    length = max(ends.size for ends, _ in groups)
+    tp, fp = np.zeros((len(groups), length + 1)), np.zeros((len(groups), length + 1))
+    valid = np.zeros((len(groups), length), dtype=bool)
+    for k, (ends, hits) in enumerate(groups):
+        size = ends.size
+        tp[k, 1:size + 1], tp[k, size + 1:] = hits, hits[-1]  # the curve stays where it ended
+        fp[k, 1:size + 1] = ends + 1.0 - hits
+        fp[k, size + 1:] = fp[k, size]
+        valid[k, :size] = True
+    return Curves(tp, fp, tp[:, -1:] - tp, fp[:, -1:] - fp, valid)
 
 
 class ScoreCurves:
@@ -173,13 +178,13 @@ class ScoreCurves:
 
     def __init__(self, truth: np.ndarray, values: np.ndarray):
         self._truth, self._values = truth, values
-        self.per_class = _stack([threshold_curve(truth[:, k], values[:, k]) for k in range(values.shape[1])])
+        self.per_class = _column_curves(truth, values)
         self._pooled = None
 
     @property
     def pooled(self) -> Curves:
         if self._pooled is None:
-            self._pooled = _stack([threshold_curve(self._truth.ravel(), self._values.ravel())])
+            self._pooled = _column_curves(self._truth.reshape(-1, 1), self._values.reshape(-1, 1))
         return self._pooled
 
     def __iter__(self):

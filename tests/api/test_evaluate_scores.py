@@ -15,10 +15,10 @@ CURVE_METRICS = sorted(name for name in mc.catalog() if mc.catalog()[name].thres
 
 @pytest.fixture
 def sorted_columns(monkeypatch):
-    """The number of one-vs-rest curves built (each one sort of a score column)."""
+    """The number of score columns sorted (one per one-vs-rest curve, one for the pooled curve)."""
     built = []
-    original = curves.threshold_curve
-    monkeypatch.setattr(curves, "threshold_curve", lambda truth, score: built.append(1) or original(truth, score))
+    original = curves._tie_groups
+    monkeypatch.setattr(curves, "_tie_groups", lambda truth, score: built.append(1) or original(truth, score))
     return built
 
 
