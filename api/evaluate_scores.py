@@ -9,6 +9,7 @@ import numpy as np
 from metricc.api.request import EvaluationRequest, Requested, pos_index, sorted_labels
 from metricc.core.errors import InputError
 from metricc.runtime import probabilistic as probabilistic_matrices
+from metricc.runtime.context import ScoreContext
 from metricc.runtime.scores import score_array
 
 __all__ = ["on_scores", "on_probabilistic", "score_labels"]
@@ -32,6 +33,7 @@ def on_scores(request: EvaluationRequest, requested: list[Requested]) -> dict:
         raise InputError("multilabel", f"{single} is single-label: one true class per sample")
     guard_labels = (lambda: labels) if labels is not None or multilabel else (lambda: sorted_labels(y_true))
     named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
+    context = ScoreContext(y_true, scores, labels)  # the curve metrics of the call sort each column once
     results = {}
     for r in requested:
         info = r.info
@@ -45,7 +47,7 @@ def on_scores(request: EvaluationRequest, requested: list[Requested]) -> dict:
             class_labels = sorted_labels(y_true) if labels is None and named and not multilabel else labels
             kwargs.update(average=r.mode, weights=request.weights, pos_label=pos_index(pos_label, class_labels, 2))
             if info.thresholds:
-                kwargs["multilabel"] = multilabel
+                kwargs.update(multilabel=multilabel, context=context)
         results[r.key] = info.function(y_true, scores, **kwargs)
     return results
 

@@ -29,6 +29,7 @@ import numpy as np
 
 import metricc.api as mc
 import speed_guard  # the regression guard and the results file, beside this script
+import speed_curves  # the row of curve metrics sharing a call, beside this script
 import speed_dask  # the Dask row, beside this script
 import speed_intervals  # the interval rows, beside this script
 import speed_scores  # the score-level rows, beside this script
@@ -364,7 +365,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="N = 1e6 only, 3 repeats: under two minutes")
     parser.add_argument("--repeat", type=int, default=None, help="median of this many runs (default 7, quick 3)")
     parser.add_argument("--only", choices=("labels", "known", "small", "batch", "sweep", "scores", "calibration", "import", "bootstrap",
-                                                 "dask"), action="append",
+                                                 "dask", "curves"), action="append",
                         help="run only these rows (repeatable)")
     parser.add_argument("--cpu", action="store_true", help="CPU time of this process, least of the repeats (for a loaded machine)")
     parser.add_argument("--save", action="store_true", help=f"write the table to {speed_guard.RESULTS.name} (the guard's reference)")
@@ -388,7 +389,8 @@ def main() -> None:
             "calibration": lambda: [calibration_row(table, n, repeat, rng) for n in score_sizes],
             "import": lambda: import_row(table, repeat),
             "bootstrap": lambda: speed_intervals.bootstrap_row(table, rng),
-            "dask": lambda: [speed_dask.dask_row(table, n, rng) for n in sizes]}
+            "dask": lambda: [speed_dask.dask_row(table, n, rng) for n in sizes],
+            "curves": lambda: [speed_curves.curves_row(table, n, rng) for n in score_sizes]}
     for name, run in rows.items():
         if not args.only or name in args.only:
             run()

@@ -37,6 +37,7 @@ def aunu(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """AUNU (AUC of each class against the rest, uniform).
 
@@ -51,13 +52,15 @@ def aunu(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     macro).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Reference: Wang et al. 2013, Eq. 14
     Reference: Ferri et al. 2009, AUNU
     Reference: Fawcett 2006
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         weights=weights,

@@ -37,6 +37,7 @@ def average_precision(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """Average precision.
 
@@ -51,12 +52,14 @@ def average_precision(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     none, binary, micro, macro, weighted).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Reference: scikit-learn average_precision_score: AP = sum_n (R_n - R_(n-1)) P_n
     Reference: Zhu 2004, Recall, precision and average precision
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         weights=weights,

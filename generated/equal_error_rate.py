@@ -45,6 +45,7 @@ def equal_error_rate(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """Equal error rate.
 
@@ -61,6 +62,8 @@ def equal_error_rate(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     none, binary, micro, macro, weighted).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Reference: torchmetrics BinaryEER (Lightning AI, torchmetrics 1.x): EER = (FAR + FRR) / 2 where
         |FAR - FRR| is least
     Reference: Martin et al. 1997, The DET curve in assessment of detection task performance,
@@ -68,7 +71,7 @@ def equal_error_rate(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         weights=weights,

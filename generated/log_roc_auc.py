@@ -86,6 +86,7 @@ def log_roc_auc(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """Log-scaled area under the ROC curve.
 
@@ -113,6 +114,8 @@ def log_roc_auc(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     none, binary, micro, macro, weighted).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Parameter `fpr_max` (scalar, 0 < fpr_max <= 1): The largest false positive rate of the range; at most fpr_min, the range is empty and the value undefined.
     Parameter `fpr_min` (scalar, 0 < fpr_min < 1): The least false positive rate of the range.
     Reference: Mysinger and Shoichet 2010, Rapid context-dependent ligand desolvation in molecular
@@ -121,7 +124,7 @@ def log_roc_auc(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         params=_params(fpr_max=fpr_max, fpr_min=fpr_min),

@@ -11,13 +11,12 @@ import math
 from metricc.runtime.kernel import (
     check_score_memory,
     check_scores,
+    equal,
     finish,
     group_sum,
     nonzero,
     np,
-    row_ranks,
     scalar_param,
-    transpose,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -65,12 +64,11 @@ def max_calibration_error(
     """
     Y__class, S = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
-    check_score_memory("max_calibration_error", n, C, ((1, 1),))
+    check_score_memory("max_calibration_error", n, C, ((1, 0),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
-    [S__top] = row_ranks(S, ("top",))
-    S__top__true = S__top.reshape(-1)[np.arange(n) * C + Y__class]
-    grouped__sum0 = np.sum(transpose(S) * transpose(S__top), axis=-2)
-    grouped__key0, grouped__value1 = np.floor(bins * grouped__sum0), S__top__true - grouped__sum0
+    S__argmax = np.argmax(S, axis=-1)
+    S__max = S.reshape(-1)[np.arange(n) * C + S__argmax]
+    grouped__key0, grouped__value1 = np.floor(bins * S__max), equal(S__argmax, Y__class) - S__max
     value = np.max(
         np.abs(
             group_sum(grouped__key0, grouped__value1, grouped__key0)

@@ -63,6 +63,7 @@ def partial_roc_auc(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """Standardized partial area under the ROC curve.
 
@@ -85,6 +86,8 @@ def partial_roc_auc(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     none, binary, micro, macro, weighted).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Parameter `max_fpr` (scalar, 0 < max_fpr <= 1): The largest false positive rate of the area.
     Reference: McClish 1989, Analyzing a portion of the ROC curve, Medical Decision Making
         9(3):190-195
@@ -92,7 +95,7 @@ def partial_roc_auc(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         params=_params(max_fpr=max_fpr),

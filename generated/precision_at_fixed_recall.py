@@ -55,6 +55,7 @@ def precision_at_fixed_recall(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """Precision at fixed recall.
 
@@ -72,6 +73,8 @@ def precision_at_fixed_recall(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     none, binary, micro, macro, weighted).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Parameter `min_recall` (scalar, 0 <= min_recall <= 1): The least recall a threshold must reach.
     Reference: torchmetrics BinaryPrecisionAtFixedRecall (Lightning AI, torchmetrics 1.x)
     Reference: Eban et al. 2017, Scalable Learning of Non-Decomposable Objectives, Sec. 3 (precision
@@ -79,7 +82,7 @@ def precision_at_fixed_recall(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         params=_params(min_recall=min_recall),

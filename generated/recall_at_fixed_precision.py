@@ -54,6 +54,7 @@ def recall_at_fixed_precision(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """Recall at fixed precision.
 
@@ -70,6 +71,8 @@ def recall_at_fixed_precision(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     none, binary, micro, macro, weighted).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Parameter `min_precision` (scalar, 0 <= min_precision <= 1): The least precision a threshold must reach.
     Reference: torchmetrics BinaryRecallAtFixedPrecision (Lightning AI, torchmetrics 1.x)
     Reference: Eban et al. 2017, Scalable Learning of Non-Decomposable Objectives, Sec. 3 (recall at
@@ -77,7 +80,7 @@ def recall_at_fixed_precision(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         params=_params(min_precision=min_precision),

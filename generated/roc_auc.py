@@ -37,6 +37,7 @@ def roc_auc(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """Area under the ROC curve.
 
@@ -52,12 +53,14 @@ def roc_auc(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     none, binary, micro, macro, weighted).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Reference: Wang et al. 2013, Eq. 13 (AUC(j, r_j)) and Eq. 14-15
     Reference: Fawcett 2006, An introduction to ROC analysis, Algorithm 2
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         weights=weights,

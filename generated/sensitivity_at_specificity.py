@@ -54,6 +54,7 @@ def sensitivity_at_specificity(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """Sensitivity at fixed specificity.
 
@@ -71,6 +72,8 @@ def sensitivity_at_specificity(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     none, binary, micro, macro, weighted).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Parameter `min_specificity` (scalar, 0 <= min_specificity <= 1): The least specificity a threshold must reach.
     Reference: torchmetrics BinarySensitivityAtSpecificity (Lightning AI, torchmetrics 1.x)
     Reference: Pepe 2003, The Statistical Evaluation of Medical Tests for Classification and
@@ -78,7 +81,7 @@ def sensitivity_at_specificity(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         params=_params(min_specificity=min_specificity),

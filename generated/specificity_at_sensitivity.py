@@ -54,6 +54,7 @@ def specificity_at_sensitivity(
     pos_label=1,
     multilabel=False,
     zero_division=math.nan,
+    context=None,
 ):
     """Specificity at fixed sensitivity.
 
@@ -71,6 +72,8 @@ def specificity_at_sensitivity(
     multi-label indicator matrix (n, C) of 0 and 1 beside the scores; computes the one-vs-rest count
     curve of each class over its distinct score thresholds and applies averaging `average` (one of
     none, binary, micro, macro, weighted).
+    `context`: the curves one call sorted once for all its metrics (evaluate's ScoreContext); a
+    direct call needs none.
     Parameter `min_sensitivity` (scalar, 0 <= min_sensitivity <= 1): The least sensitivity (recall) a threshold must reach.
     Reference: torchmetrics BinarySpecificityAtSensitivity (Lightning AI, torchmetrics 1.x)
     Reference: Pepe 2003, The Statistical Evaluation of Medical Tests for Classification and
@@ -78,7 +81,7 @@ def specificity_at_sensitivity(
     """
     return average_curve_metric(
         _per_curve,
-        score_curves(y_true, scores, labels, multilabel=multilabel),
+        score_curves(y_true, scores, labels, multilabel=multilabel, context=context),
         average=average,
         averages=INFO.averages,
         params=_params(min_sensitivity=min_sensitivity),

@@ -1,4 +1,6 @@
-"""The per-call context: counts checked once, and what every metric of the call derives alike from them.
+"""The per-call context: counts checked once, and what every metric of the call derives alike
+from them (:class:`CallContext`); the count curves the curve metrics of a call on scores share
+(:class:`ScoreContext`).
 
 ``evaluate`` (and ``report``, ``sweep``, the audit's batches) check the counts of a call once
 and hand this object to each generated function as ``context=``, with the same four arrays
@@ -24,7 +26,7 @@ import numpy as np
 
 from metricc.runtime.counts import ClassCounts
 
-__all__ = ["CallContext"]
+__all__ = ["CallContext", "ScoreContext"]
 
 
 class CallContext:
@@ -74,3 +76,33 @@ class CallContext:
         if what not in self._shared:
             self._shared[what] = make()
         return self._shared[what]
+
+
+class ScoreContext:
+    """The inputs of one call on scores (``y_true``, the score array, ``labels``) and the count
+    curves its curve metrics read: each score column is sorted once per call, not once per
+    metric. ``evaluate`` passes it as ``context=`` with the same three objects; a function given
+    other inputs than the context's (by identity) builds its own curves.
+
+    >>> context = ScoreContext([0, 1], np.array([0.2, 0.7]), None)
+    >>> made = context.curves(False, lambda: "the curves")
+    >>> context.curves(False, lambda: "again") == made, context.holds([0, 1], context.inputs[1], None)
+    (True, False)
+    """
+
+    __slots__ = ("inputs", "_curves")
+
+    def __init__(self, y_true, scores, labels) -> None:
+        self.inputs = (y_true, scores, labels)
+        self._curves: dict[bool, object] = {}
+
+    def holds(self, y_true, scores, labels) -> bool:
+        """Whether a function was given this context's own inputs (the same objects)."""
+        own = self.inputs
+        return y_true is own[0] and scores is own[1] and labels is own[2]
+
+    def curves(self, multilabel: bool, make: Callable[[], object]):
+        """``make()`` once per reading of the truth (``multilabel`` or not) in this call."""
+        if multilabel not in self._curves:
+            self._curves[multilabel] = make()
+        return self._curves[multilabel]

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from metricc.runtime.confusion import check_labels, label_array
+from metricc.runtime.context import ScoreContext
 from metricc.core.errors import InputError
 from metricc.runtime.scores import check_probabilities, indicator_truth, plainly_probabilities, score_array
 
@@ -117,14 +118,18 @@ def check_scores(y_true, scores, labels=None, probabilities: bool = False,
     return truth, values
 
 
+def _tie_groups(truth: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the last sample of each tie group in descending score order, the positives up to it): one sort."""
+    order = np.argsort(-score, kind="mergesort")
+    ranked = score[order]
+    ends = np.r_[np.flatnonzero(np.diff(ranked)), ranked.size - 1]
+    return ends, np.cumsum(truth[order])[ends]
+
+
 def threshold_curve(truth, score) -> Curves:
     """Counts at every distinct threshold of one binary problem (``truth`` 1 = positive)."""
-    truth = np.asarray(truth, dtype=float)
-    score = np.asarray(score, dtype=float)
-    order = np.argsort(-score, kind="mergesort")
-    ranked, hits = score[order], truth[order]
-    ends = np.r_[np.flatnonzero(np.diff(ranked)), ranked.size - 1]  # last sample of each tie group
-    tp = np.r_[0.0, np.cumsum(hits)[ends]]
+    ends, hits = _tie_groups(np.asarray(truth, dtype=float), np.asarray(score, dtype=float))
+    tp = np.r_[0.0, hits]
     fp = np.r_[0.0, ends + 1.0] - tp
     positives, negatives = tp[-1], fp[-1]
     return Curves(tp, fp, positives - tp, negatives - fp, np.ones(ends.size, dtype=bool))
@@ -148,16 +153,22 @@ def curve_pick(value, key, holds, valid) -> np.ndarray:
     return np.where(meets.any(axis=-1), chosen, np.nan)
 
 
-def _stack(curves: list[Curves]) -> Curves:
-    """Pad each curve with its last point up to the longest one; mark the padding invalid."""
-    length = max(c.valid.size for c in curves)
-
-    def padded(values, fill):
-        return np.stack([np.r_[v, np.full(length + 1 - v.size, fill(v))] for v in values])
-
-    last = lambda v: v[-1]  # noqa: E731 - the curve stays where it ended
-    return Curves(*(padded([getattr(c, f) for c in curves], last) for f in ("tp", "fp", "fn", "tn")),
-                  np.stack([np.r_[c.valid, np.zeros(length - c.valid.size, dtype=bool)] for c in curves]))
+def _column_curves(truth: np.ndarray, values: np.ndarray) -> Curves:
+    """The curve of each column of ``values`` ``(n, K)`` against that of ``truth``, as
+    :func:`threshold_curve` makes it, written into ``(K, L + 1)`` arrays: each padded past its
+    end by its last point (``valid`` marks the real thresholds). False negatives and true
+    negatives are taken from the stacked counts, the same subtractions as one curve's."""
+    groups = [_tie_groups(truth[:, k], values[:, k]) for k in range(values.shape[1])]
+    length = max(ends.size for ends, _ in groups)
+    tp, fp = np.zeros((len(groups), length + 1)), np.zeros((len(groups), length + 1))
+    valid = np.zeros((len(groups), length), dtype=bool)
+    for k, (ends, hits) in enumerate(groups):
+        size = ends.size
+        tp[k, 1:size + 1], tp[k, size + 1:] = hits, hits[-1]  # the curve stays where it ended
+        fp[k, 1:size + 1] = ends + 1.0 - hits
+        fp[k, size + 1:] = fp[k, size]
+        valid[k, :size] = True
+    return Curves(tp, fp, tp[:, -1:] - tp, fp[:, -1:] - fp, valid)
 
 
 class ScoreCurves:
@@ -167,26 +178,34 @@ class ScoreCurves:
 
     def __init__(self, truth: np.ndarray, values: np.ndarray):
         self._truth, self._values = truth, values
-        self.per_class = _stack([threshold_curve(truth[:, k], values[:, k]) for k in range(values.shape[1])])
+        self.per_class = _column_curves(truth, values)
         self._pooled = None
 
     @property
     def pooled(self) -> Curves:
         if self._pooled is None:
-            self._pooled = _stack([threshold_curve(self._truth.ravel(), self._values.ravel())])
+            self._pooled = _column_curves(self._truth.reshape(-1, 1), self._values.reshape(-1, 1))
         return self._pooled
 
     def __iter__(self):
         return iter((self.per_class, self.pooled))
 
 
-def score_curves(y_true, scores, labels=None, multilabel=False) -> ScoreCurves:
+def score_curves(y_true, scores, labels=None, multilabel=False, context: ScoreContext | None = None) -> ScoreCurves:
     """One-vs-rest curves per class ``(C, L + 1)`` and the pooled (micro) curve ``(1, L + 1)``;
     with ``multilabel`` the curve of each column of an indicator ``y_true`` (n, C), as
-    scikit-learn's ``roc_auc_score`` reads a multi-label truth."""
+    scikit-learn's ``roc_auc_score`` reads a multi-label truth. ``context``: the call's
+    :class:`~metricc.runtime.context.ScoreContext`; the curves of its own inputs are built by
+    the first metric that reads them and shared by the others (one sort per column a call)."""
     if not isinstance(multilabel, (bool, np.bool_)):
         raise InputError("multilabel", f"expected True or False, got {multilabel!r}")
-    truth, values = check_scores(y_true, scores, labels, indicator=bool(multilabel))
+    if context is not None and context.holds(y_true, scores, labels):
+        return context.curves(bool(multilabel), lambda: _curves_of(y_true, scores, labels, bool(multilabel)))
+    return _curves_of(y_true, scores, labels, bool(multilabel))
+
+
+def _curves_of(y_true, scores, labels, multilabel: bool) -> ScoreCurves:
+    truth, values = check_scores(y_true, scores, labels, indicator=multilabel)
     if multilabel:
         if truth.all() or not truth.any():
             raise InputError("y_true", f"every entry is {int(truth.flat[0])}: a threshold curve needs positive and "

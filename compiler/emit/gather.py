@@ -15,6 +15,12 @@ A sum over the other classes ``(1 - Y[s, k])`` of ``[no other class ahead of k] 
 of the row among the classes other than the true one (hinge loss's best wrong class):
 ``f(s, Y__other[s])``, the row's maximum with its true entry masked, one pass and no sort.
 
+A sum over the classes of the top label's one-hot row (:mod:`.row_ranks`' ``S__top``, 1 at
+the row's first maximum) times ``f(s, k)`` picks one term the same way: ``f`` at the row's
+``argmax`` (the first of tied maxima, as ``top``), the score there ``S__max`` and the truth
+there ``[y[s] = argmax]`` (:func:`at_top`): calibration's confidence and correctness without
+the ``(n, C)`` top array.
+
 The value is the same float: the dropped terms are exact zeros, ``0 * f`` for a finite ``f``.
 So only bodies finite wherever the scores are (sums, products, whole powers, indicators,
 ``max``, ``abs``, ``floor`` of scores and counts) are gathered: ``0 * log(0)`` is NaN in the
@@ -26,10 +32,12 @@ from __future__ import annotations
 
 import sympy
 
+from metricc.compiler.emit.row_ranks import top_row
 from metricc.compiler.emit.sums import rewrite_sums
 from metricc.compiler.language import symbols
 
-__all__ = ["OTHER_CLASS", "TRUE_CLASS", "TRUE_COUNTS", "column_bases", "gathered_bases", "other_bases", "rewrite", "true_counts"]
+__all__ = ["OTHER_CLASS", "TRUE_CLASS", "TRUE_COUNTS", "at_top", "column_bases", "gathered_bases", "other_bases", "rewrite",
+           "top_bases", "true_counts"]
 
 TRUE_CLASS = sympy.IndexedBase("Y__class")  # the true class of each sample: y[s]
 OTHER_CLASS = sympy.IndexedBase("Y__other")  # the first maximum of each row among the other classes
@@ -268,6 +276,48 @@ def column_bases(outputs) -> list[tuple[int, sympy.IndexedBase]]:
     prefix = f"S{_COLUMN_SUFFIX}"
     found = {a.base for o in outputs for a in o.atoms(sympy.Indexed) if str(a.base.label).startswith(prefix)}
     return sorted((int(str(b.label)[len(prefix):]), b) for b in found)
+
+
+_ARGMAX_SUFFIX, _MAX_SUFFIX = "__argmax", "__max"  # S__argmax[s] the class of the row's first maximum, S__max[s] its score
+
+
+def _on_top(total: sympy.Sum) -> sympy.Expr | None:
+    """``f(s, S__argmax[s])`` of ``Sum(S__top[s, k] * f(s, k), (k, 0, C - 1))``, ``f`` finite and
+    reading the class ``k`` only in row ``s`` of the scores ranked (``S__max[s]``) or of the
+    one-hot truth (``[y[s] = S__argmax[s]]``); else None."""
+    if len(total.limits) != 1 or tuple(total.limits[0][1:]) != (0, symbols.N_CLASSES - 1):
+        return None
+    k = total.limits[0][0]
+    factors = sympy.Mul.make_args(total.function)
+    tops = [f for f in factors if isinstance(f, sympy.Indexed) and top_row(f.base) and f.indices[1:] == (k,)
+            and symbols.is_sample_index(f.indices[0])]
+    if len(tops) != 1 or top_row(tops[0].base) == str(symbols.TRUTH.label):
+        return None
+    sample, row = tops[0].indices[0], top_row(tops[0].base)
+    body = sympy.Mul(*(f for f in factors if f is not tops[0]))
+    reads = [a for a in body.atoms(sympy.Indexed) if k in a.indices]
+    if not _finite(body) or any(a.indices != (sample, k) or a.base not in (symbols.TRUTH, sympy.IndexedBase(row))
+                                for a in reads):
+        return None
+    argmax = sympy.IndexedBase(f"{row}{_ARGMAX_SUFFIX}")[sample]
+    picked = body.xreplace({a: sympy.KroneckerDelta(TRUE_CLASS[sample], argmax) if a.base == symbols.TRUTH
+                            else sympy.IndexedBase(f"{row}{_MAX_SUFFIX}")[sample] for a in reads})
+    return None if picked.has(k) else picked
+
+
+def at_top(outputs) -> tuple[sympy.Expr, ...]:
+    """``outputs`` with every class sum weighted by a top label's one-hot row read at the row's
+    argmax (run after the row ranks, before :func:`rewrite` gathers what is left at ``y[s]``)."""
+    return tuple(rewrite_sums(o, _on_top) for o in outputs)
+
+
+def top_bases(outputs) -> list[tuple[str, sympy.IndexedBase, sympy.IndexedBase | None]]:
+    """``[(row, argmax base, max base or None)]`` of the rows read at their argmax, by name."""
+    found = {str(a.base.label) for o in outputs for a in o.atoms(sympy.Indexed)}
+    rows = sorted({name.removesuffix(suffix) for name in found for suffix in (_ARGMAX_SUFFIX, _MAX_SUFFIX)
+                   if name.endswith(suffix) and "__" not in name.removesuffix(suffix)})
+    return [(row, sympy.IndexedBase(f"{row}{_ARGMAX_SUFFIX}"),
+             sympy.IndexedBase(f"{row}{_MAX_SUFFIX}") if f"{row}{_MAX_SUFFIX}" in found else None) for row in rows]
 
 
 def rewrite(outputs) -> tuple[sympy.Expr, ...]:

@@ -145,15 +145,23 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
     if one_label:
         outputs = gather.rewrite(outputs)
     ranked = row_ranks.rewrite(outputs, weights=metric.truth != "relevance")  # 0/1 weights sum exactly
-    lines, helpers, arrays = [], set(), set()
-    for row, by, counts in ranked.rows:  # one sort per row array, the counts read: S__above[s, k]...
+    outputs = gather.at_top(ranked.outputs) if one_label else ranked.outputs  # a top label's sums: its argmax
+    lines, helpers, arrays, rows = [], set(), set(), row_ranks.rows_read(outputs)
+    for row, by, counts in rows:  # one sort per row array, the counts read: S__above[s, k]...
         targets = ", ".join(str(base) for _, base in counts) if len(counts) > 1 else f"[{counts[0][1]}]"
         weights = f", {by}" if by else ""
         lines += layout(f"    {targets} = ", f"row_ranks({row}, {literal_tuple(count for count, _ in counts)}{weights})")
         names |= {base: Printed(str(base)) for _, base in counts}
         helpers.add("row_ranks")
         arrays.add((1, 1))
-    outputs = gather.rewrite(ranked.outputs) if one_label else ranked.outputs
+    for row, argmax, maximum in gather.top_bases(outputs):  # the first maximum of each row: one argmax, no sort
+        lines.append(f"    {argmax} = np.argmax({row}, axis=-1)")
+        names[argmax] = Printed(str(argmax))
+        if maximum is not None:
+            lines.append(f"    {maximum} = {row}.reshape(-1)[np.arange(n) * C + {argmax}]")
+            names[maximum] = Printed(str(maximum))
+        arrays.add((1, 0))
+    outputs = gather.rewrite(outputs) if one_label else outputs
     for row, base in gather.gathered_bases(outputs) if one_label else ():  # after the ranks they may gather
         lines.append(f"    {base} = {row}.reshape(-1)[np.arange(n) * C + Y__class]")  # flat: twice take_along_axis's speed
         names[base] = Printed(str(base))
@@ -175,7 +183,7 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
         names[base] = Printed(str(base))
         arrays.add((1, 1))
     one_hot = one_label and (metric.per_class or any(o.has(symbols.TRUTH) or o.has(_RANKED) for o in outputs)
-                             or any("Y" in (row, by) for row, by, _ in ranked.rows))
+                             or any("Y" in (row, by) for row, by, _ in rows))
     grouped = group_by.rewrite(outputs)
     for number, stage in enumerate(group_by.hoist(grouped.vectors) if grouped.vectors else ()):
         vectors = numpy_kernel.kernel([expr for _, expr in stage], names, ranges=(symbols.N_TOTAL,),

@@ -31,7 +31,7 @@ import sympy
 from metricc.compiler.emit.sums import rewrite_sums
 from metricc.compiler.language import symbols
 
-__all__ = ["COUNTS", "Ranked", "rewrite"]
+__all__ = ["COUNTS", "Ranked", "rewrite", "rows_read", "top_row"]
 
 COUNTS = ("above", "tied", "tied_before", "top")  # the runtime's ROW_COUNTS, in its order (and by name)
 
@@ -161,12 +161,24 @@ def rewrite(outputs, weights: bool = False) -> Ranked:
 
     Inner sums first, so a sum whose terms held a ranked sum sees its counts."""
     rewritten = tuple(_top(rewrite_sums(o, lambda total: _ranked(total, weights))) for o in outputs)
+    return Ranked(rewritten, rows_read(rewritten))
+
+
+def rows_read(outputs) -> tuple[tuple[str, str, tuple[tuple[str, sympy.IndexedBase], ...]], ...]:
+    """The rows whose counts ``outputs`` read, as :attr:`Ranked.rows`: after a later rewrite
+    (the top label's sums gathered at the row's argmax) a count may no longer be read."""
     rows: dict[tuple[str, str], dict[str, sympy.IndexedBase]] = {}  # the counts read, by (row, weights)
-    for atom in {atom for o in rewritten for atom in o.atoms(sympy.Indexed)}:
+    for atom in {atom for o in outputs for atom in o.atoms(sympy.Indexed)}:
         parts = _parts(atom.base)
         if parts:
             rows.setdefault(parts[:2], {})[parts[2]] = atom.base
-    return Ranked(rewritten, tuple((row, by, tuple(sorted(counts.items()))) for (row, by), counts in sorted(rows.items())))
+    return tuple((row, by, tuple(sorted(counts.items()))) for (row, by), counts in sorted(rows.items()))
+
+
+def top_row(base: sympy.Basic) -> str | None:
+    """The row whose unweighted ``top`` count ``base`` is (``S`` of ``S__top``), else None."""
+    parts = _parts(base) if isinstance(base, sympy.IndexedBase) else None
+    return parts[0] if parts and parts[2] == "top" and not parts[1] else None
 
 
 def _top(expr: sympy.Expr) -> sympy.Expr:

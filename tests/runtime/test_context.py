@@ -8,7 +8,7 @@ import pytest
 from metricc.core.errors import InputError
 from metricc.generated import CATALOG
 from metricc.runtime.confusion import ClassCounts
-from metricc.runtime.context import CallContext
+from metricc.runtime.context import CallContext, ScoreContext
 from metricc.runtime.terms import read_matrix
 
 
@@ -51,3 +51,14 @@ def test_context_counts_are_read_only():
     with pytest.raises(ValueError):
         context.counts.true_positives[0] = 5
     assert context.real.false_positives.dtype == np.float64
+
+
+def test_a_score_context_makes_the_curves_of_its_own_inputs_once_per_reading_of_the_truth():
+    y, scores = [0, 1, 1], np.array([[0.6, 0.4], [0.3, 0.7], [0.5, 0.5]])
+    context = ScoreContext(y, scores, None)
+    made = []
+    make = lambda: made.append(1) or len(made)  # noqa: E731
+    assert context.curves(False, make) == context.curves(False, make) == 1 and context.curves(True, make) == 2
+    assert context.holds(y, scores, None)
+    assert not context.holds(list(y), scores, None) and not context.holds(y, scores.copy(), None)
+    assert not context.holds(y, scores, [0, 1])

@@ -165,6 +165,21 @@ def test_padded_curves_only_sum_real_thresholds():
                                [skm.roc_auc_score(np.array(y) == k, np.array(scores)[:, k]) for k in range(3)], rtol=1e-12)
 
 
+def test_stacked_curves_are_each_column_s_threshold_curve_padded_by_its_last_point():
+    rng = np.random.default_rng(31)
+    truth, values = np.eye(4)[rng.integers(0, 4, 50)], rng.integers(0, 3, size=(50, 4)) / 2
+    values[:, 2] = rng.random(50)  # the longest curve; the others padded
+    per_class, pooled = curves.ScoreCurves(truth, values)
+    for k in range(4):
+        one = curves.threshold_curve(truth[:, k], values[:, k])
+        size = one.valid.size
+        for stacked, alone in zip(per_class[:4], one[:4]):
+            assert np.array_equal(stacked[k, :size + 1], alone) and np.all(stacked[k, size + 1:] == alone[-1])
+        assert per_class.valid[k].tolist() == [True] * size + [False] * (per_class.valid.shape[1] - size)
+    flat = curves.threshold_curve(truth.ravel(), values.ravel())
+    assert all(np.array_equal(a[0], b) for a, b in zip(pooled[:4], flat[:4]))
+
+
 # ---------------------------------------------------------------- input errors
 
 def raises(argument):

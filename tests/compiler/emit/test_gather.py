@@ -26,7 +26,9 @@ GATHERED = {
     "d2_log_loss_score": ([{}], "S__true"),
     "top_k_accuracy": ([{"top": 1}, {"top": 2}, {"top": 3}], "S__true"),
     "hinge_loss": ([{"power": 1}, {"power": 2}], "S__true"),
-    "calibration_error": ([{"bins": 1}, {"bins": 4}], "S__top__true"),
+    "calibration_error": ([{"bins": 1}, {"bins": 4}], "S__max"),
+    "max_calibration_error": ([{"bins": 4}], "S__max"),
+    "rms_calibration_error": ([{"bins": 4}], "S__max"),
     "binary_hinge_loss": ([{}], "S__column1"),
 }
 
@@ -44,14 +46,14 @@ def metrics(tmp_path_factory):
 
 
 def _function(metric, gathered: bool = True):
-    """The generated function; ``gathered=False``: printed with the one-hot truth's sums."""
-    original = gather.rewrite
+    """The generated function; ``gathered=False``: printed with the one-hot truth's and top label's sums."""
+    original = gather.rewrite, gather.at_top
     if not gathered:
-        gather.rewrite = lambda outputs: tuple(outputs)
+        gather.rewrite = gather.at_top = lambda outputs: tuple(outputs)
     try:
         source = numpy_module.emit_module(metric)
     finally:
-        gather.rewrite = original
+        gather.rewrite, gather.at_top = original
     namespace: dict = {}
     exec(compile(source, "<generated>", "exec"), namespace)  # test only
     return namespace[metric.id], source
@@ -133,3 +135,35 @@ def test_a_fixed_class_of_the_row_is_one_column():
     assert gather.rewrite([picked]) == (sympy.IndexedBase("S__column1")[s],)
     beyond = sympy.Sum(sympy.KroneckerDelta(2, k) * symbols.SCORE[s, k], every_class)  # C may be 2: no column 2
     assert gather.rewrite([beyond]) == (beyond,)
+
+
+def test_a_top_labels_sum_is_read_at_the_rows_argmax():
+    s, k = symbols.index_symbol("s"), symbols.index_symbol("k")
+    top, every_class = sympy.IndexedBase("S__top")[s, k], (k, 0, symbols.N_CLASSES - 1)
+    argmax = sympy.IndexedBase("S__argmax")[s]
+    confidence, correct = (sympy.Sum(top * x, every_class) for x in (symbols.SCORE[s, k], symbols.TRUTH[s, k]))
+    assert gather.at_top([confidence, correct]) == (sympy.IndexedBase("S__max")[s], sympy.KroneckerDelta(gather.TRUE_CLASS[s], argmax))
+    assert [(row, str(a), str(m)) for row, a, m in gather.top_bases(gather.at_top([confidence]))] == [("S", "S__argmax", "S__max")]
+    kept = [sympy.Sum(top * sympy.log(symbols.SCORE[s, k]), every_class),  # 0 * log(0): NaN in the sum
+            sympy.Sum(top * symbols.SCORE[symbols.index_symbol("u"), k], every_class),  # another sample's row
+            sympy.Sum(sympy.IndexedBase("S__Y__top")[s, k] * symbols.SCORE[s, k], every_class)]  # not a count of the row
+    assert gather.at_top(kept) == tuple(kept)
+
+
+def test_the_argmax_is_the_first_maximum_as_the_top_label_is(metrics):
+    """Random rows with tied maxima and rows of equal scores: the calibration errors read at the
+    argmax equal, bit for bit, the same modules summing the one-hot top label's row."""
+    for metric_id in ("calibration_error", "max_calibration_error", "rms_calibration_error"):
+        gathered, source = _function(metrics[metric_id])
+        summed, _ = _function(metrics[metric_id], gathered=False)
+        assert "S__argmax = np.argmax(S, axis=-1)" in source and "row_ranks(" not in source
+        for seed in range(6):
+            rng = np.random.default_rng(seed)
+            n_classes = int(rng.integers(2, 7))
+            scores = rng.integers(0, 4, size=(50, n_classes)).astype(float)  # ties everywhere, maxima among them
+            scores[::5] = 1.0
+            scores /= scores.sum(axis=1, keepdims=True)
+            scores[1::5] = rng.dirichlet(np.full(n_classes, 0.5), size=len(scores[1::5]))
+            y = rng.integers(0, n_classes, size=50)
+            for bins in (1, 3, 15):
+                assert np.array_equal(gathered(y, scores, bins=bins), summed(y, scores, bins=bins), equal_nan=True)

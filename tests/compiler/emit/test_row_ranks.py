@@ -84,8 +84,9 @@ def test_counted_sums_equal_the_loops_exactly(metrics, metric_id):
     metric = metrics[metric_id]
     counted, source = _function(metric)
     looped, loop_source = _function(metric, rewritten=False)
-    # top-k accuracy compares the row with the true class's score alone: gathered, no sort (test_gather.py)
-    assert ("row_ranks(" in source or "S__true = " in source) and "row_ranks(" not in loop_source
+    # top-k accuracy compares the row with the true class's score alone, calibration reads the
+    # top label at the row's argmax: gathered, no sort (test_gather.py)
+    assert ("row_ranks(" in source or "S__true = " in source or "S__argmax = " in source) and "row_ranks(" not in loop_source
     truth, parameter_sets = RANKED[metric_id]
     for seed in range(4):
         y, scores = _tied(seed, truth)
@@ -118,7 +119,8 @@ def test_a_window_sum_adds_only_whole_positions_inside_the_classes():
 
 def test_calibration_has_no_loop_over_the_classes_left(metrics):
     _, source = _function(metrics["calibration_error"])
-    assert "map(" not in source and '[S__top] = row_ranks(S, ("top",))' in source  # argmax: no sort, no class loop
+    assert "map(" not in source and "row_ranks(" not in source  # argmax: no sort, no class loop, no (n, C) top array
+    assert "S__argmax = np.argmax(S, axis=-1)" in source
 
 
 @pytest.mark.parametrize("block", [1 << 20, 7])  # one block; blocks of 7 entries, rows split over them
