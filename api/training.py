@@ -1,11 +1,12 @@
 """A metric object for training loops: counts kept where the tensors live, any catalog metric.
 
 The habits of torchmetrics (``update`` with each batch, ``compute``, ``reset``, ``merge``,
-synced across processes at ``compute``), for every class- and matrix-level metric of the
-catalog, on arrays of any Array API library (PyTorch on CPU or CUDA, JAX, CuPy,
+synced across processes at ``compute``), for every metric of the catalog, on arrays of any Array API library (PyTorch on CPU or CUDA, JAX, CuPy,
 array-api-strict, numpy). Each ``update`` counts the batch on its device
 (:mod:`metricc.runtime.xp_counts`) and adds the counts to the state; nothing is copied to the
-host. The class set is fixed up front, as in torchmetrics, because growing it would mean
+host. Score- and curve-level metrics (AUROC, calibration error...) read ``update(...,
+scores=...)``: their state is the batches themselves, on the device
+(:mod:`.training_scores`). The class set is fixed up front, as in torchmetrics, because growing it would mean
 reading every batch's labels on the host.
 
 ``compute`` evaluates the metrics from the state (the ``(C, C)`` matrix, or ``(4, C)``
@@ -28,13 +29,13 @@ a warning. numpy input is evaluated as ``evaluate`` does.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping
 
 import numpy as np
 
 from metricc.api.evaluate import evaluate, metric
 from metricc.api.evaluate_arrays import values_of_counts
+from metricc.api.training_scores import ScoreBatches, torch_distributed
 from metricc.core.errors import InputError
 from metricc.runtime import averaging, namespace, xp_counts
 from metricc.runtime.confusion import ClassCounts
@@ -43,14 +44,6 @@ __all__ = ["TrainingMetric"]
 
 # The options evaluating on the device reads; with any other (relevance=...) compute reads a host copy.
 _ON_DEVICE = frozenset({"average", "params", "weights", "pos_label", "zero_division"})
-
-
-def _torch_distributed():
-    """``torch.distributed`` when the caller has imported torch and initialised a process group."""
-    torch = sys.modules.get("torch")
-    if torch is None or not torch.distributed.is_available() or not torch.distributed.is_initialized():
-        return None
-    return torch.distributed
 
 
 class TrainingMetric:
@@ -64,7 +57,8 @@ class TrainingMetric:
     :func:`~metricc.api.evaluate.evaluate`. ``validate`` checks that every label is a class
     (one boolean read per batch); without it such samples are not counted.
     ``sync_on_compute``: under ``torch.distributed`` the counts of every process are summed
-    (all-reduce) before computing; the local counts stay as they were, so updates go on.
+    (all-reduce) before computing, and the score batches gathered; the local state stays as it
+    was, so updates go on.
     """
 
     def __init__(self, metrics, classes, *, multilabel: bool = False, average: str | None = None,
@@ -75,6 +69,8 @@ class TrainingMetric:
         if not self.names:
             raise InputError("metrics", "name at least one metric")
         self._check_levels(multilabel, average)
+        self.scored = [n for n in self.names if metric(n.split(":")[0]).needs_scores]
+        self.counted = [n for n in self.names if n not in self.scored]
         labels = list(range(classes)) if isinstance(classes, int) else list(np.asarray(classes).tolist())
         numeric = all(isinstance(v, (int, float)) for v in labels)
         if not labels or len(set(labels)) != len(labels) or not (numeric or multilabel):
@@ -89,9 +85,8 @@ class TrainingMetric:
     def _check_levels(self, multilabel: bool, average: str | None) -> None:
         for name in self.names:
             info = metric(name.split(":")[0])
-            if info.level in ("curve", "score"):
-                raise InputError("metrics", f"{info.id} is a {info.level}-level metric: it needs the scores, "
-                                            "not counts; use evaluate (or StreamingMetric for curve-level metrics)")
+            if info.needs_scores:
+                continue  # checked by the score path at compute, as evaluate checks it
             entry_average = name.split(":", 1)[1] if ":" in name else average
             if multilabel and (info.per_instance or averaging.per_instance(entry_average or info.default_average)):
                 raise InputError("metrics", f"{info.id}: averaging over samples needs per-sample counts; "
@@ -101,13 +96,27 @@ class TrainingMetric:
         """Forget every batch (start of an epoch); the namespace and device are chosen again by the next batch."""
         self.counts = None
         self._classes = None
+        self.score_batches = ScoreBatches()
         return self
 
-    def update(self, y_true, y_pred, sample_weight=None) -> TrainingMetric:
+    def update(self, y_true, y_pred=None, sample_weight=None, *, scores=None) -> TrainingMetric:
         """Count one batch on its device and add it to the state; returns self. ``sample_weight``
         ``(N,)``: each sample counts its weight (finite, non-negative); the counts become floating
-        (float64 where the device holds it) from the first weighted batch on."""
+        (float64 where the device holds it) from the first weighted batch on. ``scores`` ``(N, C)``
+        (``(N,)`` for two classes): the batch's scores, kept for the score- and curve-level metrics."""
         y_true = namespace.as_array(y_true, "y_true")
+        if self.scored:
+            if scores is None:
+                raise InputError("scores", f"{self.scored[0]} is computed from scores: pass update(y_true, ..., "
+                                           "scores=...)")
+            if sample_weight is not None:
+                raise InputError("sample_weight", f"{self.scored[0]}: score-level metrics are not weighted here")
+            self.score_batches.add(y_true, namespace.as_array(scores, "scores"), len(self.labels))
+        if not self.counted:
+            return self
+        if y_pred is None:
+            raise InputError("y_pred", f"{self.counted[0]} is computed from predicted labels: pass update(y_true, "
+                                       "y_pred)")
         y_pred = namespace.as_array(y_pred, "y_pred")
         xp = namespace.array_namespace(y_true, y_pred)
         where = namespace.device(y_true)
@@ -133,13 +142,14 @@ class TrainingMetric:
             raise InputError("other", "expected a TrainingMetric of the same metrics and classes")
         if other.counts is not None:
             self.counts = _added(self.counts, other.counts)
+        self.score_batches.merge(other.score_batches)
         return self
 
     def synced_counts(self):
         """The counts summed over every process of ``torch.distributed`` (its all-reduce), or the
         local counts when no process group is initialised; the local state is not changed."""
         counts = self._checked()
-        distributed = _torch_distributed()
+        distributed = torch_distributed()
         if distributed is None or not namespace.is_torch(counts):
             return counts
         total = counts.clone()
@@ -154,22 +164,28 @@ class TrainingMetric:
     def compute(self):
         """The metric value(s) of every batch since ``reset``, in the input's namespace and on its
         device (numpy input: what ``evaluate`` returns), computed there (see the module docstring)."""
-        counts = self.synced_counts() if self.sync_on_compute else self._checked()
-        if not namespace.is_numpy(namespace.array_namespace(counts)) and set(self.options) <= _ON_DEVICE:
-            values = values_of_counts(self.names, metric, labels=self.labels, **self.options,
-                                      **({"counts": counts} if self.multilabel else {"matrix": counts}))
-        else:
-            values = self._on_host(counts)
-        return values[self.names[0]] if self.single else values
+        values = {}
+        if self.counted:
+            counts = self.synced_counts() if self.sync_on_compute else self._checked()
+            if not namespace.is_numpy(namespace.array_namespace(counts)) and set(self.options) <= _ON_DEVICE:
+                values = values_of_counts(self.counted, metric, labels=self.labels, **self.options,
+                                          **({"counts": counts} if self.multilabel else {"matrix": counts}))
+            else:
+                values = self._on_host(counts)
+        if self.scored:
+            if not self.score_batches:
+                raise InputError("update", "no data yet: call update() with at least one batch first")
+            values.update(self.score_batches.values(self.scored, metric, self.labels, self.multilabel, self.options))
+        return values[self.names[0]] if self.single else {name: values[name] for name in self.names}
 
     def _on_host(self, counts) -> dict:
         """``evaluate`` on a host copy of the counts (numpy input, or options only it reads), each
         value returned as an array of the counts' namespace on their device."""
         host = namespace.to_host(counts)
         if self.multilabel:
-            values = evaluate(self.names, counts=ClassCounts(*host), labels=self.labels, **self.options)
+            values = evaluate(self.counted, counts=ClassCounts(*host), labels=self.labels, **self.options)
         else:
-            values = evaluate(self.names, matrix=host, labels=self.labels, **self.options)
+            values = evaluate(self.counted, matrix=host, labels=self.labels, **self.options)
         xp = namespace.array_namespace(counts)
         if namespace.is_numpy(xp):
             return values

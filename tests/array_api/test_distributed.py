@@ -1,4 +1,4 @@
-"""TrainingMetric synced over two gloo processes equals one process counting every batch."""
+"""TrainingMetric synced over two gloo processes (counts all-reduced, score batches gathered) equals one process reading every batch."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ def test_two_processes_sum_their_counts(tmp_path):
     ranks = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(2)]
 
     single = mc.TrainingMetric(worker.ENTRIES, classes=worker.CLASSES)
-    for truth, predicted in worker.batches():
-        single.update(torch.asarray(truth), torch.asarray(predicted))
+    for truth, predicted, scores in worker.batches():
+        single.update(torch.asarray(truth), torch.asarray(predicted), scores=torch.asarray(scores))
     assert ranks[0]["local"] != ranks[1]["local"]
     for rank in ranks:
         assert rank["synced"] == single.counts.tolist()

@@ -111,8 +111,6 @@ def test_multilabel_counts_per_class(name):
 
 
 def test_what_counts_cannot_compute():
-    with pytest.raises(InputError, match="scores"):
-        mc.TrainingMetric("roc_auc", classes=2)
     with pytest.raises(InputError, match="per-sample counts"):
         mc.TrainingMetric("f1:samples", classes=2, multilabel=True)
     with pytest.raises(InputError, match="number of classes or distinct numeric labels"):
@@ -122,3 +120,62 @@ def test_what_counts_cannot_compute():
 def test_a_label_outside_the_classes_names_it():
     with pytest.raises(InputError, match="label 5 is not one of"):
         mc.TrainingMetric("accuracy", classes=3).update(np.array([0, 5]), np.array([0, 1]))
+
+
+SCORED = ["roc_auc:macro", "average_precision:weighted", "calibration_error", "log_loss", "f1:macro"]
+
+
+def _scored_batches(seed: int, sizes=(9, 1, 25, 14)):
+    rng = np.random.default_rng(seed)
+    out = []
+    for n in sizes:
+        truth = rng.integers(0, 3, n)
+        scores = rng.dirichlet(np.ones(3), n).round(2)  # ties across batches
+        scores /= scores.sum(axis=1, keepdims=True)
+        out.append((truth, scores.argmax(axis=1), scores))
+    return out
+
+
+@pytest.mark.parametrize("name", params())
+def test_score_metrics_keep_the_batches_and_equal_evaluate(name):
+    """Curve and score metrics beside counted ones: batches kept on the device, joined at compute,
+    the values those of evaluate on all the data at once, in the input's namespace."""
+    library = load(name)
+    batches = _scored_batches(4)
+    training = mc.TrainingMetric(SCORED, classes=3)
+    other = mc.TrainingMetric(SCORED, classes=3)
+    for k, (truth, predicted, scores) in enumerate(batches):
+        (training if k % 2 else other).update(put(library, name, truth), put(library, name, predicted),
+                                              scores=put(library, name, scores))
+    values = training.merge(other).compute()
+    truth, predicted, scores = (np.concatenate(part) for part in zip(*batches))
+    expected = mc.evaluate(SCORED, y_true=truth, y_pred=predicted, scores=scores, labels=[0, 1, 2])
+    for entry in SCORED:
+        assert same_place(values[entry], put(library, name, truth)), entry
+        np.testing.assert_allclose(to_host(values[entry]), expected[entry], rtol=1e-5 if name == "jax.numpy" else 1e-12)
+    binary = mc.TrainingMetric("roc_auc", classes=2)
+    binary.update(put(library, name, truth % 2), scores=put(library, name, scores[:, 1]))
+    np.testing.assert_allclose(to_host(binary.compute()),
+                               mc.evaluate("roc_auc", y_true=truth % 2, scores=scores[:, 1])["roc_auc"], rtol=1e-6)
+
+
+def test_score_metrics_say_what_an_update_lacks():
+    truth, predicted, scores = _scored_batches(5, sizes=(6,))[0]
+    both = mc.TrainingMetric(["roc_auc:macro", "mcc"], classes=3)
+    with pytest.raises(InputError, match="scores=") as error:
+        both.update(truth, predicted)
+    assert error.value.argument == "scores"
+    with pytest.raises(InputError, match="update\\(y_true, y_pred\\)"):
+        both.update(truth, scores=scores)
+    with pytest.raises(InputError, match="not weighted"):
+        both.update(truth, predicted, sample_weight=np.ones(6), scores=scores)
+    with pytest.raises(InputError, match=r"scores \(N, 3\)"):
+        both.update(truth, predicted, scores=scores[:, :2])
+    with pytest.raises(InputError, match="one row of scores per sample"):
+        both.update(truth, predicted, scores=scores[:4])
+    with pytest.raises(InputError, match="no data yet"):
+        mc.TrainingMetric("roc_auc:macro", classes=3).compute()
+    torch = pytest.importorskip("torch")
+    only = mc.TrainingMetric("calibration_error", classes=3).update(truth, scores=scores)
+    with pytest.raises(InputError, match="another array library"):
+        only.update(torch.asarray(truth), scores=torch.asarray(scores))
