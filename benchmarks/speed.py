@@ -315,37 +315,6 @@ def score_rows(table, sizes, repeat, rng, peers):
                   lambda: mc.evaluate("roc_auc", y_true=y, scores=scores, average="macro"))
 
 
-def hand_ece(y, proba, bins=15):
-    """Expected calibration error as users write it: top-label confidence, np.digitize into
-    equal-width bins (a confidence of 1 in a bin of its own), per-bin sums by np.bincount."""
-    confidence, predicted = proba.max(axis=1), proba.argmax(axis=1)
-    which = np.digitize(confidence, np.arange(1, bins + 1) / bins)
-    gaps = np.bincount(which, weights=(predicted == y) - confidence, minlength=bins + 1)
-    return np.abs(gaps).sum() / len(y)
-
-
-def calibration_row(table, n, repeat, rng):
-    """``calibration_error`` (a sum over pairs of samples in the same bin, grouped by the
-    emitter) at n x 10 against :func:`hand_ece`, and torchmetrics where installed."""
-    c = 10
-    proba = rng.dirichlet(np.full(c, 0.3), size=n)
-    y = np.where(rng.random(n) < 0.7, proba.argmax(axis=1), rng.integers(0, c, n))
-    ours = mc.evaluate("calibration_error", y_true=y, scores=proba)["calibration_error"]
-    assert abs(ours - hand_ece(y, proba)) <= 1e-12 * max(1.0, abs(ours))
-    peer = ""
-    if _installed("torchmetrics"):
-        import torch
-        from torchmetrics.functional.classification import multiclass_calibration_error
-
-        tp, ty = torch.tensor(proba), torch.tensor(y)
-        seconds = median_time(lambda: multiclass_calibration_error(tp, ty, num_classes=c, n_bins=15), repeat)
-        peer = f"; torchmetrics {_ms(seconds)}"
-    table.add(f"`calibration_error` (ECE, 15 bins), N = {n:.0e}, C = {c}{peer}", lambda: hand_ece(y, proba),
-              lambda: mc.evaluate("calibration_error", y_true=y, scores=proba),
-              memory=(peak_mib(lambda: mc.evaluate("calibration_error", y_true=y, scores=proba)),
-                      peak_mib(lambda: hand_ece(y, proba))))
-
-
 def import_row(table, repeat):
     code = ("import time; s = time.perf_counter(); import metricc as mc; "
             "mc.evaluate('mcc', matrix=[[5, 1], [2, 4]]); print(time.perf_counter() - s)")
@@ -360,13 +329,14 @@ def import_row(table, repeat):
               run(code), sk)
 
 
+ROWS = ("labels", "known", "small", "batch", "sweep", "scores", "calibration", "import", "bootstrap", "dask", "curves")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N = 1e6 only, 3 repeats: under two minutes")
     parser.add_argument("--repeat", type=int, default=None, help="median of this many runs (default 7, quick 3)")
-    parser.add_argument("--only", choices=("labels", "known", "small", "batch", "sweep", "scores", "calibration", "import", "bootstrap",
-                                                 "dask", "curves"), action="append",
-                        help="run only these rows (repeatable)")
+    parser.add_argument("--only", choices=ROWS, action="append", help="run only these rows (repeatable)")
     parser.add_argument("--cpu", action="store_true", help="CPU time of this process, least of the repeats (for a loaded machine)")
     parser.add_argument("--save", action="store_true", help=f"write the table to {speed_guard.RESULTS.name} (the guard's reference)")
     args = parser.parse_args()
@@ -380,17 +350,16 @@ def main() -> None:
     table = Table(repeat)
     warnings.simplefilter("ignore")  # peers warn about undefined values; the values are compared above
     start = time.perf_counter()
-    rows = {"labels": lambda: labels_rows(table, sizes, repeat, rng, peers),
-            "known": lambda: known_rows(table, sizes, rng),
-            "small": lambda: small_rows(table, rng),
-            "batch": lambda: batch_rows(table, 10 ** 5, repeat, rng),
-            "sweep": lambda: sweep_row(table, repeat, rng),
+    rows = {"labels": lambda: labels_rows(table, sizes, repeat, rng, peers), "known": lambda: known_rows(table, sizes, rng),
+            "small": lambda: small_rows(table, rng), "batch": lambda: batch_rows(table, 10 ** 5, repeat, rng),
+            "sweep": lambda: sweep_row(table, repeat, rng), "import": lambda: import_row(table, repeat),
             "scores": lambda: score_rows(table, score_sizes, repeat, rng, peers),
-            "calibration": lambda: [calibration_row(table, n, repeat, rng) for n in score_sizes],
-            "import": lambda: import_row(table, repeat),
+            "calibration": lambda: [speed_scores.calibration_row(table, n, rng, (median_time, peak_mib, repeat))
+                                    for n in score_sizes],
             "bootstrap": lambda: speed_intervals.bootstrap_row(table, rng),
             "dask": lambda: [speed_dask.dask_row(table, n, rng) for n in sizes],
             "curves": lambda: [speed_curves.curves_row(table, n, rng) for n in score_sizes]}
+    assert set(rows) == set(ROWS)
     for name, run in rows.items():
         if not args.only or name in args.only:
             run()

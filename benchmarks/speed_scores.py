@@ -6,6 +6,8 @@ Not a test: ``speed.py --only scores`` runs these beside the AUC rows.
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 
 import metricc.api as mc
@@ -108,3 +110,36 @@ def ranking_rows(table, n, rng, peers, tools) -> None:
         assert abs(value - peer()) <= 1e-12 * max(1.0, abs(value)), metric
         table.add(f"`{metric}`, N = {n:.0e}, C = {c}; target: sklearn", peer, ours,
                   memory=(peak_mib(ours), peak_mib(peer)))
+
+
+def hand_ece(y, proba, bins=15):
+    """Expected calibration error as users write it: top-label confidence, np.digitize into
+    equal-width bins (a confidence of 1 in a bin of its own), per-bin sums by np.bincount."""
+    confidence, predicted = proba.max(axis=1), proba.argmax(axis=1)
+    which = np.digitize(confidence, np.arange(1, bins + 1) / bins)
+    gaps = np.bincount(which, weights=(predicted == y) - confidence, minlength=bins + 1)
+    return np.abs(gaps).sum() / len(y)
+
+
+def calibration_row(table, n, rng, tools) -> None:
+    """``calibration_error`` (a sum over pairs of samples in the same bin, grouped by the
+    emitter) at n x 10 against :func:`hand_ece`, and torchmetrics where installed;
+    ``tools``: speed.py's ``(median_time, peak_mib, repeat)``."""
+    median_time, peak_mib, repeat = tools
+    c = 10
+    proba = rng.dirichlet(np.full(c, 0.3), size=n)
+    y = np.where(rng.random(n) < 0.7, proba.argmax(axis=1), rng.integers(0, c, n))
+    ours = mc.evaluate("calibration_error", y_true=y, scores=proba)["calibration_error"]
+    assert abs(ours - hand_ece(y, proba)) <= 1e-12 * max(1.0, abs(ours))
+    peer = ""
+    if importlib.util.find_spec("torchmetrics") is not None:
+        import torch
+        from torchmetrics.functional.classification import multiclass_calibration_error
+
+        tp, ty = torch.tensor(proba), torch.tensor(y)
+        seconds = median_time(lambda: multiclass_calibration_error(tp, ty, num_classes=c, n_bins=15), repeat)
+        peer = f"; torchmetrics {seconds * 1e3:.1f} ms"
+    table.add(f"`calibration_error` (ECE, 15 bins), N = {n:.0e}, C = {c}{peer}", lambda: hand_ece(y, proba),
+              lambda: mc.evaluate("calibration_error", y_true=y, scores=proba),
+              memory=(peak_mib(lambda: mc.evaluate("calibration_error", y_true=y, scores=proba)),
+                      peak_mib(lambda: hand_ece(y, proba))))

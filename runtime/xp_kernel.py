@@ -180,8 +180,11 @@ def exact(xp: Space, bound: Callable[[int], int], *counts, terms: PreparedTerms 
 
 
 def equal(xp: Space, a, b):
-    """The Iverson bracket [a = b] as floats, NaN where a side is NaN."""
+    """The Iverson bracket [a = b] as floats, NaN where a side is NaN; sides of two dtypes are
+    compared as values (the standard promotes no integer with a floating dtype)."""
     a, b = _array(xp, a), _array(xp, b)
+    if a.dtype != b.dtype:
+        a, b = xp.astype(a, xp.values), xp.astype(b, xp.values)
     same = xp.astype(a == b, xp.values)
     unknown = (a != a) | (b != b)
     return xp.where(unknown, xp.asarray(math.nan), same)

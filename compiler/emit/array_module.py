@@ -32,7 +32,7 @@ SCORE_LEVELS = ("score", "curve")  # the levels of scores: their modules come fr
 XP_HELPERS = frozenset({"align", "arange", "diagonal", "equal", "exact", "extended_log", "eye", "heaviside", "log_ratio",
                         "nonzero", "real", "shape", "sum_last_axis", "transpose", "xlogy", "xlogy_ratio"})
 # The Array API standard's names (2023.12) that printed kernels may read as ``xp.<name>``.
-STANDARD = frozenset({"abs", "all", "any", "broadcast_to", "count_nonzero", "e", "exp", "expand_dims", "floor", "inf",
+STANDARD = frozenset({"abs", "all", "any", "argmax", "broadcast_to", "count_nonzero", "e", "exp", "expand_dims", "floor", "inf",
                       "log", "max", "maximum", "min", "minimum", "pi", "sqrt", "sum", "where"})
 # What the module's own lines call, beside XP_HELPERS: imported from the xp kernel too.
 _TEMPLATE_HELPERS = frozenset({"average_class_metric", "average_class_values", "class_counts", "class_param", "finish", "matrix_param",

@@ -9,17 +9,16 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.xp_kernel import (
+    equal,
     finish,
     nonzero,
     quiet,
     scalar_param,
-    transpose,
 )
 from metricc.runtime.xp_scores import (
     check_score_memory,
     check_scores,
     group_sum,
-    row_ranks,
     row_take,
 )
 
@@ -44,14 +43,13 @@ def calibration_error(
     """
     Y__class, S, xp = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
-    check_score_memory("calibration_error", n, C, ((1, 1),))
+    check_score_memory("calibration_error", n, C, ((1, 0),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
     with quiet():
-        [S__top] = row_ranks(xp, S, ("top",))
-        S__top__true = row_take(xp, S__top, Y__class)
-        grouped__sum0 = xp.sum(transpose(xp, S) * transpose(xp, S__top), axis=-2)
+        S__argmax = xp.argmax(S, axis=-1)
+        S__max = row_take(xp, S, S__argmax)
         grouped__key0, grouped__value1 = (
-            xp.floor(bins * grouped__sum0), S__top__true - grouped__sum0
+            xp.floor(bins * S__max), equal(xp, S__argmax, Y__class) - S__max
         )
         value = (
             xp.sum(
