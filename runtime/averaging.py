@@ -347,27 +347,36 @@ POSITIVE_CLASS = next(m.name for m in MODES.values() if m.positive_class)  # bin
 PER_CLASS = next(m.name for m in MODES.values() if m.per_class)  # none: the per-class values themselves
 
 
-# A caller's mode as a name, read by its row: None (no averaging) and unknown names have no field set.
+# A caller's mode as a name, read by its row: None (no averaging), unknown names and values that
+# are no name at all (a list, a number: refused later with the choices) have no field set.
+
+
+def _row(mode) -> Mode | None:
+    return MODES.get(mode) if isinstance(mode, str) else None
 
 
 def per_instance(mode: str | None) -> bool:
     """Whether ``mode`` averages per-instance counts (``samples``)."""
-    return mode in MODES and MODES[mode].per_instance
+    row = _row(mode)
+    return row is not None and row.per_instance
 
 
 def per_class(mode: str | None) -> bool:
     """Whether ``mode`` keeps one value per class (``none``)."""
-    return mode in MODES and MODES[mode].per_class
+    row = _row(mode)
+    return row is not None and row.per_class
 
 
 def positive_class(mode: str | None) -> bool:
     """Whether ``mode`` is the value of the positive class (``binary``, ``pos_label``)."""
-    return mode in MODES and MODES[mode].positive_class
+    row = _row(mode)
+    return row is not None and row.positive_class
 
 
 def pools(mode: str | None) -> bool:
     """Whether ``mode`` pools the counts over classes (``micro``), so no per-class parameter applies."""
-    return mode in MODES and MODES[mode].pools
+    row = _row(mode)
+    return row is not None and row.pools
 
 
 def mode(average: str, averages: tuple[str, ...]) -> Mode:
