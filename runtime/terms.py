@@ -27,13 +27,9 @@ from metricc.runtime.confusion import (
     counts_from_matrix,
 )
 from metricc.runtime.context import CallContext
+from metricc.runtime.scaling import unit_exponents
 
 __all__ = ["MatrixTerms", "matrix_counts", "matrix_terms", "read_matrix", "rescaled", "rescaled_counts"]
-
-# A real-valued matrix (or counts) whose total is below this is scaled by a power of two for
-# a formula of degree 0 in the counts: a product of four such totals nears float64's smallest
-# normal numbers (2**-1022), where digits and then the whole value (0 / 0) are lost.
-TINY_TOTAL = 2.0 ** -64
 
 
 class MatrixTerms:
@@ -133,17 +129,9 @@ def read_matrix(matrix, *, argument: str = "matrix", integer: bool = False) -> M
     return MatrixTerms(m, rows, stack)
 
 
-def _unit_exponents(totals: np.ndarray) -> np.ndarray | None:
-    """Per total, the power of two that brings a tiny positive one into [0.5, 1) (0 for the
-    others); None when no total is tiny."""
-    tiny = (totals > 0) & (totals < TINY_TOTAL)
-    if not tiny.any():
-        return None
-    return np.where(tiny, -np.frexp(totals)[1], 0)
-
-
 def rescaled(terms: MatrixTerms) -> MatrixTerms:
-    """``terms`` of a real-valued matrix whose grand total is tiny (subnormal weights), each
+    """``terms`` of a real-valued matrix whose grand total is tiny (subnormal weights; see
+    :mod:`.scaling`), each
     matrix of the stack multiplied by the power of two that brings its total near 1: exact (only
     exponents change), and for a formula homogeneous of degree 0 in the counts, which the
     compiler proves before it calls this, the value is that of the matrix as given. Made once
@@ -155,7 +143,7 @@ def rescaled(terms: MatrixTerms) -> MatrixTerms:
     if terms.matrix.dtype.kind != "f":
         return terms
     if terms._rescaled is None:
-        exponents = _unit_exponents(np.asarray(terms.n))
+        exponents = unit_exponents(np.asarray(terms.n))
         if exponents is None:
             terms._rescaled = terms
         else:
@@ -175,7 +163,7 @@ def rescaled_counts(counts: ClassCounts, context: CallContext | None) -> tuple[C
     def make():
         totals = np.max(counts.true_positives + counts.false_positives + counts.false_negatives
                         + counts.true_negatives, axis=-1)
-        exponents = _unit_exponents(totals)
+        exponents = unit_exponents(totals)
         if exponents is None:
             return None
         return CallContext(ClassCounts(*(np.ldexp(a, exponents[..., None]) for a in counts)))

@@ -1,10 +1,13 @@
 """Whether a metric's value is homogeneous of degree 0 in the counts: unchanged when the
-matrix (or the per-class counts) is scaled by any positive factor.
+matrix (or the per-class counts) is scaled by any positive factor; for graded relevance
+(``truth: relevance``), unchanged when one sample's gains are.
 
-Rates, ratios, correlations and agreement coefficients are; chi-squared and error counts are
-not. For such a metric the emitted function scales a real-valued matrix with a tiny total
-(subnormal weights) by a power of two before the formula (the runtime's ``rescaled``), where
-float64 products of the counts would otherwise underflow to 0 / 0.
+Rates, ratios, correlations and agreement coefficients are, and so is ndcg in each sample's
+gains; chi-squared, error counts and dcg are not. For such a metric the emitted function
+scales a real-valued matrix with a tiny total (subnormal weights) by a power of two before the
+formula (the runtime's ``rescaled``), where float64 products of the counts would otherwise
+underflow to 0 / 0, or each row of gains whose largest is huge or tiny (``rescaled_rows``),
+where the sums of gains 1e308 overflow.
 
 The test is exact arithmetic at fixed generic points of a 3-class matrix (or of TP, FP, FN,
 TN): ``f(s x) = f(x)`` for two factors ``s`` at two points, the way identity testing proves a
@@ -29,12 +32,34 @@ _GENERIC = sympy.Rational(2, 7)  # a parameter value no default takes
 
 def degree_zero(metric: ir.Metric) -> bool:
     """True when the value of a class- or matrix-level metric is the same for counts scaled by
-    any positive factor, for the parameters' defaults and for other values alike (checked at
+    any positive factor, and that of a score-level metric of graded relevance for the gains of
+    a sample scaled so; for the parameters' defaults and for other values alike (checked at
     generic points; see the module docstring)."""
     level = getattr(metric.level, "value", metric.level)
+    if level == "score":
+        return _rows_degree_zero(metric)
     if level not in ("class", "matrix") or metric.terms or any(p.kind == "metric" for p in metric.params):
         return False
     return all(_degree_zero(metric.simplified.xreplace(values), level) for values in _parameter_values(metric))
+
+
+def _rows_degree_zero(metric: ir.Metric) -> bool:
+    """Graded relevance: the value is the same when the gains of one sample (a row of ``Y``)
+    are scaled by any positive factor; checked on two samples of two classes, the first one's
+    gains scaled, with scores that rank them wrongly."""
+    if metric.truth != "relevance" or any(p.kind != "scalar" for p in metric.params):
+        return False
+    gains, scores = ((5, 3), (0, 2)), ((1, 3), (2, 1))
+    for values in _parameter_values(metric):
+        expr = metric.simplified.xreplace(values).subs({symbols.N_TOTAL: 2, symbols.N_CLASSES: 2}).doit()
+        point = {symbols.SCORE[s, k]: sympy.Integer(scores[s][k]) for s in range(2) for k in range(2)}
+        point.update({symbols.TRUTH[s, k]: sympy.Integer(gains[s][k]) for s in range(2) for k in range(2)})
+        concrete = expr.xreplace({y: v for y, v in point.items() if y.base == symbols.TRUTH and y.indices[0] != 0})
+        concrete = concrete.xreplace({y: v for y, v in point.items() if y.base == symbols.SCORE})
+        first = {y: v for y, v in point.items() if y.base == symbols.TRUTH and y.indices[0] == 0}
+        if concrete.free_symbols - set(first) - {symbols.TRUTH.label, symbols.SCORE.label} or not _unchanged(concrete, first):
+            return False
+    return True
 
 
 def _parameter_values(metric: ir.Metric) -> list[dict]:

@@ -129,7 +129,7 @@ class ModuleContext:
     arrays: str
     elementwise: bool
     whole_counts: bool
-    rescaled: bool  # degree 0 in the counts: tiny real-valued counts are scaled by a power of two first
+    rescaled: bool  # degree 0 in the counts (gains): tiny counts, huge or tiny gains are scaled by a power of two first
     imports: list[str]
     registry_imports: list[str]
     scales: tuple  # the metric's interpretation scales (INFO's bands)
@@ -244,8 +244,8 @@ def _leaves_domains(metric: ir.Metric) -> bool:
     return any(map(analyze.depends_on_data, bases))
 
 
-# The runtime helper that scales tiny real-valued counts of a level, for a value of degree 0.
-_RESCALED = MappingProxyType({"class": "rescaled_counts", "matrix": "rescaled"})
+# The runtime helper that scales tiny real-valued counts (huge or tiny gains) of a level, for a value of degree 0.
+_RESCALED = MappingProxyType({"class": "rescaled_counts", "matrix": "rescaled", "score": "rescaled_rows"})
 
 
 def module_context(metric: ir.Metric) -> ModuleContext:

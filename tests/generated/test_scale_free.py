@@ -57,3 +57,30 @@ def test_a_metric_that_scales_with_the_counts_is_not_rescaled():
     matrix = MATRICES["two classes"]
     assert _value("chi_squared", matrix * 2.0 ** -20) == pytest.approx(_value("chi_squared", matrix) * 2.0 ** -20)
     assert _value("misclassification_count", matrix * 2.0 ** -1060) == pytest.approx(3.25 * 2.0 ** -1060, rel=1e-12)
+
+
+SCORES = np.array([[0.5, 0.2, 0.9], [0.1, 0.8, 0.3]])
+
+
+def _ndcg(gains):
+    return float(mc.evaluate("ndcg", y_true=np.asarray(gains, dtype=float), scores=SCORES, multilabel=True)["ndcg"])
+
+
+@pytest.mark.parametrize("scale", [2.0 ** 1021, 2.0 ** -1060, 2.0 ** 70, 2.0 ** -70])
+def test_ndcg_does_not_change_with_the_scale_of_a_sample_s_gains(scale):
+    gains = np.array([[3.0, 1.0, 0.0], [1.0, 2.0, 3.0]])
+    first_row_scaled = gains * np.array([[scale], [1.0]])
+    assert _ndcg(first_row_scaled) == pytest.approx(_ndcg(gains), rel=1e-12)
+
+
+def test_ndcg_of_gains_1e308_and_1e_308_is_that_of_the_gains_divided_by_their_row_maximum():
+    """The campaign's reproducer: the sums of gains 1e308 overflowed and ndcg was 0."""
+    huge_and_tiny = [[1e308, 1e308, 0.0], [1e-308, 1e-308, 0.0]]
+    assert _ndcg(huge_and_tiny) == pytest.approx(_ndcg([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0]]), rel=1e-12)
+    assert _ndcg([[1e308, 0.0, 1e308], [0.0, 1e-308, 0.0]]) == pytest.approx(1.0)
+
+
+def test_dcg_scales_with_the_gains_and_is_not_rescaled():
+    gains = np.array([[3.0, 1.0, 0.0], [1.0, 2.0, 3.0]])
+    dcg = [float(mc.evaluate("dcg", y_true=g, scores=SCORES, multilabel=True)["dcg"]) for g in (gains, gains * 2.0 ** 70)]
+    assert dcg[1] == pytest.approx(dcg[0] * 2.0 ** 70, rel=1e-12)

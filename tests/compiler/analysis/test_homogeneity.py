@@ -11,14 +11,14 @@ from metricc.compiler.analysis.homogeneity import degree_zero
 from metricc.compiler.language import symbols
 
 
-@pytest.mark.parametrize("metric_id", ["mcc", "cohen_kappa", "f1", "racc", "class_cen", "weighted_kappa",
+@pytest.mark.parametrize("metric_id", ["mcc", "cohen_kappa", "f1", "racc", "class_cen", "weighted_kappa", "ndcg",
                                        "preference_driven", "pearson_c"])
 def test_ratios_of_the_counts_are_of_degree_0(compiled_metrics, metric_id):
     assert degree_zero(compiled_metrics[metric_id])
 
 
 @pytest.mark.parametrize("metric_id", ["chi_squared", "misclassification_count", "automatic_manual",
-                                       "hamming_distance", "iba"])
+                                       "hamming_distance", "iba", "dcg"])
 def test_counts_statistics_and_unprovable_metrics_are_not(compiled_metrics, metric_id):
     assert not degree_zero(compiled_metrics[metric_id])
 
