@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from metricc.cli import inputs, tables
 from metricc.core.errors import InputError
 
-__all__ = ["NpySource", "TableSource"]
+__all__ = ["NpySource", "TableSource", "text_chunks"]
 
 
-def _text_chunks(option: str, path: str, chunk_bytes: int, bar) -> Iterator[list[tuple[int, str]]]:
+def text_chunks(option: str, path: str, chunk_bytes: int, bar) -> Iterator[list[tuple[int, str]]]:
     """The non-blank lines of a UTF-8 file, numbered from 1, a chunk at a time (cut after a
     line end, so that ``str.splitlines`` numbers them as it numbers the whole text)."""
     number = 0
@@ -66,7 +66,7 @@ class TableSource:
         """Read the table once: the width of every line, the header, the chosen column."""
         first, delimiter, numbers, again, rest, first_line = None, None, [], [], 0, 0
         second, empty = None, []  # empty: per column, the first line (after the first) with an empty field
-        for lines in _text_chunks(self.option, self.path, self.chunk_bytes, bar):
+        for lines in text_chunks(self.option, self.path, self.chunk_bytes, bar):
             for number, line in lines:
                 if first is None:
                     delimiter = tables.first_delimiter(line)
@@ -106,7 +106,7 @@ class TableSource:
 
     def chunks(self, bar) -> Iterator[list[str]]:
         """The chosen column's labels, a chunk at a time; an empty one is refused with its line."""
-        for lines in _text_chunks(self.option, self.path, self.chunk_bytes, bar):
+        for lines in text_chunks(self.option, self.path, self.chunk_bytes, bar):
             labels = []
             for number, line in lines:
                 if number < self.first_data:
