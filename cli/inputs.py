@@ -183,10 +183,10 @@ class Labels(NamedTuple):
     text: bool
 
 
-def json_labels(option: str, labels, where: str) -> Labels:
+def json_labels(option: str, labels, where: str, first: int = 0) -> Labels:  # first: the index of labels[0]
     if not isinstance(labels, list):
         raise InputError(option, f"{where}expected a JSON array of labels, got {type(labels).__name__}")
-    for index, label in enumerate(labels):
+    for index, label in enumerate(labels, first):
         if label is None:
             raise InputError(option, f"{where}label {index} is null; every sample needs a label")
         if isinstance(label, (list, dict)):

@@ -1,4 +1,4 @@
-"""Label tables and ``.npy`` label files too large to hold, read a chunk at a time.
+"""Label tables, JSON arrays and ``.npy`` label files too large to hold, read a chunk at a time.
 
 :mod:`.label_stream` counts the label pairs of two files in chunks; this module gives it the
 labels of a table (CSV, TSV or ``;``: the column chosen with ``--column``) and of a ``.npy``
@@ -6,18 +6,22 @@ array, a chunk at a time, by the rules of the whole-file readers (:func:`.tables
 :func:`.inputs.read_npy`) and with their errors. A table is read twice: once for its header
 (the ``auto`` rule needs, per column, only whether every later field is a number and whether
 the first line's field occurs again) and the width of every line, once for its labels. A
-``.npy`` file is mapped (``np.load(mmap_mode="r")``) and read a block of rows at a time.
+``.npy`` file is mapped (``np.load(mmap_mode="r")``) and read a block of rows at a time. A JSON
+file is read as a flat array, the complete labels of each chunk parsed at once; a file that
+is not one (nested arrays, invalid JSON) is read whole, for the whole reader's error.
 Memory: a chunk of lines (or rows) at a time, whatever the length of the file.
 """
 
 from __future__ import annotations
 
+import codecs
+import re
 from collections.abc import Iterator
 
 from metricc.cli import inputs, tables
 from metricc.core.errors import InputError
 
-__all__ = ["NpySource", "TableSource", "text_chunks"]
+__all__ = ["JsonSource", "NpySource", "TableSource", "text_chunks"]
 
 
 def text_chunks(option: str, path: str, chunk_bytes: int, bar) -> Iterator[list[tuple[int, str]]]:
@@ -164,3 +168,84 @@ class NpySource:
             if block.dtype.kind == "f" and not np.isfinite(block).all():
                 raise InputError(self.option, f"{self.path}: holds NaN or infinity")
             yield block.tolist()
+
+
+# A run of complete labels of a flat JSON array, each followed by its comma: strings (escapes
+# included) or bare tokens (numbers, true, false, null); a bracket or brace ends the run.
+_LABELS = re.compile(r'(?:\s*(?:"(?:[^"\\]|\\.)*"|[^\s,\[\]{}"]+)\s*,)*')
+
+
+class JsonSource:
+    """A JSON file holding one array of labels, parsed a chunk of complete labels at a time."""
+
+    text = False
+
+    def __init__(self, option: str, path: str, column: str | None, chunk_bytes: int) -> None:
+        if column is not None:
+            raise InputError(option, "--column applies to table files; a JSON file holds the labels themselves")
+        self.option, self.path, self.chunk_bytes = option, path, chunk_bytes
+        self._length: int | None = None
+
+    def scan(self, bar) -> None:
+        """Nothing to decide before the labels: a JSON array has no header."""
+
+    @property
+    def length(self) -> int:
+        """The number of labels, read once more (the header guess of a plain partner file needs it)."""
+        if self._length is None:
+            self._length = sum(len(labels) for labels in self.chunks(None))
+        return self._length
+
+    def chunks(self, bar) -> Iterator[list]:
+        where, done, buffer = f"{self.path}: ", 0, None
+        for text in self._texts(bar):
+            if buffer is None:
+                text = text.lstrip()
+                if not text:
+                    continue
+                if not text.startswith("["):
+                    self._whole()
+                buffer = text[1:]
+            else:
+                buffer += text
+            run = _LABELS.match(buffer).end()
+            if buffer[run:].lstrip()[:1] in ("[", "{"):
+                self._whole()  # a nested array or an object: not a flat array of labels
+            if run:
+                labels = self._parse(buffer[:run].rstrip().removesuffix(","))
+                inputs.json_labels(self.option, labels, where, done)
+                done += len(labels)
+                buffer = buffer[run:]
+                yield labels
+        if buffer is None or not buffer.rstrip().endswith("]"):
+            self._whole()
+        labels = self._parse(buffer.rstrip().removesuffix("]"))
+        inputs.json_labels(self.option, labels, where, done)
+        yield labels
+
+    def _texts(self, bar) -> Iterator[str]:
+        """The file's text (UTF-8, a byte-order mark dropped), a chunk at a time."""
+        decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        try:
+            with open(self.path, "rb") as file:
+                while block := file.read(self.chunk_bytes):
+                    if bar is not None:
+                        bar.update()
+                    yield decoder.decode(block)
+                yield decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            raise InputError(self.option, f"{self.path}: not UTF-8 text") from None
+        except OSError as error:
+            raise InputError(self.option, f"cannot read {self.path}: {error.strerror or error}") from None
+
+    def _parse(self, run: str) -> list:
+        """The labels of ``run`` (labels separated by commas); the whole reader's error where it is no such run."""
+        try:
+            return inputs.parse_json(self.option, f"[{run}]", f"{self.path}: ")
+        except InputError:
+            self._whole()
+
+    def _whole(self):
+        """Read the file whole: its error is the whole reader's (the chunks only read flat arrays)."""
+        inputs.read_labels(self.option, self.path)
+        raise InputError(self.option, f"{self.path}: not one flat JSON array of labels; it is too large to read whole")

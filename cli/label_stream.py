@@ -5,7 +5,7 @@ one Python string per sample, about 60 bytes each, so a file of a few GB needs t
 pair of label files of which one is at least :data:`STREAM_BYTES` is read here instead,
 :data:`CHUNK_BYTES` at a time, and the label pairs are counted as they pass; ``evaluate`` then
 gets the confusion matrix, which is all a single-label metric reads. The files may be plain
-(one label per line), tables (a column of CSV, TSV or ``;``) or ``.npy`` arrays
+(one label per line), tables (a column of CSV, TSV or ``;``), JSON arrays or ``.npy`` arrays
 (:mod:`.label_sources`). Memory is bounded by two chunks and their lines plus the distinct
 labels and label pairs (at most C**2), whatever the number of samples; a progress bar (on a
 terminal) counts the chunks.
@@ -14,7 +14,7 @@ The result is the one the whole-file reader gives: blank lines skipped, the same
 (:func:`.inputs.header_lines`, from counts; a file whose header is in doubt is read twice, once
 to count its labels and once to pair them), the same typing of labels (:func:`.inputs.typed_labels`
 over the distinct labels) and the same errors, without line numbers where a label is not
-readable. JSON files, and a table of one line (its fields are labels), are read whole.
+readable. A table of one line (its fields are labels) is read whole.
 """
 
 from __future__ import annotations
@@ -37,8 +37,13 @@ _INNER_BLANKS = (b" ", b"\t", b"\x0b", b"\x0c")  # whitespace inside a label; li
 
 
 def _label_file(value: str | None) -> bool:
-    return (value is not None and not value.lstrip().startswith("[") and not value.endswith(".json")
-            and os.path.isfile(value))
+    return value is not None and not value.lstrip().startswith("[") and os.path.isfile(value)
+
+
+def _json_file(option: str, path: str) -> bool:
+    """Read as JSON by the whole-file reader: named ``.json``, or text that starts with ``[``."""
+    first = _first_line(option, path)
+    return path.endswith(".json") or (first is not None and first.startswith(b"["))
 
 
 def _first_lines(option: str, path: str, count: int = 1) -> list[bytes]:
@@ -74,9 +79,9 @@ def applies(args) -> bool:
             if not label_sources.NpySource.holds_labels(path):
                 return False
             continue
+        if _json_file("--y-true", path):
+            continue
         firsts = _first_lines("--y-true", path, 2)
-        if firsts and firsts[0].lstrip(b"[") != firsts[0]:
-            return False  # JSON text
         if len(firsts) == 1 and any(d in firsts[0] for d in _DELIMITERS) and args.header != "yes":
             return False  # one line of comma-separated labels
     return True
@@ -102,6 +107,8 @@ class PlainSource:
 def _source(option: str, path: str, column: str | None, header: str):
     if inputs.is_npy(path):
         return label_sources.NpySource(option, path, column, CHUNK_BYTES)
+    if _json_file(option, path):
+        return label_sources.JsonSource(option, path, column, CHUNK_BYTES)
     first = _first_line(option, path)
     if column is None and (first is None or not any(d in first for d in _DELIMITERS)):
         return PlainSource(option, path)
@@ -242,8 +249,9 @@ def read_pair(args) -> dict:
         pairs, lengths = _pairs([source.chunks(bar) for source in sources], skips)
     if lengths[0] != lengths[1]:
         raise InputError("--y-pred", f"expected {lengths[0]} labels like y_true, got {lengths[1]}")
-    if not lengths[0]:
-        raise InputError("--y-true", f"{args.y_true}: no labels in the file")
+    if not lengths[0]:  # an empty array is read, then refused by evaluate
+        raise InputError("--y-true", f"{args.y_true}: no labels in the file" if sources[0].text
+                         else "is empty (shape (0,)); pass at least one label")
     distinct = [sorted({pair[k] for pair in pairs}) for k in (0, 1)]
     groups = [_group(source, raws) for source, raws in zip(sources, distinct)]
     (typed_true, typed_pred, given), integers = inputs.typed_labels(*groups, inputs.text_labels(args.labels))

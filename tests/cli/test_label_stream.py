@@ -4,6 +4,7 @@ bytes so that lines, the byte-order mark and headers straddle chunk boundaries."
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -61,7 +62,7 @@ def test_chunked_reading_agrees_with_the_whole_file(case, command, tmp_path, mon
     assert counted or whole[0] == 2  # an input refused before counting may be refused earlier
 
 
-def test_json_and_small_files_are_read_whole(tmp_path, monkeypatch):
+def test_inline_json_one_line_tables_and_small_files_are_read_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(label_stream, "STREAM_BYTES", 0)
     (tmp_path / "t.csv").write_text("id,label\n1,a\n", encoding="utf-8")
     (tmp_path / "p.txt").write_text("a\n", encoding="utf-8")
@@ -71,6 +72,8 @@ def test_json_and_small_files_are_read_whole(tmp_path, monkeypatch):
                                                 "--y-pred", str(tmp_path / "p.txt")])
     assert label_stream.applies(parsed)
     parsed.y_true, parsed.y_pred = str(tmp_path / "p.txt"), str(tmp_path / "p.json")
+    assert label_stream.applies(parsed)
+    parsed.y_pred = "[\"a\"]"  # inline JSON
     assert not label_stream.applies(parsed)
     parsed.y_pred = str(tmp_path / "line.csv")  # one line: its fields are the labels
     assert not label_stream.applies(parsed)
@@ -126,6 +129,18 @@ FILE_CASES = {
     "npy_one_column": ({"t.npy": np.array([[1], [0], [1]]), "p.npy": np.array([1, 1, 0])}, ()),
     "npy_floats_and_nan": ({"t.npy": np.array([1.0, np.nan]), "p.npy": np.array([1.0, 0.0])}, ()),
     "npy_with_column": ({"t.npy": np.array([1, 0]), "p.npy": np.array([1, 0])}, ("--column", "0")),
+    "json_arrays": ({"t.json": '\ufeff[ "cat", "dog" ,\n "cat", "a \\"quoted\\", label"]\n',
+                     "p.json": '["cat","cat","dog","a \\"quoted\\", label"]'}, ()),
+    "json_numbers_and_plain": ({"t.json": "[0, 1, 1.5, 2,\n\n 1e2]", "p.txt": "0\n1\n1.5\n2\n100\n"}, ()),
+    "json_text_not_named_json": ({"t.txt": '  ["x", "y"]', "p.txt": "x\ny\n"}, ()),
+    "json_and_headed_plain": ({"t.json": '["x", "y"]', "p.txt": "pred\nx\ny\n"}, ()),
+    "json_null_label": ({"t.json": '["a", "b", null, "c"]', "p.json": '["a", "b", "a", "c"]'}, ()),
+    "json_nested": ({"t.json": '[["a"], ["b"]]', "p.json": '["a", "b"]'}, ()),
+    "json_invalid": ({"t.json": '["a", "b",, "c"]', "p.json": '["a", "b", "c"]'}, ()),
+    "json_not_closed": ({"t.json": '["a", "b"', "p.json": '["a", "b"]'}, ()),
+    "json_beyond_float64": ({"t.json": '[1, 1e400]', "p.json": '[1, 1]'}, ()),
+    "json_empty_array": ({"t.json": '[]', "p.json": '[]'}, ()),
+    "json_with_column": ({"t.json": '["a"]', "p.json": '["a"]'}, ("--column", "0")),
 }
 
 
@@ -157,18 +172,21 @@ def test_tables_and_npy_files_in_chunks_agree_with_the_whole_file(case, command,
 
 
 def test_a_large_table_in_small_chunks_gives_the_matrix_of_the_whole_file(tmp_path, monkeypatch, capsys):
-    """20,000 rows in chunks of 256 bytes, as a table and as .npy arrays: the values of the files read whole."""
+    """20,000 labels in chunks of 256 bytes, as a table, .npy and JSON arrays: the values of the files read whole."""
     rng = np.random.default_rng(30)
     truth, predicted = rng.integers(0, 4, 20_000), rng.integers(0, 4, 20_000)
     (tmp_path / "y.csv").write_text("id,y,yhat\n" + "".join(f"{k},{a},{b}\n" for k, (a, b) in
                                                             enumerate(zip(truth, predicted))), encoding="utf-8")
     np.save(tmp_path / "t.npy", truth)
     np.save(tmp_path / "p.npy", predicted)
+    (tmp_path / "t.json").write_text(json.dumps(truth.tolist(), indent=1), encoding="utf-8")
+    (tmp_path / "p.json").write_text(json.dumps(predicted.tolist()), encoding="utf-8")
     metrics = ["eval", "--metric", "mcc", "--metric", "f1:macro"]
     runs = ([*metrics, "--y-true", tmp_path / "y.csv", "--column", "y", "--y-pred-column", "yhat"],
-            [*metrics, "--y-true", tmp_path / "t.npy", "--y-pred", tmp_path / "p.npy"])
+            [*metrics, "--y-true", tmp_path / "t.npy", "--y-pred", tmp_path / "p.npy"],
+            [*metrics, "--y-true", tmp_path / "t.json", "--y-pred", tmp_path / "p.json"])
     whole = [_run(capsys, argv) for argv in runs]
     monkeypatch.setattr(label_stream, "STREAM_BYTES", 0)
     monkeypatch.setattr(label_stream, "CHUNK_BYTES", 256)
     chunked = [_run(capsys, argv) for argv in runs]
-    assert whole[0][0] == 0 and chunked == whole and whole[0][1] == whole[1][1]
+    assert whole[0][0] == 0 and chunked == whole and whole[0][1] == whole[1][1] == whole[2][1]
