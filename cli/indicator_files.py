@@ -1,15 +1,15 @@
 """Multi-label indicator files too large for nested lists: read a chunk at a time, one byte per entry.
 
 The whole-file reader (:func:`.inputs.read_indicators`) holds the file's text and a Python
-list per row, a pointer per entry: about 80 bytes per row of a few classes, so a file of a
-few GB needs tens of GB. An indicator file of at least
-:data:`.label_stream.STREAM_BYTES` is read here instead, :data:`.label_stream.CHUNK_BYTES` at a
-time (:mod:`.label_sources` reads the lines), into a ``uint8`` array ``(n, C)``: memory of
-``n * C`` bytes per file (twice that while the chunks are joined) plus one chunk of lines, and
-the values ``evaluate`` gives for the nested lists. A ``.npy`` file is mapped
-(``np.load(mmap_mode="r")``) and read by ``evaluate`` in place: no copy at all.
+list per row, a pointer per entry: about 100 bytes per row of a few classes, so a file of a
+few GB needs tens of GB. An indicator file of at least :data:`.label_stream.STREAM_BYTES` is
+read here instead, :data:`.label_stream.CHUNK_BYTES` at a time, into a ``uint8`` array
+``(n, C)``: memory of ``n * C`` bytes per file (twice that while the chunks are joined) plus
+a chunk of text, and the values ``evaluate`` gives for the nested lists. A ``.npy`` file is
+mapped (``np.load(mmap_mode="r")``) and read by ``evaluate`` in place: no copy at all.
 
-Only rows of ``0`` and ``1`` of one width (separated by blanks, ``,`` or ``;``) are read so;
+Only rows of ``0`` and ``1`` of one width (separated by blanks, ``,`` or ``;``) are read so,
+each chunk checked by one regular expression and its digits taken by one ``bytes.translate``;
 a file with anything else (a comment line, another number, a row of another width) is read
 again whole, for the whole reader's value or error with its line.
 """
@@ -22,12 +22,13 @@ import re
 import numpy as np
 
 from metricc.api.progress import progress
-from metricc.cli import inputs, label_sources, label_stream
+from metricc.cli import inputs, label_stream
 from metricc.core.errors import InputError
 
 __all__ = ["read_indicators"]
 
-_SEPARATORS = re.compile(r"[\s,;]+")
+_BLANK_LINE = rb"[ \t\r]*\n"
+_NOT_DIGITS = bytes(b for b in range(256) if b not in b"01")
 
 
 def read_indicators(option: str, value: str, *, shown: bool = True):
@@ -56,20 +57,32 @@ def _mapped(option: str, path: str) -> np.ndarray | None:
 
 def _rows(option: str, path: str, shown: bool) -> np.ndarray | None:
     """Rows of 0 and 1 of one width as ``uint8`` ``(n, C)``; None for anything else."""
-    blocks, width = [], None
+    blocks, pattern = [], None
     count = -(-os.path.getsize(path) // label_stream.CHUNK_BYTES)
-    with progress(count, f"{option}: indicator rows, chunks", enabled=shown) as bar:
-        for lines in label_sources.text_chunks(option, path, label_stream.CHUNK_BYTES, bar):
-            rows = [_SEPARATORS.split(line.strip()) for _, line in lines]
-            if not rows:
-                continue
-            width = width or len(rows[0])
-            if any(len(row) != width or row[0].startswith("#") for row in rows):
-                return None
-            digits = "".join(token for row in rows for token in row)
-            if len(digits) != width * len(rows) or not set(digits) <= {"0", "1"}:  # one digit per entry
-                return None
-            blocks.append((np.frombuffer(digits.encode("ascii"), dtype=np.uint8) - ord("0")).reshape(-1, width))
-    if not blocks:
+    try:
+        file = open(path, "rb")
+    except OSError:
         return None
-    return np.concatenate(blocks)
+    with file, progress(count, f"{option}: indicator rows, chunks", enabled=shown) as bar:
+        rest = file.read(3)
+        rest = b"" if rest == b"\xef\xbb\xbf" else rest
+        while True:
+            block = file.read(label_stream.CHUNK_BYTES)
+            bar.update()
+            ended = not block
+            block = rest + block
+            cut = len(block) if ended else block.rfind(b"\n") + 1
+            text, rest = block[:cut], block[cut:]
+            if ended and text and not text.endswith(b"\n"):
+                text += b"\n"
+            if pattern is None and text.strip():
+                width = len(re.split(rb"[ \t,;]+", text.lstrip().split(b"\n", 1)[0].strip()))
+                pattern = re.compile(rb"(?:[ \t]*[01](?:[ \t,;]+[01]){%d}[ \t,;\r]*\n|%s)*" % (width - 1, _BLANK_LINE))
+            if pattern is not None and text:
+                if not pattern.fullmatch(text):
+                    return None
+                digits = text.translate(None, _NOT_DIGITS)
+                blocks.append((np.frombuffer(digits, dtype=np.uint8) - ord("0")).reshape(-1, width))
+            if ended:
+                break
+    return np.concatenate(blocks) if blocks else None
