@@ -1,7 +1,7 @@
 """Label tables, JSON arrays and ``.npy`` label files too large to hold, read a chunk at a time.
 
 :mod:`.label_stream` counts the label pairs of two files in chunks; this module gives it the
-labels of a table (CSV, TSV or ``;``: the column chosen with ``--column``) and of a ``.npy``
+labels of a table (CSV, TSV or ``;``: the column chosen with ``--column``), of a JSON array and of a ``.npy``
 array, a chunk at a time, by the rules of the whole-file readers (:func:`.tables.read_table`,
 :func:`.inputs.read_npy`) and with their errors. A table is read twice: once for its header
 (the ``auto`` rule needs, per column, only whether every later field is a number and whether
@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from metricc.cli import inputs, tables
 from metricc.core.errors import InputError
 
-__all__ = ["OBJECT_CHUNK", "JsonSource", "NpySource", "TableSource", "text_chunks"]
+__all__ = ["OBJECT_CHUNK", "JsonSource", "NpySource", "TableSource"]
 
 
-def text_chunks(option: str, path: str, chunk_bytes: int, bar) -> Iterator[tuple[int, list[str]]]:
+def _text_chunks(option: str, path: str, chunk_bytes: int, bar) -> Iterator[tuple[int, list[str]]]:
     """A UTF-8 file's lines a chunk at a time, each chunk with the number of the line before it
     (cut after a line end, so that ``str.splitlines`` numbers them as it numbers the whole text)."""
     number = 0
@@ -86,7 +86,7 @@ class TableSource:
 
     def _rows(self, bar) -> Iterator[tuple[list[int], list[list[str]]]]:
         """(line numbers, fields) of the non-blank lines, a chunk at a time."""
-        for before, lines in text_chunks(self.option, self.path, self.chunk_bytes, bar):
+        for before, lines in _text_chunks(self.option, self.path, self.chunk_bytes, bar):
             numbers = [before + k for k, line in enumerate(lines, 1) if line.strip()]
             kept = [lines[number - before - 1] for number in numbers]
             del lines
