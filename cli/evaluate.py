@@ -14,7 +14,7 @@ import argparse
 import math
 
 from metricc.api.report_formats import FORMATS, Values
-from metricc.cli import inputs, interpret, label_stream, metrics, relevance, scores, sklearn_notes, sweep
+from metricc.cli import indicator_files, inputs, interpret, label_stream, metrics, relevance, scores, sklearn_notes, sweep
 from metricc.cli.tables import HEADER_CHOICES
 from metricc.runtime.confusion import ORIENTATIONS
 from metricc.core.errors import InputError
@@ -172,8 +172,9 @@ def read_inputs(args) -> dict:
         inputs.no_label_columns(args.column, args.y_pred_column)
         if args.labels is not None:
             raise InputError("--labels", "not used with --multilabel; give --pos-label as a column index")
-        return {"y_true": inputs.read_indicators("--y-true", args.y_true), "multilabel": True,
-                "y_pred": inputs.read_indicators("--y-pred", args.y_pred),
+        shown = not getattr(args, "quiet", False)  # files of GBs: read in chunks, one byte per entry
+        return {"y_true": indicator_files.read_indicators("--y-true", args.y_true, shown=shown), "multilabel": True,
+                "y_pred": indicator_files.read_indicators("--y-pred", args.y_pred, shown=shown),
                 "pos_label": inputs.positive_label(args.pos_label, True)}
     if label_stream.applies(args):  # files of GBs: counted in chunks, never held
         return label_stream.read_pair(args)

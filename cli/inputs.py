@@ -40,9 +40,9 @@ from typing import NamedTuple
 from metricc.cli import tables
 from metricc.core.errors import InputError
 
-__all__ = ["Column", "Labels", "checked_text_labels", "header_lines", "note_header", "parse_json", "positive_label",
-           "read_indicators", "read_label_pair", "read_labels", "read_matrix", "read_npy", "read_rows", "read_text",
-           "text_labels", "typed_labels"]
+__all__ = ["Column", "Labels", "checked_text_labels", "header_lines", "json_labels", "note_header", "parse_json",
+           "positive_label", "read_indicators", "read_label_pair", "read_labels", "read_matrix", "read_npy",
+           "read_rows", "read_text", "text_labels", "typed_labels"]
 
 Label = str | int | float
 
@@ -183,10 +183,10 @@ class Labels(NamedTuple):
     text: bool
 
 
-def _json_labels(option: str, labels, where: str) -> Labels:
+def json_labels(option: str, labels, where: str, first: int = 0) -> Labels:  # first: the index of labels[0]
     if not isinstance(labels, list):
         raise InputError(option, f"{where}expected a JSON array of labels, got {type(labels).__name__}")
-    for index, label in enumerate(labels):
+    for index, label in enumerate(labels, first):
         if label is None:
             raise InputError(option, f"{where}label {index} is null; every sample needs a label")
         if isinstance(label, (list, dict)):
@@ -208,17 +208,17 @@ def _read_label_file(option: str, value: str, column: str | None, header: str):
     """-> (labels, the table they came from or None)."""
     if value.lstrip().startswith("["):
         _no_column(option, column, "inline JSON")
-        return _json_labels(option, parse_json(option, value), ""), None
+        return json_labels(option, parse_json(option, value), ""), None
     if is_npy(value):
         labels = read_npy(option, value)
         if isinstance(labels, list) and labels and all(isinstance(row, list) and len(row) == 1 for row in labels):
             labels = [row[0] for row in labels]  # (n, 1): one label per sample
         _no_column(option, column, "a .npy file")
-        return _json_labels(option, labels, f"{value}: "), None
+        return json_labels(option, labels, f"{value}: "), None
     text = read_text(option, value)
     if value.endswith(".json") or text.lstrip().startswith("["):
         _no_column(option, column, "a JSON file")
-        return _json_labels(option, parse_json(option, text, f"{value}: "), f"{value}: "), None
+        return json_labels(option, parse_json(option, text, f"{value}: "), f"{value}: "), None
     lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) == 1 and column is None and header != "yes":
         number, line = lines[0]

@@ -2,10 +2,11 @@
 
 ``metricc eval`` and ``metricc report`` read ``--y-true`` and ``--y-pred`` whole (:mod:`.inputs`):
 one Python string per sample, about 60 bytes each, so a file of a few GB needs tens of GB. A
-pair of plain label files (one label per line, no delimiter on the first line) of which one
-is at least :data:`STREAM_BYTES` is read here instead, :data:`CHUNK_BYTES` at a time, and the
-label pairs are counted as they pass; ``evaluate`` then gets the confusion matrix, which is all
-a single-label metric reads. Memory is bounded by two chunks and their lines plus the distinct
+pair of label files of which one is at least :data:`STREAM_BYTES` is read here instead,
+:data:`CHUNK_BYTES` at a time, and the label pairs are counted as they pass; ``evaluate`` then
+gets the confusion matrix, which is all a single-label metric reads. The files may be plain
+(one label per line), tables (a column of CSV, TSV or ``;``), JSON arrays or ``.npy`` arrays
+(:mod:`.label_sources`). Memory is bounded by two chunks and their lines plus the distinct
 labels and label pairs (at most C**2), whatever the number of samples; a progress bar (on a
 terminal) counts the chunks.
 
@@ -13,7 +14,7 @@ The result is the one the whole-file reader gives: blank lines skipped, the same
 (:func:`.inputs.header_lines`, from counts; a file whose header is in doubt is read twice, once
 to count its labels and once to pair them), the same typing of labels (:func:`.inputs.typed_labels`
 over the distinct labels) and the same errors, without line numbers where a label is not
-readable. Tables (a delimiter on the first line), JSON and ``.npy`` files are read whole.
+readable. A table of one line (its fields are labels) is read whole.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from metricc.api.progress import progress
-from metricc.cli import inputs, tables
+from metricc.cli import inputs, label_sources, tables
 from metricc.core.errors import InputError
 
 __all__ = ["CHUNK_BYTES", "STREAM_BYTES", "applies", "read_pair"]
@@ -35,26 +36,83 @@ _DELIMITERS = (b",", b"\t", b";")  # tables.read_table's, on the first line
 _INNER_BLANKS = (b" ", b"\t", b"\x0b", b"\x0c")  # whitespace inside a label; line ends ("\r\n") split alike
 
 
-def _plain_file(value: str | None) -> bool:
-    return (value is not None and not value.lstrip().startswith("[") and not inputs.is_npy(value)
-            and not value.endswith(".json") and os.path.isfile(value))
+def _label_file(value: str | None) -> bool:
+    return value is not None and not value.lstrip().startswith("[") and os.path.isfile(value)
+
+
+def _json_file(option: str, path: str) -> bool:
+    """Read as JSON by the whole-file reader: named ``.json``, or text that starts with ``[``."""
+    first = _first_line(option, path)
+    return path.endswith(".json") or (first is not None and first.startswith(b"["))
+
+
+def _first_lines(option: str, path: str, count: int = 1) -> list[bytes]:
+    """The first ``count`` non-blank lines, stripped (fewer in a short file)."""
+    found: list[bytes] = []
+    for lines in _chunks(option, path):
+        found.extend(lines[:count - len(found)])
+        if len(found) == count:
+            break
+    return found
 
 
 def _first_line(option: str, path: str) -> bytes | None:
     """The first non-blank line, stripped (None in a blank file)."""
-    return next((line for lines in _chunks(option, path) for line in lines), None)
+    return next(iter(_first_lines(option, path)), None)
+
+
+def _pred_path(args) -> str | None:
+    """``--y-pred``, or the ``--y-true`` table where ``--y-pred-column`` alone names the predictions."""
+    return args.y_true if args.y_pred is None and args.y_pred_column is not None else args.y_pred
 
 
 def applies(args) -> bool:
-    """Whether ``--y-true`` and ``--y-pred`` are plain label files, one of them large enough to count in chunks."""
-    if args.multilabel or args.column is not None or args.y_pred_column is not None:
+    """Whether ``--y-true`` and ``--y-pred`` are label files (plain, tables or ``.npy``), one of
+    them large enough to count in chunks."""
+    paths = (args.y_true, _pred_path(args))
+    if args.multilabel or not all(_label_file(path) for path in paths):
         return False
-    paths = (args.y_true, args.y_pred)
-    if not all(_plain_file(path) for path in paths) or max(os.path.getsize(path) for path in paths) < STREAM_BYTES:
+    if max(os.path.getsize(path) for path in paths) < STREAM_BYTES:
         return False
-    firsts = [_first_line(option, path) for option, path in zip(("--y-true", "--y-pred"), paths)]
-    return all(first is not None and first.lstrip(b"[") == first and not any(d in first for d in _DELIMITERS)
-               for first in firsts)
+    for path in paths:
+        if inputs.is_npy(path):
+            if not label_sources.NpySource.holds_labels(path):
+                return False
+            continue
+        if _json_file("--y-true", path):
+            continue
+        firsts = _first_lines("--y-true", path, 2)
+        if len(firsts) == 1 and any(d in firsts[0] for d in _DELIMITERS) and args.header != "yes":
+            return False  # one line of comma-separated labels
+    return True
+
+
+class PlainSource:
+    """A plain label file: one label per line, its header guessed from counts (:func:`_header_skips`)."""
+
+    text = True
+
+    def __init__(self, option: str, path: str) -> None:
+        self.option, self.path = option, path
+
+    def scan(self, bar) -> None:
+        """A blank file is refused; the header guess needs both files (:func:`_header_skips`)."""
+        if _first_line(self.option, self.path) is None:
+            raise InputError(self.option, f"{self.path}: no labels in the file")
+
+    def chunks(self, bar) -> Iterator[list[bytes]]:
+        return _chunks(self.option, self.path, bar)
+
+
+def _source(option: str, path: str, column: str | None, header: str):
+    if inputs.is_npy(path):
+        return label_sources.NpySource(option, path, column, CHUNK_BYTES)
+    if _json_file(option, path):
+        return label_sources.JsonSource(option, path, column, CHUNK_BYTES)
+    first = _first_line(option, path)
+    if column is None and (first is None or not any(d in first for d in _DELIMITERS)):
+        return PlainSource(option, path)
+    return label_sources.TableSource(option, path, column, header, CHUNK_BYTES)
 
 
 def _lines(block: bytes) -> list[bytes]:
@@ -108,11 +166,11 @@ def _decode(option: str, path: str, label: bytes) -> str:
         raise InputError(option, f"{path}: not UTF-8 text") from None
 
 
-def _pairs(paths, skips, bar) -> tuple[Counter, list[int]]:
-    """The label pairs of the two files counted, after dropping the first line where ``skips``
-    says; and the files' lengths. The file that is behind is read next, so at most about a
-    chunk of lines waits for its partner."""
-    streams = [_chunks(option, path, bar) for option, path in zip(("--y-true", "--y-pred"), paths)]
+def _pairs(streams, skips) -> tuple[Counter, list[int]]:
+    """The label pairs of two streams of chunks counted, after dropping the first line where
+    ``skips`` says; and the streams' lengths. The stream that is behind is read next, so at
+    most about a chunk of lines waits for its partner."""
+    streams = [iter(stream) for stream in streams]
     pending: list[list[bytes]] = [[], []]
     lengths, done, skips = [0, 0], [False, False], list(skips)
     pairs: Counter = Counter()
@@ -135,17 +193,24 @@ def _pairs(paths, skips, bar) -> tuple[Counter, list[int]]:
     return pairs, lengths
 
 
-def _header_skips(args, paths, bar) -> tuple[bool, bool]:
-    """Whether each file's first line is a header, as the whole-file reader decides: a first line
-    that is not a number over a column of numbers (:func:`.tables.read_table`), else the guess
-    of :func:`.inputs.header_lines`; each header taken is noted on stderr like there."""
+def _header_skips(args, sources, bar) -> tuple[bool, bool]:
+    """Whether the first line of each plain file is a header, as the whole-file reader decides:
+    a first line that is not a number over a column of numbers (:func:`.tables.read_table`),
+    else the guess of :func:`.inputs.header_lines`; each header taken is noted on stderr like
+    there. Tables decide their own header (:meth:`.label_sources.TableSource.scan`)."""
+    plain = [isinstance(source, PlainSource) for source in sources]
     if args.header != "auto":
-        return (args.header == "yes",) * 2
-    options = ("--y-true", "--y-pred")
-    if all(tables.is_number(_decode(option, path, _first_line(option, path))) for option, path in zip(options, paths)):
+        return tuple(args.header == "yes" and p for p in plain)
+    if all(tables.is_number(_decode(s.option, s.path, _first_line(s.option, s.path))) for s in sources if
+           isinstance(s, PlainSource)):
         return False, False  # a header is never guessed from numbers alone: one pass suffices
     columns, over_numbers = [], []
-    for option, path in zip(options, paths):
+    for source in sources:
+        if not isinstance(source, PlainSource):
+            columns.append(inputs.Column(None, source.length, {}, False))
+            over_numbers.append(False)
+            continue
+        option, path = source.option, source.path
         first, counts = _count_labels(option, path, bar)
         length = sum(counts.values())
         named = not tables.is_number(_decode(option, path, first))
@@ -153,29 +218,42 @@ def _header_skips(args, paths, bar) -> tuple[bool, bool]:
         over_numbers.append(named and length >= 2 and all(tables.is_number(_decode(option, path, label)) for label in rest))
         columns.append(inputs.Column(first, length, counts, named and length > 1 and not over_numbers[-1]))
     guessed = inputs.header_lines(columns[0], columns[1], None)
-    skips = tuple(a or b for a, b in zip(over_numbers, guessed))
-    for option, path, skip, column in zip(options, paths, skips, columns):
+    skips = tuple(p and (a or b) for p, a, b in zip(plain, over_numbers, guessed))
+    for source, skip, column in zip(sources, skips, columns):
         if skip:
-            inputs.note_header(option, path, [_decode(option, path, column.first)])
+            inputs.note_header(source.option, source.path, [_decode(source.option, source.path, column.first)])
     return skips
+
+
+def _group(source, raws: list) -> inputs.Labels:
+    """The distinct labels of one file, checked as the whole-file reader checks them."""
+    if isinstance(source, PlainSource):
+        raws = [_decode(source.option, source.path, raw) for raw in raws]
+    if source.text:
+        return inputs.checked_text_labels(source.option, raws, distinct=True)
+    return inputs.json_labels(source.option, raws, f"{source.path}: ")
 
 
 def read_pair(args) -> dict:
     """The data keyword arguments of ``evaluate`` for ``--y-true`` and ``--y-pred``: the counted
     confusion matrix, its class labels and the typed ``--pos-label``."""
-    paths = (args.y_true, args.y_pred)
+    paths = (args.y_true, _pred_path(args))
+    sources = [_source("--y-true", paths[0], args.column, args.header),
+               _source("--y-pred", paths[1], args.y_pred_column or args.column, args.header)]
     shown = not getattr(args, "quiet", False)
     with progress(_chunk_count(paths), "labels: header guess, chunks", enabled=shown) as bar:
-        skips = _header_skips(args, paths, bar)
+        for source in sources:
+            source.scan(bar)
+        skips = _header_skips(args, sources, bar)
     with progress(_chunk_count(paths), "labels: counting pairs, chunks", enabled=shown) as bar:
-        pairs, lengths = _pairs(paths, skips, bar)
+        pairs, lengths = _pairs([source.chunks(bar) for source in sources], skips)
     if lengths[0] != lengths[1]:
         raise InputError("--y-pred", f"expected {lengths[0]} labels like y_true, got {lengths[1]}")
-    if not lengths[0]:
-        raise InputError("--y-true", f"{args.y_true}: no labels in the file")
+    if not lengths[0]:  # an empty array is read, then refused by evaluate
+        raise InputError("--y-true", f"{args.y_true}: no labels in the file" if sources[0].text
+                         else "is empty (shape (0,)); pass at least one label")
     distinct = [sorted({pair[k] for pair in pairs}) for k in (0, 1)]
-    groups = [inputs.checked_text_labels(option, [_decode(option, path, raw) for raw in raws], distinct=True)
-              for option, path, raws in zip(("--y-true", "--y-pred"), paths, distinct)]
+    groups = [_group(source, raws) for source, raws in zip(sources, distinct)]
     (typed_true, typed_pred, given), integers = inputs.typed_labels(*groups, inputs.text_labels(args.labels))
     as_typed = [dict(zip(raws, typed)) for raws, typed in zip(distinct, (typed_true, typed_pred))]
     classes = given if given is not None else sorted(set(typed_true) | set(typed_pred))

@@ -26,7 +26,8 @@ from typing import NamedTuple
 
 from metricc.core.errors import InputError
 
-__all__ = ["HEADER_CHOICES", "Table", "column_values", "is_number", "read_table"]
+__all__ = ["HEADER_CHOICES", "Table", "column_index", "column_values", "empty_label", "first_delimiter", "is_number",
+           "looks_like_header", "read_table", "split_fields"]
 
 HEADER_CHOICES = ("auto", "yes", "no")
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
@@ -45,8 +46,15 @@ class Table(NamedTuple):
     lines: list[int]
 
 
-def _delimiter(first_line: str) -> str | None:
+def first_delimiter(first_line: str) -> str | None:
+    """The table's delimiter: the first of ``,``, tab and ``;`` on its first line (None: one column)."""
     return next((d for d in (",", "\t", ";") if d in first_line), None)
+
+
+def split_fields(line: str, delimiter: str | None) -> list[str]:
+    """A line's fields, stripped (quoted fields as CSV reads them)."""
+    fields = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True)) if delimiter else [line]
+    return [field.strip() for field in fields]
 
 
 def read_table(option: str, path: str, text: str, header: str = "auto", *, named: bool = False) -> Table:
@@ -54,11 +62,10 @@ def read_table(option: str, path: str, text: str, header: str = "auto", *, named
     numbered = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not numbered:
         raise InputError(option, f"{path}: no labels in the file")
-    delimiter = _delimiter(numbered[0][1])
+    delimiter = first_delimiter(numbered[0][1])
     rows, lines = [], []
     for number, line in numbered:
-        fields = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True)) if delimiter else [line]
-        fields = [field.strip() for field in fields]
+        fields = split_fields(line, delimiter)
         if rows and len(fields) != len(rows[0]):
             raise InputError(option, f"{path}:{number}: {len(fields)} fields, expected {len(rows[0])} like line "
                                      f"{lines[0]}; give one label per line, or a table with the same columns on every line")
@@ -73,37 +80,52 @@ def read_table(option: str, path: str, text: str, header: str = "auto", *, named
 
 
 def _looks_like_header(rows: list[list[str]]) -> bool:
-    if len(rows) < 2:
-        return False
     first, rest = rows[0], rows[1:]
-    for k, name in enumerate(first):
-        if not is_number(name) and all(is_number(row[k]) for row in rest):
-            return True
+    numbers = [all(is_number(row[k]) for row in rest) for k in range(len(first))]
+    again = [any(row[k] == name for row in rest) for k, name in enumerate(first)]
+    return looks_like_header(first, len(rest), numbers, again)
+
+
+def looks_like_header(first: list[str], rest: int, numbers: list[bool], again: list[bool]) -> bool:
+    """The ``"auto"`` header rule from a summary of the columns: the first line's fields,
+    how many lines follow, per column whether every later field is a number and whether the
+    first line's field occurs again (what a reader in chunks can keep)."""
+    if rest < 1:
+        return False
+    if any(not is_number(name) and number for name, number in zip(first, numbers)):
+        return True
     # A header is never guessed from numbers alone: "0,1" over "1,0" and "2,2" is a row of labels.
-    return (len(first) > 1 and not all(is_number(name) for name in first)
-            and all(name not in {row[k] for row in rest} for k, name in enumerate(first)))
+    return len(first) > 1 and not all(is_number(name) for name in first) and not any(again)
 
 
-def column_values(option: str, path: str, table: Table, column: str | None) -> list[str]:
-    """The fields of one column: by header name, or by index (from 0); the only column by default."""
-    width = len(table.rows[0])
+def column_index(option: str, path: str, width: int, header: list[str] | None, column: str | None) -> int:
+    """The index of the column chosen by header name or by index (from 0); the only column by default."""
     if column is None:
         if width > 1:
-            names = f" ({', '.join(table.header)})" if table.header else ""
+            names = f" ({', '.join(header)})" if header else ""
             raise InputError(option, f"{path}: {width} columns{names}; choose one with --column NAME|INDEX")
-        index = 0
-    elif table.header is not None and column in table.header:
-        index = table.header.index(column)
-    elif re.fullmatch(r"\d+", column):
+        return 0
+    if header is not None and column in header:
+        return header.index(column)
+    if re.fullmatch(r"\d+", column):
         index = int(column)
         if index >= width:
             raise InputError(option, f"{path}: column {index} does not exist; the file has {width} "
                                      f"(indices 0 to {width - 1})")
-    else:
-        names = ", ".join(table.header) if table.header else "none: the file has no header line"
-        raise InputError(option, f"{path}: no column named {column!r} (columns: {names})")
+        return index
+    names = ", ".join(header) if header else "none: the file has no header line"
+    raise InputError(option, f"{path}: no column named {column!r} (columns: {names})")
+
+
+def column_values(option: str, path: str, table: Table, column: str | None) -> list[str]:
+    """The fields of one column (:func:`column_index`), none of them empty."""
+    index = column_index(option, path, len(table.rows[0]), table.header, column)
     values = [row[index] for row in table.rows]
     for number, value in zip(table.lines, values):
         if not value:
-            raise InputError(option, f"{path}:{number}: the label in column {index} is empty; every sample needs a label")
+            raise InputError(option, empty_label(path, number, index))
     return values
+
+
+def empty_label(path: str, number: int, index: int) -> str:
+    return f"{path}:{number}: the label in column {index} is empty; every sample needs a label"

@@ -29,7 +29,7 @@ RUNTIME_NAMES = frozenset(
     {"AVERAGES", "align", "arange", "average_class_metric", "average_class_values", "average_curve_metric", "check_counts",
      "check_matrix", "check_score_memory", "check_scores", "class_param", "counts_from_matrix", "curve_pick", "diagonal", "equal", "exact", "extended_log",
      "eye", "finish", "first_max_other", "group_sum", "log_ratio", "matrix_counts", "matrix_param", "matrix_terms", "metric_param", "nonzero", "np", "rank_pairs", "read_matrix", "real",
-     "row_ranks", "scalar_param", "score_curves", "sum_last_axis", "transpose", "window_sum", "xlogy", "xlogy_ratio", "binomial_tail",
+     "rescaled", "rescaled_counts", "rescaled_rows", "row_ranks", "scalar_param", "score_curves", "sum_last_axis", "transpose", "window_sum", "xlogy", "xlogy_ratio", "binomial_tail",
      "zero_division_value", "ParamInfo", "MetricInfo", "Catalog", "Band", "Scale"}
 ) | frozenset({"average_class_gradient", "cell_values", "combine_gradients",
                  "class_cell_values", "average_class_cells"})  # runtime/gradient.py

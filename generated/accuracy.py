@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     read_matrix,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -39,7 +40,7 @@ def accuracy(
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Kozak et al. 2022, Eq. 14-16
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     value = sum_last_axis(terms.diagonal) / nonzero(n)
     undefined = (n == 0)

@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     equal,
     nonzero,
     np,
+    rescaled_counts,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -76,6 +77,7 @@ def adjusted_g_mean(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,

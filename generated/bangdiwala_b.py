@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     read_matrix,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -41,7 +42,7 @@ def bangdiwala_b(
     Reference: Bangdiwala 1985
     Reference: Haghighi et al. 2018, PyCM (Bangdiwala B)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     x0 = p * t
     value = sum_last_axis(terms.diagonal ** 2) / nonzero(sum_last_axis(x0))

@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -43,7 +44,7 @@ def bennett_s(
     Reference: Bennett, Alpert and Goldstein 1954
     Reference: Haghighi et al. 2018, PyCM (Bennett S)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact = exact(lambda B: B*C**2 + B, terms.diagonal, n, terms=terms)
     exact__0 = real(C * sum_last_axis(M_diagonal__exact) - n__exact)

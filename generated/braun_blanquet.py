@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
     np,
+    rescaled_counts,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -54,6 +55,7 @@ def braun_blanquet(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,

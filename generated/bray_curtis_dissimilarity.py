@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     real,
+    rescaled_counts,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -59,6 +60,7 @@ def bray_curtis_dissimilarity(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,

@@ -19,6 +19,7 @@ from metricc.runtime.kernel import (
     np,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
     transpose,
     xlogy_ratio,
@@ -58,7 +59,7 @@ def cen(
     Reference: Wang et al. 2013, Eq. 7-11
     Reference: Branco et al., Table 1 (CEN)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = p + t
     value = (

@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     np,
     read_matrix,
+    rescaled,
 )
 from metricc.runtime.gradient import cell_values
 from metricc.runtime.registry import MetricInfo
@@ -38,7 +39,7 @@ def chi_squared_df(
     Reference: Fisher 1922, degrees of freedom of a contingency table
     Reference: Haghighi et al. 2018, PyCM (Chi-Squared DF)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     value = np.broadcast_to(1 + C ** 2 - 2 * C, np.shape(n))
     undefined = False

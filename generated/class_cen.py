@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
     transpose,
     xlogy_ratio,
@@ -58,7 +59,7 @@ def class_cen(
     Reference: Wang et al. 2013, Eq. 7-9
     Reference: Haghighi et al. 2018, PyCM (class CEN)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = p + t
     value = (

@@ -19,6 +19,7 @@ from metricc.runtime.kernel import (
     np,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
     transpose,
     xlogy,
@@ -64,7 +65,7 @@ def class_mcen(
         multiclass classification, Eq. 11-13
     Reference: Haghighi et al. 2018, PyCM (class MCEN)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     M_diagonal__exact, p__exact, t__exact = exact(lambda B: 3*B, terms.diagonal, p, t, terms=terms)
     exact__0 = real(p__exact + t__exact - M_diagonal__exact)

@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -42,7 +43,7 @@ def cohen_kappa(
     Reference: Cohen 1960
     Reference: Puertolas Molina 2022, Eq. 2.9
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 3*B**2*C + B**2, terms.diagonal, n, p, t, terms=terms

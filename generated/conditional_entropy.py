@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
     xlogy_ratio,
 )
@@ -45,7 +46,7 @@ def conditional_entropy(
     Reference: Cover and Thomas 2006, Eq. 2.10
     Reference: Haghighi et al. 2018, PyCM (Conditional Entropy)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         -sum_last_axis(np.sum(xlogy_ratio(M, M, align(t, "i", "ij")), axis=-2))

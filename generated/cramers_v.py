@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     np,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
     transpose,
 )
@@ -49,7 +50,7 @@ def cramers_v(
     Reference: Cramer 1946, Mathematical Methods of Statistics, p. 282
     Reference: Haghighi et al. 2018, PyCM (Cramer V)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     M__exact, n__exact, p__exact, t__exact = exact(lambda B: 2*B**2, M, n, p, t, terms=terms)
     exact__0 = real(

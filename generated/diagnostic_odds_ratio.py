@@ -12,6 +12,7 @@ from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
     nonzero,
+    rescaled_counts,
 )
 from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
@@ -67,6 +68,7 @@ def diagnostic_odds_ratio(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,

@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     real,
+    rescaled_counts,
 )
 from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import Band, MetricInfo, Scale
@@ -78,6 +79,7 @@ def discriminant_power(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,

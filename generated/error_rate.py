@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -41,7 +42,7 @@ def error_rate(
     Takes confusion matrices with shape (..., C, C), rows = true classes.
     Reference: Kozak et al. 2022, Eq. 16 (complement)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact = exact(lambda B: B*C + B, terms.diagonal, n, terms=terms)
     exact__0 = real(n__exact - sum_last_axis(M_diagonal__exact))

@@ -12,6 +12,7 @@ from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
     nonzero,
+    rescaled_counts,
     scalar_param,
 )
 from metricc.runtime.gradient import average_class_gradient
@@ -74,6 +75,7 @@ def f_beta(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     return average_class_metric(
         _per_class,

@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.registry import Band, MetricInfo, Scale
@@ -45,7 +46,7 @@ def goodman_kruskal_lambda_a(
         Section 5 (optimal prediction), lambda_a
     Reference: Haghighi et al. 2018, PyCM (Lambda A)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         (sum_last_axis(np.max(M, axis=-2)) - np.max(t, axis=-1)) / nonzero(n - np.max(t, axis=-1))

@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -47,7 +48,7 @@ def gwet_ac1(
     Reference: Gwet 2008, Eq. 7 (two raters)
     Reference: Haghighi et al. 2018, PyCM (Gwet AC1)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2),

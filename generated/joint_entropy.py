@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
     xlogy_ratio,
 )
@@ -43,7 +44,7 @@ def joint_entropy(
     Reference: Shannon 1948
     Reference: Haghighi et al. 2018, PyCM (Joint Entropy)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         -sum_last_axis(np.sum(xlogy_ratio(M, M, align(n, "", "ij")), axis=-2))

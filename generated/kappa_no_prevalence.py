@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -44,7 +45,7 @@ def kappa_no_prevalence(
     Reference: Byrt, Bishop and Carlin 1993, PABAK
     Reference: Haghighi et al. 2018, PyCM (Kappa No Prevalence)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact = exact(lambda B: 2*B*C + B, terms.diagonal, n, terms=terms)
     exact__0 = real(2 * sum_last_axis(M_diagonal__exact) - n__exact)

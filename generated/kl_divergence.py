@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
     xlogy_ratio,
 )
@@ -52,7 +53,7 @@ def kl_divergence(
     Reference: Kullback and Leibler 1951
     Reference: Haghighi et al. 2018, PyCM (KL Divergence)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     x0 = equal(0, t)
     value = sum_last_axis((1 - x0) * xlogy_ratio(t, t, p)) / nonzero(n * np.log(2))

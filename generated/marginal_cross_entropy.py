@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
     xlogy_ratio,
 )
@@ -47,7 +48,7 @@ def marginal_cross_entropy(
     Reference: Cover and Thomas 2006, Eq. 2.26 (via H(p) + D(p || q))
     Reference: Haghighi et al. 2018, PyCM (Cross Entropy)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     x0 = equal(0, t)
     value = sum_last_axis((1 - x0) * xlogy_ratio(t, align(n, "", "k"), p)) / nonzero(n * np.log(2))

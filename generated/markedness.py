@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     exact,
     nonzero,
     real,
+    rescaled_counts,
 )
 from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
@@ -69,6 +70,7 @@ def markedness(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,

@@ -18,6 +18,7 @@ from metricc.runtime.kernel import (
     np,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -50,7 +51,7 @@ def mcc(
     Reference: Gorodkin 2004
     Reference: Branco et al., Table 1
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 4*B**2*C + 2*B**2, terms.diagonal, n, p, t, terms=terms

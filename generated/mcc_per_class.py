@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     real,
+    rescaled_counts,
 )
 from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import Band, MetricInfo, Scale
@@ -96,6 +97,7 @@ def mcc_per_class(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,

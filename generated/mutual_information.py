@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
     xlogy_ratio,
 )
@@ -51,7 +52,7 @@ def mutual_information(
     Reference: Cover and Thomas 2006, Eq. 2.43
     Reference: Haghighi et al. 2018, PyCM (Mutual Information)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         (

@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
+    rescaled_rows,
     row_ranks,
     scalar_param,
     transpose,
@@ -62,6 +63,7 @@ def ndcg(
     Reference: scikit-learn 1.9, sklearn.metrics.ndcg_score
     """
     Y, S = check_scores(y_true, scores, labels, probabilities=False, indicator=True, relevance=True)
+    Y = rescaled_rows(Y)
     n, C = S.shape
     check_score_memory("ndcg", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")

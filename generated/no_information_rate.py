@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -39,7 +40,7 @@ def no_information_rate(
     Reference: Kuhn, caret R package, confusionMatrix (No Information Rate)
     Reference: Haghighi et al. 2018, PyCM (NIR)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     value = np.max(t, axis=-1) / nonzero(n)
     undefined = (n == 0)

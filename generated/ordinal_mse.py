@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -42,7 +43,7 @@ def ordinal_mse(
     Reference: Puertolas Molina 2022, Sec. 3.1.4
     Reference: Willmott and Matsuura 2005
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = (
         sum_last_axis(

@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -44,7 +45,7 @@ def ordinal_rmse(
     Reference: Puertolas Molina 2022, Sec. 3.1.4
     Reference: Chai and Draxler 2014
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     value = np.sqrt(
         sum_last_axis(

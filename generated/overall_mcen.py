@@ -20,6 +20,7 @@ from metricc.runtime.kernel import (
     np,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
     transpose,
     xlogy,
@@ -61,7 +62,7 @@ def overall_mcen(
         multiclass classification, Eq. 11-14
     Reference: Haghighi et al. 2018, PyCM (Overall MCEN)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = 2 * n
     x1 = p + t

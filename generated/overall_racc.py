@@ -16,6 +16,7 @@ from metricc.runtime.kernel import (
     nonzero,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -43,7 +44,7 @@ def overall_racc(
     Reference: Cohen 1960, p_c
     Reference: Haghighi et al. 2018, PyCM (Overall RACC)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     value = sum_last_axis(p * t) / nonzero(n ** 2)
     undefined = (n == 0)

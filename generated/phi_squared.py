@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     np,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
     transpose,
 )
@@ -45,7 +46,7 @@ def phi_squared(
     Reference: Pearson 1904, mean square contingency
     Reference: Haghighi et al. 2018, PyCM (Phi-Squared)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     M__exact, n__exact, p__exact, t__exact = exact(lambda B: 2*B**2, M, n, p, t, terms=terms)
     exact__0 = real(

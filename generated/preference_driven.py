@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     exact,
     nonzero,
     real,
+    rescaled_counts,
 )
 from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo, ParamInfo
@@ -99,6 +100,7 @@ def preference_driven(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     kappa = class_param(
         "kappa",
         kappa,

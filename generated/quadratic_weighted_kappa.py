@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
     transpose,
 )
@@ -60,7 +61,7 @@ def quadratic_weighted_kappa(
     Reference: Fleiss and Cohen 1973
     Reference: scikit-learn, cohen_kappa_score(weights='quadratic')
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     distance = matrix_param(
         "distance",

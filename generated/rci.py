@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     read_matrix,
+    rescaled,
     sum_last_axis,
     transpose,
     xlogy_ratio,
@@ -51,7 +52,7 @@ def rci(
     Reference: Sindhwani et al. 2001
     Reference: Branco et al., Table 1 (RCI; the weights there are t_i / n and p_j / n)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     x0 = xlogy_ratio(t, t, align(n, "", "i"))
     value = (

@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     read_matrix,
     real,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -46,7 +47,7 @@ def scott_pi(
     Reference: Scott 1955, Eq. 2
     Reference: Haghighi et al. 2018, PyCM (Kappa Unbiased, Scott PI)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(
         lambda B: 12*B**2*C + 4*B**2, terms.diagonal, n, p, t, terms=terms

@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     nonzero,
     np,
+    rescaled_counts,
 )
 from metricc.runtime.gradient import average_class_gradient
 from metricc.runtime.registry import MetricInfo
@@ -244,6 +245,7 @@ def similarity_index(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,

@@ -12,6 +12,7 @@ from metricc.runtime.kernel import (
     average_class_metric,
     check_counts,
     equal,
+    rescaled_counts,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -55,6 +56,7 @@ def subset_zero_one_loss(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,

@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     nonzero,
     np,
     read_matrix,
+    rescaled,
     sum_last_axis,
     transpose,
 )
@@ -61,7 +62,7 @@ def weighted_kappa(
     Reference: Cohen 1968, Weighted kappa
     Reference: scikit-learn, cohen_kappa_score(weights='linear')
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms, elementwise=True)
     distance = matrix_param(
         "distance",

@@ -31,7 +31,8 @@ from metricc.core.errors import InputError
 from metricc.runtime.curves import check_scores, curve_pick, score_curves
 from metricc.runtime.division import finish, nonzero, zero_division_value
 from metricc.runtime.scores import check_score_memory, first_max_other, group_sum, rank_pairs, row_ranks, window_sum
-from metricc.runtime.terms import MatrixTerms, matrix_counts, matrix_terms, read_matrix
+from metricc.runtime.scaling import rescaled_rows
+from metricc.runtime.terms import MatrixTerms, matrix_counts, matrix_terms, read_matrix, rescaled, rescaled_counts
 
 __all__ = [
     "AVERAGES",
@@ -66,6 +67,9 @@ __all__ = [
     "rank_pairs",
     "read_matrix",
     "real",
+    "rescaled",
+    "rescaled_counts",
+    "rescaled_rows",
     "row_ranks",
     "window_sum",
     "scalar_param",

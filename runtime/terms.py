@@ -27,8 +27,9 @@ from metricc.runtime.confusion import (
     counts_from_matrix,
 )
 from metricc.runtime.context import CallContext
+from metricc.runtime.scaling import unit_exponents
 
-__all__ = ["MatrixTerms", "matrix_counts", "matrix_terms", "read_matrix"]
+__all__ = ["MatrixTerms", "matrix_counts", "matrix_terms", "read_matrix", "rescaled", "rescaled_counts"]
 
 
 class MatrixTerms:
@@ -42,11 +43,11 @@ class MatrixTerms:
     object, so a stack is gathered and converted once per call, whatever the metrics.
     """
 
-    __slots__ = ("matrix", "diagonal", "t", "p", "n", "_real", "_twins", "_context", "_largest")
+    __slots__ = ("matrix", "diagonal", "t", "p", "n", "_real", "_twins", "_context", "_largest", "_rescaled")
 
     def __init__(self, matrix: np.ndarray, rows: np.ndarray, stack: StackTotals | None = None):
         self.matrix = matrix
-        self._real = self._context = self._largest = None
+        self._real = self._context = self._largest = self._rescaled = None
         if stack is None:
             columns = column_totals(matrix)
             self.t = rows.astype(np.float64, copy=False)
@@ -126,6 +127,48 @@ def read_matrix(matrix, *, argument: str = "matrix", integer: bool = False) -> M
         rows = rows.astype(m.dtype)
         stack = None if stack is None else stack._replace(rows=rows, columns=stack.columns.astype(m.dtype))
     return MatrixTerms(m, rows, stack)
+
+
+def rescaled(terms: MatrixTerms) -> MatrixTerms:
+    """``terms`` of a real-valued matrix whose grand total is tiny (subnormal weights; see
+    :mod:`.scaling`), each
+    matrix of the stack multiplied by the power of two that brings its total near 1: exact (only
+    exponents change), and for a formula homogeneous of degree 0 in the counts, which the
+    compiler proves before it calls this, the value is that of the matrix as given. Made once
+    per call and kept with ``terms``, which every such metric of the call shares.
+
+    >>> float(rescaled(read_matrix([[3 * 2.0 ** -1070, 2.0 ** -1070], [0.0, 2.0 ** -1069]])).n)
+    0.75
+    """
+    if terms.matrix.dtype.kind != "f":
+        return terms
+    if terms._rescaled is None:
+        exponents = unit_exponents(np.asarray(terms.n))
+        if exponents is None:
+            terms._rescaled = terms
+        else:
+            matrix = np.ldexp(terms.matrix, exponents[..., None, None])
+            terms._rescaled = MatrixTerms(matrix, np.ldexp(terms.t, exponents[..., None]))
+    return terms._rescaled
+
+
+def rescaled_counts(counts: ClassCounts, context: CallContext | None) -> tuple[ClassCounts, CallContext | None]:
+    """Real-valued per-class counts ``(..., C)`` whose largest class total is tiny, scaled per
+    row of classes by a power of two as :func:`rescaled` scales a matrix (one power for all the
+    classes, so that supports keep their ratios), with a context of their own: (counts, context)
+    for a class-level formula of degree 0 in the counts. Counts without a tiny total come back
+    as given."""
+    if counts.true_positives.dtype.kind != "f":
+        return counts, context
+    def make():
+        totals = np.max(counts.true_positives + counts.false_positives + counts.false_negatives
+                        + counts.true_negatives, axis=-1)
+        exponents = unit_exponents(totals)
+        if exponents is None:
+            return None
+        return CallContext(ClassCounts(*(np.ldexp(a, exponents[..., None]) for a in counts)))
+    scaled = make() if context is None or not context.holds(counts) else context.shared(rescaled_counts, make)
+    return (counts, context) if scaled is None else (scaled.counts, scaled)
 
 
 def matrix_terms(matrix, *, elementwise: bool = False, whole_counts: bool = False):

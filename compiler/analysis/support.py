@@ -21,11 +21,12 @@ import sympy
 from metricc.compiler.analysis import analyze
 from metricc.compiler.language import symbols
 
-__all__ = ["cells", "count_weights", "zero_guard", "opaque", "restored", "at_a_positive_cell", "weighed_out"]
+__all__ = ["cells", "in_cells", "count_weights", "zero_guard", "opaque", "restored", "at_a_positive_cell", "weighed_out"]
 
 
-def cells(expr: sympy.Expr, n_classes: int) -> dict | None:
-    """The linear coefficients of ``expr`` in the cells of an ``n_classes`` matrix, or None."""
+def in_cells(expr: sympy.Expr, n_classes: int) -> tuple[sympy.Expr, sympy.Matrix]:
+    """``expr`` of an ``n_classes`` matrix written in its cells alone (sums done, totals
+    replaced by sums of cells), and the grid of cell symbols ``m_i_j``."""
     grid = sympy.Matrix(n_classes, n_classes, lambda i, j: sympy.Symbol(f"m_{i}_{j}"))
     concrete = expr.subs(symbols.N_CLASSES, n_classes).doit()
     concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.ROW_TOTAL,
@@ -34,7 +35,12 @@ def cells(expr: sympy.Expr, n_classes: int) -> dict | None:
                                 lambda e: sum(grid[i, int(e.indices[0])] for i in range(n_classes)))
     concrete = concrete.replace(lambda e: isinstance(e, sympy.Indexed) and e.base == symbols.M,
                                 lambda e: grid[int(e.indices[0]), int(e.indices[1])])
-    concrete = concrete.subs(symbols.N_TOTAL, sum(grid))
+    return concrete.subs(symbols.N_TOTAL, sum(grid)), grid
+
+
+def cells(expr: sympy.Expr, n_classes: int) -> dict | None:
+    """The linear coefficients of ``expr`` in the cells of an ``n_classes`` matrix, or None."""
+    concrete, grid = in_cells(expr, n_classes)
     if not _homogeneous_at_a_point(concrete, grid):
         return None
     concrete = sympy.expand(concrete)

@@ -204,6 +204,16 @@ def _never_zero(part: sympy.Expr) -> bool:
     return any(b == 0 and sympy.expand(a - denominator) == 0 for a, b in pairs)
 
 
+def _zero_sum(base: sympy.Expr) -> bool:
+    """A sum over class indices that is 0 whatever the data (``Sum(abs(i - j) * [i = j], (i, j))``)."""
+    if not base.has(sympy.Sum) or depends_on_data(base):
+        return False
+    try:
+        return base.doit() == 0
+    except (TypeError, ValueError, NotImplementedError):
+        return False
+
+
 def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:
     if isinstance(expr, symbols.xlogy):
         weight, argument = expr.args
@@ -238,6 +248,8 @@ def _walk(expr: sympy.Expr, found: dict, excused: dict) -> None:
         for part in _parts(expr.base):
             if not _never_zero(part):
                 found.setdefault(sympy.srepr(part), part)
+    elif isinstance(expr, sympy.Pow) and expr.exp.is_negative and _zero_sum(expr.base):
+        found.setdefault(sympy.srepr(expr.base), expr.base)  # a class sum that is 0 for every C: never defined
     for arg in expr.args:
         _walk(arg, found, excused)
 

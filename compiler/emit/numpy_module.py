@@ -20,7 +20,7 @@ from types import MappingProxyType
 import jinja2
 import sympy
 
-from metricc.compiler.analysis import analyze
+from metricc.compiler.analysis import analyze, homogeneity
 from metricc.compiler.emit import numpy_gradient
 from metricc.compiler.emit.numpy_gradient import GRADIENT_HELPERS
 from metricc.compiler.emit.numpy_kernel import COUNT_NAMES, MATRIX_COUNTS, Kernel, class_kernel
@@ -129,6 +129,7 @@ class ModuleContext:
     arrays: str
     elementwise: bool
     whole_counts: bool
+    rescaled: bool  # degree 0 in the counts (gains): tiny counts, huge or tiny gains are scaled by a power of two first
     imports: list[str]
     registry_imports: list[str]
     scales: tuple  # the metric's interpretation scales (INFO's bands)
@@ -243,6 +244,10 @@ def _leaves_domains(metric: ir.Metric) -> bool:
     return any(map(analyze.depends_on_data, bases))
 
 
+# The runtime helper that scales tiny real-valued counts (huge or tiny gains) of a level, for a value of degree 0.
+_RESCALED = MappingProxyType({"class": "rescaled_counts", "matrix": "rescaled", "score": "rescaled_rows"})
+
+
 def module_context(metric: ir.Metric) -> ModuleContext:
     """What the level's template needs: the metric, its printed kernels and the imports."""
     level = getattr(metric.level, "value", metric.level)
@@ -257,6 +262,8 @@ def module_context(metric: ir.Metric) -> ModuleContext:
     gradient = numpy_gradient.gradient_context(metric, value_names, kernel.params,
                                                {t.name: t.kernel.params for t in terms}, MATRIX_COUNTS)
     helpers, gradient_helpers = _imports(metric, shape, kernel, params, terms, gradient, counts)
+    rescaled = level in _RESCALED and homogeneity.degree_zero(metric)
+    helpers |= {_RESCALED[level]} if rescaled else set()
     leaves_domains = _leaves_domains(metric)
     helpers |= {"np"} if leaves_domains or level == "score" else set()  # the errstate decorator's
     return ModuleContext(
@@ -279,6 +286,7 @@ def module_context(metric: ir.Metric) -> ModuleContext:
         arrays=_largest_arrays(kernel.arrays),
         elementwise=kernel.reads_entries,
         whole_counts=metric.whole_counts,
+        rescaled=rescaled,
         imports=sorted(helpers),
         registry_imports=sorted({"MetricInfo"} | ({"ParamInfo"} if params else set())
                                 | ({"Band", "Scale"} if metric.interpretation else set())),

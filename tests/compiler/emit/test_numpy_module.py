@@ -244,11 +244,13 @@ def test_leftover_checks_find_what_they_look_for():
 
 def test_imports_are_the_printed_helpers_and_the_shape_s_own(sources):
     imported, _ = _imported_and_used(sources["precision"])
-    assert imported == {"average_class_metric", "average_class_gradient", "check_counts", "nonzero", "math", "MetricInfo"}
+    assert imported == {"average_class_metric", "average_class_gradient", "check_counts", "nonzero", "math", "MetricInfo",
+                        "rescaled_counts"}  # a ratio of the counts: tiny weighted counts are scaled first
     imported, _ = _imported_and_used(sources["half_error"])
     gradient = {"cell_values", "align", "eye"}  # the gradient of the diagonal over a row and a column index
     # the diagonal is the one its MatrixTerms gathered (terms.diagonal), not a helper's
-    assert imported == {"read_matrix", "matrix_terms", "finish", "nonzero", "sum_last_axis", "math", "MetricInfo"} | gradient
+    assert imported == {"read_matrix", "rescaled", "matrix_terms", "finish", "nonzero", "sum_last_axis", "math",
+                        "MetricInfo"} | gradient
     assert "matrix_counts" in _imported_and_used(sources["mean_recall"])[0]
     assert "ParamInfo" in _imported_and_used(sources["weighted_f"])[0]
 
