@@ -17,6 +17,7 @@ import re
 
 from metricc.compiler.emit.array_module import SCORE_LEVELS, STANDARD, XP_HELPERS, _CALL, _docstring, _header, _lines, \
     _rewritten, _statements
+from metricc.compiler.emit.layout import WIDTH
 from metricc.compiler.emit.numpy_levels import literal, literal_tuple, python_string
 from metricc.compiler.emit.numpy_module import ModuleContext, module_context
 from metricc.compiler.emit.numpy_printer import layout
@@ -133,7 +134,10 @@ def _curve_body(metric: ir.Metric, context: ModuleContext, checks: list[str]) ->
     """The per-curve kernel and the curve function's body."""
     kernel = context.kernel
     params = "".join(", " + p.name for p in context.params)
-    definition = ["", "", f"def _per_curve(xp, {_CURVE_ARGS}{params}):",
+    signature = f"def _per_curve(xp, {_CURVE_ARGS}{params}):"
+    if len(signature) > WIDTH:  # one argument a line, as the numpy modules' long signatures
+        signature = "\n".join(["def _per_curve(", *(f"    {a}," for a in f"xp, {_CURVE_ARGS}{params}".split(", ")), "):"])
+    definition = ["", "", signature,
                   *_lines(_score_statements(kernel.lines), "", _HELPERS),
                   *_lines(layout("    return ", _habits(f"{kernel.value}, {kernel.undefined}")), "", _HELPERS)]
     passed = "{" + ", ".join(f'"{p.name}": {p.name}' for p in context.params) + "}"

@@ -24,7 +24,22 @@ __all__ = ["log_roc_auc", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
-def _per_curve(xp, tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, fpr_max, fpr_min):
+def _per_curve(
+    xp,
+    tp,
+    fp,
+    fn,
+    tn,
+    tp_prev,
+    fp_prev,
+    fn_prev,
+    tn_prev,
+    positives,
+    negatives,
+    valid,
+    fpr_max,
+    fpr_min,
+):
     x0 = xp.maximum(fpr_max, fpr_min)
     x1 = xp.log(x0 / fpr_min)
     x2 = xp.maximum(1, fp - fp_prev)

@@ -23,7 +23,21 @@ __all__ = ["partial_roc_auc", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
-def _per_curve(xp, tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, max_fpr):
+def _per_curve(
+    xp,
+    tp,
+    fp,
+    fn,
+    tn,
+    tp_prev,
+    fp_prev,
+    fn_prev,
+    tn_prev,
+    positives,
+    negatives,
+    valid,
+    max_fpr,
+):
     x0 = 2 - max_fpr
     x1 = negatives * max_fpr
     x2 = xp.maximum(0, xp.minimum(align(xp, x1, "", "i"), fp) - fp_prev)

@@ -27,7 +27,21 @@ __all__ = ["precision_at_fixed_recall", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
-def _per_curve(xp, tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_recall):
+def _per_curve(
+    xp,
+    tp,
+    fp,
+    fn,
+    tn,
+    tp_prev,
+    fp_prev,
+    fn_prev,
+    tn_prev,
+    positives,
+    negatives,
+    valid,
+    min_recall,
+):
     x0 = tp / nonzero(xp, fp + tp)
     x1 = (tp / nonzero(xp, align(xp, positives, "", "i")) >= min_recall)
     return (

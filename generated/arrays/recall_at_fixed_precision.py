@@ -27,7 +27,21 @@ __all__ = ["recall_at_fixed_precision", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
-def _per_curve(xp, tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_precision):
+def _per_curve(
+    xp,
+    tp,
+    fp,
+    fn,
+    tn,
+    tp_prev,
+    fp_prev,
+    fn_prev,
+    tn_prev,
+    positives,
+    negatives,
+    valid,
+    min_precision,
+):
     x0 = (tp / nonzero(xp, fp + tp) >= min_precision)
     return (
         curve_pick(xp, tp / nonzero(xp, align(xp, positives, "", "i")), tp, x0, valid),

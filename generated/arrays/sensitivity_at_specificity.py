@@ -27,7 +27,21 @@ __all__ = ["sensitivity_at_specificity", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
-def _per_curve(xp, tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_specificity):
+def _per_curve(
+    xp,
+    tp,
+    fp,
+    fn,
+    tn,
+    tp_prev,
+    fp_prev,
+    fn_prev,
+    tn_prev,
+    positives,
+    negatives,
+    valid,
+    min_specificity,
+):
     x0 = (tn / nonzero(xp, align(xp, negatives, "", "i")) >= min_specificity)
     return (
         curve_pick(xp, tp / nonzero(xp, align(xp, positives, "", "i")), tp, x0, valid),

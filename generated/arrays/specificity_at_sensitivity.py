@@ -27,7 +27,21 @@ __all__ = ["specificity_at_sensitivity", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
-def _per_curve(xp, tp, fp, fn, tn, tp_prev, fp_prev, fn_prev, tn_prev, positives, negatives, valid, min_sensitivity):
+def _per_curve(
+    xp,
+    tp,
+    fp,
+    fn,
+    tn,
+    tp_prev,
+    fp_prev,
+    fn_prev,
+    tn_prev,
+    positives,
+    negatives,
+    valid,
+    min_sensitivity,
+):
     x0 = (tp / nonzero(xp, align(xp, positives, "", "i")) >= min_sensitivity)
     return (
         curve_pick(xp, tn / nonzero(xp, align(xp, negatives, "", "i")), tn, x0, valid),
