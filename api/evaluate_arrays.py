@@ -25,7 +25,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from metricc.api.request import EvaluationRequest, pos_index
+from metricc.api.evaluate_scores import score_kwargs
+from metricc.api.request import EvaluationRequest
 from metricc.core.errors import InputError
 from metricc.runtime import averaging, namespace, xp_counts, xp_kernel
 from metricc.runtime.registry import MetricInfo
@@ -191,19 +192,7 @@ def evaluate_scores(metrics, lookup: Callable[[str], MetricInfo], *, y_true, sco
             distinct.append(namespace.to_host(namespace.array_namespace(y_true).unique_values(y_true)).tolist())
         return distinct[0]
 
-    named = pos_label is not None and not isinstance(pos_label, int)
     for r in scored:
-        info = r.info
-        if multilabel != info.indicator_truth and not (info.thresholds and multilabel):  # curves take both
-            raise InputError("multilabel", f"{info.id} takes a matrix y_true (n, C) (indicators or relevances): "
-                                           "pass multilabel=True"
-                             if info.indicator_truth else f"{info.id} is single-label: one true class per sample")
-        kwargs = {"labels": labels, **request.kwargs(info)}
-        if info.per_class:
-            request.guard_binary(r, n_scored, class_labels)
-            kwargs.update(average=r.mode, weights=request.weights,
-                          pos_label=pos_index(pos_label, class_labels() if named else labels, 2))
-            if info.thresholds:
-                kwargs["multilabel"] = multilabel
-        results[r.key] = functions[info.id](y_true, scores, **kwargs)
+        kwargs = score_kwargs(request, r, n_scored, class_labels)
+        results[r.key] = functions[r.info.id](y_true, scores, **kwargs)
     return {r.key: results[r.key] for r in request.requested}

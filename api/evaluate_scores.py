@@ -4,6 +4,8 @@ and matrix-level metrics from a probabilistic confusion matrix of the scores.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from metricc.api.request import EvaluationRequest, Requested, pos_index, sorted_labels
@@ -12,7 +14,7 @@ from metricc.runtime import probabilistic as probabilistic_matrices
 from metricc.runtime.context import ScoreContext
 from metricc.runtime.scores import score_array
 
-__all__ = ["on_scores", "on_probabilistic", "score_labels"]
+__all__ = ["on_scores", "on_probabilistic", "score_kwargs", "score_labels"]
 
 
 def _n_scored(scores) -> int:
@@ -22,7 +24,7 @@ def _n_scored(scores) -> int:
 
 def on_scores(request: EvaluationRequest, requested: list[Requested]) -> dict:
     """Curve- and score-level metrics, each with its averaging: true labels and a score matrix in."""
-    y_true, labels, multilabel, pos_label = request.y_true, request.labels, request.multilabel, request.pos_label
+    y_true, labels, multilabel = request.y_true, request.labels, request.multilabel
     if request.scores is None:
         raise InputError("scores", f"{requested[0].info.id} needs scores (rows = samples, columns = classes) and y_true")
     if y_true is None:
@@ -32,24 +34,34 @@ def on_scores(request: EvaluationRequest, requested: list[Requested]) -> dict:
         single = requested[0].info.id if requested else "the score matrix"
         raise InputError("multilabel", f"{single} is single-label: one true class per sample")
     guard_labels = (lambda: labels) if labels is not None or multilabel else (lambda: sorted_labels(y_true))
-    named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
     context = ScoreContext(y_true, scores, labels)  # the curve metrics of the call sort each column once
     results = {}
     for r in requested:
-        info = r.info
-        if multilabel != info.indicator_truth and not (info.thresholds and multilabel):  # curves take both
-            raise InputError("multilabel", f"{info.id} takes a matrix y_true (n, C) (indicators or relevances): "
-                                           "pass multilabel=True"
-                             if info.indicator_truth else f"{info.id} is single-label: one true class per sample")
-        kwargs = {"labels": labels, **request.kwargs(info)}
-        if info.per_class:  # one value per class (column of the scores), averaged as asked
-            request.guard_binary(r, _n_scored(scores), guard_labels)
-            class_labels = sorted_labels(y_true) if labels is None and named and not multilabel else labels
-            kwargs.update(average=r.mode, weights=request.weights, pos_label=pos_index(pos_label, class_labels, 2))
-            if info.thresholds:
-                kwargs.update(multilabel=multilabel, context=context)
-        results[r.key] = info.function(y_true, scores, **kwargs)
+        kwargs = score_kwargs(request, r, _n_scored(scores), guard_labels)
+        if r.info.thresholds:
+            kwargs["context"] = context
+        results[r.key] = r.info.function(y_true, scores, **kwargs)
     return results
+
+
+def score_kwargs(request: EvaluationRequest, r: Requested, n_scored: int, class_labels: Callable[[], list]) -> dict:
+    """The keyword arguments of a score or curve metric's function, numpy's or an array module's;
+    a truth of the other kind (labels for indicators, or the reverse) is refused. ``class_labels``:
+    the classes, read from the truth only when a guard or a named ``pos_label`` needs them."""
+    info, labels, multilabel, pos_label = r.info, request.labels, request.multilabel, request.pos_label
+    if multilabel != info.indicator_truth and not (info.thresholds and multilabel):  # curves take both
+        raise InputError("multilabel", f"{info.id} takes a matrix y_true (n, C) (indicators or relevances): "
+                                       "pass multilabel=True"
+                         if info.indicator_truth else f"{info.id} is single-label: one true class per sample")
+    kwargs = {"labels": labels, **request.kwargs(info)}
+    if info.per_class:  # one value per class (column of the scores), averaged as asked
+        request.guard_binary(r, n_scored, class_labels)
+        named = pos_label is not None and not isinstance(pos_label, (int, np.integer))
+        kwargs.update(average=r.mode, weights=request.weights,
+                      pos_label=pos_index(pos_label, class_labels() if named else labels, 2))
+        if info.thresholds:
+            kwargs["multilabel"] = multilabel
+    return kwargs
 
 
 def score_labels(request: EvaluationRequest) -> list:
