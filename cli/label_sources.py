@@ -156,18 +156,9 @@ class NpySource:
     text = False
 
     def __init__(self, option: str, path: str, column: str | None, chunk_bytes: int) -> None:
-        import numpy as np
-
         if column is not None:
             raise InputError(option, "--column applies to table files; a .npy file holds the labels themselves")
-        try:
-            array = np.load(path, mmap_mode="r", allow_pickle=False)
-        except ValueError as error:  # object arrays need pickles; a malformed header
-            raise InputError(option, f"{path}: not a NumPy array of numbers or strings ({error})") from None
-        except OSError as error:
-            raise InputError(option, f"cannot read {path}: {error.strerror or error}") from None
-        if array.dtype.kind not in "biufU":
-            raise InputError(option, f"{path}: an array of dtype {array.dtype}; expected numbers or strings")
+        array = inputs.load_npy(option, path, mapped=True)
         self.option, self.path, self.array = option, path, array
         self.rows = max(1, chunk_bytes // max(1, array.dtype.itemsize))
         self.length = len(array) if array.ndim else 0
