@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from metricc.cli import tables
+from metricc.cli.npy_files import read_npy
 from metricc.core.errors import InputError
 
 __all__ = ["Column", "Labels", "checked_text_labels", "header_lines", "json_labels", "note_header", "parse_json",
@@ -134,32 +135,6 @@ def read_rows(option: str, text: str, path: str) -> list[list]:
     if not rows:
         raise InputError(option, f"{path}: no numbers in the file")
     return rows
-
-
-def load_npy(option: str, path: str, *, mapped: bool = False):
-    """A NumPy ``.npy`` file's array of numbers or strings (no pickles: object arrays are
-    refused); ``mapped``: memory-mapped, read as it is used."""
-    import numpy as np
-
-    try:
-        array = np.load(path, mmap_mode="r" if mapped else None, allow_pickle=False)
-    except ValueError as error:  # object arrays need pickles; a malformed header
-        raise InputError(option, f"{path}: not a NumPy array of numbers or strings ({error})") from None
-    except OSError as error:
-        raise InputError(option, f"cannot read {path}: {error.strerror or error}") from None
-    if array.dtype.kind not in "biufU":
-        raise InputError(option, f"{path}: an array of dtype {array.dtype}; expected numbers or strings")
-    return array
-
-
-def read_npy(option: str, path: str) -> list:
-    """A NumPy ``.npy`` file's array as nested lists (no pickles: object arrays are refused)."""
-    import numpy as np
-
-    array = load_npy(option, path)
-    if array.dtype.kind == "f" and not np.isfinite(array).all():
-        raise InputError(option, f"{path}: holds NaN or infinity")
-    return array.tolist()
 
 
 def is_npy(value: str) -> bool:

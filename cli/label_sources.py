@@ -3,7 +3,7 @@
 :mod:`.label_stream` counts the label pairs of two files in chunks; this module gives it the
 labels of a table (CSV, TSV or ``;``: the column chosen with ``--column``), of a JSON array and of a ``.npy``
 array, a chunk at a time, by the rules of the whole-file readers (:func:`.tables.read_table`,
-:func:`.inputs.read_npy`) and with their errors. A table is read twice: once for its header
+:func:`.npy_files.read_npy`) and with their errors. A table is read twice: once for its header
 (the ``auto`` rule needs, per column, only whether every later field is a number and whether
 the first line's field occurs again) and the width of every line, once for its labels. A
 ``.npy`` file is mapped (``np.load(mmap_mode="r")``) and read a block of rows at a time. A JSON
@@ -19,7 +19,7 @@ import csv
 import re
 from collections.abc import Iterator
 
-from metricc.cli import inputs, tables
+from metricc.cli import inputs, npy_files, tables
 from metricc.core.errors import InputError
 
 __all__ = ["OBJECT_CHUNK", "JsonSource", "NpySource", "TableSource"]
@@ -158,7 +158,7 @@ class NpySource:
     def __init__(self, option: str, path: str, column: str | None, chunk_bytes: int) -> None:
         if column is not None:
             raise InputError(option, "--column applies to table files; a .npy file holds the labels themselves")
-        array = inputs.load_npy(option, path, mapped=True)
+        array = npy_files.load_npy(option, path, mapped=True)
         self.option, self.path, self.array = option, path, array
         self.rows = max(1, chunk_bytes // max(1, array.dtype.itemsize))
         self.length = len(array) if array.ndim else 0
