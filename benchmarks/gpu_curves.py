@@ -1,11 +1,11 @@
 """Diagnosis: where the device's time goes in a curve metric (AUROC), step by step.
 
 On the H200 ``mc.evaluate(["roc_auc"], ...)`` of 1e7 binary scores took 1.4 s where
-torchmetrics takes 3 ms (``benchmarks/results/gpu_h200.txt``), with ECE on the same data
-faster than torchmetrics: this script times each step of :func:`metricc.runtime.xp_curves._curves`
-(the stable descending ``argsort`` as ``array-api-compat`` writes it and as torch does it, the
-gathers, the tie-group ends) and the whole call, and prints the profile of one call, so that
-the next session with a GPU finds the slow step in one run. Not a test.
+torchmetrics takes 3.5 ms. This script found why: ``torch.cumsum`` down the first axis of an
+``(n, 2)`` array took 1.39 s, along the rows of its transpose 18.6 ms; the curves are now
+worked class by row. It times each step of :func:`metricc.runtime.xp_curves._curves` (both
+running sums, the stable descending ``argsort``, the gathers) and the whole call, and prints
+the profile of one call. Not a test.
 
     python benchmarks/gpu_curves.py [--n 10000000] [--device cuda]   # --device cpu checks the script
 """
@@ -51,12 +51,14 @@ def main(argv=None) -> int:
     truth = torch.nn.functional.one_hot((torch.rand(args.n, device=args.device, generator=generator) < 0.5).long(),
                                         2).double()
     xp = xp_kernel.space(values)
-    order = torch.argsort(values, dim=0, descending=True, stable=True)
-    timed("torch.argsort dim 0, stable, descending", lambda: torch.argsort(values, dim=0, descending=True, stable=True))
-    timed("torch.argsort of the transpose, last dim", lambda: torch.argsort(values.T.contiguous(), dim=1,
-                                                                               descending=True, stable=True))
-    timed("xp.argsort (array-api-compat)", lambda: xp.argsort(values, axis=0, descending=True, stable=True))
-    timed("_columns_at (gather in sorted order)", lambda: xp_curves._columns_at(xp, values, order))
+    by_class = values.T.contiguous()
+    timed("torch.cumsum down dim 0 of (n, 2)", lambda: torch.cumsum(values, dim=0))
+    timed("torch.cumsum along the (2, n) transpose", lambda: torch.cumsum(values.T.contiguous(), dim=1))
+    timed("torch.argsort of the transpose, last dim", lambda: torch.argsort(by_class, dim=1, descending=True,
+                                                                               stable=True))
+    timed("xp.argsort (array-api-compat), last axis", lambda: xp.argsort(by_class, axis=1, descending=True, stable=True))
+    order = torch.argsort(by_class, dim=1, descending=True, stable=True)
+    timed("_rows_at (gather in sorted order)", lambda: xp_curves._rows_at(xp, by_class, order))
     timed("_curves (all of it)", lambda: xp_curves._curves(xp, truth, values))
     scores, labels = values[:, 0].contiguous(), truth[:, 1].long()
     timed("mc.evaluate roc_auc (binary)", lambda: mc.evaluate(["roc_auc"], y_true=labels, scores=scores), repeat=1)

@@ -52,43 +52,50 @@ class Curves:
         return self.fp[..., -1] + self.tn[..., -1]
 
 
-def _columns_at(xp: Space, values, rows):
-    """``values[rows[i, k], k]`` for every ``(i, k)``: one ``take`` of the flattened matrix."""
-    width = values.shape[1]
-    at = xp.astype(rows, xp.counts) * width + positions(xp, width)[None, :]
-    return xp.reshape(xp.take(xp.reshape(values, (-1,)), xp.reshape(at, (-1,))), tuple(rows.shape))
+def _rows_at(xp: Space, matrix, at):
+    """``matrix[k, at[k, i]]`` for every ``(k, i)``: one ``take`` of the flattened ``(K, m)`` matrix."""
+    width = matrix.shape[1]
+    flat = xp.astype(at, xp.counts) + positions(xp, at.shape[0])[:, None] * width
+    return xp.reshape(xp.take(xp.reshape(matrix, (-1,)), xp.reshape(flat, (-1,))), tuple(at.shape))
 
 
 def _curves(xp: Space, truth, values) -> Curves:
-    """The curve of every column of ``truth`` (1 = positive) and ``values`` ``(n, K)``."""
+    """The curve of every column of ``truth`` (1 = positive) and ``values`` ``(n, K)``.
+
+    Worked class by row, ``(K, n)``: each class's samples are contiguous, so the sort, the
+    gathers and the running sums run along the last axis. A running sum down the first axis
+    of an ``(n, K)`` array is a strided scan, 75 times slower on a CUDA device (1.39 s against
+    18.6 ms for 1e7 x 2 on an H200, ``torch.cumsum``)."""
     n, width = values.shape
-    order = xp.argsort(values, axis=0, descending=True, stable=True)
-    ranked, hits = _columns_at(xp, values, order), _columns_at(xp, truth, order)
-    ends = xp.concat([ranked[1:, :] != ranked[:-1, :], xp.ones((1, width), dtype=xp.bool, device=xp.device)], axis=0)
-    lengths = xp.sum(xp.astype(ends, xp.counts), axis=0)
+    by_class = (xp.reshape(xp.reshape(xp.matrix_transpose(a), (-1,)), (width, n)) for a in (values, truth))
+    values, truth = by_class
+    order = xp.argsort(values, axis=1, descending=True, stable=True)
+    ranked, hits = _rows_at(xp, values, order), _rows_at(xp, truth, order)
+    ends = xp.concat([ranked[:, 1:] != ranked[:, :-1], xp.ones((width, 1), dtype=xp.bool, device=xp.device)], axis=1)
+    lengths = xp.sum(xp.astype(ends, xp.counts), axis=1)
     longest = int(namespace.to_host(xp.max(lengths)))
     at = _ends_in_order(xp, ends, lengths, longest)
-    cumulative = xp.cumulative_sum(hits, axis=0)
-    positives = cumulative[-1, :]
-    real = positions(xp, longest)[:, None] < lengths[None, :]
-    tp = xp.where(real, _columns_at(xp, cumulative, at), positives[None, :])
-    fp = xp.where(real, xp.astype(at, xp.values) + 1.0 - tp, n - positives[None, :])
-    origin = xp.zeros((1, width), dtype=xp.values, device=xp.device)
-    tp, fp = (xp.matrix_transpose(xp.concat([origin, c], axis=0)) for c in (tp, fp))
+    cumulative = xp.cumulative_sum(hits, axis=1)
+    positives = cumulative[:, -1]
+    real = positions(xp, longest)[None, :] < lengths[:, None]
+    tp = xp.where(real, _rows_at(xp, cumulative, at), positives[:, None])
+    fp = xp.where(real, xp.astype(at, xp.values) + 1.0 - tp, n - positives[:, None])
+    origin = xp.zeros((width, 1), dtype=xp.values, device=xp.device)
+    tp, fp = (xp.concat([origin, c], axis=1) for c in (tp, fp))
     negatives = n - positives
-    return Curves(tp, fp, positives[:, None] - tp, negatives[:, None] - fp, xp.matrix_transpose(real))
+    return Curves(tp, fp, positives[:, None] - tp, negatives[:, None] - fp, real)
 
 
 def _ends_in_order(xp: Space, ends, lengths, longest: int):
-    """The row of the j-th tie-group end of each column ``(longest, K)``, the last end past a
-    column's own: one ``searchsorted`` of the running count of ends over the columns laid end to
+    """The sample of the j-th tie-group end of each class ``(K, longest)``, the last end past a
+    class's own: one ``searchsorted`` of the running count of ends over the classes laid end to
     end (it only grows), where a second sort would move the ends to the front."""
-    n, width = ends.shape
-    running = xp.cumulative_sum(xp.reshape(xp.astype(xp.matrix_transpose(ends), xp.counts), (-1,)))
-    before = xp.cumulative_sum(lengths) - lengths  # the ends of the columns to the left
-    wanted = xp.minimum(positions(xp, longest)[:, None] + 1, lengths[None, :]) + before[None, :]
+    width, n = ends.shape
+    running = xp.cumulative_sum(xp.reshape(xp.astype(ends, xp.counts), (-1,)))
+    before = xp.cumulative_sum(lengths) - lengths  # the ends of the classes above
+    wanted = xp.minimum(positions(xp, longest)[None, :] + 1, lengths[:, None]) + before[:, None]
     found = xp.searchsorted(running, xp.reshape(wanted, (-1,)), side="left")
-    return xp.reshape(found, (longest, width)) - positions(xp, width)[None, :] * n
+    return xp.reshape(found, (width, longest)) - positions(xp, width)[:, None] * n
 
 
 class ScoreCurves:

@@ -233,6 +233,15 @@ def group_sum(xp: Space, keys, values, lookup):
     return xp.where(xp.isnan(lookup), xp.asarray(math.nan), sums)
 
 
+def _running_down(xp: Space, matrix):
+    """``cumulative_sum(matrix, axis=0)`` of an ``(n, K)`` matrix, run along the rows of its
+    contiguous transpose: a strided scan down the first axis is 75 times slower on a CUDA
+    device (``torch.cumsum``, 1e7 x 2 on an H200: 1.39 s against 18.6 ms)."""
+    n, width = matrix.shape
+    by_class = xp.reshape(xp.reshape(xp.matrix_transpose(matrix), (-1,)), (width, n))
+    return xp.matrix_transpose(xp.cumulative_sum(by_class, axis=1))
+
+
 def rank_pairs(xp: Space, truth, scores):
     """``R[j, k] = Sum(Y[s, j] * Y[u, k] * step(S[s, j] - S[u, j]), (s, u))`` ``(C, C)``, as
     :func:`metricc.runtime.scores.rank_pairs`: per column one stable sort; the truth weights
@@ -245,7 +254,7 @@ def rank_pairs(xp: Space, truth, scores):
         order = xp.argsort(column, stable=True)
         ranked = xp.take(column, order)
         groups = xp.take(truth, order, axis=0)
-        prefix = xp.concat([zero, xp.cumulative_sum(groups, axis=0)], axis=0)
+        prefix = xp.concat([zero, _running_down(xp, groups)], axis=0)
         below = xp.take(prefix, xp.searchsorted(ranked, ranked, side="left"), axis=0)
         tied = xp.take(prefix, xp.searchsorted(ranked, ranked, side="right"), axis=0) - below
         rows.append(xp.sum(groups[:, j:j + 1] * (below + 0.5 * tied), axis=0))
