@@ -39,6 +39,8 @@ __all__ = ["column_names", "from_tensor", "in_class_order", "is_table", "one_lab
 
 def from_tensor(values):
     """A torch (or any ``.detach().cpu().numpy()``) tensor as a numpy array; anything else as given."""
+    if isinstance(values, np.ndarray):  # the common case, first: an accumulator's chunks come by the thousand
+        return values
     if all(hasattr(values, name) for name in ("detach", "cpu", "numpy")) and not isinstance(values, np.ndarray):
         return values.detach().cpu().numpy()
     return values
@@ -46,7 +48,7 @@ def from_tensor(values):
 
 def is_table(values) -> bool:
     """A DataFrame (pandas or alike): named columns and positional rows."""
-    return hasattr(values, "columns") and hasattr(values, "iloc") and not isinstance(values, np.ndarray)
+    return not isinstance(values, np.ndarray) and hasattr(values, "columns") and hasattr(values, "iloc")
 
 
 def column_names(values) -> list | None:

@@ -10,6 +10,8 @@ once: an accumulator with fixed labels prepares them once for all its chunks.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 __all__ = ["CHUNK", "GRID_CELLS", "KnownClasses"]
@@ -49,11 +51,11 @@ class KnownClasses:
             return None
         values = self.values and t.dtype.kind in "iu" and p.dtype.kind in "iu"
         k = self.k if values else len(self.classes)
-        total = np.zeros(k * k, dtype=np.int64)
+        total = None
         for start in range(0, t.size, CHUNK):
             labels = (t[start:start + CHUNK], p[start:start + CHUNK])
             if values:  # read as unsigned, a negative label is larger than any grid
-                if max(int(a.view(np.dtype(a.dtype.str.replace("i", "u"))).max()) for a in labels) >= k:
+                if max(int(a.view(_unsigned(a.dtype)).max()) for a in labels) >= k:
                     return None
                 codes = labels
             else:
@@ -62,10 +64,18 @@ class KnownClasses:
                     return None
             cells = np.multiply(codes[0], k, dtype=np.intp)
             cells += codes[1]
-            total += np.bincount(cells, minlength=k * k)
-        grid = total.reshape(1, k, k)
+            chunk = np.bincount(cells, minlength=k * k)
+            total = chunk if total is None else total + chunk
+        grid = total.astype(np.int64, copy=False).reshape(1, k, k)
         if not values or self.identity:
             return grid
         if self.unknown is not None and (grid[:, self.unknown].any() or grid[:, :, self.unknown].any()):
             return None
         return grid[:, self.at][:, :, self.at]
+
+
+@functools.lru_cache(maxsize=64)
+def _unsigned(dtype: np.dtype) -> np.dtype:
+    """The unsigned twin of an integer dtype, byte order kept: a negative label reads as larger
+    than any grid."""
+    return np.dtype(dtype.str.replace("i", "u"))

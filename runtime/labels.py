@@ -6,6 +6,7 @@ family; labels are never guessed. Counting small non-negative integers needs no 
 
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
@@ -128,8 +129,10 @@ def _sorted_objects(arrays) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=256)
 def _numpy_exact(*dtypes: np.dtype) -> bool:
-    """True if numpy can compare these labels exactly (uint64 with int64 goes via float64)."""
+    """True if numpy can compare these labels exactly (uint64 with int64 goes via float64);
+    remembered by dtypes, which an accumulator asks about once a chunk."""
     kinds = {d.kind for d in dtypes}
     if "O" in kinds or len({_FAMILY[k] for k in kinds}) > 1:
         return False
