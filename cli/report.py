@@ -27,14 +27,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from metricc.api import report_formats
+from metricc.api import formats
 from metricc.cli import evaluate, scores
 from metricc.cli.paths import shown
 from metricc.core.errors import InputError
 
 __all__ = ["FORMATS", "add_command"]
 
-FORMATS = tuple(report_formats.FORMATS)
+FORMATS = tuple(formats.FORMATS)
 _OPTIONS = {"matrix": "--matrix", "y_true": "--y-true", "y_pred": "--y-pred", "labels": "--labels",
             "metrics": "--metric", "metric": "--metric", "params": "--param", "zero_division": "--zero-division",
             "orientation": "--orientation", "input": "--matrix", "scores": "--scores", "interval": "--interval",
