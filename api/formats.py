@@ -17,12 +17,12 @@ import html
 import io
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Protocol
 
-__all__ = ["FORMATS", "Document", "Format", "Note", "Table", "csv_cell", "html_page", "json_text", "markdown_cell",
-           "render", "tex"]
+__all__ = ["FORMATS", "Document", "Format", "Note", "Result", "Table", "csv_cell", "html_page", "json_text",
+           "markdown_cell", "render", "tex"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,29 @@ class Document(Protocol):
 
     def own_layouts(self) -> Mapping[str, Callable[[int], str]]:
         """Hand-made layouts by format name, ``layout(digits) -> str``, used instead of the format's."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A document given by its parts, for a command whose result has no class of its own:
+    ``content`` (the JSON data), ``tables`` (its blocks, whatever the digits) and ``layouts``
+    (its own, by format name)."""
+
+    title: str
+    content: object
+    tables: tuple[Block, ...]
+    layouts: Mapping[str, Callable[[int], str]] = field(default_factory=dict)
+    json_indent: int | None = 2
+    json_ascii: bool = True
+
+    def data(self) -> object:
+        return self.content
+
+    def blocks(self, digits: int) -> Sequence[Block]:
+        return self.tables
+
+    def own_layouts(self) -> Mapping[str, Callable[[int], str]]:
+        return self.layouts
 
 
 @dataclass(frozen=True)
