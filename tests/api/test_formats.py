@@ -80,10 +80,10 @@ def test_a_new_format_is_one_entry_every_command_offers(package_copy, tmp_path):
     assert anchor in source
     table.write_text(source.replace(anchor, _TOY_FORMAT + anchor), encoding="utf-8")
 
-    def run(*argv):
+    def run(*argv, code=0):
         done = subprocess.run([sys.executable, "-m", "metricc", *argv, "--format", "tsv"], cwd=tmp_path, env=env,
                               capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == code, done.stderr
         return done.stdout.splitlines()
 
     matrix = ["--matrix", "[[5, 1], [2, 4]]", "--labels", "neg", "pos"]
@@ -95,6 +95,16 @@ def test_a_new_format_is_one_entry_every_command_offers(package_copy, tmp_path):
         "accuracy\t0.75"]
     sweep = run("eval", *matrix, "--metric", "f_beta", "--sweep", "beta=1,2")
     assert sweep[0] == "beta\tf_beta" and [line.split("\t")[0] for line in sweep[1:]] == ["1.0", "2.0"]
+    assert run("consistent", "--score", "accuracy=0.75", "--class-totals", "6,6", "--quiet")[:2] == [
+        "scores\tstatus\tmethod\tmatrices", "accuracy\tconsistent\texhaustive: every (TP, TN) of the class totals, exactly\t4"]
+    assert run("identify", r"\frac{TP}{TP+FP}") == [
+        "metric\taverage\tholds\tproved\tparameters\treading", "precision\tbinary\tall\tyes\t\t"]
+    assert run("suggest", "--class-counts", "10,10")[0] == "metric\taverage\trule\treason"
+    assert run("list", "f1_score")[1].startswith("f1\tclass\t")
+    (tmp_path / "paper.md").write_text("Table 1. Confusion matrix (rows: actual class).\n\n\tPredicted 1\tPredicted 2\n"
+                                       "Actual 1\t9\t1\nActual 2\t2\t8\n\nThe accuracy is 0.85.\n", encoding="utf-8")
+    review = run("review", "paper.md", "--no-formulas", "--quiet")
+    assert review[0].startswith("finding\tline\tstatus") and review[1].startswith("1\t7\tok\t")
 
 
 def test_the_json_of_every_document_is_its_data():
