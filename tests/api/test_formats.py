@@ -9,10 +9,13 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from metricc.api.formats import FORMATS, Note, Table, csv_cell, render
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 class Toy:
@@ -99,6 +102,8 @@ def test_a_new_format_is_one_entry_every_command_offers(package_copy, tmp_path):
         "scores\tstatus\tmethod\tmatrices", "accuracy\tconsistent\texhaustive: every (TP, TN) of the class totals, exactly\t4"]
     assert run("identify", r"\frac{TP}{TP+FP}") == [
         "metric\taverage\tholds\tproved\tparameters\treading", "precision\tbinary\tall\tyes\t\t"]
+    claims = run("audit", str(REPO / "audits" / "kozak.yaml"), "--errata", str(REPO / "docs" / "errata.yaml"))
+    assert claims[0] == "claim\tstatus\tmetric\tprinted\trecomputed\terratum\tsource" and "\tagrees\t" in claims[1]
     assert run("suggest", "--class-counts", "10,10")[0] == "metric\taverage\trule\treason"
     assert run("list", "f1_score")[1].startswith("f1\tclass\t")
     (tmp_path / "paper.md").write_text("Table 1. Confusion matrix (rows: actual class).\n\n\tPredicted 1\tPredicted 2\n"
