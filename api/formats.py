@@ -143,33 +143,23 @@ def json_text(data, indent: int | None = 2, ascii_only: bool = True) -> str:
 
 # ---------------------------------------------------------------- the formats
 
-def _text(document: Document, digits: int) -> str:
-    """Aligned columns: row names to the left, cells to the right, a caption above each table."""
-    parts = []
-    for block in document.blocks(digits):
-        if isinstance(block, Note):
-            parts.append(block.text)
-            continue
-        lines = [block.caption] if block.caption else []
-        widths = [max(len(row[k]) for row in (block.header, *block.rows)) for k in range(len(block.header))]
-        for row in (block.header, *block.rows):
-            lines.append((f"{row[0]:<{widths[0]}}" + "".join(f"  {c:>{w}}" for c, w in zip(row[1:], widths[1:])))
-                         .rstrip())
-        parts.append("\n".join(lines))
-    return "\n\n".join(parts)
+def _joined(document: Document, digits: int, table: Callable[[Table], str], note: Callable[[str], str]) -> str:
+    """The blocks one after the other, a blank line between them."""
+    return "\n\n".join(note(b.text) if isinstance(b, Note) else table(b) for b in document.blocks(digits))
 
 
-def _markdown(document: Document, digits: int) -> str:
-    parts = []
-    for block in document.blocks(digits):
-        if isinstance(block, Note):
-            parts.append(markdown_cell(block.text))
-            continue
-        rows = [f"**{markdown_cell(block.caption)}**", ""] if block.caption else []
-        rows += [f"| {' | '.join(markdown_cell(c) for c in block.header)} |", "|---|" + "---:|" * (len(block.header) - 1)]
-        rows += [f"| {' | '.join(markdown_cell(c) for c in row)} |" for row in block.rows]
-        parts.append("\n".join(rows))
-    return "\n\n".join(parts)
+def _text_table(table: Table) -> str:
+    """Aligned columns: row names to the left, cells to the right, the caption above."""
+    widths = [max(len(row[k]) for row in (table.header, *table.rows)) for k in range(len(table.header))]
+    lines = [(f"{row[0]:<{widths[0]}}" + "".join(f"  {c:>{w}}" for c, w in zip(row[1:], widths[1:]))).rstrip()
+             for row in (table.header, *table.rows)]
+    return "\n".join([table.caption, *lines] if table.caption else lines)
+
+
+def _markdown_table(table: Table) -> str:
+    rows = [f"**{markdown_cell(table.caption)}**", ""] if table.caption else []
+    rows += [f"| {' | '.join(markdown_cell(c) for c in table.header)} |", "|---|" + "---:|" * (len(table.header) - 1)]
+    return "\n".join(rows + [f"| {' | '.join(markdown_cell(c) for c in row)} |" for row in table.rows])
 
 
 def _csv(document: Document, digits: int) -> str:
@@ -188,19 +178,13 @@ def _csv(document: Document, digits: int) -> str:
     return out.getvalue()
 
 
-def _latex(document: Document, digits: int) -> str:
-    """One booktabs ``tabular`` per table (``\\usepackage{booktabs}``), its caption above it."""
-    parts = []
-    for block in document.blocks(digits):
-        if isinstance(block, Note):
-            parts.append(tex(block.text))
-            continue
-        lines = [tex(block.caption)] if block.caption else []
-        lines += [rf"\begin{{tabular}}{{l{'r' * (len(block.header) - 1)}}}", r"\toprule",
-                  " & ".join(tex(h) for h in block.header) + r" \\", r"\midrule"]
-        lines += [" & ".join(tex(c) for c in row) + r" \\" for row in block.rows]
-        parts.append("\n".join(lines + [r"\bottomrule", r"\end{tabular}"]))
-    return "\n\n".join(parts) + "\n"
+def _latex_table(table: Table) -> str:
+    """A booktabs ``tabular`` (``\\usepackage{booktabs}``), the caption above it."""
+    lines = [tex(table.caption)] if table.caption else []
+    lines += [rf"\begin{{tabular}}{{l{'r' * (len(table.header) - 1)}}}", r"\toprule",
+              " & ".join(tex(h) for h in table.header) + r" \\", r"\midrule"]
+    lines += [" & ".join(tex(c) for c in row) + r" \\" for row in table.rows]
+    return "\n".join(lines + [r"\bottomrule", r"\end{tabular}"])
 
 
 _STYLE = """body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
@@ -232,11 +216,11 @@ def html_page(blocks: Sequence[Block], title: str) -> str:
 
 
 FORMATS: Mapping[str, Format] = MappingProxyType({f.name: f for f in (
-    Format("text", "text/plain", _text),
-    Format("markdown", "text/markdown", _markdown),
+    Format("text", "text/plain", lambda document, digits: _joined(document, digits, _text_table, str)),
+    Format("markdown", "text/markdown", lambda document, digits: _joined(document, digits, _markdown_table, markdown_cell)),
     Format("csv", "text/csv", _csv),
     Format("json", "application/json",
            lambda document, digits: json_text(document.data(), document.json_indent, document.json_ascii)),
-    Format("latex", "application/x-latex", _latex),
+    Format("latex", "application/x-latex", lambda document, digits: _joined(document, digits, _latex_table, tex) + "\n"),
     Format("html", "text/html", lambda document, digits: html_page(document.blocks(digits), document.title)),
 )})

@@ -13,9 +13,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from metricc.api.formats import Note, Table, json_text
+from metricc.api.formats import Note, Table
 
-__all__ = ["SweepValues", "Values", "values_json", "values_text"]
+__all__ = ["SweepValues", "Values", "values_text"]
 
 
 @dataclass(frozen=True)
@@ -171,8 +171,3 @@ def values_text(shown: Values) -> str:
         else:
             lines.append(f"{key}: {json.dumps(value)}" + _percent(percent) + _band_suffix(shown, key))
     return "\n".join(lines)
-
-
-def values_json(shown: Values) -> str:
-    """One JSON object on one line (:meth:`Values.data`)."""
-    return json_text(shown.data(), shown.json_indent)

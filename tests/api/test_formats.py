@@ -79,9 +79,9 @@ def test_a_new_format_is_one_entry_every_command_offers(package_copy, tmp_path):
     package, env = package_copy
     table = package / "api" / "formats.py"
     source = table.read_text(encoding="utf-8")
-    anchor = '    Format("text", "text/plain", _text),\n'
+    anchor = "FORMATS: Mapping[str, Format] = MappingProxyType({f.name: f for f in (\n"
     assert anchor in source
-    table.write_text(source.replace(anchor, _TOY_FORMAT + anchor), encoding="utf-8")
+    table.write_text(source.replace(anchor, anchor + _TOY_FORMAT), encoding="utf-8")
 
     def run(*argv, code=0):
         done = subprocess.run([sys.executable, "-m", "metricc", *argv, "--format", "tsv"], cwd=tmp_path, env=env,
