@@ -102,7 +102,7 @@ def _value_table(shown: Values) -> Table:
     for key, value in shown.values.items():
         percent = [] if shown.normalized is None else [shown.normalized[key]]
         for name, label, v, *rest in _by_class(key, value, *percent):
-            band = [_band_suffix(shown, key, label)[2:-1]] if shown.bands else []
+            band = [_bands(shown, key, label)] if shown.bands else []
             rows.append((name, json.dumps(v), *(json.dumps(p) for p in rest), *band))
     return Table(tuple(header), tuple(rows), "Values")
 
@@ -122,16 +122,19 @@ def _interval_blocks(shown: Values) -> list:
     return [Table(header, tuple(rows), "Values"), Note(f"[lower, upper]: {100 * shown.confidence:g}% confidence interval"), *notes]
 
 
-def _band_suffix(shown: Values, key: str, label=None) -> str:
-    """`` (Moderate: Landis and Koch)`` for one value (``label``: its class, for per-class values)."""
-    scales = (shown.bands or {}).get(key)
-    if not scales:
-        return ""
+def _bands(shown: Values, key: str, label=None) -> str:
+    """``Moderate: Landis and Koch`` for one value (``label``: its class, for per-class values)."""
     parts = []
-    for scale_id, labels in scales.items():
+    for scale_id, labels in ((shown.bands or {}).get(key) or {}).items():
         band = labels[label] if label is not None else labels
         parts.append(f"{band if band is not None else 'no band'}: {shown.scale_names[scale_id]}")
-    return " (" + "; ".join(parts) + ")"
+    return "; ".join(parts)
+
+
+def _band_suffix(shown: Values, key: str, label=None) -> str:
+    """`` (Moderate: Landis and Koch)``, or nothing for a value without bands."""
+    bands = _bands(shown, key, label)
+    return f" ({bands})" if bands else ""
 
 
 def _percent(percent) -> str:
