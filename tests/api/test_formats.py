@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from metricc.api.formats import FORMATS, Note, Table, csv_cell, render
+from metricc.api.formats import FORMATS, Note, Result, Table, csv_cell, render
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -114,3 +114,7 @@ def test_a_new_format_is_one_entry_every_command_offers(package_copy, tmp_path):
 
 def test_the_json_of_every_document_is_its_data():
     assert json.loads(render(Toy(), "json")) == Toy().data()
+    given = Result("Answer", {"label": "é", "value": float("nan")}, (Note("é"),))
+    assert render(given, "json") == '{\n  "label": "\\u00e9",\n  "value": NaN\n}'
+    assert render(Result("Answer", ["é"], (), json_indent=None, json_ascii=False), "json") == '["é"]'
+    assert render(given, "text") == "é" and render(given, "html").count("<p>é</p>") == 1
