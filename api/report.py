@@ -4,9 +4,10 @@
 One call gives the class-level metrics per class (rows named by the class labels) with the
 support, their micro, macro and weighted averages where the metric has that average, the
 metrics with one value per matrix (accuracy, MCC, kappa, ...), and the confusion matrix with
-the class names. :class:`Report` holds the numbers and prints them as aligned text (``str``),
-Markdown, CSV, JSON, a LaTeX ``tabular`` or a self-contained HTML page
-(:mod:`metricc.api.report_formats`), or as a pandas DataFrame (``to_frame``; pandas is
+the class names. :class:`Report` holds the numbers; it is a document of
+:mod:`metricc.api.formats`, so it prints in each of its formats (``to(name)``): aligned text
+(``str``), Markdown, CSV, JSON, a LaTeX ``tabular`` or a self-contained HTML page (the layouts:
+:mod:`metricc.api.report_formats`), and as a pandas DataFrame (``to_frame``; pandas is
 imported only there).
 
 >>> r = report(y_true=["cat", "dog", "cat", "bird"], y_pred=["cat", "cat", "cat", "bird"])
@@ -40,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from metricc.api import report_formats
+from metricc.api import formats, report_formats
 from metricc.runtime import confusion, inputs, per_class
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate, metric
@@ -78,6 +79,20 @@ class Report:
     confidence: float = 0.95
     no_interval: dict[str, str] = field(default_factory=dict, repr=False)
 
+    title = "Classification report"  # a document of metricc.api.formats
+    json_indent = 2
+    json_ascii = True
+
+    def data(self) -> dict:
+        return report_formats.as_dict(self)
+
+    def blocks(self, digits: int) -> list:
+        return report_formats.blocks(self, digits)
+
+    def own_layouts(self) -> dict:
+        return {"text": self.to_text, "markdown": self.to_markdown, "csv": lambda digits: self.to_csv(),
+                "latex": self.to_latex}
+
     def __str__(self) -> str:
         return self.to_text()
 
@@ -95,11 +110,11 @@ class Report:
 
     def to_json(self, indent: int | None = 2) -> str:
         """JSON with label -> value mappings (NaN stays NaN, as in ``metricc eval``)."""
-        return report_formats.json_text(self, indent)
+        return formats.json_text(self.data(), indent)
 
     def to_dict(self) -> dict:
         """The report as plain Python data (what :meth:`to_json` writes)."""
-        return report_formats.as_dict(self)
+        return self.data()
 
     def to_latex(self, digits: int = 4) -> str:
         """Two LaTeX ``tabular`` environments (booktabs rules): the class table, the matrix."""
@@ -107,14 +122,11 @@ class Report:
 
     def to_html(self, digits: int = 4, title: str = "Classification report") -> str:
         """A self-contained HTML page (inline style, no scripts, no network)."""
-        return report_formats.html_page(self, digits, title)
+        return formats.html_page(self.blocks(digits), title)
 
     def to(self, format: str, digits: int = 4) -> str:
-        """The report in one of :data:`~metricc.api.report_formats.FORMATS` by name (``"markdown"``)."""
-        found = report_formats.FORMATS.get(format)
-        if found is None:
-            raise ValueError(f"unknown format {format!r}; expected one of {', '.join(report_formats.FORMATS)}")
-        return found.report(self, digits)
+        """The report in one of :data:`~metricc.api.formats.FORMATS` by name (``"markdown"``)."""
+        return formats.render(self, format, digits)
 
     def to_frame(self):
         """The class table as a pandas DataFrame: one row per class, then the averaged rows

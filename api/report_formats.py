@@ -1,7 +1,7 @@
-"""The output formats of run-time results, in one registry (:data:`FORMATS`): how a
-:class:`~metricc.api.report.Report` prints in each (text, Markdown, CSV, JSON, LaTeX, HTML) and,
-for the formats ``metricc eval --format`` offers, how its :class:`Values` print. Each reads the
-numbers and lays them out; none computes anything. A new format is one entry of :data:`FORMATS`.
+"""How a :class:`~metricc.api.report.Report` is laid out as a document of
+:mod:`metricc.api.formats`: its blocks (the class table, the overall rows, the interval note,
+the confusion matrix) for every format, and the hand-made layouts it keeps for text, Markdown,
+CSV and LaTeX. Each reads the numbers and lays them out; none computes anything.
 
 Undefined values print as ``nan`` (``NaN`` in JSON, as ``metricc eval`` writes them, and in
 LaTeX); counts print as integers when they are whole (weighted matrices keep their decimals).
@@ -10,18 +10,12 @@ LaTeX); counts print as integers when they are whole (weighted matrices keep the
 from __future__ import annotations
 
 import csv
-import html
 import io
-import json
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from types import MappingProxyType
 
-from metricc.api.value_formats import Values, values_json, values_text
+from metricc.api.formats import Note, Table, csv_cell, markdown_cell, tex
 
-__all__ = ["FORMATS", "Format", "Values", "as_dict", "csv_text", "html_page", "json_text", "latex", "markdown",
-           "table_rows", "text"]
+__all__ = ["as_dict", "blocks", "csv_text", "latex", "markdown", "table_rows", "text"]
 
 _AVERAGE_ROW = "{} avg"
 _MATRIX_TITLE = "confusion matrix (rows: true class, columns: predicted class)"
@@ -121,24 +115,20 @@ def text(report, digits: int) -> str:
     return "\n".join(lines)
 
 
-def _md(cell: str) -> str:
-    return cell.replace("\\", "\\\\").replace("|", "\\|")
-
-
 def markdown(report, digits: int) -> str:
     parts = []
     if report.class_metrics:
         header = ["class", *report.class_metrics, "support"]
-        rows = [f"| {' | '.join(_md(c) for c in header)} |", "|---|" + "---:|" * (len(header) - 1)]
-        rows += [f"| {_md(name)} | {' | '.join(row)} |" for name, row in _cells(report, digits)]
+        rows = [f"| {' | '.join(markdown_cell(c) for c in header)} |", "|---|" + "---:|" * (len(header) - 1)]
+        rows += [f"| {markdown_cell(name)} | {' | '.join(row)} |" for name, row in _cells(report, digits)]
         parts.append("\n".join(rows))
     if report.overall:
         rows = ["| metric | value |", "|---|---:|"]
-        rows += [f"| {_md(name)} | {_overall(report, name, v, digits)} |" for name, v in report.overall.items()]
+        rows += [f"| {markdown_cell(name)} | {_overall(report, name, v, digits)} |" for name, v in report.overall.items()]
         parts.append("\n".join(rows))
     if _interval_note(report):
-        parts.append(_md(_interval_note(report)))
-    names = [_md(str(label)) for label in report.labels]
+        parts.append(markdown_cell(_interval_note(report)))
+    names = [markdown_cell(str(label)) for label in report.labels]
     rows = [f"| true \\\\ predicted | {' | '.join(names)} |", "|---|" + "---:|" * len(names)]
     rows += [f"| {n} | {' | '.join(row)} |" for n, row in zip(names, _matrix_cells(report, digits))]
     parts.append("\n".join(rows))
@@ -146,22 +136,6 @@ def markdown(report, digits: int) -> str:
 
 
 # ---------------------------------------------------------------- CSV and JSON
-
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value) -> str:
-    """A text cell as spreadsheet tools expect it escaped (OWASP, "CSV injection"): a cell that
-    starts like a formula (``=cmd|...``, ``+``, ``-``, ``@``, tab, carriage return) and is not a
-    number gets a leading ``'``, so a class label is never run as a formula."""
-    text = str(value)
-    if text.startswith(_FORMULA_START):
-        try:
-            float(text)
-        except ValueError:
-            return "'" + text
-    return text
-
 
 def csv_text(report) -> str:
     """Long form, one value per line; with intervals two more columns, ``lower,upper`` (empty
@@ -176,18 +150,18 @@ def csv_text(report) -> str:
 
     writer.writerow(["section", "row", "column", "value", *(["lower", "upper"] if with_bounds else [])])
     for k, label in enumerate(report.labels):
-        shown = _cell(label)
+        shown = csv_cell(label)
         for m in report.class_metrics:
-            row("class", shown, _cell(m), repr(float(report.per_class[m][k])), bounds(report, ("class", m), k))
+            row("class", shown, csv_cell(m), repr(float(report.per_class[m][k])), bounds(report, ("class", m), k))
         row("class", shown, "support", _count(float(report.support[k]), 17))
     for mode, values in report.averages.items():
         for m, v in values.items():
-            row("average", mode, _cell(m), repr(v), bounds(report, ("average", mode, m)))
+            row("average", mode, csv_cell(m), repr(v), bounds(report, ("average", mode, m)))
     for m, v in report.overall.items():
-        row("overall", "", _cell(m), repr(v), bounds(report, ("overall", m)))
+        row("overall", "", csv_cell(m), repr(v), bounds(report, ("overall", m)))
     for true, values in zip(report.labels, report.matrix.tolist()):
         for predicted, v in zip(report.labels, values):
-            row("matrix", _cell(true), _cell(predicted), _count(v, 17))
+            row("matrix", csv_cell(true), csv_cell(predicted), _count(v, 17))
     return out.getvalue()
 
 
@@ -225,19 +199,7 @@ def _interval_dict(report, keys: list[str]) -> dict:
     }
 
 
-def json_text(report, indent: int | None) -> str:
-    return json.dumps(as_dict(report), indent=indent)
-
-
 # ---------------------------------------------------------------- LaTeX and HTML
-
-_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-
-
-def _tex(cell: str) -> str:
-    return "".join(_TEX.get(ch, ch) for ch in cell)
-
 
 def latex(report, digits: int) -> str:
     """Needs ``\\usepackage{booktabs}``; undefined values print as NaN."""
@@ -245,23 +207,23 @@ def latex(report, digits: int) -> str:
     if report.class_metrics or report.overall:
         header = ["class", *report.class_metrics, "support"] if report.class_metrics else ["metric", "value"]
         lines = [rf"\begin{{tabular}}{{l{'r' * (len(header) - 1)}}}", r"\toprule",
-                 " & ".join(_tex(h) for h in header) + r" \\", r"\midrule"]
+                 " & ".join(tex(h) for h in header) + r" \\", r"\midrule"]
         cells = _cells(report, digits) if report.class_metrics else []
         for k, (name, row) in enumerate(cells):
             if k == len(report.labels):
                 lines.append(r"\midrule")
-            lines.append(" & ".join([_tex(name), *(c.replace("nan", "NaN") for c in row)]) + r" \\")
+            lines.append(" & ".join([tex(name), *(c.replace("nan", "NaN") for c in row)]) + r" \\")
         if report.overall:
             if cells:
                 lines.append(r"\midrule")
             blanks = " &" * (len(header) - 2)
-            lines += [f"{_tex(name)} & {_overall(report, name, v, digits).replace('nan', 'NaN')}{blanks}" + r" \\"
+            lines += [f"{tex(name)} & {_overall(report, name, v, digits).replace('nan', 'NaN')}{blanks}" + r" \\"
                       for name, v in report.overall.items()]
         lines += [r"\bottomrule", r"\end{tabular}"]
         parts.append("\n".join(lines))
     if _interval_note(report):
-        parts.append(_tex(_interval_note(report)))
-    names = [_tex(str(label)) for label in report.labels]
+        parts.append(tex(_interval_note(report)))
+    names = [tex(str(label)) for label in report.labels]
     lines = [rf"\begin{{tabular}}{{l{'r' * len(names)}}}", r"\toprule",
              r"true $\backslash$ predicted & " + " & ".join(names) + r" \\", r"\midrule"]
     lines += [f"{n} & " + " & ".join(row) + r" \\" for n, row in zip(names, _matrix_cells(report, digits))]
@@ -270,62 +232,20 @@ def latex(report, digits: int) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-_STYLE = """body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 0 0 2em 0; }
-caption { text-align: left; font-weight: 600; padding-bottom: .4em; }
-th, td { padding: .25em .8em; border-bottom: 1px solid #ddd; }
-td { text-align: right; font-variant-numeric: tabular-nums; }
-th[scope=row] { text-align: left; font-weight: normal; }
-tr.average th, tr.average td { background: #f4f4f4; }
-td.nan { color: #a00; }"""
-
-
-def _html_table(caption: str, header: list[str], rows: list[tuple[str, list[str], str]]) -> str:
-    out = [f"<table>\n<caption>{html.escape(caption)}</caption>",
-           "<tr>" + "".join(f'<th scope="col">{html.escape(h)}</th>' for h in header) + "</tr>"]
-    for name, cells, css in rows:
-        tds = "".join(f'<td class="nan">{c}</td>' if c == "nan" else f"<td>{html.escape(c)}</td>" for c in cells)
-        out.append(f'<tr{f" class={css!r}" if css else ""}><th scope="row">{html.escape(name)}</th>{tds}</tr>')
-    return "\n".join(out + ["</table>"])
-
-
-def html_page(report, digits: int, title: str) -> str:
-    tables = []
+def blocks(report, digits: int) -> list:
+    """The class table (averages set apart), the overall rows, the interval note, the matrix."""
+    out = []
     if report.class_metrics:
         cells = _cells(report, digits)
-        rows = [(name, row, "average" if k >= len(report.labels) else "") for k, (name, row) in enumerate(cells)]
-        tables.append(_html_table("Per class", ["class", *report.class_metrics, "support"], rows))
+        out.append(Table(("class", *report.class_metrics, "support"), tuple((name, *row) for name, row in cells),
+                         "Per class", frozenset(range(len(report.labels), len(cells)))))
     if report.overall:
-        rows = [(name, [_overall(report, name, v, digits)], "") for name, v in report.overall.items()]
-        tables.append(_html_table("Overall", ["metric", "value"], rows))
+        out.append(Table(("metric", "value"), tuple((name, _overall(report, name, v, digits))
+                                                    for name, v in report.overall.items()), "Overall"))
     if _interval_note(report):
-        tables.append(f"<p>{html.escape(_interval_note(report))}</p>")
+        out.append(Note(_interval_note(report)))
     names = [str(label) for label in report.labels]
-    rows = [(n, row, "") for n, row in zip(names, _matrix_cells(report, digits))]
-    tables.append(_html_table("Confusion matrix (rows: true class, columns: predicted class)",
-                              ["true \\ predicted", *names], rows))
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}</title>\n'
-            f"<style>\n{_STYLE}\n</style>\n</head>\n<body>\n<h1>{html.escape(title)}</h1>\n"
-            + "\n".join(tables) + "\n</body>\n</html>\n")
-
-
-# ---------------------------------------------------------------- the registry
-
-@dataclass(frozen=True)
-class Format:
-    """One output format: ``report(report, digits)`` prints a Report; ``values`` prints the
-    values of ``metricc eval`` (None: eval does not offer this format)."""
-
-    name: str
-    report: Callable[[object, int], str]
-    values: Callable[[Values], str] | None = None
-
-
-FORMATS: Mapping[str, Format] = MappingProxyType({f.name: f for f in (
-    Format("text", text, values_text),
-    Format("markdown", markdown),
-    Format("csv", lambda report, digits: csv_text(report)),
-    Format("json", lambda report, digits: json_text(report, 2), values_json),
-    Format("latex", latex),
-    Format("html", lambda report, digits: html_page(report, digits, "Classification report")),
-)})
+    out.append(Table(("true \\ predicted", *names),
+                     tuple((n, *row) for n, row in zip(names, _matrix_cells(report, digits))),
+                     "Confusion matrix (rows: true class, columns: predicted class)"))
+    return out

@@ -1,8 +1,10 @@
-"""How ``metricc eval`` prints its values: as ``key: value`` lines or as one JSON object.
+"""How ``metricc eval`` prints its values: :class:`Values` is a document of
+:mod:`metricc.api.formats`, so ``eval --format`` offers every format of that table.
 
-The command turns what it computed into :class:`Values` (JSON-ready data); the two functions
-here lay them out, and :data:`metricc.api.report_formats.FORMATS` lists them beside the
-report's formats.
+The command turns what it computed into :class:`Values` (JSON-ready data). Its own text layout
+is ``key: value`` lines (:func:`values_text`); JSON writes :meth:`Values.data`; the other
+formats lay out its one table (:meth:`Values.blocks`): a row per value, or per class of a
+per-class value, the numbers as JSON writes them.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["Values", "values_json", "values_text"]
+from metricc.api.formats import Note, Table
+
+__all__ = ["SweepValues", "Values", "values_text"]
 
 
 @dataclass(frozen=True)
@@ -27,17 +31,110 @@ class Values:
     intervals: Mapping[str, Mapping[str, object]] | None = None
     confidence: float = 0.95
 
+    title = "Metric values"  # a document of metricc.api.formats
+    json_indent = None
+    json_ascii = True
 
-def _band_suffix(shown: Values, key: str, label=None) -> str:
-    """`` (Moderate: Landis and Koch)`` for one value (``label``: its class, for per-class values)."""
-    scales = (shown.bands or {}).get(key)
-    if not scales:
-        return ""
+    def data(self) -> dict:
+        """By key: the value, or with normalized values or bands an object of the value and
+        those; with intervals, the interval's fields."""
+        if self.intervals is not None:
+            return dict(self.intervals)
+        if self.normalized is None and self.bands is None:
+            return dict(self.values)
+        out = {}
+        for key, value in self.values.items():
+            out[key] = {"value": value}
+            if self.normalized is not None:
+                out[key]["normalized"] = self.normalized[key]
+            if self.bands is not None:
+                out[key]["interpretation"] = self.bands.get(key, {})
+        return out
+
+    def blocks(self, digits: int) -> list:
+        return _interval_blocks(self) if self.intervals is not None else [_value_table(self)]
+
+    def own_layouts(self) -> dict:
+        return {"text": lambda digits: values_text(self)}
+
+
+@dataclass(frozen=True)
+class SweepValues:
+    """What ``metricc eval --sweep`` prints: each metric's values (JSON-ready, by metric key)
+    at each vector of the grid of parameter ``param``; its own text layout is tab-separated."""
+
+    param: str
+    grid: list
+    values: Mapping[str, list]
+
+    title = "Metric values over a parameter grid"  # a document of metricc.api.formats
+    json_indent = None
+    json_ascii = True
+
+    def data(self) -> dict:
+        return {"param": self.param, "grid": self.grid, "values": dict(self.values)}
+
+    def blocks(self, digits: int) -> list:
+        rows = tuple((json.dumps(row), *(json.dumps(self.values[m][i]) for m in self.values))
+                     for i, row in enumerate(self.grid))
+        return [Table((self.param, *self.values), rows, "Values")]
+
+    def own_layouts(self) -> dict:
+        return {"text": self._tab_separated}
+
+    def _tab_separated(self, digits: int) -> str:
+        table = self.blocks(digits)[0]
+        return "\n".join("\t".join(row) for row in (table.header, *table.rows))
+
+
+def _by_class(key: str, value, *columns) -> list[tuple]:
+    """``(key, None, value, column...)``, or one ``(key[label], label, ...)`` row per class of a
+    per-class value."""
+    if isinstance(value, dict):
+        return [(f"{key}[{label}]", label, v, *(c[label] if isinstance(c, dict) else c for c in columns))
+                for label, v in value.items()]
+    return [(key, None, value, *columns)]
+
+
+def _value_table(shown: Values) -> Table:
+    header = ["metric", "value"] + ["% of range"] * (shown.normalized is not None) + ["interpretation"] * bool(shown.bands)
+    rows = []
+    for key, value in shown.values.items():
+        percent = [] if shown.normalized is None else [shown.normalized[key]]
+        for name, label, v, *rest in _by_class(key, value, *percent):
+            band = [_bands(shown, key, label)] if shown.bands else []
+            rows.append((name, json.dumps(v), *(json.dumps(p) for p in rest), *band))
+    return Table(tuple(header), tuple(rows), "Values")
+
+
+def _interval_blocks(shown: Values) -> list:
+    scaled = any(interval["scale"] for interval in shown.intervals.values())
+    rows, notes = [], []
+    for key, interval in shown.intervals.items():
+        if interval["note"]:
+            notes.append(Note(f"{key}: no interval: {interval['note']}"))
+            rows.append((key, json.dumps(interval["value"]), "", "", "", *[""] * scaled))
+            continue
+        fields = (interval[name] for name in ("value", "lower", "upper", "se"))
+        rows += [(name, *(json.dumps(f) for f in found), *[interval["scale"] or ""] * scaled)
+                 for name, _, *found in _by_class(key, *fields)]
+    header = ("metric", "value", "lower", "upper", "se", *["scale"] * scaled)
+    return [Table(header, tuple(rows), "Values"), Note(f"[lower, upper]: {100 * shown.confidence:g}% confidence interval"), *notes]
+
+
+def _bands(shown: Values, key: str, label=None) -> str:
+    """``Moderate: Landis and Koch`` for one value (``label``: its class, for per-class values)."""
     parts = []
-    for scale_id, labels in scales.items():
+    for scale_id, labels in ((shown.bands or {}).get(key) or {}).items():
         band = labels[label] if label is not None else labels
         parts.append(f"{band if band is not None else 'no band'}: {shown.scale_names[scale_id]}")
-    return " (" + "; ".join(parts) + ")"
+    return "; ".join(parts)
+
+
+def _band_suffix(shown: Values, key: str, label=None) -> str:
+    """`` (Moderate: Landis and Koch)``, or nothing for a value without bands."""
+    bands = _bands(shown, key, label)
+    return f" ({bands})" if bands else ""
 
 
 def _percent(percent) -> str:
@@ -77,20 +174,3 @@ def values_text(shown: Values) -> str:
         else:
             lines.append(f"{key}: {json.dumps(value)}" + _percent(percent) + _band_suffix(shown, key))
     return "\n".join(lines)
-
-
-def values_json(shown: Values) -> str:
-    """One JSON object by key: the value, or with --normalized / --interpret an object of the
-    value and those; with intervals, the interval's fields."""
-    if shown.intervals is not None:
-        return json.dumps(shown.intervals)
-    if shown.normalized is None and shown.bands is None:
-        return json.dumps(dict(shown.values))
-    out = {}
-    for key, value in shown.values.items():
-        out[key] = {"value": value}
-        if shown.normalized is not None:
-            out[key]["normalized"] = shown.normalized[key]
-        if shown.bands is not None:
-            out[key]["interpretation"] = shown.bands.get(key, {})
-    return json.dumps(out)

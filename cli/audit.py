@@ -1,14 +1,16 @@
 """``metricc audit``: recompute the numbers papers print and report which ones hold.
 
 Registered by :mod:`.app` (``add_command``); the audit engine and PyYAML
-are imported when the command runs, so the other commands do not pay for them.
+are imported when the command runs, so the other commands do not pay for them. The claims are
+written as a document of :mod:`metricc.api.formats` (one line per claim in text, a table of
+claims in the other formats).
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from metricc.api.formats import FORMATS, Note, Result, Table, render
 from metricc.core.errors import InputError
 
 __all__ = ["add_command"]
@@ -26,7 +28,7 @@ def add_command(commands) -> None:
                     "EXPLAINED names the ones that give the printed number (still exit 1).",
     )
     audit.add_argument("files", nargs="*", metavar="FILE", help="audit files or folders (default: ./audits)")
-    audit.add_argument("--format", choices=("text", "json"), default="text")
+    audit.add_argument("--format", choices=tuple(FORMATS), default="text")
     audit.add_argument("--errata", metavar="FILE",
                        help="the errata whose ids claims may name (default: docs/errata.yaml beside the specs folder)")
     audit.set_defaults(run=_cmd_audit)
@@ -92,19 +94,21 @@ def _errata_ids(given: str | None) -> frozenset:
 
 
 def _cmd_audit(args) -> int:
-    from metricc.audit.claims import audit_file
+    from metricc.audit.claims import audit_file, format_value
 
     errata = _errata_ids(args.errata)
     results = [result for path in _files(args.files) for result in audit_file(path, errata)]
-    failed = [r for r in results if not r.ok]
-    if args.format == "json":
-        print(json.dumps([{**r.__dict__, "alternatives": list(r.alternatives), "coincides_with": list(r.coincides_with)}
-                          for r in results], indent=2))
-        return 1 if failed else 0
-    for result in results:
-        print(_line(result))
     counts = {status: sum(r.status == status for r in results) for status in _STATUS}
-    print(f"{len(results)} claims: {counts['agrees']} agree, {counts['erratum']} are known errata, "
-          f"{counts['explained']} differ but another convention explains them, "
-          f"{counts['differs']} differ, {counts['stale-erratum']} name an erratum but agree")
-    return 1 if failed else 0
+    summary = (f"{len(results)} claims: {counts['agrees']} agree, {counts['erratum']} are known errata, "
+               f"{counts['explained']} differ but another convention explains them, "
+               f"{counts['differs']} differ, {counts['stale-erratum']} name an erratum but agree")
+    rows = tuple((f"{Path(r.file).name}:{r.line}", r.status, r.metric, r.printed, format_value(r.recomputed),
+                  r.erratum or "", r.source + (f": {r.where}" if r.where else "")) for r in results)
+    document = Result(
+        "Audit of printed claims",
+        [{**r.__dict__, "alternatives": list(r.alternatives), "coincides_with": list(r.coincides_with)} for r in results],
+        (Table(("claim", "status", "metric", "printed", "recomputed", "erratum", "source"), rows, "Claims"),
+         Note(summary)),
+        {"text": lambda digits: "\n".join([*(_line(r) for r in results), summary])})
+    print(render(document, args.format).rstrip("\n"))
+    return 0 if all(r.ok for r in results) else 1

@@ -1,10 +1,14 @@
-"""``metricc list`` and ``metricc explain``: the compiled catalog, read from ``metricc.generated``."""
+"""``metricc list`` and ``metricc explain``: the compiled catalog, read from ``metricc.generated``.
+
+``list`` writes its listing as a document of :mod:`metricc.api.formats`, so its ``--format``
+offers every format of that table; ``explain --format latex`` is the metric's LaTeX file.
+"""
 
 from __future__ import annotations
 
-import json
 import math
 
+from metricc.api.formats import FORMATS, Note, Result, Table, render
 from metricc.compiler.packages import package_dir
 from metricc.compiler.errors import InternalError
 from metricc.core.errors import InputError
@@ -17,7 +21,7 @@ def add_command(commands) -> None:
     listing = commands.add_parser("list", help="list the compiled metrics")
     listing.add_argument("name", nargs="?", metavar="NAME",
                          help="only metrics whose id, alias or name contains NAME (any case; spaces, '-' and '_' ignored)")
-    listing.add_argument("--format", choices=("text", "json"), default="text")
+    listing.add_argument("--format", choices=tuple(FORMATS), default="text")
     listing.add_argument("--peers", action="store_true",
                          help="how much of scikit-learn, torchmetrics and PyCM the catalog covers, one line per peer")
     listing.add_argument("--peer", metavar="PEER", help="each metric of PEER (scikit-learn, torchmetrics, PyCM) "
@@ -86,43 +90,52 @@ def _matching(name: str | None) -> list:
 
 def _cmd_list(args) -> int:
     if args.peers or args.peer:
-        return _cmd_peers(args)
-    infos = _matching(args.name)
-    if args.format == "json":
-        print(json.dumps([_info_json(info) for info in infos], indent=2))
+        print(render(_peers(args), args.format).rstrip("\n"))
         return 0
-    rows = [(info.id, info.level, _averages_text(info, ","), info.name, "; ".join(info.references)) for info in infos]
+    infos = _matching(args.name)
+    rows = tuple((info.id, info.level, _averages_text(info, ","), info.name, "; ".join(info.references)) for info in infos)
     header = ("ID", "LEVEL", "AVERAGES (*default)", "NAME", "REFERENCES")
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
-    for row in [header, *rows]:
-        print("  ".join(f"{cell:<{width}}" for cell, width in zip(row, widths)) + "  " + row[4])
+
+    def text(digits: int) -> str:
+        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
+        return "\n".join("  ".join(f"{cell:<{width}}" for cell, width in zip(row, widths)) + "  " + row[4]
+                         for row in [header, *rows])
+
+    print(render(Result("Metrics", [_info_json(info) for info in infos], (Table(header, rows, "Metrics"),),
+                        {"text": text}), args.format).rstrip("\n"))
     return 0
 
 
-def _cmd_peers(args) -> int:
+def _peers(args) -> Result:
+    """The peers' coverage (``--peers``), or each name of one peer and its catalog entries (``--peer``)."""
     from metricc.audit import peers as peer_table
 
     table = peer_table.load_peers()
     if args.peer is None:
         lines = peer_table.coverage_lines(table)
-        print(json.dumps(lines, indent=2) if args.format == "json" else "\n".join(lines))
-        return 0
+        return Result("Peer coverage", lines, (Table(("coverage",), tuple((line,) for line in lines)),),
+                      {"text": lambda digits: "\n".join(lines)})
     found = [p for p in table.values() if p.name.lower() == args.peer.lower()]
     if not found:
         raise InputError("--peer", f"unknown peer {args.peer!r}; the peers: {', '.join(table)}")
     peer = found[0]
-    if args.format == "json":
-        print(json.dumps({"peer": peer.name, "version": peer.version, "scope": peer.scope,
-                          "names": [{"name": n.name, "group": n.group, "status": n.status, "metrics": list(n.metrics),
-                                     "reason": n.reason or None} for n in peer.names]}, indent=2))
-        return 0
-    print(f"{peer.name} {peer.version}: {peer.scope}")
-    width = max(len(n.name) for n in peer.names)
-    for n in peer.names:
-        answer = ", ".join(n.metrics) + (f" ({n.reason})" if n.reason else "") if n.metrics else f"{n.status.replace('_', ' ')}: {n.reason}"
-        print(f"  {n.name:<{width}}  {answer}")
-    print("\n".join(peer_table.coverage_lines({peer.name: peer})))
-    return 0
+    data = {"peer": peer.name, "version": peer.version, "scope": peer.scope,
+            "names": [{"name": n.name, "group": n.group, "status": n.status, "metrics": list(n.metrics),
+                       "reason": n.reason or None} for n in peer.names]}
+    rows = tuple((n.name, n.group, n.status, ", ".join(n.metrics), n.reason or "") for n in peer.names)
+
+    def text(digits: int) -> str:
+        width = max(len(n.name) for n in peer.names)
+        lines = [f"{peer.name} {peer.version}: {peer.scope}"]
+        for n in peer.names:
+            answer = (", ".join(n.metrics) + (f" ({n.reason})" if n.reason else "") if n.metrics
+                      else f"{n.status.replace('_', ' ')}: {n.reason}")
+            lines.append(f"  {n.name:<{width}}  {answer}")
+        return "\n".join(lines + peer_table.coverage_lines({peer.name: peer}))
+
+    title = f"{peer.name} {peer.version}"
+    return Result(title, data, (Note(f"{title}: {peer.scope}"),
+                                Table(("name", "group", "status", "metrics", "reason"), rows, title)), {"text": text})
 
 
 def _cmd_explain(args) -> int:

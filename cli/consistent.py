@@ -3,6 +3,7 @@
 Registered by :mod:`.app` (``add_command``); the search is imported when the command runs.
 Exit 0 consistent, 1 inconsistent as stated (also when another reading is consistent),
 2 unusable input, 4 not refuted (only necessary conditions were checked, and none fails).
+The verdict is written as a document of :mod:`metricc.api.formats` (:func:`document`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 
-__all__ = ["add_command"]
+from metricc.api.formats import FORMATS, Note, Result, Table, render
+
+__all__ = ["add_command", "document"]
 
 _METHODS = {
     "exhaustive": "every (TP, TN) of the class totals, exactly",
@@ -45,7 +48,7 @@ def add_command(commands) -> None:
                                             "specificity@0=0.91 (class 0's, binary) (repeat)")
     parser.add_argument("--no-readings", action="store_true",
                         help="do not search other readings (averaging, positive class, ...) when inconsistent")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=tuple(FORMATS), default="text")
     parser.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     parser.set_defaults(run=_cmd_consistent)
 
@@ -58,16 +61,63 @@ def _totals(text: str) -> list[int]:
     return totals
 
 
-def _matrices(result_like, indent: str = "  ") -> None:
-    for matrix in result_like["matrices"]:
-        print(indent + json.dumps(matrix))
+def _matrices(result_like, indent: str = "  ") -> list[str]:
+    lines = [indent + json.dumps(matrix) for matrix in result_like["matrices"]]
     count = result_like["feasible_count"]
     if count is not None and count > len(result_like["matrices"]):
-        print(f"{indent}... and {count - len(result_like['matrices'])} more")
+        lines.append(f"{indent}... and {count - len(result_like['matrices'])} more")
+    return lines
 
 
 def _count(count) -> str:
     return "" if count is None else f": {count} matri{'x gives' if count == 1 else 'ces give'} every score"
+
+
+def _text(result) -> str:
+    lines = [f"read as: {assumption}" for assumption in result.assumptions]
+    method = f"({result.method}: {_METHODS[result.method]})"
+    if result.status == "consistent" and result.readings and not result.conflicts:
+        for reading in result.readings:  # unqualified multi-class scores: the averagings that hold
+            lines.append(f"consistent if {reading['reading']}{_count(reading['feasible_count'])} {method}")
+            lines += _matrices(reading)
+    elif result.status == "consistent":
+        lines.append(f"consistent{_count(result.feasible_count)} {method}")
+        lines += _matrices(result.to_json())
+    elif result.status == "not_refuted":
+        lines.append(f"not refuted: no necessary condition fails {method}; the scores may still be inconsistent")
+        lines += [f"  not refuted if {reading['reading']}" for reading in result.readings]
+    else:
+        lines.append(f"INCONSISTENT as stated: no confusion matrix gives every score {method}")
+        lines += ["  cannot hold together: " + ", ".join(conflict) for conflict in result.conflicts]
+        for reading in result.readings:
+            word = "consistent" if reading["status"] == "consistent" else "not refuted"
+            lines.append(f"{word} if {reading['reading']}{_count(reading['feasible_count'])}")
+            lines += _matrices(reading)
+    if result.unchecked:
+        lines.append("not checked by the necessary conditions: " + ", ".join(result.unchecked))
+    return "\n".join(lines + [f"note: {note}" for note in result.notes])
+
+
+def document(result) -> Result:
+    """A verdict: its own text, its JSON, and as tables the verdict, the readings and the
+    matrices found (the text's sentences as notes)."""
+    data = result.to_json()
+    count = "" if data["feasible_count"] is None else str(data["feasible_count"])
+    tables = [Table(("scores", "status", "method", "matrices"), ((", ".join(data["scores"]), data["status"],
+                                                                  f"{result.method}: {_METHODS[result.method]}", count),),
+                    "Verdict")]
+    if data["readings"]:
+        tables.append(Table(("reading", "status", "matrices"), tuple(
+            (r["reading"], r["status"], "" if r["feasible_count"] is None else str(r["feasible_count"]))
+            for r in data["readings"]), "Readings"))
+    if data["matrices"]:
+        tables.append(Table(("matrix", "rows"), tuple((str(k), json.dumps(m)) for k, m in enumerate(data["matrices"], 1)),
+                            "Matrices giving every score"))
+    notes = [*(f"read as: {a}" for a in data["assumptions"]),
+             *("cannot hold together: " + ", ".join(c) for c in data["conflicts"]),
+             *(["not checked by the necessary conditions: " + ", ".join(data["unchecked"])] if data["unchecked"] else []),
+             *(f"note: {n}" for n in data["notes"])]
+    return Result("Consistency of printed scores", data, (*tables, *map(Note, notes)), {"text": lambda digits: _text(result)})
 
 
 def _cmd_consistent(args) -> int:
@@ -75,33 +125,5 @@ def _cmd_consistent(args) -> int:
 
     result = consistent(args.scores, class_totals=args.class_totals, samples=args.samples, classes=args.classes,
                         progress=not args.quiet, readings=not args.no_readings)
-    if args.format == "json":
-        print(json.dumps(result.to_json(), indent=2))
-        return EXIT[result.status]
-    for assumption in result.assumptions:
-        print(f"read as: {assumption}")
-    method = f"({result.method}: {_METHODS[result.method]})"
-    if result.status == "consistent" and result.readings and not result.conflicts:
-        for reading in result.readings:  # unqualified multi-class scores: the averagings that hold
-            print(f"consistent if {reading['reading']}{_count(reading['feasible_count'])} {method}")
-            _matrices(reading)
-    elif result.status == "consistent":
-        print(f"consistent{_count(result.feasible_count)} {method}")
-        _matrices(result.to_json())
-    elif result.status == "not_refuted":
-        print(f"not refuted: no necessary condition fails {method}; the scores may still be inconsistent")
-        for reading in result.readings:
-            print(f"  not refuted if {reading['reading']}")
-    else:
-        print(f"INCONSISTENT as stated: no confusion matrix gives every score {method}")
-        for conflict in result.conflicts:
-            print("  cannot hold together: " + ", ".join(conflict))
-        for reading in result.readings:
-            word = "consistent" if reading["status"] == "consistent" else "not refuted"
-            print(f"{word} if {reading['reading']}{_count(reading['feasible_count'])}")
-            _matrices(reading)
-    if result.unchecked:
-        print("not checked by the necessary conditions: " + ", ".join(result.unchecked))
-    for note in result.notes:
-        print(f"note: {note}")
+    print(render(document(result), args.format).rstrip("\n"))
     return EXIT[result.status]

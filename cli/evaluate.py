@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from metricc.api.report_formats import FORMATS, Values
+from metricc.api.formats import FORMATS, render
+from metricc.api.value_formats import Values
 from metricc.cli import indicator_files, inputs, interpret, label_stream, metrics, relevance, scores, sklearn_notes, sweep
 from metricc.cli.tables import HEADER_CHOICES
 from metricc.runtime.confusion import ORIENTATIONS
@@ -56,7 +57,7 @@ def add_command(commands) -> None:
     interpret.add_option(ev)
     ev.add_argument("--quiet", action="store_true",
                     help="no progress bar for --sweep or large label files (shown only on a terminal)")
-    ev.add_argument("--format", choices=[name for name, f in FORMATS.items() if f.values is not None], default="text")
+    ev.add_argument("--format", choices=tuple(FORMATS), default="text")
     add_interval_options(ev)
     scores.add_arguments(ev)
     ev.set_defaults(run=_cmd_eval)
@@ -270,5 +271,5 @@ def _cmd_eval(args) -> int:
         shown = Values({key: plain(value) for key, value in values.items()},
                        normalized=None if normalized is None else {key: plain(p) for key, (_, p) in normalized.items()},
                        bands=bands, scale_names=interpret.scale_names() if bands else {})
-    print(FORMATS[args.format].values(shown))
+    print(render(shown, args.format).rstrip("\n"))
     return 0

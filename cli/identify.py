@@ -2,15 +2,15 @@
 
 Exit 0 when a catalog metric matches under one reading of the formula's letters, 1 when none
 does (or the metric depends on which reading the paper means), 2 when the formula cannot be read.
+The answer is written as a document of :mod:`metricc.api.formats` (:func:`document`).
 """
 
 from __future__ import annotations
 
-import json
-
+from metricc.api.formats import FORMATS, Note, Result, Table, render
 from metricc.core.errors import InputError
 
-__all__ = ["add_command"]
+__all__ = ["add_command", "document"]
 
 
 def add_command(commands) -> None:
@@ -23,7 +23,7 @@ def add_command(commands) -> None:
     parser.add_argument("--symbol", action="append", default=[], metavar="NAME=MEANING",
                         help="what a symbol of another notation means: a formula (a=TP, N=n) or a catalog metric "
                              "(p_o=accuracy, P=precision:macro) (repeatable)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=tuple(FORMATS), default="text")
     parser.set_defaults(run=_run)
 
 
@@ -45,5 +45,19 @@ def _run(args) -> int:
     except InputError as error:  # the function names its parameters; the command names its options
         flag = _FLAGS.get(error.argument, error.argument)
         raise InputError(flag, error.message) from None
-    print(json.dumps(result.to_json(), indent=2) if args.format == "json" else result.text())
+    print(render(document(result), args.format).rstrip("\n"))
     return 0 if result.matches and result.forced else 1
+
+
+def document(result) -> Result:
+    """An identification: its own text, its JSON, and the matches and nearest metrics as tables."""
+    data = result.to_json()
+    matches = tuple((m["metric"], m["average"] or "", m["holds"], "yes" if m["proved"] else "no",
+                     ", ".join(f"{k} = {v}" for k, v in m["params"].items()), " and ".join(m["reading"]))
+                    for m in data["matches"])
+    tables = [Note(f"parsed: {result.parsed}"), *(Note(line) for line in result.inferred),
+              Table(("metric", "average", "holds", "proved", "parameters", "reading"), matches, "Matches")]
+    if data["nearest"]:
+        tables.append(Table(("metric", "average", "differs"), tuple((n["metric"], n["average"] or "", n["differs"])
+                                                                   for n in data["nearest"]), "Nearest"))
+    return Result("Formula identified", data, tuple(tables), {"text": lambda digits: result.text()})

@@ -27,14 +27,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from metricc.api import report_formats
+from metricc.api import formats
 from metricc.cli import evaluate, scores
 from metricc.cli.paths import shown
 from metricc.core.errors import InputError
 
-__all__ = ["FORMATS", "add_command"]
+__all__ = ["add_command"]
 
-FORMATS = tuple(report_formats.FORMATS)
 _OPTIONS = {"matrix": "--matrix", "y_true": "--y-true", "y_pred": "--y-pred", "labels": "--labels",
             "metrics": "--metric", "metric": "--metric", "params": "--param", "zero_division": "--zero-division",
             "orientation": "--orientation", "input": "--matrix", "scores": "--scores", "interval": "--interval",
@@ -51,7 +50,7 @@ def add_command(commands) -> None:
                           "precision, recall, f1; accuracy, mcc, cohen_kappa)")
     rep.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="parameter, value in JSON")
     rep.add_argument("--zero-division", default="nan", metavar="VALUE", help="value of undefined cases (default nan)")
-    rep.add_argument("--format", choices=FORMATS, default="text")
+    rep.add_argument("--format", choices=tuple(formats.FORMATS), default="text")
     rep.add_argument("--digits", type=int, default=4, metavar="N", help="decimals shown (default 4; CSV and JSON are exact)")
     rep.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
     rep.add_argument("--scores", metavar="FILE_OR_JSON",

@@ -2,16 +2,20 @@
 
 Registered by :mod:`.app` (``add_command``); the review (sympy included) is imported when the
 command runs. Exit 0 when nothing is wrong, 1 when something is, 2 when the file cannot be read.
+The review is written as a document of :mod:`metricc.api.formats` (:class:`ReviewDocument`),
+so ``--format`` offers every format of that table.
 """
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
+from metricc.api.formats import FORMATS, Table, render
 from metricc.core.errors import InputError
 
-__all__ = ["add_command"]
+__all__ = ["ReviewDocument", "add_command"]
 
 
 def add_command(commands) -> None:
@@ -23,7 +27,7 @@ def add_command(commands) -> None:
                     "results table without a matrix (consistent). Exit 0 when nothing is wrong, 1 when "
                     "something is, 2 when the file cannot be read.")
     parser.add_argument("file", metavar="FILE", help="the paper's text (.tex, .md, .txt)")
-    parser.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text")
+    parser.add_argument("--format", choices=tuple(FORMATS), default="text")
     parser.add_argument("--output", "-o", metavar="PATH", help="write the report there (default: standard output)")
     sizes = parser.add_mutually_exclusive_group()
     sizes.add_argument("--samples", metavar="N", type=int,
@@ -34,6 +38,36 @@ def add_command(commands) -> None:
                         help="skip identifying the displayed equations (the slow part, about a second each)")
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
     parser.set_defaults(run=_run)
+
+
+@dataclass(frozen=True)
+class ReviewDocument:
+    """A review (:class:`metricc.audit.review.Report`) as a document: the review's own text,
+    Markdown and HTML page (:mod:`metricc.audit.review_render`), its JSON data, and one table of
+    the findings (numbered in the paper's order) for the other formats."""
+
+    report: object
+
+    json_indent = 2
+    json_ascii = False
+
+    @property
+    def title(self) -> str:
+        return f"Review of {self.report.paper.name}"
+
+    def data(self) -> dict:
+        return self.report.to_json()
+
+    def blocks(self, digits: int) -> list:
+        rows = tuple((str(k), str(f.line), f.status, f.severity or "", f.kind, f.section, f.name, f.printed,
+                      f.computed or "", f.sentence) for k, f in enumerate(self.report.findings, 1))
+        return [Table(("finding", "line", "status", "severity", "kind", "section", "name", "printed", "computed",
+                       "sentence"), rows, "Findings")]
+
+    def own_layouts(self) -> dict:
+        from metricc.audit.review_render import render as layout
+
+        return {form: lambda digits, form=form: layout(self.report, form) for form in ("text", "markdown", "html")}
 
 
 def _totals(text: str) -> list[int]:
@@ -48,13 +82,12 @@ def _totals(text: str) -> list[int]:
 
 def _run(args) -> int:
     from metricc.audit.review import review_file
-    from metricc.audit.review_render import render
 
     if args.samples is not None and args.samples < 1:
         raise InputError("--samples", f"expected a positive number of samples, got {args.samples}")
     report = review_file(args.file, samples=args.samples, class_totals=args.class_totals,
                          formulas=not args.no_formulas, progress=not args.quiet)
-    text = render(report, args.format)
+    text = render(ReviewDocument(report), args.format)
     if args.output:
         try:
             Path(args.output).write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")

@@ -11,8 +11,7 @@ True
 
 from __future__ import annotations
 
-import json
-
+from metricc.api.formats import FORMATS, Result, Table, render
 from metricc.cli import inputs
 from metricc.cli.tables import HEADER_CHOICES
 from metricc.core.errors import InputError
@@ -38,7 +37,7 @@ def add_command(commands) -> None:
     command.add_argument("--ordinal", action="store_true", help="the classes are ordered (multi-class only)")
     command.add_argument("--threshold", type=float, metavar="T",
                          help="imbalanced when minority < T * majority (default 0.70, the thesis' isBalanced)")
-    command.add_argument("--format", choices=("text", "json"), default="text")
+    command.add_argument("--format", choices=tuple(FORMATS), default="text")
     command.set_defaults(run=_run)
 
 
@@ -68,11 +67,15 @@ def _run(args) -> int:
         found = suggest(**kwargs)
     except InputError as error:
         raise InputError(_OPTIONS.get(error.argument, error.argument), error.message) from None
-    if args.format == "json":
-        print(json.dumps([{"metric": s.metric, "average": s.average, "rule": s.rule, "reason": s.reason} for s in found]))
-        return 0
-    width = max(len(s.metric + (f" ({s.average})" if s.average else "")) for s in found)
-    for s in found:
-        name = s.metric + (f" ({s.average})" if s.average else "")
-        print(f"{name:<{width}}  [{s.rule}] {s.reason}")
+    names = [s.metric + (f" ({s.average})" if s.average else "") for s in found]
+
+    def text(digits: int) -> str:
+        width = max(map(len, names))
+        return "\n".join(f"{name:<{width}}  [{s.rule}] {s.reason}" for name, s in zip(names, found))
+
+    data = [{"metric": s.metric, "average": s.average, "rule": s.rule, "reason": s.reason} for s in found]
+    rows = tuple((s.metric, s.average or "", s.rule, s.reason) for s in found)
+    document = Result("Suggested metrics", data, (Table(("metric", "average", "rule", "reason"), rows, "Suggested"),),
+                      {"text": text}, json_indent=None)
+    print(render(document, args.format).rstrip("\n"))
     return 0

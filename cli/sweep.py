@@ -8,13 +8,13 @@ every vector with entries from those values (``NUM ** C`` vectors), a scalar the
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
 from metricc.core.errors import InputError
 from metricc.runtime import averaging
+from metricc.api.formats import render
 from metricc.api.sweep import MAX_GRID_ELEMENTS
+from metricc.api.value_formats import SweepValues
 
 __all__ = ["parse_spec", "run"]
 
@@ -105,10 +105,5 @@ def run(args, data: dict, params: dict, weights, zero_division: float, options: 
     except InputError as error:
         raise InputError(_SWEEP_OPTIONS.get(error.argument) or options.get(error.argument, error.argument), error.message) from None
     rows = grid.tolist() if hasattr(grid, "tolist") else list(grid)
-    if args.format == "json":
-        print(json.dumps({"param": name, "grid": rows, "values": results}))
-        return 0
-    print("\t".join([name, *results]))
-    for i, row in enumerate(rows):
-        print("\t".join([json.dumps(row), *(json.dumps(results[m][i]) for m in results)]))
+    print(render(SweepValues(name, rows, results), args.format).rstrip("\n"))
     return 0

@@ -78,24 +78,18 @@ def test_every_format_names_the_classes():
     assert '<th scope="row">dog</th>' in page
 
 
-def test_one_registry_of_formats_serves_report_and_eval():
-    """``report --format`` and ``Report.to`` read FORMATS; ``eval --format`` offers the formats
-    that print values too, and each lays out the same JSON-ready values."""
-    from metricc.api.report_formats import FORMATS, Values
+def test_a_report_is_a_document_of_the_one_format_table():
+    """``Report.to`` and ``report --format`` read :data:`metricc.api.formats.FORMATS`; the
+    report keeps its own text, Markdown, CSV and LaTeX layouts, JSON and HTML are the table's."""
+    from metricc.api.formats import FORMATS, render
 
     r = mc.report(y_true=Y_TRUE, y_pred=Y_PRED)
     assert list(FORMATS) == ["text", "markdown", "csv", "json", "latex", "html"]
     assert r.to("markdown", 2) == r.to_markdown(2) and r.to("json") == r.to_json() and r.to("csv") == r.to_csv()
-    assert r.to("html", 3) == r.to_html(3)
+    assert r.to("html", 3) == r.to_html(3) == render(r, "html", 3)
+    assert r.to("latex") == r.to_latex() and r.to("text", 3) == r.to_text(3)
     with pytest.raises(ValueError, match="unknown format 'docx'"):
         r.to("docx")
-    assert [name for name, f in FORMATS.items() if f.values is not None] == ["text", "json"]
-    shown = Values({"f1": 0.5, "recall:none": {"a": 1.0, "b": 0.0}},
-                   normalized={"f1": 50.0, "recall:none": {"a": 100.0, "b": 0.0}})
-    assert FORMATS["text"].values(shown).splitlines() == [
-        "f1: 0.5 (50% of range)", "recall:none[a]: 1.0 (100% of range)", "recall:none[b]: 0.0 (0% of range)"]
-    assert json.loads(FORMATS["json"].values(shown))["f1"] == {"value": 0.5, "normalized": 50.0}
-    assert FORMATS["json"].values(Values({"f1": 0.5})) == '{"f1": 0.5}'
 
 
 def test_special_characters_are_escaped():
