@@ -128,16 +128,17 @@ def median_time(function, repeat: int) -> float:
     return CLOCK["summary"](times)
 
 
-def paired_times(target, ours, repeat: int) -> tuple[float, float]:
-    """Medians of the target and of metricc, timed alternately so that load on the machine
-    falls on both alike (the ratio is what a noisy machine can still measure)."""
+def paired_times(target, ours, repeat: int, summary=None) -> tuple[float, float]:
+    """Medians (or ``summary``) of the target and of metricc, timed alternately so that load on
+    the machine falls on both alike (the ratio is what a noisy machine can still measure)."""
     times = ([], [])
     for _ in range(repeat):
         for k, function in enumerate((target, ours)):
             start = CLOCK["clock"]()
             function()
             times[k].append(CLOCK["clock"]() - start)
-    return CLOCK["summary"](times[0]), CLOCK["summary"](times[1])
+    summary = summary or CLOCK["summary"]
+    return summary(times[0]), summary(times[1])
 
 
 def peak_mib(function) -> float:
@@ -161,8 +162,14 @@ class Table:
     def __init__(self, repeat: int):
         self.rows, self.repeat = [], repeat
 
-    def add(self, work, target, ours, sklearn=None, pycm=None, memory=None):
-        if callable(ours):  # (target, ours) functions: time them alternately
+    def add(self, work, target, ours, sklearn=None, pycm=None, memory=None, calls=1):
+        """A row; ``target`` and ``ours`` as seconds, or as functions timed alternately. ``calls``:
+        the functions make that many calls each, timed together and by the least of at least
+        7 runs (a reference of a few ms is too short to time alone on a loaded machine); the
+        row shows the time of one call."""
+        if callable(ours) and calls > 1:
+            target, ours = (seconds / calls for seconds in paired_times(target, ours, max(self.repeat, 7), min))
+        elif callable(ours):  # (target, ours) functions: time them alternately
             target, ours = paired_times(target, ours, self.repeat)
         self.rows.append((work, target, ours, sklearn, pycm, memory))
         print(f"  {work}: metricc {_ms(ours)}, target {_ms(target)}", file=sys.stderr, flush=True)
@@ -281,6 +288,9 @@ def batch_rows(table, batch, repeat, rng):
                   lambda: mcc(m), memory=(peak_mib(lambda: mcc(m)), peak_mib(lambda: hand_mcc(m))))
 
 
+SWEEP_CALLS = 20  # a sweep row's calls per timing: the reference takes 3-5 ms a call, 60-100 ms together
+
+
 def sweep_row(table, repeat, rng):
     c = 18
     m = rng.integers(0, 200, (c, c)) + 500 * np.eye(c, dtype=int)
@@ -290,9 +300,10 @@ def sweep_row(table, repeat, rng):
         ours = mc.sweep("preference_driven", matrix=m, grid=grid)
         assert np.allclose(np.ravel(ours), hand_preference_sweep(m, grid), rtol=1e-12)
         table.add(f"`sweep` of `preference_driven` over all 2^{c} kappa vectors of {{0, 1}}, C = {c}, grid {how}",
-                  lambda: hand_preference_sweep(m, grid), lambda: mc.sweep("preference_driven", matrix=m, grid=grid),
+                  lambda: [hand_preference_sweep(m, grid) for _ in range(SWEEP_CALLS)],
+                  lambda: [mc.sweep("preference_driven", matrix=m, grid=grid) for _ in range(SWEEP_CALLS)],
                   memory=(peak_mib(lambda: mc.sweep("preference_driven", matrix=m, grid=grid)),
-                          peak_mib(lambda: hand_preference_sweep(m, grid))))
+                          peak_mib(lambda: hand_preference_sweep(m, grid))), calls=SWEEP_CALLS)
 
 
 def score_rows(table, sizes, repeat, rng, peers):

@@ -57,25 +57,26 @@ def _sklearn_rows(y, proba):
             "hinge_loss": lambda: skm.hinge_loss(y, proba, labels=labels)}
 
 
-def family_rows(table, n, rng, peers, tools) -> None:
+def family_rows(table, n, rng, peers, tools, widths=(10, 30)) -> None:
     """log loss, top-k accuracy, Brier score and the hinge losses (multi-class, class 1 against
-    the rest, one-vs-all) on ``n`` x 10 scores, then
-    :func:`ranking_rows`; ``tools``: speed.py's ``(median_time, peak_mib, repeat)``."""
+    the rest, one-vs-all) on ``n`` x C scores for each C of ``widths`` (wide rows: the checks
+    read n x C where most references read n), then :func:`ranking_rows`; ``tools``: speed.py's
+    ``(median_time, peak_mib, repeat)``."""
     median_time, peak_mib, repeat = tools
-    c = 10
-    proba = rng.dirichlet(np.full(c, 0.5), size=n)
-    y = rng.integers(0, c, n)
     hands = {"log_loss": hand_log_loss, "top_k_accuracy": hand_top_k, "brier_score": hand_brier,
              "hinge_loss": hand_hinge, "binary_hinge_loss": hand_binary_hinge,
              "one_vs_all_hinge_loss": hand_one_vs_all_hinge}
-    sklearn = _sklearn_rows(y, proba) if peers["sklearn"] else {}
-    for metric, hand in hands.items():
-        function = mc.metric(metric).function
-        ours = function(y, proba)
-        assert np.all(np.abs(ours - hand(y, proba)) <= 1e-12 * np.maximum(1.0, np.abs(ours))), metric
-        peer = (median_time(sklearn[metric], repeat), False) if metric in sklearn else ""
-        table.add(f"`{metric}`, N = {n:.0e}, C = {c}", lambda: hand(y, proba), lambda: function(y, proba), peer,
-                  memory=(peak_mib(lambda: function(y, proba)), peak_mib(lambda: hand(y, proba))))
+    for c in widths:
+        proba = rng.dirichlet(np.full(c, 0.5), size=n)
+        y = rng.integers(0, c, n)
+        sklearn = _sklearn_rows(y, proba) if peers["sklearn"] else {}
+        for metric, hand in hands.items():
+            function = mc.metric(metric).function
+            ours = function(y, proba)
+            assert np.all(np.abs(ours - hand(y, proba)) <= 1e-12 * np.maximum(1.0, np.abs(ours))), metric
+            peer = (median_time(sklearn[metric], repeat), False) if metric in sklearn else ""
+            table.add(f"`{metric}`, N = {n:.0e}, C = {c}", lambda: hand(y, proba), lambda: function(y, proba), peer,
+                      memory=(peak_mib(lambda: function(y, proba)), peak_mib(lambda: hand(y, proba))))
     ranking_rows(table, n, rng, peers, tools)
 
 

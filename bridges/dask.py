@@ -22,6 +22,7 @@ import dask
 import dask.array as da
 import dask.dataframe as dd
 import numpy as np
+import pandas as pd
 
 from metricc.runtime import inputs as containers
 from metricc.api.accumulate import ConfusionAccumulator, MultilabelAccumulator
@@ -74,8 +75,11 @@ def accumulate(y_true, y_pred=None, *, scores=None, labels=None, multilabel: boo
     others = [(other, "scores" if scores is not None else "y_pred")]
     if sample_weight is not None:
         others.append((sample_weight, "sample_weight"))
-    chunks = list(zip(*_aligned_chunks(y_true, others)))
-    leaves = [dask.delayed(_leaf, pure=True)(make, k, *parts) for k, parts in enumerate(chunks)]
+    if all(isinstance(c, dd.Series) for c in (y_true, *(c for c, _ in others))):
+        leaves = _series_leaves(make, [y_true, *(c for c, _ in others)])
+    else:
+        leaves = [dask.delayed(_leaf, pure=True)(make, k, *parts)
+                  for k, parts in enumerate(zip(*_aligned_chunks(y_true, others)))]
     while len(leaves) > 1:
         leaves = [dask.delayed(_merge, pure=True)(*leaves[k:k + split_every]) for k in range(0, len(leaves), split_every)]
     (result,) = dask.compute(leaves[0], scheduler=scheduler)
@@ -94,6 +98,24 @@ def _leaf(make, index, y_true, other, weights=None):
         return kind(*args, **kwargs).update(y_true, other, **weighted)
     except InputError as error:
         raise InputError(error.argument, f"{error.message} (in chunk {index})") from None
+
+
+def _series_leaves(make, series: list) -> list:
+    """One delayed accumulator per partition of Series read row by row together: one
+    ``map_partitions`` pairs their partitions (Dask reads the columns of one file in one task),
+    so a partition costs its reading and its count, no task or frame per column. Series
+    partitioned otherwise are first aligned as one frame. The partitions of the result are
+    accumulators, not frames: Dask does not check them against ``meta``."""
+    if any(s.divisions != series[0].divisions for s in series):
+        series = [series[0].to_frame("c0").assign(**{f"c{k}": s for k, s in enumerate(series[1:], 1)})]
+    counted = dd.map_partitions(_partition_leaf, make, *series, meta=pd.Series(dtype=object), enforce_metadata=False)
+    return list(counted.to_delayed())
+
+
+def _partition_leaf(make, *parts, partition_info):
+    if len(parts) == 1:  # the Series aligned as one frame: its columns
+        parts = [parts[0].iloc[:, k] for k in range(parts[0].shape[1])]
+    return _leaf(make, partition_info["number"], *parts)
 
 
 def _merge(first, *others):
@@ -115,15 +137,11 @@ def _aligned_chunks(y_true, others: list[tuple[object, str]]) -> list[list]:
     """Lists of delayed chunks of equal lengths, ``y_true``'s then one per ``(collection, name)``
     of ``others``, a chunk of each per chunk of ``y_true``.
 
-    Dask may combine partitions when it optimises a graph (small Parquet files), so Series
-    are paired as one frame, and arrays are re-chunked to the partition lengths of a frame.
+    Dask may combine partitions when it optimises a graph (small Parquet files), so arrays are
+    re-chunked to the partition lengths of a frame (Series alone: :func:`_series_leaves`).
     """
     collections = [y_true, *(c for c, _ in others)]
     names = ["y_true", *(n for _, n in others)]
-    if all(isinstance(c, dd.Series) for c in collections):  # Series: one frame, row by row
-        frame = y_true.to_frame("c0").assign(**{f"c{k}": c for k, c in enumerate(collections[1:], 1)})
-        parts = frame.to_delayed()
-        return [[dask.delayed(_column)(p, k) for p in parts] for k in range(len(collections))]
     frames = [c for c in collections if _is_frame(c)]
     arrays = [_as_array(c, name) for c, name in zip(collections, names)]
     if frames:
@@ -143,10 +161,6 @@ def _aligned_chunks(y_true, others: list[tuple[object, str]]) -> list[list]:
             raise InputError(name, f"expected {sum(lengths)} rows like y_true, got {a.shape[0]}")
         chunks.append(list(a.rechunk((lengths,) + tuple((n,) for n in a.shape[1:])).to_delayed().ravel()))
     return chunks
-
-
-def _column(frame, k: int):
-    return frame.iloc[:, k]
 
 
 def _as_array(x, name: str):

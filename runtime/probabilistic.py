@@ -25,7 +25,7 @@ import numpy as np
 
 from metricc.runtime.confusion import check_labels, label_array
 from metricc.core.errors import InputError
-from metricc.runtime.scores import PROBABILITY_TOLERANCE, check_probabilities, score_array
+from metricc.runtime.scores import PROBABILITY_TOLERANCE, check_probabilities, plainly_probabilities, score_array
 
 __all__ = ["KINDS", "probabilistic_confusion_matrix", "evaluate_matrix_metrics"]
 
@@ -33,11 +33,15 @@ KINDS = ("relative", "absolute")
 
 
 def _scores(scores, tolerance: float) -> np.ndarray:
-    """Scores ``(..., N, C)`` as probabilities: finite, in [0, 1], each row summing to 1."""
-    values = score_array(scores)
+    """Scores ``(..., N, C)`` as probabilities: finite, in [0, 1], each row summing to 1. Scores
+    that plainly are probabilities are finite too: one check reads them, not two."""
+    values = score_array(scores, finite=False)
+    plain = plainly_probabilities(values, tolerance)
+    if not plain:
+        score_array(values)
     if values.ndim < 2 or values.shape[-1] == 0 or values.shape[-2] == 0:
         raise InputError("scores", f"expected shape (n_samples, n_classes) or a batch (..., n_samples, n_classes), got {values.shape}")
-    return check_probabilities(values, tolerance)
+    return values if plain else check_probabilities(values, tolerance)
 
 
 def _classes(y_true, labels, n_samples_shape: tuple[int, ...], n_classes: int) -> np.ndarray:

@@ -74,6 +74,19 @@ def test_dataframe_columns_and_parquet(labels, tmp_path):
     _same(mixed.matrix, counts.matrix)
 
 
+def test_series_partitioned_otherwise_are_aligned_and_errors_name_the_partition(labels):
+    y_true, y_pred = labels
+    truth = dd.from_pandas(pd.DataFrame({"truth": y_true}), npartitions=7)["truth"]
+    predicted = dd.from_pandas(pd.DataFrame({"prediction": y_pred}), npartitions=3)["prediction"]
+    _same(bridge.accumulate(truth, predicted, scheduler="sync").matrix, mc.confusion_matrix(y_true, y_pred))
+    y_true = y_true.copy()
+    y_true[-1] = "yak"  # only in the last partition
+    frame = dd.from_pandas(pd.DataFrame({"truth": y_true, "prediction": y_pred}), npartitions=5)
+    with pytest.raises(InputError, match=r"label 'yak' is not one of the labels .* \(in chunk 4\)"):
+        bridge.accumulate(frame["truth"], frame["prediction"], labels=["bird", "cat", "dog", "eel", "fox"],
+                          scheduler="sync")
+
+
 def test_multilabel_and_per_instance_counts():
     rng = np.random.default_rng(1)
     y_true, y_pred = rng.integers(0, 2, (500, 4)), rng.integers(0, 2, (500, 4))

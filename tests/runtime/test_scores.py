@@ -16,6 +16,7 @@ from metricc.generated import CATALOG
 from metricc.api import evaluate, probabilistic_confusion_matrix
 from metricc.runtime import curves
 from metricc.core.errors import InputError
+from metricc.runtime import scores as scores_module
 from metricc.runtime.scores import rank_pairs
 
 WANG = yaml.safe_load((Path(__file__).parents[1] / "acceptance" / "papers" / "data" / "wang2013.yaml").read_text(encoding="utf-8"))
@@ -217,6 +218,16 @@ def test_probability_rows_may_miss_1_by_the_tolerance_only():
     with raises("scores"):
         probabilistic_confusion_matrix([0, 1], far)
     assert probabilistic_confusion_matrix([0, 1], far, tolerance=1e-5)[0, 1] == pytest.approx(0.5 + 2e-6)
+
+
+@pytest.mark.parametrize("row, bad", [(0, [1.0 + 2 ** -52, 0.0, 0.0]), (-1, [-0.0, 0.5, 0.5]), (-1, [np.nan, 0.5, 0.5]),
+                                      (-1, [0.5, 0.5, 2e-6]), (-1, [1.5, -0.5, 0.0])])
+def test_the_fast_probability_check_reads_every_block(row, bad):
+    """A row the fast check cannot pass, first or last of several blocks, is left to the exact check."""
+    values = np.full((scores_module._CHECK_BLOCK + 5, 3), 1 / 3)  # rows of 3: three blocks and a few rows
+    assert scores_module.plainly_probabilities(values)
+    values[row] = bad
+    assert not scores_module.plainly_probabilities(values)
 
 
 def test_probability_errors_locate_the_row_within_a_batch():
