@@ -29,7 +29,7 @@ def on_scores(request: EvaluationRequest, requested: list[Requested]) -> dict:
         raise InputError("scores", f"{requested[0].info.id} needs scores (rows = samples, columns = classes) and y_true")
     if y_true is None:
         raise InputError("y_true", "scores need y_true")
-    scores = score_array(request.scores)  # read once: the shape checks below need an array (ragged rows are refused here)
+    scores = score_array(request.scores, finite=False)  # the shape checks below need an array; each metric checks finiteness
     if multilabel and not any(r.info.indicator_truth or r.info.thresholds for r in requested):
         single = requested[0].info.id if requested else "the score matrix"
         raise InputError("multilabel", f"{single} is single-label: one true class per sample")
