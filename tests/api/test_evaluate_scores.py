@@ -47,3 +47,20 @@ def test_a_context_of_other_inputs_is_not_read(sorted_columns):
     first = roc_auc(y, scores, context=context)
     assert roc_auc(y, scores.copy(), context=context) == first and len(sorted_columns) == 6  # a copy: sorted again
     assert roc_auc(y, scores, context=context) == first and len(sorted_columns) == 6  # its own inputs: shared
+
+
+SCORE_METRICS = sorted(info.id for info in mc.catalog().values() if info.needs_scores)
+
+
+@pytest.mark.parametrize("entry", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("name", SCORE_METRICS)
+def test_every_score_metric_refuses_scores_that_are_not_finite(name, entry):
+    """``evaluate`` leaves the finiteness of the scores to each metric (one read of them): every
+    score and curve metric of the catalog must refuse NaN and infinities itself."""
+    rng = np.random.default_rng(3)
+    scores, y_true, options = rng.dirichlet(np.ones(3), 30), np.arange(30) % 3, {}
+    if mc.catalog()[name].indicator_truth:
+        y_true, options = np.eye(3, dtype=int)[np.arange(30) % 3] | (np.arange(30) % 2)[:, None], {"multilabel": True}
+    scores[4, 1] = entry
+    with pytest.raises(mc.InputError, match="scores"):
+        mc.evaluate([name], y_true=y_true, scores=scores, **options)
