@@ -20,7 +20,7 @@ from metricc.compiler.emit.numpy_printer import WIDTH, layout
 from metricc.compiler.emit.target import GENERATED, Target
 from metricc.compiler.language import ir
 
-__all__ = ["TARGET", "emit_array_module", "emit_array_registry", "fallback", "printed"]
+__all__ = ["TARGET", "emit_array_module", "emit_array_registry", "fallback"]
 
 LEVELS = ("class", "aggregate", "matrix")  # the levels of a confusion matrix's counts
 SCORE_LEVELS = ("score", "curve")  # the levels of scores: their modules come from .array_scores
@@ -30,7 +30,7 @@ _PARAM_HELPERS = {"scalar": "scalar_param", "class_vector": "class_param", "clas
 QUIET = "@quiet()"
 
 
-def printed(metric: ir.Metric, context: ModuleContext) -> ArrayKernels | str:
+def _printed(metric: ir.Metric, context: ModuleContext) -> ArrayKernels | str:
     """The metric's kernels in the namespace, or why it has none (evaluated by numpy on the host instead)."""
     for param in metric.params:
         if param.kind == "metric":
@@ -50,7 +50,7 @@ def fallback(metric: ir.Metric, context: ModuleContext | None = None) -> str | N
     """Why the count-level ``metric`` has no Array API form (evaluated by numpy on the host instead), or None."""
     if getattr(metric.level, "value", metric.level) not in LEVELS:
         return None  # no array module: curve and score metrics read scores, not counts
-    kernels = printed(metric, context or module_context(metric))
+    kernels = _printed(metric, context or module_context(metric))
     return kernels if isinstance(kernels, str) else None
 
 
@@ -126,7 +126,7 @@ def emit_array_module(metric: ir.Metric) -> str | None:
     if level not in LEVELS:
         return None
     context = module_context(metric)
-    kernels = printed(metric, context)
+    kernels = _printed(metric, context)
     if isinstance(kernels, str):
         return _fallback_module(metric, level, kernels)
     terms = [line for term in kernels.terms for line in kernel_def(f"_term_{term.name}", term.kernel, "tp, fp, fn, tn")]
