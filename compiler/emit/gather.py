@@ -131,15 +131,16 @@ def gathered_bases(outputs) -> list[tuple[str, sympy.IndexedBase]]:
 
 
 # Counts of a row's entries against the true class's score, by name: the comparison of S with
-# S__true and, for ties, the class order against the true class (numpy code of S, S__true, Y__class, C).
+# S__true and, for ties, the class order against the true class (code of S, S__true, Y__class and the
+# classes ``{classes}``, which the level's printer writes in its namespace).
 TRUE_COUNTS = {
     "above": "S > S__true[:, None]",
     "at_least": "S >= S__true[:, None]",
     "below": "S < S__true[:, None]",
     "at_most": "S <= S__true[:, None]",
     "tied": "S == S__true[:, None]",
-    "tied_before": "(S == S__true[:, None]) & (np.arange(C) < Y__class[:, None])",
-    "tied_after": "(S == S__true[:, None]) & (np.arange(C) > Y__class[:, None])",
+    "tied_before": "(S == S__true[:, None]) & ({classes} < Y__class[:, None])",
+    "tied_after": "(S == S__true[:, None]) & ({classes} > Y__class[:, None])",
 }
 _RELATIONS = {(1, 0): "above", (1, 1): "at_least", (-1, 0): "below", (-1, 1): "at_most"}
 

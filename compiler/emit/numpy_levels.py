@@ -18,7 +18,7 @@ from types import MappingProxyType
 import sympy
 
 from metricc.compiler.emit import gather, group_by, numpy_kernel, row_ranks
-from metricc.compiler.emit.numpy_printer import Printed, layout
+from metricc.compiler.emit.numpy_printer import NumpyPrinter, Printed, layout
 from metricc.compiler.errors import InternalError
 from metricc.compiler.language import ir, symbols
 from metricc.compiler.names import TERM_SEPARATOR
@@ -95,12 +95,12 @@ def term_names(metric: ir.Metric) -> dict[sympy.Basic, str]:
     return names
 
 
-# -- one kernel builder per level: (metric, {term symbol: variable}) -> Kernel ----------------
-def _class_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
-    return numpy_kernel.class_kernel(metric.simplified, metric.undefined, metric.params)
+# -- one kernel builder per level: (metric, {term symbol: variable}, printer class) -> Kernel ----
+def _class_level(metric: ir.Metric, terms: Mapping, printer: type[NumpyPrinter] = NumpyPrinter) -> numpy_kernel.Kernel:
+    return numpy_kernel.class_kernel(metric.simplified, metric.undefined, metric.params, printer)
 
 
-def _curve_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
+def _curve_level(metric: ir.Metric, terms: Mapping, printer: type[NumpyPrinter] = NumpyPrinter) -> numpy_kernel.Kernel:
     names = {symbols.CURVE_TOTALS["P"]: Printed("positives"), symbols.CURVE_TOTALS["N"]: Printed("negatives")}
     for name, base in symbols.CURVE_NAMES.items():
         names[base] = Printed(name.lower())
@@ -108,7 +108,7 @@ def _curve_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
     names.update(_scalar_names(metric))
     outputs = [_previous_points(e) for e in (metric.simplified, *metric.undefined)]
     used = [p.name for p in metric.params if any(o.has(p.symbol) for o in outputs)]
-    return numpy_kernel.kernel(outputs, names, ranges=(symbols.THRESHOLDS,), params=used)
+    return numpy_kernel.kernel(outputs, names, ranges=(symbols.THRESHOLDS,), params=used, printer=printer)
 
 
 _RANKED = sympy.IndexedBase("ranked__pairs")
@@ -136,7 +136,7 @@ def _ranked_pairs(expr: sympy.Basic):
     return None
 
 
-def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
+def _score_level(metric: ir.Metric, terms: Mapping, printer: type[NumpyPrinter] = NumpyPrinter) -> numpy_kernel.Kernel:
     names = {symbols.SCORE: Printed("S"), symbols.TRUTH: Printed("Y"), symbols.N_TOTAL: Printed("n"),
              _RANKED: Printed("ranked__pairs"), gather.TRUE_CLASS: Printed("Y__class")} | _scalar_names(metric)
     outputs = [e.replace(lambda x: _ranked_pairs(x) is not None, _ranked_pairs)
@@ -146,24 +146,24 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
         outputs = gather.rewrite(outputs)
     ranked = row_ranks.rewrite(outputs, weights=metric.truth != "relevance")  # 0/1 weights sum exactly
     outputs = gather.at_top(ranked.outputs) if one_label else ranked.outputs  # a top label's sums: its argmax
-    lines, helpers, arrays, rows = [], set(), set(), row_ranks.rows_read(outputs)
+    lines, arrays, rows = [], set(), row_ranks.rows_read(outputs)
+    space = printer({})  # writes the level's own statements in the namespace
     for row, by, counts in rows:  # one sort per row array, the counts read: S__above[s, k]...
         targets = ", ".join(str(base) for _, base in counts) if len(counts) > 1 else f"[{counts[0][1]}]"
-        weights = f", {by}" if by else ""
-        lines += layout(f"    {targets} = ", f"row_ranks({row}, {literal_tuple(count for count, _ in counts)}{weights})")
+        lines += layout(f"    {targets} = ", space.call("row_ranks", row, literal_tuple(count for count, _ in counts),
+                                                          *([by] if by else [])))
         names |= {base: Printed(str(base)) for _, base in counts}
-        helpers.add("row_ranks")
         arrays.add((1, 1))
     for row, argmax, maximum in gather.top_bases(outputs):  # the first maximum of each row: one argmax, no sort
-        lines.append(f"    {argmax} = np.argmax({row}, axis=-1)")
+        lines.append(f"    {argmax} = {space.function('argmax', row, 'axis=-1')}")
         names[argmax] = Printed(str(argmax))
         if maximum is not None:
-            lines.append(f"    {maximum} = {row}.reshape(-1)[np.arange(n) * C + {argmax}]")
+            lines.append(f"    {maximum} = {space.row_take(row, str(argmax))}")
             names[maximum] = Printed(str(maximum))
         arrays.add((1, 0))
     outputs = gather.rewrite(outputs) if one_label else outputs
     for row, base in gather.gathered_bases(outputs) if one_label else ():  # after the ranks they may gather
-        lines.append(f"    {base} = {row}.reshape(-1)[np.arange(n) * C + Y__class]")  # flat: twice take_along_axis's speed
+        lines.append(f"    {base} = {space.row_take(row, 'Y__class')}")
         names[base] = Printed(str(base))
         arrays.add((1, 0))
     for column, base in gather.column_bases(outputs) if one_label else ():  # a fixed class: one column, a view
@@ -171,15 +171,15 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
         names[base] = Printed(str(base))
     others = gather.other_bases(outputs) if one_label else ()
     if others:  # the first maximum among the other classes: a masked argmax, no sort
-        lines.append("    Y__other = first_max_other(S, Y__class)")
+        lines.append(f"    Y__other = {space.call('first_max_other', 'S', 'Y__class')}")
         names[gather.OTHER_CLASS] = Printed("Y__other")
-        helpers.add("first_max_other")
     for row, base in others:
-        lines += layout(f"    {base} = ", f"{row}.reshape(-1)[np.arange(n) * C + Y__other]")
+        lines += layout(f"    {base} = ", space.row_take(row, "Y__other"))
         names[base] = Printed(str(base))
         arrays.add((1, 0))
     for count, base in gather.true_counts(outputs) if one_label else ():  # a row against its true score: one pass
-        lines += layout(f"    {base} = ", f"np.count_nonzero({gather.TRUE_COUNTS[count]}, axis=-1)")
+        compared = gather.TRUE_COUNTS[count].format(classes=space.function("arange", "C"))
+        lines += layout(f"    {base} = ", space.function("count_nonzero", compared, "axis=-1"))
         names[base] = Printed(str(base))
         arrays.add((1, 1))
     one_hot = one_label and (metric.per_class or any(o.has(symbols.TRUTH) or o.has(_RANKED) for o in outputs)
@@ -187,23 +187,23 @@ def _score_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
     grouped = group_by.rewrite(outputs)
     for number, stage in enumerate(group_by.hoist(grouped.vectors) if grouped.vectors else ()):
         vectors = numpy_kernel.kernel([expr for _, expr in stage], names, ranges=(symbols.N_TOTAL,),
-                                      values=len(stage), prefix=f"grouped__x{number}_")
+                                      values=len(stage), prefix=f"grouped__x{number}_", printer=printer)
         targets = ", ".join(str(base) for base, _ in stage)
         lines += [*vectors.lines, *layout(f"    {targets} = ", vectors.value)]
-        helpers |= vectors.helpers
+        space.helpers |= vectors.helpers
         arrays |= vectors.arrays
         names |= {base: Printed(str(base)) for base, _ in stage}
-    kernel = numpy_kernel.kernel(grouped.outputs, names, ranges=(symbols.N_TOTAL,), keep=metric.per_class)
+    kernel = numpy_kernel.kernel(grouped.outputs, names, ranges=(symbols.N_TOTAL,), keep=metric.per_class,
+                                 printer=printer)
     if metric.per_class and kernel.indices != metric.per_class:
         raise InternalError(f"numpy emitter: the per-class value of {metric.id} has class axes {kernel.indices!r}, "
                             f"not {metric.per_class!r}")
     if any(o.has(_RANKED) for o in outputs):
-        lines.insert(0, "    ranked__pairs = rank_pairs(Y, S)")
-        helpers.add("rank_pairs")
+        lines.insert(0, f"    ranked__pairs = {space.call('rank_pairs', 'Y', 'S')}")
         arrays.add((1, 1))
     if one_hot:  # a kernel that reads the truth matrix itself builds it from the classes
-        lines[:0] = ["    Y = np.zeros(S.shape)", "    Y[np.arange(n), Y__class] = 1.0"]
-    return dataclasses.replace(kernel, lines=(*lines, *kernel.lines), helpers=kernel.helpers | helpers,
+        lines[:0] = space.one_hot()
+    return dataclasses.replace(kernel, lines=(*lines, *kernel.lines), helpers=kernel.helpers | space.helpers,
                                arrays=kernel.arrays | arrays)
 
 
@@ -215,8 +215,8 @@ def _aggregate_names(metric: ir.Metric, terms: Mapping) -> dict:
     return {symbol: Printed(name) for symbol, name in terms.items()} | _scalar_names(metric)
 
 
-def _aggregate_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
-    return numpy_kernel.kernel([metric.simplified, *metric.undefined], _aggregate_names(metric, terms))
+def _aggregate_level(metric: ir.Metric, terms: Mapping, printer: type[NumpyPrinter] = NumpyPrinter) -> numpy_kernel.Kernel:
+    return numpy_kernel.kernel([metric.simplified, *metric.undefined], _aggregate_names(metric, terms), printer=printer)
 
 
 def _matrix_names(metric: ir.Metric, terms: Mapping) -> dict:
@@ -232,17 +232,18 @@ def _matrix_names(metric: ir.Metric, terms: Mapping) -> dict:
     return names
 
 
-def _matrix_level(metric: ir.Metric, terms: Mapping) -> numpy_kernel.Kernel:
+def _matrix_level(metric: ir.Metric, terms: Mapping, printer: type[NumpyPrinter] = NumpyPrinter) -> numpy_kernel.Kernel:
     kernel = numpy_kernel.kernel([metric.simplified, *metric.undefined], _matrix_names(metric, terms),
-                                 counts=numpy_kernel.MATRIX_COUNTS, keep=metric.per_class)
+                                 counts=numpy_kernel.MATRIX_COUNTS, keep=metric.per_class, printer=printer)
     if metric.per_class and kernel.indices != metric.per_class:
         raise InternalError(f"numpy emitter: the per-class value of {metric.id} has class axes {kernel.indices!r}, "
                             f"not {metric.per_class!r}")
     if metric.simplified.free_symbols <= {symbols.N_CLASSES} | set(_scalar_names(metric)):
         # A value of C alone (chi-squared's degrees of freedom) is one number per matrix of
         # the batch too, like every other matrix metric's.
-        kernel = dataclasses.replace(kernel, value=f"np.broadcast_to({kernel.value}, np.shape(n))",
-                                     helpers=kernel.helpers | {"np"})
+        space = printer({})
+        value = space.function("broadcast_to", kernel.value, space.function("shape", "n"))
+        kernel = dataclasses.replace(kernel, value=value, helpers=kernel.helpers | space.helpers)
     return kernel
 
 
@@ -255,7 +256,7 @@ class Shape:
     the builder of its kernel, and the runtime helpers the template's own code calls."""
 
     template: str
-    kernel: Callable[[ir.Metric, Mapping], numpy_kernel.Kernel]
+    kernel: Callable[..., numpy_kernel.Kernel]  # (metric, {term symbol: variable}, printer class)
     helpers: frozenset[str]
     counts: str | None = None  # helper deriving per-class counts, when terms or class parameters need them
 

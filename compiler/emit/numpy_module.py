@@ -34,7 +34,7 @@ from metricc.compiler.language import averaging, ir
 from metricc.compiler.names import RUNTIME_NAMES
 
 __all__ = ["SHAPES", "TARGET", "ModuleContext", "ParamCode", "Shape", "TermCode", "emit_module", "emit_registry",
-           "module_context", "python_string", "term_names"]
+           "module_context", "param_code", "python_string", "term_names"]
 
 _ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("metricc.compiler.emit", "templates"),
@@ -152,8 +152,9 @@ _PARAM_HELPERS = MappingProxyType({"scalar": "scalar_param", "class_vector": "cl
 _COMPARISONS = {sympy.StrictLessThan: "<", sympy.LessThan: "<=", sympy.StrictGreaterThan: ">", sympy.GreaterThan: ">="}
 
 
-def _param_code(param: ir.Param) -> ParamCode:
-    """A parameter's default, its entry check and its ``ParamInfo``, as code."""
+def param_code(param: ir.Param, namespace: type[NumpyPrinter] = NumpyPrinter) -> ParamCode:
+    """A parameter's default, its entry check and its ``ParamInfo``, as code; the default
+    computed from the data in ``namespace``'s code, the check (of the caller's numbers, on the host) in numpy's."""
     printer = NumpyPrinter({param.symbol: Printed(param.name)})
     tests = [f"({printer.code(r.lhs)} {_COMPARISONS[type(r)]} {printer.code(r.rhs)})" for r in param.domain]
     check = f"lambda {param.name}: " + " & ".join(tests) if tests else "None"
@@ -166,11 +167,11 @@ def _param_code(param: ir.Param) -> ParamCode:
         default, domain = literal(param.reference), "a class-level metric id"
         call = f"metric_param({literal(param.name)}, {param.name})"
     elif param.kind == "class_matrix":
-        default, default_kernel = "None", _pairs_kernel(param.default)
-        call = (f"matrix_param({literal(param.name)}, {param.name}, C, _default_{param.name}, {check}, "
-                f"{literal(domain)})")
+        default, default_kernel = "None", _pairs_kernel(param.default, namespace)
+        call = namespace({}).call("matrix_param", literal(param.name), param.name, "C", f"_default_{param.name}", check,
+                                  literal(domain))
     else:
-        default, default_kernel = "None", class_kernel(param.default, (), ())
+        default, default_kernel = "None", class_kernel(param.default, (), (), namespace)
         call = (f"class_param({literal(param.name)}, {param.name}, counts, _default_{param.name}, {check}, "
                 f"{literal(domain)})")
     description = f": {param.description}" if param.description else ""
@@ -184,11 +185,11 @@ def _param_code(param: ir.Param) -> ParamCode:
     )
 
 
-def _pairs_kernel(default: sympy.Expr) -> Kernel:
+def _pairs_kernel(default: sympy.Expr, namespace: type[NumpyPrinter]) -> Kernel:
     """The default of a class_matrix parameter as code of ``C``: an array over the pairs ``ij``."""
-    printer = NumpyPrinter({})
+    printer = namespace({})
     printed = printer.print(default)
-    code = printed.code if printed.indices in ("", "ij") else f'{printer.use("align")}({printed.code}, "{printed.indices}", "ij")'
+    code = printed.code if printed.indices in ("", "ij") else printer.call("align", printed.code, f'"{printed.indices}"', '"ij"')
     return Kernel((), code, "False", (), frozenset(printer.helpers))
 
 
@@ -255,7 +256,7 @@ def module_context(metric: ir.Metric) -> ModuleContext:
     names = term_names(metric)
     terms = [TermCode(names[t.symbol], t.mode or "none", t.weights, class_kernel(t.simplified, t.undefined, metric.params))
              for t in metric.terms]
-    params = [_param_code(p) for p in metric.params]
+    params = [param_code(p) for p in metric.params]
     kernel = shape.kernel(metric, names)
     counts = bool(terms) or any(p.kind == "class_vector" for p in metric.params)
     value_names = VALUE_NAMES[level](metric, names) if level in VALUE_NAMES else {}

@@ -5,8 +5,11 @@ order (``M[i, j]`` -> axes ``ij``); leading axes are batch axes. Operands are al
 the runtime's ``align`` helper before they meet, ``Sum`` reduces one named axis, and every
 division by data goes through ``nonzero`` (the undefined mask is computed separately).
 Unsupported nodes raise :class:`~metricc.compiler.errors.InternalError`; nothing is guessed.
-The printer records the runtime helpers it wrote (``helpers``), so the module emitter
-imports exactly those. :func:`layout` breaks a long statement over lines as black would.
+The printer records the runtime helpers it wrote (``helpers``), so the module emitter imports
+exactly those; it writes the library and the runtime through :meth:`~NumpyPrinter.function`,
+:meth:`~NumpyPrinter.constant`, :meth:`~NumpyPrinter.call` and the score level's statements, which
+a printer of another namespace overrides (:mod:`.array_printer`): no emitter rewrites printed code.
+:func:`layout` breaks a long statement over lines as black would.
 """
 
 from __future__ import annotations
@@ -32,23 +35,20 @@ class Printed:
 
 
 ADD, MUL, POW, ATOM = 0, 1, 2, 3
-_FUNCTIONS = {sympy.exp: "np.exp", sympy.Abs: "np.abs", sympy.log: "np.log", sympy.floor: "np.floor"}
+_FUNCTIONS = {sympy.exp: "exp", sympy.Abs: "abs", sympy.log: "log", sympy.floor: "floor"}  # the array library's
+_CONSTANTS = {"Infinity": "inf", "Exp1": "e", "Pi": "pi"}  # the array library's
 _SIZES = {symbols.N_CLASSES: "C", symbols.N_TOTAL: "n", symbols.THRESHOLDS: "thresholds"}  # index ranges by upper end + 1
 
 
 class NumpyPrinter:
-    """``names`` maps sympy atoms (symbols, ``Indexed`` bases) to printed variables.
-
-    ``helpers`` collects the runtime names (``nonzero``, ``np``...) the printed code uses.
-    """
+    """``names`` maps sympy atoms (symbols, ``Indexed`` bases) to printed variables; ``helpers``
+    collects the runtime names (``nonzero``, ``np``...) the printed code uses."""
 
     def __init__(self, names: dict[sympy.Basic, Printed], sample_indices: bool = False) -> None:
         self.names = names
         self.helpers: set[str] = set()
         self.sample_indices = sample_indices  # score level: s, u, v run over the samples
-        # Score level: (sample axes, class axes) of every array the printed code computes, for
-        # the runtime's memory check (n**samples * C**classes floats each).
-        self.arrays: set[tuple[int, int]] = set()
+        self.arrays: set[tuple[int, int]] = set()  # score level: (sample, class) axes of each array, for the memory check
         self.fixed: set[str] = set()  # class indices a loop of the printed code holds at one value
 
     loops = staticmethod(sums.looped)  # score level: sums printed as a loop over their class index
@@ -66,6 +66,25 @@ class NumpyPrinter:
         self.helpers.add(helper)
         return helper
 
+    def call(self, helper: str, *args: str) -> str:
+        """A call of the runtime helper ``helper``: ``nonzero(fp + tp)``."""
+        return f"{self.use(helper)}({', '.join(args)})"
+
+    def function(self, name: str, *args: str) -> str:
+        """A call of the array library's function ``name``: ``np.sum(x, axis=-1)``."""
+        return f"{self.use('np')}.{name}({', '.join(args)})"
+
+    def constant(self, name: str) -> str:
+        """The array library's constant ``name``: ``np.inf``."""
+        return f"{self.use('np')}.{name}"
+
+    def row_take(self, row: str, columns: str) -> str:
+        """``row[s, columns[s]]`` of every sample ``s`` of an (n, C) array: flat, twice take_along_axis's speed."""
+        return f"{row}.reshape(-1)[{self.function('arange', 'n')} * C + {columns}]"
+
+    def one_hot(self) -> list[str]:  # the lines building the truth Y (n, C) from the true classes Y__class
+        return [f"    Y = {self.function('zeros', 'S.shape')}", f"    Y[{self.function('arange', 'n')}, Y__class] = 1.0"]
+
     def print(self, expr: sympy.Basic) -> Printed:
         if expr in self.names:
             return self.names[expr]
@@ -82,7 +101,6 @@ class NumpyPrinter:
     def code(self, expr: sympy.Basic) -> str:
         return self.print(expr).code
 
-    # -- helpers --------------------------------------------------------------------------
     @staticmethod
     def _wrap(p: Printed, level: int = ATOM) -> str:
         return p.code if p.precedence >= level else f"({p.code})"
@@ -90,7 +108,7 @@ class NumpyPrinter:
     def _aligned(self, p: Printed, target: str, level: int = ATOM) -> str:
         if p.indices == target or not p.batched and not p.indices:
             return self._wrap(p, level)
-        return f'{self.use("align")}({p.code}, "{p.indices}", "{target}")'
+        return self.call("align", p.code, f'"{p.indices}"', f'"{target}"')
 
     def _operands(self, args) -> tuple[list[str], str, bool]:
         printed = [self.print(a) for a in args]
@@ -107,17 +125,13 @@ class NumpyPrinter:
     def _print_Float(self, expr) -> Printed:
         return Printed(repr(float(expr)), batched=False, precedence=ATOM if expr >= 0 else MUL)
 
-    def _print_Infinity(self, expr) -> Printed:
-        return Printed(f"{self.use('np')}.inf", batched=False)
+    def _print_constant(self, expr) -> Printed:
+        return Printed(self.constant(_CONSTANTS[type(expr).__name__]), batched=False)
 
-    def _print_Exp1(self, expr) -> Printed:
-        return Printed(f"{self.use('np')}.e", batched=False)
-
-    def _print_Pi(self, expr) -> Printed:
-        return Printed(f"{self.use('np')}.pi", batched=False)
+    _print_Infinity = _print_Exp1 = _print_Pi = _print_constant
 
     def _print_NegativeInfinity(self, expr) -> Printed:
-        return Printed(f"-{self.use('np')}.inf", batched=False, precedence=MUL)
+        return Printed(f"-{self.constant('inf')}", batched=False, precedence=MUL)
 
     def _print_Symbol(self, expr) -> Printed:
         if expr == symbols.N_CLASSES:
@@ -129,7 +143,7 @@ class NumpyPrinter:
         or inside a loop over it the loop's variable."""
         if expr.name in self.fixed:
             return Printed(expr.name, batched=False)
-        return Printed(f"{self.use('arange')}({self._index_range(expr.name)})", expr.name, batched=False)
+        return Printed(self.call("arange", self._index_range(expr.name)), expr.name, batched=False)
 
     def _print_Indexed(self, expr) -> Printed:
         base = self.names.get(expr.base) or self.names.get(expr.base.label)
@@ -146,17 +160,17 @@ class NumpyPrinter:
             return Printed(base.code, names[0], base.batched)
         first, second = names
         if first == second:
-            return Printed(f"{self.use('diagonal')}({base.code})", first, base.batched)
+            return Printed(self.call("diagonal", base.code), first, base.batched)
         if first < second:
             return Printed(base.code, first + second, base.batched)
-        return Printed(f"{self.use('transpose')}({base.code})", second + first, base.batched)
+        return Printed(self.call("transpose", base.code), second + first, base.batched)
 
     def _print_KroneckerDelta(self, expr) -> Printed:
         if all(symbols.is_index(a) and a.name not in self.fixed for a in expr.args):
             i, j = sorted(str(a) for a in expr.args)
-            return Printed(f"{self.use('eye')}({self._index_range(i, j)})", i + j, batched=False)
+            return Printed(self.call("eye", self._index_range(i, j)), i + j, batched=False)
         codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
-        return Printed(f"{self.use('equal')}({codes[0]}, {codes[1]})", target, batched)
+        return Printed(self.call("equal", codes[0], codes[1]), target, batched)
 
     # -- arithmetic -----------------------------------------------------------------------
     def _print_Add(self, expr) -> Printed:
@@ -202,7 +216,7 @@ class NumpyPrinter:
             return Printed(f"{sign}{top}", target, batched, MUL)
         if any(p.batched for p in bottom_printed):
             inner = self._aligned(bottom_printed[0], target, ADD) if len(bottom_printed) == 1 else None
-            bottom = f"{self.use('nonzero')}({inner or ' * '.join(self._aligned(p, target, MUL) for p in bottom_printed)})"
+            bottom = self.call("nonzero", inner or " * ".join(self._aligned(p, target, MUL) for p in bottom_printed))
         else:
             bottom = " * ".join(self._aligned(p, target, MUL) for p in bottom_printed)
             if len(bottom_printed) > 1 or MUL <= bottom_printed[0].precedence < ATOM:  # a sum is bracketed already
@@ -215,7 +229,7 @@ class NumpyPrinter:
             return self._print_Mul(sympy.Mul(1, expr, evaluate=False))
         inner = self.print(base)
         if exponent == sympy.Rational(1, 2):
-            return Printed(f"{self.use('np')}.sqrt({inner.code})", inner.indices, inner.batched)
+            return Printed(self.function("sqrt", inner.code), inner.indices, inner.batched)
         power = self.print(exponent)
         if power.indices:
             raise InternalError("numpy printer: indexed exponents are not supported")
@@ -227,17 +241,16 @@ class NumpyPrinter:
             raise InternalError(f"numpy printer: unsupported function {type(expr).__name__}")
         inner = self.print(expr.args[0])
         if isinstance(expr, sympy.log) and inner.indices:
-            return Printed(f"{self.use('extended_log')}({inner.code})", inner.indices, inner.batched)
-        self.use("np")
+            return Printed(self.call("extended_log", inner.code), inner.indices, inner.batched)
         if isinstance(expr, sympy.log) and inner.batched and not inner.indices:
             # log(0) is an undefined case (analyze.log_zeros), masked by the caller: no warning.
-            return Printed(f"{name}({self.use('nonzero')}({inner.code}))", inner.indices, inner.batched)
-        return Printed(f"{name}({inner.code})", inner.indices, inner.batched)
+            return Printed(self.function(name, self.call("nonzero", inner.code)), inner.indices, inner.batched)
+        return Printed(self.function(name, inner.code), inner.indices, inner.batched)
 
     def _print_runtime_call(self, expr) -> Printed:
         """A function the runtime kernel defines under the function's own name."""
         codes, target, batched = self._operands(expr.args)
-        return Printed(f"{self.use(type(expr).__name__)}({', '.join(codes)})", target, batched)
+        return Printed(self.call(type(expr).__name__, *codes), target, batched)
 
     _print_xlogy = _print_log_ratio = _print_xlogy_ratio = _print_runtime_call
 
@@ -249,7 +262,7 @@ class NumpyPrinter:
         if denominator != trials or denominator == 1:
             return self._print_runtime_call(expr)
         codes, target, batched = self._operands((*expr.args, numerator))
-        return Printed(f"{self.use('binomial_tail')}({', '.join(codes[:3])}, mean={codes[3]})", target, batched)
+        return Printed(self.call("binomial_tail", *codes[:3], f"mean={codes[3]}"), target, batched)
 
     def _print_group_sum(self, expr) -> Printed:
         """``group_sum(keys, values, lookup)`` (:mod:`~metricc.compiler.emit.group_by`): per
@@ -261,30 +274,27 @@ class NumpyPrinter:
                 or any(map(symbols.is_sample_index_name, classes)) or len(lookup.indices) > 1):
             raise InternalError("numpy printer: a group sum reads vectors over the samples and one key per sample")
         indices = "".join(sorted(classes + lookup.indices))
-        return Printed(f"{self.use('group_sum')}({keys.code}, {values.code}, {lookup.code})", indices, True)
-
-    def _print_step(self, expr) -> Printed:
-        inner = self.print(expr.args[0])
-        return Printed(f"{self.use('np')}.heaviside({inner.code}, 0.5)", inner.indices, inner.batched)
+        return Printed(self.call("group_sum", keys.code, values.code, lookup.code), indices, True)
 
     def _print_Heaviside(self, expr) -> Printed:
         """``indicator(a > b)`` (value 0 at 0) or ``indicator(a >= b)`` (value 1 at 0)."""
         inner = self.print(expr.args[0])
         at_zero = expr.args[1] if len(expr.args) > 1 else sympy.S.Half
-        return Printed(f"{self.use('np')}.heaviside({inner.code}, {float(at_zero)!r})", inner.indices, inner.batched)
+        return Printed(self.function("heaviside", inner.code, repr(float(at_zero))), inner.indices, inner.batched)
+
+    _print_step = _print_Heaviside  # step(x): value 1/2 at 0
 
     def _print_MinMaxBase(self, expr) -> Printed:
+        codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
         if expr.free_symbols <= {symbols.N_CLASSES}:
             # Of the class count alone (``Max(1, C - 1)``): Python's ``max`` keeps a Python
             # integer, which exact arithmetic on Python integers can multiply without overflow.
             function = "min" if isinstance(expr, sympy.Min) else "max"
-            codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
             return Printed(f"{function}({', '.join(codes)})", target, batched)
-        function = f"{self.use('np')}.minimum" if isinstance(expr, sympy.Min) else f"{self.use('np')}.maximum"
-        codes, target, batched = self._operands(sorted(expr.args, key=sympy.default_sort_key))
+        function = "minimum" if isinstance(expr, sympy.Min) else "maximum"
         text = codes[0]
         for code in codes[1:]:
-            text = f"{function}({text}, {code})"
+            text = self.function(function, text, code)
         return Printed(text, target, batched)
 
     def _print_Relational(self, expr) -> Printed:
@@ -299,19 +309,19 @@ class NumpyPrinter:
         printed = self.print(expr)
         if printed.indices not in ("", index):
             raise InternalError("numpy printer: a chosen threshold's quantities depend on its index alone")
-        return printed.code if printed.indices else f"{self.use('np')}.broadcast_to({printed.code}, valid.shape)"
+        return printed.code if printed.indices else self.function("broadcast_to", printed.code, "valid.shape")
 
     def _print_pick(self, expr) -> Printed:
         """``curve_pick(value, key, holds, valid)``: the value at the first greatest key among the
         real thresholds where the constraint holds (NaN where none does: an undefined case)."""
         value, key, holds, index, _ = expr.args
         codes = [self._threshold_operand(e, str(index)) for e in (value, key, holds)]
-        return Printed(f"{self.use('curve_pick')}({', '.join(codes)}, valid)", "", True)
+        return Printed(self.call("curve_pick", *codes, "valid"), "", True)
 
     def _print_meeting(self, expr) -> Printed:
         holds, index, _ = expr.args
         code = self._threshold_operand(holds, str(index))
-        return Printed(f"{self.use('np')}.count_nonzero(valid & {code}, axis=-1)", "", True)
+        return Printed(self.function("count_nonzero", f"valid & {code}", "axis=-1"), "", True)
 
     def _print_index_extreme(self, expr) -> Printed:
         """``np.max(x, axis=a)`` (or ``np.min``) over the axis of the bound class index."""
@@ -323,7 +333,7 @@ class NumpyPrinter:
             raise InternalError(f"numpy printer: the term of an extreme over '{name}' must use it")
         function = "max" if isinstance(expr, symbols.index_max) else "min"
         axis = printed.indices.index(name) - len(printed.indices)
-        return Printed(f"{self.use('np')}.{function}({printed.code}, axis={axis})",
+        return Printed(self.function(function, printed.code, f"axis={axis}"),
                        printed.indices.replace(name, ""), printed.batched)
 
     def _window(self, expr: sympy.Sum) -> Printed | None:
@@ -343,7 +353,7 @@ class NumpyPrinter:
         if term.indices:  # g reads data: m would not broadcast with it
             return None
         codes, target, batched = self._operands((low, high))
-        return Printed(f"{self.use('window_sum')}(lambda {name}: {term.code}, {codes[0]}, {codes[1]}, C)", target,
+        return Printed(self.call("window_sum", f"lambda {name}: {term.code}", codes[0], codes[1], "C"), target,
                        batched or term.batched)
 
     def _print_Sum(self, expr) -> Printed:
@@ -370,16 +380,16 @@ class NumpyPrinter:
             name = next(iter(sizes))
             if printed.indices != name:
                 raise InternalError("numpy printer: a threshold sum's body must depend on the threshold index alone")
-            return Printed(f"{self.use('np')}.sum(np.where(valid, {printed.code}, 0.0), axis=-1)", "", True)
+            return Printed(self.function("sum", self.function("where", "valid", printed.code, "0.0"), "axis=-1"), "", True)
         code, indices, precedence = printed.code, printed.indices, printed.precedence
         for index, _, _ in reversed(expr.limits):
             name = str(index)
             if name in indices:
                 axis = indices.index(name) - len(indices)
                 if axis == -1 and sizes[name] == "C":  # a few classes: einsum, not a reduction per row
-                    code = f"{self.use('sum_last_axis')}({code})"
+                    code = self.call("sum_last_axis", code)
                 else:
-                    code = f"{self.use('np')}.sum({code}, axis={axis})"
+                    code = self.function("sum", code, f"axis={axis}")
                 indices = indices.replace(name, "")
             elif sizes[name] == "thresholds":
                 raise InternalError("numpy printer: a threshold sum must use its index")

@@ -22,6 +22,7 @@ __all__ = ["accuracy", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def accuracy(
     matrix,
     *,
@@ -34,7 +35,6 @@ def accuracy(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        value = sum_last_axis(xp, terms.diagonal) / nonzero(xp, n)
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    value = sum_last_axis(xp, terms.diagonal) / nonzero(xp, n)
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

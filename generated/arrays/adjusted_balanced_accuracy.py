@@ -28,6 +28,7 @@ def _term_class__recall(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def adjusted_balanced_accuracy(
     matrix,
     *,
@@ -40,15 +41,14 @@ def adjusted_balanced_accuracy(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     counts = class_counts(matrix)
-    with quiet():
-        class__recall = average_class_metric(
-            _term_class__recall,
-            counts,
-            average="none",
-            averages=("none",),
-            params={},
-            zero_division=zero_division,
-        )
-        value = (sum_last_axis(xp, class__recall) - 1) / max(1, C - 1)
-        undefined = False
-        return finish(xp, value, undefined, zero_division)
+    class__recall = average_class_metric(
+        _term_class__recall,
+        counts,
+        average="none",
+        averages=("none",),
+        params={},
+        zero_division=zero_division,
+    )
+    value = (sum_last_axis(xp, class__recall) - 1) / max(1, C - 1)
+    undefined = False
+    return finish(xp, value, undefined, zero_division)

@@ -24,6 +24,7 @@ __all__ = ["adjusted_rand_index", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def adjusted_rand_index(
     matrix,
     *,
@@ -36,24 +37,23 @@ def adjusted_rand_index(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M__exact, n__exact, p__exact, t__exact = exact(
-            xp, lambda B: 4*B**2*C**2*(B + 1)**2 + 2*B**2*C*(B + 1)**2, M, n, p, t, terms=terms
-        )
-        exact__y0 = (p__exact - 1) * p__exact
-        exact__y1 = n__exact * (n__exact - 1)
-        exact__y2 = (t__exact - 1) * t__exact
-        exact__0 = real(
-            xp,
-            exact__y1 * sum_last_axis(xp, exact__y0)
-            + exact__y1 * sum_last_axis(xp, exact__y2)
-            - 2 * sum_last_axis(xp, exact__y0) * sum_last_axis(xp, exact__y2),
-        )
-        exact__1 = real(
-            xp,
-            exact__y1 * sum_last_axis(xp, xp.sum((M__exact - 1) * M__exact, axis=-2))
-            - sum_last_axis(xp, exact__y0) * sum_last_axis(xp, exact__y2),
-        )
-        value = 2 * exact__1 / nonzero(xp, exact__0)
-        undefined = (exact__0 == 0)
-        return finish(xp, value, undefined, zero_division)
+    M__exact, n__exact, p__exact, t__exact = exact(
+        xp, lambda B: 4*B**2*C**2*(B + 1)**2 + 2*B**2*C*(B + 1)**2, M, n, p, t, terms=terms
+    )
+    exact__y0 = (p__exact - 1) * p__exact
+    exact__y1 = n__exact * (n__exact - 1)
+    exact__y2 = (t__exact - 1) * t__exact
+    exact__0 = real(
+        xp,
+        exact__y1 * sum_last_axis(xp, exact__y0)
+        + exact__y1 * sum_last_axis(xp, exact__y2)
+        - 2 * sum_last_axis(xp, exact__y0) * sum_last_axis(xp, exact__y2),
+    )
+    exact__1 = real(
+        xp,
+        exact__y1 * sum_last_axis(xp, xp.sum((M__exact - 1) * M__exact, axis=-2))
+        - sum_last_axis(xp, exact__y0) * sum_last_axis(xp, exact__y2),
+    )
+    value = 2 * exact__1 / nonzero(xp, exact__0)
+    undefined = (exact__0 == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -29,6 +29,7 @@ __all__ = ["au1p", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def au1p(
     y_true,
     scores,
@@ -45,20 +46,19 @@ def au1p(
     Y__class, S, xp = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("au1p", n, C, ((0, 2), (1, 1)))
-    with quiet():
-        Y = one_hot(xp, Y__class, S)
-        ranked__pairs = rank_pairs(xp, Y, S)
-        value = (
-            sum_last_axis(
-                xp,
-                xp.sum(
-                    (1 - eye(xp, C))
-                    * ranked__pairs
-                    / nonzero(xp, align(xp, xp.sum(transpose(xp, Y), axis=-1), "k", "jk")),
-                    axis=-2,
-                ),
-            )
-            / nonzero(xp, n * (C - 1))
+    Y = one_hot(xp, Y__class, S)
+    ranked__pairs = rank_pairs(xp, Y, S)
+    value = (
+        sum_last_axis(
+            xp,
+            xp.sum(
+                (1 - eye(xp, C))
+                * ranked__pairs
+                / nonzero(xp, align(xp, xp.sum(transpose(xp, Y), axis=-1), "k", "jk")),
+                axis=-2,
+            ),
         )
-        undefined = (n == 0) | xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n * (C - 1))
+    )
+    undefined = (n == 0) | xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
+    return finish(xp, value, undefined, zero_division)

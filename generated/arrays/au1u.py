@@ -29,6 +29,7 @@ __all__ = ["au1u", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def au1u(
     y_true,
     scores,
@@ -45,27 +46,26 @@ def au1u(
     Y__class, S, xp = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("au1u", n, C, ((0, 2), (1, 1)))
-    with quiet():
-        Y = one_hot(xp, Y__class, S)
-        ranked__pairs = rank_pairs(xp, Y, S)
-        value = (
-            sum_last_axis(
-                xp,
-                xp.sum(
-                    (1 - eye(xp, C))
-                    * ranked__pairs
-                    / nonzero(
-                        xp,
-                        align(xp, xp.sum(transpose(xp, Y), axis=-1), "j", "jk")
-                        * align(xp, xp.sum(transpose(xp, Y), axis=-1), "k", "jk"),
-                    ),
-                    axis=-2,
+    Y = one_hot(xp, Y__class, S)
+    ranked__pairs = rank_pairs(xp, Y, S)
+    value = (
+        sum_last_axis(
+            xp,
+            xp.sum(
+                (1 - eye(xp, C))
+                * ranked__pairs
+                / nonzero(
+                    xp,
+                    align(xp, xp.sum(transpose(xp, Y), axis=-1), "j", "jk")
+                    * align(xp, xp.sum(transpose(xp, Y), axis=-1), "k", "jk"),
                 ),
-            )
-            / (C * (C - 1))
+                axis=-2,
+            ),
         )
-        undefined = (
-            xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
-            | xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
-        )
-        return finish(xp, value, undefined, zero_division)
+        / (C * (C - 1))
+    )
+    undefined = (
+        xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
+        | xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
+    )
+    return finish(xp, value, undefined, zero_division)

@@ -26,6 +26,7 @@ def _term_macro__recall(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def balanced_accuracy(
     counts,
     *,
@@ -37,15 +38,14 @@ def balanced_accuracy(
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
     xp = space(counts)
-    with quiet():
-        macro__recall = average_class_metric(
-            _term_macro__recall,
-            counts,
-            average="macro",
-            averages=("macro",),
-            params={},
-            zero_division=zero_division,
-        )
-        value = macro__recall
-        undefined = False
-        return finish(xp, value, undefined, zero_division)
+    macro__recall = average_class_metric(
+        _term_macro__recall,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    value = macro__recall
+    undefined = False
+    return finish(xp, value, undefined, zero_division)

@@ -22,6 +22,7 @@ __all__ = ["bangdiwala_b", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def bangdiwala_b(
     matrix,
     *,
@@ -34,8 +35,7 @@ def bangdiwala_b(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        x0 = p * t
-        value = sum_last_axis(xp, terms.diagonal ** 2) / nonzero(xp, sum_last_axis(xp, x0))
-        undefined = (sum_last_axis(xp, x0) == 0)
-        return finish(xp, value, undefined, zero_division)
+    x0 = p * t
+    value = sum_last_axis(xp, terms.diagonal ** 2) / nonzero(xp, sum_last_axis(xp, x0))
+    undefined = (sum_last_axis(xp, x0) == 0)
+    return finish(xp, value, undefined, zero_division)

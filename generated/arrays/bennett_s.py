@@ -24,6 +24,7 @@ __all__ = ["bennett_s", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def bennett_s(
     matrix,
     *,
@@ -36,11 +37,8 @@ def bennett_s(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M_diagonal__exact, n__exact = exact(
-            xp, lambda B: B*C**2 + B, terms.diagonal, n, terms=terms
-        )
-        exact__0 = real(xp, C * sum_last_axis(xp, M_diagonal__exact) - n__exact)
-        value = exact__0 / nonzero(xp, n * max(1, C - 1))
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    M_diagonal__exact, n__exact = exact(xp, lambda B: B*C**2 + B, terms.diagonal, n, terms=terms)
+    exact__0 = real(xp, C * sum_last_axis(xp, M_diagonal__exact) - n__exact)
+    value = exact__0 / nonzero(xp, n * max(1, C - 1))
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -26,6 +26,7 @@ __all__ = ["binary_calibration_error", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def binary_calibration_error(
     y_true,
     scores,
@@ -44,20 +45,19 @@ def binary_calibration_error(
     n, C = S.shape
     check_score_memory("binary_calibration_error", n, C, ((1, 0),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
-    with quiet():
-        S__column1 = S[:, 1]
-        grouped__key0, grouped__value1 = (
-            xp.floor(bins * S__column1), equal(xp, 1, Y__class) - S__column1
+    S__column1 = S[:, 1]
+    grouped__key0, grouped__value1 = (
+        xp.floor(bins * S__column1), equal(xp, 1, Y__class) - S__column1
+    )
+    value = (
+        xp.sum(
+            xp.abs(
+                group_sum(xp, grouped__key0, grouped__value1, grouped__key0)
+                / nonzero(xp, group_sum(xp, grouped__key0, 1, grouped__key0))
+            ),
+            axis=-1,
         )
-        value = (
-            xp.sum(
-                xp.abs(
-                    group_sum(xp, grouped__key0, grouped__value1, grouped__key0)
-                    / nonzero(xp, group_sum(xp, grouped__key0, 1, grouped__key0))
-                ),
-                axis=-1,
-            )
-            / nonzero(xp, n)
-        )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -25,6 +25,7 @@ __all__ = ["binary_hinge_loss", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def binary_hinge_loss(
     y_true,
     scores,
@@ -45,13 +46,10 @@ def binary_hinge_loss(
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
-    with quiet():
-        S__column1 = S[:, 1]
-        value = (
-            xp.sum(
-                xp.maximum(0, 1 - (2 * equal(xp, 1, Y__class) - 1) * S__column1) ** power, axis=-1
-            )
-            / nonzero(xp, n)
-        )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    S__column1 = S[:, 1]
+    value = (
+        xp.sum(xp.maximum(0, 1 - (2 * equal(xp, 1, Y__class) - 1) * S__column1) ** power, axis=-1)
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

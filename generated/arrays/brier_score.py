@@ -26,6 +26,7 @@ __all__ = ["brier_score", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def brier_score(
     y_true,
     scores,
@@ -42,11 +43,10 @@ def brier_score(
     Y__class, S, xp = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("brier_score", n, C, ((1, 1),))
-    with quiet():
-        Y = one_hot(xp, Y__class, S)
-        value = (
-            sum_last_axis(xp, xp.sum((transpose(xp, S) - transpose(xp, Y)) ** 2, axis=-1))
-            / nonzero(xp, n)
-        )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    Y = one_hot(xp, Y__class, S)
+    value = (
+        sum_last_axis(xp, xp.sum((transpose(xp, S) - transpose(xp, Y)) ** 2, axis=-1))
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -25,6 +25,7 @@ __all__ = ["cen", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def cen(
     matrix,
     *,
@@ -36,23 +37,20 @@ def cen(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        x0 = p + t
-        value = (
-            -sum_last_axis(
-                xp,
-                xp.sum(
-                    (1 - eye(xp, C))
-                    * (
-                        xlogy_ratio(xp, M, M, align(xp, x0, "j", "jk"))
-                        + xlogy_ratio(
-                            xp, transpose(xp, M), transpose(xp, M), align(xp, x0, "j", "jk")
-                        )
-                    ),
-                    axis=-2,
+    x0 = p + t
+    value = (
+        -sum_last_axis(
+            xp,
+            xp.sum(
+                (1 - eye(xp, C))
+                * (
+                    xlogy_ratio(xp, M, M, align(xp, x0, "j", "jk"))
+                    + xlogy_ratio(xp, transpose(xp, M), transpose(xp, M), align(xp, x0, "j", "jk"))
                 ),
-            )
-            / nonzero(xp, 2 * n * xp.log(max(2, 2 * (C - 1))))
+                axis=-2,
+            ),
         )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, 2 * n * xp.log(max(2, 2 * (C - 1))))
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -25,6 +25,7 @@ __all__ = ["class_cen", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def class_cen(
     matrix,
     *,
@@ -39,27 +40,26 @@ def class_cen(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        x0 = p + t
-        value = (
-            -sum_last_axis(
-                xp,
-                (1 - eye(xp, C))
-                * (
-                    xlogy_ratio(xp, M, M, align(xp, x0, "j", "jk"))
-                    + xlogy_ratio(xp, transpose(xp, M), transpose(xp, M), align(xp, x0, "j", "jk"))
-                ),
-            )
-            / nonzero(xp, x0 * xp.log(max(2, 2 * (C - 1))))
+    x0 = p + t
+    value = (
+        -sum_last_axis(
+            xp,
+            (1 - eye(xp, C))
+            * (
+                xlogy_ratio(xp, M, M, align(xp, x0, "j", "jk"))
+                + xlogy_ratio(xp, transpose(xp, M), transpose(xp, M), align(xp, x0, "j", "jk"))
+            ),
         )
-        undefined = (x0 == 0)
-        return average_class_values(
-            value,
-            undefined,
-            t,
-            average=average,
-            averages=("none", "binary", "macro", "weighted"),
-            weights=weights,
-            pos_label=pos_label,
-            zero_division=zero_division,
-        )
+        / nonzero(xp, x0 * xp.log(max(2, 2 * (C - 1))))
+    )
+    undefined = (x0 == 0)
+    return average_class_values(
+        value,
+        undefined,
+        t,
+        average=average,
+        averages=("none", "binary", "macro", "weighted"),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )

@@ -28,6 +28,7 @@ __all__ = ["class_mcen", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def class_mcen(
     matrix,
     *,
@@ -43,32 +44,31 @@ def class_mcen(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M_diagonal__exact, p__exact, t__exact = exact(
-            xp, lambda B: 3*B, terms.diagonal, p, t, terms=terms
+    M_diagonal__exact, p__exact, t__exact = exact(
+        xp, lambda B: 3*B, terms.diagonal, p, t, terms=terms
+    )
+    exact__0 = real(xp, p__exact + t__exact - M_diagonal__exact)
+    x0 = 1 / nonzero(xp, exact__0)
+    value = (
+        -x0
+        * sum_last_axis(
+            xp,
+            (1 - eye(xp, C))
+            * (
+                xlogy(xp, M, align(xp, x0, "j", "jk") * M)
+                + xlogy(xp, transpose(xp, M), align(xp, x0, "j", "jk") * transpose(xp, M))
+            ),
         )
-        exact__0 = real(xp, p__exact + t__exact - M_diagonal__exact)
-        x0 = 1 / nonzero(xp, exact__0)
-        value = (
-            -x0
-            * sum_last_axis(
-                xp,
-                (1 - eye(xp, C))
-                * (
-                    xlogy(xp, M, align(xp, x0, "j", "jk") * M)
-                    + xlogy(xp, transpose(xp, M), align(xp, x0, "j", "jk") * transpose(xp, M))
-                ),
-            )
-            / xp.log(max(2, 2 * (C - 1)))
-        )
-        undefined = (exact__0 == 0)
-        return average_class_values(
-            value,
-            undefined,
-            t,
-            average=average,
-            averages=("none", "binary", "macro", "weighted"),
-            weights=weights,
-            pos_label=pos_label,
-            zero_division=zero_division,
-        )
+        / xp.log(max(2, 2 * (C - 1)))
+    )
+    undefined = (exact__0 == 0)
+    return average_class_values(
+        value,
+        undefined,
+        t,
+        average=average,
+        averages=("none", "binary", "macro", "weighted"),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )

@@ -24,6 +24,7 @@ __all__ = ["cohen_kappa", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def cohen_kappa(
     matrix,
     *,
@@ -36,15 +37,14 @@ def cohen_kappa(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-            xp, lambda B: 3*B**2*C + B**2, terms.diagonal, n, p, t, terms=terms
-        )
-        exact__y0 = p__exact * t__exact
-        exact__0 = real(xp, n__exact ** 2 - sum_last_axis(xp, exact__y0))
-        exact__1 = real(
-            xp, n__exact * sum_last_axis(xp, M_diagonal__exact) - sum_last_axis(xp, exact__y0)
-        )
-        value = exact__1 / nonzero(xp, exact__0)
-        undefined = (exact__0 == 0)
-        return finish(xp, value, undefined, zero_division)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        xp, lambda B: 3*B**2*C + B**2, terms.diagonal, n, p, t, terms=terms
+    )
+    exact__y0 = p__exact * t__exact
+    exact__0 = real(xp, n__exact ** 2 - sum_last_axis(xp, exact__y0))
+    exact__1 = real(
+        xp, n__exact * sum_last_axis(xp, M_diagonal__exact) - sum_last_axis(xp, exact__y0)
+    )
+    value = exact__1 / nonzero(xp, exact__0)
+    undefined = (exact__0 == 0)
+    return finish(xp, value, undefined, zero_division)

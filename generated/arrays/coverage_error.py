@@ -28,6 +28,7 @@ __all__ = ["coverage_error", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def coverage_error(
     y_true,
     scores,
@@ -43,22 +44,21 @@ def coverage_error(
     Y, S, xp = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
     check_score_memory("coverage_error", n, C, ((1, 1),))
-    with quiet():
-        [S__Y__above] = row_ranks(xp, S, ("above",), Y)
-        value = (
-            sum_last_axis(
-                xp,
-                xp.sum(
-                    heaviside(
-                        xp,
-                        align(xp, xp.sum(transpose(xp, Y), axis=-2), "s", "ls")
-                        - transpose(xp, S__Y__above),
-                        0.0,
-                    ),
-                    axis=-1,
+    [S__Y__above] = row_ranks(xp, S, ("above",), Y)
+    value = (
+        sum_last_axis(
+            xp,
+            xp.sum(
+                heaviside(
+                    xp,
+                    align(xp, xp.sum(transpose(xp, Y), axis=-2), "s", "ls")
+                    - transpose(xp, S__Y__above),
+                    0.0,
                 ),
-            )
-            / nonzero(xp, n)
+                axis=-1,
+            ),
         )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -25,6 +25,7 @@ __all__ = ["cramers_v", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def cramers_v(
     matrix,
     *,
@@ -37,28 +38,24 @@ def cramers_v(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M__exact, n__exact, p__exact, t__exact = exact(
-            xp, lambda B: 2*B**2, M, n, p, t, terms=terms
-        )
-        exact__0 = real(
-            xp,
-            align(xp, n__exact, "", "ij") * M__exact
-            - align(xp, p__exact, "j", "ij") * align(xp, t__exact, "i", "ij"),
-        )
-        value = (
-            xp.sqrt(
-                sum_last_axis(
-                    xp,
-                    xp.sum(
-                        exact__0 ** 2
-                        / nonzero(xp, align(xp, p, "j", "ij") * align(xp, t, "i", "ij")),
-                        axis=-2,
-                    ),
-                )
-                / nonzero(xp, n ** 2)
+    M__exact, n__exact, p__exact, t__exact = exact(xp, lambda B: 2*B**2, M, n, p, t, terms=terms)
+    exact__0 = real(
+        xp,
+        align(xp, n__exact, "", "ij") * M__exact
+        - align(xp, p__exact, "j", "ij") * align(xp, t__exact, "i", "ij"),
+    )
+    value = (
+        xp.sqrt(
+            sum_last_axis(
+                xp,
+                xp.sum(
+                    exact__0 ** 2 / nonzero(xp, align(xp, p, "j", "ij") * align(xp, t, "i", "ij")),
+                    axis=-2,
+                ),
             )
-            / xp.sqrt(max(1, C - 1))
+            / nonzero(xp, n ** 2)
         )
-        undefined = (n == 0) | xp.any(p == 0, axis=(-1,)) | xp.any(t == 0, axis=(-1,))
-        return finish(xp, value, undefined, zero_division)
+        / xp.sqrt(max(1, C - 1))
+    )
+    undefined = (n == 0) | xp.any(p == 0, axis=(-1,)) | xp.any(t == 0, axis=(-1,))
+    return finish(xp, value, undefined, zero_division)

@@ -26,6 +26,7 @@ __all__ = ["d2_brier_score", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def d2_brier_score(
     y_true,
     scores,
@@ -42,15 +43,14 @@ def d2_brier_score(
     Y__class, S, xp = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("d2_brier_score", n, C, ((1, 1),))
-    with quiet():
-        Y = one_hot(xp, Y__class, S)
-        value = (
-            (
-                n ** 2
-                - n * sum_last_axis(xp, xp.sum((transpose(xp, S) - transpose(xp, Y)) ** 2, axis=-1))
-                - sum_last_axis(xp, xp.sum(transpose(xp, Y), axis=-1) ** 2)
-            )
-            / nonzero(xp, n ** 2 - sum_last_axis(xp, xp.sum(transpose(xp, Y), axis=-1) ** 2))
+    Y = one_hot(xp, Y__class, S)
+    value = (
+        (
+            n ** 2
+            - n * sum_last_axis(xp, xp.sum((transpose(xp, S) - transpose(xp, Y)) ** 2, axis=-1))
+            - sum_last_axis(xp, xp.sum(transpose(xp, Y), axis=-1) ** 2)
         )
-        undefined = (n ** 2 - sum_last_axis(xp, xp.sum(transpose(xp, Y), axis=-1) ** 2) == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n ** 2 - sum_last_axis(xp, xp.sum(transpose(xp, Y), axis=-1) ** 2))
+    )
+    undefined = (n ** 2 - sum_last_axis(xp, xp.sum(transpose(xp, Y), axis=-1) ** 2) == 0)
+    return finish(xp, value, undefined, zero_division)

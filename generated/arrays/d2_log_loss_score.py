@@ -30,6 +30,7 @@ __all__ = ["d2_log_loss_score", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def d2_log_loss_score(
     y_true,
     scores,
@@ -46,45 +47,44 @@ def d2_log_loss_score(
     Y__class, S, xp = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("d2_log_loss_score", n, C, ((1, 1),))
-    with quiet():
-        Y = one_hot(xp, Y__class, S)
-        S__true = row_take(xp, S, Y__class)
-        value = (
-            (
-                sum_last_axis(
-                    xp,
-                    xlogy(
-                        xp,
-                        xp.sum(transpose(xp, Y), axis=-1),
-                        xp.sum(transpose(xp, Y), axis=-1) / nonzero(xp, align(xp, n, "", "k")),
-                    ),
-                )
-                - xp.sum(extended_log(xp, S__true), axis=-1)
-            )
-            / nonzero(
+    Y = one_hot(xp, Y__class, S)
+    S__true = row_take(xp, S, Y__class)
+    value = (
+        (
+            sum_last_axis(
                 xp,
-                sum_last_axis(
+                xlogy(
                     xp,
-                    xlogy(
-                        xp,
-                        xp.sum(transpose(xp, Y), axis=-1),
-                        xp.sum(transpose(xp, Y), axis=-1) / nonzero(xp, align(xp, n, "", "k")),
-                    ),
+                    xp.sum(transpose(xp, Y), axis=-1),
+                    xp.sum(transpose(xp, Y), axis=-1) / nonzero(xp, align(xp, n, "", "k")),
                 ),
             )
+            - xp.sum(extended_log(xp, S__true), axis=-1)
         )
-        undefined = (
-            (n == 0)
-            | (
-                sum_last_axis(
+        / nonzero(
+            xp,
+            sum_last_axis(
+                xp,
+                xlogy(
                     xp,
-                    xlogy(
-                        xp,
-                        xp.sum(transpose(xp, Y), axis=-1),
-                        xp.sum(transpose(xp, Y), axis=-1) / nonzero(xp, align(xp, n, "", "k")),
-                    ),
-                )
-                == 0
-            )
+                    xp.sum(transpose(xp, Y), axis=-1),
+                    xp.sum(transpose(xp, Y), axis=-1) / nonzero(xp, align(xp, n, "", "k")),
+                ),
+            ),
         )
-        return finish(xp, value, undefined, zero_division)
+    )
+    undefined = (
+        (n == 0)
+        | (
+            sum_last_axis(
+                xp,
+                xlogy(
+                    xp,
+                    xp.sum(transpose(xp, Y), axis=-1),
+                    xp.sum(transpose(xp, Y), axis=-1) / nonzero(xp, align(xp, n, "", "k")),
+                ),
+            )
+            == 0
+        )
+    )
+    return finish(xp, value, undefined, zero_division)

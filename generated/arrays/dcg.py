@@ -30,6 +30,7 @@ __all__ = ["dcg", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def dcg(
     y_true,
     scores,
@@ -51,26 +52,25 @@ def dcg(
     check_score_memory("dcg", n, C, ((1, 1),))
     log_base = scalar_param("log_base", log_base, lambda log_base: (log_base > 1), "log_base > 1")
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
-    with quiet():
-        S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
-        value = (
-            xp.log(log_base)
-            * sum_last_axis(
-                xp,
-                xp.sum(
-                    transpose(xp, Y)
-                    * window_sum(
-                        xp,
-                        lambda m: (heaviside(xp, top - m, 0.0) + equal(xp, 0, top)) / xp.log(2 + m),
-                        transpose(xp, S__above),
-                        transpose(xp, S__above) + transpose(xp, S__tied),
-                        C,
-                    )
-                    / nonzero(xp, transpose(xp, S__tied)),
-                    axis=-1,
-                ),
-            )
-            / nonzero(xp, n)
+    S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
+    value = (
+        xp.log(log_base)
+        * sum_last_axis(
+            xp,
+            xp.sum(
+                transpose(xp, Y)
+                * window_sum(
+                    xp,
+                    lambda m: (heaviside(xp, top - m, 0.0) + equal(xp, 0, top)) / xp.log(2 + m),
+                    transpose(xp, S__above),
+                    transpose(xp, S__above) + transpose(xp, S__tied),
+                    C,
+                )
+                / nonzero(xp, transpose(xp, S__tied)),
+                axis=-1,
+            ),
         )
-        undefined = (n == 0) | xp.any(transpose(xp, S__tied) == 0, axis=(-2, -1))
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0) | xp.any(transpose(xp, S__tied) == 0, axis=(-2, -1))
+    return finish(xp, value, undefined, zero_division)

@@ -31,6 +31,7 @@ def _term_macro__recall(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def f1_of_macro_averages(
     counts,
     *,
@@ -42,24 +43,23 @@ def f1_of_macro_averages(
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
     xp = space(counts)
-    with quiet():
-        macro__precision = average_class_metric(
-            _term_macro__precision,
-            counts,
-            average="macro",
-            averages=("macro",),
-            params={},
-            zero_division=zero_division,
-        )
-        macro__recall = average_class_metric(
-            _term_macro__recall,
-            counts,
-            average="macro",
-            averages=("macro",),
-            params={},
-            zero_division=zero_division,
-        )
-        x0 = macro__precision + macro__recall
-        value = 2 * macro__precision * macro__recall / nonzero(xp, x0)
-        undefined = (x0 == 0)
-        return finish(xp, value, undefined, zero_division)
+    macro__precision = average_class_metric(
+        _term_macro__precision,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    macro__recall = average_class_metric(
+        _term_macro__recall,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    x0 = macro__precision + macro__recall
+    value = 2 * macro__precision * macro__recall / nonzero(xp, x0)
+    undefined = (x0 == 0)
+    return finish(xp, value, undefined, zero_division)

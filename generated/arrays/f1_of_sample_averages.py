@@ -31,6 +31,7 @@ def _term_samples__recall(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def f1_of_sample_averages(
     counts,
     *,
@@ -43,24 +44,23 @@ def f1_of_sample_averages(
     else float32).
     """
     xp = space(counts)
-    with quiet():
-        samples__precision = average_class_metric(
-            _term_samples__precision,
-            counts,
-            average="samples",
-            averages=("samples",),
-            params={},
-            zero_division=zero_division,
-        )
-        samples__recall = average_class_metric(
-            _term_samples__recall,
-            counts,
-            average="samples",
-            averages=("samples",),
-            params={},
-            zero_division=zero_division,
-        )
-        x0 = samples__precision + samples__recall
-        value = 2 * samples__precision * samples__recall / nonzero(xp, x0)
-        undefined = (x0 == 0)
-        return finish(xp, value, undefined, zero_division)
+    samples__precision = average_class_metric(
+        _term_samples__precision,
+        counts,
+        average="samples",
+        averages=("samples",),
+        params={},
+        zero_division=zero_division,
+    )
+    samples__recall = average_class_metric(
+        _term_samples__recall,
+        counts,
+        average="samples",
+        averages=("samples",),
+        params={},
+        zero_division=zero_division,
+    )
+    x0 = samples__precision + samples__recall
+    value = 2 * samples__precision * samples__recall / nonzero(xp, x0)
+    undefined = (x0 == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -32,6 +32,7 @@ def _term_macro__recall(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def f_beta_of_macro_averages(
     counts,
     *,
@@ -45,25 +46,24 @@ def f_beta_of_macro_averages(
     """
     xp = space(counts)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
-    with quiet():
-        macro__precision = average_class_metric(
-            _term_macro__precision,
-            counts,
-            average="macro",
-            averages=("macro",),
-            params={},
-            zero_division=zero_division,
-        )
-        macro__recall = average_class_metric(
-            _term_macro__recall,
-            counts,
-            average="macro",
-            averages=("macro",),
-            params={},
-            zero_division=zero_division,
-        )
-        x0 = beta ** 2
-        x1 = macro__recall + x0 * macro__precision
-        value = macro__precision * macro__recall * (1 + x0) / nonzero(xp, x1)
-        undefined = (x1 == 0)
-        return finish(xp, value, undefined, zero_division)
+    macro__precision = average_class_metric(
+        _term_macro__precision,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    macro__recall = average_class_metric(
+        _term_macro__recall,
+        counts,
+        average="macro",
+        averages=("macro",),
+        params={},
+        zero_division=zero_division,
+    )
+    x0 = beta ** 2
+    x1 = macro__recall + x0 * macro__precision
+    value = macro__precision * macro__recall * (1 + x0) / nonzero(xp, x1)
+    undefined = (x1 == 0)
+    return finish(xp, value, undefined, zero_division)

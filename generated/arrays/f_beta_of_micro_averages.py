@@ -32,6 +32,7 @@ def _term_micro__recall(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def f_beta_of_micro_averages(
     counts,
     *,
@@ -45,25 +46,24 @@ def f_beta_of_micro_averages(
     """
     xp = space(counts)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
-    with quiet():
-        micro__precision = average_class_metric(
-            _term_micro__precision,
-            counts,
-            average="micro",
-            averages=("micro",),
-            params={},
-            zero_division=zero_division,
-        )
-        micro__recall = average_class_metric(
-            _term_micro__recall,
-            counts,
-            average="micro",
-            averages=("micro",),
-            params={},
-            zero_division=zero_division,
-        )
-        x0 = beta ** 2
-        x1 = micro__recall + x0 * micro__precision
-        value = micro__precision * micro__recall * (1 + x0) / nonzero(xp, x1)
-        undefined = (x1 == 0)
-        return finish(xp, value, undefined, zero_division)
+    micro__precision = average_class_metric(
+        _term_micro__precision,
+        counts,
+        average="micro",
+        averages=("micro",),
+        params={},
+        zero_division=zero_division,
+    )
+    micro__recall = average_class_metric(
+        _term_micro__recall,
+        counts,
+        average="micro",
+        averages=("micro",),
+        params={},
+        zero_division=zero_division,
+    )
+    x0 = beta ** 2
+    x1 = micro__recall + x0 * micro__precision
+    value = micro__precision * micro__recall * (1 + x0) / nonzero(xp, x1)
+    undefined = (x1 == 0)
+    return finish(xp, value, undefined, zero_division)

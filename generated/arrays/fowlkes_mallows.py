@@ -24,6 +24,7 @@ __all__ = ["fowlkes_mallows", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def fowlkes_mallows(
     matrix,
     *,
@@ -36,13 +37,12 @@ def fowlkes_mallows(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M__exact, n__exact, p__exact, t__exact = exact(
-            xp, lambda B: B**2*C**2 + 2*B**2*C + 3*B, M, n, p, t, terms=terms
-        )
-        exact__0 = real(xp, sum_last_axis(xp, p__exact ** 2) - n__exact)
-        exact__1 = real(xp, sum_last_axis(xp, t__exact ** 2) - n__exact)
-        exact__2 = real(xp, sum_last_axis(xp, xp.sum(M__exact ** 2, axis=-2)) - n__exact)
-        value = exact__2 / nonzero(xp, xp.sqrt(exact__0 * exact__1))
-        undefined = (exact__0 == 0) | (exact__1 == 0)
-        return finish(xp, value, undefined, zero_division)
+    M__exact, n__exact, p__exact, t__exact = exact(
+        xp, lambda B: B**2*C**2 + 2*B**2*C + 3*B, M, n, p, t, terms=terms
+    )
+    exact__0 = real(xp, sum_last_axis(xp, p__exact ** 2) - n__exact)
+    exact__1 = real(xp, sum_last_axis(xp, t__exact ** 2) - n__exact)
+    exact__2 = real(xp, sum_last_axis(xp, xp.sum(M__exact ** 2, axis=-2)) - n__exact)
+    value = exact__2 / nonzero(xp, xp.sqrt(exact__0 * exact__1))
+    undefined = (exact__0 == 0) | (exact__1 == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -19,6 +19,7 @@ __all__ = ["global_performance_index", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def global_performance_index(
     matrix,
     *,
@@ -30,7 +31,6 @@ def global_performance_index(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        value = n / C
-        undefined = False
-        return finish(xp, value, undefined, zero_division)
+    value = n / C
+    undefined = False
+    return finish(xp, value, undefined, zero_division)

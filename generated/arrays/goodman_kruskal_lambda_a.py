@@ -21,6 +21,7 @@ __all__ = ["goodman_kruskal_lambda_a", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def goodman_kruskal_lambda_a(
     matrix,
     *,
@@ -32,10 +33,9 @@ def goodman_kruskal_lambda_a(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        value = (
-            (sum_last_axis(xp, xp.max(M, axis=-2)) - xp.max(t, axis=-1))
-            / nonzero(xp, n - xp.max(t, axis=-1))
-        )
-        undefined = (n - xp.max(t, axis=-1) == 0)
-        return finish(xp, value, undefined, zero_division)
+    value = (
+        (sum_last_axis(xp, xp.max(M, axis=-2)) - xp.max(t, axis=-1))
+        / nonzero(xp, n - xp.max(t, axis=-1))
+    )
+    undefined = (n - xp.max(t, axis=-1) == 0)
+    return finish(xp, value, undefined, zero_division)

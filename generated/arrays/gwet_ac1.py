@@ -25,6 +25,7 @@ __all__ = ["gwet_ac1", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def gwet_ac1(
     matrix,
     *,
@@ -37,24 +38,23 @@ def gwet_ac1(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-            xp,
-            lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2),
-            terms.diagonal,
-            n,
-            p,
-            t,
-            terms=terms,
-        )
-        exact__y0 = p__exact + t__exact
-        exact__y1 = exact__y0 * (align(xp, 2 * n__exact, "", "k") - exact__y0)
-        exact__0 = real(xp, 4 * n__exact ** 2 * max(1, C - 1) - sum_last_axis(xp, exact__y1))
-        exact__1 = real(
-            xp,
-            4 * n__exact * max(1, C - 1) * sum_last_axis(xp, M_diagonal__exact)
-            - sum_last_axis(xp, exact__y1),
-        )
-        value = exact__1 / nonzero(xp, exact__0)
-        undefined = (n == 0) | (exact__0 / nonzero(xp, 4 * n ** 2) == 0)
-        return finish(xp, value, undefined, zero_division)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        xp,
+        lambda B: 4*B**2*C*(C + 2) + 16*B**2*C + 4*B**2*(C + 2),
+        terms.diagonal,
+        n,
+        p,
+        t,
+        terms=terms,
+    )
+    exact__y0 = p__exact + t__exact
+    exact__y1 = exact__y0 * (align(xp, 2 * n__exact, "", "k") - exact__y0)
+    exact__0 = real(xp, 4 * n__exact ** 2 * max(1, C - 1) - sum_last_axis(xp, exact__y1))
+    exact__1 = real(
+        xp,
+        4 * n__exact * max(1, C - 1) * sum_last_axis(xp, M_diagonal__exact)
+        - sum_last_axis(xp, exact__y1),
+    )
+    value = exact__1 / nonzero(xp, exact__0)
+    undefined = (n == 0) | (exact__0 / nonzero(xp, 4 * n ** 2) == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -26,6 +26,7 @@ __all__ = ["hinge_loss", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def hinge_loss(
     y_true,
     scores,
@@ -46,10 +47,9 @@ def hinge_loss(
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
-    with quiet():
-        S__true = row_take(xp, S, Y__class)
-        Y__other = first_max_other(xp, S, Y__class)
-        S__other = row_take(xp, S, Y__other)
-        value = xp.sum(xp.maximum(0, 1 + S__other - S__true) ** power, axis=-1) / nonzero(xp, n)
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    S__true = row_take(xp, S, Y__class)
+    Y__other = first_max_other(xp, S, Y__class)
+    S__other = row_take(xp, S, Y__other)
+    value = xp.sum(xp.maximum(0, 1 + S__other - S__true) ** power, axis=-1) / nonzero(xp, n)
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

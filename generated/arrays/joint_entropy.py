@@ -23,6 +23,7 @@ __all__ = ["joint_entropy", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def joint_entropy(
     matrix,
     *,
@@ -34,10 +35,9 @@ def joint_entropy(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        value = (
-            -sum_last_axis(xp, xp.sum(xlogy_ratio(xp, M, M, align(xp, n, "", "ij")), axis=-2))
-            / nonzero(xp, n * xp.log(2))
-        )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    value = (
+        -sum_last_axis(xp, xp.sum(xlogy_ratio(xp, M, M, align(xp, n, "", "ij")), axis=-2))
+        / nonzero(xp, n * xp.log(2))
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

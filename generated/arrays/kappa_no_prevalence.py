@@ -24,6 +24,7 @@ __all__ = ["kappa_no_prevalence", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def kappa_no_prevalence(
     matrix,
     *,
@@ -36,9 +37,8 @@ def kappa_no_prevalence(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M_diagonal__exact, n__exact = exact(xp, lambda B: 2*B*C + B, terms.diagonal, n, terms=terms)
-        exact__0 = real(xp, 2 * sum_last_axis(xp, M_diagonal__exact) - n__exact)
-        value = exact__0 / nonzero(xp, n)
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    M_diagonal__exact, n__exact = exact(xp, lambda B: 2*B*C + B, terms.diagonal, n, terms=terms)
+    exact__0 = real(xp, 2 * sum_last_axis(xp, M_diagonal__exact) - n__exact)
+    value = exact__0 / nonzero(xp, n)
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -23,6 +23,7 @@ __all__ = ["kl_divergence", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def kl_divergence(
     matrix,
     *,
@@ -34,8 +35,7 @@ def kl_divergence(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        x0 = equal(xp, 0, t)
-        value = sum_last_axis(xp, (1 - x0) * xlogy_ratio(xp, t, t, p)) / nonzero(xp, n * xp.log(2))
-        undefined = (n == 0) | xp.any(x0 + p == 0, axis=(-1,))
-        return finish(xp, value, undefined, zero_division)
+    x0 = equal(xp, 0, t)
+    value = sum_last_axis(xp, (1 - x0) * xlogy_ratio(xp, t, t, p)) / nonzero(xp, n * xp.log(2))
+    undefined = (n == 0) | xp.any(x0 + p == 0, axis=(-1,))
+    return finish(xp, value, undefined, zero_division)

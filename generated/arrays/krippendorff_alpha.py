@@ -24,6 +24,7 @@ __all__ = ["krippendorff_alpha", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def krippendorff_alpha(
     matrix,
     *,
@@ -36,18 +37,17 @@ def krippendorff_alpha(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-            xp, lambda B: 6*B*C*(2*B + 1) + 2*B*(2*B + 1), terms.diagonal, n, p, t, terms=terms
-        )
-        exact__y0 = 2 * n__exact
-        exact__y1 = exact__y0 - 1
-        exact__y2 = p__exact + t__exact
-        exact__y3 = exact__y2 * (exact__y2 - 1)
-        exact__0 = real(xp, exact__y0 * exact__y1 - sum_last_axis(xp, exact__y3))
-        exact__1 = real(
-            xp, 2 * exact__y1 * sum_last_axis(xp, M_diagonal__exact) - sum_last_axis(xp, exact__y3)
-        )
-        value = exact__1 / nonzero(xp, exact__0)
-        undefined = (exact__0 == 0)
-        return finish(xp, value, undefined, zero_division)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        xp, lambda B: 6*B*C*(2*B + 1) + 2*B*(2*B + 1), terms.diagonal, n, p, t, terms=terms
+    )
+    exact__y0 = 2 * n__exact
+    exact__y1 = exact__y0 - 1
+    exact__y2 = p__exact + t__exact
+    exact__y3 = exact__y2 * (exact__y2 - 1)
+    exact__0 = real(xp, exact__y0 * exact__y1 - sum_last_axis(xp, exact__y3))
+    exact__1 = real(
+        xp, 2 * exact__y1 * sum_last_axis(xp, M_diagonal__exact) - sum_last_axis(xp, exact__y3)
+    )
+    value = exact__1 / nonzero(xp, exact__0)
+    undefined = (exact__0 == 0)
+    return finish(xp, value, undefined, zero_division)

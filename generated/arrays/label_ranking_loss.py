@@ -25,6 +25,7 @@ __all__ = ["label_ranking_loss", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def label_ranking_loss(
     y_true,
     scores,
@@ -40,26 +41,24 @@ def label_ranking_loss(
     Y, S, xp = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
     check_score_memory("label_ranking_loss", n, C, ((1, 1),))
-    with quiet():
-        S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
-        S__Y__above, S__Y__tied = row_ranks(xp, S, ("above", "tied"), Y)
-        value = (
+    S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
+    S__Y__above, S__Y__tied = row_ranks(xp, S, ("above", "tied"), Y)
+    value = (
+        xp.sum(
             xp.sum(
-                xp.sum(
-                    (transpose(xp, S__above) + transpose(xp, S__tied)) * transpose(xp, Y)
-                    - (transpose(xp, S__Y__above) + transpose(xp, S__Y__tied)) * transpose(xp, Y),
-                    axis=-2,
-                )
-                / nonzero(
-                    xp,
-                    xp.maximum(
-                        1,
-                        (C - xp.sum(transpose(xp, Y), axis=-2)) * xp.sum(transpose(xp, Y), axis=-2),
-                    ),
-                ),
-                axis=-1,
+                (transpose(xp, S__above) + transpose(xp, S__tied)) * transpose(xp, Y)
+                - (transpose(xp, S__Y__above) + transpose(xp, S__Y__tied)) * transpose(xp, Y),
+                axis=-2,
             )
-            / nonzero(xp, n)
+            / nonzero(
+                xp,
+                xp.maximum(
+                    1, (C - xp.sum(transpose(xp, Y), axis=-2)) * xp.sum(transpose(xp, Y), axis=-2)
+                ),
+            ),
+            axis=-1,
         )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

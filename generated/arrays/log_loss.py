@@ -25,6 +25,7 @@ __all__ = ["log_loss", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def log_loss(
     y_true,
     scores,
@@ -41,8 +42,7 @@ def log_loss(
     Y__class, S, xp = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("log_loss", n, C, ((1, 0),))
-    with quiet():
-        S__true = row_take(xp, S, Y__class)
-        value = -xp.sum(extended_log(xp, S__true), axis=-1) / nonzero(xp, n)
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    S__true = row_take(xp, S, Y__class)
+    value = -xp.sum(extended_log(xp, S__true), axis=-1) / nonzero(xp, n)
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -26,6 +26,7 @@ __all__ = ["lrap", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def lrap(
     y_true,
     scores,
@@ -41,25 +42,24 @@ def lrap(
     Y, S, xp = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
     check_score_memory("lrap", n, C, ((1, 1),))
-    with quiet():
-        S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
-        S__Y__above, S__Y__tied = row_ranks(xp, S, ("above", "tied"), Y)
-        value = (
-            xp.sum(
-                (
-                    equal(xp, 0, xp.sum(transpose(xp, Y), axis=-2))
-                    * xp.maximum(1, xp.sum(transpose(xp, Y), axis=-2))
-                    + xp.sum(
-                        (transpose(xp, S__Y__above) + transpose(xp, S__Y__tied))
-                        * transpose(xp, Y)
-                        / nonzero(xp, transpose(xp, S__above) + transpose(xp, S__tied)),
-                        axis=-2,
-                    )
+    S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
+    S__Y__above, S__Y__tied = row_ranks(xp, S, ("above", "tied"), Y)
+    value = (
+        xp.sum(
+            (
+                equal(xp, 0, xp.sum(transpose(xp, Y), axis=-2))
+                * xp.maximum(1, xp.sum(transpose(xp, Y), axis=-2))
+                + xp.sum(
+                    (transpose(xp, S__Y__above) + transpose(xp, S__Y__tied))
+                    * transpose(xp, Y)
+                    / nonzero(xp, transpose(xp, S__above) + transpose(xp, S__tied)),
+                    axis=-2,
                 )
-                / nonzero(xp, xp.maximum(1, xp.sum(transpose(xp, Y), axis=-2))),
-                axis=-1,
             )
-            / nonzero(xp, n)
+            / nonzero(xp, xp.maximum(1, xp.sum(transpose(xp, Y), axis=-2))),
+            axis=-1,
         )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -27,6 +27,7 @@ __all__ = ["max_calibration_error", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def max_calibration_error(
     y_true,
     scores,
@@ -45,18 +46,17 @@ def max_calibration_error(
     n, C = S.shape
     check_score_memory("max_calibration_error", n, C, ((1, 0),))
     bins = scalar_param("bins", bins, lambda bins: (bins >= 1), "bins >= 1")
-    with quiet():
-        S__argmax = xp.argmax(S, axis=-1)
-        S__max = row_take(xp, S, S__argmax)
-        grouped__key0, grouped__value1 = (
-            xp.floor(bins * S__max), equal(xp, S__argmax, Y__class) - S__max
-        )
-        value = xp.max(
-            xp.abs(
-                group_sum(xp, grouped__key0, grouped__value1, grouped__key0)
-                / nonzero(xp, group_sum(xp, grouped__key0, 1, grouped__key0))
-            ),
-            axis=-1,
-        )
-        undefined = False
-        return finish(xp, value, undefined, zero_division)
+    S__argmax = xp.argmax(S, axis=-1)
+    S__max = row_take(xp, S, S__argmax)
+    grouped__key0, grouped__value1 = (
+        xp.floor(bins * S__max), equal(xp, S__argmax, Y__class) - S__max
+    )
+    value = xp.max(
+        xp.abs(
+            group_sum(xp, grouped__key0, grouped__value1, grouped__key0)
+            / nonzero(xp, group_sum(xp, grouped__key0, 1, grouped__key0))
+        ),
+        axis=-1,
+    )
+    undefined = False
+    return finish(xp, value, undefined, zero_division)

@@ -24,6 +24,7 @@ __all__ = ["mcc", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def mcc(
     matrix,
     *,
@@ -36,18 +37,15 @@ def mcc(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-            xp, lambda B: 4*B**2*C + 2*B**2, terms.diagonal, n, p, t, terms=terms
-        )
-        exact__y0 = n__exact ** 2
-        exact__0 = real(xp, exact__y0 - sum_last_axis(xp, p__exact ** 2))
-        exact__1 = real(xp, exact__y0 - sum_last_axis(xp, t__exact ** 2))
-        exact__2 = real(
-            xp,
-            n__exact * sum_last_axis(xp, M_diagonal__exact)
-            - sum_last_axis(xp, p__exact * t__exact),
-        )
-        value = exact__2 / nonzero(xp, xp.sqrt(exact__0 * exact__1))
-        undefined = (exact__0 == 0) | (exact__1 == 0)
-        return finish(xp, value, undefined, zero_division)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        xp, lambda B: 4*B**2*C + 2*B**2, terms.diagonal, n, p, t, terms=terms
+    )
+    exact__y0 = n__exact ** 2
+    exact__0 = real(xp, exact__y0 - sum_last_axis(xp, p__exact ** 2))
+    exact__1 = real(xp, exact__y0 - sum_last_axis(xp, t__exact ** 2))
+    exact__2 = real(
+        xp, n__exact * sum_last_axis(xp, M_diagonal__exact) - sum_last_axis(xp, p__exact * t__exact)
+    )
+    value = exact__2 / nonzero(xp, xp.sqrt(exact__0 * exact__1))
+    undefined = (exact__0 == 0) | (exact__1 == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -26,6 +26,7 @@ __all__ = ["mean_absolute_error", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def mean_absolute_error(
     y_true,
     scores,
@@ -42,11 +43,10 @@ def mean_absolute_error(
     Y__class, S, xp = check_scores(y_true, scores, labels, probabilities=True, codes=True)
     n, C = S.shape
     check_score_memory("mean_absolute_error", n, C, ((1, 1),))
-    with quiet():
-        Y = one_hot(xp, Y__class, S)
-        value = (
-            sum_last_axis(xp, xp.sum(xp.abs(transpose(xp, S) - transpose(xp, Y)), axis=-1))
-            / nonzero(xp, C * n)
-        )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    Y = one_hot(xp, Y__class, S)
+    value = (
+        sum_last_axis(xp, xp.sum(xp.abs(transpose(xp, S) - transpose(xp, Y)), axis=-1))
+        / nonzero(xp, C * n)
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -23,6 +23,7 @@ __all__ = ["misclassification_count", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def misclassification_count(
     matrix,
     *,
@@ -35,9 +36,8 @@ def misclassification_count(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M_diagonal__exact, n__exact = exact(xp, lambda B: B*C + B, terms.diagonal, n, terms=terms)
-        exact__0 = real(xp, n__exact - sum_last_axis(xp, M_diagonal__exact))
-        value = exact__0
-        undefined = False
-        return finish(xp, value, undefined, zero_division)
+    M_diagonal__exact, n__exact = exact(xp, lambda B: B*C + B, terms.diagonal, n, terms=terms)
+    exact__0 = real(xp, n__exact - sum_last_axis(xp, M_diagonal__exact))
+    value = exact__0
+    undefined = False
+    return finish(xp, value, undefined, zero_division)

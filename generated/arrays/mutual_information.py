@@ -23,6 +23,7 @@ __all__ = ["mutual_information", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def mutual_information(
     matrix,
     *,
@@ -34,13 +35,12 @@ def mutual_information(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        value = (
-            (
-                sum_last_axis(xp, xp.sum(xlogy_ratio(xp, M, M, align(xp, t, "i", "ij")), axis=-2))
-                - sum_last_axis(xp, xlogy_ratio(xp, p, p, align(xp, n, "", "j")))
-            )
-            / nonzero(xp, n * xp.log(2))
+    value = (
+        (
+            sum_last_axis(xp, xp.sum(xlogy_ratio(xp, M, M, align(xp, t, "i", "ij")), axis=-2))
+            - sum_last_axis(xp, xlogy_ratio(xp, p, p, align(xp, n, "", "j")))
         )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n * xp.log(2))
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -29,6 +29,7 @@ __all__ = ["ndcg", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def ndcg(
     y_true,
     scores,
@@ -48,46 +49,32 @@ def ndcg(
     n, C = S.shape
     check_score_memory("ndcg", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 0), "top >= 0")
-    with quiet():
-        S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
-        Y__above, Y__tied = row_ranks(xp, Y, ("above", "tied"))
-        x0 = equal(xp, 0, top)
-        x1 = -top
-        x2 = 1 / nonzero(xp, transpose(xp, Y__tied))
-        x3 = -transpose(xp, Y__above)
-        value = (
+    S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
+    Y__above, Y__tied = row_ranks(xp, Y, ("above", "tied"))
+    x0 = equal(xp, 0, top)
+    x1 = -top
+    x2 = 1 / nonzero(xp, transpose(xp, Y__tied))
+    x3 = -transpose(xp, Y__above)
+    value = (
+        xp.sum(
             xp.sum(
-                xp.sum(
-                    transpose(xp, Y)
-                    * window_sum(
-                        xp,
-                        lambda m: (x0 + heaviside(xp, -m - x1, 0.0)) / xp.log(2 + m),
-                        transpose(xp, S__above),
-                        transpose(xp, S__above) + transpose(xp, S__tied),
-                        C,
-                    )
-                    / nonzero(xp, transpose(xp, S__tied)),
-                    axis=-2,
-                )
-                / nonzero(
+                transpose(xp, Y)
+                * window_sum(
                     xp,
-                    equal(
-                        xp,
-                        0,
-                        xp.sum(
-                            x2
-                            * transpose(xp, Y)
-                            * window_sum(
-                                xp,
-                                lambda m: (x0 + heaviside(xp, -m - x1, 0.0)) / xp.log(2 + m),
-                                -x3,
-                                transpose(xp, Y__above) + transpose(xp, Y__tied),
-                                C,
-                            ),
-                            axis=-2,
-                        ),
-                    )
-                    + xp.sum(
+                    lambda m: (x0 + heaviside(xp, -m - x1, 0.0)) / xp.log(2 + m),
+                    transpose(xp, S__above),
+                    transpose(xp, S__above) + transpose(xp, S__tied),
+                    C,
+                )
+                / nonzero(xp, transpose(xp, S__tied)),
+                axis=-2,
+            )
+            / nonzero(
+                xp,
+                equal(
+                    xp,
+                    0,
+                    xp.sum(
                         x2
                         * transpose(xp, Y)
                         * window_sum(
@@ -99,14 +86,27 @@ def ndcg(
                         ),
                         axis=-2,
                     ),
+                )
+                + xp.sum(
+                    x2
+                    * transpose(xp, Y)
+                    * window_sum(
+                        xp,
+                        lambda m: (x0 + heaviside(xp, -m - x1, 0.0)) / xp.log(2 + m),
+                        -x3,
+                        transpose(xp, Y__above) + transpose(xp, Y__tied),
+                        C,
+                    ),
+                    axis=-2,
                 ),
-                axis=-1,
-            )
-            / nonzero(xp, n)
+            ),
+            axis=-1,
         )
-        undefined = (
-            (n == 0)
-            | xp.any(transpose(xp, S__tied) == 0, axis=(-2, -1))
-            | xp.any(transpose(xp, Y__tied) == 0, axis=(-2, -1))
-        )
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n)
+    )
+    undefined = (
+        (n == 0)
+        | xp.any(transpose(xp, S__tied) == 0, axis=(-2, -1))
+        | xp.any(transpose(xp, Y__tied) == 0, axis=(-2, -1))
+    )
+    return finish(xp, value, undefined, zero_division)

@@ -20,6 +20,7 @@ __all__ = ["no_information_rate", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def no_information_rate(
     matrix,
     *,
@@ -31,7 +32,6 @@ def no_information_rate(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        value = xp.max(t, axis=-1) / nonzero(xp, n)
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    value = xp.max(t, axis=-1) / nonzero(xp, n)
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

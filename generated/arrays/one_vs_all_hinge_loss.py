@@ -28,6 +28,7 @@ __all__ = ["one_vs_all_hinge_loss", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def one_vs_all_hinge_loss(
     y_true,
     scores,
@@ -51,22 +52,19 @@ def one_vs_all_hinge_loss(
     power = scalar_param(
         "power", power, lambda power: (1 <= power) & (power <= 2), "1 <= power <= 2"
     )
-    with quiet():
-        Y = one_hot(xp, Y__class, S)
-        value = (
-            xp.sum(
-                xp.maximum(0, 1 - (2 * transpose(xp, Y) - 1) * transpose(xp, S)) ** power, axis=-1
-            )
-            / nonzero(xp, align(xp, n, "", "k"))
-        )
-        undefined = expand_dims(xp, (n == 0), -1)
-        return average_class_values(
-            value,
-            undefined,
-            xp.sum(Y, axis=-2),
-            average=average,
-            averages=("none", "binary", "macro", "weighted"),
-            weights=weights,
-            pos_label=pos_label,
-            zero_division=zero_division,
-        )
+    Y = one_hot(xp, Y__class, S)
+    value = (
+        xp.sum(xp.maximum(0, 1 - (2 * transpose(xp, Y) - 1) * transpose(xp, S)) ** power, axis=-1)
+        / nonzero(xp, align(xp, n, "", "k"))
+    )
+    undefined = expand_dims(xp, (n == 0), -1)
+    return average_class_values(
+        value,
+        undefined,
+        xp.sum(Y, axis=-2),
+        average=average,
+        averages=("none", "binary", "macro", "weighted"),
+        weights=weights,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )

@@ -23,6 +23,7 @@ __all__ = ["ordinal_rmse", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def ordinal_rmse(
     matrix,
     *,
@@ -34,17 +35,16 @@ def ordinal_rmse(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        value = xp.sqrt(
-            sum_last_axis(
-                xp,
-                xp.sum(
-                    (align(xp, arange(xp, C), "i", "ij") - align(xp, arange(xp, C), "j", "ij")) ** 2
-                    * M,
-                    axis=-2,
-                ),
-            )
-            / nonzero(xp, n)
+    value = xp.sqrt(
+        sum_last_axis(
+            xp,
+            xp.sum(
+                (align(xp, arange(xp, C), "i", "ij") - align(xp, arange(xp, C), "j", "ij")) ** 2
+                * M,
+                axis=-2,
+            ),
         )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

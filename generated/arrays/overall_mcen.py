@@ -27,6 +27,7 @@ __all__ = ["overall_mcen", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def overall_mcen(
     matrix,
     *,
@@ -39,31 +40,30 @@ def overall_mcen(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        x0 = 2 * n
-        x1 = p + t
-        x2 = x1 + equal(xp, 0, x1) - terms.diagonal
-        x3 = 1 / nonzero(xp, x2)
-        value = (
-            -sum_last_axis(
-                xp,
-                xp.sum(
-                    (1 - eye(xp, C))
-                    * (
-                        xlogy(xp, M, align(xp, x3, "j", "jk") * M)
-                        + xlogy(xp, transpose(xp, M), align(xp, x3, "j", "jk") * transpose(xp, M))
-                    ),
-                    axis=-2,
+    x0 = 2 * n
+    x1 = p + t
+    x2 = x1 + equal(xp, 0, x1) - terms.diagonal
+    x3 = 1 / nonzero(xp, x2)
+    value = (
+        -sum_last_axis(
+            xp,
+            xp.sum(
+                (1 - eye(xp, C))
+                * (
+                    xlogy(xp, M, align(xp, x3, "j", "jk") * M)
+                    + xlogy(xp, transpose(xp, M), align(xp, x3, "j", "jk") * transpose(xp, M))
                 ),
-            )
-            / nonzero(
-                xp,
-                (x0 + (equal(xp, 2, C) - 1) * sum_last_axis(xp, terms.diagonal))
-                * xp.log(max(2, 2 * (C - 1))),
-            )
+                axis=-2,
+            ),
         )
-        undefined = (
-            (x0 + (equal(xp, 2, C) - 1) * sum_last_axis(xp, terms.diagonal) == 0)
-            | xp.any(x2 == 0, axis=(-1,))
+        / nonzero(
+            xp,
+            (x0 + (equal(xp, 2, C) - 1) * sum_last_axis(xp, terms.diagonal))
+            * xp.log(max(2, 2 * (C - 1))),
         )
-        return finish(xp, value, undefined, zero_division)
+    )
+    undefined = (
+        (x0 + (equal(xp, 2, C) - 1) * sum_last_axis(xp, terms.diagonal) == 0)
+        | xp.any(x2 == 0, axis=(-1,))
+    )
+    return finish(xp, value, undefined, zero_division)

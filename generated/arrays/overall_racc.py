@@ -21,6 +21,7 @@ __all__ = ["overall_racc", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def overall_racc(
     matrix,
     *,
@@ -32,7 +33,6 @@ def overall_racc(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        value = sum_last_axis(xp, p * t) / nonzero(xp, n ** 2)
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    value = sum_last_axis(xp, p * t) / nonzero(xp, n ** 2)
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

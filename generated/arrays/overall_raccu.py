@@ -21,6 +21,7 @@ __all__ = ["overall_raccu", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def overall_raccu(
     matrix,
     *,
@@ -32,7 +33,6 @@ def overall_raccu(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        value = sum_last_axis(xp, (p + t) ** 2) / nonzero(xp, 4 * n ** 2)
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    value = sum_last_axis(xp, (p + t) ** 2) / nonzero(xp, 4 * n ** 2)
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

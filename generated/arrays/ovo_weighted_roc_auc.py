@@ -29,6 +29,7 @@ __all__ = ["ovo_weighted_roc_auc", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def ovo_weighted_roc_auc(
     y_true,
     scores,
@@ -45,32 +46,31 @@ def ovo_weighted_roc_auc(
     Y__class, S, xp = check_scores(y_true, scores, labels, probabilities=False, codes=True)
     n, C = S.shape
     check_score_memory("ovo_weighted_roc_auc", n, C, ((0, 2), (1, 1)))
-    with quiet():
-        Y = one_hot(xp, Y__class, S)
-        ranked__pairs = rank_pairs(xp, Y, S)
-        value = (
-            sum_last_axis(
-                xp,
-                xp.sum(
-                    (1 - eye(xp, C))
-                    * (
-                        align(xp, xp.sum(transpose(xp, Y), axis=-1), "j", "jk")
-                        + align(xp, xp.sum(transpose(xp, Y), axis=-1), "k", "jk")
-                    )
-                    * ranked__pairs
-                    / nonzero(
-                        xp,
-                        align(xp, xp.sum(transpose(xp, Y), axis=-1), "j", "jk")
-                        * align(xp, xp.sum(transpose(xp, Y), axis=-1), "k", "jk"),
-                    ),
-                    axis=-2,
+    Y = one_hot(xp, Y__class, S)
+    ranked__pairs = rank_pairs(xp, Y, S)
+    value = (
+        sum_last_axis(
+            xp,
+            xp.sum(
+                (1 - eye(xp, C))
+                * (
+                    align(xp, xp.sum(transpose(xp, Y), axis=-1), "j", "jk")
+                    + align(xp, xp.sum(transpose(xp, Y), axis=-1), "k", "jk")
+                )
+                * ranked__pairs
+                / nonzero(
+                    xp,
+                    align(xp, xp.sum(transpose(xp, Y), axis=-1), "j", "jk")
+                    * align(xp, xp.sum(transpose(xp, Y), axis=-1), "k", "jk"),
                 ),
-            )
-            / nonzero(xp, 2 * n * (C - 1))
+                axis=-2,
+            ),
         )
-        undefined = (
-            (n == 0)
-            | xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
-            | xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
-        )
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, 2 * n * (C - 1))
+    )
+    undefined = (
+        (n == 0)
+        | xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
+        | xp.any(xp.sum(transpose(xp, Y), axis=-1) == 0, axis=(-1,))
+    )
+    return finish(xp, value, undefined, zero_division)

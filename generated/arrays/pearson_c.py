@@ -25,6 +25,7 @@ __all__ = ["pearson_c", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def pearson_c(
     matrix,
     *,
@@ -37,26 +38,23 @@ def pearson_c(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M__exact, n__exact, p__exact, t__exact = exact(
-            xp, lambda B: 2*B**2, M, n, p, t, terms=terms
-        )
-        exact__0 = real(
-            xp,
-            align(xp, n__exact, "", "ij") * M__exact
-            - align(xp, p__exact, "j", "ij") * align(xp, t__exact, "i", "ij"),
-        )
-        x0 = 1 / nonzero(xp, n)
-        x1 = exact__0 ** 2 / nonzero(xp, align(xp, p, "j", "ij") * align(xp, t, "i", "ij"))
-        value = xp.sqrt(
-            x0
-            * sum_last_axis(xp, xp.sum(x1, axis=-2))
-            / nonzero(xp, n + x0 * sum_last_axis(xp, xp.sum(x1, axis=-2)))
-        )
-        undefined = (
-            (n == 0)
-            | xp.any(p == 0, axis=(-1,))
-            | xp.any(t == 0, axis=(-1,))
-            | (n + x0 * sum_last_axis(xp, xp.sum(x1, axis=-2)) == 0)
-        )
-        return finish(xp, value, undefined, zero_division)
+    M__exact, n__exact, p__exact, t__exact = exact(xp, lambda B: 2*B**2, M, n, p, t, terms=terms)
+    exact__0 = real(
+        xp,
+        align(xp, n__exact, "", "ij") * M__exact
+        - align(xp, p__exact, "j", "ij") * align(xp, t__exact, "i", "ij"),
+    )
+    x0 = 1 / nonzero(xp, n)
+    x1 = exact__0 ** 2 / nonzero(xp, align(xp, p, "j", "ij") * align(xp, t, "i", "ij"))
+    value = xp.sqrt(
+        x0
+        * sum_last_axis(xp, xp.sum(x1, axis=-2))
+        / nonzero(xp, n + x0 * sum_last_axis(xp, xp.sum(x1, axis=-2)))
+    )
+    undefined = (
+        (n == 0)
+        | xp.any(p == 0, axis=(-1,))
+        | xp.any(t == 0, axis=(-1,))
+        | (n + x0 * sum_last_axis(xp, xp.sum(x1, axis=-2)) == 0)
+    )
+    return finish(xp, value, undefined, zero_division)

@@ -25,6 +25,7 @@ __all__ = ["phi_squared", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def phi_squared(
     matrix,
     *,
@@ -37,24 +38,21 @@ def phi_squared(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M__exact, n__exact, p__exact, t__exact = exact(
-            xp, lambda B: 2*B**2, M, n, p, t, terms=terms
-        )
-        exact__0 = real(
+    M__exact, n__exact, p__exact, t__exact = exact(xp, lambda B: 2*B**2, M, n, p, t, terms=terms)
+    exact__0 = real(
+        xp,
+        align(xp, n__exact, "", "ij") * M__exact
+        - align(xp, p__exact, "j", "ij") * align(xp, t__exact, "i", "ij"),
+    )
+    value = (
+        sum_last_axis(
             xp,
-            align(xp, n__exact, "", "ij") * M__exact
-            - align(xp, p__exact, "j", "ij") * align(xp, t__exact, "i", "ij"),
+            xp.sum(
+                exact__0 ** 2 / nonzero(xp, align(xp, p, "j", "ij") * align(xp, t, "i", "ij")),
+                axis=-2,
+            ),
         )
-        value = (
-            sum_last_axis(
-                xp,
-                xp.sum(
-                    exact__0 ** 2 / nonzero(xp, align(xp, p, "j", "ij") * align(xp, t, "i", "ij")),
-                    axis=-2,
-                ),
-            )
-            / nonzero(xp, n ** 2)
-        )
-        undefined = (n == 0) | xp.any(p == 0, axis=(-1,)) | xp.any(t == 0, axis=(-1,))
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n ** 2)
+    )
+    undefined = (n == 0) | xp.any(p == 0, axis=(-1,)) | xp.any(t == 0, axis=(-1,))
+    return finish(xp, value, undefined, zero_division)

@@ -28,6 +28,7 @@ def _default_distance(xp, C):
     return (align(xp, arange(xp, C), "i", "ij") - align(xp, arange(xp, C), "j", "ij")) ** 2
 
 
+@quiet()
 def quadratic_weighted_kappa(
     matrix,
     *,
@@ -49,14 +50,13 @@ def quadratic_weighted_kappa(
         lambda distance: (distance >= 0),
         "distance >= 0",
     )
-    with quiet():
-        x0 = distance * align(xp, p, "j", "ij") * align(xp, t, "i", "ij")
-        value = (
-            (
-                sum_last_axis(xp, xp.sum(x0, axis=-2))
-                - n * sum_last_axis(xp, xp.sum(M * distance, axis=-2))
-            )
-            / nonzero(xp, sum_last_axis(xp, xp.sum(x0, axis=-2)))
+    x0 = distance * align(xp, p, "j", "ij") * align(xp, t, "i", "ij")
+    value = (
+        (
+            sum_last_axis(xp, xp.sum(x0, axis=-2))
+            - n * sum_last_axis(xp, xp.sum(M * distance, axis=-2))
         )
-        undefined = (sum_last_axis(xp, xp.sum(x0, axis=-2)) == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, sum_last_axis(xp, xp.sum(x0, axis=-2)))
+    )
+    undefined = (sum_last_axis(xp, xp.sum(x0, axis=-2)) == 0)
+    return finish(xp, value, undefined, zero_division)

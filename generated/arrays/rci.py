@@ -23,6 +23,7 @@ __all__ = ["rci", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def rci(
     matrix,
     *,
@@ -34,14 +35,13 @@ def rci(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        x0 = xlogy_ratio(xp, t, t, align(xp, n, "", "i"))
-        value = (
-            -(
-                sum_last_axis(xp, sum_last_axis(xp, xlogy_ratio(xp, M, M, align(xp, p, "j", "ij"))))
-                - sum_last_axis(xp, x0)
-            )
-            / nonzero(xp, sum_last_axis(xp, x0))
+    x0 = xlogy_ratio(xp, t, t, align(xp, n, "", "i"))
+    value = (
+        -(
+            sum_last_axis(xp, sum_last_axis(xp, xlogy_ratio(xp, M, M, align(xp, p, "j", "ij"))))
+            - sum_last_axis(xp, x0)
         )
-        undefined = (sum_last_axis(xp, x0) == 0)
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, sum_last_axis(xp, x0))
+    )
+    undefined = (sum_last_axis(xp, x0) == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -33,6 +33,7 @@ def _term_weighted_by_relevance__f_beta__beta_beta(xp, tp, fp, fn, tn, beta):
     return tp * (1 + x0) / nonzero(xp, x1), (x1 == 0)
 
 
+@quiet()
 def relevance_av_f_beta(
     counts,
     *,
@@ -55,16 +56,15 @@ def relevance_av_f_beta(
         lambda relevance: (0 <= relevance) & (relevance <= 1),
         "0 <= relevance <= 1",
     )
-    with quiet():
-        weighted_by_relevance__f_beta__beta_beta = average_class_metric(
-            _term_weighted_by_relevance__f_beta__beta_beta,
-            counts,
-            average="weighted",
-            averages=("weighted",),
-            params={"beta": beta},
-            weights=relevance,
-            zero_division=zero_division,
-        )
-        value = weighted_by_relevance__f_beta__beta_beta
-        undefined = False
-        return finish(xp, value, undefined, zero_division)
+    weighted_by_relevance__f_beta__beta_beta = average_class_metric(
+        _term_weighted_by_relevance__f_beta__beta_beta,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={"beta": beta},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    value = weighted_by_relevance__f_beta__beta_beta
+    undefined = False
+    return finish(xp, value, undefined, zero_division)

@@ -37,6 +37,7 @@ def _term_weighted_by_relevance__recall(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def relevance_f_beta(
     counts,
     *,
@@ -59,32 +60,31 @@ def relevance_f_beta(
         lambda relevance: (0 <= relevance) & (relevance <= 1),
         "0 <= relevance <= 1",
     )
-    with quiet():
-        weighted_by_relevance__precision = average_class_metric(
-            _term_weighted_by_relevance__precision,
-            counts,
-            average="weighted",
-            averages=("weighted",),
-            params={},
-            weights=relevance,
-            zero_division=zero_division,
-        )
-        weighted_by_relevance__recall = average_class_metric(
-            _term_weighted_by_relevance__recall,
-            counts,
-            average="weighted",
-            averages=("weighted",),
-            params={},
-            weights=relevance,
-            zero_division=zero_division,
-        )
-        x0 = beta ** 2
-        x1 = weighted_by_relevance__recall + x0 * weighted_by_relevance__precision
-        value = (
-            weighted_by_relevance__precision
-            * weighted_by_relevance__recall
-            * (1 + x0)
-            / nonzero(xp, x1)
-        )
-        undefined = (x1 == 0)
-        return finish(xp, value, undefined, zero_division)
+    weighted_by_relevance__precision = average_class_metric(
+        _term_weighted_by_relevance__precision,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    weighted_by_relevance__recall = average_class_metric(
+        _term_weighted_by_relevance__recall,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    x0 = beta ** 2
+    x1 = weighted_by_relevance__recall + x0 * weighted_by_relevance__precision
+    value = (
+        weighted_by_relevance__precision
+        * weighted_by_relevance__recall
+        * (1 + x0)
+        / nonzero(xp, x1)
+    )
+    undefined = (x1 == 0)
+    return finish(xp, value, undefined, zero_division)

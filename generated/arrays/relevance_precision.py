@@ -31,6 +31,7 @@ def _term_weighted_by_relevance__precision(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def relevance_precision(
     counts,
     *,
@@ -51,16 +52,15 @@ def relevance_precision(
         lambda relevance: (0 <= relevance) & (relevance <= 1),
         "0 <= relevance <= 1",
     )
-    with quiet():
-        weighted_by_relevance__precision = average_class_metric(
-            _term_weighted_by_relevance__precision,
-            counts,
-            average="weighted",
-            averages=("weighted",),
-            params={},
-            weights=relevance,
-            zero_division=zero_division,
-        )
-        value = weighted_by_relevance__precision
-        undefined = False
-        return finish(xp, value, undefined, zero_division)
+    weighted_by_relevance__precision = average_class_metric(
+        _term_weighted_by_relevance__precision,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    value = weighted_by_relevance__precision
+    undefined = False
+    return finish(xp, value, undefined, zero_division)

@@ -31,6 +31,7 @@ def _term_weighted_by_relevance__recall(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def relevance_recall(
     counts,
     *,
@@ -51,16 +52,15 @@ def relevance_recall(
         lambda relevance: (0 <= relevance) & (relevance <= 1),
         "0 <= relevance <= 1",
     )
-    with quiet():
-        weighted_by_relevance__recall = average_class_metric(
-            _term_weighted_by_relevance__recall,
-            counts,
-            average="weighted",
-            averages=("weighted",),
-            params={},
-            weights=relevance,
-            zero_division=zero_division,
-        )
-        value = weighted_by_relevance__recall
-        undefined = False
-        return finish(xp, value, undefined, zero_division)
+    weighted_by_relevance__recall = average_class_metric(
+        _term_weighted_by_relevance__recall,
+        counts,
+        average="weighted",
+        averages=("weighted",),
+        params={},
+        weights=relevance,
+        zero_division=zero_division,
+    )
+    value = weighted_by_relevance__recall
+    undefined = False
+    return finish(xp, value, undefined, zero_division)

@@ -23,6 +23,7 @@ __all__ = ["response_entropy", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def response_entropy(
     matrix,
     *,
@@ -34,10 +35,9 @@ def response_entropy(
     their namespace and on their device (float64 where the device holds it, else float32).
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
-    with quiet():
-        value = (
-            -sum_last_axis(xp, xlogy_ratio(xp, p, p, align(xp, n, "", "k")))
-            / nonzero(xp, n * xp.log(2))
-        )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    value = (
+        -sum_last_axis(xp, xlogy_ratio(xp, p, p, align(xp, n, "", "k")))
+        / nonzero(xp, n * xp.log(2))
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -25,6 +25,7 @@ __all__ = ["samples_average_precision", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def samples_average_precision(
     y_true,
     scores,
@@ -40,21 +41,20 @@ def samples_average_precision(
     Y, S, xp = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
     check_score_memory("samples_average_precision", n, C, ((1, 1),))
-    with quiet():
-        S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
-        S__Y__above, S__Y__tied = row_ranks(xp, S, ("above", "tied"), Y)
-        value = (
+    S__above, S__tied = row_ranks(xp, S, ("above", "tied"))
+    S__Y__above, S__Y__tied = row_ranks(xp, S, ("above", "tied"), Y)
+    value = (
+        xp.sum(
             xp.sum(
-                xp.sum(
-                    (transpose(xp, S__Y__above) + transpose(xp, S__Y__tied))
-                    * transpose(xp, Y)
-                    / nonzero(xp, transpose(xp, S__above) + transpose(xp, S__tied)),
-                    axis=-2,
-                )
-                / nonzero(xp, xp.sum(transpose(xp, Y), axis=-2)),
-                axis=-1,
+                (transpose(xp, S__Y__above) + transpose(xp, S__Y__tied))
+                * transpose(xp, Y)
+                / nonzero(xp, transpose(xp, S__above) + transpose(xp, S__tied)),
+                axis=-2,
             )
-            / nonzero(xp, n)
+            / nonzero(xp, xp.sum(transpose(xp, Y), axis=-2)),
+            axis=-1,
         )
-        undefined = (n == 0) | xp.any(xp.sum(transpose(xp, Y), axis=-2) == 0, axis=(-1,))
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0) | xp.any(xp.sum(transpose(xp, Y), axis=-2) == 0, axis=(-1,))
+    return finish(xp, value, undefined, zero_division)

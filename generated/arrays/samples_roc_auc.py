@@ -26,6 +26,7 @@ __all__ = ["samples_roc_auc", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def samples_roc_auc(
     y_true,
     scores,
@@ -41,33 +42,32 @@ def samples_roc_auc(
     Y, S, xp = check_scores(y_true, scores, labels, probabilities=False, indicator=True)
     n, C = S.shape
     check_score_memory("samples_roc_auc", n, C, ((1, 2),))
-    with quiet():
-        value = (
+    value = (
+        xp.sum(
             xp.sum(
                 xp.sum(
-                    xp.sum(
-                        align(xp, 1 - transpose(xp, Y), "ls", "kls")
-                        * heaviside(
-                            xp,
-                            align(xp, transpose(xp, S), "ks", "kls")
-                            - align(xp, transpose(xp, S), "ls", "kls"),
-                            0.5,
-                        )
-                        * align(xp, transpose(xp, Y), "ks", "kls"),
-                        axis=-3,
-                    ),
-                    axis=-2,
-                )
-                / nonzero(
-                    xp, (C - xp.sum(transpose(xp, Y), axis=-2)) * xp.sum(transpose(xp, Y), axis=-2)
+                    align(xp, 1 - transpose(xp, Y), "ls", "kls")
+                    * heaviside(
+                        xp,
+                        align(xp, transpose(xp, S), "ks", "kls")
+                        - align(xp, transpose(xp, S), "ls", "kls"),
+                        0.5,
+                    )
+                    * align(xp, transpose(xp, Y), "ks", "kls"),
+                    axis=-3,
                 ),
-                axis=-1,
+                axis=-2,
             )
-            / nonzero(xp, n)
+            / nonzero(
+                xp, (C - xp.sum(transpose(xp, Y), axis=-2)) * xp.sum(transpose(xp, Y), axis=-2)
+            ),
+            axis=-1,
         )
-        undefined = (
-            (n == 0)
-            | xp.any(xp.sum(transpose(xp, Y), axis=-2) == 0, axis=(-1,))
-            | xp.any(C - xp.sum(transpose(xp, Y), axis=-2) == 0, axis=(-1,))
-        )
-        return finish(xp, value, undefined, zero_division)
+        / nonzero(xp, n)
+    )
+    undefined = (
+        (n == 0)
+        | xp.any(xp.sum(transpose(xp, Y), axis=-2) == 0, axis=(-1,))
+        | xp.any(C - xp.sum(transpose(xp, Y), axis=-2) == 0, axis=(-1,))
+    )
+    return finish(xp, value, undefined, zero_division)

@@ -24,6 +24,7 @@ __all__ = ["scott_pi", "FALLBACK"]
 FALLBACK = None  # computed in the input's namespace, on its device
 
 
+@quiet()
 def scott_pi(
     matrix,
     *,
@@ -36,15 +37,14 @@ def scott_pi(
     """
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
-    with quiet():
-        M_diagonal__exact, n__exact, p__exact, t__exact = exact(
-            xp, lambda B: 12*B**2*C + 4*B**2, terms.diagonal, n, p, t, terms=terms
-        )
-        exact__y0 = (p__exact + t__exact) ** 2
-        exact__0 = real(xp, 4 * n__exact ** 2 - sum_last_axis(xp, exact__y0))
-        exact__1 = real(
-            xp, 4 * n__exact * sum_last_axis(xp, M_diagonal__exact) - sum_last_axis(xp, exact__y0)
-        )
-        value = exact__1 / nonzero(xp, exact__0)
-        undefined = (exact__0 == 0)
-        return finish(xp, value, undefined, zero_division)
+    M_diagonal__exact, n__exact, p__exact, t__exact = exact(
+        xp, lambda B: 12*B**2*C + 4*B**2, terms.diagonal, n, p, t, terms=terms
+    )
+    exact__y0 = (p__exact + t__exact) ** 2
+    exact__0 = real(xp, 4 * n__exact ** 2 - sum_last_axis(xp, exact__y0))
+    exact__1 = real(
+        xp, 4 * n__exact * sum_last_axis(xp, M_diagonal__exact) - sum_last_axis(xp, exact__y0)
+    )
+    value = exact__1 / nonzero(xp, exact__0)
+    undefined = (exact__0 == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -9,6 +9,7 @@ DO NOT EDIT: edit the spec and run `metricc build`.
 import math
 
 from metricc.runtime.xp_kernel import (
+    arange,
     finish,
     heaviside,
     nonzero,
@@ -19,7 +20,6 @@ from metricc.runtime.xp_scores import (
     check_score_memory,
     check_scores,
     count_nonzero,
-    indices,
     row_take,
 )
 
@@ -28,6 +28,7 @@ __all__ = ["top_k_accuracy", "FALLBACK"]
 FALLBACK = None  # computed in the scores' namespace, on their device
 
 
+@quiet()
 def top_k_accuracy(
     y_true,
     scores,
@@ -46,15 +47,14 @@ def top_k_accuracy(
     n, C = S.shape
     check_score_memory("top_k_accuracy", n, C, ((1, 1),))
     top = scalar_param("top", top, lambda top: (top >= 1), "top >= 1")
-    with quiet():
-        S__true = row_take(xp, S, Y__class)
-        S__true_above = count_nonzero(xp, S > S__true[:, None], axis=-1)
-        S__true_tied_after = count_nonzero(
-            xp, (S == S__true[:, None]) & (indices(xp, C) > Y__class[:, None]), axis=-1
-        )
-        value = (
-            xp.sum(heaviside(xp, top - S__true_above - S__true_tied_after, 0.0), axis=-1)
-            / nonzero(xp, n)
-        )
-        undefined = (n == 0)
-        return finish(xp, value, undefined, zero_division)
+    S__true = row_take(xp, S, Y__class)
+    S__true_above = count_nonzero(xp, S > S__true[:, None], axis=-1)
+    S__true_tied_after = count_nonzero(
+        xp, (S == S__true[:, None]) & (arange(xp, C) > Y__class[:, None]), axis=-1
+    )
+    value = (
+        xp.sum(heaviside(xp, top - S__true_above - S__true_tied_after, 0.0), axis=-1)
+        / nonzero(xp, n)
+    )
+    undefined = (n == 0)
+    return finish(xp, value, undefined, zero_division)

@@ -33,6 +33,7 @@ def _term_class__recall(xp, tp, fp, fn, tn):
     return tp / nonzero(xp, x0), (x0 == 0)
 
 
+@quiet()
 def weighted_accuracy(
     matrix,
     *,
@@ -54,18 +55,17 @@ def weighted_accuracy(
         lambda class_weights: (class_weights > 0),
         "class_weights > 0",
     )
-    with quiet():
-        class__recall = average_class_metric(
-            _term_class__recall,
-            counts,
-            average="none",
-            averages=("none",),
-            params={},
-            zero_division=zero_division,
-        )
-        value = (
-            sum_last_axis(xp, class_weights * class__recall)
-            / nonzero(xp, sum_last_axis(xp, class_weights))
-        )
-        undefined = (sum_last_axis(xp, class_weights) == 0)
-        return finish(xp, value, undefined, zero_division)
+    class__recall = average_class_metric(
+        _term_class__recall,
+        counts,
+        average="none",
+        averages=("none",),
+        params={},
+        zero_division=zero_division,
+    )
+    value = (
+        sum_last_axis(xp, class_weights * class__recall)
+        / nonzero(xp, sum_last_axis(xp, class_weights))
+    )
+    undefined = (sum_last_axis(xp, class_weights) == 0)
+    return finish(xp, value, undefined, zero_division)

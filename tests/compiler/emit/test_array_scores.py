@@ -5,11 +5,7 @@ module that says so and computes on host copies (never silently)."""
 from __future__ import annotations
 
 from metricc.compiler.emit import array_scores
-from metricc.runtime import xp_curves, xp_scores
-
-
-def test_the_compiler_knows_the_helpers_of_the_xp_score_runtime():
-    assert array_scores.SCORE_HELPERS <= set(xp_scores.__all__) | set(xp_curves.__all__)
+from metricc.compiler.emit.array_printer import ArrayPrinter
 
 
 def test_every_score_and_curve_metric_has_a_namespace_form(compiled_metrics):
@@ -19,7 +15,7 @@ def test_every_score_and_curve_metric_has_a_namespace_form(compiled_metrics):
 
 
 def test_a_helper_without_a_namespace_form_falls_back_with_its_reason(compiled_metrics, monkeypatch):
-    monkeypatch.setattr(array_scores, "_HELPERS", array_scores._HELPERS - {"window_sum"})
+    monkeypatch.setattr(ArrayPrinter, "runtime", ArrayPrinter.runtime - {"window_sum"})
     text = array_scores.emit_score_module(compiled_metrics["ndcg"])
     assert "needs window_sum, which has no namespace form" in text
     assert "scores_on_host(numpy_function" in text
