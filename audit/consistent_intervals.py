@@ -20,8 +20,6 @@ and so is a per-class score whose bounds would cost more than ``CLASSWISE_LIMIT`
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from metricc.api.evaluate import metric
@@ -31,27 +29,24 @@ __all__ = ["aggregate_of_class", "trace_conditions", "CLASSWISE_LIMIT"]
 
 CLASSWISE_LIMIT = 30_000_000
 
-_TRACE = "Sum(M[k, k], k)"
-_OTHER_MATRIX_TERMS = re.compile(r"\b(M|p|t|C)\b")
-# an aggregate that is one linear averaging of a class metric, ``macro(recall)``, as its simplified formula prints it
-_AGGREGATE_OF_CLASS = re.compile(rf"^({'|'.join(name for name, mode in MODES.items() if mode.linear)})\((\w+)\)$")
 _SLACK = 1e-9  # the runtime sums in another order: never reject a value on rounding
 
 
 def aggregate_of_class(info) -> tuple[str, str] | None:
     """(class metric id, linear mode) of an aggregate that is one linear average of a class
     metric without parameters (``macro(recall)``); None for any other."""
-    found = _AGGREGATE_OF_CLASS.match(info.simplified)
-    inner = found and metric(found.group(2))
-    return (inner.id, found.group(1)) if inner and inner.per_class_counts and not inner.params else None
+    if info.averaged_class_metric is None:
+        return None
+    inner_id, mode = info.averaged_class_metric
+    inner = metric(inner_id)
+    return (inner.id, mode) if MODES[mode].linear and inner.per_class_counts and not inner.params else None
 
 
 def _kind(score) -> tuple[str, str, str | None]:
     """(kind, class metric id, average): "trace", "classwise" or "unchecked"."""
     info = metric(score.metric)
     if info.takes == "matrix":
-        rest = info.simplified.replace(_TRACE, "")
-        return ("trace" if _TRACE in info.simplified and not _OTHER_MATRIX_TERMS.search(rest) else "unchecked"), info.id, None
+        return ("trace" if info.only_trace else "unchecked"), info.id, None
     if not info.per_class_counts:  # an aggregate of counts
         found = aggregate_of_class(info)
         return ("classwise", *found) if found else ("unchecked", info.id, None)

@@ -25,8 +25,6 @@ children stops and returns None (the caller falls back to necessary conditions a
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from metricc.audit import consistent_grid as grid
@@ -42,7 +40,6 @@ MAX_SAMPLES = 300  # (n + 1)^2 bound tables per class and score
 MAX_CLASSES = 8  # each half of the meet in the middle assigns at most four classes
 TABLE_LIMIT = 3_000_000_000  # cells updated to build the bound tables (candidates x (n + 1)^2 x scores)
 _CHUNK = 1 << 14
-_CELL = re.compile(r"\bM\[(\w+), (\w+)\]")
 
 
 def applicable(score) -> bool:
@@ -50,8 +47,7 @@ def applicable(score) -> bool:
     info = metric(score.metric)
     if info.takes == "counts":
         return True
-    cells = _CELL.findall(info.simplified)
-    return all(a == b for a, b in cells) and not re.search(r"\b(distance|class_weights)\b", info.simplified)
+    return not info.reads_off_diagonal and not info.parameters_read
 
 
 def _separable(score, totals: list[int]) -> tuple[str, np.ndarray] | None:

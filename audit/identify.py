@@ -49,6 +49,7 @@ from metricc.audit.formula_peer_notation import applicable
 from metricc.audit.latex_formula import parse_formula
 from metricc.audit.notation import SCALARS, Notation, label_metric
 from metricc.core.errors import InputError
+from metricc.runtime.averaging import MODES, PER_CLASS, per_class
 
 __all__ = ["Match", "Nearest", "Identification", "identify"]
 
@@ -209,9 +210,9 @@ def _identified(formula: str, notation: str, setting: str, symbols_map) -> Ident
     expr = chosen.expr
     free = free_indices(expr)
     if len(free) == 1 and not matched:  # CEN_j: the per-class values of a matrix metric (averaging none)
-        matched = tuple(Match(metric, "none", holds) for metric, holds in per_class_matches(expr, free[0], setting))
+        matched = tuple(Match(metric, PER_CLASS, holds) for metric, holds in per_class_matches(expr, free[0], setting))
         label_names, agrees = _label(parsed.label, matched)
-    if free and all(m.average == "none" for m in matched):  # CEN_j, AUC(j, k): a per-class or per-pair value
+    if free and all(per_class(m.average) for m in matched):  # CEN_j, AUC(j, k): a per-class or per-pair value
         names = {m.metric for m in matched}  # class_cen's own averages say nothing new
         nearest = [n for n in nearest_aggregates(expr, free, matched=bool(matched)) if n[0] not in names]
     elif forced:
@@ -353,7 +354,7 @@ def _label_agrees(label_names, matches) -> bool:
     """Whether a match is what the label names; Wenzel's r_M, p_M of multi-label data average
     over the instances, so a macro label agrees with a samples average there."""
     metric, mode = label_names
-    modes = (mode, None, "samples") if mode == "macro" else (mode, None)
+    modes = (mode, None, *(m.name for m in MODES.values() if mode is not None and m.instances_of == mode))
     return any(m.metric == metric and (mode is None or m.average in modes) for m in matches)
 
 

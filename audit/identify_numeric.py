@@ -24,6 +24,7 @@ from metricc.audit.identify_evaluate import Undefined, evaluate
 from metricc.audit.identify_scores import is_score_formula, score_table, score_values
 from metricc.audit.notation import CLASS_COUNTS, CLASS_VECTOR, INSTANCE_COUNTS, SCALARS
 from metricc.compiler.language import symbols
+from metricc.runtime.averaging import MODES, POSITIVE_CLASS, per_class, positive_class
 
 __all__ = ["numeric_matches", "distance", "variants", "parameters", "confirmed", "instance_formula"]
 
@@ -129,10 +130,10 @@ def instance_variants(scalars: tuple[str, ...] = ()) -> tuple:
 
     out = []
     for info in mc.catalog().values():
-        if info.level == "class":
+        if info.per_class_counts:
             params = tuple((p.name, _SCALAR_VALUES[p.name]) for p in info.params if p.name in scalars)
-            out.extend((info.id, mode, "instances", params) for mode in info.averages if mode not in ("none", "binary"))
-        elif info.level == "aggregate" and not info.params:
+            out.extend((info.id, mode, "instances", params) for mode in info.averages if MODES[mode].over_classes)
+        elif info.takes == "counts" and not info.params:  # an aggregate
             out.append((info.id, None, "instances", ()))
     return tuple(out)
 
@@ -161,15 +162,15 @@ def variants(params: tuple[tuple[str, ...], bool]) -> tuple:
     scalars, vector = params
     out = []
     for info in mc.catalog().values():
-        if info.level not in ("class", "aggregate", "matrix") or info.per_instance:
+        if info.needs_scores or info.per_instance:
             continue
         params = {p.name: _SCALAR_VALUES[p.name] for p in info.params if p.name in scalars}
         if vector:
             params.update({p.name: _VECTOR for p in info.params if p.kind == "class_vector"})
-        if info.level == "class":
-            modes = [m for m in info.averages if m not in ("samples",)]
+        if info.per_class_counts:
+            modes = [m for m in info.averages if not MODES[m].per_instance]
         else:  # a matrix metric with one value per class (per_class: j) is compared averaged
-            modes = [m for m in info.averages if m != "none"] or [None]
+            modes = [m for m in info.averages if not MODES[m].per_class] or [None]
         out.extend((info.id, mode, info.level, tuple(params.items())) for mode in modes)
     return tuple(out)
 
@@ -177,7 +178,7 @@ def variants(params: tuple[tuple[str, ...], bool]) -> tuple:
 def _catalog_value(variant, matrix=None, counts=None, class_index=None, vector=None):
     import metricc.api as mc
 
-    metric, mode, level, params = variant
+    metric, mode, _, params = variant
     params = tuple((name, vector if value == _VECTOR else value) for name, value in params)
     if any(value is None for _, value in params):
         return None
@@ -185,11 +186,12 @@ def _catalog_value(variant, matrix=None, counts=None, class_index=None, vector=N
         warnings.simplefilter("ignore")
         try:
             if counts is not None:
-                if level == "matrix":
+                info = mc.metric(metric)
+                if info.takes == "matrix":
                     return None
-                function = mc.metric(metric).function
+                function = info.function
                 kwargs = dict(params)
-                if level == "class":
+                if info.per_class_counts:
                     kwargs["average"] = "none" if class_index is not None else mode
                 value = function(*counts[:4], **kwargs)
                 value = np.asarray(value, dtype=float)
@@ -285,16 +287,16 @@ def numeric_matches(expr, setting: str) -> list[tuple[tuple, str]]:
             key = variant[:2]
             if key in seen or not _close(user, values):
                 continue
-            if kind == "per-class" and variant[1] not in ("binary", "none"):
+            if kind == "per-class" and (variant[1] is None or MODES[variant[1]].over_classes):
                 continue
-            if kind == "binary" and variant[1] not in ("binary", None):
+            if kind == "binary" and variant[1] is not None and not positive_class(variant[1]):
                 continue  # two-class coincidences of averaged variants say little (as in prove)
             seen.add(key)
             holds = {"per-class": "all", "instances": "all", "scores": "single-label"}.get(kind, kind)
             found.append((variant, holds))
     # A per-class formula equals a metric class by class: report its binary mode, not none.
     keys = {(v[0], v[1]) for v, _ in found}
-    return [(v, h) for v, h in found if not (v[1] == "none" and (v[0], "binary") in keys)]
+    return [(v, h) for v, h in found if not (per_class(v[1]) and (v[0], POSITIVE_CLASS) in keys)]
 
 
 def distance(expr, variant_key, kind: str) -> float:

@@ -31,7 +31,7 @@ def _per_class_metrics() -> tuple[str, ...]:
     """Ids of the matrix metrics with one value per class (averages on a matrix formula)."""
     import metricc.api as mc
 
-    return tuple(info.id for info in mc.catalog().values() if info.level == "matrix" and info.averages)
+    return tuple(info.id for info in mc.catalog().values() if info.takes == "matrix" and info.averages)
 
 
 @functools.lru_cache(maxsize=8)

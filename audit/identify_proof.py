@@ -269,7 +269,7 @@ def catalog_expression(metric_id: str, mode: str | None = None) -> sympy.Expr | 
         return None
     metric = _defaults(metric, ())
     if rules(metric.level).per_class:
-        return metric.simplified if mode in (None, "binary") else _averaged(metric.simplified, mode)
+        return metric.simplified if mode is None or averaging.positive_class(mode) else _averaged(metric.simplified, mode)
     return _expanded(metric)
 
 

@@ -22,6 +22,7 @@ from metricc.audit.identify_cache import cached_table
 from metricc.audit.identify_evaluate import TooLarge, Undefined, evaluate
 from metricc.audit.notation import CLASS_COUNTS
 from metricc.compiler.language import symbols
+from metricc.runtime.averaging import MODES
 
 __all__ = ["is_score_formula", "score_values", "score_table"]
 
@@ -108,9 +109,9 @@ def _compute_score_table() -> dict:
 
     table = {}
     for info in mc.catalog().values():
-        if info.level not in ("score", "curve") or info.params:
+        if not info.needs_scores or info.params:
             continue
-        for mode in [m for m in info.averages if m not in ("none", "binary")] or [None]:
+        for mode in [m for m in info.averages if MODES[m].over_classes] or [None]:
             table[(info.id, mode, info.level, ())] = tuple(_catalog(info.id, mode, *data) for data in _data())
     return table
 

@@ -34,7 +34,7 @@ def _parametric() -> tuple[str, ...]:
     import metricc.api as mc
 
     return tuple(sorted(info.id for info in mc.catalog().values()
-                        if info.level == "class" and info.params and all(p.kind == "scalar" for p in info.params)))
+                        if info.per_class_counts and info.params and all(p.kind == "scalar" for p in info.params)))
 
 
 def prints_numbers(expr: sympy.Expr | None) -> bool:

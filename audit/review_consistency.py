@@ -23,10 +23,10 @@ def _score_texts(score_set: ScoreSet, average: str | None, percent: bool) -> tup
     usable, skipped = [], []
     for name, stated, printed, label in score_set.scores:
         info = metric(name)
-        if info.level not in ("class", "aggregate", "matrix") or info.per_instance or any(p.default is None for p in info.params):
+        if info.needs_scores or info.per_instance or any(p.default is None for p in info.params):
             skipped.append(label)
             continue
-        mode = stated or (average if info.level == "class" else None)
+        mode = stated or (average if info.per_class_counts else None)
         digits = re.search(r"-?\d+(?:\.\d+)?", printed)
         if digits is None:
             skipped.append(label)

@@ -154,7 +154,7 @@ def _cmd_explain(args) -> int:
     lines = [f"{info.id}: {info.name}"]
     if info.aliases:
         lines.append(f"  aliases: {', '.join(info.aliases)}")
-    lines.append(f"  level: {info.level}" + (", one value per class (per_class)" if info.level == "matrix" and info.averages else ""))
+    lines.append(f"  level: {info.level}" + (", one value per class (per_class)" if info.takes == "matrix" and info.averages else ""))
     if info.averages:
         lines.append(f"  averages: {_averages_text(info)}  (* default)")
     lines += [f"  range: [{lo}, {hi}], {_direction(info)}",

@@ -277,4 +277,5 @@ INFO = MetricInfo(
     ),
     function=adjusted_rand_index,
     gradient=gradient,
+    reads_off_diagonal=True,
 )

@@ -135,4 +135,5 @@ INFO = MetricInfo(
         "balanced_accuracy = specificity [macro] for two classes (C = 2)",
     ),
     gradient=gradient,
+    averaged_class_metric=("recall", "macro"),
 )

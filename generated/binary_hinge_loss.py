@@ -99,4 +99,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=binary_hinge_loss,
     no_delta="a score-level metric is not a function of the confusion matrix",
+    parameters_read=("power",),
 )

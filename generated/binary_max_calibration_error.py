@@ -109,4 +109,5 @@ INFO = MetricInfo(
     undefined=(),
     function=binary_max_calibration_error,
     no_delta="a score-level metric is not a function of the confusion matrix",
+    parameters_read=("bins",),
 )

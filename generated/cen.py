@@ -172,4 +172,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=cen,
     gradient=gradient,
+    reads_off_diagonal=True,
 )

@@ -157,4 +157,5 @@ INFO = MetricInfo(
     undefined=("n = 0", "p[j] = 0", "t[i] = 0"),
     function=chi_squared,
     gradient=gradient,
+    reads_off_diagonal=True,
 )

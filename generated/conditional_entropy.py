@@ -104,4 +104,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=conditional_entropy,
     gradient=gradient,
+    reads_off_diagonal=True,
 )

@@ -131,4 +131,5 @@ INFO = MetricInfo(
     function=dcg,
     no_delta="a score-level metric is not a function of the confusion matrix",
     indicator_truth=True,
+    parameters_read=("log_base", "top"),
 )

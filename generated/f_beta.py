@@ -163,4 +163,5 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    parameters_read=("beta",),
 )

@@ -187,4 +187,5 @@ INFO = MetricInfo(
         "f_beta_of_macro_averages(beta=1) = f1_of_macro_averages for every confusion matrix",
     ),
     gradient=gradient,
+    parameters_read=("beta",),
 )

@@ -192,4 +192,5 @@ INFO = MetricInfo(
         "f_beta_of_micro_averages = class_accuracy [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    parameters_read=("beta",),
 )

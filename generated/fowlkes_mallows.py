@@ -157,4 +157,5 @@ INFO = MetricInfo(
     undefined=("-n + Sum(p[k]**2, k) = 0", "-n + Sum(t[k]**2, k) = 0"),
     function=fowlkes_mallows,
     gradient=gradient,
+    reads_off_diagonal=True,
 )

@@ -93,4 +93,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=joint_entropy,
     gradient=gradient,
+    reads_off_diagonal=True,
 )

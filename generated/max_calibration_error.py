@@ -123,4 +123,5 @@ INFO = MetricInfo(
     undefined=(),
     function=max_calibration_error,
     no_delta="a score-level metric is not a function of the confusion matrix",
+    parameters_read=("bins",),
 )

@@ -89,4 +89,5 @@ INFO = MetricInfo(
         "misclassification_count = hamming_distance [weighted] for two classes (C = 2)",
     ),
     gradient=gradient,
+    only_trace=True,
 )

@@ -121,4 +121,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=mutual_information,
     gradient=gradient,
+    reads_off_diagonal=True,
 )

@@ -169,4 +169,5 @@ INFO = MetricInfo(
     function=ndcg,
     no_delta="a score-level metric is not a function of the confusion matrix",
     indicator_truth=True,
+    parameters_read=("top",),
 )

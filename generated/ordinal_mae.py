@@ -114,4 +114,5 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    reads_off_diagonal=True,
 )

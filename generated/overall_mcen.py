@@ -252,4 +252,5 @@ INFO = MetricInfo(
     ),
     function=overall_mcen,
     gradient=gradient,
+    reads_off_diagonal=True,
 )

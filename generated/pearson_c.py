@@ -206,4 +206,5 @@ INFO = MetricInfo(
     ),
     function=pearson_c,
     gradient=gradient,
+    reads_off_diagonal=True,
 )

@@ -197,4 +197,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     affine=("kappa",),
+    parameters_read=("kappa",),
 )

@@ -173,4 +173,6 @@ INFO = MetricInfo(
         "quadratic_weighted_kappa = weighted_kappa for two classes (C = 2)",
     ),
     gradient=gradient,
+    reads_off_diagonal=True,
+    parameters_read=("distance",),
 )

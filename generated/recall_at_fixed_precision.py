@@ -122,4 +122,5 @@ INFO = MetricInfo(
     no_delta="a curve-level metric is not a function of the confusion matrix",
     curve_kernel=_per_curve,
     curve_params=_params,
+    parameters_read=("min_precision",),
 )

@@ -224,4 +224,5 @@ INFO = MetricInfo(
         "relevance_f_beta(relevance=1) = f_beta_of_macro_averages for every confusion matrix",
     ),
     gradient=gradient,
+    parameters_read=("beta",),
 )

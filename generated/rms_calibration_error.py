@@ -119,4 +119,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=rms_calibration_error,
     no_delta="a score-level metric is not a function of the confusion matrix",
+    parameters_read=("bins",),
 )

@@ -95,4 +95,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=top_k_accuracy,
     no_delta="a score-level metric is not a function of the confusion matrix",
+    parameters_read=("top",),
 )

@@ -130,4 +130,5 @@ INFO = MetricInfo(
     undefined=("Sum(class_weights[k], k) = 0",),
     function=weighted_accuracy,
     gradient=gradient,
+    parameters_read=("class_weights",),
 )

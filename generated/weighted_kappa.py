@@ -171,4 +171,6 @@ INFO = MetricInfo(
         "weighted_kappa = quadratic_weighted_kappa for two classes (C = 2)",
     ),
     gradient=gradient,
+    reads_off_diagonal=True,
+    parameters_read=("distance",),
 )

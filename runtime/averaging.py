@@ -287,7 +287,9 @@ class Mode:
     one value per class (no average). ``positive_class``: the value of one class, the positive
     one (``pos_label``). ``reading``: the place of the mode among the readings of a printed
     score that does not name its averaging (``metricc consistent``), the most customary in
-    papers first; None where a paper that means it says so."""
+    papers first; None where a paper that means it says so. ``instances_of``: the mode over classes
+    that this one is over the instances of multi-label data (samples: macro), so a paper's
+    macro label of such data may mean it."""
 
     name: str
     combine: Callable[[object, PerClass], object] | None
@@ -302,6 +304,12 @@ class Mode:
     per_class: bool = False
     positive_class: bool = False
     reading: int | None = None
+    instances_of: str | None = None
+
+    @property
+    def over_classes(self) -> bool:
+        """One value from every class: neither the per-class values (none) nor one class's (binary)."""
+        return not (self.per_class or self.positive_class)
 
     @property
     def one_number(self) -> bool:
@@ -337,7 +345,7 @@ MODES = MappingProxyType({m.name: m for m in (
          suffix=True, reported=True, reading=3),
     Mode("geometric", _geometric_mean, _geometric_mean_partials, suffix=True),
     # per-instance counts of multi-label data (..., N): a macro average over another axis
-    Mode("samples", _mean, _mean_partials, per_instance=True, suffix=True),
+    Mode("samples", _mean, _mean_partials, per_instance=True, suffix=True, instances_of="macro"),
 )})
 
 AVERAGES = tuple(MODES)

@@ -97,6 +97,13 @@ class MetricInfo:
     # undefined) out; how threshold counts merged without the scores reach the metric.
     curve_kernel: Callable | None = None
     curve_params: Callable | None = None  # its scalar parameters checked, as the kernel takes them
+    # What the simplified formula reads (compiler/analysis/reads.py), so that consistent's
+    # bounds need not parse it: one averaging of a class metric as (metric id, mode), like
+    # macro(recall); the trace and n alone (accuracy); a cell off the diagonal; parameters.
+    averaged_class_metric: tuple[str, str] | None = None
+    only_trace: bool = False
+    reads_off_diagonal: bool = False
+    parameters_read: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _DECLARED.setdefault(self.id, self)

@@ -43,7 +43,7 @@ from metricc.compiler.analysis.declared_evaluate import (
 )
 from metricc.compiler.errors import Diagnostic, FormulaError, InternalError
 from metricc.compiler.language import ir, symbols
-from metricc.compiler.language.levels import Level
+from metricc.compiler.language.levels import Level, rules
 
 __all__ = ["check_declared", "TOLERANCE", "WRONG_SHARE"]
 
@@ -175,7 +175,7 @@ def _vanishing_log_in_sum(metric: ir.Metric) -> sympy.Expr | None:
 def _check_metric(metric: ir.Metric, batches: list, cache: dict) -> list[Diagnostic]:
     """Diagnostics for one analyzed metric, over the sampled ``batches`` of its level."""
     found: dict[str, str] = {}
-    vanishing = _vanishing_log_in_sum(metric) if metric.level in ("matrix", "aggregate") else None
+    vanishing = _vanishing_log_in_sum(metric) if rules(metric.level).of_confusion_matrix else None
     if vanishing is not None:
         return [Diagnostic(metric.key_location("formula"), "$.formula", f"log({vanishing}) inside a class sum can be "
                            "log(0) = -inf for one class and so decide the whole sum; write xlogy(w, x) for w log x "

@@ -51,6 +51,7 @@ from metricc.compiler.analysis.support import (
     at_a_positive_cell, cells, opaque, restored, weighed_out, zero_guard,
 )
 from metricc.compiler.language import averaging, ir, symbols
+from metricc.compiler.language.levels import Partials, rules
 
 __all__ = ["derive_metric", "derive_catalog", "cell_indices", "COUNT_ORDER"]
 
@@ -334,24 +335,26 @@ def _matrix_delta(metric: ir.Metric) -> ir.Metric:
                                proportion=_matrix_proportion(metric.simplified) or ())
 
 
-_BY_LEVEL = {"class": _class_delta, "aggregate": _aggregate_delta, "matrix": _matrix_delta}
+# What the gradient is taken in, as the level's row says (levels.RULES).
+_BY_PARTIALS = {Partials.COUNTS: _class_delta, Partials.TERMS: _aggregate_delta, Partials.CELLS: _matrix_delta}
 
 
 def derive_metric(metric: ir.Metric) -> ir.Metric:
     """Fill ``gradient``, ``gradient_undefined`` and ``proportion``, or ``no_delta``."""
     level = getattr(metric.level, "value", metric.level)
-    if level not in _BY_LEVEL:
+    partials = rules(level).partials
+    if partials is None:
         return dataclasses.replace(metric, no_delta=f"a {level}-level metric is not a function of the confusion matrix")
-    if level != "class" and any(p.kind == "metric" for p in metric.params):
+    if partials is not Partials.COUNTS and any(p.kind == "metric" for p in metric.params):
         return dataclasses.replace(metric, no_delta="a parameter is another metric, whose gradient is not derived")
     computed = _computed(metric)
-    if computed and level != "class":
+    if computed and partials is not Partials.COUNTS:
         return dataclasses.replace(metric, no_delta=f"the default of {computed[0].name} is computed from the counts, "
                                                     "which only class-level gradients chain")
-    reason = _not_differentiable(metric.simplified, guards=level == "matrix")
+    reason = _not_differentiable(metric.simplified, guards=partials is Partials.CELLS)
     if reason:
         return dataclasses.replace(metric, no_delta=reason)
-    return _BY_LEVEL[level](metric)
+    return _BY_PARTIALS[partials](metric)
 
 
 def derive_catalog(metrics: Mapping[str, ir.Metric]) -> dict[str, ir.Metric]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from metricc.compiler.analysis import delta
 from metricc.compiler.emit.text import latex, latex_escape
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import ir, levels, symbols
 
 __all__ = ["delta_context"]
 
@@ -27,7 +27,7 @@ def _proportion(metric: ir.Metric) -> str:
     if not metric.proportion:
         return ""
     successes, trials = metric.proportion
-    if getattr(metric.level, "value", metric.level) == "matrix":
+    if levels.rules(metric.level).partials is levels.Partials.CELLS:
         top, bottom = _CELLS[successes[0]], _CELLS[trials[0]]
     else:
         top, bottom = (" + ".join(_COUNT_LATEX[c] for c in part) for part in (successes, trials))
@@ -41,7 +41,8 @@ def delta_context(metric: ir.Metric, broken) -> dict:
                "per_class": metric.per_class or "", "chain": "", "defaults": []}
     if not metric.gradient:
         return context
-    if level == "class":
+    taken_in = levels.rules(metric.level).partials
+    if taken_in is levels.Partials.COUNTS:
         names = [str(c).lower() for c in delta.COUNT_ORDER]
         context["partials"] = [(_partial("f", _COUNT_LATEX[name]), broken(g))
                                for name, g in zip(names, metric.gradient) if g != 0]
@@ -56,7 +57,7 @@ def delta_context(metric: ir.Metric, broken) -> dict:
             context["partials"].append((_partial("f", symbol), broken(g)))
             context["partials"] += [(_partial(symbol, _COUNT_LATEX[name]), broken(d))
                                     for name, d in zip(names, default.gradient) if d != 0]
-    elif level == "aggregate":
+    elif taken_in is levels.Partials.TERMS:
         context["partials"] = [(_partial("F", latex(t.symbol, metric.terms)), broken(g, metric.terms))
                                for t, g in zip(metric.terms, metric.gradient) if g != 0]
     else:

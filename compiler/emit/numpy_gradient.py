@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from metricc.compiler.emit.numpy_kernel import Kernel, kernel
 from metricc.compiler.emit.numpy_printer import Printed
-from metricc.compiler.language import ir, symbols
+from metricc.compiler.language import ir, levels, symbols
 
 __all__ = ["GRADIENT_HELPERS", "GradientCode", "gradient_context"]
 
@@ -62,9 +62,9 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, value_params: tupl
     """
     if not metric.gradient:
         return None
-    level = getattr(metric.level, "value", metric.level)
+    partials = levels.rules(metric.level).partials
     names = {**value_names}
-    if level == "class":
+    if partials is levels.Partials.COUNTS:
         # four partials in the counts, then one per metric parameter (runtime: the chain rule)
         outputs = [*metric.gradient, *metric.gradient_undefined]
         printed = kernel(outputs, _class_names(metric.params), params=value_params, counts=_COUNT_NAMES,
@@ -74,7 +74,7 @@ def gradient_context(metric: ir.Metric, value_names: Mapping, value_params: tupl
                     for d in metric.default_gradients}
         helpers = printed.helpers.union(*(d.helpers for d in defaults.values()))
         return GradientCode(printed, frozenset(helpers | {"average_class_gradient"}), defaults=defaults)
-    if level == "aggregate":
+    if partials is levels.Partials.TERMS:
         terms = {}
         helpers = {"average_class_gradient", "combine_gradients"}
         for term, name in zip(metric.terms, [value_names[t.symbol].code for t in metric.terms]):

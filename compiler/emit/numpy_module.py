@@ -20,7 +20,7 @@ from types import MappingProxyType
 import jinja2
 import sympy
 
-from metricc.compiler.analysis import analyze, homogeneity
+from metricc.compiler.analysis import analyze, homogeneity, reads
 from metricc.compiler.emit import numpy_gradient
 from metricc.compiler.emit.numpy_gradient import GRADIENT_HELPERS
 from metricc.compiler.emit.numpy_kernel import COUNT_NAMES, MATRIX_COUNTS, Kernel, class_kernel
@@ -30,7 +30,7 @@ from metricc.compiler.emit.numpy_printer import WIDTH, NumpyPrinter, Printed, la
 from metricc.compiler.emit.target import GENERATED, Target
 from metricc.compiler.emit.text import plain
 from metricc.compiler.errors import InternalError
-from metricc.compiler.language import averaging, ir
+from metricc.compiler.language import averaging, ir, levels
 from metricc.compiler.names import RUNTIME_NAMES
 
 __all__ = ["SHAPES", "TARGET", "ModuleContext", "ParamCode", "Shape", "TermCode", "emit_module", "emit_registry",
@@ -136,6 +136,7 @@ class ModuleContext:
     gradient: numpy_gradient.GradientCode | None
     gradient_imports: list[str]
     leaves_domains: bool  # the public functions run under the errstate of ERRSTATE
+    reads: reads.Reads  # what the formula reads (INFO's fields for consistent's bounds)
 
     @property
     def template(self) -> str:
@@ -205,7 +206,7 @@ def _pooled_reads(metric: ir.Metric) -> str:
     (``("tp", "fp", "fn")`` for F1): micro averaging then need not refuse a pooled TN beyond
     2**53 that the value never reads. ``""`` where it reads all four, or where a metric or
     class-vector parameter (whose kernel or default reads the counts) is bound."""
-    if metric.level != "class" or any(p.kind in ("metric", "class_vector") for p in metric.params):
+    if not levels.rules(metric.level).per_class or any(p.kind in ("metric", "class_vector") for p in metric.params):
         return ""
     read = set().union(*(e.free_symbols for e in (metric.simplified, *metric.undefined)))
     names = [name for symbol, name in COUNT_NAMES.items() if symbol in read]
@@ -266,7 +267,7 @@ def module_context(metric: ir.Metric) -> ModuleContext:
     rescaled = level in _RESCALED and homogeneity.degree_zero(metric)
     helpers |= {_RESCALED[level]} if rescaled else set()
     leaves_domains = _leaves_domains(metric)
-    helpers |= {"np"} if leaves_domains or level == "score" else set()  # the errstate decorator's
+    helpers |= {"np"} if leaves_domains else set()  # the errstate decorator's (a score shape's helpers have it)
     return ModuleContext(
         metric=metric,
         level=level,
@@ -295,6 +296,7 @@ def module_context(metric: ir.Metric) -> ModuleContext:
         gradient=gradient,
         gradient_imports=sorted(gradient_helpers),
         leaves_domains=leaves_domains,
+        reads=reads.reads(metric),
     )
 
 

@@ -17,7 +17,7 @@ import sympy
 
 from metricc.compiler.language import averaging, symbols
 
-__all__ = ["Average", "Level", "LevelRules", "RULES", "rules"]
+__all__ = ["Average", "Level", "LevelRules", "Partials", "RULES", "rules"]
 
 
 class Level(str, enum.Enum):
@@ -28,6 +28,17 @@ class Level(str, enum.Enum):
     MATRIX = "matrix"
     CURVE = "curve"
     SCORE = "score"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Partials(str, enum.Enum):
+    """What the delta method differentiates a level's value in (:mod:`..analysis.delta`)."""
+
+    COUNTS = "counts"  # one class's TP, FP, FN, TN (and each metric parameter, chained)
+    TERMS = "terms"  # the averaged class metrics of the formula, each differentiated in its counts
+    CELLS = "cells"  # the cells of the confusion matrix
 
     def __str__(self) -> str:
         return self.value
@@ -55,7 +66,8 @@ class LevelRules:
     ``references``: the levels of the metrics a formula may reference. ``per_class``: the
     metric is one value per class (and supports averaging modes). ``of_confusion_matrix``:
     the value is a function of the confusion matrix alone (so equivalences can be proved).
-    ``value_unit``: what one value of the metric describes, in words.
+    ``value_unit``: what one value of the metric describes, in words. ``partials``: what the
+    delta method's gradient is taken in (None: the value is no function of a confusion matrix).
     """
 
     level: Level
@@ -68,6 +80,7 @@ class LevelRules:
     per_class: bool
     of_confusion_matrix: bool
     value_unit: str
+    partials: Partials | None = None
 
     def sum_upper(self, index: str) -> sympy.Expr:
         """The last value of a summation index: thresholds, samples (s, u, v) or classes."""
@@ -98,6 +111,7 @@ RULES: Mapping[Level, LevelRules] = _frozen({
         per_class=True,
         of_confusion_matrix=True,
         value_unit="one value per class",
+        partials=Partials.COUNTS,
     ),
     Level.AGGREGATE: LevelRules(
         Level.AGGREGATE,
@@ -110,6 +124,7 @@ RULES: Mapping[Level, LevelRules] = _frozen({
         per_class=False,
         of_confusion_matrix=True,
         value_unit="one value per matrix",
+        partials=Partials.TERMS,
     ),
     Level.MATRIX: LevelRules(
         Level.MATRIX,
@@ -124,6 +139,7 @@ RULES: Mapping[Level, LevelRules] = _frozen({
         per_class=False,
         of_confusion_matrix=True,
         value_unit="one value per matrix",
+        partials=Partials.CELLS,
     ),
     Level.CURVE: LevelRules(
         Level.CURVE,
@@ -136,6 +152,7 @@ RULES: Mapping[Level, LevelRules] = _frozen({
         per_class=False,
         of_confusion_matrix=False,
         value_unit="one value per matrix",
+        partials=None,
     ),
     Level.SCORE: LevelRules(
         Level.SCORE,
@@ -149,6 +166,7 @@ RULES: Mapping[Level, LevelRules] = _frozen({
         per_class=False,
         of_confusion_matrix=False,
         value_unit="one value per data set",
+        partials=None,
     ),
 })
 

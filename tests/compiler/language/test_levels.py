@@ -53,3 +53,11 @@ def test_summation_bounds_follow_the_level():
     # s is a sample index (up to n - 1), k a class index (up to C - 1)
     assert score.limits == ((s, 0, symbols.N_TOTAL - 1), (k, 0, symbols.N_CLASSES - 1))
     assert _parse("Sum(M[k, k], k)", Level.MATRIX).expr.limits == ((k, 0, symbols.N_CLASSES - 1),)
+
+
+def test_the_delta_method_reads_what_each_row_says_its_gradient_is_in():
+    from metricc.compiler.analysis import delta
+
+    differentiated = {level for level, row in levels.RULES.items() if row.partials is not None}
+    assert differentiated == {level for level, row in levels.RULES.items() if row.of_confusion_matrix}
+    assert set(delta._BY_PARTIALS) == set(levels.Partials)
