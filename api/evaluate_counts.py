@@ -8,6 +8,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
+from metricc.api import evaluate_plan
 from metricc.api import relevance as relevance_estimates
 from metricc.api.read_inputs import Counted
 from metricc.api.request import EvaluationRequest, Requested, checked_entries, pos_index
@@ -28,6 +29,7 @@ class Step(NamedTuple):
     averaged: bool  # takes average=, weights=, pos_label=
     per_instance: bool  # the per-instance counts of multi-label data
     param_names: tuple[str, ...]
+    fused: Callable | None  # the value off the metric's bare kernel (:mod:`.evaluate_plan`), where a call allows it
 
 
 def plan(request: EvaluationRequest) -> tuple[Step, ...]:
@@ -50,16 +52,19 @@ def _steps(requested: tuple[Requested, ...]) -> tuple[Step, ...]:
         matrix = info.takes == "matrix"
         averaged = info.per_class if matrix else info.per_class_counts
         per_instance = not matrix and (info.per_instance or (averaged and averaging.per_instance(r.mode)))
-        steps.append(Step(r, info.function, matrix, averaged, per_instance, tuple(p.name for p in info.params)))
+        fused = evaluate_plan.fused_step(info, r.mode) if averaged and not (matrix or per_instance) else None
+        steps.append(Step(r, info.function, matrix, averaged, per_instance, tuple(p.name for p in info.params), fused))
     return tuple(steps)
 
 
 def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
     """The values of the requested metrics not in ``done`` (read off scores already): each
     step's function called on the terms or counts read once, with the context that carries
-    what the call's metrics share, its keyword arguments made once per averaging mode."""
+    what the call's metrics share, its keyword arguments made once per averaging mode; a fused
+    step reads its value off its kernel instead, where the call allows (:mod:`.evaluate_plan`)."""
     counted = request.counted()
     steps = plan(request)
+    fused = evaluate_plan.fused_call(counted, request.zero_division, request.weights, request.pos_label)
     instance_counts = _instance_counts(request, steps)
     params = counted_params(request, counted)
     terms, context, class_labels, n_classes = counted.terms, counted.context, counted.class_labels, counted.n_classes
@@ -69,6 +74,9 @@ def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
     for step in steps:
         r = step.requested
         if r.key in done:
+            continue
+        if fused is not None and step.fused is not None:
+            results[r.key] = step.fused(fused)
             continue
         if step.matrix and terms is None:
             raise InputError("input", f"{r.info.id} needs a confusion matrix; per-class counts (multi-label data) "

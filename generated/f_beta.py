@@ -163,4 +163,5 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    class_kernel=_per_class,
 )

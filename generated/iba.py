@@ -175,4 +175,5 @@ INFO = MetricInfo(
     undefined=("FN + TP = 0", "FP + TN = 0"),
     function=iba,
     gradient=gradient,
+    class_kernel=_per_class,
 )

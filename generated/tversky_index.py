@@ -150,4 +150,5 @@ INFO = MetricInfo(
         "tversky_index(alpha=1, beta=1) [weighted] = jaccard [weighted] for every confusion matrix",
     ),
     gradient=gradient,
+    class_kernel=_per_class,
 )
