@@ -60,7 +60,7 @@ def _steps(requested: tuple[Requested, ...]) -> Plan:
         matrix = info.takes == "matrix"
         averaged = info.per_class if matrix else info.per_class_counts
         per_instance = not matrix and (info.per_instance or (averaged and averaging.per_instance(r.mode)))
-        fused = evaluate_plan.fused_step(info, r.mode) if averaged and not (matrix or per_instance) else None
+        fused = None if matrix or per_instance else evaluate_plan.fused_step(info, r.mode)
         steps.append(Step(r, info.function, matrix, averaged, per_instance, tuple(p.name for p in info.params), fused))
     return Plan(tuple(steps), tuple(step.requested.info.id for step in steps if step.per_instance),
                 any(step.param_names for step in steps))

@@ -1,7 +1,8 @@
 """The fused steps of ``evaluate``'s plan on counts: class-level values averaged ``macro``,
 ``weighted`` or ``micro`` read straight off their metric's bare kernel
-(:attr:`~metricc.runtime.registry.MetricInfo.class_kernel`), with what the averages of a call
-share made once for all of them (:class:`FusedCall`).
+(:attr:`~metricc.runtime.registry.MetricInfo.class_kernel`), aggregates as their formula
+(``term_kernel``) of terms so averaged, with what the averages of a call share made once for
+all of them (:class:`FusedCall`).
 
 A generated class-level function checks its counts, looks its context up, dispatches on the
 averaging mode and builds the averaging's inputs on every call: about 10 µs of Python per value,
@@ -9,7 +10,7 @@ most of a small call's time. A fused step is made once per request signature
 (:func:`fused_step`) and does only the numpy work, the same operations in the same order as
 :func:`~metricc.runtime.apply.average_class_metric` and the mode's row of
 :mod:`~metricc.runtime.averaging`, so the values are the generated function's to the bit
-(``tests/api/test_evaluate_counts.py``). A call is fused only where that holds without a
+(``tests/api/test_evaluate_plan.py``). A call is fused only where that holds without a
 check per value (:func:`fused_call`): whole counts (nothing to rescale), a float
 ``zero_division`` (not ``"skip"``), no class weights and no ``pos_label`` to look up; any
 other call, and every other step, takes the generated function as before.
@@ -23,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 
 from metricc.api.read_inputs import Counted
-from metricc.runtime.apply import COUNT_NAMES, apply_kernel, float_class_counts, per_class_values, pooled, pooled_totals, support
+from metricc.runtime.apply import COUNT_NAMES, apply_kernel, float_class_counts, pooled_totals, support
 from metricc.runtime.averaging import sum_last_axis
 from metricc.runtime.confusion import ClassCounts
 from metricc.runtime.context import CallContext
@@ -49,17 +50,24 @@ class FusedCall:
         self._pooled: ClassCounts | None = None
 
     def values(self, kernel: Callable) -> np.ndarray:
-        """The kernel's per-class values, once per call (a metric's macro and weighted averages share them)."""
+        """The kernel's per-class values, once per call (a metric's macro and weighted averages
+        share them), as :func:`~metricc.runtime.apply.per_class_values` makes them."""
         found = self._values.get(kernel)
         if found is None:
-            found = self._values[kernel] = per_class_values(kernel, self.context.real, _NO_PARAMS, self.zero_division)[0]
+            real = self.context.real
+            value, undefined = kernel(*real)
+            shape = real.true_positives.shape
+            if getattr(value, "shape", None) != shape or getattr(undefined, "shape", None) != shape:
+                value, undefined = apply_kernel(kernel, real, _NO_PARAMS)  # a constant: broadcast to the classes
+            found = self._values[kernel] = np.where(undefined, self.zero_division, value) if undefined.any() else value
         return found
 
     def weights(self) -> tuple:
-        """``(supports, where a support is 0, their total, nonzero total, where it is 0)``:
-        what every weighted mean of the call reads (:func:`~metricc.runtime.averaging._weighted_mean`)."""
+        """``(supports, where a support is 0, nonzero total, where the total is 0)``: what every
+        weighted mean of the call reads (:func:`~metricc.runtime.averaging._weighted_mean`)."""
         if self._weights is None:
-            supports = self.context.shared("support", lambda: support(self.context.real))
+            context = self.context
+            supports = context.shared("support", lambda: support(context.real))
             total = sum_last_axis(supports)
             self._weights = (supports, supports == 0, nonzero(total), total == 0)
         return self._weights
@@ -68,12 +76,12 @@ class FusedCall:
         """The counts summed over classes as float64, one set for every micro average; None when
         a total exceeds 2**53 (the generated function then says which, or pools what its kernel reads)."""
         if self._pooled is None:
-            counts = self.context.counts
-            totals = self.context.shared("pooled", lambda: pooled_totals(counts))
+            context = self.context
+            totals = context.shared("pooled", lambda: pooled_totals(context.counts))
             if totals.all_beyond or any(totals.beyond):
                 return None
-            self._pooled = self.context.shared(("pooled", COUNT_NAMES),
-                                               lambda: float_class_counts(pooled(counts, COUNT_NAMES, totals)))
+            # pooled(counts, COUNT_NAMES, totals) when no total is beyond: the totals themselves
+            self._pooled = context.shared(("pooled", COUNT_NAMES), lambda: float_class_counts(totals.totals))
         return self._pooled
 
 
@@ -92,24 +100,50 @@ def fused_call(counted: Counted, zero_division, weights, pos_label) -> FusedCall
 
 
 def fused_step(info, mode: str | None) -> Callable[[FusedCall], object] | None:
-    """The fused step of a class-level metric averaged by ``mode``, or None where the generated
-    function must run: a metric with parameters, one whose kernel needs an errstate (its
-    function carries one), or a mode without a fused form."""
-    kernel = info.class_kernel
-    make = _MODES.get(mode)
-    if kernel is None or make is None or info.params or hasattr(info.function, "__wrapped__"):
+    """The fused step of a class-level metric averaged by ``mode``, or of an aggregate whose
+    terms are all so averaged (:attr:`~metricc.runtime.registry.MetricInfo.term_kernel`); None
+    where the generated function must run: a metric with parameters, one whose kernel needs an
+    errstate (its function carries one), or a mode without a fused form."""
+    if info.params or hasattr(info.function, "__wrapped__"):
         return None
-    return make(kernel, info.function)
+    if info.term_kernel is not None:
+        return _aggregate(info.term_kernel, info.class_terms, info.function)
+    kernel, make = info.class_kernel, _MODES.get(mode)
+    if kernel is None or make is None:
+        return None
+    return make(kernel, lambda call: info.function(*call.context.counts, context=call.context, average="micro",
+                                                   zero_division=call.zero_division))
 
 
-def _macro(kernel, function):
+class _Beyond(Exception):
+    """A pooled total beyond 2**53: the aggregate's generated function runs instead."""
+
+
+def _refused(call: FusedCall):
+    raise _Beyond
+
+
+def _aggregate(term_kernel, class_terms, function):
+    terms = tuple(_MODES[mode](kernel, _refused) for kernel, mode in class_terms)
+
+    def aggregate(call: FusedCall):
+        try:
+            values = [term(call) for term in terms]
+        except _Beyond:
+            context = call.context
+            return function(*context.counts, context=context, zero_division=call.zero_division)
+        return finish(*term_kernel(*values), call.zero_division)
+    return aggregate
+
+
+def _macro(kernel, beyond):
     def macro(call: FusedCall):
         values = call.values(kernel)
         return (sum_last_axis(values) / values.shape[-1])[()]
     return macro
 
 
-def _weighted(kernel, function):
+def _weighted(kernel, beyond):
     def weighted(call: FusedCall):
         supports, empty, total, no_total = call.weights()
         mean = sum_last_axis(np.where(empty, 0.0, call.values(kernel) * supports)) / total
@@ -117,12 +151,12 @@ def _weighted(kernel, function):
     return weighted
 
 
-def _micro(kernel, function):
+def _micro(kernel, beyond):
+    """``beyond(call)``: the value where a pooled total exceeds 2**53."""
     def micro(call: FusedCall):
         counts = call.pooled()
         if counts is None:
-            context = call.context
-            return function(*context.counts, context=context, average="micro", zero_division=call.zero_division)
+            return beyond(call)
         value, undefined = apply_kernel(kernel, counts, _NO_PARAMS)
         # finish's array branch (the pooled counts keep a class axis of 1), then that axis dropped
         return (np.where(undefined, call.zero_division, value).astype(float) + 0.0)[..., 0][()]

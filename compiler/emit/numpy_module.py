@@ -136,6 +136,7 @@ class ModuleContext:
     gradient: numpy_gradient.GradientCode | None
     gradient_imports: list[str]
     leaves_domains: bool  # the public functions run under the errstate of ERRSTATE
+    fused_terms: bool  # an aggregate whose formula evaluate's plan applies to its terms (api/evaluate_plan.py)
 
     @property
     def template(self) -> str:
@@ -245,6 +246,7 @@ def _leaves_domains(metric: ir.Metric) -> bool:
 
 
 # The runtime helper that scales tiny real-valued counts (huge or tiny gains) of a level, for a value of degree 0.
+_FUSED_MODES = frozenset({"macro", "weighted", "micro"})  # the modes api/evaluate_plan.py reads off a kernel
 _RESCALED = MappingProxyType({"class": "rescaled_counts", "matrix": "rescaled", "score": "rescaled_rows"})
 
 
@@ -294,7 +296,15 @@ def module_context(metric: ir.Metric) -> ModuleContext:
         gradient=gradient,
         gradient_imports=sorted(gradient_helpers),
         leaves_domains=leaves_domains,
+        fused_terms=_fused_terms(level, params, terms, leaves_domains),
     )
+
+
+def _fused_terms(level: str, params, terms, leaves_domains: bool) -> bool:
+    """Whether an aggregate's formula is emitted alone for evaluate's plan: terms averaged by
+    a mode the plan fuses, and nothing else (no parameter, no weights, no errstate)."""
+    return (level == "aggregate" and not params and not leaves_domains
+            and all(t.mode in _FUSED_MODES and not t.weights and not t.kernel.params for t in terms))
 
 
 def emit_module(metric: ir.Metric) -> str:

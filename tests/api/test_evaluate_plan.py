@@ -17,6 +17,7 @@ from metricc.runtime.confusion import counts_from_matrix
 FUSED_MODES = ("macro", "weighted", "micro")
 ENTRIES = [(info, mode) for info in (mc.catalog()[name] for name in mc.catalog())
            if info.class_kernel is not None for mode in FUSED_MODES if mode in info.averages]
+AGGREGATES = [info for info in (mc.catalog()[name] for name in mc.catalog()) if info.term_kernel is not None]
 
 
 def _matrices():
@@ -47,6 +48,17 @@ def test_fused_values_equal_each_generated_function_alone_to_the_bit(zero_divisi
         for key, (info, mode) in zip(keys, ENTRIES):
             alone = info.function(*counts_from_matrix(matrix), average=mode, zero_division=zero_division)
             assert _same(together[key], alone), (key, together[key], alone)
+
+
+@pytest.mark.parametrize("zero_division", [math.nan, 0.0])
+def test_fused_aggregates_equal_their_generated_function_to_the_bit(zero_division):
+    keys = [info.id for info in AGGREGATES]
+    assert "balanced_accuracy" in keys and all(mode in FUSED_MODES for info in AGGREGATES for _, mode in info.class_terms)
+    for matrix in _matrices():
+        together = mc.evaluate(keys, matrix=matrix, zero_division=zero_division)
+        for info in AGGREGATES:
+            alone = info.function(*counts_from_matrix(matrix), zero_division=zero_division)
+            assert _same(together[info.id], alone), (info.id, together[info.id], alone)
 
 
 def test_labels_and_integer_counts_are_fused_as_matrices_are():
@@ -80,6 +92,8 @@ def test_steps_with_parameters_or_other_modes_are_not_fused():
     assert evaluate_plan.fused_step(mc.metric("f1"), "none") is None  # the caller's own array comes back
     assert evaluate_plan.fused_step(mc.metric("f_beta"), "macro") is None  # a parameter
     assert evaluate_plan.fused_step(mc.metric("mcc"), None) is None  # matrix level
+    assert evaluate_plan.fused_step(mc.metric("balanced_accuracy"), None) is not None  # macro(recall)
+    assert evaluate_plan.fused_step(mc.metric("f_beta_of_macro_averages"), None) is None  # a parameter
 
 
 def test_micro_beyond_2_53_is_refused_as_by_the_generated_function():
