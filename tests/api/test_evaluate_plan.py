@@ -13,6 +13,7 @@ from metricc.api import evaluate_counts, evaluate_plan
 from metricc.api.read_inputs import from_counts, from_matrix
 from metricc.api.request import checked_entries
 from metricc.runtime.confusion import counts_from_matrix
+from tests.api.test_evaluate_counts import _matrices as counts_matrices
 
 FUSED_MODES = ("macro", "weighted", "micro")
 ENTRIES = [(info, mode) for info in (mc.catalog()[name] for name in mc.catalog())
@@ -21,16 +22,9 @@ AGGREGATES = [info for info in (mc.catalog()[name] for name in mc.catalog()) if 
 
 
 def _matrices():
-    rng = np.random.default_rng(131)
-    yield rng.integers(0, 50, (4, 4))
-    with_zero_row = rng.integers(0, 50, (4, 4))
-    with_zero_row[1] = 0
-    yield with_zero_row
-    with_zero_column = rng.integers(0, 50, (4, 4))
-    with_zero_column[:, 3] = 0
-    yield with_zero_column
-    yield np.diag([5, 0, 7, 0])
-    yield rng.integers(0, 9, (3, 2, 4, 4))  # a batch
+    """test_evaluate_counts' matrices (empty rows and columns among them), and a batch."""
+    yield from counts_matrices()
+    yield np.random.default_rng(131).integers(0, 9, (3, 2, 4, 4))
 
 
 def _same(together, alone) -> bool:
