@@ -96,6 +96,7 @@ class MetricInfo:
     # Curve level: the per-curve kernel the function averages, count curves in, (values,
     # undefined) out; how threshold counts merged without the scores reach the metric.
     curve_kernel: Callable | None = None
+    curve_params: Callable | None = None  # its scalar parameters checked, as the kernel takes them
     # Class level: the per-class kernel of whole float64 counts, (values, undefined) out, for
     # evaluate's fused plan of a metric set (api/evaluate_plan.py): no checks, no context.
     class_kernel: Callable | None = None
@@ -103,7 +104,6 @@ class MetricInfo:
     # out, and the terms as (per-class kernel, averaging); None where the plan calls the function.
     term_kernel: Callable | None = None
     class_terms: tuple[tuple[Callable, str], ...] = ()
-    curve_params: Callable | None = None  # its scalar parameters checked, as the kernel takes them
 
     def __post_init__(self) -> None:
         _DECLARED.setdefault(self.id, self)

@@ -245,8 +245,8 @@ def _leaves_domains(metric: ir.Metric) -> bool:
     return any(map(analyze.depends_on_data, bases))
 
 
-# The runtime helper that scales tiny real-valued counts (huge or tiny gains) of a level, for a value of degree 0.
 _FUSED_MODES = frozenset({"macro", "weighted", "micro"})  # the modes api/evaluate_plan.py reads off a kernel
+# The runtime helper that scales tiny real-valued counts (huge or tiny gains) of a level, for a value of degree 0.
 _RESCALED = MappingProxyType({"class": "rescaled_counts", "matrix": "rescaled", "score": "rescaled_rows"})
 
 

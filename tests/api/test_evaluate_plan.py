@@ -12,6 +12,7 @@ import metricc.api as mc
 from metricc.api import evaluate_counts, evaluate_plan
 from metricc.api.read_inputs import from_counts, from_matrix
 from metricc.api.request import checked_entries
+from metricc.compiler.emit import numpy_module
 from metricc.runtime.confusion import counts_from_matrix
 from tests.api.test_evaluate_counts import _matrices as counts_matrices
 
@@ -78,6 +79,10 @@ def test_a_call_is_fused_only_where_the_generated_path_needs_no_check_of_its_own
     weighted = from_matrix(np.array([[0.5, 1.0], [2.0, 7.25]]), "true-rows", None)
     assert evaluate_plan.fused_call(weighted, math.nan, None, None) is None  # real-valued: maybe rescaled
     assert evaluate_plan.fused_call(from_counts(counts_from_matrix(matrix), None), math.nan, None, None) is not None
+
+
+def test_the_compiler_emits_terms_alone_for_the_modes_the_plan_fuses():
+    assert numpy_module._FUSED_MODES == frozenset(evaluate_plan._MODES) == frozenset(FUSED_MODES)
 
 
 def test_steps_with_parameters_or_other_modes_are_not_fused():
