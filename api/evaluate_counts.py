@@ -38,6 +38,7 @@ class Plan(NamedTuple):
     steps: tuple[Step, ...]
     per_instance: tuple[str, ...]  # the metrics that average over instances (samples)
     takes_params: bool  # a metric takes parameters: the call's are read (relevance= included)
+    fused: bool  # a step has a fused form (:mod:`.evaluate_plan`)
 
 
 def plan(request: EvaluationRequest) -> Plan:
@@ -63,7 +64,7 @@ def _steps(requested: tuple[Requested, ...]) -> Plan:
         fused = None if matrix or per_instance else evaluate_plan.fused_step(info, r.mode)
         steps.append(Step(r, info.function, matrix, averaged, per_instance, tuple(p.name for p in info.params), fused))
     return Plan(tuple(steps), tuple(step.requested.info.id for step in steps if step.per_instance),
-                any(step.param_names for step in steps))
+                any(step.param_names for step in steps), any(step.fused is not None for step in steps))
 
 
 def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
@@ -73,7 +74,9 @@ def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
     step reads its value off its kernel instead, where the call allows (:mod:`.evaluate_plan`)."""
     counted = request.counted()
     planned = plan(request)
-    fused = evaluate_plan.fused_call(counted, request.zero_division, request.weights, request.pos_label)
+    fused = evaluate_plan.fused_call(counted, request.zero_division, request.weights) if planned.fused else None
+    if fused is not None and request.pos_label is not None:
+        pos_index(request.pos_label, counted.class_labels, counted.n_classes)  # refused as an averaged step refuses it
     instance_counts = _instance_counts(request, planned.per_instance) if planned.per_instance else None
     given_params = planned.takes_params or request.relevance is not None or request.relevance_order is not None
     params = counted_params(request, counted) if given_params else request.params  # relevance= is checked there

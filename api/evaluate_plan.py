@@ -12,8 +12,8 @@ most of a small call's time. A fused step is made once per request signature
 :mod:`~metricc.runtime.averaging`, so the values are the generated function's to the bit
 (``tests/api/test_evaluate_plan.py``). A call is fused only where that holds without a
 check per value (:func:`fused_call`): whole counts (nothing to rescale), a float
-``zero_division`` (not ``"skip"``), no class weights and no ``pos_label`` to look up; any
-other call, and every other step, takes the generated function as before.
+``zero_division`` (not ``"skip"``) and no class weights; any other call, and every other
+step, takes the generated function as before.
 """
 
 from __future__ import annotations
@@ -85,12 +85,12 @@ class FusedCall:
         return self._pooled
 
 
-def fused_call(counted: Counted, zero_division, weights, pos_label) -> FusedCall | None:
+def fused_call(counted: Counted, zero_division, weights) -> FusedCall | None:
     """The shared values of a call whose fused steps give the generated functions' values
     without a check of their own, else None: whole counts of at least one class (integer
-    counts or an integer matrix: never rescaled), a float ``zero_division``, no class weights
-    and no ``pos_label`` (which the generated path looks up among the labels, and may refuse)."""
-    if type(zero_division) is not float or math.isinf(zero_division) or weights is not None or pos_label is not None:
+    counts or an integer matrix: never rescaled), a float ``zero_division`` and no class
+    weights. (The fused modes read no ``pos_label``; the caller checks one given once.)"""
+    if type(zero_division) is not float or math.isinf(zero_division) or weights is not None:
         return None
     terms, counts = counted.terms, counted.counts
     whole = counts.true_positives.dtype.kind in "iu" or (terms is not None and terms.matrix.dtype.kind in "iu")

@@ -71,14 +71,21 @@ def test_labels_and_integer_counts_are_fused_as_matrices_are():
 def test_a_call_is_fused_only_where_the_generated_path_needs_no_check_of_its_own():
     matrix = np.array([[5, 1], [2, 7]])
     counted = from_matrix(matrix, "true-rows", None)
-    assert evaluate_plan.fused_call(counted, math.nan, None, None) is not None
-    assert evaluate_plan.fused_call(counted, "skip", None, None) is None  # a rule of the means, not a value
-    assert evaluate_plan.fused_call(counted, 0, None, None) is None  # an int: checked by the generated path
-    assert evaluate_plan.fused_call(counted, math.nan, [1.0, 2.0], None) is None
-    assert evaluate_plan.fused_call(counted, math.nan, None, 1) is None  # looked up among the labels
+    assert evaluate_plan.fused_call(counted, math.nan, None) is not None
+    assert evaluate_plan.fused_call(counted, "skip", None) is None  # a rule of the means, not a value
+    assert evaluate_plan.fused_call(counted, 0, None) is None  # an int: checked by the generated path
+    assert evaluate_plan.fused_call(counted, math.nan, [1.0, 2.0]) is None
     weighted = from_matrix(np.array([[0.5, 1.0], [2.0, 7.25]]), "true-rows", None)
-    assert evaluate_plan.fused_call(weighted, math.nan, None, None) is None  # real-valued: maybe rescaled
-    assert evaluate_plan.fused_call(from_counts(counts_from_matrix(matrix), None), math.nan, None, None) is not None
+    assert evaluate_plan.fused_call(weighted, math.nan, None) is None  # real-valued: maybe rescaled
+    assert evaluate_plan.fused_call(from_counts(counts_from_matrix(matrix), None), math.nan, None) is not None
+
+
+def test_a_pos_label_is_looked_up_once_and_refused_as_before():
+    y_true, y_pred = ["a", "b", "b", "c"], ["a", "b", "c", "c"]
+    named = mc.evaluate(["f1:macro", "recall:micro"], y_true=y_true, y_pred=y_pred, pos_label="b")
+    assert named == mc.evaluate(["f1:macro", "recall:micro"], y_true=y_true, y_pred=y_pred)
+    with pytest.raises(mc.InputError, match="'d' is not one of the labels"):
+        mc.evaluate(["f1:macro"], y_true=y_true, y_pred=y_pred, pos_label="d")
 
 
 def test_the_compiler_emits_terms_alone_for_the_modes_the_plan_fuses():
