@@ -8,6 +8,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
+from metricc.api import evaluate_plan
 from metricc.api import relevance as relevance_estimates
 from metricc.api.read_inputs import Counted
 from metricc.api.request import EvaluationRequest, Requested, checked_entries, pos_index
@@ -15,7 +16,7 @@ from metricc.core.errors import InputError
 from metricc.runtime import averaging, confusion
 from metricc.runtime.context import CallContext
 
-__all__ = ["Step", "on_counts", "counted_params", "plan"]
+__all__ = ["Plan", "Step", "on_counts", "counted_params", "plan"]
 
 
 class Step(NamedTuple):
@@ -28,9 +29,19 @@ class Step(NamedTuple):
     averaged: bool  # takes average=, weights=, pos_label=
     per_instance: bool  # the per-instance counts of multi-label data
     param_names: tuple[str, ...]
+    fused: Callable | None  # the value off the metric's bare kernel (:mod:`.evaluate_plan`), where a call allows it
 
 
-def plan(request: EvaluationRequest) -> tuple[Step, ...]:
+class Plan(NamedTuple):
+    """The steps of a request, with what a call of them needs to know beforehand."""
+
+    steps: tuple[Step, ...]
+    per_instance: tuple[str, ...]  # the metrics that average over instances (samples)
+    takes_params: bool  # a metric takes parameters: the call's are read (relevance= included)
+    fused: bool  # a step has a fused form (:mod:`.evaluate_plan`)
+
+
+def plan(request: EvaluationRequest) -> Plan:
     """The steps of the requested values; made once per request signature (the metrics,
     averaging and parameter names of a loop of small calls), else per call."""
     if request.signature is None:
@@ -39,36 +50,46 @@ def plan(request: EvaluationRequest) -> tuple[Step, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def _planned(signature: tuple) -> tuple[Step, ...]:
+def _planned(signature: tuple) -> Plan:
     return _steps(checked_entries(signature)[0])
 
 
-def _steps(requested: tuple[Requested, ...]) -> tuple[Step, ...]:
+def _steps(requested: tuple[Requested, ...]) -> Plan:
     steps = []
     for r in requested:
         info = r.info
         matrix = info.takes == "matrix"
         averaged = info.per_class if matrix else info.per_class_counts
         per_instance = not matrix and (info.per_instance or (averaged and averaging.per_instance(r.mode)))
-        steps.append(Step(r, info.function, matrix, averaged, per_instance, tuple(p.name for p in info.params)))
-    return tuple(steps)
+        fused = None if matrix or per_instance else evaluate_plan.fused_step(info, r.mode)
+        steps.append(Step(r, info.function, matrix, averaged, per_instance, tuple(p.name for p in info.params), fused))
+    return Plan(tuple(steps), tuple(step.requested.info.id for step in steps if step.per_instance),
+                any(step.param_names for step in steps), any(step.fused is not None for step in steps))
 
 
 def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
     """The values of the requested metrics not in ``done`` (read off scores already): each
     step's function called on the terms or counts read once, with the context that carries
-    what the call's metrics share, its keyword arguments made once per averaging mode."""
+    what the call's metrics share, its keyword arguments made once per averaging mode; a fused
+    step reads its value off its kernel instead, where the call allows (:mod:`.evaluate_plan`)."""
     counted = request.counted()
-    steps = plan(request)
-    instance_counts = _instance_counts(request, steps)
-    params = counted_params(request, counted)
+    planned = plan(request)
+    fused = evaluate_plan.fused_call(counted, request.zero_division, request.weights) if planned.fused else None
+    if fused is not None and request.pos_label is not None:
+        pos_index(request.pos_label, counted.class_labels, counted.n_classes)  # refused as an averaged step refuses it
+    instance_counts = _instance_counts(request, planned.per_instance) if planned.per_instance else None
+    given_params = planned.takes_params or request.relevance is not None or request.relevance_order is not None
+    params = counted_params(request, counted) if given_params else request.params  # relevance= is checked there
     terms, context, class_labels, n_classes = counted.terms, counted.context, counted.class_labels, counted.n_classes
     plain = {"zero_division": request.zero_division}
     by_mode: dict = {}  # the keyword arguments of an averaging mode, made once per call
     results = {}
-    for step in steps:
+    for step in planned.steps:
         r = step.requested
         if r.key in done:
+            continue
+        if fused is not None and step.fused is not None:
+            results[r.key] = step.fused(fused)
             continue
         if step.matrix and terms is None:
             raise InputError("input", f"{r.info.id} needs a confusion matrix; per-class counts (multi-label data) "
@@ -91,12 +112,9 @@ def on_counts(request: EvaluationRequest, done: Mapping) -> dict:
     return results
 
 
-def _instance_counts(request: EvaluationRequest, steps: tuple[Step, ...]):
-    """Per-instance counts (in a context of their own) when a requested metric averages over
-    instances (samples), else None."""
-    per_instance = [step.requested.info.id for step in steps if step.per_instance]
-    if not per_instance:
-        return None
+def _instance_counts(request: EvaluationRequest, per_instance: tuple[str, ...]) -> CallContext:
+    """Per-instance counts (in a context of their own) for the metrics that average over
+    instances (samples): indicator matrices are required."""
     if request.y_true is None or not request.multilabel:
         asked = any(map(averaging.per_instance, [request.average, *(r.asked for r in request.requested)]))  # by the caller, not a default
         raise InputError("average" if asked else "multilabel",

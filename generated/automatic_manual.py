@@ -125,4 +125,5 @@ INFO = MetricInfo(
     undefined=(),
     function=automatic_manual,
     gradient=gradient,
+    class_kernel=_per_class,
 )

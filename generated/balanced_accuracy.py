@@ -25,6 +25,10 @@ def _term_macro__recall(tp, fp, fn, tn):
     return tp / nonzero(x0), (x0 == 0)
 
 
+def _from_terms(macro__recall):
+    return macro__recall, False
+
+
 def _term_gradient_macro__recall(tp, fp, fn, tn):
     x0 = fn + tp
     x1 = 1 / nonzero(x0 ** 2)
@@ -135,5 +139,9 @@ INFO = MetricInfo(
         "balanced_accuracy = specificity [macro] for two classes (C = 2)",
     ),
     gradient=gradient,
+    term_kernel=_from_terms,
+    class_terms=(
+        (_term_macro__recall, "macro"),
+    ),
     averaged_class_metric=("recall", "macro"),
 )

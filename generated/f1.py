@@ -157,4 +157,5 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    class_kernel=_per_class,
 )

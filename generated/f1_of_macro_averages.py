@@ -30,6 +30,11 @@ def _term_macro__recall(tp, fp, fn, tn):
     return tp / nonzero(x0), (x0 == 0)
 
 
+def _from_terms(macro__precision, macro__recall):
+    x0 = macro__precision + macro__recall
+    return 2 * macro__precision * macro__recall / nonzero(x0), (x0 == 0)
+
+
 def _term_gradient_macro__precision(tp, fp, fn, tn):
     x0 = fp + tp
     x1 = 1 / nonzero(x0 ** 2)
@@ -171,4 +176,9 @@ INFO = MetricInfo(
         "f1_of_macro_averages = f_beta_of_macro_averages(beta=1) for every confusion matrix",
     ),
     gradient=gradient,
+    term_kernel=_from_terms,
+    class_terms=(
+        (_term_macro__precision, "macro"),
+        (_term_macro__recall, "macro"),
+    ),
 )

@@ -163,5 +163,6 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    class_kernel=_per_class,
     parameters_read=("beta",),
 )

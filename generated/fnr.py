@@ -139,4 +139,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fn",), ("tp", "fn")),
+    class_kernel=_per_class,
 )

@@ -137,4 +137,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fp",), ("fp", "tn")),
+    class_kernel=_per_class,
 )

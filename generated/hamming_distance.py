@@ -123,4 +123,5 @@ INFO = MetricInfo(
         "hamming_distance [weighted] = misclassification_count for two classes (C = 2)",
     ),
     gradient=gradient,
+    class_kernel=_per_class,
 )

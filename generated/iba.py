@@ -175,5 +175,6 @@ INFO = MetricInfo(
     undefined=("FN + TP = 0", "FP + TN = 0"),
     function=iba,
     gradient=gradient,
+    class_kernel=_per_class,
     parameters_read=("alpha",),
 )

@@ -153,4 +153,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tp",), ("tp", "fp", "fn")),
+    class_kernel=_per_class,
 )

@@ -131,4 +131,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tn",), ("fn", "tn")),
+    class_kernel=_per_class,
 )

@@ -196,6 +196,7 @@ INFO = MetricInfo(
         "preference_driven(kappa=1) [weighted] = precision [weighted] for every confusion matrix",
     ),
     gradient=gradient,
+    class_kernel=_per_class,
     affine=("kappa",),
     parameters_read=("kappa",),
 )

@@ -180,4 +180,5 @@ INFO = MetricInfo(
     undefined=("FN + FP + TN + TP = 0",),
     function=racc,
     gradient=gradient,
+    class_kernel=_per_class,
 )

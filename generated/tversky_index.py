@@ -150,5 +150,6 @@ INFO = MetricInfo(
         "tversky_index(alpha=1, beta=1) [weighted] = jaccard [weighted] for every confusion matrix",
     ),
     gradient=gradient,
+    class_kernel=_per_class,
     parameters_read=("alpha", "beta"),
 )

@@ -104,6 +104,13 @@ class MetricInfo:
     only_trace: bool = False
     reads_off_diagonal: bool = False
     parameters_read: tuple[str, ...] = ()
+    # Class level: the per-class kernel of whole float64 counts, (values, undefined) out, for
+    # evaluate's fused plan of a metric set (api/evaluate_plan.py): no checks, no context.
+    class_kernel: Callable | None = None
+    # Aggregate level, for the same plan: the formula of the averaged terms, (value, undefined)
+    # out, and the terms as (per-class kernel, averaging); None where the plan calls the function.
+    term_kernel: Callable | None = None
+    class_terms: tuple[tuple[Callable, str], ...] = ()
 
     def __post_init__(self) -> None:
         _DECLARED.setdefault(self.id, self)

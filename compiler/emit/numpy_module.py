@@ -137,6 +137,7 @@ class ModuleContext:
     gradient_imports: list[str]
     leaves_domains: bool  # the public functions run under the errstate of ERRSTATE
     reads: reads.Reads  # what the formula reads (INFO's fields for consistent's bounds)
+    fused_terms: bool  # an aggregate whose formula evaluate's plan applies to its terms (api/evaluate_plan.py)
 
     @property
     def template(self) -> str:
@@ -246,6 +247,7 @@ def _leaves_domains(metric: ir.Metric) -> bool:
     return any(map(analyze.depends_on_data, bases))
 
 
+_FUSED_MODES = frozenset({"macro", "weighted", "micro"})  # the modes api/evaluate_plan.py reads off a kernel
 # The runtime helper that scales tiny real-valued counts (huge or tiny gains) of a level, for a value of degree 0.
 _RESCALED = MappingProxyType({"class": "rescaled_counts", "matrix": "rescaled", "score": "rescaled_rows"})
 
@@ -297,7 +299,15 @@ def module_context(metric: ir.Metric) -> ModuleContext:
         gradient_imports=sorted(gradient_helpers),
         leaves_domains=leaves_domains,
         reads=reads.reads(metric),
+        fused_terms=_fused_terms(level, params, terms, leaves_domains),
     )
+
+
+def _fused_terms(level: str, params, terms, leaves_domains: bool) -> bool:
+    """Whether an aggregate's formula is emitted alone for evaluate's plan: terms averaged by
+    a mode the plan fuses, and nothing else (no parameter, no weights, no errstate)."""
+    return (level == "aggregate" and not params and not leaves_domains
+            and all(t.mode in _FUSED_MODES and not t.weights and not t.kernel.params for t in terms))
 
 
 def emit_module(metric: ir.Metric) -> str:
