@@ -43,6 +43,7 @@ from metricc.audit.identify_single_label import agrees_on_single_label
 from metricc.audit.identify_per_class import per_class_matches
 from metricc.audit.identify_proof import proved as proved_matches
 from metricc.audit import identify_solve
+from metricc.audit.formula_arguments import label_of_call
 from metricc.audit.formula_parameters import printed_parameters
 from metricc.audit.formula_functions import READINGS, function_readings
 from metricc.audit.formula_peer_notation import applicable
@@ -341,7 +342,8 @@ def _rank(variant) -> tuple:
 
 def _label(label: str | None, matches) -> tuple[tuple, bool | None]:
     """(metric and mode the label names, whether a match is that); ``F_2`` names F-beta at
-    beta = 2 (:func:`.identify_solve.label_binding`)."""
+    beta = 2 (:func:`.identify_solve.label_binding`); ``F(\\beta, \\ell)`` names F (:func:`.label_of_call`)."""
+    label = label_of_call(label) if label else label
     binding = identify_solve.label_binding(label) if label else None
     if binding is not None:
         return ("f_beta", None), identify_solve.label_agrees(binding, matches)
