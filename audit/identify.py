@@ -65,6 +65,7 @@ class Match:
     proved: bool = False  # False: equal on the fixed and on fresh random points, but not proved
     params: tuple[tuple[str, str], ...] = ()  # the metric's parameters the match needs: (name, value)
     reading: tuple[str, ...] = ()  # the readings of letters under which it matches, when not forced
+    boundary: tuple[str, ...] = ()  # parameters solved on the boundary of their domain (identify_solve.on_boundary)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,7 +92,7 @@ class Identification:
     def to_json(self) -> dict:
         return {"parsed": self.parsed, "label": self.label,
                 "matches": [{"metric": m.metric, "average": m.average, "holds": m.holds, "proved": m.proved,
-                             "params": dict(m.params), "reading": list(m.reading)}
+                             "params": dict(m.params), "reading": list(m.reading), "boundary": list(m.boundary)}
                             for m in self.matches],
                 "label_agrees": self.label_agrees, "inferred": list(self.inferred), "forced": self.forced,
                 "chain": [f.to_json() for f in self.chain], "contradiction": self.contradiction,
@@ -105,7 +106,8 @@ class Identification:
             how = "proved symbolically" if m.proved else "not proved; equal at every sampled and random point"
             given = f"if {' and '.join(m.reading)}: " if m.reading else ""
             params = " with " + ", ".join(f"{k} = {v}" for k, v in m.params) if m.params else ""
-            lines.append(f"{given}= {_variant(m.metric, m.average)}{params} {holds[m.holds]} ({how})")
+            edge = f" ({', '.join(m.boundary)} on the boundary of its domain: a degenerate case)" if m.boundary else ""
+            lines.append(f"{given}= {_variant(m.metric, m.average)}{params}{edge} {holds[m.holds]} ({how})")
         if not self.matches:
             lines.append("no catalog metric matches")
         elif self.contradiction:
@@ -320,9 +322,9 @@ def _matches(expr, setting: str, solve: bool = False) -> list[Match]:
                 near.append((variant[0], variant[1], f"equal except where {where}: there the catalog defines "
                                                      f"{_variant(*variant[:2])} by its own value"))
     if not out and solve:  # F_2 = 5PR/(4P+R): a printed number may be a parameter's value (identify_solve)
-        out = [(variant, holds, done, params) for variant, holds, done, params in identify_solve.solved(expr)]
-    out.sort(key=lambda m: (("all", "single-label", "binary").index(m[1]), not m[2], _rank(m[0])))
-    return [Match(v[0], v[1], h, p, params) for v, h, p, params in out], near
+        out = identify_solve.solved(expr)  # each with the parameters solved on their domain's boundary
+    out.sort(key=lambda m: (bool(m[4:]) and bool(m[4]), ("all", "single-label", "binary").index(m[1]), not m[2], _rank(m[0])))
+    return [Match(v[0], v[1], h, p, params, boundary=rest[0] if rest else ()) for v, h, p, params, *rest in out], near
 
 
 def _bindings(expr) -> list[tuple]:
