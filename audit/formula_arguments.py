@@ -29,7 +29,7 @@ from metricc.audit.formula_parameters import GREEK_PARAMETERS, parameter
 from metricc.audit.notation import CLASS_COUNTS, SCALARS, label_metric
 from metricc.compiler.language import symbols
 
-__all__ = ["metric_call", "arguments", "label_of_call"]
+__all__ = ["metric_call", "arguments", "class_metric", "label_of_call"]
 
 _LABEL_CALL = re.compile(r"\s*(?P<name>(?:\\[A-Za-z]+\s*\{\s*[A-Za-z][A-Za-z0-9]*\s*\}|[A-Za-z][A-Za-z0-9]*)"
                          r"(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9]))?)\s*\((?P<args>[^()]*)\)\s*")
@@ -51,7 +51,7 @@ def arguments(inside: str) -> list[tuple[int, str]]:
 def metric_call(scanner, head: str, inside: str, end: int) -> bool:
     """Read ``head(inside)`` (``inside`` from the scanner's position + 1 to ``end``) as a
     catalog metric at its printed parameters and class; False (nothing read) when it is not one."""
-    found = _class_metric(head)
+    found = class_metric(head)
     if found is None:
         return False
     expr, params = found
@@ -91,13 +91,13 @@ def label_of_call(label: str) -> str:
     return found.group("name") + (f"_{{{values[0]}}}" if len(values) == 1 else "")
 
 
-def _class_metric(head: str) -> tuple[sympy.Expr, list] | None:
+def class_metric(head: str) -> tuple[sympy.Expr, list] | None:
     """(formula over one class's counts, [(parameter name, its symbol, default)]) of the
     class-level catalog metric ``head`` names with scalar parameters only; None for any other name."""
     from metricc.audit.identify_proof import catalog_metrics  # the catalog's formulas, built on first use
     from metricc.compiler.language.levels import rules
 
-    metric_id = label_metric(head)[0] if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", head) else None
+    metric_id = label_metric(head)[0] if re.fullmatch(r"[A-Za-z0-9\\{}_ ]+", head) else None  # PPV, F_\beta, \text{P}
     metric = catalog_metrics().get(metric_id) if metric_id else None
     if metric is None or not rules(metric.level).per_class or any(p.kind != "scalar" for p in metric.params):
         return None
