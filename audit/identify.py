@@ -200,8 +200,12 @@ def _chained(result: Identification, formula: str, notation: str, setting: str, 
         expr = pooled(parsed.expr) if not parsed.readings else None
         return _matches(expr, setting)[0] if expr is not None else []
 
-    def form(i: int) -> Identification:
-        return result if i == result.forms[0] else _identified(formula, notation, setting, symbols_map, i)
+    def form(i: int) -> Identification:  # a form that parses to the one identified is not identified again
+        if i == result.forms[0]:
+            return result
+        if str(parse_formula(formula, notation_with(symbols_map, notation), notation, i).expr) != result.parsed:
+            return _identified(formula, notation, setting, symbols_map, i)
+        return result
 
     return chained(result, form, pooled_matches, lambda matches: _label(result.label, matches))
 
@@ -323,7 +327,8 @@ def _matches(expr, setting: str, solve: bool = False) -> list[Match]:
                                                      f"{_variant(*variant[:2])} by its own value"))
     if not out and solve:  # F_2 = 5PR/(4P+R): a printed number may be a parameter's value (identify_solve)
         out = identify_solve.solved(expr)  # each with the parameters solved on their domain's boundary
-    out.sort(key=lambda m: (bool(m[4:]) and bool(m[4]), ("all", "single-label", "binary").index(m[1]), not m[2], _rank(m[0])))
+    out.sort(key=lambda m: (bool(m[4:]) and bool(m[4]), ("all", "single-label", "binary").index(m[1]), not m[2],
+                            _rank(m[0])))
     return [Match(v[0], v[1], h, p, params, boundary=rest[0] if rest else ()) for v, h, p, params, *rest in out], near
 
 
