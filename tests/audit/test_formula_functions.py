@@ -63,11 +63,8 @@ def _direct(case, y_true, y_pred) -> float:
     return float(np.mean([value(set(np.nonzero(t)[0]), set(np.nonzero(p)[0])) for t, p in zip(y_true, y_pred)]))
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_a_function_on_sets_is_expanded_and_read_both_ways(seed):
-    case = generated(seed)
-    result = identify(case["text"])
-    assert not result.forced, (case["text"], result.text())
+def _check_uses(case, result, seed):
+    """The metric the use means is among the matches of its reading, and each such match has the direct value."""
     wanted = "samples" if case["use"] == "samples" else case["use"]
     meant = READINGS["samples"] if case["use"] == "samples" else READINGS["pairs"]
     found = [m for m in result.matches if meant in m.reading and m.average == wanted]
@@ -79,6 +76,14 @@ def test_a_function_on_sets_is_expanded_and_read_both_ways(seed):
             continue
         value = mc.evaluate(match.metric, y_true=y_true, y_pred=y_pred, multilabel=True, average=match.average)
         assert float(value[match.metric]) == pytest.approx(direct, rel=1e-12), (case["text"], match)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_function_on_sets_is_expanded_and_read_both_ways(seed):
+    case = generated(seed)
+    result = identify(case["text"])
+    assert not result.forced, (case["text"], result.text())
+    _check_uses(case, result, seed)
 
 
 def test_a_definition_over_other_definitions_is_expanded():
@@ -109,17 +114,7 @@ def undefined(seed: int) -> dict:
 def test_a_metric_name_used_on_sets_without_a_definition_is_read_by_the_catalogs(seed):
     case = undefined(seed)
     result = identify(case["text"])
-    wanted = "samples" if case["use"] == "samples" else case["use"]
-    meant = READINGS["samples"] if case["use"] == "samples" else READINGS["pairs"]
-    found = [m for m in result.matches if meant in m.reading and m.average == wanted]
-    assert any(m.metric == case["metric"] for m in found), (case["text"], result.text())
-    y_true, y_pred = _data(seed)
-    direct = _direct(case, y_true, y_pred)
-    for match in found:
-        if match.params or match.holds != "all":
-            continue
-        value = mc.evaluate(match.metric, y_true=y_true, y_pred=y_pred, multilabel=True, average=match.average)
-        assert float(value[match.metric]) == pytest.approx(direct, rel=1e-12), (case["text"], match)
+    _check_uses(case, result, seed)
 
 
 def test_a_metric_that_counts_true_negatives_is_not_written_in_sets():
