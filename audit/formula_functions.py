@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from metricc.audit.formula_set_uses import implied_uses
+
 __all__ = ["READINGS", "function_readings"]
 
 READINGS = {"pairs": "the sets hold (sample, label) pairs: y_l the pairs of label l, y the pairs of every label",
@@ -93,7 +95,8 @@ def _counts(match, reading: str, fresh: str) -> str:
 
 def function_readings(formula: str) -> list[tuple[str, str]] | None:
     """(reading, formula rewritten under it) for a formula that uses functions it defines on
-    sets; None for any other formula."""
+    sets, or metric names on sets with no definition (:mod:`.formula_set_uses`); None for any
+    other formula."""
     pieces = _pieces(formula.replace(":=", "=").replace("\\coloneqq", "="))
     candidates, kept = {}, [pieces[0]]
     for piece in pieces[1:]:
@@ -110,9 +113,10 @@ def function_readings(formula: str) -> list[tuple[str, str]] | None:
                                           or any(re.search(rf"(?<![A-Za-z\\]){re.escape(f)}\s*\(", body) for f in functions)):
                 functions[name] = (params, body)
     kept += [piece for name, (_, _, piece) in candidates.items() if name not in functions]
-    if not functions:
+    text = _expanded(",".join(kept), functions) if functions else implied_uses(",".join(kept), _pieces)
+    if text is None:  # neither a definition nor a metric's name used on sets
         return None
-    text = _expanded(",".join(kept), functions).replace("\\left|", "|").replace("\\right|", "|")
+    text = text.replace("\\left|", "|").replace("\\right|", "|")
     fresh = next(x for x in "kmuvw" if not re.search(rf"(?<![A-Za-z\\]){x}(?![A-Za-z])", text))
     out = []
     for reading in READINGS:

@@ -15,6 +15,7 @@ import re
 
 import sympy
 
+from metricc.audit.formula_arguments import metric_call
 from metricc.audit.formula_brackets import INDEX_GROUP, closing, superscript_indices, term_end, top_comma, uses_index
 from metricc.audit.formula_calls import extreme, letters
 from metricc.audit.formula_definitions import Pattern, apply, index_argument
@@ -341,7 +342,8 @@ class Scanner:
         return True
 
     def call(self, head: str, start: int) -> bool:
-        """``f(s,j)``, ``p(s,j)``, ``P(j)``, a defined ``AUC(j, r_j)`` or the step ``I(x, y)``;
+        """``f(s,j)``, ``p(s,j)``, ``P(j)``, a defined ``AUC(j, r_j)``, the step ``I(x, y)`` or a
+        metric of a parameter and a class (``F(\\beta, \\ell)``, :mod:`.formula_arguments`);
         False (nothing read) when the parenthesis is a product (``p(1 - p)``)."""
         end = closing(self.text, self.pos)
         if end is None:
@@ -359,13 +361,11 @@ class Scanner:
             self.out.append(" " + self.placeholder(symbols.step(left - right)) + " ")
             return True
         values = tuple(index_argument(part) for part in inside.split(","))
-        if any(v is None for v in values):
-            return False
-        meaning = self.notation.call(head, values)
-        if meaning is None:
+        meaning = None if any(v is None for v in values) else self.notation.call(head, values)
+        if meaning is None and all(v is not None for v in values):
             meaning = apply(self.notation.patterns, Pattern(head, args=tuple(str(v) for v in values)), values)
-        if meaning is None:
-            return False
+        if meaning is None:  # F(\beta, \ell), PPV(\ell): a metric at its parameters and class
+            return metric_call(self, head, inside, end)
         self.pos = end + 1
         self.out.append(" " + self.placeholder(meaning) + " ")
         return True

@@ -44,14 +44,16 @@ class Source:
         return Source(self.text[start:end], self.cols[start:end] + (self.cols[end],), self.user)
 
     def sub(self, pattern: re.Pattern, repl) -> "Source":
-        """``pattern.sub(repl, text)``; a replacement's characters come from its match's start."""
+        """``pattern.sub(repl, text)``; a replacement's characters come from its match's start
+        (a match replaced by itself keeps its columns)."""
         out, cols, last = [], [], 0
         for match in pattern.finditer(self.text):
             out.append(self.text[last:match.start()])
             cols.extend(self.cols[last:match.start()])
             new = repl(match) if callable(repl) else match.expand(repl)
             out.append(new)
-            cols.extend([self.cols[match.start()]] * len(new))
+            unchanged = new == match.group(0)  # a match left as it was keeps its own columns
+            cols.extend(self.cols[match.start():match.end()] if unchanged else [self.cols[match.start()]] * len(new))
             last = match.end()
         out.append(self.text[last:])
         cols.extend(self.cols[last:])

@@ -33,7 +33,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import re
 
 from metricc.audit.identify_differs import nearest as nearest_variants
 from metricc.audit.identify_free import free_indices, nearest_aggregates
@@ -43,11 +42,14 @@ from metricc.audit.identify_single_label import agrees_on_single_label
 from metricc.audit.identify_per_class import per_class_matches
 from metricc.audit.identify_proof import proved as proved_matches
 from metricc.audit import identify_solve
+from metricc.audit.formula_arguments import label_of_call
 from metricc.audit.formula_parameters import printed_parameters
 from metricc.audit.formula_functions import READINGS, function_readings
 from metricc.audit.formula_peer_notation import applicable
 from metricc.audit.latex_formula import parse_formula
-from metricc.audit.notation import SCALARS, Notation, label_metric
+from metricc.audit.identify_chain import Form, chained, pooled
+from metricc.audit.identify_symbols import notation_with
+from metricc.audit.notation import SCALARS, label_metric
 from metricc.core.errors import InputError
 from metricc.runtime.averaging import MODES, PER_CLASS, per_class
 
@@ -64,6 +66,7 @@ class Match:
     proved: bool = False  # False: equal on the fixed and on fresh random points, but not proved
     params: tuple[tuple[str, str], ...] = ()  # the metric's parameters the match needs: (name, value)
     reading: tuple[str, ...] = ()  # the readings of letters under which it matches, when not forced
+    boundary: tuple[str, ...] = ()  # parameters solved on the boundary of their domain (identify_solve.on_boundary)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,26 +86,33 @@ class Identification:
     label_names: tuple[str | None, str | None] = (None, None)
     inferred: tuple[str, ...] = ()  # what the formula's letters were read as, and why
     forced: bool = True  # False: the matches hold under different readings of a letter (see Match.reading)
+    forms: tuple[int, int] = (0, 1)  # the form read, and how many a chain L = A = B has (identify_chain)
+    chain: tuple[Form, ...] = ()  # each form, identified, when there are several
+    contradiction: str | None = None  # the forms of the chain that are not equal
 
     def to_json(self) -> dict:
         return {"parsed": self.parsed, "label": self.label,
                 "matches": [{"metric": m.metric, "average": m.average, "holds": m.holds, "proved": m.proved,
-                             "params": dict(m.params), "reading": list(m.reading)}
+                             "params": dict(m.params), "reading": list(m.reading), "boundary": list(m.boundary)}
                             for m in self.matches],
                 "label_agrees": self.label_agrees, "inferred": list(self.inferred), "forced": self.forced,
+                "chain": [f.to_json() for f in self.chain], "contradiction": self.contradiction,
                 "nearest": [{"metric": n.metric, "average": n.average, "differs": n.differs} for n in self.nearest]}
 
     def text(self) -> str:
-        lines = [f"parsed: {self.parsed}", *self.inferred]
+        lines = [f"parsed: {self.parsed}", *self.inferred, *(f.text() for f in self.chain)]
         holds = {"all": "for every confusion matrix (and multi-label counts)",
                  "single-label": "for single-label data", "binary": "for two classes"}
         for m in self.matches:
             how = "proved symbolically" if m.proved else "not proved; equal at every sampled and random point"
             given = f"if {' and '.join(m.reading)}: " if m.reading else ""
             params = " with " + ", ".join(f"{k} = {v}" for k, v in m.params) if m.params else ""
-            lines.append(f"{given}= {_variant(m.metric, m.average)}{params} {holds[m.holds]} ({how})")
+            edge = f" ({', '.join(m.boundary)} on the boundary of its domain: a degenerate case)" if m.boundary else ""
+            lines.append(f"{given}= {_variant(m.metric, m.average)}{params}{edge} {holds[m.holds]} ({how})")
         if not self.matches:
             lines.append("no catalog metric matches")
+        elif self.contradiction:
+            lines.append(self.contradiction)
         elif not self.forced:
             lines.append("which reading the paper means decides the metric: give it with --symbol NAME=MEANING")
         if self.label_agrees is False:
@@ -128,16 +138,19 @@ def identify(formula: str, notation: str = "latex", setting: str = "any",
     sets (``P(A, B) := ...``) is read with its sets as (sample, label) pairs and as samples'
     labels (:mod:`.formula_functions`). A formula that cannot be read or matches nothing as
     printed is read again in each peer library's notation that defines a name it prints
-    (PyCM's TOP, POP, P^{j}_{i,j}: :mod:`.formula_peer_notation`)."""
+    (PyCM's TOP, POP, P^{j}_{i,j}: :mod:`.formula_peer_notation`). Each form of a chain
+    ``L = A = B`` is identified and the forms compared (:mod:`.identify_chain`)."""
     on_sets = function_readings(formula) if notation == "latex" else None
     if on_sets:
         tried = [(f"read {READINGS[name]}", f"{READINGS[name]}", text) for name, text in on_sets]
         return _read_each(tried, notation, setting, symbols_map, open_roles=True)
     try:
-        printed, error = _identified(formula, notation, setting, symbols_map), None
+        printed, error = _chained(_identified(formula, notation, setting, symbols_map), formula, notation, setting,
+                                  symbols_map), None
     except InputError as failure:
         printed, error = None, failure
-    if (printed is not None and printed.matches and printed.forced) or notation != "latex" or symbols_map:
+    settled = printed is not None and (printed.matches and printed.forced or printed.contradiction)
+    if settled or notation != "latex" or symbols_map:  # a chain's contradiction is no notation to try again
         if error is not None:
             raise error
         return printed
@@ -181,17 +194,34 @@ def _read_each(tried: list, notation: str, setting: str, symbols_map, printed=No
                                label_agrees=any(r.label_agrees for *_, r in found) if first.label else None)
 
 
+def _chained(result: Identification, formula: str, notation: str, setting: str, symbols_map) -> Identification:
+    """Every form of a chain ``L = A = B`` identified and compared (:mod:`.identify_chain`)."""
+    def pooled_matches(i: int) -> list:
+        parsed = parse_formula(formula, notation_with(symbols_map, notation), notation, i)
+        expr = pooled(parsed.expr) if not parsed.readings else None
+        return _matches(expr, setting)[0] if expr is not None else []
+
+    def form(i: int) -> Identification:  # a form that parses to the one identified is not identified again
+        if i == result.forms[0]:
+            return result
+        if str(parse_formula(formula, notation_with(symbols_map, notation), notation, i).expr) != result.parsed:
+            return _identified(formula, notation, setting, symbols_map, i)
+        return result
+
+    return chained(result, form, pooled_matches, lambda matches: _label(result.label, matches))
+
+
 def _variants(result: Identification) -> set:
     return {(m.metric, m.average) for m in result.matches}
 
 
-def _identified(formula: str, notation: str, setting: str, symbols_map) -> Identification:
+def _identified(formula: str, notation: str, setting: str, symbols_map, form: int | None = None) -> Identification:
     """:func:`identify` of the formula as printed."""
     if setting not in _SETTINGS:
         raise InputError("setting", f"'{setting}' is not one of {', '.join(_SETTINGS)}")
     if notation not in ("latex", "text"):
         raise InputError("notation", f"'{notation}' is not one of latex, text")
-    parsed = parse_formula(formula, _notation(symbols_map, notation), notation)
+    parsed = parse_formula(formula, notation_with(symbols_map, notation), notation, form)
     marked = readings.prune(dict(parsed.readings), parsed.expr)
     choices = readings.combinations(marked) or [{}]
     if len(choices) > readings.MAX_COMBINATIONS:
@@ -222,7 +252,7 @@ def _identified(formula: str, notation: str, setting: str, symbols_map) -> Ident
     if not matched and edges:
         nearest = (edges + [n for n in nearest if n[:2] not in {e[:2] for e in edges}])[:max(3, len(edges))]
     return Identification(str(expr), parsed.label, matched, agrees, tuple(Nearest(*n) for n in nearest),
-                          label_names, tuple(inferred), forced)
+                          label_names, tuple(inferred), forced, (parsed.form, parsed.forms))
 
 
 def _tried(parsed, choices: list[dict], setting: str) -> tuple[list, list, tuple]:
@@ -297,9 +327,10 @@ def _matches(expr, setting: str, solve: bool = False) -> list[Match]:
                 near.append((variant[0], variant[1], f"equal except where {where}: there the catalog defines "
                                                      f"{_variant(*variant[:2])} by its own value"))
     if not out and solve:  # F_2 = 5PR/(4P+R): a printed number may be a parameter's value (identify_solve)
-        out = [(variant, holds, done, params) for variant, holds, done, params in identify_solve.solved(expr)]
-    out.sort(key=lambda m: (("all", "single-label", "binary").index(m[1]), not m[2], _rank(m[0])))
-    return [Match(v[0], v[1], h, p, params) for v, h, p, params in out], near
+        out = identify_solve.solved(expr)  # each with the parameters solved on their domain's boundary
+    out.sort(key=lambda m: (bool(m[4:]) and bool(m[4]), ("all", "single-label", "binary").index(m[1]), not m[2],
+                            _rank(m[0])))
+    return [Match(v[0], v[1], h, p, params, boundary=rest[0] if rest else ()) for v, h, p, params, *rest in out], near
 
 
 def _bindings(expr) -> list[tuple]:
@@ -342,7 +373,8 @@ def _rank(variant) -> tuple:
 
 def _label(label: str | None, matches) -> tuple[tuple, bool | None]:
     """(metric and mode the label names, whether a match is that); ``F_2`` names F-beta at
-    beta = 2 (:func:`.identify_solve.label_binding`)."""
+    beta = 2 (:func:`.identify_solve.label_binding`); ``F(\\beta, \\ell)`` names F (:func:`.label_of_call`)."""
+    label = label_of_call(label) if label else label
     binding = identify_solve.label_binding(label) if label else None
     if binding is not None:
         return ("f_beta", None), identify_solve.label_agrees(binding, matches)
@@ -356,33 +388,6 @@ def _label_agrees(label_names, matches) -> bool:
     metric, mode = label_names
     modes = (mode, None, *(m.name for m in MODES.values() if mode is not None and m.instances_of == mode))
     return any(m.metric == metric and (mode is None or m.average in modes) for m in matches)
-
-
-def _notation(symbols_map, syntax: str) -> Notation:
-    """The papers' notation, with the user's --symbol meanings: a catalog metric's name
-    (``p_o=accuracy``, ``P=precision:macro``) or a formula in the same notation."""
-    notation = Notation()
-    for name, meaning in (symbols_map or {}).items():
-        metric = _metric_meaning(meaning)
-        # the meaning is read with the same notation, so that its letters of several readings
-        # (n: samples, negatives or classes) are tried with the formula's
-        notation.defined[name] = metric if metric is not None else parse_formula(meaning, notation, syntax).expr
-    return notation
-
-
-def _metric_meaning(meaning: str):
-    """The formula of the catalog metric ``meaning`` names (``accuracy``, ``precision:macro``),
-    None when it names none."""
-    from metricc.audit.identify_proof import catalog_expression
-
-    name, _, mode = meaning.strip().partition(":")
-    metric, label_mode = label_metric(name) if re.fullmatch(r"[A-Za-z][A-Za-z0-9_.-]*", name) else (None, None)
-    if metric is None:
-        return None
-    expr = catalog_expression(metric, mode or label_mode)
-    if expr is None:
-        raise InputError("symbols_map", f"'{meaning}': {metric} needs a class vector or matrix; write its formula instead")
-    return expr
 
 
 def schema() -> dict:

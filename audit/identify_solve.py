@@ -21,7 +21,7 @@ from metricc.audit.identify_numeric import confirmed
 from metricc.audit.identify_proof import catalog_metrics
 from metricc.compiler.language import symbols
 
-__all__ = ["solved", "shown", "prints_numbers", "label_binding", "label_agrees"]
+__all__ = ["solved", "shown", "prints_numbers", "label_binding", "label_agrees", "on_boundary"]
 
 # counts at which the equation is written: distinct primes and small numbers, so that no two
 # counts coincide (a coincidence could make a wrong binding solve the equations)
@@ -65,9 +65,10 @@ def shown(value: sympy.Expr) -> str:
     return str(value)
 
 
-def solved(expr: sympy.Expr) -> list[tuple[tuple, str, bool, tuple[tuple[str, str], ...]]]:
-    """(variant, holds, proved, params) of each parametric catalog metric the formula equals at
-    a solved binding of its parameters; empty for a formula without numbers."""
+def solved(expr: sympy.Expr) -> list[tuple[tuple, str, bool, tuple[tuple[str, str], ...], tuple[str, ...]]]:
+    """(variant, holds, proved, params, boundary) of each parametric catalog metric the formula
+    equals at a solved binding of its parameters, ``boundary`` naming the parameters solved on
+    the boundary of their domain (:func:`on_boundary`); empty for a formula without numbers."""
     if not _per_class_with_numbers(expr):
         return []
     exact = sympy.nsimplify(expr, rational=True)
@@ -85,7 +86,8 @@ def solved(expr: sympy.Expr) -> list[tuple[tuple, str, bool, tuple[tuple[str, st
             variant = (metric_id, "binary", "class", params)
             proved = rest == 0
             if proved or confirmed(expr, variant, "all")[0]:
-                out.append((variant, "all", proved, tuple((name, shown(binding[unknowns[name]])) for name in sorted(unknowns))))
+                out.append((variant, "all", proved, tuple((name, shown(binding[unknowns[name]])) for name in sorted(unknowns)),
+                            on_boundary(metric.params, binding, unknowns)))
     return out
 
 
@@ -114,6 +116,22 @@ def _in_domain(param, solution: dict, unknowns: dict) -> bool:
     """Whether the solved value satisfies the parameter's declared domain (``beta > 0``)."""
     mapping = {s: solution[unknowns[s.name]] for d in param.domain for s in d.free_symbols if s.name in unknowns}
     return all(bool(d.xreplace(mapping)) for d in param.domain)
+
+
+def on_boundary(params, solution: dict, unknowns: dict) -> tuple[str, ...]:
+    """The parameters whose solved value makes a non-strict bound of their domain an equality
+    (``beta >= 0`` at beta = 0). There the metric degenerates (Tversky's index at beta = 0 no
+    longer counts FN): the match is exact, but names a corner of the metric that the paper
+    hardly means, so it is flagged and ranked after the matches inside their domains. A
+    degenerate case that is itself a catalog metric (Tversky at alpha = 1, beta = 0 is
+    precision) never gets here: numbers are solved for only when no catalog metric matches."""
+    out = []
+    for param in params:
+        mapping = {s: solution[unknowns[s.name]] for d in param.domain for s in d.free_symbols if s.name in unknowns}
+        if any(isinstance(d, (sympy.GreaterThan, sympy.LessThan)) and (d.lhs - d.rhs).xreplace(mapping) == 0
+               for d in param.domain):
+            out.append(param.name)
+    return tuple(out)
 
 
 _F_BETA_LABEL = re.compile(r"\s*(?:\\(?:text|mathrm|mathit)\s*\{\s*F\s*\}|F)\s*_?\s*\{?\s*([0-9]+(?:\.[0-9]+)?)\s*\}?\s*")

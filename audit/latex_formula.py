@@ -72,6 +72,8 @@ class Formula:
     # roles of letters made of them (letter -> sentence)
     readings: tuple[tuple[str, tuple], ...] = ()
     inferred: tuple[tuple[str, str], ...] = ()
+    forms: int = 1  # the forms of a chain ``ACC = TP/(TP+FP) = ...`` (identify_chain reads each)
+    form: int = 0  # the one read here
 
     def read(self, choice: dict) -> "Formula":
         """The formula with each marked name read as chosen (``{name: (marker, reading)}``)."""
@@ -87,11 +89,12 @@ def with_meanings(formula: Formula, changed: dict) -> sympy.Expr:
     return _finish(formula.template.xreplace({**dict(formula.meanings), **changed}))
 
 
-def parse_formula(text: str, notation: Notation | None = None, syntax: str = "latex") -> Formula:
+def parse_formula(text: str, notation: Notation | None = None, syntax: str = "latex", form: int | None = None) -> Formula:
     """Parse ``text``: ``[label =] formula [, name = definition | with/where ...]``; ``syntax``
     ``"text"`` reads plain text (``2*TP/(2*TP+FP+FN)``, ``sqrt(x)``, ``x**2``) by rewriting it
     into the same LaTeX subset, so both go through one scanner and one notation. Errors name
-    the column of ``text`` and quote it (:class:`.Source`)."""
+    the column of ``text`` and quote it (:class:`.Source`). ``form``: which form of a chain
+    ``L = A = B`` to read (the first readable one when None)."""
     if len(text) > MAX_LENGTH:
         raise InputError("FORMULA", f"{len(text)} characters; a formula may have at most {MAX_LENGTH}")
     check_nesting(text)
@@ -100,7 +103,7 @@ def parse_formula(text: str, notation: Notation | None = None, syntax: str = "la
     notation.named = notation.named or metric_named
     notation.cell = notation.cell or _cell_or_set
     try:
-        return _parse(text, notation, syntax)
+        return _parse(text, notation, syntax, form)
     except RecursionError:  # a guard: check_nesting bounds the depth far below the limit
         raise InputError("FORMULA", f"nested too deeply (at most {MAX_NESTING} levels of brackets)") from None
 
@@ -115,7 +118,7 @@ def _cell_or_set(notation: Notation, head: str, rest: list[str]) -> sympy.Expr |
     return None
 
 
-def _parse(text: str, notation: Notation, syntax: str) -> Formula:
+def _parse(text: str, notation: Notation, syntax: str, form: int | None = None) -> Formula:
     start = preceding_definitions(Source.of(text))  # "Let P denote ... . Then F = ...": after the formula
     source = typeset_operators(typed_times(text_to_latex(start)) if syntax == "text" else start)
     source = source.sub(_DROP, lambda m: " " if m.group(0) in ("\\ ", "\\,", "\\;", "\\:") else "")
@@ -143,11 +146,12 @@ def _parse(text: str, notation: Notation, syntax: str) -> Formula:
     if not rest or not rest[0].text.strip():
         raise InputError("FORMULA", "nothing after the label: write the formula after '='")
     first_error = None
-    for form in rest:  # a chain of equal forms (Wenzel Eq. 27: set-builder = counts): the first readable
+    for index in range(len(rest)) if form is None else (form,):  # a chain of equal forms: the first readable
         try:
-            expr, template, meanings = _expression(form, notation)
+            expr, template, meanings = _expression(rest[index], notation)
             inferred = tuple((k, v) for k, v in notation.inferred.items() if k in notation.used)
-            return Formula(expr, label, text, template, meanings, tuple(notation.readings.items()), inferred)
+            return Formula(expr, label, text, template, meanings, tuple(notation.readings.items()), inferred,
+                           len(rest), index)
         except InputError as error:
             first_error = first_error or error
     raise first_error

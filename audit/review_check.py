@@ -144,6 +144,8 @@ def _formula_finding(paper: Paper, equation: Equation, answer) -> Finding:
     if answer.error:
         return Finding(status="unreadable", computed=None, sentence=f"identify cannot read it: {answer.error}", **base)
     computed = ", ".join(answer.matches) or None
+    if answer.contradiction:  # ACC = TP/(TP+FN) = TN/(TN+FP): two places of one equation disagree
+        return Finding(status="wrong", severity="contradiction", computed=computed, sentence=answer.contradiction, **base)
     if answer.matches and not answer.forced and answer.label_agrees is None:  # nothing settles the reading
         return Finding(status="unreadable", computed=computed,
                        sentence=f"a letter has several readings and nothing in the paper settles it: {computed}", **base)

@@ -103,7 +103,8 @@ def _equation(line: int, number: str, body: str, printed: str) -> Equation | Non
         return None
     if arithmetic(definition) is not None:  # a worked number, not a definition
         return None
-    return Equation(line, number, label, f"{label} = {definition}{sep}{definitions}", printed)
+    forms = " = ".join(s.strip() for s in segments[1:])  # every form of a chain: identify compares them
+    return Equation(line, number, label, f"{label} = {forms}{sep}{definitions}", printed)
 
 
 def _split_where(body: str) -> tuple[str, str, str]:

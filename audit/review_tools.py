@@ -29,6 +29,7 @@ class FormulaAnswer:
     error: str | None = None
     forced: bool = True  # False: the matches hold only under a reading of a letter (said in each match)
     inferred: tuple[str, ...] = ()  # what identify read the paper's letters as, and why
+    contradiction: str | None = None  # the forms of a chain L = A = B that are not equal (identify_chain)
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def identify_formula(formula: str) -> FormulaAnswer:
     return FormulaAnswer(found.parsed, tuple(_match_text(m) for m in found.matches), found.label_agrees,
                          _variant(metric, mode) if metric else None,
                          tuple(f"{_variant(n.metric, n.average)}: {n.differs}" for n in found.nearest),
-                         forced=found.forced, inferred=tuple(found.inferred))
+                         forced=found.forced, inferred=tuple(found.inferred), contradiction=found.contradiction)
 
 
 def _match_text(match) -> str:

@@ -63,11 +63,8 @@ def _direct(case, y_true, y_pred) -> float:
     return float(np.mean([value(set(np.nonzero(t)[0]), set(np.nonzero(p)[0])) for t, p in zip(y_true, y_pred)]))
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_a_function_on_sets_is_expanded_and_read_both_ways(seed):
-    case = generated(seed)
-    result = identify(case["text"])
-    assert not result.forced, (case["text"], result.text())
+def _check_uses(case, result, seed):
+    """The metric the use means is among the matches of its reading, and each such match has the direct value."""
     wanted = "samples" if case["use"] == "samples" else case["use"]
     meant = READINGS["samples"] if case["use"] == "samples" else READINGS["pairs"]
     found = [m for m in result.matches if meant in m.reading and m.average == wanted]
@@ -81,6 +78,14 @@ def test_a_function_on_sets_is_expanded_and_read_both_ways(seed):
         assert float(value[match.metric]) == pytest.approx(direct, rel=1e-12), (case["text"], match)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_a_function_on_sets_is_expanded_and_read_both_ways(seed):
+    case = generated(seed)
+    result = identify(case["text"])
+    assert not result.forced, (case["text"], result.text())
+    _check_uses(case, result, seed)
+
+
 def test_a_definition_over_other_definitions_is_expanded():
     """scikit-learn's F-beta over its P and R, used macro-averaged."""
     result = identify(r"\frac{1}{\left|L\right|} \sum_{l \in L} F_\beta(y_l, \hat{y}_l), where "
@@ -88,3 +93,31 @@ def test_a_definition_over_other_definitions_is_expanded():
                       r"R(A, B) := \frac{\left| A \cap B \right|}{\left|A\right|}, "
                       r"F_\beta(A, B) := \left(1 + \beta^2\right) \frac{P(A, B) \times R(A, B)}{\beta^2 P(A, B) + R(A, B)}")
     assert ("f_beta", "macro") in {(m.metric, m.average) for m in result.matches}
+
+
+NAMES = {"precision": ("P", "PPV", r"\text{Precision}"), "recall": ("R", "TPR", r"\mathrm{Recall}"),
+         "jaccard": ("J", r"\text{Jaccard}"), "f1": ("F1", r"\text{F1}")}
+
+
+def undefined(seed: int) -> dict:
+    """A use of a metric's name on a true and a predicted set, with no definition, the arguments in either order."""
+    rng = random.Random(1000 + seed)
+    metric, use = rng.choice(sorted(NAMES)), rng.choice(sorted(USES))
+    text = USES[use].replace("{f}", rng.choice(NAMES[metric])).replace("{{y}}", "{y}")
+    if rng.random() < 0.5:  # the prediction first: the hat says which is which, not the place
+        text = text.replace(r"(y_l, \hat{y}_l)", r"(\hat{y}_l, y_l)").replace(r"(y, \hat{y})", r"(\hat{y}, y)") \
+            .replace(r"(y_s, \hat{y}_s)", r"(\hat{y}_s, y_s)")
+    return {"text": text, "metric": metric, "use": use}
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_metric_name_used_on_sets_without_a_definition_is_read_by_the_catalogs(seed):
+    case = undefined(seed)
+    result = identify(case["text"])
+    _check_uses(case, result, seed)
+
+
+def test_a_metric_that_counts_true_negatives_is_not_written_in_sets():
+    """Specificity needs TN, which no set holds: its use on sets is left unread."""
+    with pytest.raises(Exception):
+        identify(r"\frac{1}{\left|L\right|} \sum_{l \in L} TNR(y_l, \hat{y}_l)")

@@ -228,9 +228,10 @@ def test_cli_json_follows_the_schema_and_exit_codes(capsys):
     assert main(["identify", "--format", "json", r"\frac{TP}{TP + \frac{1}{2}(FP + FN)}"]) == 0
     document = json.loads(capsys.readouterr().out)
     jsonschema.validate(document, schema())
-    assert {"metric": "f1", "average": "binary", "holds": "all", "proved": True, "params": {}, "reading": []} in document["matches"]
+    assert {"metric": "f1", "average": "binary", "holds": "all", "proved": True, "params": {}, "reading": [],
+            "boundary": []} in document["matches"]
     assert {"metric": "f_beta", "average": "binary", "holds": "all", "proved": True, "params": {"beta": "1"},
-            "reading": []} in document["matches"]  # a match with a parameter names its value (issue 27 item 9)
+            "reading": [], "boundary": []} in document["matches"]  # a match with a parameter names its value (issue 27 item 9)
     assert document["forced"] is True and document["inferred"] == []
     assert main(["identify", "--format", "json", r"\frac{TP}{TP + \frac{1}{2}(FP + TN)}"]) == 1
     document = json.loads(capsys.readouterr().out)
@@ -240,6 +241,6 @@ def test_cli_json_follows_the_schema_and_exit_codes(capsys):
     document = json.loads(capsys.readouterr().out)
     jsonschema.validate(document, schema())
     assert {"metric": "preference_driven", "average": "macro", "holds": "all", "proved": False, "params": {},
-            "reading": []} in document["matches"]
+            "reading": [], "boundary": []} in document["matches"]
     assert main(["identify", r"\frac{TP}{"]) == 2
     assert "FORMULA" in capsys.readouterr().err

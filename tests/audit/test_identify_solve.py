@@ -105,3 +105,58 @@ def test_a_label_at_another_beta_is_a_mislabel():
     result = identify(r"F_3 = \frac{5PR}{4P+R}")
     assert result.label_agrees is False
     assert "labelled f_beta, but it defines f_beta [binary] with beta = 2" in result.text()
+
+
+def boundary_case(seed: int) -> dict:
+    """Tversky's ratio with each weight either a random positive number or 0 (its term left
+    out, the parameter on the boundary of its domain), terms in random order."""
+    rng = random.Random(500 + seed)
+    wrap = rng.choice(WRAPPERS)
+    weights = {"alpha": Fraction(rng.choice((0, 0, 1, 2, 3, 5)), rng.choice((1, 2, 4))),
+               "beta": Fraction(rng.choice((0, 0, 1, 2, 3, 7)), rng.choice((1, 2, 4)))}
+    terms = [f"{_number(w, rng)} {wrap.format(c)}" for w, c in ((weights["alpha"], "FP"), (weights["beta"], "FN")) if w]
+    rng.shuffle(terms)
+    text = r"\frac{%s}{%s}" % (wrap.format("TP"), " + ".join([wrap.format("TP"), *terms]))
+    return {"text": text, "weights": weights,
+            "value": lambda c: c["TP"] / (c["TP"] + float(weights["alpha"]) * c["FP"] + float(weights["beta"]) * c["FN"])}
+
+
+def _simpler(value) -> list[str]:
+    """The class-level catalog metrics without parameters that equal ``value`` at every matrix (the runtime decides)."""
+    out = []
+    for info in mc.catalog().values():
+        metric = info.id
+        if info.level != "class" or info.params:
+            continue
+        try:
+            equal = all(float(mc.evaluate(metric, matrix=m, average="binary")[metric]) == pytest.approx(value(_counts(m)))
+                        for m in MATRICES)
+        except Exception:  # noqa: BLE001 - a metric that cannot take a 2 x 2 matrix equals nothing here
+            equal = False
+        if equal:
+            out.append(metric)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_parameter_on_its_domains_boundary_is_flagged_and_a_simpler_metric_comes_first(seed):
+    """Policy (issue 29): a binding on the boundary of a parameter's domain (beta = 0 of beta >= 0)
+    is flagged; where the degenerate case is a catalog metric, that metric is the answer."""
+    case = boundary_case(seed)
+    if not any(case["weights"].values()):
+        return  # TP/TP: no ratio of the kind
+    result = identify(case["text"])
+    simpler = _simpler(case["value"])
+    if simpler:
+        assert result.matches and result.matches[0].metric in simpler, (case["text"], result.text())
+        assert not any(m.boundary for m in result.matches)
+        return
+    tversky = [m for m in result.matches if m.metric == "tversky_index"]
+    assert tversky, (case["text"], result.text())
+    on_edge = sorted(name for name, w in case["weights"].items() if w == 0)
+    assert sorted(tversky[0].boundary) == on_edge, (case["text"], result.text())
+    if on_edge:
+        assert "on the boundary of its domain" in result.text()
+    for match in result.matches:
+        for matrix in MATRICES:
+            assert _value(match, matrix) == pytest.approx(case["value"](_counts(matrix)), rel=1e-12), (case["text"], match)

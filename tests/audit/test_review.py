@@ -269,3 +269,15 @@ def test_a_letter_with_several_readings_is_settled_by_the_label_or_left_unread()
     unsettled = review_text("## 2 Metrics\n\n$$\\mathrm{Score}_{new} = \\frac{TP}{TP + x} \\quad (2)$$\n").findings
     assert [f.status for f in unsettled] == ["unreadable"]
     assert "if x is FP" in unsettled[0].sentence and "if x is FN" in unsettled[0].sentence
+
+
+def test_a_table_sized_by_samples_and_the_summary_says_what_could_not_be_read():
+    """Section 3 of issue 29: a results table checked with --samples; the summary lists what
+    checks out, what is wrong by severity, and what could not be read with the reason."""
+    table = "\taccuracy\tbalanced accuracy\nModel\t0.842912\t0.700056\n"
+    sized = review_text(table, formulas=False, samples=522)
+    assert [(f.kind, f.status) for f in sized.findings] == [("consistency", "ok")]
+    assert "--samples" in sized.findings[0].sentence and sized.exit_code == 0
+    unsized = review_text(BINARY + "\n" + table, formulas=False).summary()
+    assert unsized["status"]["ok"] == 1 and unsized["wrong"]["wrong number"] == 1
+    assert len(unsized["unreadable"]) == 1 and "--samples" in unsized["unreadable"][0]

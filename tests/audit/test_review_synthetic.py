@@ -4,8 +4,8 @@ Each paper takes random class-level metrics of the catalog (their formulas from 
 LaTeX documentation), a random confusion matrix in a random layout (tabs as a PDF extraction
 gives them, Markdown pipes or LaTeX rows; rows true or predicted), scores printed for it in
 words or in math, and a results table with the class totals in a sentence. Errors are planted
-in formulas (a count replaced by one the formula does not use), numbers (a value no reading of
-the name gives), conventions (a weighted average printed as macro, a precision of the
+in formulas (a count replaced by one the formula does not use, or a chain of two forms of
+different metrics), numbers (a value no reading of the name gives), conventions (a weighted average printed as macro, a precision of the
 transposed matrix) and tables (one score moved so no matrix gives the set). Every planted
 error must be found at its line, and nothing else may be flagged.
 """
@@ -109,6 +109,17 @@ def _far(value, others, gap=0.02):
     return all(np.isnan(o) or abs(value - o) > gap for o in others)
 
 
+def _equal_metrics(first: str, second: str) -> bool:
+    """Whether two class-level metrics give the same value at random 2 x 2 matrices (the runtime decides)."""
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        matrix = rng.integers(1, 30, (2, 2))
+        a, b = (float(mc.evaluate(m, matrix=matrix, average="binary")[m]) for m in (first, second))
+        if not np.isclose(a, b, equal_nan=True):
+            return False
+    return True
+
+
 def _paper(seed: int):
     """(text, planted lines) of one random paper."""
     rng = random.Random(seed)
@@ -121,6 +132,13 @@ def _paper(seed: int):
             old, new = rng.choice(used), rng.choice([c for c in COUNTS if c not in used])
             formula = re.sub(rf"\b{old}\b", new, formula)
             planted.add(len(lines) + 1)
+        elif rng.random() < 0.5:  # a chain: the formula again, or another metric's (a contradiction)
+            other = rng.choice([p for p in POOL if p[0] != metric_id])
+            if rng.random() < 0.5 and not _equal_metrics(metric_id, other[0]):
+                formula = f"{formula} = {other[1]}"
+                planted.add(len(lines) + 1)
+            else:
+                formula = f"{formula} = {formula.replace(' ', '  ')}"
         style = rng.choice(["dollars", "equation", "brackets"])
         if style == "dollars":
             lines.append(f"$${label} = {formula} \\quad ({number})$$")
