@@ -36,7 +36,8 @@ STANDARD = frozenset({"abs", "all", "any", "argmax", "broadcast_to", "count_nonz
                       "log", "max", "maximum", "min", "minimum", "pi", "sqrt", "sum", "where"})
 # What the module's own lines call, beside XP_HELPERS: imported from the xp kernel too.
 _TEMPLATE_HELPERS = frozenset({"average_class_metric", "average_class_values", "class_counts", "class_param", "finish", "matrix_param",
-                               "matrix_terms", "prepared_terms", "quiet", "scalar_param", "space"})
+                               "matrix_terms", "prepared_terms", "quiet", "rescaled_counts", "rescaled_matrix",
+                               "scalar_param", "space"})
 _PREPARED = re.compile(r"(?<![.\w])terms(?!\w)")  # the numpy kernel's prepared matrix terms, read by printed code
 _HELPER_OF_NUMPY = re.compile(r"(?<![.\w])np\.(heaviside|shape)\(")  # numpy's, helpers of the xp kernel
 _NUMPY = re.compile(r"(?<![.\w])np\.(\w+)")
@@ -177,6 +178,11 @@ def _param_lines(context: ModuleContext) -> tuple[list[str], list[str]]:
     return defaults, checks
 
 
+def _rescale(context: ModuleContext, source: str) -> list[str]:
+    """A metric proved of degree 0 scales tiny real-valued input by a power of two first (as numpy's)."""
+    return [f"    {source} = rescaled_{source}({source})"] if context.rescaled else []
+
+
 def emit_array_module(metric: ir.Metric) -> str | None:
     """The source of ``generated/arrays/<id>.py``, or None for a metric of scores (no array module)."""
     level = getattr(metric.level, "value", metric.level)
@@ -198,7 +204,7 @@ def emit_array_module(metric: ir.Metric) -> str | None:
                 *layout("        params=", context.kernel.params_dict, ","),
                 *([f"        reads={context.pooled_reads},"] if context.pooled_reads else []),
                 "        weights=weights,", "        pos_label=pos_label,", "        zero_division=zero_division,"]
-        body = [*checks, "    return average_class_metric(", "        _per_class,", "        counts,", *call, "    )"]
+        body = [*_rescale(context, "counts"), *checks, "    return average_class_metric(", "        _per_class,", "        counts,", *call, "    )"]
         head = ["counts", f'    average="{metric.default_average}",', *options]
     else:
         source = "matrix" if level == "matrix" else "counts"
@@ -207,7 +213,7 @@ def emit_array_module(metric: ir.Metric) -> str | None:
             prologue.append("    counts = class_counts(matrix)")
         if level == "matrix" and _PREPARED.search("\n".join(_kernel_code(context))):
             prologue.append("    terms = prepared_terms(xp, M)")
-        body = [*prologue, *checks, "    with quiet():", *_term_lines(context), *_lines(context.kernel.lines, "    "),
+        body = [*_rescale(context, source), *prologue, *checks, "    with quiet():", *_term_lines(context), *_lines(context.kernel.lines, "    "),
                 *_lines(layout("        value = ", context.kernel.value)),
                 *_lines(layout("        undefined = ", context.kernel.undefined))]
         head = [source]
