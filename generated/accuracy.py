@@ -133,4 +133,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("diagonal",), ("all",)),
+    scale_free=True,
 )

@@ -180,4 +180,5 @@ INFO = MetricInfo(
         "adjusted_f_measure [micro] = accuracy for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -93,4 +93,5 @@ INFO = MetricInfo(
         "braun_blanquet [weighted] = cba [weighted] for every confusion matrix",
     ),
     no_delta="not differentiable in the counts (max of the data)",
+    scale_free=True,
 )

@@ -114,4 +114,5 @@ INFO = MetricInfo(
         ),
     ),
     no_delta="not differentiable in the counts (abs of the data)",
+    scale_free=True,
 )

@@ -172,4 +172,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=cen,
     gradient=gradient,
+    scale_free=True,
 )

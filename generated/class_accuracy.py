@@ -177,4 +177,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tp", "tn"), ("tp", "fp", "fn", "tn")),
+    scale_free=True,
 )

@@ -205,4 +205,5 @@ INFO = MetricInfo(
     undefined=("p[j] + t[j] = 0",),
     function=class_cen,
     gradient=gradient,
+    scale_free=True,
 )

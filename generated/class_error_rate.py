@@ -139,4 +139,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fp", "fn"), ("tp", "fp", "fn", "tn")),
+    scale_free=True,
 )

@@ -248,4 +248,5 @@ INFO = MetricInfo(
     undefined=("-M[j, j] + p[j] + t[j] = 0",),
     function=class_mcen,
     gradient=gradient,
+    scale_free=True,
 )

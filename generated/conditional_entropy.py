@@ -104,4 +104,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=conditional_entropy,
     gradient=gradient,
+    scale_free=True,
 )

@@ -142,4 +142,5 @@ INFO = MetricInfo(
         "crisp_aupr [micro] = class_accuracy [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -135,4 +135,5 @@ INFO = MetricInfo(
     function=detection_prevalence,
     gradient=gradient,
     proportion=(("tp", "fp"), ("tp", "fp", "fn", "tn")),
+    scale_free=True,
 )

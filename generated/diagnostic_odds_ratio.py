@@ -135,4 +135,5 @@ INFO = MetricInfo(
         "diagnostic_odds_ratio [weighted] = diagnostic_odds_ratio [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -168,4 +168,5 @@ INFO = MetricInfo(
         "distance_index [weighted] = distance_index [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -115,4 +115,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("off_diagonal",), ("all",)),
+    scale_free=True,
 )

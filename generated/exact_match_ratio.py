@@ -99,4 +99,5 @@ INFO = MetricInfo(
         ),
     ),
     no_delta="not differentiable in the counts (an indicator of the data)",
+    scale_free=True,
 )

@@ -157,4 +157,5 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    scale_free=True,
 )

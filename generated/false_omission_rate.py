@@ -131,4 +131,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fn",), ("fn", "tn")),
+    scale_free=True,
 )

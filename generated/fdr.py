@@ -127,4 +127,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fp",), ("tp", "fp")),
+    scale_free=True,
 )

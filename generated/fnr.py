@@ -139,4 +139,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fn",), ("tp", "fn")),
+    scale_free=True,
 )

@@ -137,4 +137,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fp",), ("fp", "tn")),
+    scale_free=True,
 )

@@ -151,4 +151,5 @@ INFO = MetricInfo(
         "g_mean [weighted] = g_mean [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

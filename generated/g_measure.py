@@ -149,4 +149,5 @@ INFO = MetricInfo(
         "g_measure [micro] = class_accuracy [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -141,4 +141,5 @@ INFO = MetricInfo(
         "icsi [micro] = bennett_s for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -168,4 +168,5 @@ INFO = MetricInfo(
     undefined=("TP = 0", "FN + TP = 0", "FP + TP = 0", "FN + FP + TN + TP = 0"),
     function=information_score,
     gradient=gradient,
+    scale_free=True,
 )

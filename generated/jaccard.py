@@ -153,4 +153,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tp",), ("tp", "fp", "fn")),
+    scale_free=True,
 )

@@ -93,4 +93,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=joint_entropy,
     gradient=gradient,
+    scale_free=True,
 )

@@ -113,12 +113,12 @@ def gradient(
     value = (
         (
             align(4 * exact__0 * sum_last_axis(terms.diagonal), "", "ab")
-            + align(exact__1 * align(exact__4, "", "b"), "b", "ab")
-            + align(exact__2 * align(exact__4, "", "a"), "a", "ab")
+            + align(exact__1 * align(exact__4, "", "a"), "a", "ab")
+            + align(exact__2 * align(exact__4, "", "b"), "b", "ab")
             + align(2 * exact__3 * exact__4, "", "ab")
             + 2 * align(exact__0, "", "ab") * align(exact__5, "", "ab") * eye(C)
-            - align(align(exact__0, "", "b") * exact__1, "b", "ab")
-            - align(align(exact__0, "", "a") * exact__2, "a", "ab")
+            - align(align(exact__0, "", "a") * exact__1, "a", "ab")
+            - align(align(exact__0, "", "b") * exact__2, "b", "ab")
         )
         / nonzero(align(exact__0 ** 2, "", "ab"))
     )

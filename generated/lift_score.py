@@ -151,4 +151,5 @@ INFO = MetricInfo(
     undefined=("FN + TP = 0", "FP + TP = 0"),
     function=lift_score,
     gradient=gradient,
+    scale_free=True,
 )

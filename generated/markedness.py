@@ -149,4 +149,5 @@ INFO = MetricInfo(
         "markedness [weighted] = markedness [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -121,4 +121,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=mutual_information,
     gradient=gradient,
+    scale_free=True,
 )

@@ -131,4 +131,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tn",), ("fn", "tn")),
+    scale_free=True,
 )

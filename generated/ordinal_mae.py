@@ -114,4 +114,5 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    scale_free=True,
 )

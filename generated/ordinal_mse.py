@@ -105,4 +105,5 @@ INFO = MetricInfo(
         "ordinal_mse = error_rate for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -101,4 +101,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=ordinal_rmse,
     gradient=gradient,
+    scale_free=True,
 )

@@ -252,4 +252,5 @@ INFO = MetricInfo(
     ),
     function=overall_mcen,
     gradient=gradient,
+    scale_free=True,
 )

@@ -206,4 +206,5 @@ INFO = MetricInfo(
     ),
     function=pearson_c,
     gradient=gradient,
+    scale_free=True,
 )

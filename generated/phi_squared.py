@@ -156,4 +156,5 @@ INFO = MetricInfo(
     undefined=("n = 0", "p[j] = 0", "t[i] = 0"),
     function=phi_squared,
     gradient=gradient,
+    scale_free=True,
 )

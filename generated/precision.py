@@ -151,4 +151,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tp",), ("tp", "fp")),
+    scale_free=True,
 )

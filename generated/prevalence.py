@@ -135,4 +135,5 @@ INFO = MetricInfo(
     function=prevalence,
     gradient=gradient,
     proportion=(("tp", "fn"), ("tp", "fp", "fn", "tn")),
+    scale_free=True,
 )

@@ -173,4 +173,5 @@ INFO = MetricInfo(
         "quadratic_weighted_kappa = weighted_kappa for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -180,4 +180,5 @@ INFO = MetricInfo(
     undefined=("FN + FP + TN + TP = 0",),
     function=racc,
     gradient=gradient,
+    scale_free=True,
 )

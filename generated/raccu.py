@@ -162,4 +162,5 @@ INFO = MetricInfo(
     undefined=("FN + FP + TN + TP = 0",),
     function=raccu,
     gradient=gradient,
+    scale_free=True,
 )

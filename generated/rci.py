@@ -125,4 +125,5 @@ INFO = MetricInfo(
     undefined=("Sum(xlogy(t[i], t[i]/n), i) = 0",),
     function=rci,
     gradient=gradient,
+    scale_free=True,
 )

@@ -154,4 +154,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tp",), ("tp", "fn")),
+    scale_free=True,
 )

@@ -338,4 +338,5 @@ INFO = MetricInfo(
         "similarity_index [weighted] = similarity_index [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -140,4 +140,5 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tn",), ("fp", "tn")),
+    scale_free=True,
 )

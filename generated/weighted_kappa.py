@@ -171,4 +171,5 @@ INFO = MetricInfo(
         "weighted_kappa = quadratic_weighted_kappa for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

@@ -136,4 +136,5 @@ INFO = MetricInfo(
         "youden_j [weighted] = adjusted_balanced_accuracy for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )
