@@ -51,8 +51,9 @@ def _consistent(source: Source) -> list[str]:
     return argv + ["--quiet", "--format", source.choice(("text", "json"))]
 
 
-def _claim(source: Source) -> str:
+def _claim(source: Source, long: bool) -> str:
     printed = source.choice(('"0.365"', '"0.' + "3" * 5000 + '"', "0." + "1" * 500, "9" * 5000, '"abc"', "1e400"))
+    printed = printed if long or len(printed) < 10 else '"0.5"'
     extra = source.choice(("", ", erratum: no-such-erratum", ", tolerance: 0.01", ", average: macro", ", params: {beta: 2}"))
     return f"    - {{metric: {source.choice(('accuracy', 'mcc', 'f1', 'nope'))}, printed: {printed}{extra}}}"
 
@@ -60,10 +61,15 @@ def _claim(source: Source) -> str:
 def _audit_file(source: Source) -> str:
     classes = source.choice((2, 3, 50, 1_001))
     cell = source.choice(("1", "0", "7", "9" * 5000, "-1", "0.5"))
-    matrix = "[" + ", ".join("[" + ", ".join([cell] * classes) + "]" for _ in range(classes)) + "]"
+    classes = classes if len(cell) < 10 else 2  # a 1,001 x 1,001 matrix of 5,000-digit cells is 5 GB of text
+    # rows past MAX_CLASSES (1,000) are refused; a full 1,001 x 1,001 matrix takes 40 s of YAML reading first
+    width = classes if classes <= 50 else 2
+    matrix = "[" + ", ".join("[" + ", ".join([cell] * width) + "]" for _ in range(classes)) + "]"
     # thousands of claims past MAX_CLAIMS (2,000) are refused; hundreds under it take a minute (a convention
-    # search per differing claim), more than a fuzz run affords
-    claims = [_claim(source) for _ in range(source.choice((1, 2, 3)))] * source.choice((1, 1, 1, 2_001))
+    # search per differing claim), and so do 2,001 of 5,000 digits (10 MB of YAML read before the count):
+    # more than a fuzz run affords
+    copies = source.choice((1, 1, 1, 2_001))
+    claims = [_claim(source, long=copies == 1) for _ in range(source.choice((1, 2, 3)))] * copies
     entry = ["- source: fuzz", f"  matrix: {matrix}", "  claims:", *claims]
     if _maybe(source, 0.1):  # nesting past the YAML bound
         entry[1] = "  matrix: " + "[" * 60 + "1" + "]" * 60
