@@ -5,7 +5,9 @@ labels of a table (CSV, TSV or ``;``: the column chosen with ``--column``), of a
 array, a chunk at a time, by the rules of the whole-file readers (:func:`.tables.read_table`,
 :func:`.npy_files.read_npy`) and with their errors. A table is read twice: once for its header
 (the ``auto`` rule needs, per column, only whether every later field is a number and whether
-the first line's field occurs again) and the width of every line, once for its labels. A
+the first line's field occurs again) and the width of every line, once for its labels; a table
+giving both ``--y-true`` and ``--y-pred`` (two columns) is read once, its label pairs counted in
+the same pass as its header summary, the first line's pair kept aside until the header is decided. A
 ``.npy`` file is mapped (``np.load(mmap_mode="r")``) and read a block of rows at a time. A JSON
 file is read as a flat array, the complete labels of each chunk parsed at once; a file that
 is not one (nested arrays, invalid JSON) is read whole, for the whole reader's error.
@@ -16,13 +18,16 @@ from __future__ import annotations
 
 import codecs
 import csv
+import os
 import re
+from collections import Counter
 from collections.abc import Iterator
+from operator import itemgetter
 
 from metricc.cli import inputs, npy_files, tables
 from metricc.core.errors import InputError
 
-__all__ = ["OBJECT_CHUNK", "JsonSource", "NpySource", "TableSource"]
+__all__ = ["OBJECT_CHUNK", "JsonSource", "NpySource", "TableSource", "one_table"]
 
 
 def _text_chunks(option: str, path: str, chunk_bytes: int, bar) -> Iterator[tuple[int, list[str]]]:
@@ -100,15 +105,20 @@ class TableSource:
                 rows = [next(csv.reader([line], delimiter=self.delimiter, skipinitialspace=True)) for line in kept]
             yield numbers, [[field.strip() for field in row] for row in rows]
 
-    def scan(self, bar) -> None:
-        """Read the table once: the width of every line, the header, the chosen column."""
+    def scan(self, bar, partner: TableSource | None = None) -> Counter | None:
+        """Read the table once: the width of every line, the header, the chosen column. With
+        ``partner`` (another column of this table: the predictions), count the label pairs of
+        the two columns in the same pass and decide its header too: returns the pairs."""
         first, first_line, numbers, again, empty, rest = None, 0, [], [], [], 0
-        second = None
+        second, tally, columns, fields = None, Counter(), [], None
         for lines, rows in self._rows(bar):
             if first is None and rows:
                 first, first_line = rows[0], lines[0]
                 numbers, again, empty = [True] * len(first), [False] * len(first), [None] * len(first)
                 lines, rows = lines[1:], rows[1:]
+                # the columns either header decision could choose: each row counted by their fields
+                columns = sorted(self._candidates(first) | partner._candidates(first)) if partner else []
+                fields = itemgetter(*columns, *columns[:1]) if columns else None  # a tuple even for one column
             if not rows:
                 continue
             widths = [len(row) for row in rows]
@@ -117,6 +127,8 @@ class TableSource:
                 raise InputError(self.option, f"{self.path}:{lines[at]}: {widths[at]} fields, expected {len(first)} "
                                               f"like line {first_line}; give one label per line, or a table with "
                                               "the same columns on every line")
+            if fields is not None:
+                tally.update(map(fields, rows))
             for k in range(len(first)):
                 values = [row[k] for row in rows]
                 numbers[k] = numbers[k] and _numbers(values)
@@ -127,6 +139,30 @@ class TableSource:
             rest += len(rows)
         if first is None:
             raise InputError(self.option, f"{self.path}: no labels in the file")
+        for source in (self, partner) if partner else (self,):
+            source._decide(first, first_line, second, rest, numbers, again, empty)
+        if partner is None:
+            return None
+        at = columns.index(self.index), columns.index(partner.index)
+        pairs = Counter()
+        for key, count in tally.items():
+            pairs[key[at[0]], key[at[1]]] += count
+        if self.first_data == partner.first_data == first_line:  # neither took the first line as a header
+            pairs[first[self.index], first[partner.index]] += 1
+        return pairs
+
+    def _candidates(self, first: list[str]) -> set[int]:
+        """The indices the chosen column may have, header or not (an error is raised later)."""
+        found = set()
+        for header in (None, first):
+            try:
+                found.add(tables.column_index(self.option, self.path, len(first), header, self.column))
+            except InputError:
+                pass
+        return found
+
+    def _decide(self, first, first_line, second, rest, numbers, again, empty) -> None:
+        """The header, the column and the length, from the summary of the lines :meth:`scan` read."""
         named = self.column is not None and not self.column.isdigit()
         headed = self.header == "yes" or (self.header == "auto" and (named or tables.looks_like_header(
             first, rest, numbers, again)))
@@ -148,6 +184,13 @@ class TableSource:
         for lines, rows in self._rows(bar):
             skip = 1 if lines and lines[0] < self.first_data else 0  # the header line
             yield [row[self.index] for row in rows[skip:]]
+
+
+def one_table(sources) -> bool:
+    """Whether two sources are columns of one table file (``--y-pred-column`` alone, or the
+    same path twice): :meth:`TableSource.scan` then reads it once for both."""
+    return (all(isinstance(source, TableSource) for source in sources)
+            and len({os.path.realpath(source.path) for source in sources}) == 1)
 
 
 class NpySource:

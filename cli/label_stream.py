@@ -234,6 +234,15 @@ def _group(source, raws: list) -> inputs.Labels:
     return inputs.json_labels(source.option, raws, f"{source.path}: ")
 
 
+def _two_passes(args, sources, paths, shown) -> tuple[Counter, list[int]]:
+    with progress(_chunk_count(paths), "labels: header guess, chunks", enabled=shown) as bar:
+        for source in sources:
+            source.scan(bar)
+        skips = _header_skips(args, sources, bar)
+    with progress(_chunk_count(paths), "labels: counting pairs, chunks", enabled=shown) as bar:
+        return _pairs([source.chunks(bar) for source in sources], skips)
+
+
 def read_pair(args) -> dict:
     """The data keyword arguments of ``evaluate`` for ``--y-true`` and ``--y-pred``: the counted
     confusion matrix, its class labels and the typed ``--pos-label``."""
@@ -241,12 +250,12 @@ def read_pair(args) -> dict:
     sources = [_source("--y-true", paths[0], args.column, args.header),
                _source("--y-pred", paths[1], args.y_pred_column or args.column, args.header)]
     shown = not getattr(args, "quiet", False)
-    with progress(_chunk_count(paths), "labels: header guess, chunks", enabled=shown) as bar:
-        for source in sources:
-            source.scan(bar)
-        skips = _header_skips(args, sources, bar)
-    with progress(_chunk_count(paths), "labels: counting pairs, chunks", enabled=shown) as bar:
-        pairs, lengths = _pairs([source.chunks(bar) for source in sources], skips)
+    if label_sources.one_table(sources):  # both columns of one table: one pass
+        with progress(_chunk_count(paths[:1]), "labels: counting pairs, chunks", enabled=shown) as bar:
+            pairs = sources[0].scan(bar, partner=sources[1])
+        lengths = [sources[0].length, sources[1].length]
+    else:
+        pairs, lengths = _two_passes(args, sources, paths, shown)
     if lengths[0] != lengths[1]:
         raise InputError("--y-pred", f"expected {lengths[0]} labels like y_true, got {lengths[1]}")
     if not lengths[0]:  # an empty array is read, then refused by evaluate

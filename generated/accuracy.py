@@ -133,5 +133,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("diagonal",), ("all",)),
+    scale_free=True,
     only_trace=True,
 )

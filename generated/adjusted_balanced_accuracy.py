@@ -17,6 +17,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     read_matrix,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -54,7 +55,7 @@ def adjusted_balanced_accuracy(
     Reference: Guyon et al. 2015, Design of the 2015 ChaLearn AutoML challenge (balanced accuracy
         normalised by chance)
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     counts = matrix_counts(terms)
     class__recall = average_class_metric(
@@ -119,4 +120,5 @@ INFO = MetricInfo(
         "adjusted_balanced_accuracy = youden_j [weighted] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

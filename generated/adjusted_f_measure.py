@@ -180,5 +180,6 @@ INFO = MetricInfo(
         "adjusted_f_measure [micro] = accuracy for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -119,5 +119,6 @@ INFO = MetricInfo(
     undefined=("FN + TP = 0", "FN + 2*FP + 2*TN + TP = 0", "FP + TN = 0 and TP/(FN + TP) != 0"),
     function=adjusted_g_mean,
     no_delta="not differentiable in the counts (an indicator of the data)",
+    scale_free=True,
     class_kernel=_per_class,
 )

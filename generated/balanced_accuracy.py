@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     finish,
     nonzero,
+    rescaled_counts,
 )
 from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo
@@ -61,6 +62,7 @@ def balanced_accuracy(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     macro__recall = average_class_metric(
         _term_macro__recall,
         counts,
@@ -139,6 +141,7 @@ INFO = MetricInfo(
         "balanced_accuracy = specificity [macro] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     term_kernel=_from_terms,
     class_terms=(
         (_term_macro__recall, "macro"),

@@ -91,4 +91,5 @@ INFO = MetricInfo(
     undefined=("Sum(p[k]*t[k], k) = 0",),
     function=bangdiwala_b,
     gradient=gradient,
+    scale_free=True,
 )

@@ -96,4 +96,5 @@ INFO = MetricInfo(
         "bennett_s = youden_j [micro] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
 )

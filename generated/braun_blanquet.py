@@ -93,5 +93,6 @@ INFO = MetricInfo(
         "braun_blanquet [weighted] = cba [weighted] for every confusion matrix",
     ),
     no_delta="not differentiable in the counts (max of the data)",
+    scale_free=True,
     class_kernel=_per_class,
 )

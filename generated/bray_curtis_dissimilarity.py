@@ -114,5 +114,6 @@ INFO = MetricInfo(
         ),
     ),
     no_delta="not differentiable in the counts (abs of the data)",
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -99,5 +99,6 @@ INFO = MetricInfo(
         "cba [weighted] = braun_blanquet [weighted] for every confusion matrix",
     ),
     no_delta="not differentiable in the counts (max of the data)",
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -172,5 +172,6 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=cen,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

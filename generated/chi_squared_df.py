@@ -82,4 +82,5 @@ INFO = MetricInfo(
     undefined=(),
     function=chi_squared_df,
     gradient=gradient,
+    scale_free=True,
 )

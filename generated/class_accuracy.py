@@ -177,5 +177,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tp", "tn"), ("tp", "fp", "fn", "tn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

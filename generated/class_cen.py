@@ -205,5 +205,6 @@ INFO = MetricInfo(
     undefined=("p[j] + t[j] = 0",),
     function=class_cen,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

@@ -139,5 +139,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fp", "fn"), ("tp", "fp", "fn", "tn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

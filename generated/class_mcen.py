@@ -248,5 +248,6 @@ INFO = MetricInfo(
     undefined=("-M[j, j] + p[j] + t[j] = 0",),
     function=class_mcen,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

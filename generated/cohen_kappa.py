@@ -104,6 +104,7 @@ INFO = MetricInfo(
     undefined=("n**2 - Sum(p[k]*t[k], k) = 0",),
     function=cohen_kappa,
     gradient=gradient,
+    scale_free=True,
     interpretation=(
         Scale(
             "landis_koch",

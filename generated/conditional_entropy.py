@@ -104,5 +104,6 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=conditional_entropy,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

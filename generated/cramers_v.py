@@ -183,5 +183,6 @@ INFO = MetricInfo(
     undefined=("n = 0", "p[j] = 0", "t[i] = 0"),
     function=cramers_v,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

@@ -144,6 +144,7 @@ INFO = MetricInfo(
         "crisp_auc [weighted] = balanced_accuracy for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     interpretation=(
         Scale(

@@ -142,5 +142,6 @@ INFO = MetricInfo(
         "crisp_aupr [micro] = class_accuracy [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

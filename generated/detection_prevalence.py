@@ -135,5 +135,6 @@ INFO = MetricInfo(
     function=detection_prevalence,
     gradient=gradient,
     proportion=(("tp", "fp"), ("tp", "fp", "fn", "tn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

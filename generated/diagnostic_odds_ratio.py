@@ -135,5 +135,6 @@ INFO = MetricInfo(
         "diagnostic_odds_ratio [weighted] = diagnostic_odds_ratio [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

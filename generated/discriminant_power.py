@@ -156,6 +156,7 @@ INFO = MetricInfo(
         "discriminant_power [weighted] = discriminant_power [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     interpretation=(
         Scale(

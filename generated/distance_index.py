@@ -168,5 +168,6 @@ INFO = MetricInfo(
         "distance_index [weighted] = distance_index [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

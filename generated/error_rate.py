@@ -115,5 +115,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("off_diagonal",), ("all",)),
+    scale_free=True,
     only_trace=True,
 )

@@ -99,5 +99,6 @@ INFO = MetricInfo(
         ),
     ),
     no_delta="not differentiable in the counts (an indicator of the data)",
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -157,5 +157,6 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     finish,
     nonzero,
+    rescaled_counts,
 )
 from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo
@@ -75,6 +76,7 @@ def f1_of_macro_averages(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     macro__precision = average_class_metric(
         _term_macro__precision,
         counts,
@@ -176,6 +178,7 @@ INFO = MetricInfo(
         "f1_of_macro_averages = f_beta_of_macro_averages(beta=1) for every confusion matrix",
     ),
     gradient=gradient,
+    scale_free=True,
     term_kernel=_from_terms,
     class_terms=(
         (_term_macro__precision, "macro"),

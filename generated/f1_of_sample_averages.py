@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     finish,
     nonzero,
+    rescaled_counts,
 )
 from metricc.runtime.registry import MetricInfo
 
@@ -60,6 +61,7 @@ def f1_of_sample_averages(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     samples__precision = average_class_metric(
         _term_samples__precision,
         counts,
@@ -115,5 +117,6 @@ INFO = MetricInfo(
         ),
     ),
     no_delta="a term averages over instances, not a function of one matrix",
+    scale_free=True,
     per_instance=True,
 )

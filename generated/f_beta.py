@@ -75,8 +75,8 @@ def f_beta(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
-    counts, context = rescaled_counts(counts, context)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,
@@ -163,6 +163,7 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     parameters_read=("beta",),
 )

@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     finish,
     nonzero,
+    rescaled_counts,
     scalar_param,
 )
 from metricc.runtime.gradient import average_class_gradient, combine_gradients
@@ -74,6 +75,7 @@ def f_beta_of_macro_averages(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     macro__precision = average_class_metric(
         _term_macro__precision,
@@ -187,5 +189,6 @@ INFO = MetricInfo(
         "f_beta_of_macro_averages(beta=1) = f1_of_macro_averages for every confusion matrix",
     ),
     gradient=gradient,
+    scale_free=True,
     parameters_read=("beta",),
 )

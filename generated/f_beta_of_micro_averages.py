@@ -13,6 +13,7 @@ from metricc.runtime.kernel import (
     check_counts,
     finish,
     nonzero,
+    rescaled_counts,
     scalar_param,
 )
 from metricc.runtime.gradient import average_class_gradient, combine_gradients
@@ -75,6 +76,7 @@ def f_beta_of_micro_averages(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     micro__precision = average_class_metric(
         _term_micro__precision,
@@ -192,5 +194,6 @@ INFO = MetricInfo(
         "f_beta_of_micro_averages = class_accuracy [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     parameters_read=("beta",),
 )

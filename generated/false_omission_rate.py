@@ -131,5 +131,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fn",), ("fn", "tn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

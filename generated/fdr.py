@@ -127,5 +127,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fp",), ("tp", "fp")),
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -139,5 +139,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fn",), ("tp", "fn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -137,5 +137,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("fp",), ("fp", "tn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

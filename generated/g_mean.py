@@ -151,5 +151,6 @@ INFO = MetricInfo(
         "g_mean [weighted] = g_mean [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -149,5 +149,6 @@ INFO = MetricInfo(
         "g_measure [micro] = class_accuracy [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

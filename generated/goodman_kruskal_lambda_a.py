@@ -86,6 +86,7 @@ INFO = MetricInfo(
     undefined=("n - Max(t[k], k) = 0",),
     function=goodman_kruskal_lambda_a,
     no_delta="not differentiable in the counts (a maximum over an index of the data)",
+    scale_free=True,
     reads_off_diagonal=True,
     interpretation=(
         Scale(

@@ -148,4 +148,5 @@ INFO = MetricInfo(
     undefined=("n = 0", "Max(1, C - 1) - Sum((p[k] + t[k])*(2*n - p[k] - t[k]), k)/(4*n**2) = 0"),
     function=gwet_ac1,
     gradient=gradient,
+    scale_free=True,
 )

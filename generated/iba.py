@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     metric_param,
     nonzero,
     np,
+    rescaled_counts,
     scalar_param,
 )
 from metricc.runtime.gradient import average_class_gradient
@@ -94,6 +95,7 @@ def iba(
         "alpha", alpha, lambda alpha: (0 <= alpha) & (alpha <= 1), "0 <= alpha <= 1"
     )
     base = metric_param("base", base)
+    counts, context = rescaled_counts(counts, context, base)
     return average_class_metric(
         _per_class,
         counts,
@@ -175,6 +177,7 @@ INFO = MetricInfo(
     undefined=("FN + TP = 0", "FP + TN = 0"),
     function=iba,
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     parameters_read=("alpha",),
 )

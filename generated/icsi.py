@@ -141,5 +141,6 @@ INFO = MetricInfo(
         "icsi [micro] = bennett_s for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

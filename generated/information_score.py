@@ -168,5 +168,6 @@ INFO = MetricInfo(
     undefined=("TP = 0", "FN + TP = 0", "FP + TP = 0", "FN + FP + TN + TP = 0"),
     function=information_score,
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -153,5 +153,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tp",), ("tp", "fp", "fn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

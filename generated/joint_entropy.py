@@ -93,5 +93,6 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=joint_entropy,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

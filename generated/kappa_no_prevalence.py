@@ -97,5 +97,6 @@ INFO = MetricInfo(
         "kappa_no_prevalence = bennett_s for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     only_trace=True,
 )

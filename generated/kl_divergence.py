@@ -110,4 +110,5 @@ INFO = MetricInfo(
     undefined=("n = 0", "p[k] = 0 and t[k] != 0"),
     function=kl_divergence,
     gradient=gradient,
+    scale_free=True,
 )

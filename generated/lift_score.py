@@ -151,5 +151,6 @@ INFO = MetricInfo(
     undefined=("FN + TP = 0", "FP + TP = 0"),
     function=lift_score,
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

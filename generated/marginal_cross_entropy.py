@@ -112,4 +112,5 @@ INFO = MetricInfo(
     undefined=("n = 0", "p[k] = 0 and t[k] != 0"),
     function=marginal_cross_entropy,
     gradient=gradient,
+    scale_free=True,
 )

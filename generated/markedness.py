@@ -149,5 +149,6 @@ INFO = MetricInfo(
         "markedness [weighted] = markedness [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -138,6 +138,7 @@ INFO = MetricInfo(
         "mcc = mcc_per_class [weighted] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     interpretation=(
         Scale(
             "matthews",

@@ -171,6 +171,7 @@ INFO = MetricInfo(
         "mcc_per_class [weighted] = mcc for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     interpretation=(
         Scale(

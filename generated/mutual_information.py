@@ -121,5 +121,6 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=mutual_information,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

@@ -168,6 +168,7 @@ INFO = MetricInfo(
     undefined=("n = 0", "Sum([S[s, k] == S[s, l]], l) = 0", "Sum([Y[s, k] == Y[s, l]], l) = 0"),
     function=ndcg,
     no_delta="a score-level metric is not a function of the confusion matrix",
+    scale_free=True,
     indicator_truth=True,
     parameters_read=("top",),
 )

@@ -140,6 +140,7 @@ INFO = MetricInfo(
     undefined=("TN = 0", "FN + TP = 0"),
     function=negative_likelihood_ratio,
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     interpretation=(
         Scale(

@@ -72,4 +72,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=no_information_rate,
     no_delta="not differentiable in the counts (a maximum over an index of the data)",
+    scale_free=True,
 )

@@ -146,5 +146,6 @@ INFO = MetricInfo(
         "optimized_precision [weighted] = optimized_precision [binary] for two classes (C = 2)",
     ),
     no_delta="not differentiable in the counts (abs of the data)",
+    scale_free=True,
     class_kernel=_per_class,
 )

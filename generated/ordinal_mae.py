@@ -114,5 +114,6 @@ INFO = MetricInfo(
         ),
     ),
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

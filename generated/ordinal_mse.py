@@ -105,5 +105,6 @@ INFO = MetricInfo(
         "ordinal_mse = error_rate for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

@@ -101,5 +101,6 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=ordinal_rmse,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

@@ -252,5 +252,6 @@ INFO = MetricInfo(
     ),
     function=overall_mcen,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

@@ -91,4 +91,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=overall_raccu,
     gradient=gradient,
+    scale_free=True,
 )

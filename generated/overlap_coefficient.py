@@ -88,5 +88,6 @@ INFO = MetricInfo(
     undefined=("Min(FN + TP, FP + TP) = 0",),
     function=overlap_coefficient,
     no_delta="not differentiable in the counts (min of the data)",
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -206,5 +206,6 @@ INFO = MetricInfo(
     ),
     function=pearson_c,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

@@ -142,6 +142,7 @@ INFO = MetricInfo(
     undefined=("FP = 0", "FN + TP = 0"),
     function=positive_likelihood_ratio,
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     interpretation=(
         Scale(

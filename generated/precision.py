@@ -151,5 +151,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tp",), ("tp", "fp")),
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -100,7 +100,6 @@ def preference_driven(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
-    counts, context = rescaled_counts(counts, context)
     kappa = class_param(
         "kappa",
         kappa,
@@ -109,6 +108,7 @@ def preference_driven(
         lambda kappa: (0 <= kappa) & (kappa <= 1),
         "0 <= kappa <= 1",
     )
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,
@@ -196,6 +196,7 @@ INFO = MetricInfo(
         "preference_driven(kappa=1) [weighted] = precision [weighted] for every confusion matrix",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     affine=("kappa",),
     parameters_read=("kappa",),

@@ -135,5 +135,6 @@ INFO = MetricInfo(
     function=prevalence,
     gradient=gradient,
     proportion=(("tp", "fn"), ("tp", "fp", "fn", "tn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

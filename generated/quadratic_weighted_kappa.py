@@ -173,6 +173,7 @@ INFO = MetricInfo(
         "quadratic_weighted_kappa = weighted_kappa for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
     parameters_read=("distance",),
 )

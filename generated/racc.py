@@ -180,5 +180,6 @@ INFO = MetricInfo(
     undefined=("FN + FP + TN + TP = 0",),
     function=racc,
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

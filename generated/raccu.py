@@ -162,5 +162,6 @@ INFO = MetricInfo(
     undefined=("FN + FP + TN + TP = 0",),
     function=raccu,
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

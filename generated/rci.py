@@ -125,5 +125,6 @@ INFO = MetricInfo(
     undefined=("Sum(xlogy(t[i], t[i]/n), i) = 0",),
     function=rci,
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
 )

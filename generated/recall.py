@@ -154,5 +154,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tp",), ("tp", "fn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -91,4 +91,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=reference_entropy,
     gradient=gradient,
+    scale_free=True,
 )

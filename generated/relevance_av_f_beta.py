@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     class_param,
     finish,
     nonzero,
+    rescaled_counts,
     scalar_param,
 )
 from metricc.runtime.gradient import average_class_gradient, combine_gradients
@@ -75,6 +76,7 @@ def relevance_av_f_beta(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     relevance = class_param(
         "relevance",
@@ -172,4 +174,5 @@ INFO = MetricInfo(
     undefined=(),
     function=relevance_av_f_beta,
     gradient=gradient,
+    scale_free=True,
 )

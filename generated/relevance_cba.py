@@ -15,6 +15,7 @@ from metricc.runtime.kernel import (
     finish,
     nonzero,
     np,
+    rescaled_counts,
 )
 from metricc.runtime.registry import MetricInfo, ParamInfo
 
@@ -60,6 +61,7 @@ def relevance_cba(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     relevance = class_param(
         "relevance",
         relevance,
@@ -107,4 +109,5 @@ INFO = MetricInfo(
     undefined=(),
     function=relevance_cba,
     no_delta="not differentiable in the counts (max of the data)",
+    scale_free=True,
 )

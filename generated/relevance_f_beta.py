@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     class_param,
     finish,
     nonzero,
+    rescaled_counts,
     scalar_param,
 )
 from metricc.runtime.gradient import average_class_gradient, combine_gradients
@@ -82,6 +83,7 @@ def relevance_f_beta(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     relevance = class_param(
         "relevance",
@@ -224,5 +226,6 @@ INFO = MetricInfo(
         "relevance_f_beta(relevance=1) = f_beta_of_macro_averages for every confusion matrix",
     ),
     gradient=gradient,
+    scale_free=True,
     parameters_read=("beta",),
 )

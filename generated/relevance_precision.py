@@ -14,6 +14,7 @@ from metricc.runtime.kernel import (
     class_param,
     finish,
     nonzero,
+    rescaled_counts,
 )
 from metricc.runtime.gradient import average_class_gradient, combine_gradients
 from metricc.runtime.registry import MetricInfo, ParamInfo
@@ -64,6 +65,7 @@ def relevance_precision(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
+    counts, context = rescaled_counts(counts, context)
     relevance = class_param(
         "relevance",
         relevance,
@@ -156,4 +158,5 @@ INFO = MetricInfo(
     undefined=(),
     function=relevance_precision,
     gradient=gradient,
+    scale_free=True,
 )

@@ -90,4 +90,5 @@ INFO = MetricInfo(
     undefined=("n = 0",),
     function=response_entropy,
     gradient=gradient,
+    scale_free=True,
 )

@@ -119,4 +119,5 @@ INFO = MetricInfo(
     undefined=("4*n**2 - Sum((p[k] + t[k])**2, k) = 0",),
     function=scott_pi,
     gradient=gradient,
+    scale_free=True,
 )

@@ -338,5 +338,6 @@ INFO = MetricInfo(
         "similarity_index [weighted] = similarity_index [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -140,5 +140,6 @@ INFO = MetricInfo(
     ),
     gradient=gradient,
     proportion=(("tn",), ("fp", "tn")),
+    scale_free=True,
     class_kernel=_per_class,
 )

@@ -69,9 +69,9 @@ def tversky_index(
     counts = check_counts(
         (true_positives, false_positives, false_negatives, true_negatives), context=context
     )
-    counts, context = rescaled_counts(counts, context)
     alpha = scalar_param("alpha", alpha, lambda alpha: (alpha >= 0), "alpha >= 0")
     beta = scalar_param("beta", beta, lambda beta: (beta >= 0), "beta >= 0")
+    counts, context = rescaled_counts(counts, context)
     return average_class_metric(
         _per_class,
         counts,
@@ -150,6 +150,7 @@ INFO = MetricInfo(
         "tversky_index(alpha=1, beta=1) [weighted] = jaccard [weighted] for every confusion matrix",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     parameters_read=("alpha", "beta"),
 )

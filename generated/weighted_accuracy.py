@@ -18,6 +18,7 @@ from metricc.runtime.kernel import (
     matrix_terms,
     nonzero,
     read_matrix,
+    rescaled,
     sum_last_axis,
 )
 from metricc.runtime.gradient import cell_values
@@ -56,7 +57,7 @@ def weighted_accuracy(
     Reference: Puertolas Molina 2022, Sec. 3.1.2
     Reference: Gupta et al. 2020
     """
-    terms = read_matrix(matrix)
+    terms = rescaled(read_matrix(matrix))
     M, C, t, p, n = matrix_terms(terms)
     counts = matrix_counts(terms)
     class_weights = class_param(
@@ -130,5 +131,6 @@ INFO = MetricInfo(
     undefined=("Sum(class_weights[k], k) = 0",),
     function=weighted_accuracy,
     gradient=gradient,
+    scale_free=True,
     parameters_read=("class_weights",),
 )

@@ -171,6 +171,7 @@ INFO = MetricInfo(
         "weighted_kappa = quadratic_weighted_kappa for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     reads_off_diagonal=True,
     parameters_read=("distance",),
 )

@@ -136,5 +136,6 @@ INFO = MetricInfo(
         "youden_j [weighted] = adjusted_balanced_accuracy for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
 )

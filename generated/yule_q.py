@@ -140,6 +140,7 @@ INFO = MetricInfo(
         "yule_q [weighted] = yule_q [binary] for two classes (C = 2)",
     ),
     gradient=gradient,
+    scale_free=True,
     class_kernel=_per_class,
     interpretation=(
         Scale(

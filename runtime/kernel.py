@@ -335,4 +335,5 @@ def metric_param(name: str, value) -> Kernel:
         return np.asarray(found, dtype=float)[..., 0, :] if scalar else np.asarray(found, dtype=float)
 
     per_class.partials = partials
+    per_class.scale_free = info.scale_free and all(p.kind != "metric" for p in info.params)  # terms.rescaled_counts
     return per_class

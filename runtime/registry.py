@@ -93,6 +93,7 @@ class MetricInfo:
     gradient: Callable | None = None  # delta-method gradient (metricc.runtime.gradient), None: no_delta says why
     no_delta: str = ""
     proportion: tuple[tuple[str, ...], ...] = ()  # (successes, trials): count names, or matrix cells
+    scale_free: bool = False  # proved of degree 0 in the counts (graded relevance: in each sample's gains)
     # Curve level: the per-curve kernel the function averages, count curves in, (values,
     # undefined) out; how threshold counts merged without the scores reach the metric.
     curve_kernel: Callable | None = None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["TINY", "HUGE", "rescaled_rows", "unit_exponents"]
+__all__ = ["TINY", "HUGE", "rescaled_rows", "unit_exponents", "unit_factors"]
 
 # Totals below TINY are scaled: a product of four nears float64's smallest normal numbers
 # (2**-1022), where digits and then the whole value (0 / 0) are lost. Gains above HUGE are:
@@ -40,3 +40,16 @@ def rescaled_rows(gains: np.ndarray) -> np.ndarray:
     no row is so. For a value of degree 0 in each sample's gains (ndcg)."""
     exponents = unit_exponents(np.max(gains, axis=-1, initial=0.0), huge=HUGE)
     return gains if exponents is None else np.ldexp(gains, exponents[..., None])
+
+
+def unit_factors(xp, totals):
+    """The Array API form of :func:`unit_exponents` for totals below ``TINY``, computed on the
+    totals' device: two powers of two per total whose product brings it near 1 (1 and 1 for the
+    others). Two, because the one power for a subnormal total (2**1060) exceeds the largest
+    float; multiplying by each in turn is exact. ``log2`` may be off by one: any power of two is
+    exact, and the total lands in [0.25, 2)."""
+    far = (totals > 0) & (totals < TINY)
+    one = xp.ones_like(totals)
+    exponent = xp.where(far, -xp.floor(xp.log2(xp.where(far, totals, one))), 0 * one)
+    half = xp.floor(exponent / 2)
+    return xp.pow(2 * one, half), xp.pow(2 * one, exponent - half)

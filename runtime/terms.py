@@ -15,6 +15,8 @@ is copied to float64 only for a formula that reads it entry by entry (and then o
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from metricc.core.errors import InputError
@@ -152,13 +154,16 @@ def rescaled(terms: MatrixTerms) -> MatrixTerms:
     return terms._rescaled
 
 
-def rescaled_counts(counts: ClassCounts, context: CallContext | None) -> tuple[ClassCounts, CallContext | None]:
+def rescaled_counts(counts: ClassCounts, context: CallContext | None,
+                    *metrics: Callable) -> tuple[ClassCounts, CallContext | None]:
     """Real-valued per-class counts ``(..., C)`` whose largest class total is tiny, scaled per
     row of classes by a power of two as :func:`rescaled` scales a matrix (one power for all the
     classes, so that supports keep their ratios), with a context of their own: (counts, context)
     for a class-level formula of degree 0 in the counts. Counts without a tiny total come back
-    as given."""
-    if counts.true_positives.dtype.kind != "f":
+    as given, and so do all counts where one of ``metrics`` (the formula's metric parameters, as
+    :func:`~metricc.runtime.kernel.metric_param` binds them) is not ``scale_free``: the proof
+    took each for a value of degree 0."""
+    if counts.true_positives.dtype.kind != "f" or not all(getattr(m, "scale_free", False) for m in metrics):
         return counts, context
     def make():
         totals = np.max(counts.true_positives + counts.false_positives + counts.false_negatives

@@ -36,11 +36,13 @@ from metricc.runtime.division import zero_division_value
 from metricc.runtime import kernel as host_kernel
 from metricc.runtime.counts import check_class_vector
 from metricc.runtime.kernel import scalar_param
+from metricc.runtime.scaling import unit_factors
 
 __all__ = ["HostFallbackWarning", "PreparedTerms", "Space", "align", "arange", "average_class_metric", "average_class_values",
            "class_counts",
            "class_param", "diagonal", "equal", "exact", "extended_log", "eye", "finish", "heaviside",
            "log_ratio", "matrix_param", "matrix_terms", "nonzero", "on_host", "prepared_terms", "quiet", "real",
+           "rescaled_counts", "rescaled_matrix",
            "scalar_param", "shape", "space", "sum_last_axis", "transpose", "xlogy", "xlogy_ratio"]
 
 
@@ -326,6 +328,27 @@ def matrix_terms(matrix):
     M = xp.astype(matrix, xp.values)
     t = xp.sum(M, axis=-1)
     return M, M.shape[-1], t, xp.sum(M, axis=-2), xp.sum(t, axis=-1), xp
+
+
+def rescaled_matrix(matrix):
+    """Real-valued confusion matrices ``(..., C, C)`` whose total is tiny (subnormal weights),
+    each scaled by a power of two as :func:`metricc.runtime.terms.rescaled` scales them, on
+    their device: for a formula the compiler proved of degree 0 in the counts. Others as given."""
+    xp = space(matrix)
+    if matrix.ndim < 2 or not xp.isdtype(matrix.dtype, "real floating"):
+        return matrix
+    first, second = unit_factors(xp, xp.sum(matrix, axis=(-2, -1)))
+    return matrix * first[..., None, None] * second[..., None, None]
+
+
+def rescaled_counts(counts):
+    """Real-valued counts ``(4, ..., C)`` whose largest class total is tiny, scaled per row of
+    classes by one power of two as :func:`metricc.runtime.terms.rescaled_counts` scales them."""
+    xp = space(counts)
+    if counts.ndim < 2 or not xp.isdtype(counts.dtype, "real floating"):
+        return counts
+    first, second = unit_factors(xp, xp.max(xp.sum(counts, axis=0), axis=-1))
+    return counts * first[None, ..., None] * second[None, ..., None]
 
 
 def class_param(name: str, value, counts, default: Callable, check: Callable | None, domain: str):

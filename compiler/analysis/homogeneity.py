@@ -11,8 +11,12 @@ where the sums of gains 1e308 overflow.
 
 The test is exact arithmetic at fixed generic points of a 3-class matrix (or of TP, FP, FN,
 TN): ``f(s x) = f(x)`` for two factors ``s`` at two points, the way identity testing proves a
-rational function zero with high probability. A metric the test cannot read (terms of other
-metrics, metric parameters) is not scaled, which only leaves its old behaviour in place.
+rational function zero with high probability. The proof composes: a term of another metric
+(``macro(recall)``, ``recall[k]``) whose per-class formula, its bindings applied, is of degree
+0 is a constant of the scale (every averaging mode scales a row of classes alike), and so is a
+metric parameter (iba's ``base``), whose binding the runtime checks at each call (a metric
+bound there is scaled only if it is ``scale_free`` itself: :func:`metricc.runtime.terms.rescaled_counts`).
+A metric the test cannot read is not scaled, which only leaves its old behaviour in place.
 """
 
 from __future__ import annotations
@@ -31,16 +35,31 @@ _GENERIC = sympy.Rational(2, 7)  # a parameter value no default takes
 
 
 def degree_zero(metric: ir.Metric) -> bool:
-    """True when the value of a class- or matrix-level metric is the same for counts scaled by
+    """True when the value of a count-level metric is the same for counts scaled by
     any positive factor, and that of a score-level metric of graded relevance for the gains of
     a sample scaled so; for the parameters' defaults and for other values alike (checked at
     generic points; see the module docstring)."""
     level = getattr(metric.level, "value", metric.level)
     if level == "score":
         return _rows_degree_zero(metric)
-    if level not in ("class", "matrix") or metric.terms or any(p.kind == "metric" for p in metric.params):
-        return False
-    return all(_degree_zero(metric.simplified.xreplace(values), level) for values in _parameter_values(metric))
+    if level not in ("class", "aggregate", "matrix") or (level != "class" and any(p.kind == "metric" for p in metric.params)):
+        return False  # the runtime checks a metric parameter's binding at class level only
+    for values in _parameter_values(metric):
+        if not all(_degree_zero(term.simplified.xreplace(values), "class") for term in metric.terms):
+            return False
+        expr = metric.simplified.xreplace(values).xreplace(_constants(metric))
+        if not _degree_zero(expr, "class" if level == "aggregate" else level):
+            return False
+    return True
+
+
+def _constants(metric: ir.Metric) -> dict:
+    """Generic constants for the atoms proved (terms) or required at the call (metric
+    parameters) to be of degree 0: an averaged term's symbol, a metric parameter's application.
+    A per-class term ``recall[k]`` is an entry of a class vector, which the matrix test fixes."""
+    atoms = [t.symbol for t in metric.terms if isinstance(t.symbol, sympy.Symbol)]
+    atoms += [p.symbol for p in metric.params if p.kind == "metric"]
+    return {atom: _GENERIC + sympy.Rational(k + 1, 11) for k, atom in enumerate(atoms)}
 
 
 def _rows_degree_zero(metric: ir.Metric) -> bool:

@@ -120,6 +120,11 @@ def _averaged(metric: ir.Metric, support: str) -> list[str]:
             "        pos_label=pos_label,", "        zero_division=zero_division,", "    )"]
 
 
+def _rescale(context: ModuleContext, source: str) -> list[str]:
+    """A metric proved of degree 0 scales tiny real-valued input by a power of two first (as numpy's)."""
+    return [f"    {source} = rescaled_{source}({source})"] if context.rescaled else []
+
+
 def emit_array_module(metric: ir.Metric) -> str | None:
     """The source of ``generated/arrays/<id>.py``, or None for a metric of scores (no array module)."""
     level = getattr(metric.level, "value", metric.level)
@@ -142,9 +147,10 @@ def emit_array_module(metric: ir.Metric) -> str | None:
                 *layout("        params=", kernel.params_dict, ","),
                 *([f"        reads={context.pooled_reads},"] if context.pooled_reads else []),
                 "        weights=weights,", "        pos_label=pos_label,", "        zero_division=zero_division,"]
-        body = [*checks, "    return average_class_metric(", "        _per_class,", "        counts,", *call, "    )"]
+        body = [*_rescale(context, "counts"), *checks, "    return average_class_metric(", "        _per_class,",
+                "        counts,", *call, "    )"]
         head = ["counts", f'    average="{metric.default_average}",', "    weights=None,", "    pos_label=1,"]
-        used |= kernel.helpers | {"average_class_metric"}
+        used |= kernel.helpers | {"average_class_metric"} | ({"rescaled_counts"} if context.rescaled else set())
         decorator = []
     else:
         definitions = [*defaults, *terms]
@@ -154,10 +160,13 @@ def emit_array_module(metric: ir.Metric) -> str | None:
         if kernel.reads_terms:
             prologue.append("    terms = prepared_terms(xp, M)")
             used.add("prepared_terms")
-        body = [*prologue, *checks, *_term_lines(context), *kernel.lines, *layout("    value = ", kernel.value),
+        source = "matrix" if level == "matrix" else "counts"
+        body = [*_rescale(context, source), *prologue, *checks, *_term_lines(context), *kernel.lines,
+                *layout("    value = ", kernel.value),
                 *layout("    undefined = ", kernel.undefined)]
-        head = ["matrix" if level == "matrix" else "counts"]
+        head = [source]
         used |= kernel.helpers | {"quiet", "matrix_terms" if level == "matrix" else "space"}
+        used |= {f"rescaled_{source}"} if context.rescaled else set()
         used |= {"class_counts"} if level == "matrix" and context.counts else set()
         if metric.per_class:  # one value per class, averaged over the classes with the row totals as support
             body += _averaged(metric, "t")

@@ -249,7 +249,8 @@ def _leaves_domains(metric: ir.Metric) -> bool:
 
 _FUSED_MODES = frozenset({"macro", "weighted", "micro"})  # the modes api/evaluate_plan.py reads off a kernel
 # The runtime helper that scales tiny real-valued counts (huge or tiny gains) of a level, for a value of degree 0.
-_RESCALED = MappingProxyType({"class": "rescaled_counts", "matrix": "rescaled", "score": "rescaled_rows"})
+_RESCALED = MappingProxyType({"class": "rescaled_counts", "aggregate": "rescaled_counts", "matrix": "rescaled",
+                              "score": "rescaled_rows"})
 
 
 def module_context(metric: ir.Metric) -> ModuleContext:

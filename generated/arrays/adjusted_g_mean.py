@@ -12,6 +12,7 @@ from metricc.runtime.xp_kernel import (
     average_class_metric,
     equal,
     nonzero,
+    rescaled_counts,
 )
 
 __all__ = ["adjusted_g_mean", "FALLBACK"]
@@ -48,6 +49,7 @@ def adjusted_g_mean(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     return average_class_metric(
         _per_class,
         counts,

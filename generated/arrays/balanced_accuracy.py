@@ -13,6 +13,7 @@ from metricc.runtime.xp_kernel import (
     finish,
     nonzero,
     quiet,
+    rescaled_counts,
     space,
 )
 
@@ -37,6 +38,7 @@ def balanced_accuracy(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     xp = space(counts)
     macro__recall = average_class_metric(
         _term_macro__recall,

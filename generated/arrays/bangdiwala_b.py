@@ -14,6 +14,7 @@ from metricc.runtime.xp_kernel import (
     nonzero,
     prepared_terms,
     quiet,
+    rescaled_matrix,
     sum_last_axis,
 )
 
@@ -33,6 +34,7 @@ def bangdiwala_b(
     Takes confusion matrices (..., C, C), rows the true class, of any Array API library; computed in
     their namespace and on their device (float64 where the device holds it, else float32).
     """
+    matrix = rescaled_matrix(matrix)
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
     x0 = p * t

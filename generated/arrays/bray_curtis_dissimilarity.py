@@ -13,6 +13,7 @@ from metricc.runtime.xp_kernel import (
     exact,
     nonzero,
     real,
+    rescaled_counts,
 )
 
 __all__ = ["bray_curtis_dissimilarity", "FALLBACK"]
@@ -40,6 +41,7 @@ def bray_curtis_dissimilarity(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     return average_class_metric(
         _per_class,
         counts,

@@ -12,6 +12,7 @@ from metricc.runtime.xp_kernel import (
     finish,
     matrix_terms,
     quiet,
+    rescaled_matrix,
     shape,
 )
 
@@ -31,6 +32,7 @@ def chi_squared_df(
     Takes confusion matrices (..., C, C), rows the true class, of any Array API library; computed in
     their namespace and on their device (float64 where the device holds it, else float32).
     """
+    matrix = rescaled_matrix(matrix)
     M, C, t, p, n, xp = matrix_terms(matrix)
     value = xp.broadcast_to(1 + C ** 2 - 2 * C, shape(xp, n))
     undefined = False

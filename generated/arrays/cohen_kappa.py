@@ -16,6 +16,7 @@ from metricc.runtime.xp_kernel import (
     prepared_terms,
     quiet,
     real,
+    rescaled_matrix,
     sum_last_axis,
 )
 
@@ -35,6 +36,7 @@ def cohen_kappa(
     Takes confusion matrices (..., C, C), rows the true class, of any Array API library; computed in
     their namespace and on their device (float64 where the device holds it, else float32).
     """
+    matrix = rescaled_matrix(matrix)
     M, C, t, p, n, xp = matrix_terms(matrix)
     terms = prepared_terms(xp, M)
     M_diagonal__exact, n__exact, p__exact, t__exact = exact(

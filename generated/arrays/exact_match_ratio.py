@@ -11,6 +11,7 @@ import math
 from metricc.runtime.xp_kernel import (
     average_class_metric,
     equal,
+    rescaled_counts,
 )
 
 __all__ = ["exact_match_ratio", "FALLBACK"]
@@ -35,6 +36,7 @@ def exact_match_ratio(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     return average_class_metric(
         _per_class,
         counts,

@@ -13,6 +13,7 @@ from metricc.runtime.xp_kernel import (
     finish,
     nonzero,
     quiet,
+    rescaled_counts,
     space,
 )
 
@@ -42,6 +43,7 @@ def f1_of_macro_averages(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     xp = space(counts)
     macro__precision = average_class_metric(
         _term_macro__precision,

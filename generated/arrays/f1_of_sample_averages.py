@@ -13,6 +13,7 @@ from metricc.runtime.xp_kernel import (
     finish,
     nonzero,
     quiet,
+    rescaled_counts,
     space,
 )
 
@@ -43,6 +44,7 @@ def f1_of_sample_averages(
     API library; computed in their namespace and on their device (float64 where the device holds it,
     else float32).
     """
+    counts = rescaled_counts(counts)
     xp = space(counts)
     samples__precision = average_class_metric(
         _term_samples__precision,

@@ -13,6 +13,7 @@ from metricc.runtime.xp_kernel import (
     finish,
     nonzero,
     quiet,
+    rescaled_counts,
     scalar_param,
     space,
 )
@@ -44,6 +45,7 @@ def f_beta_of_micro_averages(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     xp = space(counts)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     micro__precision = average_class_metric(

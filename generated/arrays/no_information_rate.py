@@ -13,6 +13,7 @@ from metricc.runtime.xp_kernel import (
     matrix_terms,
     nonzero,
     quiet,
+    rescaled_matrix,
 )
 
 __all__ = ["no_information_rate", "FALLBACK"]
@@ -31,6 +32,7 @@ def no_information_rate(
     Takes confusion matrices (..., C, C), rows the true class, of any Array API library; computed in
     their namespace and on their device (float64 where the device holds it, else float32).
     """
+    matrix = rescaled_matrix(matrix)
     M, C, t, p, n, xp = matrix_terms(matrix)
     value = xp.max(t, axis=-1) / nonzero(xp, n)
     undefined = (n == 0)

@@ -15,6 +15,7 @@ from metricc.runtime.xp_kernel import (
     matrix_terms,
     nonzero,
     quiet,
+    rescaled_matrix,
     sum_last_axis,
 )
 
@@ -34,6 +35,7 @@ def ordinal_mse(
     Takes confusion matrices (..., C, C), rows the true class, of any Array API library; computed in
     their namespace and on their device (float64 where the device holds it, else float32).
     """
+    matrix = rescaled_matrix(matrix)
     M, C, t, p, n, xp = matrix_terms(matrix)
     value = (
         sum_last_axis(

@@ -13,6 +13,7 @@ from metricc.runtime.xp_kernel import (
     matrix_terms,
     nonzero,
     quiet,
+    rescaled_matrix,
     sum_last_axis,
 )
 
@@ -32,6 +33,7 @@ def overall_racc(
     Takes confusion matrices (..., C, C), rows the true class, of any Array API library; computed in
     their namespace and on their device (float64 where the device holds it, else float32).
     """
+    matrix = rescaled_matrix(matrix)
     M, C, t, p, n, xp = matrix_terms(matrix)
     value = sum_last_axis(xp, p * t) / nonzero(xp, n ** 2)
     undefined = (n == 0)

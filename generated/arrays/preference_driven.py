@@ -12,6 +12,7 @@ from metricc.runtime.xp_kernel import (
     average_class_metric,
     class_param,
     nonzero,
+    rescaled_counts,
 )
 
 __all__ = ["preference_driven", "FALLBACK"]
@@ -47,6 +48,7 @@ def preference_driven(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     kappa = class_param(
         "kappa",
         kappa,

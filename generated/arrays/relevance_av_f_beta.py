@@ -14,6 +14,7 @@ from metricc.runtime.xp_kernel import (
     finish,
     nonzero,
     quiet,
+    rescaled_counts,
     scalar_param,
     space,
 )
@@ -46,6 +47,7 @@ def relevance_av_f_beta(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     xp = space(counts)
     beta = scalar_param("beta", beta, lambda beta: (beta > 0), "beta > 0")
     relevance = class_param(

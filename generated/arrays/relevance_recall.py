@@ -14,6 +14,7 @@ from metricc.runtime.xp_kernel import (
     finish,
     nonzero,
     quiet,
+    rescaled_counts,
     space,
 )
 
@@ -43,6 +44,7 @@ def relevance_recall(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     xp = space(counts)
     relevance = class_param(
         "relevance",

@@ -11,6 +11,7 @@ import math
 from metricc.runtime.xp_kernel import (
     average_class_metric,
     nonzero,
+    rescaled_counts,
     scalar_param,
 )
 
@@ -39,6 +40,7 @@ def tversky_index(
     Takes per-class counts (4, ..., C), TP, FP, FN, TN stacked, of any Array API library; computed
     in their namespace and on their device (float64 where the device holds it, else float32).
     """
+    counts = rescaled_counts(counts)
     alpha = scalar_param("alpha", alpha, lambda alpha: (alpha >= 0), "alpha >= 0")
     beta = scalar_param("beta", beta, lambda beta: (beta >= 0), "beta >= 0")
     return average_class_metric(

@@ -1,8 +1,8 @@
 """The runtime fuzz (issue 13): hostile dtypes, shapes, labels, averaging modes and parameters
 give a value or an ``InputError``, never another exception or a warning.
 
-The generators and the rule live in ``fuzz_inputs.py``; ``benchmarks/fuzz_runtime.py`` runs
-them for many more calls. Here hypothesis draws a bounded number of cases, and the failures
+The generators and the rule live in ``fuzz_inputs.py`` (the audit commands' hostile sizes in
+``fuzz_audit.py``); ``benchmarks/fuzz_runtime.py`` runs them for many more calls. Here hypothesis draws a bounded number of cases, and the failures
 the fuzz found are kept as fixed reproducers.
 """
 
@@ -22,16 +22,17 @@ from metricc.generated import CATALOG
 from metricc.api import evaluate
 
 
-def _load_fuzz_inputs():
-    """The shared generators, a helper module beside this file (tests are not a package)."""
-    spec = importlib.util.spec_from_file_location("fuzz_inputs", Path(__file__).with_name("fuzz_inputs.py"))
-    module = sys.modules.setdefault("fuzz_inputs", importlib.util.module_from_spec(spec))
-    if not hasattr(module, "outcome"):
+def _load(name: str, attribute: str):
+    """A shared generator module beside this file (tests are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    module = sys.modules.setdefault(name, importlib.util.module_from_spec(spec))
+    if not hasattr(module, attribute):
         spec.loader.exec_module(module)
     return module
 
 
-_fuzz = _load_fuzz_inputs()
+_fuzz = _load("fuzz_inputs", "outcome")
+audit_case = _load("fuzz_audit", "audit_case").audit_case  # imports fuzz_inputs, loaded above
 GENERATORS, Case, DataSource, RandomSource, outcome = (
     _fuzz.GENERATORS, _fuzz.Case, _fuzz.DataSource, _fuzz.RandomSource, _fuzz.outcome)
 
@@ -46,6 +47,19 @@ def _check(case: Case) -> None:
 @given(data=st.data())
 def test_hostile_calls_give_a_value_or_an_input_error(generator, data):
     _check(GENERATORS[generator](DataSource(data)))
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)  # about two seconds each: identify and review are slow
+@given(data=st.data())
+def test_hostile_sizes_of_the_audit_commands_give_an_answer_or_an_input_error(data):
+    _check(audit_case(DataSource(data)))
+
+
+def test_a_seeded_run_of_the_audit_commands_keeps_the_rule():
+    """consistent, audit, identify and review each drawn several times with hostile sizes."""
+    source = RandomSource(30)
+    for _ in range(20):
+        _check(audit_case(source))
 
 
 def test_a_seeded_run_keeps_the_rule():

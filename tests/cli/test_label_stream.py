@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from metricc import cli
-from metricc.cli import app, label_stream
+from metricc.cli import app, label_sources, label_stream
 
 CASES = {
     "numbers": ("0\n1\n1\n2\n", "0\n1\n2\n2\n", ()),
@@ -124,6 +124,14 @@ FILE_CASES = {
     "only_a_header": ({"t.csv": "a,b\n", "p.txt": "1\n"}, ("--column", "a")),
     "table_and_headed_plain": ({"t.csv": "id,label\n1,cat\n2,dog\n", "p.txt": "pred\ncat\ncat\n"},
                                ("--column", "label")),
+    # one table giving both columns: read in one pass (label_sources.TableSource.scan with a partner)
+    "one_table_name_and_index": ({"t.csv": "y,p\ncat,dog\ndog,dog\n"}, ("--column", "y", "--y-pred-column", "1")),
+    "one_table_digit_names": ({"t.csv": "1,0\ncat,dog\ndog,cat\n"}, ("--column", "0", "--y-pred-column", "1")),
+    "one_table_width_differs": ({"t.csv": "a,b\n1,2\n3\n"}, ("--column", "0", "--y-pred-column", "1")),
+    "one_table_empty_prediction": ({"t.csv": "a,b\n1,x\n2,\n"}, ("--column", "a", "--y-pred-column", "b")),
+    "one_table_no_such_column": ({"t.csv": "a,b\n1,2\n"}, ("--column", "a", "--y-pred-column", "c")),
+    "one_table_header_no_by_name": ({"t.csv": "a,b\n1,2\n"}, ("--column", "a", "--y-pred-column", "b", "--header", "no")),
+    "one_table_one_column": ({"t.csv": "a,b\nx,1\ny,2\n"}, ("--column", "a", "--y-pred-column", "a")),
     "npy_integers": ({"t.npy": np.array([0, 1, 1, 2, 2]), "p.npy": np.array([0, 1, 2, 2, 1])}, ()),
     "npy_strings_and_plain": ({"t.npy": np.array(["a", "b", "a"]), "p.txt": "a\na\nb\n"}, ()),
     "npy_one_column": ({"t.npy": np.array([[1], [0], [1]]), "p.npy": np.array([1, 1, 0])}, ()),
@@ -162,6 +170,9 @@ def test_tables_and_npy_files_in_chunks_agree_with_the_whole_file(case, command,
     counted = []
     pairs = label_stream._pairs
     monkeypatch.setattr(label_stream, "_pairs", lambda *a: counted.append(1) or pairs(*a))
+    scan = label_sources.TableSource.scan
+    monkeypatch.setattr(label_sources.TableSource, "scan",
+                        lambda self, bar, partner=None: (partner and counted.append(1)) or scan(self, bar, partner))
     monkeypatch.setattr(label_stream, "STREAM_BYTES", 0)
     monkeypatch.setattr(label_stream, "CHUNK_BYTES", 5)
     chunked = _run(capsys, argv)

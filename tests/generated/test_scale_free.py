@@ -19,10 +19,8 @@ MATRICES = {
     "three classes": np.array([[3.5, 1.25, 0.5], [2.0, 4.75, 1.0], [0.25, 1.5, 6.0]]),
     "two classes": np.array([[7.5, 1.25], [2.0, 4.75]]),
 }
-# A metric parameter (iba's base) may be bound to any class-level metric, of degree 0 or not,
-# so the compiler cannot prove the value of degree 0 and leaves the counts as given.
-COUNTED = sorted(i.id for i in CATALOG.values()
-                 if i.level in ("class", "aggregate", "matrix") and all(p.kind != "metric" for p in i.params))
+# Metrics built from other metrics (terms, iba's metric parameter) included: the proof composes.
+COUNTED = sorted({i.id for i in CATALOG.values() if i.level in ("class", "aggregate", "matrix")})
 
 
 def _value(metric_id, matrix):
@@ -50,6 +48,22 @@ def test_mcc_and_kappa_of_a_subnormal_matrix_are_exactly_one_sixth():
     assert values["mcc"] == pytest.approx(1 / 6, rel=1e-15)
     assert values["cohen_kappa"] == pytest.approx(1 / 6, rel=1e-15)
     assert CATALOG["mcc"].function(matrix) == pytest.approx(1 / 6, rel=1e-15)
+
+
+def test_iba_of_a_subnormal_matrix_is_that_of_the_matrix_and_its_base_binding_is_checked_at_the_call():
+    """iba was 0 for tiny weights (its products underflowed): its base is now a degree-0 atom of
+    the proof. Bound to a metric of degree 1 (hamming_distance: FN + FP), the counts are left as
+    given (the base would see scaled counts): at 2**-100 its value is the counts' times 2**-100."""
+    matrix = MATRICES["two classes"]
+    assert _value("iba", matrix * 2.0 ** -1060) == pytest.approx(_value("iba", matrix), rel=1e-12)
+    counts = [np.array([7.5, 4.75]), np.array([2.0, 1.25]), np.array([1.25, 2.0]), np.array([4.75, 7.5])]
+    tiny = [c * 2.0 ** -1060 for c in counts]
+    f_beta = ("f_beta", {"beta": 2.0})
+    assert CATALOG["iba"].function(*tiny, base=f_beta) == pytest.approx(CATALOG["iba"].function(*counts, base=f_beta))
+    small = [c * 2.0 ** -100 for c in counts]  # scaled if the proof held for any base (total < 2**-64), not underflowing
+    hamming = CATALOG["iba"].function(*small, base="hamming_distance", average="none")
+    assert hamming * 2.0 ** 100 == pytest.approx(CATALOG["iba"].function(*counts, base="hamming_distance", average="none"),
+                                                 rel=1e-12)
 
 
 def test_a_metric_that_scales_with_the_counts_is_not_rescaled():
