@@ -5,7 +5,6 @@ when it would change."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,17 +19,7 @@ from metricc.compiler.analysis.record import Record
 from metricc.compiler.analysis.record_text import Unrecordable, decoded, encoded, key_text
 from metricc.compiler.language import symbols
 
-REPO = Path(__file__).resolve().parents[3]
-SMALL = ("accuracy", "f1", "f_beta", "precision", "recall")
-
-
-def _project(tmp_path: Path, ids=SMALL) -> Path:
-    specs = tmp_path / "project" / "specs"
-    specs.mkdir(parents=True)
-    for metric_id in ids:
-        shutil.copy(REPO / "specs" / f"{metric_id}.yaml", specs)
-    shutil.copy(REPO / "specs" / "schema.json", specs)
-    return specs
+from tests.compiler.analysis.test_cache import SMALL, _catalog as _project
 
 
 def _build(specs: Path, record: Record | None) -> dict[str, str]:
