@@ -28,7 +28,8 @@ def add_command(commands) -> None:
     build.add_argument("--out", metavar="DIR", help="output folder (default: ./generated, else the installed one)")
     build.add_argument("--cache-dir", metavar="DIR",
                        help="build cache folder (default: $METRICC_CACHE_DIR, else .metricc-cache beside the spec folder)")
-    build.add_argument("--no-cache", action="store_true", help="compute everything; read and write no cache")
+    build.add_argument("--no-cache", action="store_true",
+                       help="compute everything: read and write no cache, read no build record (still compared or rewritten)")
     build.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     build.set_defaults(run=_cmd_build)
 
