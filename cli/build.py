@@ -28,7 +28,8 @@ def add_command(commands) -> None:
     build.add_argument("--out", metavar="DIR", help="output folder (default: ./generated, else the installed one)")
     build.add_argument("--cache-dir", metavar="DIR",
                        help="build cache folder (default: $METRICC_CACHE_DIR, else .metricc-cache beside the spec folder)")
-    build.add_argument("--no-cache", action="store_true", help="compute everything; read and write no cache")
+    build.add_argument("--no-cache", action="store_true",
+                       help="compute everything: read and write no cache, read no build record (still compared or rewritten)")
     build.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     build.set_defaults(run=_cmd_build)
 
@@ -52,7 +53,8 @@ def cache_dir(spec_dir: Path, given: str | None = None, disabled: bool = False) 
     return Path(given).resolve() if given else spec_dir.resolve().parent / ".metricc-cache"
 
 
-def _compile_catalog(spec_dir: Path, cache_dir: Path | None = None, show_progress: bool = True) -> dict[str, str]:
+def _compile_catalog(spec_dir: Path, cache_dir: Path | None = None, show_progress: bool = True,
+                     record=None) -> dict[str, str]:
     """``build.compile_catalog`` run from the spec folder's parent.
 
     The compiler names each spec in the generated banners by the path it was given, so
@@ -70,7 +72,7 @@ def _compile_catalog(spec_dir: Path, cache_dir: Path | None = None, show_progres
             def on_stage(stage: str) -> None:
                 bar.update(1 if bar.stage else 0, stage)  # a stage that starts ends the one before it
 
-            files = build.compile_catalog(Path(spec_dir.name), Cache(cache_dir), on_stage)
+            files = build.compile_catalog(Path(spec_dir.name), Cache(cache_dir, record), on_stage)
             bar.update(1, "done")
         return files
     except SpecError as error:
@@ -99,14 +101,18 @@ def _refuse_foreign(out_dir: Path) -> None:
 
 
 def _cmd_build(args) -> int:
+    from metricc.compiler.analysis.record import Record
     from metricc.compiler.emit import write
 
     spec_dir, out_dir = _spec_dir(args.specs), _out_dir(args.out)
+    record = Record(spec_dir.resolve(), out_dir.resolve(), check=args.check, read=not args.no_cache)
     cache = cache_dir(spec_dir, args.cache_dir, args.no_cache)
     if cache is not None and cache.resolve().is_relative_to(out_dir.resolve()):
         raise InputError("--cache-dir", f"{shown(cache)} is inside the output folder {shown(out_dir)}, "
                                         "which a build replaces; choose a folder outside it")
-    files = _compile_catalog(spec_dir, cache, not args.quiet)
+    files = _compile_catalog(spec_dir, cache, not args.quiet, record)
+    if record.summary():
+        print(f"record: {record.summary()}")
     if not args.check:
         write.recover(out_dir)  # an interrupted build: restore or finish before comparing
     stale = write.stale_files(out_dir, files)
@@ -114,6 +120,10 @@ def _cmd_build(args) -> int:
     if args.check:
         if not out_dir.is_dir():
             print(f"metricc: {out} does not exist; run `metricc build` to create it", file=sys.stderr)
+            return 1
+        if not stale and record.stale:
+            print(f"metricc: {shown(record.path)} is out of date with {shown(spec_dir)} and the compiler; "
+                  f"run `metricc build` to rewrite it", file=sys.stderr)
             return 1
         if not stale:
             print(f"ok: {out} is in sync with {shown(spec_dir)} ({len(files)} files)")

@@ -184,6 +184,7 @@ def _cmd_docs(args) -> int:
     from metricc.api.progress import progress
     from metricc.cli.build import cache_dir
     from metricc.compiler.analysis.cache import Cache
+    from metricc.compiler.analysis.record import Record
 
     written = []
     # Minutes of work (compiling the catalog, pdflatex passes, a worked example per metric): a
@@ -191,7 +192,8 @@ def _cmd_docs(args) -> int:
     with progress(None, "docs", enabled=not getattr(args, "quiet", False), tick=0.5) as bar:
         bar.update(0, "compiling the specs")
         spec_dir = _spec_dir(args.specs)
-        cache = Cache(cache_dir(spec_dir))
+        record = Record(spec_dir, package_dir("metricc.generated"), check=True)  # read, never written
+        cache = Cache(cache_dir(spec_dir), record)
         try:
             metrics, errata = _compiled(spec_dir, cache)
         except SpecError as error:

@@ -7,7 +7,8 @@ relative path -> text, rendered in memory; :mod:`.emit.write` puts them on disk)
 check`` up to ``analyze`` (:func:`analyzed_metrics`), the docs and tests up to ``prove``
 (:func:`compile_metrics`). With a :class:`~.analysis.cache.Cache` the analysis of each metric,
 the proofs and the emitted files are reused from earlier builds where their inputs are
-unchanged; the output is the same bytes either way.
+unchanged, and with its :class:`~.analysis.record.Record` from the record committed beside the
+specs (what a fresh clone reuses); the output is the same bytes either way.
 """
 
 from __future__ import annotations

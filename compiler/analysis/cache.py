@@ -16,8 +16,6 @@ pickles). It is the one module besides the loader and the writer that touches fi
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import hashlib
 import io
 import os
@@ -28,6 +26,8 @@ from pathlib import Path
 
 import sympy
 from sympy.core.operations import AssocOp
+
+from metricc.compiler.analysis.record_text import key_text
 
 __all__ = ["Cache", "ENVIRONMENT", "compiler_version", "digest", "dumps", "remembered"]
 
@@ -51,25 +51,14 @@ def compiler_version() -> str:
 
 
 def canonical(value) -> str:
-    """A text that determines ``value``: sympy expressions by ``srepr`` (with assumptions and
-    unevaluated structure), IR dataclasses field by field."""
-    if isinstance(value, sympy.Basic):
-        return sympy.srepr(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = ",".join(f"{f.name}={canonical(getattr(value, f.name))}" for f in dataclasses.fields(value))
-        return f"{type(value).__name__}({fields})"
-    if isinstance(value, (tuple, list)):
-        return "(" + ",".join(canonical(v) for v in value) + ")"
-    if isinstance(value, enum.Enum):
-        return repr(value)
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return repr(value)
-    raise TypeError(f"no canonical text for {type(value).__name__}")
+    """A text that determines ``value``: sympy trees with assumptions and unevaluated structure,
+    IR dataclasses field by field (:func:`.record_text.key_text`)."""
+    return key_text(value)
 
 
 def digest(*parts) -> str:
     """The key of an entry computed from ``parts``."""
-    return hashlib.sha256("\0".join(canonical(p) for p in parts).encode()).hexdigest()
+    return hashlib.sha256(key_text(*parts).encode()).hexdigest()
 
 
 def remembered(memo, key: str, check, compute):
@@ -117,8 +106,9 @@ class Cache:
     writes the entries this build used or made, dropping the rest.
     """
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, record=None) -> None:
         self.directory = directory
+        self.record = record  # a .record.Record: what the cache lacks is read there, and kept
         self.version = compiler_version() if directory is not None else ""
         self._stored = self._load() if directory is not None else {}
         self._used: dict = {}
@@ -148,12 +138,20 @@ class Cache:
         if key in self._stored:
             self.hits += 1
             self._used[key] = self._stored[key]
+            if self.record is not None:
+                self.record.keep(key, self._stored[key], made=False)
             return self._stored[key]
+        recorded = _MISSING if self.record is None else self.record.get(key, _MISSING)
+        if recorded is not _MISSING:
+            self._used[key] = recorded
+            return recorded
         self.misses += 1
         return default
 
     def __setitem__(self, key: str, value) -> None:
         self.made.add(key)
+        if self.record is not None:
+            self.record.keep(key, value, made=True)
         if self.directory is not None:
             try:  # keep only what comes back equal: the cached build must equal the uncached one
                 if pickle.loads(dumps(value)) != value:
@@ -164,6 +162,8 @@ class Cache:
 
     def save(self) -> None:
         """Write this build's entries atomically; failing to write only costs the next build time."""
+        if self.record is not None:
+            self.record.save()
         if self.directory is None:
             return
         try:

@@ -219,10 +219,13 @@ _is_bool = lambda value: isinstance(value, bool)
 
 def _remembered_all(memo, keys: Mapping, check, compute) -> dict:
     """``{item: remembered(memo, keys[item], check, ...)}``, what ``memo`` lacks computed on
-    every core (:mod:`.parallel`)."""
-    missing = [item for item, key in keys.items() if not check(memo.get(key, _ABSENT))]
-    made = dict(zip(missing, parallel.mapped(compute, missing)))
-    return {item: remembered(memo, key, check, lambda item=item: made[item] if item in made else compute(item))
+    every core (:mod:`.parallel`), once per key (equal forms recur across variants)."""
+    missing: dict[str, object] = {}
+    for item, key in keys.items():
+        if key not in missing and not check(memo.get(key, _ABSENT)):
+            missing[key] = item
+    made = dict(zip(missing, parallel.mapped(compute, missing.values())))
+    return {item: remembered(memo, key, check, lambda item=item, key=key: made[key] if key in made else compute(item))
             for item, key in keys.items()}
 
 

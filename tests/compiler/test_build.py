@@ -22,6 +22,8 @@ import pytest
 
 import metricc
 from metricc.compiler import build, errors
+from metricc.compiler.analysis.cache import Cache
+from metricc.compiler.analysis.record import Record
 from metricc.compiler.emit import latex, write
 
 REPO = Path(__file__).resolve().parents[2]
@@ -75,6 +77,16 @@ def test_build_is_deterministic(files):
 def test_committed_output_is_in_sync(files):
     """The CI staleness gate: `metricc build --check` would report nothing."""
     assert write.stale_files(GENERATED, files) == []
+
+
+def test_committed_build_record_is_in_sync(monkeypatch, files):
+    """`metricc build --check` fails on a stale record too: a fresh clone's build takes every
+    analysis, proof and output from it and computes nothing (`specs/build-record.txt`)."""
+    monkeypatch.chdir(REPO)
+    record = Record(Path("specs"), GENERATED, check=True)
+    assert build.compile_catalog(Path("specs"), Cache(None, record)) == files
+    assert not record.stale, "specs/build-record.txt is stale: run `metricc build`"
+    assert record.computed == {} and record.read["analyzed"] == len(list((REPO / "specs").glob("*.yaml")))
 
 
 # Files of generated/ that are not one metric's module or LaTeX fragment.
