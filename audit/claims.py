@@ -50,7 +50,7 @@ from metricc.compiler.language.load import DataLoader, load_data_file
 from metricc.core.errors import InputError
 from metricc.api.evaluate import evaluate
 
-__all__ = ["ClaimResult", "MAX_CLAIMS", "MAX_CLASSES", "MAX_PRINTED_CHARS", "audit_file", "explain_claim", "format_value",
+__all__ = ["ClaimResult", "MAX_CLAIMS", "MAX_CLASSES", "MAX_FILE_BYTES", "MAX_PRINTED_CHARS", "audit_file", "explain_claim", "format_value",
            "printed_value"]
 
 # Bounds of an audit file, each refused with the file, the claim and the bound (not a
@@ -60,6 +60,9 @@ __all__ = ["ClaimResult", "MAX_CLAIMS", "MAX_CLASSES", "MAX_PRINTED_CHARS", "aud
 MAX_PRINTED_CHARS = 40
 MAX_CLAIMS = 2_000
 MAX_CLASSES = 1_000
+# An audit file's bytes, checked before the YAML is read (reading is the slow part: a 1,000-class
+# matrix of 6-digit counts is about 8 MB and 40 s to read; a file past it would only be refused later).
+MAX_FILE_BYTES = 8_000_000
 _MAX_NUMBER_CHARS = 400  # any YAML number: beyond Python's int-string limit long before it bites
 
 # Keys of a claim that are not passed to evaluate().
@@ -157,6 +160,9 @@ _LineLoader.add_constructor("tag:yaml.org,2002:float", _LineLoader.construct_yam
 
 def _load(path: Path) -> list[dict]:
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError("audit", f"{path}: {size:,} bytes; at most {MAX_FILE_BYTES:,} per audit file (split the file)")
         data = load_data_file(path.read_text(encoding="utf-8"), str(path), _LineLoader)
     except OSError as error:
         raise InputError("audit", f"cannot read {path}: {error.strerror}") from None

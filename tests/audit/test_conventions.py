@@ -274,6 +274,18 @@ def test_a_claim_list_of_thousands_is_refused_before_any_work(tmp_path):
         audit_file(path)
 
 
+def test_a_file_past_the_byte_bound_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    from metricc.audit import claims
+
+    path = tmp_path / "big.yaml"
+    path.write_text("- matrix: [[1, 2], [3, 4]]\n  claims:\n    - {metric: f1, average: binary, printed: '0.1'}\n",
+                    encoding="utf-8")
+    monkeypatch.setattr(claims, "MAX_FILE_BYTES", 20)
+    monkeypatch.setattr(claims, "load_data_file", lambda *a: pytest.fail("the file was read"))
+    with pytest.raises(mc.InputError, match=r"big.yaml: \d+ bytes; at most 20 per audit file \(split the file\)"):
+        audit_file(path)
+
+
 def test_a_50_class_matrix_is_audited_and_the_command_says_why_it_fails(tmp_path, capsys):
     from metricc.cli import main
 
