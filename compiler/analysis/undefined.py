@@ -268,7 +268,11 @@ def _walk_branches(expr: sympy.Piecewise, found: dict, excused: dict) -> None:
 
 def _sorted(found: dict) -> tuple[sympy.Expr, ...]:
     """Sorted, without conditional cases implied by an unconditional one (``D + Z`` beside ``D``)."""
-    implied = {k for k, c in found.items() if split_case(c)[1] and sympy.srepr(split_case(c)[0]) in found}
+    def plain(case: sympy.Expr) -> str:  # |D| + Z (see _xlogy_case) is implied by D like D + Z
+        denominator = split_case(case)[0]
+        return sympy.srepr(denominator.args[0] if isinstance(denominator, sympy.Abs) else denominator)
+
+    implied = {k for k, c in found.items() if split_case(c)[1] and plain(c) in found}
     return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)) if k not in implied)
 
 
@@ -310,17 +314,30 @@ def log_zeros(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
     for node in sympy.preorder_traversal(expr):
         is_xlogy = isinstance(node, symbols.xlogy)
         argument = node.args[-1] if is_xlogy or isinstance(node, sympy.log) else None
-        if argument is not None and depends_on_data(argument) and not _in_sum_body(argument):
+        # xlogy(x, 0) is 0 or -inf as its weight x is: its argument 0 is a factor that vanishes
+        zero = is_xlogy and argument == 0 and depends_on_data(node.args[0])
+        if argument is not None and (zero or depends_on_data(argument)) and not _in_sum_body(argument):
             numerator, _ = sympy.fraction(sympy.together(argument))
             for part in sympy.factor(numerator).as_ordered_factors():
-                part = _strip(part)
-                # xlogy(x, y) at y = 0 is 0 only where its weight x vanishes too (0 log 0 = 0)
-                if not depends_on_data(part) or part.is_positive:
+                part = part if zero else _strip(part)
+                if not (zero or depends_on_data(part)) or part.is_positive:
                     continue
-                case = part if not is_xlogy else None if excuses(node.args[0], part) else guarded_case([node.args[0]], part)
+                case = _xlogy_case(node.args[0], part) if is_xlogy else part
                 if case is not None:
                     found.setdefault(sympy.srepr(case), case)
     return tuple(found[k] for k in sorted(found, key=lambda k: (len(k), k)))
+
+
+def _xlogy_case(weight: sympy.Expr, part: sympy.Expr) -> sympy.Expr | None:
+    """Where ``xlogy(weight, y)`` is undefined because the factor ``part`` of ``y`` vanishes:
+    only where ``weight`` does not (0 log 0 = 0). Where the sufficient test of :func:`guarded_case`
+    does not apply (an averaged term, the constant 0), the case is ``|part| + [weight = 0]``,
+    both terms non-negative: it vanishes exactly where ``part`` does and ``weight`` does not."""
+    if excuses(weight, part):
+        return None
+    if _on_zero_set(weight, part) is not None or not depends_on_data(weight):
+        return guarded_case([weight], part)
+    return sympy.Add(part if part == 0 or part.is_nonnegative else sympy.Abs(part), _unless(weight))
 
 
 def unmet_constraints(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:

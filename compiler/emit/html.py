@@ -87,7 +87,7 @@ def _expansions(metric: ir.Metric, shown: sympy.Expr) -> list[tuple[str, Markup 
 
 def _case(case: sympy.Expr, terms: Sequence[ir.Term] = ()) -> Markup:
     denominator, unequal = analyze.case_conditions(case)
-    parts = [_math(sympy.Eq(denominator, 0, evaluate=False), terms)]
+    parts = [_math(sympy.Eq(denominator, 0, evaluate=False), terms)] if denominator != 0 else []  # xlogy(x, 0)
     parts += [_math(sympy.Ne(a, b, evaluate=False), terms) for a, b in unequal]
     return Markup(" and ").join(parts)
 

@@ -226,7 +226,8 @@ def _case(case: sympy.Expr, terms: Sequence[ir.Term] = (), suffix: str = "") -> 
     (an item cannot break inside its formula)."""
     denominator, unequal = analyze.case_conditions(case)
     conditions = [rf"{latex(a, terms)} \neq {latex(b, terms)}" for a, b in unequal]
-    text = r" \text{ and } ".join([latex(denominator, terms) + " = 0", *conditions]) + suffix
+    zero = [latex(denominator, terms) + " = 0"] if denominator != 0 else []  # xlogy(x, 0): x != 0 alone
+    text = r" \text{ and } ".join([*zero, *conditions]) + suffix
     if width(denominator) <= _LINE:
         return f"${text}$"
     return rf"\resizebox{{\linewidth}}{{!}}{{$\displaystyle {text}$}}"

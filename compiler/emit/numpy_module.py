@@ -78,7 +78,8 @@ def _number(value: sympy.Expr) -> str:
 def _case_text(case: sympy.Expr) -> str:
     """``D = 0``, and for a guarded case ``D = 0 and TP != 0`` (its brackets ``[a = b]``)."""
     denominator, unequal = analyze.case_conditions(case)
-    return " and ".join([plain(denominator) + " = 0", *(f"{plain(a)} != {plain(b)}" for a, b in unequal)])
+    zero = [plain(denominator) + " = 0"] if denominator != 0 else []  # xlogy(x, 0): x != 0 alone
+    return " and ".join([*zero, *(f"{plain(a)} != {plain(b)}" for a, b in unequal)])
 
 
 @dataclass(frozen=True)

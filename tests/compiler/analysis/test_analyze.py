@@ -64,6 +64,20 @@ def test_xlogy_of_a_vanishing_argument_is_undefined_unless_its_weight_vanishes_t
     assert analyze.log_zeros(s.xlogy(2 * term, term)) == ()
 
 
+def test_xlogy_at_zero_is_undefined_exactly_where_its_weight_is_not_zero():
+    """Spec-fuzz findings (disagreement_11 to 13): ``xlogy(x, 0)`` is -inf, not a value, where
+    ``x != 0``, and ``xlogy(geometric(recall), macro(f1))`` is 0 where both terms are."""
+    from metricc.compiler.language import symbols as s
+
+    guard = 1 - sympy.KroneckerDelta(3, s.TP)  # indicator(TP != 3)
+    assert analyze.log_zeros(s.xlogy(guard, 0)) == (sympy.KroneckerDelta(3, s.TP),)
+    assert analyze.log_zeros(s.xlogy(s.TP, 0)) == (sympy.KroneckerDelta(0, s.TP),)
+    weight, argument = s.TermSymbol("geometric__recall"), s.TermSymbol("macro__f1")
+    case = sympy.Abs(argument) + sympy.KroneckerDelta(0, weight)
+    assert analyze.log_zeros(s.xlogy(weight, argument)) == (case,)
+    assert analyze.case_conditions(case) == (sympy.Abs(argument), ((weight, 0),))
+
+
 def test_extremes_over_classes_are_simplified_inside_and_left_whole():
     """``Max(x, k)`` keeps its index bound: its term is simplified on its own, the passes over the
     whole formula do not reach in, and a maximum per row stays inside its row sum."""

@@ -98,3 +98,13 @@ def test_output_is_deterministic(site_files, compiled_metrics):
     example = re.compile(r'\n<h2 id="example">.*?</table>\n', re.S)
     assert example.sub("", site_files["metrics/mcc.html"]) == again["metrics/mcc.html"]
     assert again["index.html"] == site_files["index.html"]
+
+
+def test_a_case_of_xlogy_at_zero_states_only_its_weight():
+    """``xlogy(indicator(TP != 3), 0)`` is undefined where ``TP != 3``: one condition, no ``0 = 0``."""
+    import sympy
+
+    from metricc.compiler.language import symbols
+
+    text = str(html._case(sympy.KroneckerDelta(3, symbols.TP)))
+    assert text.count("<math") == 1 and "&#x2260;" in text and "<mo>=</mo>" not in text

@@ -80,3 +80,10 @@ def test_pdf_has_no_overfull_lines_settled_labels_and_vector_fonts(compiled_cata
     if shutil.which("pdffonts"):
         fonts = subprocess.run(["pdffonts", str(tmp_path / "metrics.pdf")], capture_output=True, text=True).stdout
         assert "Type 3" not in fonts and "LMRoman" in fonts
+
+
+def test_a_case_of_xlogy_at_zero_states_only_its_weight():
+    """``xlogy(indicator(TP != 3), 0)`` is undefined where ``TP != 3``: no ``0 = 0`` beside it."""
+    from metricc.compiler.language import symbols
+
+    assert latex._case(sympy.KroneckerDelta(3, symbols.TP)) == r"$\mathit{TP} \neq 3$"

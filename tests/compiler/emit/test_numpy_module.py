@@ -333,3 +333,11 @@ def test_only_runtime_helpers_are_imported(small, monkeypatch):
 def test_catalog_modules_have_no_leftovers(compiled_catalog):
     problems = {path: leftovers(text) for path, text in compiled_catalog.items() if path.endswith(".py")}
     assert {path: found for path, found in problems.items() if found} == {}
+
+
+def test_a_case_of_xlogy_at_zero_states_only_its_weight():
+    """``xlogy(indicator(TP != 3), 0)`` is undefined where ``TP != 3`` (spec fuzz, disagreement_11)."""
+    from metricc.compiler.language import symbols
+
+    assert numpy_module._case_text(sympy.KroneckerDelta(3, symbols.TP)) == "TP != 3"
+    assert numpy_module._case_text(symbols.TP + sympy.KroneckerDelta(0, symbols.TN)) == "TP = 0 and TN != 0"
