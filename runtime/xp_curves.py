@@ -27,7 +27,7 @@ from metricc.core.errors import InputError
 from metricc.runtime import averaging, namespace
 from metricc.runtime.division import zero_division_value
 from metricc.runtime.xp_kernel import Space, average_class_metric, finish, quiet
-from metricc.runtime.xp_scores import check_scores, one_hot, positions
+from metricc.runtime.xp_scores import by_class, check_scores, one_hot, positions
 
 __all__ = ["Curves", "ScoreCurves", "average_curve_metric", "curve_pick", "score_curves"]
 
@@ -62,13 +62,10 @@ def _rows_at(xp: Space, matrix, at):
 def _curves(xp: Space, truth, values) -> Curves:
     """The curve of every column of ``truth`` (1 = positive) and ``values`` ``(n, K)``.
 
-    Worked class by row, ``(K, n)``: each class's samples are contiguous, so the sort, the
-    gathers and the running sums run along the last axis. A running sum down the first axis
-    of an ``(n, K)`` array is a strided scan, 75 times slower on a CUDA device (1.39 s against
-    18.6 ms for 1e7 x 2 on an H200, ``torch.cumsum``)."""
+    Worked class by row (:func:`~metricc.runtime.xp_scores.by_class`): each class's samples are
+    contiguous, so the sort, the gathers and the running sums run along the last axis."""
     n, width = values.shape
-    by_class = (xp.reshape(xp.reshape(xp.matrix_transpose(a), (-1,)), (width, n)) for a in (values, truth))
-    values, truth = by_class
+    values, truth = by_class(xp, values), by_class(xp, truth)
     order = xp.argsort(values, axis=1, descending=True, stable=True)
     ranked, hits = _rows_at(xp, values, order), _rows_at(xp, truth, order)
     ends = xp.concat([ranked[:, 1:] != ranked[:, :-1], xp.ones((width, 1), dtype=xp.bool, device=xp.device)], axis=1)

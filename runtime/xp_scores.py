@@ -233,13 +233,17 @@ def group_sum(xp: Space, keys, values, lookup):
     return xp.where(xp.isnan(lookup), xp.asarray(math.nan), sums)
 
 
-def _running_down(xp: Space, matrix):
-    """``cumulative_sum(matrix, axis=0)`` of an ``(n, K)`` matrix, run along the rows of its
-    contiguous transpose: a strided scan down the first axis is 75 times slower on a CUDA
-    device (``torch.cumsum``, 1e7 x 2 on an H200: 1.39 s against 18.6 ms)."""
+def by_class(xp: Space, matrix):
+    """The contiguous transpose ``(K, n)`` of an ``(n, K)`` matrix: a running sum or a sort along
+    its rows, where one down the first axis is a strided scan, 75 times slower on a CUDA device
+    (``torch.cumsum``, 1e7 x 2 on an H200: 1.39 s against 18.6 ms)."""
     n, width = matrix.shape
-    by_class = xp.reshape(xp.reshape(xp.matrix_transpose(matrix), (-1,)), (width, n))
-    return xp.matrix_transpose(xp.cumulative_sum(by_class, axis=1))
+    return xp.reshape(xp.reshape(xp.matrix_transpose(matrix), (-1,)), (width, n))
+
+
+def _running_down(xp: Space, matrix):
+    """``cumulative_sum(matrix, axis=0)``, run along the rows of :func:`by_class`."""
+    return xp.matrix_transpose(xp.cumulative_sum(by_class(xp, matrix), axis=1))
 
 
 def rank_pairs(xp: Space, truth, scores):
